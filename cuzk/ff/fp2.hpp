@@ -1,0 +1,89 @@
+// Fp2 = Fp[u]/(u² + 1), element c0 + c1·u. Costs (M, S = Fp mul, square): mul 3M (Karatsuba),
+// square 2M, inverse 1 Fp inverse + 2M + 2S. Frobenius (x ↦ x^p) is conjugation, since u^p = −u
+// for p ≡ 3 mod 4. Serialization order c1 then c0 (FORMATS.md §1.1).
+#pragma once
+
+#include <optional>
+
+#include "cuzk/ff/fp.hpp"
+
+namespace cuzk {
+
+struct Fp2 {
+  Fp c0, c1;
+
+  static constexpr Fp2 zero() { return {}; }
+  static constexpr Fp2 one() { return {Fp::one(), Fp::zero()}; }
+  constexpr bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+  constexpr bool is_one() const { return c0.is_one() && c1.is_zero(); }
+  friend constexpr bool operator==(const Fp2& a, const Fp2& b) = default;
+
+  friend constexpr Fp2 operator+(const Fp2& a, const Fp2& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
+  friend constexpr Fp2 operator-(const Fp2& a, const Fp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
+  constexpr Fp2 operator-() const { return {-c0, -c1}; }
+  constexpr Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
+  /// (a0 + a1u)(b0 + b1u) = (a0b0 − a1b1) + ((a0 + a1)(b0 + b1) − a0b0 − a1b1)u; 3M.
+  friend constexpr Fp2 operator*(const Fp2& a, const Fp2& b) {
+    Fp t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
+    return {t0 - t1, (a.c0 + a.c1) * (b.c0 + b.c1) - t0 - t1};
+  }
+  constexpr Fp2& operator+=(const Fp2& b) { return *this = *this + b; }
+  constexpr Fp2& operator-=(const Fp2& b) { return *this = *this - b; }
+  constexpr Fp2& operator*=(const Fp2& b) { return *this = *this * b; }
+  /// (a0 + a1u)² = (a0 + a1)(a0 − a1) + 2a0a1·u; 2M.
+  constexpr Fp2 square() const {
+    Fp t = c0 * c1;
+    return {(c0 + c1) * (c0 - c1), t.dbl()};
+  }
+  /// Multiplication by an Fp scalar; 2M.
+  constexpr Fp2 mul_fp(const Fp& s) const { return {c0 * s, c1 * s}; }
+  /// Multiplication by the sextic non-residue ξ = u + 1: (c0 − c1) + (c0 + c1)u; 0M.
+  constexpr Fp2 mul_by_nonresidue() const { return {c0 - c1, c0 + c1}; }
+  /// Conjugate c0 − c1·u, which is also the Frobenius map x ↦ x^p.
+  constexpr Fp2 conjugate() const { return {c0, -c1}; }
+  constexpr Fp2 frobenius_map(unsigned power) const { return (power & 1) ? conjugate() : *this; }
+  /// Norm c0² + c1² in Fp.
+  constexpr Fp norm() const { return c0.square() + c1.square(); }
+  /// 1/x = conj(x)/norm(x); the inverse of 0 is 0. Constant time.
+  constexpr Fp2 inverse() const { return conjugate().mul_fp(norm().inverse()); }
+  Fp2 inverse_vartime() const { return conjugate().mul_fp(norm().inverse_vartime()); }
+  /// x is a square in Fp2 iff its norm is a square in Fp.
+  int legendre() const { return norm().legendre(); }
+
+  /// x^e for a little-endian exponent, variable time in e.
+  template <std::size_t M>
+  constexpr Fp2 pow_vartime(const Limbs<M>& e) const {
+    Fp2 r = one();
+    for (unsigned i = limbs_bit_length(e); i-- > 0;) {
+      r = r.square();
+      if (limbs_bit(e, i)) r *= *this;
+    }
+    return r;
+  }
+
+  /// A square root, or nullopt. Adj–Rodríguez-Henríquez 2012, Alg. 9 (p ≡ 3 mod 4):
+  /// a1 = x^((p−3)/4), α = a1²·x, x0 = a1·x; α = −1 → u·x0; else (1 + α)^((p−1)/2)·x0.
+  std::optional<Fp2> sqrt() const {
+    if (is_zero()) return zero();
+    static constexpr Limbs<6> kP34 = limbs_shr(limbs_sub_small(Fp::kModulus, 3), 2);
+    static constexpr Limbs<6> kP12 = Fp::kHalfPMinus1;
+    Fp2 a1 = pow_vartime(kP34);
+    Fp2 alpha = a1.square() * *this;
+    Fp2 x0 = a1 * *this;
+    Fp2 r;
+    if (alpha == -one()) {
+      r = {-x0.c1, x0.c0};  // u·x0
+    } else {
+      r = (alpha + one()).pow_vartime(kP12) * x0;
+    }
+    if (r.square() != *this) return std::nullopt;
+    return r;
+  }
+
+  /// ZCash rule: compare c1 when it is non-zero, else c0.
+  bool is_lexicographically_largest() const {
+    return c1.is_zero() ? c0.is_lexicographically_largest() : c1.is_lexicographically_largest();
+  }
+};
+
+}  // namespace cuzk

@@ -1,0 +1,66 @@
+// Basic laws and known values for Fp and Fr (the GMP cross-check lives in ff_gmp_test.cpp).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "cuzk/ff/fp.hpp"
+#include "cuzk/ff/fp2.hpp"
+#include "cuzk/ff/fr.hpp"
+
+namespace cuzk {
+namespace {
+
+template <class F>
+F random_element(std::mt19937_64& rng) {
+  typename F::Repr c{};
+  for (auto& w : c) w = rng();
+  c[F::N - 1] >>= 64 - (F::kModulus.size() * 64 - 64 + 1);  // keep below 2^(64(N-1)+...) roughly
+  return F::from_limbs_reduce(c);
+}
+
+template <class F>
+class FieldLaws : public ::testing::Test {};
+using Fields = ::testing::Types<Fp, Fr>;
+TYPED_TEST_SUITE(FieldLaws, Fields);
+
+TYPED_TEST(FieldLaws, RingAndInverseLaws) {
+  using F = TypeParam;
+  const std::uint64_t seed = std::random_device{}();
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 200; ++i) {
+    F a = random_element<F>(rng), b = random_element<F>(rng), c = random_element<F>(rng);
+    ASSERT_EQ(a * (b + c), a * b + a * c) << "seed=" << seed;
+    ASSERT_EQ((a - b) + b, a) << "seed=" << seed;
+    ASSERT_EQ(a.square(), a * a) << "seed=" << seed;
+    if (!a.is_zero()) {
+      ASSERT_TRUE((a * a.inverse()).is_one()) << "seed=" << seed;
+      ASSERT_EQ(a.inverse(), a.inverse_vartime()) << "seed=" << seed;
+    }
+    auto s = a.square().sqrt();
+    ASSERT_TRUE(s.has_value()) << "seed=" << seed;
+    ASSERT_TRUE(*s == a || *s == -a) << "seed=" << seed;
+    ASSERT_EQ(F::from_hex(a.to_hex()).value(), a);
+    ASSERT_EQ(F::from_dec(a.to_dec()).value(), a);
+  }
+}
+
+TEST(Fr, RootOfUnityHasOrder2To32) {
+  Fr w = Fr::from_canonical(kFrRootOfUnity32).value();
+  Fr t = w;
+  for (int i = 0; i < 31; ++i) t = t.square();
+  EXPECT_FALSE(t.is_one());
+  EXPECT_TRUE(t.square().is_one());
+  EXPECT_EQ(Fr::from_u64(kFrGenerator).pow_vartime(Fr::kOddPart), w);
+}
+
+TEST(Fp2, SqrtAndInverse) {
+  Fp2 a{Fp::from_u64(5), Fp::from_u64(9)};
+  auto s = a.square().sqrt();
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->square(), a.square());
+  EXPECT_TRUE((a * a.inverse()).is_one());
+  EXPECT_FALSE((Fp2{Fp::one(), Fp::one()}).sqrt().has_value());  // ξ = 1 + u is a non-residue
+}
+
+}  // namespace
+}  // namespace cuzk

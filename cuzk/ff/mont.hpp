@@ -1,0 +1,252 @@
+// MontField<P>: a prime field element in Montgomery form (a·R mod p, R = 2^(64·N)) over N
+// little-endian 64-bit limbs. Every constant is derived from P::modulus at compile time.
+//
+// Multiplication is CIOS with the "spare bit" shortcut (Koç–Acar–Kaliski 1996, CIOS; the no-carry
+// variant of gnark-crypto, valid because the top limb of p is below 2^63 − 1): N² + N² + N
+// word multiplies, no extra carry word. Values are always fully reduced (< p).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "cuzk/base/status.hpp"
+#include "cuzk/ff/limbs.hpp"
+
+namespace cuzk {
+
+namespace mont_detail {
+
+/// -p^{-1} mod 2^64 by Newton iteration (each step doubles the correct low bits).
+constexpr std::uint64_t neg_inv64(std::uint64_t p0) {
+  std::uint64_t x = 1;
+  for (int i = 0; i < 7; ++i) x *= 2 - p0 * x;
+  return ~x + 1;
+}
+
+/// 2^k mod p, by k modular doublings of 1 (compile time only; k ≤ 64·N·3).
+template <std::size_t N>
+constexpr Limbs<N> pow2_mod(const Limbs<N>& p, unsigned k) {
+  Limbs<N> r{};
+  r[0] = 1;
+  for (unsigned i = 0; i < k; ++i) {
+    Limbs<N> d{};
+    std::uint64_t c = limbs_add(d, r, r);
+    Limbs<N> s{};
+    std::uint64_t br = limbs_sub(s, d, p);
+    r = (c || !br) ? s : d;
+  }
+  return r;
+}
+
+}  // namespace mont_detail
+
+/// Parameters a field supplies: `static constexpr Limbs<N> modulus;`, `static constexpr unsigned
+/// bits;`, `static constexpr std::uint64_t nonresidue;` (a small quadratic non-residue, for
+/// Tonelli–Shanks), and `static constexpr const char* name;`.
+template <class P>
+class MontField {
+ public:
+  static constexpr std::size_t N = std::tuple_size_v<decltype(P::modulus)>;
+  static constexpr std::size_t kBytes = (P::bits + 7) / 8;
+  using Repr = Limbs<N>;
+
+  static constexpr Repr kModulus = P::modulus;
+  /// -p^{-1} mod 2^64.
+  static constexpr std::uint64_t kInv = mont_detail::neg_inv64(P::modulus[0]);
+  /// R mod p = 2^(64N) mod p, the Montgomery form of 1.
+  static constexpr Repr kR = mont_detail::pow2_mod(P::modulus, 64 * N);
+  /// R² mod p, converts canonical → Montgomery with one multiplication.
+  static constexpr Repr kR2 = mont_detail::pow2_mod(P::modulus, 128 * N);
+  /// R³ mod p, used by the variable-time inverse.
+  static constexpr Repr kR3 = mont_detail::pow2_mod(P::modulus, 192 * N);
+  /// p − 2, the Fermat inversion exponent.
+  static constexpr Repr kPMinus2 = limbs_sub_small(P::modulus, 2);
+  /// (p − 1)/2, the Euler criterion exponent; also the "lexicographically largest" threshold.
+  static constexpr Repr kHalfPMinus1 = limbs_shr(limbs_sub_small(P::modulus, 1), 1);
+  /// 2-adicity s of p − 1 and the odd part t = (p − 1)/2^s.
+  static constexpr unsigned kTwoAdicity = limbs_trailing_zeros(limbs_sub_small(P::modulus, 1));
+  static constexpr Repr kOddPart = limbs_shr_any(limbs_sub_small(P::modulus, 1), kTwoAdicity);
+  /// (t − 1)/2, the Tonelli–Shanks starting exponent.
+  static constexpr Repr kOddPartHalf = limbs_shr(limbs_sub_small(kOddPart, 1), 1);
+  /// (p + 1)/4, the square-root exponent when p ≡ 3 mod 4.
+  static constexpr Repr kSqrtExp = limbs_shr(limbs_add_small(P::modulus, 1), 2);
+
+  static_assert(P::modulus[N - 1] < (~std::uint64_t{0} >> 1) - 1,
+                "the no-carry CIOS multiplication needs a spare top bit");
+  static_assert(P::modulus[0] * (~kInv + 1) == 1, "kInv must be -p^{-1} mod 2^64");
+
+  /// Montgomery-form limbs; always < p.
+  Repr l{};
+
+  constexpr MontField() = default;
+  static constexpr MontField zero() { return {}; }
+  static constexpr MontField one() { return from_mont_unchecked(kR); }
+  /// Wraps limbs already in Montgomery form; the caller guarantees they are < p.
+  static constexpr MontField from_mont_unchecked(const Repr& m) {
+    MontField r;
+    r.l = m;
+    return r;
+  }
+  static constexpr MontField from_u64(std::uint64_t v) {
+    Repr c{};
+    c[0] = v;
+    return from_canonical_unchecked(c);
+  }
+  /// Canonical integer → field element; the caller guarantees c < p.
+  static constexpr MontField from_canonical_unchecked(const Repr& c) {
+    return from_mont_unchecked(c) * from_mont_unchecked(kR2);
+  }
+  /// Canonical integer → field element; nullopt when c ≥ p.
+  static constexpr std::optional<MontField> from_canonical(const Repr& c) {
+    if (limbs_cmp(c, kModulus) >= 0) return std::nullopt;
+    return from_canonical_unchecked(c);
+  }
+  /// Reduces any N-limb integer mod p (for hashing to a scalar, random sampling).
+  static constexpr MontField from_limbs_reduce(Repr c) {
+    while (limbs_cmp(c, kModulus) >= 0) {
+      Repr t{};
+      limbs_sub(t, c, kModulus);
+      c = t;
+    }
+    return from_canonical_unchecked(c);
+  }
+  /// The canonical integer (leaves Montgomery form: one multiplication by 1).
+  constexpr Repr to_canonical() const {
+    Repr one_c{};
+    one_c[0] = 1;
+    return (*this * from_mont_unchecked(one_c)).l;
+  }
+
+  constexpr bool is_zero() const { return limbs_is_zero(l); }
+  constexpr bool is_one() const { return l == kR; }
+  friend constexpr bool operator==(const MontField& a, const MontField& b) { return a.l == b.l; }
+
+  friend constexpr MontField operator+(const MontField& a, const MontField& b) {
+    MontField r;
+    limbs_add(r.l, a.l, b.l);  // no carry out: 2p < 2^(64N)
+    r.reduce_once();
+    return r;
+  }
+  friend constexpr MontField operator-(const MontField& a, const MontField& b) {
+    MontField r;
+    std::uint64_t br = limbs_sub(r.l, a.l, b.l);
+    // add p back when a < b, masked so the timing does not depend on the values
+    const std::uint64_t mask = 0 - br;
+    std::uint64_t c = 0;
+    for (std::size_t i = 0; i < N; ++i) r.l[i] = adc(r.l[i], kModulus[i] & mask, c);
+    return r;
+  }
+  constexpr MontField operator-() const { return zero() - *this; }
+  constexpr MontField dbl() const { return *this + *this; }
+  friend constexpr MontField operator*(const MontField& a, const MontField& b) {
+    MontField r;
+    mul_portable(r.l, a.l, b.l);
+    return r;
+  }
+  constexpr MontField& operator+=(const MontField& b) { return *this = *this + b; }
+  constexpr MontField& operator-=(const MontField& b) { return *this = *this - b; }
+  constexpr MontField& operator*=(const MontField& b) { return *this = *this * b; }
+  constexpr MontField square() const { return *this * *this; }
+
+  /// a^e for an exponent given as little-endian limbs; time depends only on the exponent length.
+  template <std::size_t M>
+  constexpr MontField pow(const Limbs<M>& e) const {
+    MontField r = one();
+    for (std::size_t i = M * 64; i-- > 0;) {
+      r = r.square();
+      MontField t = r * *this;
+      // select without a data-dependent branch on the base
+      const std::uint64_t mask = 0 - static_cast<std::uint64_t>((e[i / 64] >> (i % 64)) & 1);
+      for (std::size_t k = 0; k < N; ++k) r.l[k] = (t.l[k] & mask) | (r.l[k] & ~mask);
+    }
+    return r;
+  }
+  /// a^e skipping leading zero bits and multiplications for zero bits of e.
+  template <std::size_t M>
+  constexpr MontField pow_vartime(const Limbs<M>& e) const {
+    MontField r = one();
+    for (unsigned i = limbs_bit_length(e); i-- > 0;) {
+      r = r.square();
+      if (limbs_bit(e, i)) r *= *this;
+    }
+    return r;
+  }
+  constexpr MontField pow_u64(std::uint64_t e) const { return pow_vartime(Limbs<1>{e}); }
+
+  /// a^{-1} by Fermat (a^{p−2}), constant time; the inverse of 0 is 0.
+  constexpr MontField inverse() const { return pow(kPMinus2); }
+  /// a^{-1} by the binary extended Euclidean algorithm (Hankerson–Menezes–Vanstone Alg. 2.22);
+  /// about 10× faster than inverse(), time depends on the value. The inverse of 0 is 0.
+  MontField inverse_vartime() const;
+
+  /// Legendre symbol: 1 for a non-zero square, −1 for a non-square, 0 for zero.
+  constexpr int legendre() const {
+    MontField t = pow_vartime(kHalfPMinus1);
+    if (t.is_zero()) return 0;
+    return t.is_one() ? 1 : -1;
+  }
+  /// A square root (either one), or nullopt when none exists. p ≡ 3 mod 4: a^((p+1)/4);
+  /// otherwise Tonelli–Shanks with the non-residue P::nonresidue.
+  std::optional<MontField> sqrt() const;
+
+  /// True when the canonical value exceeds (p − 1)/2 (the ZCash "lexicographically largest" test).
+  constexpr bool is_lexicographically_largest() const {
+    return limbs_cmp(to_canonical(), kHalfPMinus1) > 0;
+  }
+
+  /// Canonical value as kBytes bytes, big-endian (ZCash encodings) or little-endian (Fr repr).
+  void to_bytes_be(std::span<std::uint8_t, kBytes> out) const;
+  void to_bytes_le(std::span<std::uint8_t, kBytes> out) const;
+  /// Parses kBytes canonical bytes; out_of_range when the value is ≥ p.
+  static Result<MontField> from_bytes_be(std::span<const std::uint8_t, kBytes> in);
+  static Result<MontField> from_bytes_le(std::span<const std::uint8_t, kBytes> in);
+
+  /// "0x"-prefixed lowercase hex of the canonical value, without leading zeros ("0x0" for zero).
+  std::string to_hex() const;
+  /// Decimal string of the canonical value.
+  std::string to_dec() const;
+  /// Parses hex with or without "0x" (bad_encoding on other characters, out_of_range when ≥ p).
+  static Result<MontField> from_hex(std::string_view s);
+  /// Parses a decimal string (bad_encoding on other characters, out_of_range when ≥ p).
+  static Result<MontField> from_dec(std::string_view s);
+  /// Parses "0x…" as hex and anything else as decimal.
+  static Result<MontField> from_string(std::string_view s);
+
+  /// Portable CIOS multiplication r = a·b·R^{-1} mod p (inputs < p, output < p).
+  static constexpr void mul_portable(Repr& r, const Repr& a, const Repr& b) {
+    Repr t{};
+    for (std::size_t i = 0; i < N; ++i) {
+      std::uint64_t A = 0;
+      t[0] = mac(t[0], a[0], b[i], A);
+      const std::uint64_t m = t[0] * kInv;
+      std::uint64_t C = 0;
+      (void)mac(t[0], m, kModulus[0], C);
+      for (std::size_t j = 1; j < N; ++j) {
+        t[j] = mac(t[j], a[j], b[i], A);
+        t[j - 1] = mac(t[j], m, kModulus[j], C);
+      }
+      t[N - 1] = C + A;
+    }
+    r = t;
+    reduce_once_limbs(r);
+  }
+
+ private:
+  static constexpr void reduce_once_limbs(Repr& v) {
+    Repr s{};
+    std::uint64_t br = limbs_sub(s, v, kModulus);
+    const std::uint64_t mask = 0 - br;  // all ones when v < p: keep v
+    for (std::size_t i = 0; i < N; ++i) v[i] = (v[i] & mask) | (s[i] & ~mask);
+  }
+  constexpr void reduce_once() { reduce_once_limbs(l); }
+};
+
+}  // namespace cuzk
+
+#include "cuzk/ff/mont_impl.hpp"
