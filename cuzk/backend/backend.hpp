@@ -51,8 +51,8 @@ struct MsmOptions {
   BitSplit bit_split = BitSplit::automatic;
 };
 
-/// Inputs of the H step (DESIGN.md §2 step 2): a, b, c hold one value per constraint (m ≤ n
-/// entries; the rest is zero padding). They are consumed (used as scratch).
+/// Inputs of the H step (DESIGN.md §2 step 2): a, b, c have one common power-of-two length n
+/// (the domain size); entries past the constraint count are zero. They are consumed (scratch).
 struct HInputs {
   std::span<Fr> a, b, c;
 };
@@ -79,7 +79,7 @@ class Backend {
   virtual Result<G1Jacobian> msm_g1(BasesId bases, std::span<const Fr> scalars, const MsmOptions& options) = 0;
   virtual Result<G2Jacobian> msm_g2(BasesId bases, std::span<const Fr> scalars, const MsmOptions& options) = 0;
 
-  /// h = the n − 1 coefficients of (A·B − C)/Z, n = the smallest power of two ≥ len(a), written to
+  /// h = the n − 1 low coefficients of (A·B − C)/Z over the domain of size n = len(a), written to
   /// |h| (length n − 1). FORMATS.md §2.2.
   virtual Status compute_h(HInputs inputs, std::span<Fr> h) = 0;
 };
