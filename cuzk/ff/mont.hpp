@@ -14,9 +14,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "cuzk/base/status.hpp"
 #include "cuzk/ff/limbs.hpp"
+#include "cuzk/ff/mont_x86.hpp"
 
 namespace cuzk {
 
@@ -146,7 +148,11 @@ class MontField {
   constexpr MontField dbl() const { return *this + *this; }
   friend constexpr MontField operator*(const MontField& a, const MontField& b) {
     MontField r;
-    mul_portable(r.l, a.l, b.l);
+    if (std::is_constant_evaluated()) {
+      mul_portable(r.l, a.l, b.l);
+    } else {
+      mul_runtime(r.l, a.l, b.l);
+    }
     return r;
   }
   constexpr MontField& operator+=(const MontField& b) { return *this = *this + b; }
@@ -237,7 +243,42 @@ class MontField {
     reduce_once_limbs(r);
   }
 
+  /// True when this field has an x86-64 mulx/adx multiplication (N = 4 or 6, built with CUZK_ASM).
+  static constexpr bool kHasAsmPath = CUZK_FF_X86_ASM && (N == 4 || N == 6);
+
+  /// r = a·b·R^{-1} mod p with the mulx/adx code (mont_x86.hpp); the caller guarantees the CPU has
+  /// BMI2 and ADX (mont_x86::cpu_has_mulx_adx()). Only for fields with kHasAsmPath.
+  static void mul_asm_unchecked(Repr& r, const Repr& a, const Repr& b)
+    requires kHasAsmPath
+  {
+#if CUZK_FF_X86_ASM
+    if constexpr (N == 6) {
+      mont_x86::mul6<kModulus, kInv>(r, a, b);
+    } else {
+      mont_x86::mul4<kModulus, kInv>(r, a, b);
+    }
+#endif
+  }
+
+  /// Run-time multiplication: mulx/adx when the CPU has it and tests have not switched it off
+  /// (mont_x86::set_asm_enabled), else the portable CIOS.
+  static void mul_runtime(Repr& r, const Repr& a, const Repr& b) {
+    if constexpr (kHasAsmPath) {
+      if (mont_x86::g_use_asm) [[likely]] {
+        mul_asm_unchecked(r, a, b);
+      } else {
+        mul_portable_outlined(r, a, b);
+      }
+    } else {
+      mul_portable(r, a, b);
+    }
+  }
+
  private:
+  // The fallback kept out of line, so every inlined multiplication carries only the asm body.
+  [[gnu::noinline]] static void mul_portable_outlined(Repr& r, const Repr& a, const Repr& b) {
+    mul_portable(r, a, b);
+  }
   static constexpr void reduce_once_limbs(Repr& v) {
     Repr s{};
     std::uint64_t br = limbs_sub(s, v, kModulus);

@@ -1,0 +1,148 @@
+// Field arithmetic benchmarks (Fp, Fr, Fp2). "chain" figures are latency: each multiplication
+// consumes the previous result (PERF.md §5 compares blst fp_mul, 54 ns in such a chain);
+// "throughput" figures run 8 independent chains, so the out-of-order core can overlap them.
+#include <benchmark/benchmark.h>
+
+#include <array>
+#include <random>
+
+#include "cuzk/ff/fp.hpp"
+#include "cuzk/ff/fp2.hpp"
+#include "cuzk/ff/fr.hpp"
+
+namespace cuzk {
+namespace {
+
+template <class F>
+F random_element(std::mt19937_64& rng) {
+  typename F::Repr c{};
+  for (auto& w : c) w = rng();
+  c[F::N - 1] &= (~std::uint64_t{0}) >> 1;  // below 2^(64N−1), then reduced
+  return F::from_limbs_reduce(c);
+}
+
+// One benchmark iteration = kChain dependent multiplications; the counters report per operation.
+constexpr int kChain = 1000;
+
+template <class F>
+void BM_mul_chain(benchmark::State& state) {
+  std::mt19937_64 rng(1);
+  F a = random_element<F>(rng), b = random_element<F>(rng);
+  for (auto _ : state) {
+    for (int i = 0; i < kChain; ++i) a = a * b;
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(state.iterations() * kChain);
+}
+
+template <class F>
+void BM_square_chain(benchmark::State& state) {
+  std::mt19937_64 rng(2);
+  F a = random_element<F>(rng);
+  for (auto _ : state) {
+    for (int i = 0; i < kChain; ++i) a = a.square();
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(state.iterations() * kChain);
+}
+
+template <class F>
+void BM_mul_throughput(benchmark::State& state) {
+  std::mt19937_64 rng(3);
+  std::array<F, 8> a;
+  for (auto& x : a) x = random_element<F>(rng);
+  const F b = random_element<F>(rng);
+  for (auto _ : state) {
+    for (int i = 0; i < kChain / 8; ++i)
+      for (auto& x : a) x = x * b;
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(state.iterations() * (kChain / 8) * 8);
+}
+
+template <class F>
+void BM_add_chain(benchmark::State& state) {
+  std::mt19937_64 rng(4);
+  F a = random_element<F>(rng), b = random_element<F>(rng);
+  for (auto _ : state) {
+    for (int i = 0; i < kChain; ++i) a = a + b;
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(state.iterations() * kChain);
+}
+
+template <class F>
+void BM_inverse(benchmark::State& state) {
+  std::mt19937_64 rng(5);
+  F a = random_element<F>(rng);
+  for (auto _ : state) {
+    a = a.inverse() + F::one();
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+template <class F>
+void BM_inverse_vartime(benchmark::State& state) {
+  std::mt19937_64 rng(6);
+  F a = random_element<F>(rng);
+  for (auto _ : state) {
+    a = a.inverse_vartime() + F::one();
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+template <class F>
+void BM_sqrt(benchmark::State& state) {
+  std::mt19937_64 rng(7);
+  F a = random_element<F>(rng).square();
+  for (auto _ : state) {
+    auto s = a.sqrt();
+    benchmark::DoNotOptimize(s);
+    a += F::one();  // about half the inputs are non-squares, like decompression sees
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_fp2_mul_chain(benchmark::State& state) {
+  std::mt19937_64 rng(8);
+  Fp2 a{random_element<Fp>(rng), random_element<Fp>(rng)};
+  const Fp2 b{random_element<Fp>(rng), random_element<Fp>(rng)};
+  for (auto _ : state) {
+    for (int i = 0; i < kChain; ++i) a = a * b;
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(state.iterations() * kChain);
+}
+
+void BM_fp2_square_chain(benchmark::State& state) {
+  std::mt19937_64 rng(9);
+  Fp2 a{random_element<Fp>(rng), random_element<Fp>(rng)};
+  for (auto _ : state) {
+    for (int i = 0; i < kChain; ++i) a = a.square();
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(state.iterations() * kChain);
+}
+
+BENCHMARK(BM_mul_chain<Fp>)->Name("fp_mul_chain");
+BENCHMARK(BM_mul_throughput<Fp>)->Name("fp_mul_throughput");
+BENCHMARK(BM_square_chain<Fp>)->Name("fp_square_chain");
+BENCHMARK(BM_add_chain<Fp>)->Name("fp_add_chain");
+BENCHMARK(BM_mul_chain<Fr>)->Name("fr_mul_chain");
+BENCHMARK(BM_mul_throughput<Fr>)->Name("fr_mul_throughput");
+BENCHMARK(BM_square_chain<Fr>)->Name("fr_square_chain");
+BENCHMARK(BM_inverse<Fp>)->Name("fp_inverse");
+BENCHMARK(BM_inverse_vartime<Fp>)->Name("fp_inverse_vartime");
+BENCHMARK(BM_inverse<Fr>)->Name("fr_inverse");
+BENCHMARK(BM_inverse_vartime<Fr>)->Name("fr_inverse_vartime");
+BENCHMARK(BM_sqrt<Fp>)->Name("fp_sqrt");
+BENCHMARK(BM_sqrt<Fr>)->Name("fr_sqrt");
+BENCHMARK(BM_fp2_mul_chain)->Name("fp2_mul_chain");
+BENCHMARK(BM_fp2_square_chain)->Name("fp2_square_chain");
+
+}  // namespace
+}  // namespace cuzk
+
+BENCHMARK_MAIN();

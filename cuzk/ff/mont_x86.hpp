@@ -1,0 +1,285 @@
+// x86-64 Montgomery multiplication with BMI2 mulx and ADX adcx/adox, for the 6-limb Fp and the
+// 4-limb Fr. Two carry chains run side by side: low product words are added through OF (adox),
+// high words through CF (adcx), so a row of N products needs no carry-flag save and restore.
+//
+// Schedule (CIOS, Koç–Acar–Kaliski 1996), for i = 0..N−1 with t held in N+1 registers:
+//   t += a·b[i]            N mulx, 2N adds (row i = 0 is a plain product)
+//   m = t[0]·(−p^{-1})     one imul
+//   t = (t + m·p) / 2^64   N mulx, 2N adds; the register that held t[0] (now 0) becomes the
+//                          top word of the next row, so no words move.
+// Invariant: t < 2p at the end of a row, because t + a·b[i] + m·p ≤ 2^65·p − 2^64 < 2^(64(N+1))
+// for p < 2^(64N−1); the final t < 2p is reduced by one conditional subtraction of p. Cost for N = 6: 72 mulx,
+// 6 imul, about 150 adds, one conditional subtraction. Constant time (no branch on the data).
+//
+// The instructions are inline assembly, so the compiler needs no -mbmi2/-madx flag; whether the CPU
+// has them is checked once at start-up (cpu_has_mulx_adx). CUZK_NO_ASM removes this file's code.
+#pragma once
+
+#include <cstdint>
+
+#include "cuzk/ff/limbs.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CUZK_NO_ASM) && \
+    !defined(__CUDA_ARCH__)
+#define CUZK_FF_X86_ASM 1
+#else
+#define CUZK_FF_X86_ASM 0
+#endif
+
+namespace cuzk::mont_x86 {
+
+#if CUZK_FF_X86_ASM
+
+/// True when the CPU executes mulx (BMI2) and adcx/adox (ADX).
+inline bool cpu_has_mulx_adx() {
+  __builtin_cpu_init();  // needed when called from a static initialiser
+  return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+}
+
+/// Whether MontField multiplies with the code below: the CPU check, made once at start-up.
+/// Tests switch it off (set_asm_enabled) to run the portable path; nothing else writes it.
+/// Read before its initialiser has run (from another static initialiser) it is false, which
+/// selects the portable path: correct, only slower.
+inline bool g_use_asm = cpu_has_mulx_adx();
+
+/// Turns the assembly path on or off (it stays off on CPUs without mulx/adx); returns the previous
+/// setting. For tests and benchmarks only, and not while other threads do field arithmetic.
+inline bool set_asm_enabled(bool on) {
+  const bool prev = g_use_asm;
+  g_use_asm = on && cpu_has_mulx_adx();
+  return prev;
+}
+
+// How the multiplications are emitted: a call (the default) keeps each field operation small;
+// CUZK_FF_ASM_ALWAYS_INLINE pastes the body into every caller.
+#if defined(CUZK_FF_ASM_ALWAYS_INLINE)
+#define CUZK_X86_INLINE [[gnu::always_inline]] inline
+#else
+#define CUZK_X86_INLINE [[gnu::noinline]] inline
+#endif
+
+// Operand-name helper for the macros below.
+#define CUZK_X86_R(x) "%[" #x "]"
+
+// Row i = 0: t0..t6 = a·b[0].
+#define CUZK_X86_MUL_FIRST6                          \
+  "movq 0(%[b]), %%rdx\n\t"                          \
+  "mulxq 0(%[a]), %[t0], %[t1]\n\t"                  \
+  "mulxq 8(%[a]), %[lo], %[t2]\n\t"                  \
+  "addq %[lo], %[t1]\n\t"                            \
+  "mulxq 16(%[a]), %[lo], %[t3]\n\t"                 \
+  "adcq %[lo], %[t2]\n\t"                            \
+  "mulxq 24(%[a]), %[lo], %[t4]\n\t"                 \
+  "adcq %[lo], %[t3]\n\t"                            \
+  "mulxq 32(%[a]), %[lo], %[t5]\n\t"                 \
+  "adcq %[lo], %[t4]\n\t"                            \
+  "mulxq 40(%[a]), %[lo], %[t6]\n\t"                 \
+  "adcq %[lo], %[t5]\n\t"                            \
+  "adcq $0, %[t6]\n\t"
+
+// T0..T5 += a·b[off/8], with the high word in T6 (free on entry).
+#define CUZK_X86_MAC6(off, T0, T1, T2, T3, T4, T5, T6)                          \
+  "movq " #off "(%[b]), %%rdx\n\t"                                              \
+  "xorl %k[lo], %k[lo]\n\t"                                                     \
+  "mulxq 0(%[a]), %[lo], %[hi]\n\t"                                             \
+  "adoxq %[lo], " CUZK_X86_R(T0) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T1) "\n\t"                                         \
+  "mulxq 8(%[a]), %[lo], %[hi]\n\t"                                             \
+  "adoxq %[lo], " CUZK_X86_R(T1) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T2) "\n\t"                                         \
+  "mulxq 16(%[a]), %[lo], %[hi]\n\t"                                            \
+  "adoxq %[lo], " CUZK_X86_R(T2) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T3) "\n\t"                                         \
+  "mulxq 24(%[a]), %[lo], %[hi]\n\t"                                            \
+  "adoxq %[lo], " CUZK_X86_R(T3) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T4) "\n\t"                                         \
+  "mulxq 32(%[a]), %[lo], %[hi]\n\t"                                            \
+  "adoxq %[lo], " CUZK_X86_R(T4) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T5) "\n\t"                                         \
+  "mulxq 40(%[a]), %[lo], " CUZK_X86_R(T6) "\n\t"                               \
+  "adoxq %[lo], " CUZK_X86_R(T5) "\n\t"                                         \
+  "movl $0, %k[lo]\n\t"                                                         \
+  "adcxq %[lo], " CUZK_X86_R(T6) "\n\t"                                         \
+  "adoxq %[lo], " CUZK_X86_R(T6) "\n\t"
+
+// m = T0·inv; T0..T6 += m·p, which zeroes T0 (the division by 2^64 is the register rotation).
+#define CUZK_X86_RED6(T0, T1, T2, T3, T4, T5, T6)                               \
+  "movq " CUZK_X86_R(T0) ", %%rdx\n\t"                                          \
+  "imulq %[inv], %%rdx\n\t"                                                     \
+  "xorl %k[lo], %k[lo]\n\t"                                                     \
+  "mulxq %[p0], %[lo], %[hi]\n\t"                                               \
+  "adoxq %[lo], " CUZK_X86_R(T0) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T1) "\n\t"                                         \
+  "mulxq %[p1], %[lo], %[hi]\n\t"                                               \
+  "adoxq %[lo], " CUZK_X86_R(T1) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T2) "\n\t"                                         \
+  "mulxq %[p2], %[lo], %[hi]\n\t"                                               \
+  "adoxq %[lo], " CUZK_X86_R(T2) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T3) "\n\t"                                         \
+  "mulxq %[p3], %[lo], %[hi]\n\t"                                               \
+  "adoxq %[lo], " CUZK_X86_R(T3) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T4) "\n\t"                                         \
+  "mulxq %[p4], %[lo], %[hi]\n\t"                                               \
+  "adoxq %[lo], " CUZK_X86_R(T4) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T5) "\n\t"                                         \
+  "mulxq %[p5], %[lo], %[hi]\n\t"                                               \
+  "adoxq %[lo], " CUZK_X86_R(T5) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T6) "\n\t"                                         \
+  "movl $0, %k[lo]\n\t"                                                         \
+  "adoxq %[lo], " CUZK_X86_R(T6) "\n\t"
+
+// Final step for N = 6: the result < 2p is in T0..T5; subtract p into S0..S5 and keep the
+// difference unless it borrowed (cmov, no branch).
+#define CUZK_X86_FINAL6(T0, T1, T2, T3, T4, T5, S0, S1, S2, S3, S4, S5)                 \
+  "movq " CUZK_X86_R(T0) ", " CUZK_X86_R(S0) "\n\t"                                 \
+  "subq %[p0], " CUZK_X86_R(S0) "\n\t"                                              \
+  "movq " CUZK_X86_R(T1) ", " CUZK_X86_R(S1) "\n\t"                                 \
+  "sbbq %[p1], " CUZK_X86_R(S1) "\n\t"                                              \
+  "movq " CUZK_X86_R(T2) ", " CUZK_X86_R(S2) "\n\t"                                 \
+  "sbbq %[p2], " CUZK_X86_R(S2) "\n\t"                                              \
+  "movq " CUZK_X86_R(T3) ", " CUZK_X86_R(S3) "\n\t"                                 \
+  "sbbq %[p3], " CUZK_X86_R(S3) "\n\t"                                              \
+  "movq " CUZK_X86_R(T4) ", " CUZK_X86_R(S4) "\n\t"                                 \
+  "sbbq %[p4], " CUZK_X86_R(S4) "\n\t"                                              \
+  "movq " CUZK_X86_R(T5) ", " CUZK_X86_R(S5) "\n\t"                                 \
+  "sbbq %[p5], " CUZK_X86_R(S5) "\n\t"                                              \
+  "cmovncq " CUZK_X86_R(S0) ", " CUZK_X86_R(T0) "\n\t"                              \
+  "cmovncq " CUZK_X86_R(S1) ", " CUZK_X86_R(T1) "\n\t"                              \
+  "cmovncq " CUZK_X86_R(S2) ", " CUZK_X86_R(T2) "\n\t"                              \
+  "cmovncq " CUZK_X86_R(S3) ", " CUZK_X86_R(T3) "\n\t"                              \
+  "cmovncq " CUZK_X86_R(S4) ", " CUZK_X86_R(T4) "\n\t"                              \
+  "cmovncq " CUZK_X86_R(S5) ", " CUZK_X86_R(T5) "\n\t"
+
+/// r = a·b·2^-384 mod p, fully reduced. Needs a, b < p, p < 2^383, inv = −p^{-1} mod 2^64.
+/// |p| and |inv| are static constants, addressed RIP-relative, so they take no register.
+template <const Limbs<6>& p, const std::uint64_t& inv>
+CUZK_X86_INLINE void mul6(Limbs<6>& r, const Limbs<6>& a, const Limbs<6>& b) {
+  std::uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, rdx;
+  const std::uint64_t* pa = a.data();
+  const std::uint64_t* pb = b.data();
+  __asm__(CUZK_X86_MUL_FIRST6
+          CUZK_X86_RED6(t0, t1, t2, t3, t4, t5, t6)
+          CUZK_X86_MAC6(8, t1, t2, t3, t4, t5, t6, t0)
+          CUZK_X86_RED6(t1, t2, t3, t4, t5, t6, t0)
+          CUZK_X86_MAC6(16, t2, t3, t4, t5, t6, t0, t1)
+          CUZK_X86_RED6(t2, t3, t4, t5, t6, t0, t1)
+          CUZK_X86_MAC6(24, t3, t4, t5, t6, t0, t1, t2)
+          CUZK_X86_RED6(t3, t4, t5, t6, t0, t1, t2)
+          CUZK_X86_MAC6(32, t4, t5, t6, t0, t1, t2, t3)
+          CUZK_X86_RED6(t4, t5, t6, t0, t1, t2, t3)
+          CUZK_X86_MAC6(40, t5, t6, t0, t1, t2, t3, t4)
+          CUZK_X86_RED6(t5, t6, t0, t1, t2, t3, t4)
+          CUZK_X86_FINAL6(t6, t0, t1, t2, t3, t4, t5, lo, hi, rdx, a, b)
+          : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+            [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx),
+            [a] "+&r"(pa), [b] "+&r"(pb)
+          : "m"(a), "m"(b), [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]),
+            [p3] "m"(p[3]), [p4] "m"(p[4]), [p5] "m"(p[5])
+          : "cc");
+  r = {t6, t0, t1, t2, t3, t4};
+}
+
+// Row i = 0 for N = 4: t0..t4 = a·b[0].
+#define CUZK_X86_MUL_FIRST4                          \
+  "movq 0(%[b]), %%rdx\n\t"                          \
+  "mulxq 0(%[a]), %[t0], %[t1]\n\t"                  \
+  "mulxq 8(%[a]), %[lo], %[t2]\n\t"                  \
+  "addq %[lo], %[t1]\n\t"                            \
+  "mulxq 16(%[a]), %[lo], %[t3]\n\t"                 \
+  "adcq %[lo], %[t2]\n\t"                            \
+  "mulxq 24(%[a]), %[lo], %[t4]\n\t"                 \
+  "adcq %[lo], %[t3]\n\t"                            \
+  "adcq $0, %[t4]\n\t"
+
+#define CUZK_X86_MAC4(off, T0, T1, T2, T3, T4)                                  \
+  "movq " #off "(%[b]), %%rdx\n\t"                                              \
+  "xorl %k[lo], %k[lo]\n\t"                                                     \
+  "mulxq 0(%[a]), %[lo], %[hi]\n\t"                                             \
+  "adoxq %[lo], " CUZK_X86_R(T0) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T1) "\n\t"                                         \
+  "mulxq 8(%[a]), %[lo], %[hi]\n\t"                                             \
+  "adoxq %[lo], " CUZK_X86_R(T1) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T2) "\n\t"                                         \
+  "mulxq 16(%[a]), %[lo], %[hi]\n\t"                                            \
+  "adoxq %[lo], " CUZK_X86_R(T2) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T3) "\n\t"                                         \
+  "mulxq 24(%[a]), %[lo], " CUZK_X86_R(T4) "\n\t"                               \
+  "adoxq %[lo], " CUZK_X86_R(T3) "\n\t"                                         \
+  "movl $0, %k[lo]\n\t"                                                         \
+  "adcxq %[lo], " CUZK_X86_R(T4) "\n\t"                                         \
+  "adoxq %[lo], " CUZK_X86_R(T4) "\n\t"
+
+#define CUZK_X86_RED4(T0, T1, T2, T3, T4)                                       \
+  "movq " CUZK_X86_R(T0) ", %%rdx\n\t"                                          \
+  "imulq %[inv], %%rdx\n\t"                                                     \
+  "xorl %k[lo], %k[lo]\n\t"                                                     \
+  "mulxq %[p0], %[lo], %[hi]\n\t"                                               \
+  "adoxq %[lo], " CUZK_X86_R(T0) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T1) "\n\t"                                         \
+  "mulxq %[p1], %[lo], %[hi]\n\t"                                               \
+  "adoxq %[lo], " CUZK_X86_R(T1) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T2) "\n\t"                                         \
+  "mulxq %[p2], %[lo], %[hi]\n\t"                                               \
+  "adoxq %[lo], " CUZK_X86_R(T2) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T3) "\n\t"                                         \
+  "mulxq %[p3], %[lo], %[hi]\n\t"                                               \
+  "adoxq %[lo], " CUZK_X86_R(T3) "\n\t"                                         \
+  "adcxq %[hi], " CUZK_X86_R(T4) "\n\t"                                         \
+  "movl $0, %k[lo]\n\t"                                                         \
+  "adoxq %[lo], " CUZK_X86_R(T4) "\n\t"
+
+#define CUZK_X86_FINAL4(T0, T1, T2, T3, S0, S1, S2, S3)                               \
+  "movq " CUZK_X86_R(T0) ", " CUZK_X86_R(S0) "\n\t"                                 \
+  "subq %[p0], " CUZK_X86_R(S0) "\n\t"                                              \
+  "movq " CUZK_X86_R(T1) ", " CUZK_X86_R(S1) "\n\t"                                 \
+  "sbbq %[p1], " CUZK_X86_R(S1) "\n\t"                                              \
+  "movq " CUZK_X86_R(T2) ", " CUZK_X86_R(S2) "\n\t"                                 \
+  "sbbq %[p2], " CUZK_X86_R(S2) "\n\t"                                              \
+  "movq " CUZK_X86_R(T3) ", " CUZK_X86_R(S3) "\n\t"                                 \
+  "sbbq %[p3], " CUZK_X86_R(S3) "\n\t"                                              \
+  "cmovncq " CUZK_X86_R(S0) ", " CUZK_X86_R(T0) "\n\t"                              \
+  "cmovncq " CUZK_X86_R(S1) ", " CUZK_X86_R(T1) "\n\t"                              \
+  "cmovncq " CUZK_X86_R(S2) ", " CUZK_X86_R(T2) "\n\t"                              \
+  "cmovncq " CUZK_X86_R(S3) ", " CUZK_X86_R(T3) "\n\t"
+
+/// r = a·b·2^-256 mod p, fully reduced. Needs a, b < p, p < 2^255, inv = −p^{-1} mod 2^64.
+template <const Limbs<4>& p, const std::uint64_t& inv>
+CUZK_X86_INLINE void mul4(Limbs<4>& r, const Limbs<4>& a, const Limbs<4>& b) {
+  std::uint64_t t0, t1, t2, t3, t4, lo, hi, rdx;
+  __asm__(CUZK_X86_MUL_FIRST4
+          CUZK_X86_RED4(t0, t1, t2, t3, t4)
+          CUZK_X86_MAC4(8, t1, t2, t3, t4, t0)
+          CUZK_X86_RED4(t1, t2, t3, t4, t0)
+          CUZK_X86_MAC4(16, t2, t3, t4, t0, t1)
+          CUZK_X86_RED4(t2, t3, t4, t0, t1)
+          CUZK_X86_MAC4(24, t3, t4, t0, t1, t2)
+          CUZK_X86_RED4(t3, t4, t0, t1, t2)
+          CUZK_X86_FINAL4(t4, t0, t1, t2, t3, lo, hi, rdx)
+          : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+            [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx)
+          : [a] "r"(a.data()), [b] "r"(b.data()), "m"(a), "m"(b), [inv] "m"(inv), [p0] "m"(p[0]),
+            [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3])
+          : "cc");
+  r = {t4, t0, t1, t2};
+}
+
+#undef CUZK_X86_MUL_FIRST6
+#undef CUZK_X86_MAC6
+#undef CUZK_X86_RED6
+#undef CUZK_X86_MUL_FIRST4
+#undef CUZK_X86_MAC4
+#undef CUZK_X86_RED4
+#undef CUZK_X86_FINAL6
+#undef CUZK_X86_FINAL4
+#undef CUZK_X86_R
+#undef CUZK_X86_INLINE
+
+#else
+
+inline bool cpu_has_mulx_adx() { return false; }
+inline constexpr bool g_use_asm = false;
+inline bool set_asm_enabled(bool) { return false; }
+
+#endif
+
+}  // namespace cuzk::mont_x86
