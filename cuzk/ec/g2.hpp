@@ -1,0 +1,73 @@
+// G2 of BLS12-381: y² = x³ + 4(u + 1) over Fp2 (the M-type sextic twist); subgroup order r.
+// ψ = twist⁻¹ ∘ Frobenius ∘ twist: ψ(x, y) = (conj(x)·cx, conj(y)·cy), cx = 1/(u+1)^((p−1)/3),
+// cy = 1/(u+1)^((p−1)/2); on G2 it acts as [x]. Constants: FORMATS.md §1.2, vectors file
+// `G2_generator`, tools/params/derive_ec.py (ψ constants, checked there and in g2 tests).
+#pragma once
+
+#include <cstdint>
+
+#include "cuzk/ec/affine.hpp"
+#include "cuzk/ec/const_hex.hpp"
+#include "cuzk/ec/g1.hpp"
+#include "cuzk/ec/jacobian.hpp"
+#include "cuzk/ec/scalar_mul.hpp"
+#include "cuzk/ec/xyzz.hpp"
+#include "cuzk/ff/fp2.hpp"
+#include "cuzk/ff/fr.hpp"
+
+namespace cuzk {
+
+struct G2Curve {
+  using Field = Fp2;
+  static constexpr const char* name = "G2";
+  static constexpr Fp2 kB = Fp2{Fp::from_u64(4), Fp::from_u64(4)};
+  static constexpr Fp2 kGenX = ec_detail::fp2_hex(
+      "0x024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8",
+      "0x13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e");
+  static constexpr Fp2 kGenY = ec_detail::fp2_hex(
+      "0x0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801",
+      "0x0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be");
+  /// cx = 1/(u+1)^((p−1)/3) = c1·u (c0 = 0).
+  static constexpr Fp kPsiXc1 = ec_detail::fp_hex(
+      "0x1a0111ea397fe699ec02408663d4de85aa0d857d89759ad4897d29650fb85f9b409427eb4f49fffd8bfd00000000aaad");
+  /// cy = 1/(u+1)^((p−1)/2).
+  static constexpr Fp2 kPsiY = ec_detail::fp2_hex(
+      "0x135203e60180a68ee2e9c448d77a2cd91c3dedd930b1cf60ef396489f61eb45e304466cf3e67fa0af1ee7b04121bdea2",
+      "0x06af0e0437ff400b6831e36d6bd17ffe48395dabc2d3435e77f76e17009241c5ee67992f72ec05f4c81084fbede3cc09");
+  /// ψ²(x, y) = (x·ω, −y) with ω = cx·conj(cx) ∈ Fp, a primitive cube root of unity.
+  static constexpr Fp kPsi2X = ec_detail::fp_hex(
+      "0x1a0111ea397fe699ec02408663d4de85aa0d857d89759ad4897d29650fb85f9b409427eb4f49fffd8bfd00000000aaac");
+};
+
+using G2Affine = Affine<G2Curve>;
+using G2Jacobian = Jacobian<G2Curve>;
+using G2Xyzz = Xyzz<G2Curve>;
+
+static_assert(sizeof(G2Affine) == 200 && sizeof(G2Jacobian) == 288 && sizeof(G2Xyzz) == 384);
+
+/// ψ on Jacobian coordinates: (conj(X)·cx : conj(Y)·cy : conj(Z)); 2M + 3M (Fp).
+constexpr G2Jacobian psi(const G2Jacobian& p) {
+  const Fp2 x = p.X.conjugate(), y = p.Y.conjugate();
+  // (a + bu)·(c·u) = −b·c + a·c·u
+  const Fp2 xc{-(x.c1 * G2Curve::kPsiXc1), x.c0 * G2Curve::kPsiXc1};
+  return {xc, y * G2Curve::kPsiY, p.Z.conjugate()};
+}
+constexpr G2Affine psi(const G2Affine& p) {
+  if (p.infinity) return p;
+  const G2Jacobian j = psi(G2Jacobian::from_affine(p));
+  return {j.X, j.Y, false};
+}
+/// ψ² = (X·ω : −Y : Z); 2M (Fp).
+constexpr G2Jacobian psi2(const G2Jacobian& p) { return {p.X.mul_fp(G2Curve::kPsi2X), -p.Y, p.Z}; }
+
+/// [x]p for the (negative) BLS parameter: 63 doublings and 5 additions.
+G2Jacobian mul_by_x(const G2Jacobian& p);
+/// Subgroup test (Bowe 2019 / Scott 2021; El Housni–Guillevic–Piellard 2022 prove it for BLS12):
+/// p ∈ G2 ⇔ ψ(p) = [x]p, for p on the curve. One [x] multiplication.
+bool is_in_subgroup(const G2Affine& p);
+bool is_in_subgroup(const G2Jacobian& p);
+/// Budroni–Pintore cofactor clearing as in RFC 9380 (§8.8.2, appendix G.4):
+/// [x² − x − 1]p + [x − 1]ψ(p) + ψ²(2p), which equals [h_eff]p.
+G2Jacobian clear_cofactor(const G2Jacobian& p);
+
+}  // namespace cuzk

@@ -1,0 +1,66 @@
+// Helpers shared by the ec tests: seeded random field elements, scalars and points, in and out of
+// the prime-order subgroup.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+#include "cuzk/ec/g1.hpp"
+#include "cuzk/ec/g2.hpp"
+
+namespace cuzk::ec_test {
+
+/// A seed from the OS, printed now (and by the caller with every failure); CUZK_SEED overrides it.
+inline std::uint64_t fresh_seed() {
+  std::uint64_t s = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  if (const char* env = std::getenv("CUZK_SEED")) s = std::strtoull(env, nullptr, 10);
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::printf("[ seed     ] %s.%s seed=%llu\n", info ? info->test_suite_name() : "?", info ? info->name() : "?",
+              static_cast<unsigned long long>(s));
+  return s;
+}
+
+inline Fp random_fp(std::mt19937_64& rng) {
+  Limbs<6> c{};
+  for (auto& w : c) w = rng();
+  c[5] &= 0x1fffffffffffffffULL;  // below 2^381, then reduced
+  return Fp::from_limbs_reduce(c);
+}
+inline Fp2 random_fp2(std::mt19937_64& rng) { return {random_fp(rng), random_fp(rng)}; }
+inline Fr random_fr(std::mt19937_64& rng) {
+  Limbs<4> c{};
+  for (auto& w : c) w = rng();
+  c[3] &= 0x7fffffffffffffffULL;
+  return Fr::from_limbs_reduce(c);
+}
+
+template <class F>
+F random_field(std::mt19937_64& rng);
+template <>
+inline Fp random_field<Fp>(std::mt19937_64& rng) { return random_fp(rng); }
+template <>
+inline Fp2 random_field<Fp2>(std::mt19937_64& rng) { return random_fp2(rng); }
+
+/// A uniformly random point of the whole curve group E(F) minus the identity: random x until
+/// x³ + b is a square. Outside the subgroup with overwhelming probability (cofactor > 2^120).
+template <class C>
+Affine<C> random_curve_point(std::mt19937_64& rng) {
+  using F = typename C::Field;
+  for (;;) {
+    const F x = random_field<F>(rng);
+    const auto y = (x.square() * x + C::kB).sqrt();
+    if (!y) continue;
+    return {x, (rng() & 1) ? *y : -*y, false};
+  }
+}
+
+/// A random point of the subgroup: [k]G for a random scalar k.
+template <class C>
+Jacobian<C> random_subgroup_point(std::mt19937_64& rng) {
+  return mul_vartime(Jacobian<C>::generator(), random_fr(rng));
+}
+
+}  // namespace cuzk::ec_test
