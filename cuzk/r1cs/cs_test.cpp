@@ -1,0 +1,155 @@
+// The three constraint systems on small circuits: satisfaction and naming (TestConstraintSystem),
+// matrices, density and input constraints (RecordingConstraintSystem), witness-only values
+// (WitnessConstraintSystem), and their agreement through the PCE SpMV.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "cuzk/r1cs/pce.hpp"
+#include "cuzk/r1cs/recording_cs.hpp"
+#include "cuzk/r1cs/test_cs.hpp"
+#include "cuzk/r1cs/witness_cs.hpp"
+
+namespace cuzk {
+namespace {
+
+// x³ + x + 5 = out, out public; |x| empty means "no values" (setup).
+class CubeCircuit : public Circuit {
+ public:
+  explicit CubeCircuit(std::optional<Fr> x, bool break_it = false) : x_(x), break_(break_it) {}
+  Status synthesize(ConstraintSystem& cs) override {
+    Namespace ns(cs, "cube");
+    auto x = cs.alloc("x", [&] { return x_; });
+    if (!x) return x.status();
+    auto x2v = [&]() -> std::optional<Fr> {
+      if (!x_) return std::nullopt;
+      return *x_ * *x_;
+    };
+    auto x2 = cs.alloc("x2", x2v);
+    if (!x2) return x2.status();
+    cs.enforce("x*x=x2", *x, *x, *x2);
+    auto x3 = cs.alloc("x3", [&]() -> Result<Fr> {
+      if (!x_) return Status(Errc::invalid_argument, "no x");
+      return *x_ * *x_ * *x_ + (break_ ? Fr::one() : Fr::zero());
+    });
+    if (!x3) return x3.status();
+    {
+      Namespace inner(cs, [] { return std::string("cube step"); });
+      cs.enforce([] { return "x2*x=x3"; }, [&](LC lc) { return lc + *x2; }, *x, *x3);
+    }
+    auto out = cs.alloc_input("out", [&]() -> std::optional<Fr> {
+      if (!x_) return std::nullopt;
+      return *x_ * *x_ * *x_ + *x_ + Fr::from_u64(5);
+    });
+    if (!out) return out.status();
+    // (x3 + x + 5·ONE) · ONE = out, with x added twice and subtracted once (merging check).
+    LC lhs = LC(*x3) + *x + *x - *x + Term{Variable::one(), Fr::from_u64(5)};
+    cs.enforce("sum", lhs, Variable::one(), *out);
+    return {};
+  }
+
+ private:
+  std::optional<Fr> x_;
+  bool break_;
+};
+
+TEST(TestConstraintSystem, SatisfiedAndCounts) {
+  CubeCircuit c(Fr::from_u64(3));
+  TestConstraintSystem cs;
+  ASSERT_TRUE(synthesize_circuit(c, cs).ok());
+  EXPECT_TRUE(cs.is_satisfied()) << *cs.which_unsatisfied();
+  EXPECT_EQ(cs.num_inputs(), 2u);
+  EXPECT_EQ(cs.num_aux(), 3u);
+  EXPECT_EQ(cs.num_constraints(), 3u + 2u);  // 3 circuit + 2 input constraints
+  EXPECT_EQ(cs.inputs()[1], Fr::from_u64(35));
+  EXPECT_EQ(cs.constraint_name(0), "cube/x*x=x2");
+  EXPECT_EQ(cs.constraint_name(3), "input constraint 0");
+}
+
+TEST(TestConstraintSystem, NamesTheFirstUnsatisfiedConstraint) {
+  CubeCircuit c(Fr::from_u64(3), /*break_it=*/true);
+  TestConstraintSystem cs;
+  ASSERT_TRUE(synthesize_circuit(c, cs).ok());
+  ASSERT_FALSE(cs.is_satisfied());
+  EXPECT_EQ(*cs.which_unsatisfied(), "cube/cube step/x2*x=x3");
+}
+
+TEST(TestConstraintSystem, MissingValueNamesTheVariable) {
+  CubeCircuit c(std::nullopt);
+  TestConstraintSystem cs;
+  Status s = synthesize_circuit(c, cs);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), Errc::invalid_argument);
+  EXPECT_NE(s.message().find("cube/x"), std::string::npos) << s.to_string();
+}
+
+TEST(WitnessConstraintSystem, MissingValueNamesTheVariable) {
+  CubeCircuit c(std::nullopt);
+  WitnessConstraintSystem cs({.track_names = true});
+  Status s = synthesize_circuit(c, cs);
+  ASSERT_EQ(s.code(), Errc::invalid_argument);
+  EXPECT_NE(s.message().find("aux variable 0 'cube/x'"), std::string::npos) << s.to_string();
+  WitnessConstraintSystem cs2;
+  Status s2 = synthesize_circuit(c, cs2);
+  EXPECT_NE(s2.message().find("x'"), std::string::npos) << s2.to_string();
+}
+
+TEST(RecordingConstraintSystem, SetupNeverCallsValues) {
+  CubeCircuit c(std::nullopt);  // any value call would fail
+  RecordingConstraintSystem cs;
+  ASSERT_TRUE(synthesize_circuit(c, cs).ok());
+  Recording r = cs.take();
+  const R1csMatrices& m = r.matrices;
+  ASSERT_TRUE(m.validate().ok()) << m.validate().to_string();
+  EXPECT_EQ(m.num_inputs, 2u);
+  EXPECT_EQ(m.num_aux, 3u);
+  EXPECT_EQ(m.num_constraints, 5u);
+  // Columns: ONE=0, out=1, x=2, x2=3, x3=4. Row 2 (sum): A = 5·ONE + x + x3 after merging.
+  std::vector<std::pair<std::uint32_t, Fr>> row;
+  m.a.for_each_term(2, [&](std::uint32_t j, const Fr& f) { row.emplace_back(j, f); });
+  ASSERT_EQ(row.size(), 3u);
+  EXPECT_EQ(row[0], (std::pair<std::uint32_t, Fr>{2, Fr::one()}));  // ±1 terms first
+  EXPECT_EQ(row[1], (std::pair<std::uint32_t, Fr>{4, Fr::one()}));
+  EXPECT_EQ(row[2], (std::pair<std::uint32_t, Fr>{0, Fr::from_u64(5)}));
+  // Input constraints at the end: A = input_i, B = C = empty.
+  for (std::uint32_t i = 0; i < 2; ++i) {
+    const std::size_t k = 3 + i;
+    EXPECT_EQ(m.a.row_ptr[k + 1] - m.a.row_ptr[k], 1u);
+    EXPECT_EQ(SparseMatrix::column_of(m.a.col[m.a.row_ptr[k]]), i);
+    EXPECT_EQ(m.b.row_ptr[k + 1] - m.b.row_ptr[k], 0u);
+    EXPECT_EQ(m.c.row_ptr[k + 1] - m.c.row_ptr[k], 0u);
+  }
+  // Density: A holds x, x2, x3; B holds x (aux 0) and ONE.
+  EXPECT_EQ(m.a_aux_density.count(), 3u);
+  EXPECT_TRUE(m.b_aux_density.test(0));
+  EXPECT_FALSE(m.b_aux_density.test(1));
+  EXPECT_EQ(m.b_input_density.count(), 1u);
+  EXPECT_TRUE(m.b_input_density.test(0));
+  R1csMatrices recomputed = m;
+  recomputed.compute_density();
+  EXPECT_EQ(recomputed, m);
+}
+
+TEST(ConstraintSystems, AgreeThroughPce) {
+  std::mt19937_64 rng(std::random_device{}());
+  const std::uint64_t x = rng();
+  CubeCircuit c(Fr::from_u64(x));
+  RecordingConstraintSystem rec({.with_values = true, .evaluate_abc = true});
+  ASSERT_TRUE(synthesize_circuit(c, rec).ok());
+  Recording r = rec.take();
+  WitnessConstraintSystem wcs;
+  ASSERT_TRUE(synthesize_circuit(c, wcs).ok());
+  EXPECT_EQ(wcs.num_constraints(), r.matrices.num_constraints);
+  EXPECT_EQ(wcs.inputs(), r.inputs);
+  EXPECT_EQ(wcs.aux(), r.aux);
+  ThreadPool pool(2);
+  auto abc = pce_evaluate(pool, r.matrices, wcs.assignment());
+  ASSERT_TRUE(abc.ok());
+  EXPECT_EQ(abc->a, r.a) << "x=" << x;
+  EXPECT_EQ(abc->b, r.b);
+  EXPECT_EQ(abc->c, r.c);
+  EXPECT_TRUE(abc_satisfied(*abc));
+}
+
+}  // namespace
+}  // namespace cuzk

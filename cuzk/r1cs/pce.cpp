@@ -1,0 +1,135 @@
+#include "cuzk/r1cs/pce.hpp"
+
+#include <string>
+
+namespace cuzk {
+namespace {
+
+// ⟨row k, z⟩ with the coefficient kinds of SparseMatrix; kBool uses the witness classes.
+template <bool kBool>
+inline Fr row_dot(const SparseMatrix& m, std::size_t k, const Fr* z, const std::uint8_t* cls) {
+  const std::uint32_t* col = m.col.data();
+  std::uint64_t e = m.row_ptr[k];
+  const std::uint64_t end = m.row_ptr[k + 1];
+  const Fr* gv = m.val.data() + m.val_ptr[k];
+  Fr acc = Fr::zero();
+  for (; e < end; ++e) {
+    const std::uint32_t w = col[e];
+    const std::uint32_t j = w & SparseMatrix::kColumnMask;
+    const std::uint32_t kind = w >> SparseMatrix::kKindShift;
+    if constexpr (kBool) {
+      const std::uint8_t cj = cls[j];
+      if (kind == 2) {
+        const Fr& v = *gv++;
+        if (cj == 1) {
+          acc += v;
+        } else if (cj == 2) {
+          acc += v * z[j];
+        }
+      } else if (cj != 0) {
+        if (kind == 0) {
+          acc += z[j];
+        } else {
+          acc -= z[j];
+        }
+      }
+    } else {
+      if (kind == 0) {
+        acc += z[j];
+      } else if (kind == 1) {
+        acc -= z[j];
+      } else {
+        acc += *gv++ * z[j];
+      }
+    }
+  }
+  return acc;
+}
+
+template <bool kBool>
+void eval_rows(const R1csMatrices& m, const Fr* z, const std::uint8_t* cls, Fr* a, Fr* b, Fr* c, std::size_t lo,
+               std::size_t hi) {
+  for (std::size_t k = lo; k < hi; ++k) {
+    a[k] = row_dot<kBool>(m.a, k, z, cls);
+    b[k] = row_dot<kBool>(m.b, k, z, cls);
+    c[k] = row_dot<kBool>(m.c, k, z, cls);
+  }
+}
+
+}  // namespace
+
+void classify_witness(ThreadPool& pool, std::span<const Fr> z, std::span<std::uint8_t> out) {
+  const Fr one = Fr::one();
+  pool.parallel_for(
+      z.size(),
+      [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t i = lo; i < hi; ++i) out[i] = z[i].is_zero() ? 0 : (z[i] == one ? 1 : 2);
+      },
+      1 << 14);
+}
+
+Status pce_evaluate_into(ThreadPool& pool, const R1csMatrices& m, std::span<const Fr> z, std::span<Fr> a,
+                         std::span<Fr> b, std::span<Fr> c, const PceOptions& opt) {
+  if (z.size() != m.num_columns()) {
+    return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) + " values, the R1CS " +
+                                           std::to_string(m.num_columns()) + " variables");
+  }
+  const std::size_t n = m.num_constraints;
+  if (a.size() != n || b.size() != n || c.size() != n)
+    return Status(Errc::size_mismatch, "a/b/c outputs must have one entry per constraint (" + std::to_string(n) + ")");
+  if (m.a.num_rows() != n || m.b.num_rows() != n || m.c.num_rows() != n)
+    return Status(Errc::size_mismatch, "matrices have a row count different from num_constraints");
+  std::vector<std::uint8_t> cls;
+  if (opt.boolean_fast_path) {
+    cls.resize(z.size());
+    classify_witness(pool, z, cls);
+  }
+  pool.parallel_for(
+      n,
+      [&](std::size_t lo, std::size_t hi) {
+        if (opt.boolean_fast_path) {
+          eval_rows<true>(m, z.data(), cls.data(), a.data(), b.data(), c.data(), lo, hi);
+        } else {
+          eval_rows<false>(m, z.data(), nullptr, a.data(), b.data(), c.data(), lo, hi);
+        }
+      },
+      opt.min_rows_per_task);
+  return {};
+}
+
+Result<AbcVectors> pce_evaluate(ThreadPool& pool, const R1csMatrices& m, std::span<const Fr> z,
+                                const PceOptions& opt) {
+  AbcVectors v;
+  v.a.resize(m.num_constraints);
+  v.b.resize(m.num_constraints);
+  v.c.resize(m.num_constraints);
+  CUZK_RETURN_IF_ERROR(pce_evaluate_into(pool, m, z, v.a, v.b, v.c, opt));
+  return v;
+}
+
+AbcVectors spmv_naive(const R1csMatrices& m, std::span<const Fr> z) {
+  AbcVectors v;
+  const SparseMatrix* mats[3] = {&m.a, &m.b, &m.c};
+  std::vector<Fr>* outs[3] = {&v.a, &v.b, &v.c};
+  for (int t = 0; t < 3; ++t) {
+    outs[t]->assign(m.num_constraints, Fr::zero());
+    for (std::size_t k = 0; k < m.num_constraints; ++k) {
+      Fr acc = Fr::zero();
+      mats[t]->for_each_term(k, [&](std::uint32_t j, const Fr& coeff) { acc += coeff * z[j]; });
+      (*outs[t])[k] = acc;
+    }
+  }
+  return v;
+}
+
+bool abc_satisfied(const AbcVectors& v, std::size_t* first_bad) {
+  for (std::size_t k = 0; k < v.a.size(); ++k) {
+    if (!(v.a[k] * v.b[k] == v.c[k])) {
+      if (first_bad) *first_bad = k;
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace cuzk

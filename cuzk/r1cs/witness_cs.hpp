@@ -1,0 +1,54 @@
+// WitnessConstraintSystem: runs only the value closures and collects the input and aux
+// assignments; LC closures are never called and nothing is stored per constraint. Together with
+// the recorded matrices and pce_evaluate() this is the PCE proving path (DESIGN.md §2).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cuzk/r1cs/constraint_system.hpp"
+
+namespace cuzk {
+
+struct WitnessOptions {
+  /// Keep the scope path so a missing value's error names the full path (costs one string per
+  /// scope); without it the error names the leaf and the variable's index.
+  bool track_names = false;
+  /// Expected aux count, to reserve memory once.
+  std::size_t reserve_aux = 0;
+};
+
+class WitnessConstraintSystem final : public ConstraintSystem {
+ public:
+  explicit WitnessConstraintSystem(const WitnessOptions& opt = {});
+
+  Result<Variable> alloc_aux_fn(NameFn name, ValueFn value) override;
+  Result<Variable> alloc_input_fn(NameFn name, ValueFn value) override;
+  void enforce_lc(NameFn, const LC&, const LC&, const LC&) override { ++skipped_constraints_; }
+  void push_scope(NameFn name) override;
+  void pop_scope() override;
+  bool wants_constraints() const override { return false; }
+  Status finish() override;
+
+  std::size_t num_inputs() const override { return inputs_.size(); }
+  std::size_t num_aux() const override { return aux_.size(); }
+  std::size_t num_constraints() const override {
+    return skipped_constraints_ + (finished_ ? inputs_.size() : 0);
+  }
+
+  const std::vector<Fr>& inputs() const { return inputs_; }
+  const std::vector<Fr>& aux() const { return aux_; }
+  /// The full assignment z = (inputs ‖ aux), the column order of R1csMatrices.
+  std::vector<Fr> assignment() const;
+
+ private:
+  std::string path(const std::string& leaf) const;
+
+  WitnessOptions opt_;
+  std::vector<std::string> scopes_;
+  std::size_t depth_ = 0;
+  std::vector<Fr> inputs_, aux_;
+  bool finished_ = false;
+};
+
+}  // namespace cuzk
