@@ -15,6 +15,7 @@
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/ff/fr.hpp"
+#include "cuzk/poly/ntt.hpp"  // NttDirection
 
 namespace cuzk {
 
@@ -23,8 +24,6 @@ struct BasesId {
   std::uint64_t value = 0;
   friend bool operator==(BasesId, BasesId) = default;
 };
-
-enum class NttDirection { forward, inverse };
 
 /// Options of one NTT over a power-of-two length. Natural order in and out.
 struct NttOptions {
