@@ -1,0 +1,747 @@
+#include "cuzk/engine/engine.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <sstream>
+
+namespace cuzk::engine {
+namespace {
+
+std::int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::uint64_t ms_between(Clock::time_point a, Clock::time_point b) {
+  return b <= a ? 0 : static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count());
+}
+
+std::string random_job_id() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "job-%016llx%08llx", static_cast<unsigned long long>(rng()),
+                static_cast<unsigned long long>(rng() & 0xffffffffULL));
+  return buf;
+}
+
+std::string kind_label(const JobRequest& r) {
+  return r.kind == ProofKind::unspecified ? r.circuit_id : std::string(proof_kind_name(r.kind));
+}
+
+}  // namespace
+
+std::string_view proof_kind_name(ProofKind k) {
+  switch (k) {
+    case ProofKind::unspecified: return "unspecified";
+    case ProofKind::porep_seal_commit: return "porep_seal_commit";
+    case ProofKind::snap_deals_update: return "snap_deals_update";
+    case ProofKind::window_post_partition: return "window_post_partition";
+    case ProofKind::winning_post: return "winning_post";
+  }
+  return "unknown";
+}
+
+std::string_view priority_name(Priority p) {
+  switch (p) {
+    case Priority::unspecified: return "unspecified";
+    case Priority::low: return "low";
+    case Priority::normal: return "normal";
+    case Priority::high: return "high";
+    case Priority::critical: return "critical";
+  }
+  return "unknown";
+}
+
+std::string_view job_state_name(JobState s) {
+  switch (s) {
+    case JobState::queued: return "queued";
+    case JobState::running: return "running";
+    case JobState::completed: return "completed";
+    case JobState::failed: return "failed";
+    case JobState::cancelled: return "cancelled";
+  }
+  return "unknown";
+}
+
+struct Engine::Job {
+  std::string id;
+  std::uint64_t seq = 0;
+  std::string client;
+  JobRequest req;
+  Priority prio = Priority::normal;
+  PartitionProver* prover = nullptr;
+  JobPlan plan;
+  CancelFlag stop{false};
+  JobState state = JobState::queued;
+  std::string error, proof;
+  std::uint32_t next_partition = 0;  // next to admit
+  std::uint32_t done = 0;
+  std::vector<std::string> parts;
+  std::shared_ptr<SrsLease> key;
+  Clock::time_point submitted = Clock::now(), first_admit{}, finished{};
+  bool admitted_any = false;
+  std::int64_t submitted_unix_ms = 0;
+  std::atomic<std::uint64_t> synth_ms{0}, gpu_ms{0}, srs_wait_ms{0};
+
+  WorkKey key_of(std::uint32_t k) const { return WorkKey{prio, seq, k}; }
+};
+
+struct Engine::SynthItem {
+  std::shared_ptr<Job> job;
+  std::uint32_t k = 0;
+  Reservation res;
+};
+
+struct Engine::GpuItem {
+  std::shared_ptr<Job> job;
+  std::uint32_t k = 0;
+  Reservation res;
+  std::unique_ptr<SynthesizedPartition> part;
+};
+
+struct Engine::WorkerSlot {
+  std::size_t device = 0;
+  std::mutex mu;
+  std::string job_id, circuit;
+  std::atomic<std::uint64_t> busy_ns{0}, proved{0};
+};
+
+Engine::Engine(EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> provers)
+    : opt_(std::move(opt)),
+      provers_(std::move(provers)),
+      budget_(opt_.memory_limit, opt_.critical_headroom),
+      srs_(budget_),
+      synth_q_(opt_.synthesis_queue_depth ? opt_.synthesis_queue_depth : std::max<std::uint32_t>(1, opt_.synthesis_workers)),
+      gpu_q_(opt_.gpu_queue_depth ? opt_.gpu_queue_depth
+                                  : std::max<std::uint32_t>(1, opt_.gpu_workers_per_device) *
+                                        static_cast<std::uint32_t>(std::max<std::size_t>(1, opt_.devices.size()))),
+      fin_q_(1u << 20) {
+  if (opt_.devices.empty()) opt_.devices.push_back(DeviceInfo{});
+  if (opt_.synthesis_workers == 0) opt_.synthesis_workers = 1;
+  if (opt_.gpu_workers_per_device == 0) opt_.gpu_workers_per_device = 1;
+}
+
+Result<std::unique_ptr<Engine>> Engine::create(EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> provers) {
+  if (provers.empty()) return Status(Errc::invalid_argument, "the engine needs at least one prover");
+  std::unique_ptr<Engine> e(new Engine(std::move(opt), std::move(provers)));
+  CUZK_RETURN_IF_ERROR(e->start());
+  return e;
+}
+
+Status Engine::start() {
+  budget_.set_on_release([this] { wake(); });
+  if (!opt_.journal_path.empty()) {
+    auto j = Journal::open(opt_.journal_path);
+    if (!j) return j.status();
+    journal_ = std::move(*j);
+    auto rows = journal_->load();
+    if (!rows) return rows.status();
+    std::lock_guard lock(mu_);
+    for (auto& r : *rows) {
+      auto job = std::make_shared<Job>();
+      job->id = r.job_id;
+      job->seq = r.seq;
+      job->client = r.client;
+      job->req = std::move(r.req);
+      job->prio = job->req.priority == Priority::unspecified ? default_priority(job->req.kind) : job->req.priority;
+      job->submitted_unix_ms = r.submitted_unix_ms;
+      next_seq_ = std::max(next_seq_, r.seq + 1);
+      if (is_terminal(r.state)) {
+        job->state = r.state;
+        job->proof = std::move(r.proof);
+        job->error = std::move(r.error);
+        job->finished = Clock::now();
+        job->stop = true;
+        jobs_[job->id] = job;
+        continue;
+      }
+      // Resume: plan again (the prover set may have changed) and queue from partition 0.
+      PartitionProver* prover = nullptr;
+      auto plan = validate(job->req, &prover);
+      jobs_[job->id] = job;
+      ++client_pending_[job->client];
+      ++pending_total_;
+      if (!plan) {
+        finish_locked(job, JobState::failed, "on resume: " + plan.status().to_string(), "");
+        continue;
+      }
+      job->prover = prover;
+      job->plan = *plan;
+      job->parts.resize(job->plan.partitions);
+      enqueue_locked(job);
+    }
+  }
+  threads_.emplace_back([this] { admission_loop(); });
+  for (std::uint32_t i = 0; i < opt_.synthesis_workers; ++i) threads_.emplace_back([this] { synthesis_loop(); });
+  for (std::size_t d = 0; d < opt_.devices.size(); ++d) {
+    for (std::uint32_t w = 0; w < opt_.gpu_workers_per_device; ++w) {
+      slots_.push_back(std::make_unique<WorkerSlot>());
+      slots_.back()->device = d;
+    }
+  }
+  for (std::size_t s = 0; s < slots_.size(); ++s) threads_.emplace_back([this, s] { device_loop(slots_[s]->device, s); });
+  threads_.emplace_back([this] { finalize_loop(); });
+  threads_.emplace_back([this] { prune_loop(); });
+  return {};
+}
+
+Engine::~Engine() { shutdown(std::chrono::milliseconds(0)); }
+
+void Engine::shutdown(std::chrono::milliseconds grace) {
+  {
+    std::unique_lock lock(mu_);
+    if (stopping_ && threads_.empty()) return;
+    accepting_ = false;
+    auto deadline = Clock::now() + grace;
+    // Let running work finish within the grace period.
+    done_cv_.wait_until(lock, deadline, [&] {
+      for (auto& [id, j] : jobs_)
+        if (j->state == JobState::running) return false;
+      return true;
+    });
+    stopping_ = true;
+    for (auto& [id, j] : jobs_)
+      if (!is_terminal(j->state)) j->stop = true;  // abort; the journal keeps them unfinished
+    done_cv_.notify_all();
+  }
+  wake();
+  synth_q_.close();
+  gpu_q_.close();
+  fin_q_.close();
+  for (auto& t : threads_)
+    if (t.joinable()) t.join();
+  threads_.clear();
+  // Drop remaining queued work (reservations, leases) before the budget goes away.
+  synth_q_.remove_if([](const WorkKey&, const SynthItem&) { return true; });
+  gpu_q_.remove_if([](const WorkKey&, const GpuItem&) { return true; });
+  std::lock_guard lock(mu_);
+  admit_q_.clear();
+  for (auto& [id, j] : jobs_) j->key.reset();
+}
+
+void Engine::wake() {
+  {
+    std::lock_guard lock(wake_mu_);
+    ++wake_epoch_;
+  }
+  wake_cv_.notify_all();
+}
+
+PartitionProver* Engine::find_prover(const std::string& circuit_id) const {
+  for (auto& p : provers_)
+    if (p->supports(circuit_id)) return p.get();
+  return nullptr;
+}
+
+Result<JobPlan> Engine::validate(const JobRequest& req, PartitionProver** prover) const {
+  if (req.kind != ProofKind::unspecified) {
+    if (static_cast<std::uint32_t>(req.kind) > 4)
+      return Status(Errc::invalid_argument, "unknown proof_kind " + std::to_string(static_cast<std::uint32_t>(req.kind)));
+    return Status(Errc::unimplemented, std::string("proof kind ") + std::string(proof_kind_name(req.kind)) +
+                                           " is not available yet (the Filecoin circuits arrive later); "
+                                           "name a registered circuit in circuit_id instead");
+  }
+  if (static_cast<std::uint32_t>(req.priority) > 4)
+    return Status(Errc::invalid_argument, "unknown priority " + std::to_string(static_cast<std::uint32_t>(req.priority)));
+  if (req.circuit_id.empty()) return Status(Errc::invalid_argument, "circuit_id is empty and proof_kind is unspecified");
+  PartitionProver* p = find_prover(req.circuit_id);
+  if (!p) return Status(Errc::not_found, "no registered circuit '" + req.circuit_id + "'");
+  auto plan = p->plan(req);
+  if (!plan) return plan.status();
+  if (plan->partitions == 0) return Status(Errc::invalid_argument, "a job needs at least one partition");
+  Priority prio = req.priority == Priority::unspecified ? default_priority(req.kind) : req.priority;
+  auto key = p->key_bytes(plan->key_id);
+  if (!key) return key.status();
+  if (!budget_.can_ever_fit(plan->partition_bytes + *key, prio))
+    return Status(Errc::out_of_memory, "one partition (" + std::to_string(plan->partition_bytes) + " bytes) plus its key (" +
+                                           std::to_string(*key) + " bytes) exceed the memory budget (" +
+                                           std::to_string(budget_.limit()) + " bytes)");
+  *prover = p;
+  return plan;
+}
+
+void Engine::enqueue_locked(const std::shared_ptr<Job>& job) {
+  admit_q_.emplace(job->key_of(0), job);
+  wake();
+}
+
+Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
+  PartitionProver* prover = nullptr;
+  auto plan = validate(req, &prover);
+  if (!plan) return plan.status();
+  std::lock_guard lock(mu_);
+  if (!accepting_) return Status(Errc::cancelled, "the daemon is shutting down");
+  if (!req.request_id.empty()) {
+    auto it = jobs_.find(req.request_id);
+    if (it != jobs_.end() && (it->second->state != JobState::failed && it->second->state != JobState::cancelled)) {
+      SubmitResult r{it->second->id, 0, true};
+      for (auto& [k, j] : admit_q_) {
+        if (j == it->second) break;
+        ++r.queue_position;
+      }
+      return r;
+    }
+  }
+  if (opt_.max_pending_per_client && client_pending_[client] >= opt_.max_pending_per_client)
+    return Status(Errc::out_of_memory, "client '" + client + "' already has " + std::to_string(client_pending_[client]) +
+                                           " unfinished jobs (limit " + std::to_string(opt_.max_pending_per_client) + ")");
+  if (opt_.max_pending_total && pending_total_ >= opt_.max_pending_total)
+    return Status(Errc::out_of_memory, "the daemon already has " + std::to_string(pending_total_) +
+                                           " unfinished jobs (limit " + std::to_string(opt_.max_pending_total) + ")");
+  auto job = std::make_shared<Job>();
+  job->id = req.request_id.empty() ? random_job_id() : req.request_id;
+  job->seq = next_seq_++;
+  job->client = client;
+  job->prio = req.priority == Priority::unspecified ? default_priority(req.kind) : req.priority;
+  job->prover = prover;
+  job->plan = *plan;
+  job->parts.resize(plan->partitions);
+  job->submitted_unix_ms = unix_ms();
+  job->req = std::move(req);
+  if (journal_) {
+    JournalRecord rec;
+    rec.job_id = job->id;
+    rec.seq = job->seq;
+    rec.client = client;
+    rec.req = job->req;
+    rec.submitted_unix_ms = job->submitted_unix_ms;
+    CUZK_RETURN_IF_ERROR(journal_->record_submit(rec));
+  }
+  jobs_[job->id] = job;
+  ++client_pending_[client];
+  ++pending_total_;
+  enqueue_locked(job);
+  SubmitResult r{job->id, 0, false};
+  for (auto& [k, j] : admit_q_) {
+    if (j == job) break;
+    ++r.queue_position;
+  }
+  return r;
+}
+
+JobOutcome Engine::outcome_locked(const Job& job) const {
+  JobOutcome o;
+  o.job_id = job.id;
+  switch (job.state) {
+    case JobState::completed: o.status = AwaitStatus::completed; break;
+    case JobState::failed: o.status = AwaitStatus::failed; break;
+    case JobState::cancelled: o.status = AwaitStatus::cancelled; break;
+    default: o.status = AwaitStatus::timeout; break;
+  }
+  o.proof = job.proof;
+  o.error = job.error;
+  auto end = is_terminal(job.state) && job.finished != Clock::time_point{} ? job.finished : Clock::now();
+  o.timings.queue_wait_ms = ms_between(job.submitted, job.admitted_any ? job.first_admit : end);
+  o.timings.srs_load_ms = job.srs_wait_ms.load();
+  o.timings.synthesis_ms = job.synth_ms.load();
+  o.timings.gpu_compute_ms = job.gpu_ms.load();
+  o.timings.total_ms = ms_between(job.submitted, end);
+  return o;
+}
+
+Result<JobOutcome> Engine::await(const std::string& job_id, std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mu_);
+  auto it = jobs_.find(job_id);
+  if (it == jobs_.end()) return Status(Errc::not_found, "no job '" + job_id + "' (unknown, or finished and pruned)");
+  auto job = it->second;
+  auto pred = [&] { return is_terminal(job->state) || stopping_; };
+  if (timeout.count() > 0) {
+    done_cv_.wait_for(lock, timeout, pred);
+  } else {
+    done_cv_.wait(lock, pred);
+  }
+  JobOutcome o = outcome_locked(*job);
+  if (!is_terminal(job->state) && stopping_) {
+    o.status = AwaitStatus::unknown;
+    o.error = "the daemon is shutting down; the job is journaled and resumes at the next start";
+  }
+  return o;
+}
+
+Result<bool> Engine::cancel(const std::string& job_id) {
+  std::shared_ptr<Job> job;
+  bool was_running = false;
+  {
+    std::lock_guard lock(mu_);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end()) return Status(Errc::not_found, "no job '" + job_id + "'");
+    job = it->second;
+    if (is_terminal(job->state)) return false;
+    was_running = job->state == JobState::running;
+    finish_locked(job, JobState::cancelled, "cancelled by request", "");
+  }
+  purge(job);
+  return was_running;
+}
+
+bool Engine::finish_locked(const std::shared_ptr<Job>& job, JobState state, std::string error, std::string proof) {
+  if (is_terminal(job->state)) return false;
+  job->state = state;
+  job->stop = true;
+  job->error = std::move(error);
+  job->proof = std::move(proof);
+  job->finished = Clock::now();
+  std::string label = kind_label(job->req);
+  if (state == JobState::completed) {
+    ++completed_;
+    ++completed_by_kind_[label];
+    proof_seconds_sum_ += std::chrono::duration<double>(job->finished - job->submitted).count();
+  } else if (state == JobState::failed) {
+    ++failed_;
+    ++failed_by_kind_[label];
+  } else {
+    ++cancelled_;
+  }
+  auto c = client_pending_.find(job->client);
+  if (c != client_pending_.end() && c->second) --c->second;
+  if (pending_total_) --pending_total_;
+  admit_q_.erase(job->key_of(0));
+  job->key.reset();
+  if (journal_) {
+    // A journal write failure must not take the job's result away; it is logged by the caller's
+    // status and the job is answered from memory.
+    (void)journal_->record_finish(job->id, state, job->proof, job->error, unix_ms());
+  }
+  done_cv_.notify_all();
+  wake();
+  return true;
+}
+
+void Engine::finish(const std::shared_ptr<Job>& job, JobState state, std::string error, std::string proof) {
+  {
+    std::lock_guard lock(mu_);
+    if (!finish_locked(job, state, std::move(error), std::move(proof))) return;
+  }
+  purge(job);
+}
+
+void Engine::purge(const std::shared_ptr<Job>& job) {
+  // Queued partitions of the job are dropped here; their destructors free the reservations.
+  auto a = synth_q_.remove_if([&](const WorkKey&, const SynthItem& it) { return it.job == job; });
+  auto b = gpu_q_.remove_if([&](const WorkKey&, const GpuItem& it) { return it.job == job; });
+}
+
+bool Engine::admit_one_locked() {
+  if (admit_q_.empty()) return false;
+  auto it = admit_q_.begin();
+  std::shared_ptr<Job> job = it->second;
+  if (is_terminal(job->state) || job->stop) {
+    admit_q_.erase(it);
+    return true;
+  }
+  if (synth_q_.size() >= synth_q_.capacity() && job->prio != Priority::critical) return false;
+  if (!job->key) {
+    auto lease = srs_.acquire(job->plan.key_id, *job->prover, job->prio);
+    if (!lease) {
+      if (lease.status().code() == Errc::out_of_memory) return false;
+      std::shared_ptr<Job> j = job;
+      finish_locked(j, JobState::failed, lease.status().to_string(), "");
+      return true;
+    }
+    job->key = *lease;
+  }
+  std::uint64_t bytes = job->plan.partition_bytes;
+  if (!budget_.try_reserve(bytes, job->prio)) {
+    if (srs_.evict_idle(bytes, job->plan.key_id) == 0 || !budget_.try_reserve(bytes, job->prio)) return false;
+  }
+  SynthItem item{job, job->next_partition, Reservation(&budget_, bytes)};
+  WorkKey key = job->key_of(job->next_partition);
+  ++job->next_partition;
+  if (!job->admitted_any) {
+    job->admitted_any = true;
+    job->first_admit = Clock::now();
+    job->state = JobState::running;
+  }
+  if (job->next_partition >= job->plan.partitions) admit_q_.erase(it);
+  synth_q_.push(key, std::move(item));
+  return true;
+}
+
+void Engine::admission_loop() {
+  for (;;) {
+    std::uint64_t epoch;
+    {
+      std::lock_guard lock(wake_mu_);
+      epoch = wake_epoch_;
+    }
+    bool progressed;
+    {
+      std::lock_guard lock(mu_);
+      if (stopping_) return;
+      progressed = admit_one_locked();
+    }
+    if (progressed) continue;
+    std::unique_lock lock(wake_mu_);
+    wake_cv_.wait_for(lock, std::chrono::milliseconds(200), [&] { return wake_epoch_ != epoch; });
+  }
+}
+
+void Engine::synthesis_loop() {
+  while (auto popped = synth_q_.pop()) {
+    WorkKey key = popped->first;
+    SynthItem item = std::move(popped->second);
+    wake();  // a queue slot freed: admission may continue
+    auto job = item.job;
+    if (job->stop) continue;
+    ++synthesizing_;
+    auto t0 = Clock::now();
+    auto r = job->prover->synthesize(job->req, job->plan, item.k, job->stop);
+    job->synth_ms += ms_between(t0, Clock::now());
+    --synthesizing_;
+    if (!r) {
+      if (!job->stop)
+        finish(job, JobState::failed, "partition " + std::to_string(item.k) + " synthesis: " + r.status().to_string(), "");
+      continue;
+    }
+    if (job->stop) continue;
+    GpuItem g{job, item.k, std::move(item.res), std::move(*r)};
+    if (!gpu_q_.push(key, std::move(g))) return;
+  }
+}
+
+void Engine::device_loop(std::size_t device, std::size_t slot_index) {
+  WorkerSlot& slot = *slots_[slot_index];
+  int ordinal = opt_.devices[device].ordinal;
+  while (auto popped = gpu_q_.pop()) {
+    GpuItem item = std::move(popped->second);
+    auto job = item.job;
+    if (job->stop) continue;
+    std::uint64_t waited = 0;
+    auto key = job->key ? job->key->wait(&waited) : Result<std::shared_ptr<const ProvingKeyData>>(Status(Errc::cancelled, "job ended"));
+    job->srs_wait_ms += waited;
+    if (!key) {
+      if (!job->stop) finish(job, JobState::failed, key.status().to_string(), "");
+      continue;
+    }
+    {
+      std::lock_guard lock(slot.mu);
+      slot.job_id = job->id;
+      slot.circuit = kind_label(job->req);
+    }
+    ++on_device_;
+    auto t0 = Clock::now();
+    auto r = job->prover->prove_partition(ordinal, **key, job->req, item.k, *item.part, job->stop);
+    auto t1 = Clock::now();
+    --on_device_;
+    slot.busy_ns += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+    job->gpu_ms += ms_between(t0, t1);
+    {
+      std::lock_guard lock(slot.mu);
+      slot.job_id.clear();
+      slot.circuit.clear();
+    }
+    // a/b/c are consumed: free and un-reserve them now, before anything else.
+    item.part->release_abc();
+    item.res.release(job->plan.abc_bytes);
+    if (!r) {
+      if (!job->stop)
+        finish(job, JobState::failed, "partition " + std::to_string(item.k) + " device stage: " + r.status().to_string(), "");
+      continue;
+    }
+    ++slot.proved;
+    item.part.reset();
+    item.res.reset();
+    bool complete = false;
+    {
+      std::lock_guard lock(mu_);
+      if (is_terminal(job->state)) continue;
+      job->parts[item.k] = std::move(*r);
+      complete = ++job->done == job->plan.partitions;
+    }
+    if (complete) fin_q_.push(WorkKey{job->prio, job->seq, 0}, job);
+  }
+}
+
+void Engine::finalize_loop() {
+  while (auto popped = fin_q_.pop()) {
+    auto job = popped->second;
+    if (job->stop) continue;
+    ++finalizing_;
+    std::string proof;
+    for (auto& p : job->parts) proof += p;
+    Status st;
+    if (opt_.self_verify) {
+      auto key = job->key ? job->key->wait() : Result<std::shared_ptr<const ProvingKeyData>>(Status(Errc::cancelled, "job ended"));
+      st = key ? job->prover->verify(**key, job->req, proof) : key.status();
+    }
+    --finalizing_;
+    if (st.ok()) {
+      finish(job, JobState::completed, "", std::move(proof));
+    } else {
+      finish(job, JobState::failed, "finalize: " + st.to_string(), "");
+    }
+  }
+}
+
+void Engine::prune_loop() {
+  auto period = std::clamp(opt_.retention / 4, std::chrono::milliseconds(10), std::chrono::milliseconds(1000));
+  for (;;) {
+    {
+      std::unique_lock lock(mu_);
+      if (done_cv_.wait_for(lock, period, [&] { return stopping_; })) return;
+      auto now = Clock::now();
+      for (auto it = jobs_.begin(); it != jobs_.end();) {
+        auto& j = it->second;
+        if (is_terminal(j->state) && now - j->finished >= opt_.retention) {
+          if (journal_) (void)journal_->erase(j->id);
+          it = jobs_.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+  }
+}
+
+Result<Engine::PreloadResult> Engine::preload(const std::string& circuit_id) {
+  PartitionProver* p = find_prover(circuit_id);
+  if (!p) return Status(Errc::not_found, "no registered circuit '" + circuit_id + "'");
+  JobRequest probe;
+  probe.circuit_id = circuit_id;
+  auto plan = p->plan(probe);
+  if (!plan) return plan.status();
+  PreloadResult r;
+  r.already_loaded = srs_.is_loaded(plan->key_id);
+  std::shared_ptr<SrsLease> lease;
+  auto deadline = Clock::now() + std::chrono::seconds(60);
+  for (;;) {
+    {
+      std::lock_guard lock(mu_);
+      if (stopping_) return Status(Errc::cancelled, "the daemon is shutting down");
+    }
+    auto l = srs_.acquire(plan->key_id, *p, Priority::high);
+    if (l) {
+      lease = *l;
+      break;
+    }
+    if (l.status().code() != Errc::out_of_memory) return l.status();
+    if (Clock::now() > deadline) return Status(Errc::out_of_memory, "no room in the memory budget for key " + plan->key_id);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  auto t0 = Clock::now();
+  auto key = lease->wait();
+  r.load_ms = ms_between(t0, Clock::now());
+  if (!key) return key.status();
+  return r;
+}
+
+Result<std::uint64_t> Engine::evict(const std::string& circuit_id) {
+  PartitionProver* p = find_prover(circuit_id);
+  if (!p) return Status(Errc::not_found, "no registered circuit '" + circuit_id + "'");
+  JobRequest probe;
+  probe.circuit_id = circuit_id;
+  auto plan = p->plan(probe);
+  if (!plan) return plan.status();
+  return srs_.evict(plan->key_id);
+}
+
+EngineStatus Engine::status() const {
+  EngineStatus s;
+  {
+    std::lock_guard lock(mu_);
+    std::map<std::string, QueueFigures> q;
+    for (auto& [id, j] : jobs_) {
+      if (is_terminal(j->state)) continue;
+      auto& f = q[kind_label(j->req)];
+      f.kind = kind_label(j->req);
+      (j->state == JobState::queued ? f.queued_jobs : f.running_jobs)++;
+    }
+    for (auto& [k, f] : q) s.queues.push_back(f);
+    for (auto& [k, j] : admit_q_) s.partitions_awaiting_admission += j->plan.partitions - j->next_partition;
+    s.completed = completed_;
+    s.failed = failed_;
+    s.cancelled = cancelled_;
+    s.jobs_known = static_cast<std::uint32_t>(jobs_.size());
+  }
+  s.partitions_awaiting_synthesis = static_cast<std::uint32_t>(synth_q_.size());
+  s.partitions_synthesizing = synthesizing_.load();
+  s.partitions_awaiting_device = static_cast<std::uint32_t>(gpu_q_.size());
+  s.partitions_on_device = on_device_.load();
+  s.jobs_finalizing = finalizing_.load() + static_cast<std::uint32_t>(fin_q_.size());
+  for (std::size_t d = 0; d < opt_.devices.size(); ++d) {
+    DeviceStatus ds;
+    ds.info = opt_.devices[d];
+    for (auto& slot : slots_) {
+      if (slot->device != d) continue;
+      ds.busy_seconds += static_cast<double>(slot->busy_ns.load()) * 1e-9;
+      ds.partitions_proved += slot->proved.load();
+      std::lock_guard lock(slot->mu);
+      if (!slot->job_id.empty()) {
+        ds.current_jobs.push_back(slot->job_id);
+        ds.current_circuit = slot->circuit;
+      }
+    }
+    s.devices.push_back(std::move(ds));
+  }
+  s.keys = srs_.status();
+  s.memory_used = budget_.used();
+  s.memory_limit = budget_.limit();
+  s.memory_peak = budget_.peak();
+  s.memory_headroom = budget_.headroom();
+  s.uptime_seconds = std::chrono::duration<double>(Clock::now() - started_).count();
+  return s;
+}
+
+std::string Engine::metrics_text() const {
+  EngineStatus s = status();
+  std::map<std::string, std::uint64_t> done_kind, fail_kind;
+  double sum = 0;
+  {
+    std::lock_guard lock(mu_);
+    done_kind = completed_by_kind_;
+    fail_kind = failed_by_kind_;
+    sum = proof_seconds_sum_;
+  }
+  std::ostringstream o;
+  auto metric = [&](const char* name, const char* type, const char* help) {
+    o << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n';
+  };
+  metric("cuzk_proofs_completed_total", "counter", "Jobs completed.");
+  o << "cuzk_proofs_completed_total " << s.completed << '\n';
+  metric("cuzk_proofs_failed_total", "counter", "Jobs failed.");
+  o << "cuzk_proofs_failed_total " << s.failed << '\n';
+  metric("cuzk_proofs_cancelled_total", "counter", "Jobs cancelled.");
+  o << "cuzk_proofs_cancelled_total " << s.cancelled << '\n';
+  metric("cuzk_proofs_completed", "counter", "Jobs completed per kind (circuit id or proof kind).");
+  for (auto& [k, v] : done_kind) o << "cuzk_proofs_completed{proof_kind=\"" << k << "\"} " << v << '\n';
+  metric("cuzk_proofs_failed", "counter", "Jobs failed per kind.");
+  for (auto& [k, v] : fail_kind) o << "cuzk_proofs_failed{proof_kind=\"" << k << "\"} " << v << '\n';
+  metric("cuzk_proof_duration_seconds", "summary", "Submit-to-completion time of completed jobs.");
+  o << "cuzk_proof_duration_seconds_count " << s.completed << "\ncuzk_proof_duration_seconds_sum " << sum << '\n';
+  metric("cuzk_uptime_seconds", "gauge", "Seconds since the engine started.");
+  o << "cuzk_uptime_seconds " << s.uptime_seconds << '\n';
+  metric("cuzk_jobs", "gauge", "Unfinished jobs per kind and state.");
+  std::uint32_t depth = 0, running = 0;
+  for (auto& q : s.queues) {
+    o << "cuzk_jobs{proof_kind=\"" << q.kind << "\",state=\"queued\"} " << q.queued_jobs << '\n';
+    o << "cuzk_jobs{proof_kind=\"" << q.kind << "\",state=\"running\"} " << q.running_jobs << '\n';
+    depth += q.queued_jobs;
+    running += q.running_jobs;
+  }
+  metric("cuzk_queue_depth", "gauge", "Jobs accepted and not yet started.");
+  o << "cuzk_queue_depth " << depth << '\n';
+  metric("cuzk_running_jobs", "gauge", "Jobs with at least one partition admitted.");
+  o << "cuzk_running_jobs " << running << '\n';
+  metric("cuzk_partitions", "gauge", "Partitions per pipeline stage.");
+  o << "cuzk_partitions{stage=\"admission\"} " << s.partitions_awaiting_admission << '\n'
+    << "cuzk_partitions{stage=\"synthesis_queue\"} " << s.partitions_awaiting_synthesis << '\n'
+    << "cuzk_partitions{stage=\"synthesizing\"} " << s.partitions_synthesizing << '\n'
+    << "cuzk_partitions{stage=\"device_queue\"} " << s.partitions_awaiting_device << '\n'
+    << "cuzk_partitions{stage=\"on_device\"} " << s.partitions_on_device << '\n';
+  metric("cuzk_memory_budget_bytes", "gauge", "Memory budget: limit, used, peak, critical headroom.");
+  o << "cuzk_memory_budget_bytes{kind=\"limit\"} " << s.memory_limit << '\n'
+    << "cuzk_memory_budget_bytes{kind=\"used\"} " << s.memory_used << '\n'
+    << "cuzk_memory_budget_bytes{kind=\"peak\"} " << s.memory_peak << '\n'
+    << "cuzk_memory_budget_bytes{kind=\"headroom\"} " << s.memory_headroom << '\n';
+  metric("cuzk_gpu_workers", "gauge", "Device workers.");
+  o << "cuzk_gpu_workers " << slots_.size() << '\n';
+  metric("cuzk_device_busy_seconds_total", "counter", "Time device workers spent in the device stage.");
+  for (auto& d : s.devices) o << "cuzk_device_busy_seconds_total{device=\"" << d.info.ordinal << "\"} " << d.busy_seconds << '\n';
+  metric("cuzk_device_partitions_total", "counter", "Partitions proved per device.");
+  for (auto& d : s.devices) o << "cuzk_device_partitions_total{device=\"" << d.info.ordinal << "\"} " << d.partitions_proved << '\n';
+  metric("cuzk_srs_bytes", "gauge", "Proving keys held, by key and tier.");
+  for (auto& k : s.keys) o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"" << k.tier << "\"} " << k.size_bytes << '\n';
+  return o.str();
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,186 @@
+// Engine: jobs, memory, devices and concurrency (DESIGN.md §3). Transport-free: the gRPC server
+// (server/) and the tests drive it through submit/await/cancel/status.
+//
+// Pipeline of one partition, every stage ordered by (priority, job sequence, partition):
+//   admission  — one thread takes the most urgent job's next partition and reserves its exact
+//                bytes (and, first, a lease on the job's proving key) from the MemoryBudget;
+//                head-of-line: nothing less urgent is admitted while the head does not fit.
+//   synthesis  — pw workers run PartitionProver::synthesize (bounded queue in front).
+//   device     — gw workers per device run prove_partition, then give a/b/c back at once.
+//   finalize   — off the device: concatenate partition proofs in order, self-verify, complete.
+// Cancellation and failure set the job's flag (polled by running stages), drop its queued
+// partitions and free their memory. Accepted jobs are journaled and resume after a restart.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "cuzk/base/status.hpp"
+#include "cuzk/engine/job_types.hpp"
+#include "cuzk/engine/journal.hpp"
+#include "cuzk/engine/memory_budget.hpp"
+#include "cuzk/engine/partition_prover.hpp"
+#include "cuzk/engine/priority_channel.hpp"
+#include "cuzk/engine/srs_manager.hpp"
+
+namespace cuzk::engine {
+
+/// A device the engine schedules on (the CPU backend counts as one device named "cpu").
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name = "cpu";
+  std::uint64_t vram_total_bytes = 0;
+  std::uint64_t vram_free_bytes = 0;
+};
+
+struct EngineOptions {
+  std::uint64_t memory_limit = std::uint64_t{8} << 30;
+  /// Bytes only CRITICAL work may use (0 = none).
+  std::uint64_t critical_headroom = 0;
+  std::uint32_t synthesis_workers = 2;      ///< pw
+  std::uint32_t gpu_workers_per_device = 2;  ///< gw
+  std::vector<DeviceInfo> devices;           ///< empty: one CPU device
+  std::uint32_t synthesis_queue_depth = 0;   ///< admitted partitions waiting for a worker; 0 = pw
+  std::uint32_t gpu_queue_depth = 0;         ///< synthesized partitions waiting; 0 = gw × devices
+  bool self_verify = true;
+  std::chrono::milliseconds retention{std::chrono::minutes(5)};  ///< finished jobs kept this long
+  std::uint32_t max_pending_per_client = 0;  ///< unfinished jobs per client; 0 = unlimited
+  std::uint32_t max_pending_total = 0;       ///< unfinished jobs in all; 0 = unlimited
+  std::string journal_path;                  ///< SQLite file; empty = no journal
+};
+
+struct SubmitResult {
+  std::string job_id;
+  std::uint32_t queue_position = 0;  ///< jobs ahead of it in the admission order
+  bool existing = false;             ///< request_id matched a job already known
+};
+
+struct DeviceStatus {
+  DeviceInfo info;
+  std::vector<std::string> current_jobs;  ///< one per busy worker
+  std::string current_circuit;
+  double busy_seconds = 0;  ///< sum over workers of time inside the device stage
+  std::uint64_t partitions_proved = 0;
+};
+
+struct QueueFigures {
+  std::string kind;  ///< circuit id, or the proof kind name
+  std::uint32_t queued_jobs = 0;
+  std::uint32_t running_jobs = 0;
+};
+
+struct EngineStatus {
+  std::vector<DeviceStatus> devices;
+  std::vector<SrsEntryStatus> keys;
+  std::vector<QueueFigures> queues;
+  std::uint32_t partitions_awaiting_admission = 0;
+  std::uint32_t partitions_awaiting_synthesis = 0;
+  std::uint32_t partitions_synthesizing = 0;
+  std::uint32_t partitions_awaiting_device = 0;
+  std::uint32_t partitions_on_device = 0;
+  std::uint32_t jobs_finalizing = 0;
+  std::uint64_t completed = 0, failed = 0, cancelled = 0;
+  std::uint64_t memory_used = 0, memory_limit = 0, memory_peak = 0, memory_headroom = 0;
+  double uptime_seconds = 0;
+  std::uint32_t jobs_known = 0;
+};
+
+class Engine {
+ public:
+  /// Starts the workers; loads the journal and resumes its unfinished jobs.
+  static Result<std::unique_ptr<Engine>> create(EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> provers);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  /// Accepts a job (or returns the existing one with the same request_id). Errors: unimplemented
+  /// (Filecoin kinds), invalid_argument / bad_encoding / out_of_range (the request), not_found
+  /// (unknown circuit), out_of_memory (pending-job limits, or a partition larger than the budget),
+  /// cancelled (shutting down), io_error (journal).
+  Result<SubmitResult> submit(JobRequest req, const std::string& client = "");
+  /// Waits for the job's end; timeout 0 = no limit. not_found for an unknown (or pruned) job.
+  Result<JobOutcome> await(const std::string& job_id, std::chrono::milliseconds timeout = std::chrono::milliseconds(0));
+  /// Cancels a queued or running job; returns whether it was running. Finished: false.
+  Result<bool> cancel(const std::string& job_id);
+
+  struct PreloadResult { bool already_loaded = false; std::uint64_t load_ms = 0; };
+  Result<PreloadResult> preload(const std::string& circuit_id);
+  Result<std::uint64_t> evict(const std::string& circuit_id);
+
+  EngineStatus status() const;
+  /// Prometheus text exposition of the counters and gauges.
+  std::string metrics_text() const;
+
+  /// Stops accepting jobs, lets running jobs finish for up to |grace|, then stops the workers;
+  /// unfinished jobs stay in the journal and resume at the next start.
+  void shutdown(std::chrono::milliseconds grace);
+
+  MemoryBudget& budget() { return budget_; }
+
+ private:
+  struct Job;
+  struct SynthItem;
+  struct GpuItem;
+  struct WorkerSlot;
+
+  explicit Engine(EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> provers);
+  Status start();
+  PartitionProver* find_prover(const std::string& circuit_id) const;
+  Result<JobPlan> validate(const JobRequest& req, PartitionProver** prover) const;
+  void enqueue_locked(const std::shared_ptr<Job>& job);
+  void wake();
+  bool admit_one_locked();
+  void admission_loop();
+  void synthesis_loop();
+  void device_loop(std::size_t device, std::size_t slot);
+  void finalize_loop();
+  void prune_loop();
+  /// Sets a terminal state (false if already terminal); call purge() after unlocking.
+  bool finish_locked(const std::shared_ptr<Job>& job, JobState state, std::string error, std::string proof);
+  void finish(const std::shared_ptr<Job>& job, JobState state, std::string error, std::string proof);
+  void purge(const std::shared_ptr<Job>& job);
+  JobOutcome outcome_locked(const Job& job) const;
+
+  EngineOptions opt_;
+  std::vector<std::shared_ptr<PartitionProver>> provers_;
+  MemoryBudget budget_;
+  SrsManager srs_;
+  std::unique_ptr<Journal> journal_;
+  Clock::time_point started_ = Clock::now();
+
+  mutable std::mutex mu_;
+  std::condition_variable done_cv_;
+  std::unordered_map<std::string, std::shared_ptr<Job>> jobs_;
+  std::map<WorkKey, std::shared_ptr<Job>> admit_q_;
+  std::unordered_map<std::string, std::uint32_t> client_pending_;
+  std::uint32_t pending_total_ = 0;
+  std::uint64_t next_seq_ = 1;
+  std::uint64_t completed_ = 0, failed_ = 0, cancelled_ = 0;
+  std::map<std::string, std::uint64_t> completed_by_kind_, failed_by_kind_;
+  double proof_seconds_sum_ = 0;
+  bool accepting_ = true;
+  bool stopping_ = false;
+
+  std::mutex wake_mu_;
+  std::condition_variable wake_cv_;
+  std::uint64_t wake_epoch_ = 0;
+
+  PriorityChannel<SynthItem> synth_q_;
+  PriorityChannel<GpuItem> gpu_q_;
+  PriorityChannel<std::shared_ptr<Job>> fin_q_;
+  std::atomic<std::uint32_t> synthesizing_{0}, on_device_{0}, finalizing_{0};
+  std::vector<std::unique_ptr<WorkerSlot>> slots_;  // per device worker
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,373 @@
+// Engine scheduling tests on the deterministic FakeProver: round trips, idempotency, priority
+// order under contention, critical headroom, cancellation, memory peak against the budget,
+// injected faults, await timeouts, pruning, journal resume, limits and a bounded load test.
+#include "cuzk/engine/engine.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <thread>
+
+#include "cuzk/engine/fake_prover.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr std::uint64_t kKey10 = 576u << 10;  // FakeProver key bytes of bench-10
+
+JobRequest bench_job(const std::string& id, std::uint64_t seed, std::uint32_t parts,
+                     Priority p = Priority::unspecified) {
+  JobRequest r;
+  r.request_id = id;
+  r.circuit_id = "bench-10";
+  r.num_partitions = parts;
+  r.priority = p;
+  r.vanilla_proof = fake_input(seed);
+  return r;
+}
+
+struct Fixture {
+  std::shared_ptr<FakeProver> fake;
+  std::unique_ptr<Engine> engine;
+  Fixture(FakeProverOptions fo, EngineOptions eo) {
+    fake = std::make_shared<FakeProver>(fo);
+    auto e = Engine::create(eo, {fake});
+    EXPECT_TRUE(e.ok()) << e.status().to_string();
+    engine = std::move(*e);
+  }
+};
+
+TEST(Engine, RoundTripProofIsPartitionsInOrder) {
+  Fixture f({.synth_ms = 1, .gpu_ms = 1}, {});
+  auto s = f.engine->submit(bench_job("a", 42, 3));
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  EXPECT_EQ(s->job_id, "a");
+  auto o = f.engine->await("a");
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->status, AwaitStatus::completed) << o->error;
+  EXPECT_EQ(o->proof, fake_expected_proof("bench-10", 42, 3));
+  EXPECT_EQ(o->proof.size(), 3u * 192);
+  EXPECT_GE(o->timings.total_ms, o->timings.queue_wait_ms);
+  auto st = f.engine->status();
+  EXPECT_EQ(st.completed, 1u);
+  EXPECT_EQ(st.memory_used, kKey10);  // only the key stays reserved
+  ASSERT_EQ(st.keys.size(), 1u);
+  EXPECT_EQ(st.keys[0].ref_count, 0u);
+}
+
+TEST(Engine, EmptyRequestIdGetsGeneratedId) {
+  Fixture f({.synth_ms = 0, .gpu_ms = 0}, {});
+  auto a = f.engine->submit(bench_job("", 1, 1));
+  auto b = f.engine->submit(bench_job("", 1, 1));
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_NE(a->job_id, b->job_id);
+  EXPECT_EQ(f.engine->await(a->job_id)->status, AwaitStatus::completed);
+  EXPECT_EQ(f.engine->await(b->job_id)->status, AwaitStatus::completed);
+}
+
+TEST(Engine, RequestIdIsIdempotent) {
+  Fixture f({.synth_ms = 20, .gpu_ms = 5}, {});
+  auto a = f.engine->submit(bench_job("same", 7, 2));
+  auto b = f.engine->submit(bench_job("same", 7, 2));
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_FALSE(a->existing);
+  EXPECT_TRUE(b->existing);
+  EXPECT_EQ(a->job_id, b->job_id);
+  EXPECT_EQ(f.engine->await("same")->status, AwaitStatus::completed);
+  auto c = f.engine->submit(bench_job("same", 7, 2));  // completed: still the same job
+  EXPECT_TRUE(c->existing);
+  EXPECT_EQ(f.fake->device_order().size(), 2u);  // proved once
+  EXPECT_EQ(f.engine->status().completed, 1u);
+}
+
+TEST(Engine, PriorityOrderUnderContention) {
+  // One partition fits at a time; a slow blocker keeps the pipeline busy while the others queue.
+  FakeProverOptions fo{.synth_ms = 2, .gpu_ms = 2, .partition_bytes_override = 1000};
+  EngineOptions eo{.memory_limit = kKey10 + 1000, .synthesis_workers = 1, .gpu_workers_per_device = 1};
+  Fixture f(fo, eo);
+  ASSERT_TRUE(f.engine->submit(bench_job("blocker", 1, 3, Priority::normal)).ok());
+  std::this_thread::sleep_for(3ms);
+  const std::vector<std::pair<std::string, Priority>> subs = {
+      {"low", Priority::low}, {"normal1", Priority::normal}, {"high", Priority::high},
+      {"normal2", Priority::normal}, {"crit", Priority::critical}, {"high2", Priority::high}};
+  for (auto& [id, p] : subs) ASSERT_TRUE(f.engine->submit(bench_job(id, 2, 1, p)).ok());
+  for (auto& [id, p] : subs) EXPECT_EQ(f.engine->await(id)->status, AwaitStatus::completed);
+  std::vector<std::string> order;
+  for (auto& [id, k] : f.fake->device_order())
+    if (id != "blocker") order.push_back(id);
+  EXPECT_EQ(order, (std::vector<std::string>{"crit", "high", "high2", "normal1", "normal2", "low"}));
+  EXPECT_LE(f.engine->budget().peak(), eo.memory_limit);
+}
+
+TEST(Engine, CriticalHeadroomIsNeverTakenByNormalWork) {
+  FakeProverOptions fo{.synth_ms = 40, .gpu_ms = 40, .partition_bytes_override = 1000};
+  EngineOptions eo{.memory_limit = kKey10 + 3000, .critical_headroom = 1000, .synthesis_workers = 4,
+                   .gpu_workers_per_device = 2};
+  Fixture f(fo, eo);
+  ASSERT_TRUE(f.engine->submit(bench_job("bulk", 1, 12, Priority::normal)).ok());
+  std::this_thread::sleep_for(20ms);
+  auto t0 = Clock::now();
+  ASSERT_TRUE(f.engine->submit(bench_job("winning", 2, 1, Priority::critical)).ok());
+  auto o = f.engine->await("winning");
+  auto waited = Clock::now() - t0;
+  EXPECT_EQ(o->status, AwaitStatus::completed);
+  // Bulk needs 6 rounds of ~80 ms with 2 partitions in flight; the critical job passes at once.
+  EXPECT_LT(waited, 300ms);
+  auto bulk = f.engine->await("bulk", 1ms);
+  EXPECT_EQ(bulk->status, AwaitStatus::timeout);
+  EXPECT_EQ(f.engine->await("bulk")->status, AwaitStatus::completed);
+  EXPECT_LE(f.engine->budget().peak(), eo.memory_limit);
+}
+
+TEST(Engine, CancelQueuedAndRunningFreesMemory) {
+  FakeProverOptions fo{.synth_ms = 5000, .gpu_ms = 1, .partition_bytes_override = 1000};
+  EngineOptions eo{.memory_limit = kKey10 + 2000, .synthesis_workers = 2, .gpu_workers_per_device = 1};
+  Fixture f(fo, eo);
+  ASSERT_TRUE(f.engine->submit(bench_job("run", 1, 4)).ok());
+  ASSERT_TRUE(f.engine->submit(bench_job("wait", 2, 1)).ok());
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(f.engine->budget().used(), kKey10 + 2000);
+  auto w = f.engine->cancel("wait");
+  ASSERT_TRUE(w.ok());
+  EXPECT_FALSE(*w);
+  auto t0 = Clock::now();
+  auto r = f.engine->cancel("run");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(*r);
+  EXPECT_EQ(f.engine->await("run")->status, AwaitStatus::cancelled);
+  EXPECT_EQ(f.engine->await("wait")->status, AwaitStatus::cancelled);
+  // Running synthesis notices the flag within milliseconds and its reservation is returned.
+  while (f.engine->budget().used() != kKey10 && Clock::now() - t0 < 2s) std::this_thread::sleep_for(1ms);
+  EXPECT_EQ(f.engine->budget().used(), kKey10);
+  EXPECT_LT(Clock::now() - t0, 1s);
+  EXPECT_EQ(f.fake->live_bytes(), kKey10);
+  EXPECT_FALSE(*f.engine->cancel("run"));  // already finished
+  EXPECT_EQ(f.engine->cancel("nope").status().code(), Errc::not_found);
+  EXPECT_EQ(f.engine->status().cancelled, 2u);
+}
+
+TEST(Engine, MemoryPeakStaysWithinBudgetRandomized) {
+  std::uint64_t seed = std::random_device{}();
+  std::printf("seed=%llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  std::uint64_t part = 1000 + rng() % 3000;
+  std::uint64_t limit = kKey10 + part * (1 + rng() % 5) + rng() % part;
+  FakeProverOptions fo{.synth_ms = 1 + static_cast<std::uint32_t>(rng() % 4), .gpu_ms = 1 + static_cast<std::uint32_t>(rng() % 4),
+                       .partition_bytes_override = part};
+  EngineOptions eo{.memory_limit = limit, .synthesis_workers = 1 + static_cast<std::uint32_t>(rng() % 4),
+                   .gpu_workers_per_device = 1 + static_cast<std::uint32_t>(rng() % 3)};
+  Fixture f(fo, eo);
+  int jobs = 5 + static_cast<int>(rng() % 11);
+  for (int i = 0; i < jobs; ++i)
+    ASSERT_TRUE(f.engine->submit(bench_job("m" + std::to_string(i), i, 1 + rng() % 7,
+                                           static_cast<Priority>(1 + rng() % 4))).ok());
+  for (int i = 0; i < jobs; ++i) EXPECT_EQ(f.engine->await("m" + std::to_string(i))->status, AwaitStatus::completed) << "seed=" << seed;
+  EXPECT_LE(f.engine->budget().peak(), limit) << "seed=" << seed;
+  EXPECT_LE(f.fake->peak_live_bytes(), limit) << "seed=" << seed;
+  EXPECT_GE(f.engine->budget().peak(), kKey10 + part);
+  EXPECT_LE(f.fake->max_concurrent_device_stages(), eo.gpu_workers_per_device);
+}
+
+TEST(Engine, MalformedAndFailingJobsDoNotStopOthers) {
+  Fixture f({.synth_ms = 2, .gpu_ms = 2}, {});
+  ASSERT_TRUE(f.engine->submit(bench_job("good1", 1, 3)).ok());
+  JobRequest garbage = bench_job("garbage", 0, 2);
+  garbage.vanilla_proof = "not a witness at all";
+  EXPECT_EQ(f.engine->submit(garbage).status().code(), Errc::bad_encoding);
+  JobRequest unknown = bench_job("unknown", 0, 2);
+  unknown.circuit_id = "bench-99";
+  EXPECT_FALSE(f.engine->submit(unknown).ok());
+  unknown.circuit_id = "nonsense";
+  EXPECT_EQ(f.engine->submit(unknown).status().code(), Errc::not_found);
+  JobRequest porep = bench_job("porep", 0, 2);
+  porep.kind = ProofKind::porep_seal_commit;
+  EXPECT_EQ(f.engine->submit(porep).status().code(), Errc::unimplemented);
+  JobRequest badkind = bench_job("bad", 0, 2);
+  badkind.kind = static_cast<ProofKind>(77);
+  EXPECT_EQ(f.engine->submit(badkind).status().code(), Errc::invalid_argument);
+  JobRequest toomany = bench_job("many", 0, 1000);
+  EXPECT_EQ(f.engine->submit(toomany).status().code(), Errc::out_of_range);
+  for (std::uint8_t stage = 1; stage <= 3; ++stage) {
+    JobRequest r = bench_job("fault" + std::to_string(stage), 5, 4);
+    r.vanilla_proof = fake_input(5, stage, 2);
+    ASSERT_TRUE(f.engine->submit(r).ok());
+  }
+  ASSERT_TRUE(f.engine->submit(bench_job("good2", 2, 3)).ok());
+  for (int s = 1; s <= 3; ++s) {
+    auto o = f.engine->await("fault" + std::to_string(s));
+    EXPECT_EQ(o->status, AwaitStatus::failed);
+    EXPECT_FALSE(o->error.empty());
+    EXPECT_TRUE(o->proof.empty());
+  }
+  EXPECT_NE(f.engine->await("fault1")->error.find("synthesis"), std::string::npos);
+  EXPECT_NE(f.engine->await("fault2")->error.find("device"), std::string::npos);
+  EXPECT_NE(f.engine->await("fault3")->error.find("verif"), std::string::npos);
+  EXPECT_EQ(f.engine->await("good1")->proof, fake_expected_proof("bench-10", 1, 3));
+  EXPECT_EQ(f.engine->await("good2")->proof, fake_expected_proof("bench-10", 2, 3));
+  // A failed request_id may be submitted again (a retry) and then runs anew.
+  auto again = f.engine->submit(bench_job("fault1", 5, 4));
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(again->existing);
+  EXPECT_EQ(f.engine->await("fault1")->status, AwaitStatus::completed);
+  std::this_thread::sleep_for(20ms);
+  EXPECT_EQ(f.engine->budget().used(), kKey10);
+}
+
+TEST(Engine, AwaitTimeoutAndPruning) {
+  Fixture f({.synth_ms = 100, .gpu_ms = 1}, {.retention = 50ms});
+  ASSERT_TRUE(f.engine->submit(bench_job("slow", 1, 1)).ok());
+  auto t0 = Clock::now();
+  auto o = f.engine->await("slow", 10ms);
+  EXPECT_EQ(o->status, AwaitStatus::timeout);
+  EXPECT_LT(Clock::now() - t0, 90ms);
+  EXPECT_EQ(f.engine->await("slow")->status, AwaitStatus::completed);
+  std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(f.engine->await("slow").status().code(), Errc::not_found);
+  EXPECT_EQ(f.engine->status().jobs_known, 0u);
+}
+
+TEST(Engine, PendingLimitPerClient) {
+  Fixture f({.synth_ms = 30, .gpu_ms = 1}, {.max_pending_per_client = 2});
+  EXPECT_TRUE(f.engine->submit(bench_job("c1", 1, 1), "alice").ok());
+  EXPECT_TRUE(f.engine->submit(bench_job("c2", 1, 1), "alice").ok());
+  EXPECT_EQ(f.engine->submit(bench_job("c3", 1, 1), "alice").status().code(), Errc::out_of_memory);
+  EXPECT_TRUE(f.engine->submit(bench_job("c4", 1, 1), "bob").ok());
+  EXPECT_TRUE(f.engine->submit(bench_job("c1", 1, 1), "alice").ok());  // idempotent repeat is not new work
+  (void)f.engine->await("c1");
+  (void)f.engine->await("c2");
+  EXPECT_TRUE(f.engine->submit(bench_job("c3", 1, 1), "alice").ok());
+  EXPECT_EQ(f.engine->await("c3")->status, AwaitStatus::completed);
+}
+
+TEST(Engine, PreloadAndEvict) {
+  FakeProverOptions fo{.synth_ms = 200, .gpu_ms = 1, .key_load_ms = 20};
+  Fixture f(fo, {});
+  auto p = f.engine->preload("bench-11");
+  ASSERT_TRUE(p.ok()) << p.status().to_string();
+  EXPECT_FALSE(p->already_loaded);
+  EXPECT_TRUE(f.engine->preload("bench-11")->already_loaded);
+  EXPECT_EQ(f.engine->budget().used(), 576u << 11);
+  ASSERT_TRUE(f.engine->submit(bench_job("busy", 1, 1)).ok());
+  std::this_thread::sleep_for(50ms);
+  auto busy = f.engine->evict("bench-10");
+  EXPECT_EQ(busy.status().code(), Errc::invalid_argument);
+  EXPECT_NE(busy.status().message().find("in use"), std::string::npos);
+  auto freed = f.engine->evict("bench-11");
+  ASSERT_TRUE(freed.ok());
+  EXPECT_EQ(*freed, 576u << 11);
+  EXPECT_EQ(f.engine->evict("bench-11").status().code(), Errc::not_found);
+  EXPECT_EQ(f.engine->evict("nonsense").status().code(), Errc::not_found);
+  EXPECT_EQ(f.engine->await("busy")->status, AwaitStatus::completed);
+  EXPECT_EQ(*f.engine->evict("bench-10"), kKey10);
+  EXPECT_EQ(f.engine->budget().used(), 0u);
+  EXPECT_EQ(f.fake->live_bytes(), 0u);
+}
+
+TEST(Engine, IdleKeysAreEvictedUnderPressure) {
+  // Budget holds one key of bench-12 or bench-11 plus a partition, not both keys.
+  FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 1, .partition_bytes_override = 1000};
+  EngineOptions eo{.memory_limit = (576u << 12) + 1000};
+  Fixture f(fo, eo);
+  JobRequest a = bench_job("k12", 1, 2);
+  a.circuit_id = "bench-12";
+  JobRequest b = bench_job("k11", 1, 2);
+  b.circuit_id = "bench-11";
+  ASSERT_TRUE(f.engine->submit(a).ok());
+  EXPECT_EQ(f.engine->await("k12")->status, AwaitStatus::completed);
+  ASSERT_TRUE(f.engine->submit(b).ok());
+  EXPECT_EQ(f.engine->await("k11")->status, AwaitStatus::completed);
+  auto keys = f.engine->status().keys;
+  ASSERT_EQ(keys.size(), 1u);
+  EXPECT_EQ(keys[0].key_id, "bench-11");
+  EXPECT_LE(f.fake->peak_live_bytes(), eo.memory_limit);
+}
+
+TEST(Engine, JournalResumesUnfinishedJobs) {
+  auto path = std::filesystem::temp_directory_path() / ("cuzk_journal_test_" + std::to_string(::getpid()) + ".db");
+  std::filesystem::remove(path);
+  {
+    Fixture f({.synth_ms = 1, .gpu_ms = 1}, {.journal_path = path.string()});
+    ASSERT_TRUE(f.engine->submit(bench_job("done", 3, 2)).ok());
+    EXPECT_EQ(f.engine->await("done")->status, AwaitStatus::completed);
+  }
+  {
+    Fixture f({.synth_ms = 500, .gpu_ms = 1}, {.journal_path = path.string()});
+    EXPECT_EQ(f.engine->await("done")->proof, fake_expected_proof("bench-10", 3, 2));
+    ASSERT_TRUE(f.engine->submit(bench_job("resume", 4, 2, Priority::high)).ok());
+    std::this_thread::sleep_for(20ms);
+    f.engine->shutdown(0ms);  // abort: the job stays unfinished in the journal
+    EXPECT_EQ(f.engine->await("resume")->status, AwaitStatus::unknown);
+  }
+  {
+    Fixture f({.synth_ms = 1, .gpu_ms = 1}, {.journal_path = path.string()});
+    auto o = f.engine->await("resume");
+    ASSERT_TRUE(o.ok());
+    EXPECT_EQ(o->status, AwaitStatus::completed);
+    EXPECT_EQ(o->proof, fake_expected_proof("bench-10", 4, 2));
+    auto n = f.engine->submit(bench_job("", 5, 1));  // sequence numbers continue
+    ASSERT_TRUE(n.ok());
+    EXPECT_EQ(f.engine->await(n->job_id)->status, AwaitStatus::completed);
+  }
+  std::filesystem::remove(path);
+  std::filesystem::remove(path.string() + "-wal");
+  std::filesystem::remove(path.string() + "-shm");
+}
+
+TEST(Engine, JournalBlobRoundTrip) {
+  JobRequest r = bench_job("x", 9, 3);
+  r.vanilla_proofs = {"a", "", std::string(1000, 'z')};
+  r.randomness = std::string(32, '\x07');
+  r.sector_number = 12345;
+  r.partition_index = 7;
+  JobRequest back;
+  ASSERT_TRUE(decode_request_blob(encode_request_blob(r), back).ok());
+  EXPECT_EQ(back.vanilla_proof, r.vanilla_proof);
+  EXPECT_EQ(back.vanilla_proofs, r.vanilla_proofs);
+  EXPECT_EQ(back.randomness, r.randomness);
+  EXPECT_EQ(back.sector_number, 12345u);
+  EXPECT_EQ(back.partition_index, 7u);
+  std::string blob = encode_request_blob(r);
+  EXPECT_FALSE(decode_request_blob(blob.substr(0, blob.size() - 1), back).ok());
+  EXPECT_FALSE(decode_request_blob("garbage", back).ok());
+}
+
+TEST(Engine, LoadTestNothingLost) {
+  FakeProverOptions fo{.synth_ms = 0, .gpu_ms = 0, .key_load_ms = 1};
+  EngineOptions eo{.memory_limit = kKey10 + 8 * (4u * 32 << 10), .synthesis_workers = 3, .gpu_workers_per_device = 2};
+  Fixture f(fo, eo);
+  constexpr int kThreads = 6, kPerThread = 50;
+  std::atomic<int> ok{0};
+  std::vector<std::thread> ts;
+  for (int t = 0; t < kThreads; ++t) {
+    ts.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        std::string id = "l" + std::to_string(t) + "-" + std::to_string(i);
+        std::uint64_t seed = static_cast<std::uint64_t>(t * 1000 + i);
+        auto s = f.engine->submit(bench_job(id, seed, 1 + (i % 3), static_cast<Priority>(1 + (i % 4))), "client" + std::to_string(t));
+        if (!s.ok()) continue;
+        if (i % 2 == 0) {
+          auto o = f.engine->await(id);
+          if (o.ok() && o->status == AwaitStatus::completed && o->proof == fake_expected_proof("bench-10", seed, 1 + (i % 3))) ++ok;
+        }
+      }
+      for (int i = 1; i < kPerThread; i += 2) {
+        std::string id = "l" + std::to_string(t) + "-" + std::to_string(i);
+        std::uint64_t seed = static_cast<std::uint64_t>(t * 1000 + i);
+        auto o = f.engine->await(id);
+        if (o.ok() && o->status == AwaitStatus::completed && o->proof == fake_expected_proof("bench-10", seed, 1 + (i % 3))) ++ok;
+      }
+    });
+  }
+  for (auto& t : ts) t.join();
+  EXPECT_EQ(ok.load(), kThreads * kPerThread);
+  EXPECT_EQ(f.engine->status().completed, static_cast<std::uint64_t>(kThreads * kPerThread));
+  EXPECT_LE(f.engine->budget().peak(), eo.memory_limit);
+}
+
+}  // namespace
+}  // namespace cuzk::engine

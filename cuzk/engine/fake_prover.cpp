@@ -1,0 +1,204 @@
+#include "cuzk/engine/fake_prover.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace cuzk::engine {
+namespace {
+
+constexpr char kMagic[8] = {'c', 'u', 'z', 'k', 'f', 'a', 'k', 'e'};
+constexpr std::uint32_t kProofBytes = 192;
+
+std::uint64_t splitmix(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+std::uint64_t fnv1a(const std::string& s) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ULL;
+  return h;
+}
+
+struct FakeInput {
+  std::uint64_t seed = 0;
+  std::uint8_t fault_stage = 0;
+  std::uint8_t fault_partition = 0;
+};
+
+Result<FakeInput> parse_input(const std::string& b) {
+  FakeInput in;
+  if (b.empty()) return in;
+  if ((b.size() != 16 && b.size() != 18) || std::memcmp(b.data(), kMagic, 8) != 0)
+    return Status(Errc::bad_encoding, "witness is not a cuzkfake input (" + std::to_string(b.size()) + " bytes)");
+  for (int i = 0; i < 8; ++i) in.seed |= std::uint64_t(static_cast<unsigned char>(b[8 + i])) << (8 * i);
+  if (b.size() == 18) {
+    in.fault_stage = static_cast<std::uint8_t>(b[16]);
+    in.fault_partition = static_cast<std::uint8_t>(b[17]);
+    if (in.fault_stage > 3) return Status(Errc::bad_encoding, "fault stage must be 0..3");
+  }
+  return in;
+}
+
+Result<int> parse_bench_log2(const std::string& id) {
+  if (id.rfind("bench-", 0) != 0) return Status(Errc::not_found, "unknown circuit '" + id + "'");
+  std::string d = id.substr(6);
+  if (d.empty() || d.size() > 2 || d.find_first_not_of("0123456789") != std::string::npos)
+    return Status(Errc::not_found, "unknown circuit '" + id + "' (bench-<10..27>)");
+  int k = std::stoi(d);
+  if (k < 10 || k > 27) return Status(Errc::out_of_range, "bench circuit log2 size must be 10..27, got " + d);
+  return k;
+}
+
+std::string partition_proof(const std::string& circuit_id, std::uint64_t seed, std::uint32_t k) {
+  std::uint64_t s = fnv1a(circuit_id) ^ (seed * 0x2545f4914f6cdd1dULL) ^ (std::uint64_t(k) << 48);
+  std::string out(kProofBytes, '\0');
+  for (std::uint32_t i = 0; i < kProofBytes; i += 8) {
+    std::uint64_t w = splitmix(s);
+    std::memcpy(out.data() + i, &w, 8);
+  }
+  return out;
+}
+
+// Sleeps |ms| in 1 ms steps; false when cancelled first.
+bool sleep_cancellable(std::uint32_t ms, const CancelFlag& cancel) {
+  for (std::uint32_t i = 0; i < ms; ++i) {
+    if (cancel.load(std::memory_order_relaxed)) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return !cancel.load(std::memory_order_relaxed);
+}
+
+class FakeKey final : public ProvingKeyData {
+ public:
+  FakeKey(FakeProver* p, std::uint64_t bytes) : p_(p), bytes_(bytes) { p_->add_live(static_cast<std::int64_t>(bytes_)); }
+  ~FakeKey() override { p_->add_live(-static_cast<std::int64_t>(bytes_)); }
+  std::uint64_t size_bytes() const override { return bytes_; }
+
+ private:
+  FakeProver* p_;
+  std::uint64_t bytes_;
+};
+
+class FakePartition final : public SynthesizedPartition {
+ public:
+  FakePartition(FakeProver* p, std::uint64_t total, std::uint64_t abc) : p_(p), rest_(total - abc), abc_(abc) {
+    p_->add_live(static_cast<std::int64_t>(total));
+  }
+  ~FakePartition() override { p_->add_live(-static_cast<std::int64_t>(rest_ + abc_)); }
+  void release_abc() override {
+    p_->add_live(-static_cast<std::int64_t>(abc_));
+    abc_ = 0;
+  }
+
+ private:
+  FakeProver* p_;
+  std::uint64_t rest_, abc_;
+};
+
+}  // namespace
+
+std::string fake_input(std::uint64_t seed, std::uint8_t fault_stage, std::uint8_t fault_partition) {
+  std::string b(kMagic, 8);
+  for (int i = 0; i < 8; ++i) b.push_back(static_cast<char>((seed >> (8 * i)) & 0xff));
+  if (fault_stage) {
+    b.push_back(static_cast<char>(fault_stage));
+    b.push_back(static_cast<char>(fault_partition));
+  }
+  return b;
+}
+
+std::string fake_expected_proof(const std::string& circuit_id, std::uint64_t seed, std::uint32_t partitions) {
+  std::string out;
+  for (std::uint32_t k = 0; k < partitions; ++k) out += partition_proof(circuit_id, seed, k);
+  return out;
+}
+
+void FakeProver::add_live(std::int64_t delta) {
+  std::uint64_t now = live_.fetch_add(static_cast<std::uint64_t>(delta)) + static_cast<std::uint64_t>(delta);
+  std::uint64_t p = peak_.load();
+  while (now > p && !peak_.compare_exchange_weak(p, now)) {
+  }
+}
+
+bool FakeProver::supports(const std::string& circuit_id) const { return parse_bench_log2(circuit_id).ok(); }
+
+Result<JobPlan> FakeProver::plan(const JobRequest& req) {
+  auto k = parse_bench_log2(req.circuit_id);
+  if (!k) return k.status();
+  auto in = parse_input(req.vanilla_proof);
+  if (!in) return in.status();
+  JobPlan p;
+  p.key_id = req.circuit_id;
+  p.partitions = req.num_partitions ? req.num_partitions : opt_.default_partitions;
+  if (p.partitions > 64) return Status(Errc::out_of_range, "num_partitions must be 1..64, got " + std::to_string(p.partitions));
+  if (in->fault_stage && in->fault_partition >= p.partitions)
+    return Status(Errc::out_of_range, "fault partition beyond the job's partitions");
+  std::uint64_t n = std::uint64_t{1} << *k;
+  p.partition_bytes = opt_.partition_bytes_override ? opt_.partition_bytes_override : 4 * 32 * n;
+  p.abc_bytes = p.partition_bytes / 4 * 3;
+  return p;
+}
+
+Result<std::uint64_t> FakeProver::key_bytes(const std::string& key_id) {
+  auto k = parse_bench_log2(key_id);
+  if (!k) return k.status();
+  return std::uint64_t{576} << *k;
+}
+
+Result<std::shared_ptr<const ProvingKeyData>> FakeProver::load_key(const std::string& key_id) {
+  auto bytes = key_bytes(key_id);
+  if (!bytes) return bytes.status();
+  std::this_thread::sleep_for(std::chrono::milliseconds(opt_.key_load_ms));
+  ++keys_loaded_;
+  return std::shared_ptr<const ProvingKeyData>(std::make_shared<FakeKey>(this, *bytes));
+}
+
+Result<std::unique_ptr<SynthesizedPartition>> FakeProver::synthesize(const JobRequest& req, const JobPlan& plan,
+                                                                      std::uint32_t k, const CancelFlag& cancel) {
+  auto in = parse_input(req.vanilla_proof);
+  if (!in) return in.status();
+  auto part = std::make_unique<FakePartition>(this, plan.partition_bytes, plan.abc_bytes);
+  if (!sleep_cancellable(opt_.synth_ms, cancel)) return Status(Errc::cancelled, "synthesis cancelled");
+  if (in->fault_stage == 1 && in->fault_partition == k)
+    return Status(Errc::unsatisfied, "injected synthesis fault in partition " + std::to_string(k));
+  return std::unique_ptr<SynthesizedPartition>(std::move(part));
+}
+
+Result<std::string> FakeProver::prove_partition(int device, const ProvingKeyData& key, const JobRequest& req,
+                                                std::uint32_t k, SynthesizedPartition& part,
+                                                const CancelFlag& cancel) {
+  auto in = parse_input(req.vanilla_proof);
+  if (!in) return in.status();
+  {
+    std::lock_guard lock(mu_);
+    order_.emplace_back(req.request_id, k);
+  }
+  std::uint32_t now = ++dev_now_;
+  std::uint32_t m = max_dev_.load();
+  while (now > m && !max_dev_.compare_exchange_weak(m, now)) {
+  }
+  bool ok = sleep_cancellable(opt_.gpu_ms, cancel);
+  --dev_now_;
+  if (!ok) return Status(Errc::cancelled, "device stage cancelled");
+  if (in->fault_stage == 2 && in->fault_partition == k)
+    return Status(Errc::device_failure, "injected device fault in partition " + std::to_string(k));
+  return partition_proof(req.circuit_id, in->seed, k);
+}
+
+Status FakeProver::verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) {
+  auto in = parse_input(req.vanilla_proof);
+  if (!in) return in.status();
+  std::this_thread::sleep_for(std::chrono::milliseconds(opt_.verify_ms));
+  std::uint32_t parts = static_cast<std::uint32_t>(proof.size() / kProofBytes);
+  std::string expect = fake_expected_proof(req.circuit_id, in->seed, parts);
+  if (in->fault_stage == 3) expect[0] ^= 1;
+  if (proof.size() % kProofBytes != 0 || proof != expect)
+    return Status(Errc::unsatisfied, "self-verification failed: the assembled proof does not verify");
+  return {};
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,77 @@
+// FakeProver: a deterministic stand-in for the Groth16 prover, for scheduling tests and for
+// exercising the daemon without a proof system. It is NOT a proof system: each "proof" is 192
+// bytes of a keyed pseudo-random stream of (circuit, seed, partition), and verify() recomputes it.
+//
+// Circuits: "bench-<K>" (K in 10..27), partitions from num_partitions (default 10, at most 64).
+// Sizes follow the real prover's shape: a/b/c = 3·32·2^K bytes, witness 32·2^K more, key
+// 576·2^K bytes. Input (vanilla_proof): empty, or "cuzkfake" ‖ seed (u64 LE) [‖ fault stage (u8:
+// 1 synthesis, 2 device, 3 verify) ‖ fault partition (u8)]; anything else is rejected as garbage.
+// Delays are injectable per stage; cancellation is polled every millisecond. The prover counts
+// the bytes it really holds (live_bytes/peak_live_bytes) so tests can check that the engine
+// reserved them first, and logs the order of device stages.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuzk/engine/partition_prover.hpp"
+
+namespace cuzk::engine {
+
+struct FakeProverOptions {
+  std::uint32_t synth_ms = 5;
+  std::uint32_t gpu_ms = 5;
+  std::uint32_t key_load_ms = 5;
+  std::uint32_t verify_ms = 0;
+  std::uint32_t default_partitions = 10;
+  /// When non-zero, replaces the size rule: every partition holds this many bytes (abc 3/4).
+  std::uint64_t partition_bytes_override = 0;
+};
+
+/// Builds a fake input: "cuzkfake" ‖ seed ‖ optional fault.
+std::string fake_input(std::uint64_t seed, std::uint8_t fault_stage = 0, std::uint8_t fault_partition = 0);
+/// The proof FakeProver produces for this circuit, seed and partition count (for tests).
+std::string fake_expected_proof(const std::string& circuit_id, std::uint64_t seed, std::uint32_t partitions);
+
+class FakeProver final : public PartitionProver {
+ public:
+  explicit FakeProver(FakeProverOptions opt = {}) : opt_(opt) {}
+
+  std::string name() const override { return "fake"; }
+  bool supports(const std::string& circuit_id) const override;
+  Result<JobPlan> plan(const JobRequest& req) override;
+  Result<std::uint64_t> key_bytes(const std::string& key_id) override;
+  Result<std::shared_ptr<const ProvingKeyData>> load_key(const std::string& key_id) override;
+  Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest& req, const JobPlan& plan,
+                                                            std::uint32_t k, const CancelFlag& cancel) override;
+  Result<std::string> prove_partition(int device, const ProvingKeyData& key, const JobRequest& req,
+                                      std::uint32_t k, SynthesizedPartition& part,
+                                      const CancelFlag& cancel) override;
+  Status verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) override;
+
+  std::uint64_t live_bytes() const { return live_.load(); }
+  std::uint64_t peak_live_bytes() const { return peak_.load(); }
+  std::uint32_t max_concurrent_device_stages() const { return max_dev_.load(); }
+  std::uint64_t keys_loaded() const { return keys_loaded_.load(); }
+  /// (request_id, partition) in the order device stages started.
+  std::vector<std::pair<std::string, std::uint32_t>> device_order() const {
+    std::lock_guard lock(mu_);
+    return order_;
+  }
+
+  // Internal accounting, used by the fake key and partition objects.
+  void add_live(std::int64_t delta);
+
+ private:
+  FakeProverOptions opt_;
+  std::atomic<std::uint64_t> live_{0}, peak_{0}, keys_loaded_{0};
+  std::atomic<std::uint32_t> dev_now_{0}, max_dev_{0};
+  mutable std::mutex mu_;
+  std::vector<std::pair<std::string, std::uint32_t>> order_;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,75 @@
+// PartitionProver: what the engine needs from a proof system, one circuit family at a time.
+// A job is split into partitions; each partition is synthesized on a CPU worker (witness and
+// a/b/c), then proved on a device worker (NTT + MSMs → 192-byte partition proof); the job's
+// partition proofs are concatenated in order and self-verified off the device.
+//
+// The engine reserves plan().partition_bytes before synthesize() allocates, gives back
+// plan().abc_bytes as soon as prove_partition() returns (after calling release_abc()), and the
+// rest when the partition is done. key_bytes() is reserved before load_key() runs.
+//
+// Implementations: FakeProver (fake_prover.hpp, deterministic, for scheduling tests and the
+// bench tool). The Groth16 adapter (bench-<K> circuits from r1cs/bench_circuit, circom
+// .r1cs/.zkey) plugs in here.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "cuzk/base/status.hpp"
+#include "cuzk/engine/job_types.hpp"
+
+namespace cuzk::engine {
+
+/// Set when the job is cancelled or has failed; long operations poll it and return Errc::cancelled.
+using CancelFlag = std::atomic<bool>;
+
+/// Shape of one job, from its circuit and inputs. Sizes are exact for the circuit.
+struct JobPlan {
+  std::string key_id;                  ///< proving key the job needs (SRS manager entry)
+  std::uint32_t partitions = 1;
+  std::uint64_t partition_bytes = 0;   ///< host bytes of one synthesized partition, a/b/c included
+  std::uint64_t abc_bytes = 0;         ///< of which a/b/c, freed right after the device stage
+};
+
+/// A loaded proving key (opaque to the engine). size_bytes is what the budget is charged.
+class ProvingKeyData {
+ public:
+  virtual ~ProvingKeyData() = default;
+  virtual std::uint64_t size_bytes() const = 0;
+};
+
+/// The output of synthesis for one partition (witness + a/b/c evaluations).
+class SynthesizedPartition {
+ public:
+  virtual ~SynthesizedPartition() = default;
+  /// Frees the a/b/c evaluations (the device stage has consumed them).
+  virtual void release_abc() = 0;
+};
+
+class PartitionProver {
+ public:
+  virtual ~PartitionProver() = default;
+  /// A short name for logs and status ("fake", "groth16-cpu").
+  virtual std::string name() const = 0;
+  /// Whether this prover handles jobs of this circuit id ("bench-20").
+  virtual bool supports(const std::string& circuit_id) const = 0;
+  /// Validates a request and returns its plan; errors are the client's (INVALID_ARGUMENT).
+  virtual Result<JobPlan> plan(const JobRequest& req) = 0;
+  /// Bytes that load_key(key_id) will occupy.
+  virtual Result<std::uint64_t> key_bytes(const std::string& key_id) = 0;
+  /// Loads (or generates and caches) a proving key.
+  virtual Result<std::shared_ptr<const ProvingKeyData>> load_key(const std::string& key_id) = 0;
+  /// CPU stage: synthesize partition |k| of |req|.
+  virtual Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest& req, const JobPlan& plan,
+                                                                    std::uint32_t k, const CancelFlag& cancel) = 0;
+  /// Device stage on device |device|: the partition's proof bytes.
+  virtual Result<std::string> prove_partition(int device, const ProvingKeyData& key, const JobRequest& req,
+                                              std::uint32_t k, SynthesizedPartition& part,
+                                              const CancelFlag& cancel) = 0;
+  /// Finalization off the device: checks the assembled proof (partition proofs in order).
+  virtual Status verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) = 0;
+};
+
+}  // namespace cuzk::engine
