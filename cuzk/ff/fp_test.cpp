@@ -14,7 +14,7 @@ template <class F>
 F random_element(std::mt19937_64& rng) {
   typename F::Repr c{};
   for (auto& w : c) w = rng();
-  c[F::N - 1] >>= 64 - (F::kModulus.size() * 64 - 64 + 1);  // keep below 2^(64(N-1)+...) roughly
+  c[F::N - 1] >>= 1;  // below 2^(64N − 1); from_limbs_reduce subtracts p a few times
   return F::from_limbs_reduce(c);
 }
 
