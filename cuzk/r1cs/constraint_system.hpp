@@ -72,7 +72,10 @@ class ConstraintSystem {
       return;
     }
     auto nf = name_fn(name);
-    enforce_lc(nf, to_lc(a), to_lc(b), to_lc(c));
+    LC la = to_lc(a);  // in bellman's order: a, then b, then c
+    LC lb = to_lc(b);
+    LC lc = to_lc(c);
+    enforce_lc(nf, la, lb, lc);
   }
   template <class N>
   void push_scope_named(N&& name) {

@@ -1,0 +1,376 @@
+#include "cuzk/r1cs/bench_circuit.hpp"
+
+#include <array>
+#include <string>
+
+namespace cuzk {
+namespace {
+
+constexpr std::uint64_t splitmix64(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// Coefficient codes: 0 → +1, 1 → −1, 2 + e → 2^e.
+struct CoeffTable {
+  std::array<Fr, 66> v;
+  CoeffTable() {
+    v[0] = Fr::one();
+    v[1] = kFrMinusOne;
+    Fr p = Fr::one();
+    for (int e = 0; e < 64; ++e, p = p + p) v[2 + e] = p;
+  }
+};
+const CoeffTable& coeffs() {
+  static const CoeffTable t;
+  return t;
+}
+
+enum class OpType : std::uint8_t { boolean, xor_, add, mul, pack };
+
+struct Op {
+  OpType type;
+  Variable fresh;  // the variable this row allocates (an input for pack)
+  Variable x, y;   // xor: a, b; mul: x, y
+  std::uint32_t na = 0, nc = 0;
+  std::array<Variable, 32> av;
+  std::array<std::uint8_t, 32> acode;
+  std::array<Variable, 8> cv;
+  std::array<std::uint8_t, 8> ccode;
+};
+
+// The structural stream: which row comes next and which variables it reads.
+class OpStream {
+ public:
+  explicit OpStream(const BenchCircuitParams& p)
+      : rng_(p.seed * 0x2545f4914f6cdd1dULL + 1), num_public_(p.num_public) {
+    const std::uint64_t rows = std::uint64_t{1} << p.log_rows;
+    circuit_rows_ = rows - (1 + p.num_public);
+    kind_.reserve(circuit_rows_);
+  }
+  std::uint64_t circuit_rows() const { return circuit_rows_; }
+  std::uint64_t num_aux() const { return kind_.size(); }
+
+  void next(Op& op) {
+    const std::uint64_t row = row_++;
+    if (row < kWarmup || bits_in_b_.size() < 2) {
+      boolean(op);
+    } else if (packed_ < num_public_) {
+      pack(op);
+    } else {
+      const std::uint64_t r = splitmix64(rng_) % 100;
+      if (r < 21) {
+        boolean(op);
+      } else if (r < 64) {
+        xor_(op);
+      } else if (r < 84) {
+        add(op);
+      } else {
+        mul(op);
+      }
+    }
+  }
+
+ private:
+  static constexpr std::uint64_t kWarmup = 64;
+  static constexpr std::uint64_t kWindow = 4096;
+  enum : std::uint8_t { kFull = 0, kBit = 1, kBitInB = 2, kSink = 3 };
+
+  std::uint64_t rnd(std::uint64_t n) { return splitmix64(rng_) % n; }
+  Variable fresh_aux(std::uint8_t kind) {
+    kind_.push_back(kind);
+    return Variable::aux(static_cast<std::uint32_t>(kind_.size() - 1));
+  }
+  // A recent variable (locality like a real circuit), sometimes any.
+  // Sinks (outputs that only ever appear in C, ≈ 0.3 % of aux as in PoRep) are never picked.
+  Variable recent_any() {
+    const std::uint64_t n = kind_.size();
+    for (;;) {
+      std::uint64_t j;
+      if (rnd(16) == 0) {
+        j = rnd(n);
+      } else {
+        const std::uint64_t lo = n > kWindow ? n - kWindow : 0;
+        j = lo + rnd(n - lo);
+      }
+      if (kind_[j] != kSink) return Variable::aux(static_cast<std::uint32_t>(j));
+    }
+  }
+  Variable recent_bit_in_b() {
+    const std::uint64_t n = bits_in_b_.size();
+    const std::uint64_t lo = n > kWindow / 4 ? n - kWindow / 4 : 0;
+    return Variable::aux(bits_in_b_[lo + rnd(n - lo)]);
+  }
+  Variable recent_bit() {
+    const std::uint64_t n = bits_.size();
+    const std::uint64_t lo = n > kWindow / 2 ? n - kWindow / 2 : 0;
+    return Variable::aux(bits_[lo + rnd(n - lo)]);
+  }
+  static Variable pop(std::vector<std::uint32_t>& v) {
+    Variable x = Variable::aux(v.back());
+    v.pop_back();
+    return x;
+  }
+  std::uint8_t random_code() {
+    const std::uint64_t r = rnd(10);
+    if (r < 5) return 0;
+    if (r < 7) return 1;
+    return static_cast<std::uint8_t>(3 + rnd(62));  // 2^1 .. 2^62
+  }
+
+  void boolean(Op& op) {
+    op.type = OpType::boolean;
+    op.fresh = fresh_aux(kBitInB);
+    bits_in_b_.push_back(op.fresh.index);
+    bits_.push_back(op.fresh.index);
+  }
+  void pack(Op& op) {
+    op.type = OpType::pack;
+    op.fresh = Variable::input(1 + packed_++);
+    op.na = 32;
+    op.nc = 0;
+    const std::uint64_t n = bits_in_b_.size();
+    for (std::uint32_t i = 0; i < 32; ++i) {
+      op.av[i] = Variable::aux(bits_in_b_[(n - 1 - i) % n]);
+      op.acode[i] = static_cast<std::uint8_t>(i == 0 ? 0 : 2 + i);
+    }
+  }
+  void xor_(Op& op) {
+    op.type = OpType::xor_;
+    op.x = pending_bits_.empty() ? recent_bit() : pop(pending_bits_);
+    op.y = recent_bit_in_b();
+    op.fresh = fresh_aux(kBit);
+    bits_.push_back(op.fresh.index);
+    pending_bits_.push_back(op.fresh.index);
+  }
+  void add(Op& op) {
+    op.type = OpType::add;
+    op.na = static_cast<std::uint32_t>(3 + rnd(9));  // 3..11, mean 7
+    for (std::uint32_t i = 0; i < op.na; ++i) {
+      if (!pending_full_.empty() && i < op.na / 2) {
+        op.av[i] = pop(pending_full_);
+      } else if (!pending_bits_.empty() && i < op.na / 2 + 2) {
+        op.av[i] = pop(pending_bits_);
+      } else {
+        op.av[i] = recent_any();
+      }
+      op.acode[i] = random_code();
+    }
+    op.nc = static_cast<std::uint32_t>(1 + rnd(5));  // 1..5 others, mean 3, + the fresh term
+    for (std::uint32_t j = 0; j < op.nc; ++j) {
+      op.cv[j] = recent_any();
+      op.ccode[j] = random_code();
+    }
+    if (rnd(1000) < 15) {
+      op.fresh = fresh_aux(kSink);
+    } else {
+      op.fresh = fresh_aux(kFull);
+      pending_full_.push_back(op.fresh.index);
+    }
+  }
+  void mul(Op& op) {
+    op.type = OpType::mul;
+    if (!pending_full_.empty()) {
+      op.x = pop(pending_full_);
+    } else {
+      op.x = recent_any();
+    }
+    const bool square = rnd(4) == 0;
+    op.y = square ? op.x : recent_bit_in_b();
+    const bool bit = !square && kind_[op.x.index] != kFull;
+    op.fresh = fresh_aux(bit ? kBit : kFull);
+    if (bit) {
+      bits_.push_back(op.fresh.index);
+      pending_bits_.push_back(op.fresh.index);
+    } else {
+      pending_full_.push_back(op.fresh.index);
+    }
+  }
+
+  std::uint64_t rng_;
+  std::uint32_t num_public_;
+  std::uint64_t circuit_rows_ = 0, row_ = 0;
+  std::uint32_t packed_ = 0;
+  std::vector<std::uint8_t> kind_;
+  std::vector<std::uint32_t> bits_in_b_, bits_, pending_bits_, pending_full_;
+};
+
+// Values: a boolean's bit comes from a stateless hash of (seed, index); every other value follows.
+struct Values {
+  std::uint64_t seed;
+  const Fr* inputs;
+  const Fr* aux;
+  const Fr& at(Variable v) const { return v.is_input() ? inputs[v.index] : aux[v.index]; }
+  Fr value(const Op& op) const {
+    const CoeffTable& t = coeffs();
+    switch (op.type) {
+      case OpType::boolean: {
+        std::uint64_t s = seed ^ (0xd1b54a32d192ed03ULL * (op.fresh.index + 1));
+        return (splitmix64(s) & 1) ? Fr::one() : Fr::zero();
+      }
+      case OpType::xor_: return at(op.x) == at(op.y) ? Fr::zero() : Fr::one();
+      case OpType::mul: return at(op.x) * at(op.y);
+      case OpType::pack:
+      case OpType::add: {
+        Fr s = Fr::zero();
+        for (std::uint32_t i = 0; i < op.na; ++i) s += t.v[op.acode[i]] * at(op.av[i]);
+        for (std::uint32_t j = 0; j < op.nc; ++j) s -= t.v[op.ccode[j]] * at(op.cv[j]);
+        return s;
+      }
+    }
+    return Fr::zero();
+  }
+};
+
+// The row of |op| as three LCs.
+void build_lcs(const Op& op, LC& a, LC& b, LC& c) {
+  const CoeffTable& t = coeffs();
+  a = LC();
+  b = LC();
+  c = LC();
+  switch (op.type) {
+    case OpType::boolean:
+      a.add(Variable::one()).sub(op.fresh);
+      b.add(op.fresh);
+      break;
+    case OpType::xor_:
+      a.add(t.v[3], op.x);
+      b.add(op.y);
+      c.add(op.x).add(op.y).sub(op.fresh);
+      break;
+    case OpType::mul:
+      a.add(op.x);
+      b.add(op.y);
+      c.add(op.fresh);
+      break;
+    case OpType::pack:
+    case OpType::add:
+      for (std::uint32_t i = 0; i < op.na; ++i) a.add(t.v[op.acode[i]], op.av[i]);
+      b.add(Variable::one());
+      for (std::uint32_t j = 0; j < op.nc; ++j) c.add(t.v[op.ccode[j]], op.cv[j]);
+      c.add(op.fresh);
+      break;
+  }
+}
+
+}  // namespace
+
+std::vector<Fr> BenchR1cs::assignment() const {
+  std::vector<Fr> z;
+  z.reserve(inputs.size() + aux.size());
+  z.insert(z.end(), inputs.begin(), inputs.end());
+  z.insert(z.end(), aux.begin(), aux.end());
+  return z;
+}
+
+Result<BenchR1cs> generate_bench_r1cs(const BenchCircuitParams& p, bool with_witness) {
+  if (p.log_rows < 10 || p.log_rows > 27) {
+    return Status(Errc::invalid_argument, "benchmark circuit size 2^" + std::to_string(p.log_rows) +
+                                              " outside 2^10..2^27");
+  }
+  OpStream ops(p);
+  const std::uint64_t rows = ops.circuit_rows();
+  const std::uint64_t ni = 1 + p.num_public;
+  BenchR1cs out;
+  R1csMatrices& m = out.matrices;
+  const std::uint64_t total = rows + ni;
+  for (SparseMatrix* s : {&m.a, &m.b, &m.c}) {
+    s->row_ptr.reserve(total + 1);
+    s->val_ptr.reserve(total + 1);
+  }
+  m.a.col.reserve(total * 5 / 2);
+  m.b.col.reserve(total + 16);
+  m.c.col.reserve(total * 9 / 4);
+  if (with_witness) {
+    out.inputs.assign(ni, Fr::zero());
+    out.inputs[0] = Fr::one();
+    out.aux.reserve(rows);
+  }
+  // Column of a variable: inputs are allocated up front here, so num_inputs is known.
+  auto column = [ni](Variable v) { return v.is_input() ? v.index : static_cast<std::uint32_t>(ni + v.index); };
+  Op op;
+  LC a, b, c;
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    ops.next(op);
+    if (with_witness) {
+      Values vals{p.seed, out.inputs.data(), out.aux.data()};
+      const Fr v = vals.value(op);
+      if (op.fresh.is_input()) {
+        out.inputs[op.fresh.index] = v;
+      } else {
+        out.aux.push_back(v);
+      }
+    }
+    build_lcs(op, a, b, c);
+    a.normalize();
+    b.normalize();
+    c.normalize();
+    m.a.append_row(a.terms(), column);
+    m.b.append_row(b.terms(), column);
+    m.c.append_row(c.terms(), column);
+  }
+  for (std::uint64_t i = 0; i < ni; ++i) {
+    const Term t{Variable::input(static_cast<std::uint32_t>(i)), Fr::one()};
+    m.a.append_row(std::span<const Term>(&t, 1), column);
+    m.b.append_empty_row();
+    m.c.append_empty_row();
+  }
+  m.num_inputs = ni;
+  m.num_aux = ops.num_aux();
+  m.num_constraints = total;
+  m.compute_density();
+  return out;
+}
+
+Status BenchCircuit::synthesize(ConstraintSystem& cs) {
+  if (p_.log_rows < 10 || p_.log_rows > 27) {
+    return Status(Errc::invalid_argument, "benchmark circuit size 2^" + std::to_string(p_.log_rows) +
+                                              " outside 2^10..2^27");
+  }
+  OpStream ops(p_);
+  const std::uint64_t rows = ops.circuit_rows();
+  inputs_.assign(1 + p_.num_public, Fr::zero());
+  inputs_[0] = Fr::one();
+  aux_.clear();
+  aux_.reserve(rows);
+  Op op;
+  LC a, b, c;
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    ops.next(op);
+    // The value closure computes from the circuit's own copies (as a gadget keeps its values).
+    auto value = [&]() -> Fr {
+      Values vals{p_.seed, inputs_.data(), aux_.data()};
+      return vals.value(op);
+    };
+    auto name = [&] { return "row " + std::to_string(r); };
+    if (op.fresh.is_input()) {
+      auto v = cs.alloc_input(name, [&]() -> Fr {
+        Fr x = value();
+        inputs_[op.fresh.index] = x;
+        return x;
+      });
+      if (!v) return v.status();
+      if (*v != op.fresh) return Status(Errc::invalid_argument, "bench circuit: input numbering diverged");
+    } else {
+      auto v = cs.alloc(name, [&]() -> Fr {
+        Fr x = value();
+        aux_.push_back(x);
+        return x;
+      });
+      if (!v) return v.status();
+      if (*v != op.fresh) return Status(Errc::invalid_argument, "bench circuit: aux numbering diverged");
+    }
+    cs.enforce(
+        name,
+        [&](LC) {
+          build_lcs(op, a, b, c);
+          return a;
+        },
+        [&](LC) { return b; }, [&](LC) { return c; });
+  }
+  return {};
+}
+
+}  // namespace cuzk
