@@ -1,0 +1,281 @@
+#include "cuzk/engine/config.hpp"
+
+#include <cctype>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <toml++/toml.h>
+
+namespace cuzk::engine {
+namespace {
+
+Status type_error(const std::string& origin, const std::string& key, const char* want) {
+  return Status(Errc::invalid_argument, origin + ": key '" + key + "' must be " + want);
+}
+
+struct Reader {
+  const toml::table& t;
+  std::string section;
+  std::string origin;
+  Status err;
+
+  std::string name(const std::string& k) const { return section.empty() ? k : section + "." + k; }
+
+  void str(const char* k, std::string& out) {
+    if (!err.ok() || !t.contains(k)) return;
+    if (auto v = t[k].value<std::string>()) out = *v;
+    else err = type_error(origin, name(k), "a string");
+  }
+  void boolean(const char* k, bool& out) {
+    if (!err.ok() || !t.contains(k)) return;
+    if (auto v = t[k].value<bool>()) out = *v;
+    else err = type_error(origin, name(k), "true or false");
+  }
+  template <class U>
+  void uint(const char* k, U& out) {
+    if (!err.ok() || !t.contains(k)) return;
+    auto v = t[k].value<std::int64_t>();
+    if (!v || *v < 0 || static_cast<std::uint64_t>(*v) > std::numeric_limits<U>::max()) {
+      err = type_error(origin, name(k), "a non-negative integer in range");
+      return;
+    }
+    out = static_cast<U>(*v);
+  }
+  void size(const char* k, std::uint64_t& out) {
+    if (!err.ok() || !t.contains(k)) return;
+    if (auto v = t[k].value<std::int64_t>(); v && *v >= 0 && t[k].is_integer()) {
+      out = static_cast<std::uint64_t>(*v);
+      return;
+    }
+    auto s = t[k].value<std::string>();
+    if (!s) { err = type_error(origin, name(k), "a size (\"16GiB\" or bytes)"); return; }
+    auto r = parse_size(*s);
+    if (!r || *s == "auto") { err = type_error(origin, name(k), "a size (\"16GiB\" or bytes)"); return; }
+    out = *r;
+  }
+  void strings(const char* k, std::vector<std::string>& out) {
+    if (!err.ok() || !t.contains(k)) return;
+    if (auto s = t[k].value<std::string>()) { out = {*s}; return; }
+    auto* a = t[k].as_array();
+    if (!a) { err = type_error(origin, name(k), "a string or an array of strings"); return; }
+    out.clear();
+    for (auto& e : *a) {
+      auto s = e.value<std::string>();
+      if (!s) { err = type_error(origin, name(k), "an array of strings"); return; }
+      out.push_back(*s);
+    }
+  }
+  void ints(const char* k, std::vector<int>& out) {
+    if (!err.ok() || !t.contains(k)) return;
+    auto* a = t[k].as_array();
+    if (!a) { err = type_error(origin, name(k), "an array of integers"); return; }
+    out.clear();
+    for (auto& e : *a) {
+      auto v = e.value<std::int64_t>();
+      if (!v || *v < 0 || *v > 1024) { err = type_error(origin, name(k), "an array of device ordinals"); return; }
+      out.push_back(static_cast<int>(*v));
+    }
+  }
+  // Rejects keys outside |known|.
+  void only(std::initializer_list<const char*> known) {
+    if (!err.ok()) return;
+    std::set<std::string> k(known.begin(), known.end());
+    for (auto& [key, v] : t) {
+      if (!k.count(std::string(key.str()))) {
+        std::string list;
+        for (auto& s : k) list += (list.empty() ? "" : ", ") + s;
+        err = Status(Errc::invalid_argument, origin + ": unknown key '" + name(std::string(key.str())) + "' (known: " + list + ")");
+        return;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+Result<std::uint64_t> parse_size(const std::string& in) {
+  std::string s;
+  for (char c : in)
+    if (!std::isspace(static_cast<unsigned char>(c))) s.push_back(c);
+  if (s == "auto") return std::uint64_t{0};
+  std::size_t i = 0;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  if (i == 0 || i > 19) return Status(Errc::invalid_argument, "size '" + in + "' is not a number with an optional unit");
+  std::uint64_t n = std::stoull(s.substr(0, i));
+  std::string unit = s.substr(i);
+  for (auto& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::uint64_t mul;
+  if (unit.empty() || unit == "b") mul = 1;
+  else if (unit == "kib") mul = 1ull << 10;
+  else if (unit == "mib") mul = 1ull << 20;
+  else if (unit == "gib") mul = 1ull << 30;
+  else if (unit == "tib") mul = 1ull << 40;
+  else if (unit == "kb") mul = 1000ull;
+  else if (unit == "mb") mul = 1000ull * 1000;
+  else if (unit == "gb") mul = 1000ull * 1000 * 1000;
+  else if (unit == "tb") mul = 1000ull * 1000 * 1000 * 1000;
+  else return Status(Errc::invalid_argument, "size '" + in + "' has an unknown unit (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)");
+  if (n > UINT64_MAX / mul) return Status(Errc::out_of_range, "size '" + in + "' overflows 64 bits");
+  return n * mul;
+}
+
+std::uint64_t host_memory_bytes() {
+  std::ifstream f("/proc/meminfo");
+  std::string key;
+  std::uint64_t kb = 0;
+  std::string unit;
+  while (f >> key >> kb >> unit)
+    if (key == "MemTotal:") return kb * 1024;
+  return 0;
+}
+
+Result<DaemonConfig> parse_config(const std::string& text, const std::string& origin) {
+  toml::table root;
+  try {
+    root = toml::parse(text, origin);
+  } catch (const toml::parse_error& e) {
+    std::ostringstream o;
+    o << origin << ':' << e.source().begin.line << ':' << e.source().begin.column << ": " << e.description();
+    return Status(Errc::bad_encoding, o.str());
+  }
+  DaemonConfig c;
+  for (auto& [key, v] : root) {
+    static const std::set<std::string> sections = {"daemon", "tls", "logging", "memory", "engine", "fake"};
+    if (!sections.count(std::string(key.str())) || !v.is_table())
+      return Status(Errc::invalid_argument, origin + ": unknown section '" + std::string(key.str()) +
+                                                "' (known: daemon, tls, logging, memory, engine, fake)");
+  }
+  auto section = [&](const char* name) -> const toml::table& {
+    static const toml::table empty;
+    auto* t = root[name].as_table();
+    return t ? *t : empty;
+  };
+  {
+    Reader r{section("daemon"), "daemon", origin, {}};
+    r.only({"listen", "socket_group", "metrics_listen", "max_message_bytes", "journal", "shutdown_grace_s"});
+    r.strings("listen", c.listen);
+    r.str("socket_group", c.socket_group);
+    r.str("metrics_listen", c.metrics_listen);
+    r.size("max_message_bytes", c.max_message_bytes);
+    r.str("journal", c.journal);
+    r.uint("shutdown_grace_s", c.shutdown_grace_s);
+    CUZK_RETURN_IF_ERROR(r.err);
+    if (c.listen.empty()) return Status(Errc::invalid_argument, origin + ": daemon.listen names no address");
+    if (c.max_message_bytes < (std::uint64_t{128} << 20) || c.max_message_bytes > (std::uint64_t{2047} << 20))
+      return Status(Errc::out_of_range, origin + ": daemon.max_message_bytes must be 128MiB..2047MiB");
+  }
+  {
+    Reader r{section("tls"), "tls", origin, {}};
+    r.only({"cert", "key", "client_ca", "require_client_cert"});
+    r.str("cert", c.tls_cert);
+    r.str("key", c.tls_key);
+    r.str("client_ca", c.tls_client_ca);
+    r.boolean("require_client_cert", c.tls_require_client_cert);
+    CUZK_RETURN_IF_ERROR(r.err);
+    if (c.tls_cert.empty() != c.tls_key.empty())
+      return Status(Errc::invalid_argument, origin + ": tls.cert and tls.key go together");
+    if ((!c.tls_client_ca.empty() || c.tls_require_client_cert) && c.tls_cert.empty())
+      return Status(Errc::invalid_argument, origin + ": tls.client_ca needs tls.cert and tls.key");
+    if (c.tls_require_client_cert && c.tls_client_ca.empty())
+      return Status(Errc::invalid_argument, origin + ": tls.require_client_cert needs tls.client_ca");
+  }
+  {
+    Reader r{section("logging"), "logging", origin, {}};
+    r.only({"level", "format", "file"});
+    r.str("level", c.log_level);
+    r.str("format", c.log_format);
+    r.str("file", c.log_file);
+    CUZK_RETURN_IF_ERROR(r.err);
+    static const std::set<std::string> levels = {"trace", "debug", "info", "warn", "error", "critical", "off"};
+    if (!levels.count(c.log_level))
+      return Status(Errc::invalid_argument, origin + ": logging.level must be trace, debug, info, warn, error, critical or off");
+    if (c.log_format != "text" && c.log_format != "json")
+      return Status(Errc::invalid_argument, origin + ": logging.format must be text or json");
+  }
+  {
+    Reader r{section("memory"), "memory", origin, {}};
+    r.only({"budget", "safety_margin", "critical_headroom"});
+    r.str("budget", c.memory_budget);
+    r.size("safety_margin", c.memory_safety_margin);
+    r.str("critical_headroom", c.critical_headroom);
+    CUZK_RETURN_IF_ERROR(r.err);
+    if (auto b = parse_size(c.memory_budget); !b) return b.status().with_context(origin + ": memory.budget");
+    if (auto b = parse_size(c.critical_headroom); !b) return b.status().with_context(origin + ": memory.critical_headroom");
+  }
+  {
+    Reader r{section("engine"), "engine", origin, {}};
+    r.only({"prover", "synthesis_workers", "gpu_workers_per_device", "devices", "synthesis_queue_depth",
+            "gpu_queue_depth", "self_verify", "job_retention_s", "max_pending_per_client", "max_pending_total"});
+    r.str("prover", c.prover);
+    r.uint("synthesis_workers", c.synthesis_workers);
+    r.uint("gpu_workers_per_device", c.gpu_workers_per_device);
+    r.ints("devices", c.devices);
+    r.uint("synthesis_queue_depth", c.synthesis_queue_depth);
+    r.uint("gpu_queue_depth", c.gpu_queue_depth);
+    r.boolean("self_verify", c.self_verify);
+    r.uint("job_retention_s", c.job_retention_s);
+    r.uint("max_pending_per_client", c.max_pending_per_client);
+    r.uint("max_pending_total", c.max_pending_total);
+    CUZK_RETURN_IF_ERROR(r.err);
+    if (c.prover != "groth16" && c.prover != "fake")
+      return Status(Errc::invalid_argument, origin + ": engine.prover must be groth16 or fake");
+    if (c.gpu_workers_per_device == 0 || c.gpu_workers_per_device > 8)
+      return Status(Errc::out_of_range, origin + ": engine.gpu_workers_per_device must be 1..8");
+  }
+  {
+    Reader r{section("fake"), "fake", origin, {}};
+    r.only({"synth_ms", "gpu_ms", "key_load_ms", "verify_ms", "default_partitions"});
+    r.uint("synth_ms", c.fake.synth_ms);
+    r.uint("gpu_ms", c.fake.gpu_ms);
+    r.uint("key_load_ms", c.fake.key_load_ms);
+    r.uint("verify_ms", c.fake.verify_ms);
+    r.uint("default_partitions", c.fake.default_partitions);
+    CUZK_RETURN_IF_ERROR(r.err);
+    if (c.fake.default_partitions == 0 || c.fake.default_partitions > 64)
+      return Status(Errc::out_of_range, origin + ": fake.default_partitions must be 1..64");
+  }
+  return c;
+}
+
+Result<DaemonConfig> load_config(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) return Status(Errc::io_error, "cannot read config file " + path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return parse_config(ss.str(), path);
+}
+
+Result<EngineOptions> engine_options(const DaemonConfig& c) {
+  EngineOptions o;
+  auto budget = parse_size(c.memory_budget);
+  if (!budget) return budget.status();
+  if (*budget == 0) {
+    std::uint64_t total = host_memory_bytes();
+    if (total == 0) return Status(Errc::io_error, "memory.budget = auto but /proc/meminfo is unreadable; set a size");
+    if (total <= c.memory_safety_margin)
+      return Status(Errc::out_of_range, "memory.safety_margin is larger than the host memory");
+    *budget = total - c.memory_safety_margin;
+  }
+  o.memory_limit = *budget;
+  auto head = parse_size(c.critical_headroom);
+  if (!head) return head.status();
+  // auto: 1/16 of the budget keeps room for a small CRITICAL job (WinningPoSt partitions are
+  // ~0.5 GiB, the 2^22 bench partition 0.5 GiB) without starving bulk work.
+  o.critical_headroom = *head ? *head : o.memory_limit / 16;
+  if (o.critical_headroom >= o.memory_limit) return Status(Errc::out_of_range, "memory.critical_headroom must be below the budget");
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  o.synthesis_workers = c.synthesis_workers ? c.synthesis_workers : std::max(1u, cores / 2);
+  o.gpu_workers_per_device = c.gpu_workers_per_device;
+  o.synthesis_queue_depth = c.synthesis_queue_depth;
+  o.gpu_queue_depth = c.gpu_queue_depth;
+  o.self_verify = c.self_verify;
+  o.retention = std::chrono::seconds(c.job_retention_s);
+  o.max_pending_per_client = c.max_pending_per_client;
+  o.max_pending_total = c.max_pending_total;
+  o.journal_path = c.journal;
+  for (int d : c.devices) o.devices.push_back(DeviceInfo{.ordinal = d, .name = "device " + std::to_string(d)});
+  return o;
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,62 @@
+// DaemonConfig: the daemon's TOML configuration (docs/config.md documents every key). Parsing is
+// strict: an unknown section or key, a wrong type or an unparsable size is an error naming it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cuzk/base/status.hpp"
+#include "cuzk/engine/engine.hpp"
+#include "cuzk/engine/fake_prover.hpp"
+
+namespace cuzk::engine {
+
+struct DaemonConfig {
+  // [daemon]
+  std::vector<std::string> listen = {"unix://cuzk.sock"};  ///< unix://path or host:port (loopback when host empty)
+  std::string socket_group;                                 ///< group of the unix socket (mode 0660 then; else 0600)
+  std::string metrics_listen;                               ///< HTTP /metrics on host:port; empty = off
+  std::uint64_t max_message_bytes = std::uint64_t{256} << 20;
+  std::string journal = "cuzk-journal.db";                  ///< empty = no journal
+  std::uint32_t shutdown_grace_s = 30;
+  // [tls]
+  std::string tls_cert, tls_key, tls_client_ca;
+  bool tls_require_client_cert = false;
+  // [logging]
+  std::string log_level = "info";
+  std::string log_format = "text";  ///< text | json
+  std::string log_file;             ///< empty = stderr
+  // [memory]
+  std::string memory_budget = "auto";
+  std::uint64_t memory_safety_margin = std::uint64_t{5} << 30;
+  std::string critical_headroom = "auto";  ///< auto = two partitions of the largest circuit seen, capped
+  // [engine]
+  std::string prover = "groth16";  ///< groth16 | fake
+  std::uint32_t synthesis_workers = 0;  ///< 0 = max(1, cores / 2)
+  std::uint32_t gpu_workers_per_device = 2;
+  std::vector<int> devices;  ///< empty = every GPU found, else the CPU
+  std::uint32_t synthesis_queue_depth = 0;
+  std::uint32_t gpu_queue_depth = 0;
+  bool self_verify = true;
+  std::uint32_t job_retention_s = 300;
+  std::uint32_t max_pending_per_client = 64;
+  std::uint32_t max_pending_total = 0;
+  // [fake]
+  FakeProverOptions fake;
+};
+
+/// Parses TOML text; |origin| names it in errors.
+Result<DaemonConfig> parse_config(const std::string& toml_text, const std::string& origin = "config");
+Result<DaemonConfig> load_config(const std::string& path);
+
+/// "auto", "16GiB", "512MiB", "4GB", "1000" (bytes) → bytes.
+Result<std::uint64_t> parse_size(const std::string& s);
+
+/// MemTotal from /proc/meminfo (0 when unreadable).
+std::uint64_t host_memory_bytes();
+
+/// Engine options from a config: resolves "auto" sizes against host memory.
+Result<EngineOptions> engine_options(const DaemonConfig& c);
+
+}  // namespace cuzk::engine

@@ -1,0 +1,95 @@
+// Config parsing: defaults, every section, strict rejection of unknown keys and bad values.
+#include "cuzk/engine/config.hpp"
+
+#include <gtest/gtest.h>
+
+namespace cuzk::engine {
+namespace {
+
+TEST(Config, EmptyGivesDefaults) {
+  auto c = parse_config("");
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_EQ(c->listen, std::vector<std::string>{"unix://cuzk.sock"});
+  EXPECT_EQ(c->max_message_bytes, 256u << 20);
+  EXPECT_EQ(c->prover, "groth16");
+  EXPECT_TRUE(c->self_verify);
+}
+
+TEST(Config, AllSections) {
+  auto c = parse_config(R"(
+[daemon]
+listen = ["unix:///tmp/x.sock", "127.0.0.1:9820"]
+socket_group = "curio"
+metrics_listen = "127.0.0.1:9821"
+max_message_bytes = "512MiB"
+journal = ""
+shutdown_grace_s = 5
+[tls]
+cert = "s.pem"
+key = "s.key"
+client_ca = "ca.pem"
+require_client_cert = true
+[logging]
+level = "debug"
+format = "json"
+[memory]
+budget = "64GiB"
+safety_margin = "2GiB"
+critical_headroom = "4GiB"
+[engine]
+prover = "fake"
+synthesis_workers = 6
+gpu_workers_per_device = 1
+devices = [0, 1]
+self_verify = false
+job_retention_s = 60
+max_pending_per_client = 3
+[fake]
+synth_ms = 7
+gpu_ms = 9
+default_partitions = 4
+)");
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_EQ(c->listen.size(), 2u);
+  EXPECT_EQ(c->max_message_bytes, 512u << 20);
+  EXPECT_EQ(c->tls_client_ca, "ca.pem");
+  EXPECT_EQ(c->fake.gpu_ms, 9u);
+  auto o = engine_options(*c);
+  ASSERT_TRUE(o.ok()) << o.status().to_string();
+  EXPECT_EQ(o->memory_limit, 64ull << 30);
+  EXPECT_EQ(o->critical_headroom, 4ull << 30);
+  EXPECT_EQ(o->devices.size(), 2u);
+  EXPECT_EQ(o->synthesis_workers, 6u);
+  EXPECT_FALSE(o->self_verify);
+}
+
+TEST(Config, RejectsUnknownKeysAndBadValues) {
+  auto bad = [](const char* text, const char* needle) {
+    auto c = parse_config(text, "t.toml");
+    ASSERT_FALSE(c.ok()) << text;
+    EXPECT_NE(c.status().message().find(needle), std::string::npos) << c.status().message();
+  };
+  bad("[daemon]\nlisten_addr = \"x\"\n", "daemon.listen_addr");
+  bad("[nonsense]\nx = 1\n", "unknown section 'nonsense'");
+  bad("[memory]\nbudget = \"12 parsecs\"\n", "memory.budget");
+  bad("[engine]\nsynthesis_workers = -1\n", "engine.synthesis_workers");
+  bad("[engine]\nprover = \"magic\"\n", "engine.prover");
+  bad("[logging]\nlevel = \"loud\"\n", "logging.level");
+  bad("[tls]\ncert = \"a\"\n", "tls.cert and tls.key");
+  bad("[daemon]\nmax_message_bytes = \"1MiB\"\n", "max_message_bytes");
+  bad("[daemon\n", "t.toml:");
+  bad("top = 1\n", "unknown section 'top'");
+}
+
+TEST(Config, Sizes) {
+  EXPECT_EQ(*parse_size("16GiB"), 16ull << 30);
+  EXPECT_EQ(*parse_size("1 GB"), 1000000000ull);
+  EXPECT_EQ(*parse_size("123"), 123u);
+  EXPECT_EQ(*parse_size("auto"), 0u);
+  EXPECT_FALSE(parse_size("GiB").ok());
+  EXPECT_FALSE(parse_size("99999999999TiB").ok());
+  EXPECT_FALSE(parse_size("-5").ok());
+}
+
+}  // namespace
+}  // namespace cuzk::engine
