@@ -46,7 +46,7 @@ class OpStream {
  public:
   explicit OpStream(const BenchCircuitParams& p)
       : rng_(p.seed * 0x2545f4914f6cdd1dULL + 1), num_public_(p.num_public) {
-    const std::uint64_t rows = std::uint64_t{1} << p.log_rows;
+    const std::uint64_t rows = p.rows != 0 ? p.rows : std::uint64_t{1} << p.log_rows;
     circuit_rows_ = rows - (1 + p.num_public);
     kind_.reserve(circuit_rows_);
   }
@@ -255,6 +255,20 @@ void build_lcs(const Op& op, LC& a, LC& b, LC& c) {
   }
 }
 
+Status check_params(const BenchCircuitParams& p) {
+  if (p.rows != 0) {
+    if (p.rows < 256 || p.rows > (std::uint64_t{1} << 27)) {
+      return Status(Errc::invalid_argument, "benchmark circuit of " + std::to_string(p.rows) +
+                                                " rows outside 256..2^27");
+    }
+  } else if (p.log_rows < 10 || p.log_rows > 27) {
+    return Status(Errc::invalid_argument, "benchmark circuit size 2^" + std::to_string(p.log_rows) +
+                                              " outside 2^10..2^27");
+  }
+  if (p.num_public > 64) return Status(Errc::invalid_argument, "benchmark circuit takes at most 64 public inputs");
+  return {};
+}
+
 }  // namespace
 
 std::vector<Fr> BenchR1cs::assignment() const {
@@ -266,10 +280,7 @@ std::vector<Fr> BenchR1cs::assignment() const {
 }
 
 Result<BenchR1cs> generate_bench_r1cs(const BenchCircuitParams& p, bool with_witness) {
-  if (p.log_rows < 10 || p.log_rows > 27) {
-    return Status(Errc::invalid_argument, "benchmark circuit size 2^" + std::to_string(p.log_rows) +
-                                              " outside 2^10..2^27");
-  }
+  CUZK_RETURN_IF_ERROR(check_params(p));
   OpStream ops(p);
   const std::uint64_t rows = ops.circuit_rows();
   const std::uint64_t ni = 1 + p.num_public;
@@ -325,10 +336,7 @@ Result<BenchR1cs> generate_bench_r1cs(const BenchCircuitParams& p, bool with_wit
 }
 
 Status BenchCircuit::synthesize(ConstraintSystem& cs) {
-  if (p_.log_rows < 10 || p_.log_rows > 27) {
-    return Status(Errc::invalid_argument, "benchmark circuit size 2^" + std::to_string(p_.log_rows) +
-                                              " outside 2^10..2^27");
-  }
+  CUZK_RETURN_IF_ERROR(check_params(p_));
   OpStream ops(p_);
   const std::uint64_t rows = ops.circuit_rows();
   inputs_.assign(1 + p_.num_public, Fr::zero());

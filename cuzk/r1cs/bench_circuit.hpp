@@ -27,6 +27,7 @@ namespace cuzk {
 
 struct BenchCircuitParams {
   unsigned log_rows = 16;        ///< K: 2^K rows in total, 10 ≤ K ≤ 27
+  std::uint64_t rows = 0;        ///< when non-zero: exactly this many rows (≥ 256), overrides K
   std::uint64_t seed = 1;
   std::uint32_t num_public = 4;  ///< public inputs besides ONE
 };
@@ -39,7 +40,7 @@ struct BenchR1cs {
   std::vector<Fr> assignment() const;
 };
 
-/// Builds the benchmark circuit without closures; invalid_argument for K outside 10..27.
+/// Builds the benchmark circuit without closures; invalid_argument for K outside 10..27 or rows < 256.
 Result<BenchR1cs> generate_bench_r1cs(const BenchCircuitParams& p, bool with_witness = true);
 
 /// The same circuit through the ConstraintSystem API.
