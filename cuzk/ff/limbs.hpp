@@ -39,6 +39,7 @@ constexpr std::uint64_t mac(std::uint64_t acc, std::uint64_t a, std::uint64_t b,
 template <std::size_t N>
 constexpr std::uint64_t limbs_add(Limbs<N>& r, const Limbs<N>& a, const Limbs<N>& b) {
   std::uint64_t c = 0;
+#pragma GCC unroll 8
   for (std::size_t i = 0; i < N; ++i) r[i] = adc(a[i], b[i], c);
   return c;
 }
@@ -47,6 +48,7 @@ constexpr std::uint64_t limbs_add(Limbs<N>& r, const Limbs<N>& a, const Limbs<N>
 template <std::size_t N>
 constexpr std::uint64_t limbs_sub(Limbs<N>& r, const Limbs<N>& a, const Limbs<N>& b) {
   std::uint64_t br = 0;
+#pragma GCC unroll 8
   for (std::size_t i = 0; i < N; ++i) r[i] = sbb(a[i], b[i], br);
   return br;
 }

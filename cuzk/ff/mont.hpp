@@ -83,6 +83,10 @@ class MontField {
                 "the no-carry CIOS multiplication needs a spare top bit");
   static_assert(P::modulus[0] * (~kInv + 1) == 1, "kInv must be -p^{-1} mod 2^64");
 
+  /// True when this field has the x86-64 assembly (mont_x86.hpp: mulx/adx multiplication, add/sub);
+  /// N = 4 or 6, built with CUZK_ASM.
+  static constexpr bool kHasAsmPath = CUZK_FF_X86_ASM && (N == 4 || N == 6);
+
   /// Montgomery-form limbs; always < p.
   Repr l{};
 
@@ -131,17 +135,26 @@ class MontField {
 
   friend constexpr MontField operator+(const MontField& a, const MontField& b) {
     MontField r;
-    limbs_add(r.l, a.l, b.l);  // no carry out: 2p < 2^(64N)
-    r.reduce_once();
+    if constexpr (kHasAsmPath) {
+      if (!std::is_constant_evaluated() && mont_x86::g_use_asm) {
+        if constexpr (N == 6) mont_x86::add6<kModulus>(r.l, a.l, b.l);
+        else mont_x86::add4<kModulus>(r.l, a.l, b.l);
+        return r;
+      }
+    }
+    add_portable(r.l, a.l, b.l);
     return r;
   }
   friend constexpr MontField operator-(const MontField& a, const MontField& b) {
     MontField r;
-    std::uint64_t br = limbs_sub(r.l, a.l, b.l);
-    // add p back when a < b, masked so the timing does not depend on the values
-    const std::uint64_t mask = 0 - br;
-    std::uint64_t c = 0;
-    for (std::size_t i = 0; i < N; ++i) r.l[i] = adc(r.l[i], kModulus[i] & mask, c);
+    if constexpr (kHasAsmPath) {
+      if (!std::is_constant_evaluated() && mont_x86::g_use_asm) {
+        if constexpr (N == 6) mont_x86::sub6<kModulus>(r.l, a.l, b.l);
+        else mont_x86::sub4<kModulus>(r.l, a.l, b.l);
+        return r;
+      }
+    }
+    sub_portable(r.l, a.l, b.l);
     return r;
   }
   constexpr MontField operator-() const { return zero() - *this; }
@@ -224,15 +237,32 @@ class MontField {
   /// Parses "0x…" as hex and anything else as decimal.
   static Result<MontField> from_string(std::string_view s);
 
+  /// Portable r = a + b mod p (inputs < p, output < p); no carry out since 2p < 2^(64N).
+  static constexpr void add_portable(Repr& r, const Repr& a, const Repr& b) {
+    limbs_add(r, a, b);
+    reduce_once_limbs(r);
+  }
+  /// Portable r = a − b mod p: adds p back when a < b, masked so the timing does not depend on
+  /// the values.
+  static constexpr void sub_portable(Repr& r, const Repr& a, const Repr& b) {
+    std::uint64_t br = limbs_sub(r, a, b);
+    const std::uint64_t mask = 0 - br;
+    std::uint64_t c = 0;
+#pragma GCC unroll 8
+    for (std::size_t i = 0; i < N; ++i) r[i] = adc(r[i], kModulus[i] & mask, c);
+  }
+
   /// Portable CIOS multiplication r = a·b·R^{-1} mod p (inputs < p, output < p).
   static constexpr void mul_portable(Repr& r, const Repr& a, const Repr& b) {
     Repr t{};
+#pragma GCC unroll 8
     for (std::size_t i = 0; i < N; ++i) {
       std::uint64_t A = 0;
       t[0] = mac(t[0], a[0], b[i], A);
       const std::uint64_t m = t[0] * kInv;
       std::uint64_t C = 0;
       (void)mac(t[0], m, kModulus[0], C);
+#pragma GCC unroll 8
       for (std::size_t j = 1; j < N; ++j) {
         t[j] = mac(t[j], a[j], b[i], A);
         t[j - 1] = mac(t[j], m, kModulus[j], C);
@@ -243,8 +273,6 @@ class MontField {
     reduce_once_limbs(r);
   }
 
-  /// True when this field has an x86-64 mulx/adx multiplication (N = 4 or 6, built with CUZK_ASM).
-  static constexpr bool kHasAsmPath = CUZK_FF_X86_ASM && (N == 4 || N == 6);
 
   /// r = a·b·R^{-1} mod p with the mulx/adx code (mont_x86.hpp); the caller guarantees the CPU has
   /// BMI2 and ADX (mont_x86::cpu_has_mulx_adx()). Only for fields with kHasAsmPath.
@@ -283,6 +311,7 @@ class MontField {
     Repr s{};
     std::uint64_t br = limbs_sub(s, v, kModulus);
     const std::uint64_t mask = 0 - br;  // all ones when v < p: keep v
+#pragma GCC unroll 8
     for (std::size_t i = 0; i < N; ++i) v[i] = (v[i] & mask) | (s[i] & ~mask);
   }
   constexpr void reduce_once() { reduce_once_limbs(l); }
