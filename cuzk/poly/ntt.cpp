@@ -187,7 +187,7 @@ Status ntt(std::span<Fr> values, const NttPlan& plan, const NttMode& mode, Threa
     const Fr coset_base = coset_out ? dom.coset_shift_inv() : Fr::one();
     pool.parallel_for(n2 / width, [&](std::size_t blk_begin, std::size_t blk_end) {
       std::vector<Fr> buf(n1 * width);
-      Fr f[16], base[16];
+      Fr f[16][4], step[16];  // n1 ≥ 32 here, a multiple of 4
       for (std::size_t blk = blk_begin; blk < blk_end; ++blk) {
         const std::size_t c0 = blk * width;
         for (std::size_t j1 = 0; j1 < n1; ++j1) {
@@ -201,17 +201,21 @@ Status ntt(std::span<Fr> values, const NttPlan& plan, const NttMode& mode, Threa
           }
         }
         dif_columns(buf.data(), n1, width, tab.col_stages.data());
-        // Slot p holds k1 = rev(p): multiply by start(j2)·(ω^(±j2)·[g^(−1)])^(k1).
+        // Slot p holds k1 = rev(p): multiply by start(j2)·β^(k1), β = ω^(±j2)·[g^(−1)]. The powers
+        // run as 4 interleaved chains per column (step β^4) so the multiplications overlap.
         for (std::size_t c = 0; c < width; ++c) {
-          f[c] = column_start(c0 + c);
-          base[c] = coset_out ? tab.col_step[c0 + c] * coset_base : tab.col_step[c0 + c];
+          const Fr beta = coset_out ? tab.col_step[c0 + c] * coset_base : tab.col_step[c0 + c];
+          f[c][0] = column_start(c0 + c);
+          for (int r = 1; r < 4; ++r) f[c][r] = f[c][r - 1] * beta;
+          step[c] = beta.square().square();
         }
-        for (std::size_t k1 = 0; k1 < n1; ++k1) {
-          Fr* row = buf.data() + reverse_bits(k1, lr) * width;
-          for (std::size_t c = 0; c < width; ++c) {
-            row[c] *= f[c];
-            f[c] *= base[c];
+        for (std::size_t k1 = 0; k1 < n1; k1 += 4) {
+          for (int r = 0; r < 4; ++r) {
+            Fr* row = buf.data() + reverse_bits(k1 + r, lr) * width;
+            for (std::size_t c = 0; c < width; ++c) row[c] *= f[c][r];
           }
+          for (std::size_t c = 0; c < width; ++c)
+            for (int r = 0; r < 4; ++r) f[c][r] *= step[c];
         }
         for (std::size_t p = 0; p < n1; ++p)
           std::copy(buf.data() + p * width, buf.data() + (p + 1) * width, x + p * n2 + c0);
