@@ -1,0 +1,256 @@
+// The only file of cuzk allowed to call device-global CUDA APIs (scripts/check-interlock.sh): they
+// run at creation and destruction of a DeviceContext, never on the proving path.
+#include "cuzk/gpu/device_context.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "cuzk/gpu/cuda_check.cuh"
+
+namespace cuzk::gpu {
+
+namespace {
+constexpr std::size_t kAlign = 256;
+constexpr int kUserEvents = 16;
+std::size_t round_up(std::size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+}  // namespace
+
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
+  if (this != &o) {
+    reset();
+    ctx_ = o.ctx_;
+    ptr_ = o.ptr_;
+    bytes_ = o.bytes_;
+    o.ctx_ = nullptr;
+    o.ptr_ = nullptr;
+    o.bytes_ = 0;
+  }
+  return *this;
+}
+
+void DeviceBuffer::reset() {
+  if (ctx_ && ptr_) ctx_->release(ptr_, bytes_);
+  ctx_ = nullptr;
+  ptr_ = nullptr;
+  bytes_ = 0;
+}
+
+PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& o) noexcept {
+  if (this != &o) {
+    reset();
+    ctx_ = o.ctx_;
+    ptr_ = o.ptr_;
+    bytes_ = o.bytes_;
+    index_ = o.index_;
+    o.ctx_ = nullptr;
+    o.ptr_ = nullptr;
+    o.index_ = -1;
+  }
+  return *this;
+}
+
+void PinnedBuffer::reset() {
+  if (ctx_ && index_ >= 0) ctx_->release_pinned(index_);
+  ctx_ = nullptr;
+  ptr_ = nullptr;
+  index_ = -1;
+}
+
+Result<std::unique_ptr<DeviceContext>> DeviceContext::create(const DeviceContextOptions& o) {
+  std::unique_ptr<DeviceContext> ctx(new DeviceContext());
+  try {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+      (void)cudaGetLastError();
+      return Status(Errc::device_failure, "no CUDA device is present");
+    }
+    if (o.device < 0 || o.device >= count)
+      return Status(Errc::invalid_argument, "CUDA device " + std::to_string(o.device) + " does not exist (" +
+                                                std::to_string(count) + " present)");
+    ctx->device_ = o.device;
+    CUZK_CUDA_CHECK(cudaSetDevice(o.device));
+    cudaDeviceProp prop{};
+    CUZK_CUDA_CHECK(cudaGetDeviceProperties(&prop, o.device));
+    ctx->name_ = prop.name;
+    ctx->sm_count_ = prop.multiProcessorCount;
+
+    std::size_t free_b = 0, total_b = 0;
+    CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    std::size_t want = o.arena_bytes ? o.arena_bytes : static_cast<std::size_t>(static_cast<double>(free_b) * o.free_fraction);
+    if (o.vram_cap_bytes) want = std::min(want, o.vram_cap_bytes);
+    want = want / kAlign * kAlign;
+    if (want == 0 || want > free_b)
+      return Status(Errc::out_of_memory, "VRAM arena of " + std::to_string(want) + " bytes requested, " +
+                                             std::to_string(free_b) + " free on " + ctx->name_);
+    void* p = nullptr;
+    if (cudaMalloc(&p, want) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return Status(Errc::out_of_memory, "cannot reserve a VRAM arena of " + std::to_string(want) + " bytes");
+    }
+    ctx->arena_ = static_cast<char*>(p);
+    ctx->arena_bytes_ = want;
+    ctx->free_[0] = want;
+
+    for (int i = 0; i < std::max(1, o.streams); ++i) {
+      cudaStream_t s;
+      CUZK_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+      ctx->streams_.push_back(s);
+    }
+    for (int i = 0; i < kUserEvents + std::max(2, o.pinned_buffers); ++i) {
+      cudaEvent_t e;
+      CUZK_CUDA_CHECK(cudaEventCreate(&e));
+      ctx->events_.push_back(e);
+    }
+    ctx->pinned_bytes_ = o.pinned_buffer_bytes;
+    for (int i = 0; i < std::max(2, o.pinned_buffers); ++i) {
+      void* h = nullptr;
+      CUZK_CUDA_CHECK(cudaMallocHost(&h, o.pinned_buffer_bytes));
+      ctx->pinned_.push_back(h);
+      ctx->pinned_busy_.push_back(false);
+    }
+  } catch (const CudaError& e) {
+    return Status(Errc::device_failure, e.what());
+  }
+  return Result<std::unique_ptr<DeviceContext>>(std::move(ctx));
+}
+
+DeviceContext::~DeviceContext() {
+  // Teardown only: the device-global calls here are outside any proving path.
+  (void)cudaSetDevice(device_);
+  for (auto s : streams_) (void)cudaStreamSynchronize(s);
+  for (auto h : pinned_) (void)cudaFreeHost(h);
+  for (auto e : events_) (void)cudaEventDestroy(e);
+  for (auto s : streams_) (void)cudaStreamDestroy(s);
+  if (arena_) (void)cudaFree(arena_);
+}
+
+Result<DeviceBuffer> DeviceContext::alloc(std::size_t bytes, const char* what) {
+  const std::size_t need = round_up(std::max<std::size_t>(bytes, 1));
+  std::lock_guard<std::mutex> lock(arena_mu_);
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    if (it->second < need) continue;
+    const std::size_t off = it->first, size = it->second;
+    free_.erase(it);
+    if (size > need) free_[off + need] = size - need;
+    DeviceBuffer b;
+    b.ctx_ = this;
+    b.ptr_ = arena_ + off;
+    b.bytes_ = need;
+    return Result<DeviceBuffer>(std::move(b));
+  }
+  std::size_t largest = 0;
+  for (auto& [o, s] : free_) largest = std::max(largest, s);
+  return Status(Errc::out_of_memory, std::string(what) + ": " + std::to_string(need) +
+                                         " bytes needed, largest free block of the VRAM arena is " +
+                                         std::to_string(largest) + " of " + std::to_string(arena_bytes_));
+}
+
+void DeviceContext::release(void* ptr, std::size_t bytes) {
+  std::lock_guard<std::mutex> lock(arena_mu_);
+  std::size_t off = static_cast<std::size_t>(static_cast<char*>(ptr) - arena_);
+  auto next = free_.lower_bound(off);
+  if (next != free_.end() && next->first == off + bytes) {  // merge with the following block
+    bytes += next->second;
+    next = free_.erase(next);
+  }
+  if (next != free_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == off) {  // merge with the preceding block
+      prev->second += bytes;
+      return;
+    }
+  }
+  free_[off] = bytes;
+}
+
+std::size_t DeviceContext::arena_used() const {
+  std::lock_guard<std::mutex> lock(arena_mu_);
+  std::size_t f = 0;
+  for (auto& [o, s] : free_) f += s;
+  return arena_bytes_ - f;
+}
+
+std::size_t DeviceContext::arena_largest_free() const {
+  std::lock_guard<std::mutex> lock(arena_mu_);
+  std::size_t largest = 0;
+  for (auto& [o, s] : free_) largest = std::max(largest, s);
+  return largest;
+}
+
+std::size_t DeviceContext::slots_for(std::size_t bytes_per_slot) const {
+  if (bytes_per_slot == 0) return 0;
+  std::lock_guard<std::mutex> lock(arena_mu_);
+  std::size_t n = 0;
+  for (auto& [o, s] : free_) n += s / round_up(bytes_per_slot);
+  return n;
+}
+
+PinnedBuffer DeviceContext::acquire_pinned() {
+  std::unique_lock<std::mutex> lock(pinned_mu_);
+  for (;;) {
+    for (std::size_t i = 0; i < pinned_.size(); ++i) {
+      if (!pinned_busy_[i]) {
+        pinned_busy_[i] = true;
+        PinnedBuffer b;
+        b.ctx_ = this;
+        b.ptr_ = pinned_[i];
+        b.bytes_ = pinned_bytes_;
+        b.index_ = static_cast<int>(i);
+        return b;
+      }
+    }
+    pinned_cv_.wait(lock);
+  }
+}
+
+void DeviceContext::release_pinned(int index) {
+  {
+    std::lock_guard<std::mutex> lock(pinned_mu_);
+    pinned_busy_[static_cast<std::size_t>(index)] = false;
+  }
+  pinned_cv_.notify_one();
+}
+
+void DeviceContext::upload(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
+  PinnedBuffer buf[2] = {acquire_pinned(), acquire_pinned()};
+  cudaEvent_t ev[2] = {events_[kUserEvents + buf[0].index_], events_[kUserEvents + buf[1].index_]};
+  bool pending[2] = {false, false};
+  const std::size_t chunk = pinned_bytes_;
+  int k = 0;
+  for (std::size_t off = 0; off < bytes; off += chunk, k ^= 1) {
+    const std::size_t n = std::min(chunk, bytes - off);
+    if (pending[k]) CUZK_CUDA_CHECK(cudaEventSynchronize(ev[k]));
+    std::memcpy(buf[k].data(), static_cast<const char*>(src) + off, n);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst) + off, buf[k].data(), n, cudaMemcpyHostToDevice, stream));
+    CUZK_CUDA_CHECK(cudaEventRecord(ev[k], stream));
+    pending[k] = true;
+  }
+  for (int i = 0; i < 2; ++i)
+    if (pending[i]) CUZK_CUDA_CHECK(cudaEventSynchronize(ev[i]));
+}
+
+void DeviceContext::download(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
+  PinnedBuffer buf[2] = {acquire_pinned(), acquire_pinned()};
+  cudaEvent_t ev[2] = {events_[kUserEvents + buf[0].index_], events_[kUserEvents + buf[1].index_]};
+  const std::size_t chunk = pinned_bytes_;
+  std::size_t prev_off = 0, prev_n = 0;
+  int k = 0, prev_k = -1;
+  for (std::size_t off = 0; off < bytes; off += chunk, k ^= 1) {
+    const std::size_t n = std::min(chunk, bytes - off);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(buf[k].data(), static_cast<const char*>(src) + off, n, cudaMemcpyDeviceToHost, stream));
+    CUZK_CUDA_CHECK(cudaEventRecord(ev[k], stream));
+    if (prev_k >= 0) {  // drain the previous chunk while this one is in flight
+      CUZK_CUDA_CHECK(cudaEventSynchronize(ev[prev_k]));
+      std::memcpy(static_cast<char*>(dst) + prev_off, buf[prev_k].data(), prev_n);
+    }
+    prev_k = k;
+    prev_off = off;
+    prev_n = n;
+  }
+  if (prev_k >= 0) {
+    CUZK_CUDA_CHECK(cudaEventSynchronize(ev[prev_k]));
+    std::memcpy(static_cast<char*>(dst) + prev_off, buf[prev_k].data(), prev_n);
+  }
+}
+
+}  // namespace cuzk::gpu

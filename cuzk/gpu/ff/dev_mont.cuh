@@ -1,0 +1,204 @@
+// DevMont<P>: the device twin of MontField<P>. Same value, same bytes: Montgomery form a·R mod p with
+// R = 2^(64·N64) = 2^(32·N), stored as N = 2·N64 little-endian 32-bit limbs, always fully reduced.
+// A buffer of host Fp/Fr is copied to the device raw and read as DevFp/DevFr (STYLE.md rule 6).
+//
+// Multiplication: CIOS over 32-bit limbs with PTX carry chains (mad.lo.cc / madc.hi.cc). The
+// products a_j·b_i of even j and of odd j go to two accumulators E and O so that each chain
+// writes every limb once (the even/odd split of Emmart–Weems); O is folded into E once per row,
+// together with the one-limb shift of CIOS. Per row: 2N wide products + 1 low product + N adds.
+// Bound: with inputs < p < 2^(32N−2), every row keeps t < 2p (Koç–Acar–Kaliski), so E+O fits in
+// N+1 limbs and the fold's carry out is zero; one conditional subtraction ends in [0, p).
+#pragma once
+
+#include <cstdint>
+
+#include "cuzk/ff/mont.hpp"
+
+#define CUZK_DEV __device__ __forceinline__
+
+namespace cuzk::gpu {
+
+namespace dev_detail {
+
+/// p and R mod p as 32-bit limbs, for constant memory (host constexpr arrays are not visible in
+/// device code; constant-bank operands feed IMAD directly).
+template <class P>
+struct DevConsts {
+  std::uint32_t p[2 * MontField<P>::N];
+  std::uint32_t one[2 * MontField<P>::N];
+};
+
+template <class P>
+constexpr DevConsts<P> make_dev_consts() {
+  DevConsts<P> c{};
+  for (std::size_t i = 0; i < 2 * MontField<P>::N; ++i) {
+    c.p[i] = static_cast<std::uint32_t>(P::modulus[i / 2] >> ((i % 2) * 32));
+    c.one[i] = static_cast<std::uint32_t>(MontField<P>::kR[i / 2] >> ((i % 2) * 32));
+  }
+  return c;
+}
+
+template <class P>
+__constant__ DevConsts<P> kConsts = make_dev_consts<P>();
+
+}  // namespace dev_detail
+
+template <class P>
+struct DevMont {
+  using Host = MontField<P>;
+  static constexpr int N = 2 * static_cast<int>(Host::N);
+
+  std::uint32_t l[N];
+
+  /// Limb |i| of p (a constant-bank operand after unrolling).
+  CUZK_DEV static std::uint32_t p32(int i) { return dev_detail::kConsts<P>.p[i]; }
+  /// Limb |i| of R mod p (the Montgomery one).
+  CUZK_DEV static std::uint32_t one32(int i) { return dev_detail::kConsts<P>.one[i]; }
+  /// −p^{-1} mod 2^32 (the low word of the host's −p^{-1} mod 2^64).
+  static constexpr std::uint32_t kInv32 = static_cast<std::uint32_t>(Host::kInv);
+
+  CUZK_DEV static DevMont zero() {
+    DevMont r;
+#pragma unroll
+    for (int i = 0; i < N; ++i) r.l[i] = 0;
+    return r;
+  }
+  CUZK_DEV static DevMont one() {
+    DevMont r;
+#pragma unroll
+    for (int i = 0; i < N; ++i) r.l[i] = one32(i);
+    return r;
+  }
+  CUZK_DEV bool is_zero() const {
+    std::uint32_t acc = 0;
+#pragma unroll
+    for (int i = 0; i < N; ++i) acc |= l[i];
+    return acc == 0;
+  }
+  CUZK_DEV bool is_one() const {
+    std::uint32_t acc = 0;
+#pragma unroll
+    for (int i = 0; i < N; ++i) acc |= l[i] ^ one32(i);
+    return acc == 0;
+  }
+  CUZK_DEV friend bool operator==(const DevMont& a, const DevMont& b) {
+    std::uint32_t acc = 0;
+#pragma unroll
+    for (int i = 0; i < N; ++i) acc |= a.l[i] ^ b.l[i];
+    return acc == 0;
+  }
+  CUZK_DEV friend bool operator!=(const DevMont& a, const DevMont& b) { return !(a == b); }
+
+  /// v − p when v ≥ p, else v (v < 2p).
+  CUZK_DEV static void reduce_once(std::uint32_t v[N]) {
+    std::uint32_t s[N], br;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(v[0]), "r"(p32(0)));
+#pragma unroll
+    for (int i = 1; i < N; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(v[i]), "r"(p32(i)));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(br));  // 0xffffffff when v < p
+#pragma unroll
+    for (int i = 0; i < N; ++i) v[i] = (v[i] & br) | (s[i] & ~br);
+  }
+
+  CUZK_DEV friend DevMont operator+(const DevMont& a, const DevMont& b) {
+    DevMont r;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
+#pragma unroll
+    for (int i = 1; i < N; ++i) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
+    reduce_once(r.l);  // a + b < 2p < 2^(32N): no carry out
+    return r;
+  }
+  CUZK_DEV friend DevMont operator-(const DevMont& a, const DevMont& b) {
+    DevMont r;
+    std::uint32_t br;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
+#pragma unroll
+    for (int i = 1; i < N; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(br));  // all ones on borrow: add p back
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(r.l[0]) : "r"(p32(0) & br));
+#pragma unroll
+    for (int i = 1; i < N; ++i) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(r.l[i]) : "r"(p32(i) & br));
+    return r;
+  }
+  CUZK_DEV DevMont operator-() const { return zero() - *this; }
+  CUZK_DEV DevMont dbl() const { return *this + *this; }
+  CUZK_DEV DevMont& operator+=(const DevMont& b) { return *this = *this + b; }
+  CUZK_DEV DevMont& operator-=(const DevMont& b) { return *this = *this - b; }
+  CUZK_DEV DevMont& operator*=(const DevMont& b) { return *this = *this * b; }
+
+  /// r = a·b·R^{-1} mod p; see the header comment.
+  CUZK_DEV static void mul_mont(std::uint32_t r[N], const std::uint32_t a[N], const std::uint32_t b[N]) {
+    std::uint32_t e[N + 1], o[N + 1];
+#pragma unroll
+    for (int k = 0; k <= N; ++k) e[k] = 0;
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      const std::uint32_t bi = b[i];
+      // E[0..N-1] += a_even·b_i, carry into E[N].
+      asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                   : "+r"(e[0]), "+r"(e[1]) : "r"(a[0]), "r"(bi));
+#pragma unroll
+      for (int j = 2; j < N; j += 2)
+        asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                     : "+r"(e[j]), "+r"(e[j + 1]) : "r"(a[j]), "r"(bi));
+      asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
+      // O[1..N] = a_odd·b_i (fresh: disjoint limbs, no carries).
+#pragma unroll
+      for (int j = 1; j < N; j += 2)
+        asm("mul.lo.u32 %0, %2, %3; mul.hi.u32 %1, %2, %3;" : "=r"(o[j]), "=r"(o[j + 1]) : "r"(a[j]), "r"(bi));
+      // Quotient digit: O does not touch limb 0.
+      const std::uint32_t m = e[0] * kInv32;
+      asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                   : "+r"(e[0]), "+r"(e[1]) : "r"(m), "r"(p32(0)));
+#pragma unroll
+      for (int j = 2; j < N; j += 2)
+        asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                     : "+r"(e[j]), "+r"(e[j + 1]) : "r"(m), "r"(p32(j)));
+      asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
+      asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                   : "+r"(o[1]), "+r"(o[2]) : "r"(m), "r"(p32(1)));
+#pragma unroll
+      for (int j = 3; j < N; j += 2)
+        asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                     : "+r"(o[j]), "+r"(o[j + 1]) : "r"(m), "r"(p32(j)));
+      // E[0] is now 0 mod 2^32: fold O in and shift down one limb.
+      asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(e[0]) : "r"(e[1]), "r"(o[1]));
+#pragma unroll
+      for (int k = 1; k < N - 1; ++k) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(e[k]) : "r"(e[k + 1]), "r"(o[k + 1]));
+      asm volatile("addc.u32 %0, %1, %2;" : "=r"(e[N - 1]) : "r"(e[N]), "r"(o[N]));
+      e[N] = 0;
+    }
+    reduce_once(e);
+#pragma unroll
+    for (int k = 0; k < N; ++k) r[k] = e[k];
+  }
+
+  CUZK_DEV friend DevMont operator*(const DevMont& a, const DevMont& b) {
+    DevMont r;
+    mul_mont(r.l, a.l, b.l);
+    return r;
+  }
+  CUZK_DEV DevMont square() const { return *this * *this; }
+
+  /// The canonical integer (a·R^{-1}): one Montgomery multiplication by the integer 1.
+  CUZK_DEV DevMont to_canonical() const {
+    DevMont one_c = zero();
+    one_c.l[0] = 1;
+    return *this * one_c;
+  }
+
+  /// a^(p−2), the inverse by Fermat; 0 maps to 0. Time depends only on p.
+  CUZK_DEV DevMont inverse() const {
+    DevMont r = one();
+#pragma unroll 1
+    for (int i = 32 * N - 1; i >= 0; --i) {
+      r = r.square();
+      // bit i of p − 2: p is odd and p[0] ≥ 2, so p − 2 differs from p only in limb 0.
+      const std::uint32_t limb = (i < 32) ? p32(0) - 2 : p32(i >> 5);
+      if ((limb >> (i & 31)) & 1) r = r * *this;
+    }
+    return r;
+  }
+};
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,245 @@
+#include "cuzk/gpu/ntt/ntt.cuh"
+
+#include <cstring>
+#include <vector>
+
+#include "cuzk/gpu/cuda_check.cuh"
+#include "cuzk/gpu/ff/dev_fields.cuh"
+
+namespace cuzk::gpu {
+
+namespace {
+
+constexpr int kMaxLogBlock = 10;  // 1024 elements (32 KiB) of shared memory per block
+constexpr int kThreads = 512;
+
+/// 2^32-th root of unity raised to 2^(32 − log_n): a primitive 2^log_n-th root (host).
+Fr root_of_unity(unsigned log_n) {
+  Fr w = Fr::from_canonical_unchecked(kFrRootOfUnity32);
+  for (unsigned i = log_n; i < 32; ++i) w = w.square();
+  return w;
+}
+
+struct Pow2Table {
+  DevFr p[32];  // ω^(2^k)
+};
+
+/// out[j] = ω^j for j < count, from the binary expansion of j (≤ log_n multiplications).
+__global__ void build_twiddles_kernel(DevFr* out, Pow2Table t, std::size_t count) {
+  const std::size_t j = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (j >= count) return;
+  DevFr acc = DevFr::one();
+  for (int k = 0; k < 32; ++k)
+    if ((j >> k) & 1) acc = acc * t.p[k];
+  out[j] = acc;
+}
+
+CUZK_DEV DevFr pow_at(const DevFr* tab, std::uint64_t k) {
+  return tab[k & 1023] * tab[1024 + ((k >> 10) & 1023)] * tab[2048 + (k >> 20)];
+}
+
+/// Radix-2 DIT stages [s0, s0 + S) on sub-transforms of stride 2^s0, 2^l of them per block.
+/// kFirst: the gather pass (s0 = 0) reading in[bitrev(i)], optionally times pow_at(scale, bitrev(i)).
+template <bool kFirst>
+__global__ void __launch_bounds__(kThreads) ntt_pass_kernel(DevFr* out, const DevFr* in, const DevFr* tw, int log_n,
+                                                            int s0, int S, int l, const DevFr* scale) {
+  extern __shared__ DevFr sm[];
+  const int L = 1 << l;
+  const int E = (1 << S) << l;
+  const std::uint64_t groups_lo = (std::uint64_t{1} << s0) >> l;
+  const std::uint64_t b = blockIdx.x;
+  const std::uint64_t lo_base = (b % groups_lo) << l;
+  const std::uint64_t hi = b / groups_lo;
+  auto gidx = [&](int e) -> std::uint64_t {
+    return (hi << (s0 + S)) | (static_cast<std::uint64_t>(e >> l) << s0) | (lo_base + static_cast<std::uint64_t>(e & (L - 1)));
+  };
+  for (int e = threadIdx.x; e < E; e += blockDim.x) {
+    const std::uint64_t gi = gidx(e);
+    DevFr v;
+    if constexpr (kFirst) {
+      const std::uint64_t src = log_n == 0 ? 0 : (__brevll(gi) >> (64 - log_n));
+      v = in[src];
+      if (scale) v = v * pow_at(scale, src);
+    } else {
+      v = in[gi];
+    }
+    sm[e] = v;
+  }
+  __syncthreads();
+  for (int k = 0; k < S; ++k) {
+    const int m = 1 << k;
+    const int shift = log_n - 1 - (s0 + k);
+    for (int t = threadIdx.x; t < E / 2; t += blockDim.x) {
+      const int lo = t & (L - 1);
+      const int bf = t >> l;
+      const int i_mid = ((bf >> k) << (k + 1)) | (bf & (m - 1));
+      const int j_mid = i_mid + m;
+      const std::uint64_t j = (static_cast<std::uint64_t>(i_mid & (m - 1)) << s0) | (lo_base + static_cast<std::uint64_t>(lo));
+      const DevFr w = tw[j << shift];
+      const int ia = (i_mid << l) | lo, ib = (j_mid << l) | lo;
+      const DevFr u = sm[ia];
+      const DevFr v = sm[ib] * w;
+      sm[ia] = u + v;
+      sm[ib] = u - v;
+    }
+    __syncthreads();
+  }
+  for (int e = threadIdx.x; e < E; e += blockDim.x) out[gidx(e)] = sm[e];
+}
+
+__global__ void scale_pow_kernel(DevFr* v, std::size_t n, const DevFr* tab) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i < n) v[i] = v[i] * pow_at(tab, i);
+}
+
+/// a ← (a·b − c)·zinv, the pointwise step of H on the coset.
+__global__ void h_combine_kernel(DevFr* a, const DevFr* b, const DevFr* c, std::size_t n, DevFr zinv) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i < n) a[i] = (a[i] * b[i] - c[i]) * zinv;
+}
+
+unsigned grid_for(std::size_t n, unsigned threads) { return static_cast<unsigned>((n + threads - 1) / threads); }
+
+/// Runs the passes of one transform: values → scratch (gather) → … → values.
+void run_passes(const DevFr* tw, DevFr* values, DevFr* scratch, unsigned log_n, const DevFr* pre_scale,
+                cudaStream_t stream) {
+  struct Pass {
+    int s0, S, l;
+  };
+  std::vector<Pass> passes;
+  const int first = std::min<int>(kMaxLogBlock, static_cast<int>(log_n));
+  passes.push_back({0, first, 0});
+  const int rest = static_cast<int>(log_n) - first;
+  if (rest > 0) {
+    const int count = (rest + 7) / 8;
+    int s0 = first;
+    for (int p = 0; p < count; ++p) {
+      const int S = (rest - (s0 - first) + (count - p) - 1) / (count - p);
+      const int l = std::min(s0, kMaxLogBlock - S);
+      passes.push_back({s0, S, l});
+      s0 += S;
+    }
+  }
+  const std::size_t n = std::size_t{1} << log_n;
+  for (std::size_t p = 0; p < passes.size(); ++p) {
+    const auto& ps = passes[p];
+    const bool last = p + 1 == passes.size();
+    const DevFr* src = p == 0 ? values : scratch;
+    DevFr* dst = last ? values : scratch;
+    const std::size_t elems = (std::size_t{1} << ps.S) << ps.l;
+    const unsigned blocks = static_cast<unsigned>(n / elems);
+    const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(kThreads, std::max<std::size_t>(1, elems / 2)));
+    const std::size_t smem = elems * sizeof(DevFr);
+    if (p == 0)
+      ntt_pass_kernel<true><<<blocks, threads, smem, stream>>>(dst, src, tw, static_cast<int>(log_n), ps.s0, ps.S, ps.l, pre_scale);
+    else
+      ntt_pass_kernel<false><<<blocks, threads, smem, stream>>>(dst, src, tw, static_cast<int>(log_n), ps.s0, ps.S, ps.l, nullptr);
+    CUZK_CUDA_CHECK_LAUNCH();
+  }
+}
+
+/// Uploads |t| into a fresh arena buffer.
+DeviceBuffer upload_pow_table(DeviceContext& ctx, const PowTable& t, cudaStream_t stream) {
+  auto buf = ctx.alloc(sizeof(PowTable), "NTT scale table");
+  if (!buf.ok()) throw CudaError(cudaErrorMemoryAllocation, buf.status().to_string().c_str(), __FILE__, __LINE__);
+  ctx.upload(buf->data(), &t, sizeof(PowTable), stream);
+  return std::move(buf).value();
+}
+
+}  // namespace
+
+PowTable make_pow_table(const Fr& g, const Fr& c) {
+  PowTable t;
+  Fr base = g;
+  for (int level = 0; level < 3; ++level) {
+    Fr acc = level == 0 ? c : Fr::one();
+    for (int i = 0; i < 1024; ++i) {
+      t.t[level][i] = acc;
+      acc *= base;
+    }
+    base = base.pow_u64(1024);  // g^(1024^(level+1))
+  }
+  return t;
+}
+
+const NttTables::Size& NttTables::get(unsigned log_n, cudaStream_t stream) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& slot = sizes_[log_n];
+  if (slot) return *slot;
+  auto size = std::make_unique<Size>();
+  const std::size_t count = std::max<std::size_t>(1, (std::size_t{1} << log_n) / 2);
+  for (int dir = 0; dir < 2; ++dir) {
+    auto buf = ctx_.alloc(count * sizeof(Fr), "NTT twiddles");
+    if (!buf.ok()) throw CudaError(cudaErrorMemoryAllocation, buf.status().to_string().c_str(), __FILE__, __LINE__);
+    Fr w = root_of_unity(log_n);
+    if (dir == 1) w = w.inverse();
+    Pow2Table t;
+    for (int k = 0; k < 32; ++k) {
+      static_assert(sizeof(DevFr) == sizeof(Fr));
+      std::memcpy(&t.p[k], &w, sizeof(Fr));
+      w = w.square();
+    }
+    build_twiddles_kernel<<<grid_for(count, 256), 256, 0, stream>>>(buf->as<DevFr>(), t, count);
+    CUZK_CUDA_CHECK_LAUNCH();
+    (dir == 0 ? size->fwd : size->inv) = std::move(buf).value();
+  }
+  slot = std::move(size);
+  return *slot;
+}
+
+void NttTables::clear() {
+  std::lock_guard<std::mutex> lock(mu_);
+  sizes_.clear();
+}
+
+void ntt_device(DeviceContext& ctx, NttTables& tables, Fr* values, Fr* scratch, unsigned log_n,
+                const GpuNttMode& mode, cudaStream_t stream) {
+  const auto& tab = tables.get(log_n, stream);
+  DevFr* v = reinterpret_cast<DevFr*>(values);
+  DevFr* s = reinterpret_cast<DevFr*>(scratch);
+  const std::size_t n = std::size_t{1} << log_n;
+  const Fr g = Fr::from_u64(mode.coset_shift);
+  if (!mode.inverse) {
+    DeviceBuffer pre;
+    if (mode.coset) pre = upload_pow_table(ctx, make_pow_table(g, Fr::one()), stream);
+    run_passes(tab.fwd.as<DevFr>(), v, s, log_n, pre ? pre.as<DevFr>() : nullptr, stream);
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // |pre| is freed on return
+  } else {
+    const Fr n_inv = Fr::from_u64(n).inverse();
+    DeviceBuffer post = upload_pow_table(ctx, make_pow_table(mode.coset ? g.inverse() : Fr::one(), n_inv), stream);
+    run_passes(tab.inv.as<DevFr>(), v, s, log_n, nullptr, stream);
+    scale_pow_kernel<<<grid_for(n, 256), 256, 0, stream>>>(v, n, post.as<DevFr>());
+    CUZK_CUDA_CHECK_LAUNCH();
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+}
+
+void compute_h_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c, Fr* scratch, unsigned log_n,
+                      cudaStream_t stream) {
+  const auto& tab = tables.get(log_n, stream);
+  const std::size_t n = std::size_t{1} << log_n;
+  const Fr g = Fr::from_u64(kFrGenerator);
+  const Fr n_inv = Fr::from_u64(n).inverse();
+  // iNTT's n^{-1} and the coset's g^i are both folded into the gather of the coset forward NTT.
+  DeviceBuffer to_coset = upload_pow_table(ctx, make_pow_table(g, n_inv), stream);
+  DeviceBuffer back = upload_pow_table(ctx, make_pow_table(g.inverse(), n_inv), stream);
+  DevFr* s = reinterpret_cast<DevFr*>(scratch);
+  for (Fr* x : {a, b, c}) {
+    DevFr* v = reinterpret_cast<DevFr*>(x);
+    run_passes(tab.inv.as<DevFr>(), v, s, log_n, nullptr, stream);
+    run_passes(tab.fwd.as<DevFr>(), v, s, log_n, to_coset.as<DevFr>(), stream);
+  }
+  // Z(X) = X^n − 1 is the constant g^n − 1 on the coset.
+  const Fr zinv = (g.pow_u64(n) - Fr::one()).inverse();
+  DevFr dz;
+  std::memcpy(&dz, &zinv, sizeof(Fr));
+  h_combine_kernel<<<grid_for(n, 256), 256, 0, stream>>>(reinterpret_cast<DevFr*>(a), reinterpret_cast<const DevFr*>(b),
+                                                          reinterpret_cast<const DevFr*>(c), n, dz);
+  CUZK_CUDA_CHECK_LAUNCH();
+  run_passes(tab.inv.as<DevFr>(), reinterpret_cast<DevFr*>(a), s, log_n, nullptr, stream);
+  scale_pow_kernel<<<grid_for(n, 256), 256, 0, stream>>>(reinterpret_cast<DevFr*>(a), n, back.as<DevFr>());
+  CUZK_CUDA_CHECK_LAUNCH();
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,66 @@
+// GPU NTT over Fr (natural order in and out) and the fused Groth16 H step, on buffers that live in
+// a DeviceContext arena. Same transforms as poly/ntt.hpp (forward, inverse with n^{-1}, and their
+// coset variants with shift g: x_i·g^i before / g^{-i} after).
+//
+// Algorithm: radix-2 decimation in time after a bit-reversal gather. The first pass gathers
+// in[bitrev(i)] (optionally times c·g^bitrev(i)) and runs the first min(10, log n) stages in shared
+// memory; each further pass runs up to 8 stages on 2^S-element sub-transforms of stride 2^s0, a block
+// holding 2^(10−S) adjacent sub-transforms so global accesses come in contiguous runs. 2^27 takes 4
+// passes. Twiddles ω^j (j < n/2) come from a table per size built once on the device.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "cuzk/ff/fr.hpp"
+#include "cuzk/gpu/device_context.hpp"
+
+namespace cuzk::gpu {
+
+/// Per-size twiddle tables, built on first use and kept in the arena.
+class NttTables {
+ public:
+  explicit NttTables(DeviceContext& ctx) : ctx_(ctx) {}
+  struct Size {
+    DeviceBuffer fwd, inv;  ///< ω^j and ω^{−j}, j < n/2
+  };
+  /// The tables of 2^log_n (built on |stream| the first time).
+  const Size& get(unsigned log_n, cudaStream_t stream);
+  /// Frees every table.
+  void clear();
+
+ private:
+  DeviceContext& ctx_;
+  std::mutex mu_;
+  std::map<unsigned, std::unique_ptr<Size>> sizes_;
+};
+
+/// A power table g^k = t0[k & 1023]·t1[(k >> 10) & 1023]·t2[k >> 20] (times a constant folded
+/// into t0), for k < 2^30: the coset and scaling factors of the element-wise passes.
+struct PowTable {
+  Fr t[3][1024];
+};
+/// c·g^k as a PowTable.
+PowTable make_pow_table(const Fr& g, const Fr& c);
+
+struct GpuNttMode {
+  bool inverse = false;
+  bool coset = false;
+  std::uint64_t coset_shift = kFrGenerator;
+};
+
+/// In-place NTT of |values| (device, 2^log_n elements) using |scratch| (device, same size).
+void ntt_device(DeviceContext& ctx, NttTables& tables, Fr* values, Fr* scratch, unsigned log_n,
+                const GpuNttMode& mode, cudaStream_t stream);
+
+/// The H step on device buffers a, b, c (2^log_n each; consumed): on return |a| holds the n
+/// coefficients of (A·B − C)/Z (FORMATS.md §2.2). |scratch| has n elements.
+void compute_h_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c, Fr* scratch, unsigned log_n,
+                      cudaStream_t stream);
+
+}  // namespace cuzk::gpu
