@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cuzk/ec/encoding.hpp"
+#include "cuzk/ec/fixed_base.hpp"
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
 
@@ -100,6 +101,12 @@ void BM_ToAffine(benchmark::State& st) {
     p.Z += C::Field::one();
   }
 }
+template <class C>
+void BM_FixedBaseMul(benchmark::State& st) {
+  std::mt19937_64 rng(7);
+  const auto table = FixedBaseTable<C>::build(Affine<C>::generator(), static_cast<unsigned>(st.range(0)));
+  for (auto _ : st) benchmark::DoNotOptimize(table.mul(bench_scalar(rng)));
+}
 void BM_G1Decompress(benchmark::State& st) {
   const bool checked = st.range(0) != 0;
   std::vector<G1Compressed> enc;
@@ -140,6 +147,8 @@ BENCHMARK(BM_ScalarMulVartime<G1Curve>)->Name("G1/mul_vartime")->Unit(benchmark:
 BENCHMARK(BM_G1ScalarMulGlv)->Name("G1/mul_glv_vartime")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ScalarMul<G2Curve>)->Name("G2/mul")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ScalarMulVartime<G2Curve>)->Name("G2/mul_vartime")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FixedBaseMul<G1Curve>)->Name("G1/fixed_base_mul")->ArgName("w")->Arg(8)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FixedBaseMul<G2Curve>)->Name("G2/fixed_base_mul")->ArgName("w")->Arg(8)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SubgroupCheck<G1Curve>)->Name("G1/is_in_subgroup")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SubgroupCheck<G2Curve>)->Name("G2/is_in_subgroup")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ToAffine<G1Curve>)->Name("G1/to_affine_vartime")->Unit(benchmark::kMicrosecond);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cuzk/ec/batch_affine.hpp"
+#include "cuzk/ec/fixed_base.hpp"
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/ec/test_util.hpp"
@@ -139,6 +140,27 @@ TYPED_TEST(GroupLaws, BatchToAffine) {
   ASSERT_EQ(aff.size(), n);
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(aff[i], pts[i].to_affine_vartime()) << "i=" << i << " seed=" << seed;
   EXPECT_TRUE(batch_to_affine_vartime<C>(std::span<const J>{}).empty());
+}
+
+TYPED_TEST(GroupLaws, FixedBaseTable) {
+  using C = TypeParam;
+  using J = Jacobian<C>;
+  const std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const Affine<C> base = random_subgroup_point<C>(rng).to_affine_vartime();
+  for (unsigned w : {3u, 5u, 8u}) {
+    const auto table = FixedBaseTable<C>::build(base, w);
+    std::vector<Fr> ks = {Fr::zero(), Fr::one(), -Fr::one(), -Fr::from_u64(2), Fr::from_u64(1u << (w - 1))};
+    const std::size_t n = 3 + rng() % 9;
+    for (std::size_t i = 0; i < n; ++i) ks.push_back(random_fr(rng));
+    const auto batch = table.mul_batch(ks);
+    ASSERT_EQ(batch.size(), ks.size());
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+      const J want = mul_vartime(base, ks[i]);
+      ASSERT_EQ(table.mul(ks[i]), want) << "w=" << w << " i=" << i << " seed=" << seed;
+      ASSERT_EQ(batch[i], want.to_affine_vartime()) << "w=" << w << " i=" << i << " seed=" << seed;
+    }
+  }
 }
 
 }  // namespace
