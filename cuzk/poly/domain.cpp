@@ -90,6 +90,13 @@ Status Domain::lagrange_at(const Fr& tau, std::span<Fr> out) const {
   return {};
 }
 
+Fr snarkjs_coset_shift(unsigned log_size) {
+  if (log_size >= Fr::kTwoAdicity) return Fr::from_u64(kFfjsCosetShift);
+  Fr w = kFrOmega32Ffjs;  // ω_(k+1) = ω_32^(2^(32−k−1))
+  for (unsigned i = log_size + 1; i < Fr::kTwoAdicity; ++i) w = w.square();
+  return w;
+}
+
 Fr evaluate_polynomial(std::span<const Fr> coeffs, const Fr& x) {
   Fr acc = Fr::zero();
   for (std::size_t i = coeffs.size(); i-- > 0;) acc = acc * x + coeffs[i];

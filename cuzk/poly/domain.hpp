@@ -80,6 +80,15 @@ class Domain {
   Fr omega_, omega_inv_, size_inv_, shift_, shift_inv_, z_coset_, z_coset_inv_;
 };
 
+/// snarkjs's coset shift for the H step on a domain of size n = 2^|log_size| (groth16_prove.js:
+/// `power == Fr.s ? Fr.shift : Fr.w[power + 1]`): the ffjs primitive 2n-th root ω_2n, so that
+/// g^n = −1 and Z = −2 on the coset; 25 (nqr²) when log_size = 32. log_size must be ≤ 32.
+Fr snarkjs_coset_shift(unsigned log_size);
+/// Options of a domain that matches snarkjs zkeys: ffjs roots and snarkjs's coset shift.
+inline DomainOptions snarkjs_domain_options(unsigned log_size) {
+  return {.roots = RootFamily::ffjs, .coset_shift = snarkjs_coset_shift(log_size)};
+}
+
 /// Σ coeffs[i]·x^i by Horner's rule (n multiplications).
 Fr evaluate_polynomial(std::span<const Fr> coeffs, const Fr& x);
 
