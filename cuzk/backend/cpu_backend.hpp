@@ -1,0 +1,64 @@
+// CpuBackend: the Backend interface on the host CPU, the reference every other backend is tested
+// against (tests/conformance). MSMs run msm/ (Pippenger, density, 0/1 split), transforms and the H
+// step run poly/ (four-step NTT, one plan per domain size and coset shift, built once, cached).
+// Work is spread over a ThreadPool the caller owns; the backend never creates threads.
+// Thread-safe: the tables and plan cache are guarded; concurrent calls share the pool (a call that
+// finds it busy runs on its own thread, see ThreadPool).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "cuzk/backend/backend.hpp"
+#include "cuzk/base/thread_pool.hpp"
+#include "cuzk/poly/ntt.hpp"
+
+namespace cuzk {
+
+class CpuBackend final : public Backend {
+ public:
+  /// A backend running on |pool|, which must outlive it.
+  explicit CpuBackend(ThreadPool& pool);
+
+  std::string name() const override { return "cpu"; }
+
+  Result<BasesId> load_bases_g1(std::span<const G1Affine> bases) override;
+  Result<BasesId> load_bases_g2(std::span<const G2Affine> bases) override;
+  Status release_bases(BasesId id) override;
+
+  Status ntt(std::span<Fr> values, const NttOptions& options) override;
+
+  Result<G1Jacobian> msm_g1(BasesId bases, std::span<const Fr> scalars, const MsmOptions& options) override;
+  Result<G2Jacobian> msm_g2(BasesId bases, std::span<const Fr> scalars, const MsmOptions& options) override;
+
+  Status compute_h(HInputs inputs, std::span<Fr> h) override;
+
+  /// Tables currently loaded (for tests and status reports).
+  std::size_t loaded_tables() const;
+
+ private:
+  using G1Table = std::vector<G1Affine>;
+  using G2Table = std::vector<G2Affine>;
+  using Table = std::variant<G1Table, G2Table>;
+
+  // The table of |id|, shared so a concurrent release cannot free it under a running MSM.
+  std::shared_ptr<const Table> find(BasesId id) const;
+  Result<BasesId> insert(Table table);
+  // The cached plan of the domain of size 2^|log_n| with coset shift |shift|.
+  Result<std::shared_ptr<const NttPlan>> plan(unsigned log_n, std::uint64_t shift);
+
+  ThreadPool& pool_;
+  mutable std::mutex mu_;
+  std::uint64_t next_id_ = 1;
+  std::map<std::uint64_t, std::shared_ptr<const Table>> tables_;
+  std::map<std::pair<unsigned, std::uint64_t>, std::shared_ptr<const NttPlan>> plans_;
+};
+
+}  // namespace cuzk

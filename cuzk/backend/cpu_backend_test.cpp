@@ -1,0 +1,206 @@
+// CpuBackend tests: the H step against schoolbook polynomial arithmetic (A·B − C = H·Z with A, B, C
+// interpolated by an O(n²) inverse DFT), the NTT family against the O(n²) definition, MSMs through
+// resident tables against the naive MSM, table life cycle and errors, and make_backend's names.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "cuzk/backend/cpu_backend.hpp"
+#include "cuzk/backend/make_backend.hpp"
+#include "cuzk/ec/batch_affine.hpp"
+#include "cuzk/ec/test_util.hpp"
+#include "cuzk/msm/naive.hpp"
+#include "cuzk/poly/domain.hpp"
+
+namespace cuzk {
+namespace {
+
+using ec_test::fresh_seed;
+using ec_test::random_fr;
+
+// Coefficients of the polynomial taking values |v| on ⟨ω⟩: c_j = n^(-1)·Σ_i v_i·ω^(−ij).
+std::vector<Fr> interpolate_naive(const std::vector<Fr>& v, const Fr& omega) {
+  const std::size_t n = v.size();
+  const Fr w_inv = omega.inverse();
+  const Fr n_inv = Fr::from_u64(n).inverse();
+  std::vector<Fr> c(n, Fr::zero());
+  for (std::size_t j = 0; j < n; ++j) {
+    const Fr step = w_inv.pow_u64(j);
+    Fr x = Fr::one();
+    for (std::size_t i = 0; i < n; ++i) {
+      c[j] += v[i] * x;
+      x *= step;
+    }
+    c[j] *= n_inv;
+  }
+  return c;
+}
+
+std::vector<Fr> poly_mul(const std::vector<Fr>& a, const std::vector<Fr>& b) {
+  std::vector<Fr> r(a.size() + b.size() - 1, Fr::zero());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t j = 0; j < b.size(); ++j) r[i + j] += a[i] * b[j];
+  return r;
+}
+
+// Runs compute_h on evaluations a, b, c (length n) and checks A·B − C = H·(X^n − 1) coefficient by
+// coefficient; returns whether the identity holds.
+bool h_identity_holds(CpuBackend& backend, std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) {
+  const std::size_t n = a.size();
+  const Fr omega = Domain::for_size(n)->omega();
+  const auto pa = interpolate_naive(a, omega), pb = interpolate_naive(b, omega), pc = interpolate_naive(c, omega);
+  std::vector<Fr> h(n - 1);
+  EXPECT_TRUE(backend.compute_h({a, b, c}, h).ok());
+  auto p = poly_mul(pa, pb);  // degree ≤ 2n − 2
+  for (std::size_t i = 0; i < n; ++i) p[i] -= pc[i];
+  std::vector<Fr> hz(2 * n - 1, Fr::zero());  // H·X^n − H
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    hz[i] -= h[i];
+    hz[i + n] += h[i];
+  }
+  return p == hz;
+}
+
+TEST(CpuBackend, ComputeHSatisfiesTheQapIdentity) {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  ThreadPool pool(2);
+  CpuBackend backend(pool);
+  for (unsigned k = 1; k <= 6; ++k) {
+    const std::size_t n = std::size_t{1} << k;
+    const std::size_t m = 1 + rng() % n;  // constraints; the rest is zero padding
+    std::vector<Fr> a(n, Fr::zero()), b(n, Fr::zero()), c(n, Fr::zero());
+    for (std::size_t i = 0; i < m; ++i) {
+      a[i] = random_fr(rng);
+      b[i] = (i % 5 == 0) ? Fr::one() : random_fr(rng);
+      c[i] = a[i] * b[i];
+    }
+    EXPECT_TRUE(h_identity_holds(backend, a, b, c)) << "n=" << n << " m=" << m << " seed=" << seed;
+    // An unsatisfied constraint leaves a remainder mod Z: no H satisfies the identity.
+    c[rng() % m] += Fr::one();
+    EXPECT_FALSE(h_identity_holds(backend, a, b, c)) << "n=" << n << " m=" << m << " seed=" << seed;
+  }
+}
+
+TEST(CpuBackend, ComputeHRejectsBadLengths) {
+  ThreadPool pool(1);
+  CpuBackend backend(pool);
+  std::vector<Fr> a(8), b(8), c(8), h(7), h_bad(8), c_bad(6);
+  EXPECT_EQ(backend.compute_h({a, b, c}, h_bad).code(), Errc::size_mismatch);
+  EXPECT_EQ(backend.compute_h({a, b, c_bad}, h).code(), Errc::size_mismatch);
+  std::vector<Fr> a6(6), b6(6), c6(6), h5(5);
+  EXPECT_EQ(backend.compute_h({a6, b6, c6}, h5).code(), Errc::invalid_argument);
+  EXPECT_TRUE(backend.compute_h({a, b, c}, h).ok());
+}
+
+TEST(CpuBackend, NttFamilyMatchesTheDefinition) {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  ThreadPool pool(3);
+  CpuBackend backend(pool);
+  for (unsigned k : {0u, 1u, 3u, 6u, 9u}) {
+    const std::size_t n = std::size_t{1} << k;
+    const Fr omega = Domain::for_size(n)->omega();
+    for (std::uint64_t shift : {std::uint64_t{7}, std::uint64_t{25}}) {
+      for (bool coset : {false, true}) {
+        std::vector<Fr> x(n);
+        for (auto& v : x) v = random_fr(rng);
+        // forward: X_j = Σ_i x_i·g^i·ω^(ij)
+        std::vector<Fr> expect(n, Fr::zero());
+        const Fr g = coset ? Fr::from_u64(shift) : Fr::one();
+        for (std::size_t j = 0; j < n; ++j) {
+          const Fr wj = omega.pow_u64(j);
+          Fr x_pow = Fr::one();
+          for (std::size_t i = 0; i < n; ++i) {
+            expect[j] += x[i] * g.pow_u64(i) * x_pow;
+            x_pow *= wj;
+          }
+        }
+        auto y = x;
+        ASSERT_TRUE(backend.ntt(y, {.direction = NttDirection::forward, .coset = coset, .coset_shift = shift}).ok());
+        EXPECT_EQ(y, expect) << "n=" << n << " coset=" << coset << " shift=" << shift << " seed=" << seed;
+        ASSERT_TRUE(backend.ntt(y, {.direction = NttDirection::inverse, .coset = coset, .coset_shift = shift}).ok());
+        EXPECT_EQ(y, x) << "n=" << n << " coset=" << coset << " seed=" << seed;
+      }
+    }
+  }
+  std::vector<Fr> bad(12);
+  EXPECT_EQ(backend.ntt(bad, {}).code(), Errc::invalid_argument);
+}
+
+template <class C>
+std::vector<Affine<C>> random_bases(std::size_t n, std::mt19937_64& rng) {
+  std::vector<Jacobian<C>> j(n);
+  Jacobian<C> acc = ec_test::random_subgroup_point<C>(rng), step = ec_test::random_subgroup_point<C>(rng);
+  for (auto& p : j) {
+    acc += step;
+    acc.dbl();
+    p = acc;
+  }
+  auto out = batch_to_affine_vartime<C>(j);
+  out[rng() % n] = Affine<C>::identity();
+  return out;
+}
+
+TEST(CpuBackend, MsmThroughResidentTables) {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  ThreadPool pool(2);
+  CpuBackend backend(pool);
+  const std::size_t n1 = 150 + rng() % 50, n2 = 20 + rng() % 20;
+  const auto g1 = random_bases<G1Curve>(n1, rng);
+  const auto g2 = random_bases<G2Curve>(n2, rng);
+  const auto id1 = backend.load_bases_g1(g1);
+  const auto id2 = backend.load_bases_g2(g2);
+  ASSERT_TRUE(id1.ok() && id2.ok());
+  EXPECT_FALSE(*id1 == *id2);
+  EXPECT_EQ(backend.loaded_tables(), 2u);
+
+  std::vector<Fr> s(n1 - 3);
+  for (auto& k : s) k = (rng() % 3 == 0) ? Fr::from_u64(rng() % 2) : random_fr(rng);
+  std::vector<std::uint64_t> bits((s.size() + 63) / 64);
+  for (auto& w : bits) w = rng();
+  for (BitSplit split : {BitSplit::automatic, BitSplit::always, BitSplit::never}) {
+    const auto dense = backend.msm_g1(*id1, s, {.bit_split = split});
+    ASSERT_TRUE(dense.ok());
+    EXPECT_TRUE(*dense == *msm_naive<G1Curve>(g1, s)) << "seed=" << seed;
+    const auto sparse = backend.msm_g1(*id1, s, {.density = {.bits = bits, .base_offset = 3}, .bit_split = split});
+    ASSERT_TRUE(sparse.ok());
+    EXPECT_TRUE(*sparse == *msm_naive<G1Curve>(g1, s, bits, 3)) << "seed=" << seed;
+  }
+  std::vector<Fr> s2(n2);
+  for (auto& k : s2) k = random_fr(rng);
+  const auto r2 = backend.msm_g2(*id2, s2, {});
+  ASSERT_TRUE(r2.ok());
+  EXPECT_TRUE(*r2 == *msm_naive<G2Curve>(g2, s2)) << "seed=" << seed;
+
+  // Wrong group, too few bases, unknown and released ids.
+  EXPECT_EQ(backend.msm_g2(*id1, s2, {}).status().code(), Errc::invalid_argument);
+  EXPECT_EQ(backend.msm_g1(*id2, s, {}).status().code(), Errc::invalid_argument);
+  std::vector<Fr> too_many(n2 + 1, Fr::one());
+  EXPECT_EQ(backend.msm_g2(*id2, too_many, {}).status().code(), Errc::size_mismatch);
+  ASSERT_TRUE(backend.release_bases(*id1).ok());
+  EXPECT_EQ(backend.release_bases(*id1).code(), Errc::not_found);
+  EXPECT_EQ(backend.msm_g1(*id1, s, {}).status().code(), Errc::not_found);
+  EXPECT_EQ(backend.loaded_tables(), 1u);
+}
+
+TEST(MakeBackend, Names) {
+  ThreadPool pool(1);
+  auto cpu = make_backend("cpu", pool);
+  ASSERT_TRUE(cpu.ok());
+  EXPECT_EQ((*cpu)->name(), "cpu");
+  EXPECT_EQ(make_backend("tpu", pool).status().code(), Errc::invalid_argument);
+  EXPECT_EQ(make_backend("cuda:", pool).status().code(), Errc::invalid_argument);
+  EXPECT_EQ(make_backend("cuda:x1", pool).status().code(), Errc::invalid_argument);
+  EXPECT_EQ(make_backend("cuda:-1", pool).status().code(), Errc::invalid_argument);
+  const auto cuda = make_backend("cuda:0", pool);
+  if (!cuda_backend_built()) {
+    EXPECT_EQ(cuda.status().code(), Errc::unimplemented);
+    EXPECT_NE(cuda.status().message().find("no CUDA backend"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace cuzk

@@ -1,0 +1,40 @@
+#include "cuzk/backend/make_backend.hpp"
+
+#include <charconv>
+#include <string>
+
+#include "cuzk/backend/cpu_backend.hpp"
+
+#if CUZK_HAVE_CUDA_BACKEND
+namespace cuzk::gpu {
+Result<std::unique_ptr<Backend>> make_cuda_backend(int device, ThreadPool& pool);
+}  // namespace cuzk::gpu
+#endif
+
+namespace cuzk {
+
+bool cuda_backend_built() { return CUZK_HAVE_CUDA_BACKEND != 0; }
+
+Result<std::unique_ptr<Backend>> make_backend(std::string_view spec, ThreadPool& pool) {
+  if (spec == "cpu") return std::unique_ptr<Backend>(std::make_unique<CpuBackend>(pool));
+  constexpr std::string_view kCuda = "cuda:";
+  if (spec.starts_with(kCuda)) {
+    const std::string_view ordinal = spec.substr(kCuda.size());
+    int device = -1;
+    const auto [end, ec] = std::from_chars(ordinal.data(), ordinal.data() + ordinal.size(), device);
+    if (ordinal.empty() || ec != std::errc() || end != ordinal.data() + ordinal.size() || device < 0) {
+      return Status(Errc::invalid_argument, "backend \"" + std::string(spec) + "\": the device ordinal must be a "
+                                                                               "non-negative integer");
+    }
+#if CUZK_HAVE_CUDA_BACKEND
+    return gpu::make_cuda_backend(device, pool);
+#else
+    return Status(Errc::unimplemented,
+                  "backend \"" + std::string(spec) + "\": this build has no CUDA backend (configure with CUDA)");
+#endif
+  }
+  return Status(Errc::invalid_argument,
+                "unknown backend \"" + std::string(spec) + "\" (expected \"cpu\" or \"cuda:N\")");
+}
+
+}  // namespace cuzk

@@ -1,0 +1,79 @@
+// Signed-window decomposition of MSM scalars (Pippenger with signed digits), shared by the CPU
+// Pippenger and the CUDA kernels (CUZK_HD, plain limb arrays, no std:: calls).
+//
+// A scalar k < 2^255 is cut into K = ⌈256/c⌉ windows of c bits. Signed digits d_j with
+// k = Σ d_j·2^(c·j) and |d_j| ≤ 2^(c−1) halve the buckets (2^(c−1) per window: −P goes to the
+// bucket of P with the sign flipped). Instead of a carry chain from window to window, add
+// H = Σ_{j<K−1} 2^(c−1)·2^(c·j) once ("recode"): with k' = k + H,
+//   d_j = window_j(k') − 2^(c−1)   for j < K−1, in [−2^(c−1), 2^(c−1) − 1]
+//   d_{K−1} = window_{K−1}(k')      in [0, 2^(c−1)]
+// because Σ_j window_j(k')·2^(cj) = k' = k + H. Every digit is then a function of k' and j alone,
+// so windows are independent (one thread or one GPU block per window). Bounds: H < 2^((K−1)c) and
+// k < 2^255 ≤ 2^(Kc−1), so k' < 2^256 (4 limbs) and the top window is ≤ ⌊k/2^((K−1)c)⌋ + 1 ≤ 2^(c−1).
+#pragma once
+
+#include <cstdint>
+
+#include "cuzk/ec/hd.hpp"
+
+namespace cuzk {
+
+/// Limbs of a canonical MSM scalar (Fr, 255 bits).
+inline constexpr unsigned kMsmScalarLimbs = 4;
+/// Bits of the scalar field modulus r.
+inline constexpr unsigned kMsmScalarBits = 255;
+
+/// K = ⌈(bits + 1)/c⌉ signed windows of width |c| for scalars below 2^|bits|.
+CUZK_HD constexpr unsigned msm_window_count(unsigned c, unsigned bits = kMsmScalarBits) {
+  return (bits + 1 + c - 1) / c;
+}
+
+/// The recoding constant H = Σ_{j<K−1} 2^(c−1)·2^(c·j) as 4 limbs, for 1 ≤ c ≤ 32.
+struct SignedWindowPlan {
+  unsigned c = 0;        ///< window width in bits
+  unsigned windows = 0;  ///< K
+  std::uint64_t h[kMsmScalarLimbs] = {};
+
+  CUZK_HD constexpr static SignedWindowPlan make(unsigned c) {
+    SignedWindowPlan p;
+    p.c = c;
+    p.windows = msm_window_count(c);
+    for (unsigned j = 0; j + 1 < p.windows; ++j) {
+      const unsigned bit = c * j + c - 1;  // < 256 since (K−1)c < 256
+      p.h[bit / 64] |= std::uint64_t{1} << (bit % 64);
+    }
+    return p;
+  }
+  /// Buckets per window: 2^(c−1) (bucket b holds the points whose digit is ±(b + 1)).
+  CUZK_HD constexpr std::uint32_t buckets() const { return std::uint32_t{1} << (c - 1); }
+};
+
+/// |out| ← k + H (k canonical, < 2^255; no carry out by the bounds above).
+CUZK_HD constexpr void msm_recode(const SignedWindowPlan& plan, const std::uint64_t* k, std::uint64_t* out) {
+  std::uint64_t carry = 0;
+  for (unsigned i = 0; i < kMsmScalarLimbs; ++i) {
+    const std::uint64_t s = k[i] + carry;
+    const std::uint64_t c1 = s < carry ? 1 : 0;
+    const std::uint64_t t = s + plan.h[i];
+    const std::uint64_t c2 = t < s ? 1 : 0;
+    out[i] = t;
+    carry = c1 + c2;
+  }
+}
+
+/// Bits [offset, offset + c) of a 4-limb integer (bits past 256 read as 0); c ≤ 32.
+CUZK_HD constexpr std::uint32_t msm_extract_bits(const std::uint64_t* v, unsigned offset, unsigned c) {
+  const unsigned limb = offset / 64, shift = offset % 64;
+  if (limb >= kMsmScalarLimbs) return 0;
+  std::uint64_t w = v[limb] >> shift;
+  if (shift + c > 64 && limb + 1 < kMsmScalarLimbs) w |= v[limb + 1] << (64 - shift);
+  return static_cast<std::uint32_t>(w & ((std::uint64_t{1} << c) - 1));
+}
+
+/// The signed digit of window |j| of a recoded scalar |kr| (see the header comment).
+CUZK_HD constexpr std::int32_t msm_signed_digit(const SignedWindowPlan& plan, const std::uint64_t* kr, unsigned j) {
+  const std::int32_t w = static_cast<std::int32_t>(msm_extract_bits(kr, j * plan.c, plan.c));
+  return j + 1 == plan.windows ? w : w - static_cast<std::int32_t>(plan.buckets());
+}
+
+}  // namespace cuzk

@@ -1,0 +1,290 @@
+// MSM tests: the signed-window recoding against big-integer reconstruction, and Pippenger (every
+// window width, chunking, thread count, split mode, density) against the naive double-and-add MSM
+// at random sizes that are not powers of two, with identity bases, duplicated and negated bases,
+// and the scalars 0, 1, r − 1. Every test prints its seed (CUZK_SEED=… replays one).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "cuzk/ec/batch_affine.hpp"
+#include "cuzk/ec/g1.hpp"
+#include "cuzk/ec/g2.hpp"
+#include "cuzk/ec/test_util.hpp"
+#include "cuzk/msm/bit_split.hpp"
+#include "cuzk/msm/digits.hpp"
+#include "cuzk/msm/msm.hpp"
+#include "cuzk/msm/naive.hpp"
+#include "cuzk/msm/pippenger.hpp"
+
+namespace cuzk {
+namespace {
+
+using ec_test::fresh_seed;
+using ec_test::random_fr;
+
+const Fr kMinusOne = -Fr::one();
+
+// n subgroup bases from a few random multiples of the generator and cheap additions; then about
+// 1/16 identities, 1/16 copies of an earlier base and 1/32 negations of one.
+template <class C>
+std::vector<Affine<C>> make_bases(std::size_t n, std::mt19937_64& rng) {
+  std::vector<Jacobian<C>> seeds;
+  for (int i = 0; i < 5; ++i) seeds.push_back(ec_test::random_subgroup_point<C>(rng));
+  std::vector<Jacobian<C>> jac(n);
+  Jacobian<C> acc = seeds[0];
+  for (std::size_t i = 0; i < n; ++i) {
+    acc += seeds[1 + rng() % 4];
+    jac[i] = acc;
+  }
+  auto out = batch_to_affine_vartime<C>(jac);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto r = rng() % 32;
+    if (r < 2) out[i] = Affine<C>::identity();
+    else if (r < 4 && i > 0) out[i] = out[rng() % i];
+    else if (r < 5 && i > 0) out[i] = -out[rng() % i];
+  }
+  return out;
+}
+
+// Random scalars with about 1/8 zeros, 1/8 ones, 1/16 r − 1 and a few small values.
+std::vector<Fr> make_scalars(std::size_t n, std::mt19937_64& rng) {
+  std::vector<Fr> s(n);
+  for (auto& k : s) {
+    const auto r = rng() % 16;
+    if (r == 0) k = Fr::zero();
+    else if (r == 1) k = Fr::one();
+    else if (r == 2) k = kMinusOne;
+    else if (r == 3) k = Fr::from_u64(rng() % 1000);
+    else k = random_fr(rng);
+  }
+  return s;
+}
+
+// Σ d_j·2^(cj) over Fr.
+Fr digits_value(const SignedWindowPlan& plan, const std::uint64_t* kr) {
+  Fr acc = Fr::zero();
+  const Fr radix = Fr::from_u64(2).pow_u64(plan.c);
+  for (unsigned j = plan.windows; j-- > 0;) {
+    const std::int32_t d = msm_signed_digit(plan, kr, j);
+    const Fr dv = Fr::from_u64(static_cast<std::uint64_t>(d < 0 ? -static_cast<std::int64_t>(d) : d));
+    acc = acc * radix + (d < 0 ? -dv : dv);
+  }
+  return acc;
+}
+
+TEST(MsmDigits, RecodingReconstructsTheScalarWithinRange) {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  for (unsigned c = 1; c <= 24; ++c) {
+    const SignedWindowPlan plan = SignedWindowPlan::make(c);
+    ASSERT_GE(plan.windows * c, 256u);
+    ASSERT_LT((plan.windows - 1) * c, 256u);
+    std::vector<Fr> ks = {Fr::zero(), Fr::one(), kMinusOne, Fr::from_u64(2), -Fr::from_u64(2)};
+    for (int i = 0; i < 40; ++i) ks.push_back(random_fr(rng));
+    for (const Fr& k : ks) {
+      const auto kc = k.to_canonical();
+      std::uint64_t kr[4];
+      msm_recode(plan, kc.data(), kr);
+      EXPECT_EQ(digits_value(plan, kr), k) << "c=" << c << " k=" << k.to_hex() << " seed=" << seed;
+      for (unsigned j = 0; j < plan.windows; ++j) {
+        const std::int32_t d = msm_signed_digit(plan, kr, j);
+        const std::int64_t half = std::int64_t{1} << (c - 1);
+        EXPECT_LE(d, half) << "c=" << c << " j=" << j;
+        EXPECT_GE(d, -half) << "c=" << c << " j=" << j;
+        if (j + 1 == plan.windows) {
+          EXPECT_GE(d, 0);
+        }
+      }
+      if (k.is_zero()) {
+        for (unsigned j = 0; j < plan.windows; ++j) EXPECT_EQ(msm_signed_digit(plan, kr, j), 0);
+      }
+    }
+  }
+}
+
+TEST(MsmDigits, ExtractBitsCrossesLimbs) {
+  const std::uint64_t v[4] = {0x8000000000000001ULL, 0x3ULL, 0, 0xf000000000000000ULL};
+  EXPECT_EQ(msm_extract_bits(v, 63, 3), 0x7u);
+  EXPECT_EQ(msm_extract_bits(v, 0, 2), 0x1u);
+  EXPECT_EQ(msm_extract_bits(v, 252, 8), 0xfu);  // bits past 256 read as zero
+  EXPECT_EQ(msm_extract_bits(v, 256, 8), 0u);
+}
+
+template <class C>
+void check_against_naive(std::size_t max_n, int rounds) {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  ThreadPool pool1(1), pool3(3);
+  for (int round = 0; round < rounds; ++round) {
+    std::size_t n = 1 + rng() % max_n;
+    if ((n & (n - 1)) == 0) ++n;
+    const auto bases = make_bases<C>(n, rng);
+    const auto scalars = make_scalars(n, rng);
+    const auto expect = msm_naive<C>(bases, scalars);
+    ASSERT_TRUE(expect.has_value());
+    ThreadPool& pool = (round % 2) ? pool3 : pool1;
+    const MsmSplit split = round % 3 == 0 ? MsmSplit::never : (round % 3 == 1 ? MsmSplit::always : MsmSplit::automatic);
+    MsmConfig cfg{.split = split};
+    if (round % 4 != 3) cfg.pippenger.window_bits = 1 + static_cast<unsigned>(rng() % 16);
+    if (round % 5 == 4) cfg.pippenger.chunks = 1 + static_cast<unsigned>(rng() % 5);
+    const auto got = msm<C>(bases, scalars, pool, cfg);
+    ASSERT_TRUE(got.ok()) << got.status().to_string();
+    EXPECT_TRUE(*got == *expect) << C::name << " n=" << n << " c=" << cfg.pippenger.window_bits
+                                 << " chunks=" << cfg.pippenger.chunks << " split=" << static_cast<int>(split)
+                                 << " threads=" << pool.size() << " seed=" << seed;
+  }
+}
+
+TEST(MsmPippenger, G1MatchesNaive) { check_against_naive<G1Curve>(300, 24); }
+TEST(MsmPippenger, G2MatchesNaive) { check_against_naive<G2Curve>(90, 10); }
+
+// Every configuration of the fast paths agrees at a size where the naive MSM would be slow.
+TEST(MsmPippenger, ConfigurationsAgreeAtMediumSize) {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  ThreadPool pool(2);
+  const std::size_t n = 3000 + rng() % 1000;
+  const auto bases = make_bases<G1Curve>(n, rng);
+  const auto scalars = make_scalars(n, rng);
+  const auto ref = msm<G1Curve>(bases, scalars, pool, {.split = MsmSplit::never});
+  ASSERT_TRUE(ref.ok());
+  for (unsigned c : {0u, 5u, 9u, 13u}) {
+    for (unsigned p : {0u, 1u, 3u}) {
+      for (MsmSplit s : {MsmSplit::never, MsmSplit::always}) {
+        MsmConfig cfg{.split = s};
+        cfg.pippenger = {.window_bits = c, .chunks = p};
+        const auto got = msm<G1Curve>(bases, scalars, pool, cfg);
+        ASSERT_TRUE(got.ok());
+        EXPECT_TRUE(*got == *ref) << "n=" << n << " c=" << c << " p=" << p << " seed=" << seed;
+      }
+    }
+  }
+  // A spot check of the whole sum against the naive MSM on a random slice.
+  const std::size_t b = rng() % (n - 100), len = 37 + rng() % 50;
+  const auto sb = std::span(bases).subspan(b, len);
+  const auto ss = std::span(scalars).subspan(b, len);
+  EXPECT_TRUE(*msm<G1Curve>(sb, ss, pool) == *msm_naive<G1Curve>(sb, ss)) << "seed=" << seed;
+}
+
+template <class C>
+void check_special_scalars() {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  ThreadPool pool(2);
+  const std::size_t n = 77 + rng() % 40;
+  auto bases = make_bases<C>(n, rng);
+  for (MsmSplit s : {MsmSplit::never, MsmSplit::always, MsmSplit::automatic}) {
+    const MsmConfig cfg{.split = s};
+    // All zeros: the identity.
+    std::vector<Fr> zeros(n, Fr::zero());
+    EXPECT_TRUE(msm<C>(bases, zeros, pool, cfg)->is_identity()) << "seed=" << seed;
+    // All ones: the plain sum of the bases.
+    std::vector<Fr> ones(n, Fr::one());
+    Jacobian<C> sum = Jacobian<C>::identity();
+    for (const auto& b : bases) sum += b;
+    EXPECT_TRUE(*msm<C>(bases, ones, pool, cfg) == sum) << "seed=" << seed;
+    // All r − 1: minus the sum.
+    std::vector<Fr> minus(n, kMinusOne);
+    EXPECT_TRUE(*msm<C>(bases, minus, pool, cfg) == -sum) << "seed=" << seed;
+    // Only identity bases.
+    std::vector<Affine<C>> ids(n, Affine<C>::identity());
+    EXPECT_TRUE(msm<C>(ids, make_scalars(n, rng), pool, cfg)->is_identity()) << "seed=" << seed;
+    // One base repeated with k and −k cancels; with k and k doubles.
+    std::vector<Affine<C>> same(n, bases[0].is_identity() ? Affine<C>::generator() : bases[0]);
+    std::vector<Fr> pm(n);
+    for (std::size_t i = 0; i < n; ++i) pm[i] = (i % 2) ? -pm[i - 1] : random_fr(rng);
+    if (n % 2) pm[n - 1] = Fr::zero();
+    EXPECT_TRUE(msm<C>(same, pm, pool, cfg)->is_identity()) << "seed=" << seed;
+    std::vector<Fr> twice(n, Fr::from_u64(3));
+    EXPECT_TRUE(*msm<C>(same, twice, pool, cfg) ==
+                *msm_naive<C>(std::span(same).subspan(0, 1), std::vector<Fr>{Fr::from_u64(3 * n)}))
+        << "seed=" << seed;
+  }
+  // Empty input.
+  EXPECT_TRUE(msm<C>(bases, std::span<const Fr>{}, pool)->is_identity());
+}
+
+TEST(MsmPippenger, G1SpecialScalarsAndBases) { check_special_scalars<G1Curve>(); }
+TEST(MsmPippenger, G2SpecialScalarsAndBases) { check_special_scalars<G2Curve>(); }
+
+template <class C>
+void check_density() {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  ThreadPool pool(3);
+  for (int round = 0; round < 6; ++round) {
+    const std::size_t n = 40 + rng() % 200;
+    std::vector<std::uint64_t> bits((n + 63) / 64 + (round % 2));  // sometimes one spare word
+    for (auto& w : bits) w = (round == 0) ? 0 : (round == 1 ? ~std::uint64_t{0} : rng() & rng());
+    std::size_t selected = 0;
+    for (std::size_t i = 0; i < n; ++i) selected += (bits[i / 64] >> (i % 64)) & 1;
+    const std::size_t offset = rng() % 7;
+    const auto bases = make_bases<C>(offset + selected + rng() % 3, rng);
+    const auto scalars = make_scalars(n, rng);
+    const auto expect = msm_naive<C>(bases, scalars, bits, offset);
+    ASSERT_TRUE(expect.has_value());
+    for (MsmSplit s : {MsmSplit::never, MsmSplit::always}) {
+      MsmReport report;
+      const auto got = msm<C>(bases, scalars, pool, {.density_bits = bits, .base_offset = offset, .split = s}, &report);
+      ASSERT_TRUE(got.ok()) << got.status().to_string();
+      EXPECT_TRUE(*got == *expect) << "n=" << n << " selected=" << selected << " seed=" << seed;
+      EXPECT_EQ(report.selected, selected);
+    }
+    // One base too few: size_mismatch (when anything is selected).
+    if (selected > 0) {
+      const auto short_bases = std::span(bases).subspan(0, offset + selected - 1);
+      const auto bad = msm<C>(short_bases, scalars, pool, {.density_bits = bits, .base_offset = offset});
+      EXPECT_EQ(bad.status().code(), Errc::size_mismatch);
+      EXPECT_FALSE(msm_naive<C>(short_bases, scalars, bits, offset).has_value());
+    }
+  }
+  // A bitmap shorter than the scalars.
+  const auto bases = make_bases<C>(200, rng);
+  const auto scalars = make_scalars(130, rng);
+  std::vector<std::uint64_t> two(2, ~std::uint64_t{0});
+  EXPECT_EQ(msm<C>(bases, scalars, pool, {.density_bits = two}).status().code(), Errc::size_mismatch);
+  // Dense with an offset past the end.
+  EXPECT_EQ(msm<C>(bases, scalars, pool, {.base_offset = 71}).status().code(), Errc::size_mismatch);
+  EXPECT_TRUE(msm<C>(bases, scalars, pool, {.base_offset = 70}).ok());
+}
+
+TEST(MsmDensity, G1MatchesNaive) { check_density<G1Curve>(); }
+TEST(MsmDensity, G2MatchesNaive) { check_density<G2Curve>(); }
+
+TEST(MsmBitSplit, PartsKeepOrderAndCounts) {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 1000 + rng() % 500;
+  const auto scalars = make_scalars(n, rng);
+  std::vector<Limbs<4>> canon(n);
+  for (std::size_t i = 0; i < n; ++i) canon[i] = scalars[i].to_canonical();
+  const auto parts = bit_split(canon, {});
+  std::size_t z = 0;
+  std::vector<std::uint32_t> ones, tail;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (scalars[i].is_zero()) ++z;
+    else if (scalars[i].is_one()) ones.push_back(static_cast<std::uint32_t>(i));
+    else tail.push_back(static_cast<std::uint32_t>(i));
+  }
+  EXPECT_EQ(parts.zeros, z) << "seed=" << seed;
+  EXPECT_EQ(parts.ones, ones) << "seed=" << seed;
+  EXPECT_EQ(parts.tail_indices, tail) << "seed=" << seed;
+  ASSERT_EQ(parts.tail_scalars.size(), tail.size());
+  for (std::size_t i = 0; i < tail.size(); ++i) EXPECT_EQ(parts.tail_scalars[i], canon[tail[i]]);
+}
+
+TEST(MsmShape, WindowGrowsWithSize) {
+  unsigned prev = 0;
+  for (std::size_t lg = 4; lg <= 26; lg += 2) {
+    const auto s = pippenger_shape(std::size_t{1} << lg, 1, sizeof(G1Xyzz));
+    EXPECT_GE(s.window_bits, prev) << "log n=" << lg;
+    EXPECT_EQ(s.chunks, 1u);
+    prev = s.window_bits;
+  }
+  // Many threads on few windows split the points.
+  EXPECT_GT(pippenger_shape(std::size_t{1} << 22, 64, sizeof(G1Xyzz)).chunks, 1u);
+}
+
+}  // namespace
+}  // namespace cuzk

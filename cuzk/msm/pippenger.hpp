@@ -1,0 +1,48 @@
+// Pippenger's bucket method for Σ k_i·P_i on the CPU, generic over the curve (G1 and G2 share the
+// code; pippenger.cpp instantiates both).
+//
+// Scalars are recoded once into signed windows (digits.hpp); window j puts P_i into bucket
+// |d_ij| − 1 with the sign of d_ij (XYZZ mixed add, 8M + 2S), reduces its 2^(c−1) buckets by running
+// sums (2 full adds per bucket, 12M + 2S each), and the window sums are combined by Horner's rule
+// with c doublings between windows. Work is split into K·P tasks, (window, chunk of points), run
+// on the caller's ThreadPool; each task owns its buckets. Cost (PERF.md §4d):
+//   K·n mixed adds + K·P·2^c full adds + (K−1)·c doublings,   K = ⌈256/c⌉.
+// The window c and chunk count P minimise ⌈K·P/t⌉·(n/P + 2.7·2^c) for t threads (a full add with
+// its running-sum partner costs about 2.7 mixed adds).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "cuzk/base/thread_pool.hpp"
+#include "cuzk/ec/affine.hpp"
+#include "cuzk/ec/jacobian.hpp"
+#include "cuzk/ff/limbs.hpp"
+
+namespace cuzk {
+
+/// Tuning knobs of one Pippenger run; zero values are chosen from n and the thread count.
+struct PippengerOptions {
+  unsigned window_bits = 0;  ///< c, 1..24; 0 = automatic
+  unsigned chunks = 0;       ///< P, point chunks per window; 0 = automatic
+};
+
+/// The window width and chunk count Pippenger uses for |n| points on |threads| threads, with the
+/// bucket array of one task capped near 48 MiB for points of |xyzz_bytes| bytes.
+struct PippengerShape {
+  unsigned window_bits = 1;
+  unsigned chunks = 1;
+};
+PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes);
+
+/// Σ scalars[i]·bases[indices[i]] (or bases[i] when |indices| is empty). Scalars are canonical
+/// (< r, 4 limbs); the bases may contain the identity and repeat. Unchecked: the caller guarantees
+/// every index is in range (bases.size() ≥ scalars.size() when |indices| is empty) and that
+/// |indices| is empty or as long as |scalars|.
+template <class C>
+Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<const Limbs<4>> scalars,
+                                    std::span<const std::uint32_t> indices, ThreadPool& pool,
+                                    const PippengerOptions& options = {});
+
+}  // namespace cuzk
