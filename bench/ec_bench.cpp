@@ -87,6 +87,11 @@ void BM_G1ScalarMulGlv(benchmark::State& st) {
   const G1Jacobian p = G1Jacobian::generator();
   for (auto _ : st) benchmark::DoNotOptimize(mul_glv_vartime(p, bench_scalar(rng)));
 }
+void BM_G2ScalarMulGls(benchmark::State& st) {
+  std::mt19937_64 rng(7);
+  const G2Jacobian p = G2Jacobian::generator();
+  for (auto _ : st) benchmark::DoNotOptimize(mul_gls_vartime(p, bench_scalar(rng)));
+}
 template <class C>
 void BM_SubgroupCheck(benchmark::State& st) {
   const auto pts = bench_points<C>(16);
@@ -147,6 +152,7 @@ BENCHMARK(BM_ScalarMulVartime<G1Curve>)->Name("G1/mul_vartime")->Unit(benchmark:
 BENCHMARK(BM_G1ScalarMulGlv)->Name("G1/mul_glv_vartime")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ScalarMul<G2Curve>)->Name("G2/mul")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ScalarMulVartime<G2Curve>)->Name("G2/mul_vartime")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_G2ScalarMulGls)->Name("G2/mul_gls_vartime")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_FixedBaseMul<G1Curve>)->Name("G1/fixed_base_mul")->ArgName("w")->Arg(8)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_FixedBaseMul<G2Curve>)->Name("G2/fixed_base_mul")->ArgName("w")->Arg(8)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SubgroupCheck<G1Curve>)->Name("G1/is_in_subgroup")->Unit(benchmark::kMicrosecond);

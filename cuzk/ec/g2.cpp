@@ -12,6 +12,39 @@ bool is_in_subgroup(const G2Jacobian& p) {
 
 bool is_in_subgroup(const G2Affine& p) { return is_in_subgroup(G2Jacobian::from_affine(p)); }
 
+G2Jacobian mul_gls_vartime(const G2Jacobian& p, const Fr& k) {
+  Limbs<4> e = k.to_canonical();
+  Limbs<1> a[4];
+  for (auto& ai : a) ai[0] = limbs_div_small(e, kBlsXAbs);  // base-|x| digits, low first
+  constexpr unsigned kW = 5, kT = 1u << (kW - 2);
+  std::int8_t digits[4][64 + 2];
+  unsigned n[4], longest = 0;
+  for (int i = 0; i < 4; ++i) {
+    n[i] = ec_detail::wnaf_digits(a[i], kW, digits[i]);
+    if (n[i] > longest) longest = n[i];
+  }
+  // tables of odd multiples of p, −ψ(p) = [|x|]p, ψ²(p) = [x²]p, −ψ³(p) = [|x|³]p
+  G2Jacobian t[4][kT];
+  t[0][0] = p;
+  const G2Jacobian p2 = p.doubled();
+  for (unsigned i = 1; i < kT; ++i) t[0][i] = t[0][i - 1] + p2;
+  for (unsigned i = 0; i < kT; ++i) {
+    t[1][i] = -psi(t[0][i]);
+    t[2][i] = psi2(t[0][i]);
+    t[3][i] = -psi(t[2][i]);
+  }
+  G2Jacobian acc = G2Jacobian::identity();
+  for (unsigned i = longest; i-- > 0;) {
+    acc.dbl();
+    for (int j = 0; j < 4; ++j) {
+      const int d = i < n[j] ? digits[j][i] : 0;
+      if (d > 0) acc.add(t[j][(d - 1) / 2]);
+      else if (d < 0) acc.add(-t[j][(-d - 1) / 2]);
+    }
+  }
+  return acc;
+}
+
 G2Jacobian clear_cofactor(const G2Jacobian& p) {
   // RFC 9380 appendix G.4 with c1 = x.
   const G2Jacobian t1 = mul_by_x(p);

@@ -66,6 +66,10 @@ G2Jacobian mul_by_x(const G2Jacobian& p);
 /// p ∈ G2 ⇔ ψ(p) = [x]p, for p on the curve. One [x] multiplication.
 bool is_in_subgroup(const G2Affine& p);
 bool is_in_subgroup(const G2Jacobian& p);
+/// [k]p by the 4-dimensional GLS method: k = a0 + a1·|x| + a2·|x|² + a3·|x|³ (0 ≤ a_i < |x|, since
+/// r < x⁴) and [|x|]p = −ψ(p), so [k]p = [a0]p − [a1]ψ(p) + [a2]ψ²(p) − [a3]ψ³(p), one interleaved
+/// wNAF pass of 64 doublings. Only for p in G2 (elsewhere ψ is not [x]); variable time.
+G2Jacobian mul_gls_vartime(const G2Jacobian& p, const Fr& k);
 /// Budroni–Pintore cofactor clearing as in RFC 9380 (§8.8.2, appendix G.4):
 /// [x² − x − 1]p + [x − 1]ψ(p) + ψ²(2p), which equals [h_eff]p.
 G2Jacobian clear_cofactor(const G2Jacobian& p);

@@ -96,6 +96,7 @@ TEST(Vectors, ScalarMul) {
     EXPECT_EQ(mul_vartime(G1Jacobian::generator(), s), p1) << k;
     EXPECT_EQ(mul_glv_vartime(G1Jacobian::generator(), s), p1) << k;
     EXPECT_EQ(mul_vartime(G2Jacobian::generator(), s), p2) << k;
+    EXPECT_EQ(mul_gls_vartime(G2Jacobian::generator(), s), p2) << k;
     ++n;
   }
   EXPECT_EQ(n, 14);
