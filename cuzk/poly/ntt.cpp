@@ -185,7 +185,10 @@ Status ntt(std::span<Fr> values, const NttPlan& plan, const NttMode& mode, Threa
     // Step 1 + 2 on blocks of |width| adjacent columns copied into a contiguous buffer.
     const std::size_t width = std::clamp<std::size_t>(kColumnBufferElems / n1, 2, 16);
     const Fr coset_base = coset_out ? dom.coset_shift_inv() : Fr::one();
-    pool.parallel_for(n2 / width, [&](std::size_t blk_begin, std::size_t blk_end) {
+    // One chunk per thread: the blocks cost the same, and each chunk allocates its buffer once.
+    const std::size_t blocks = n2 / width;
+    const std::size_t per_thread = (blocks + pool.size() - 1) / pool.size();
+    pool.parallel_for(blocks, [&](std::size_t blk_begin, std::size_t blk_end) {
       std::vector<Fr> buf(n1 * width);
       Fr f[16][4], step[16];  // n1 ≥ 32 here, a multiple of 4
       for (std::size_t blk = blk_begin; blk < blk_end; ++blk) {
@@ -220,7 +223,7 @@ Status ntt(std::span<Fr> values, const NttPlan& plan, const NttMode& mode, Threa
         for (std::size_t p = 0; p < n1; ++p)
           std::copy(buf.data() + p * width, buf.data() + (p + 1) * width, x + p * n2 + c0);
       }
-    });
+    }, per_thread);
   }
 
   // Step 3: row transforms in place, then the coset-inverse factors g^(−n1·k2).
