@@ -175,10 +175,8 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     CUZK_RETURN_IF_ERROR(r.err);
     if (c.tls_cert.empty() != c.tls_key.empty())
       return Status(Errc::invalid_argument, origin + ": tls.cert and tls.key go together");
-    if ((!c.tls_client_ca.empty() || c.tls_require_client_cert) && c.tls_cert.empty())
+    if (!c.tls_client_ca.empty() && c.tls_cert.empty())
       return Status(Errc::invalid_argument, origin + ": tls.client_ca needs tls.cert and tls.key");
-    if (c.tls_require_client_cert && c.tls_client_ca.empty())
-      return Status(Errc::invalid_argument, origin + ": tls.require_client_cert needs tls.client_ca");
   }
   {
     Reader r{section("logging"), "logging", origin, {}};

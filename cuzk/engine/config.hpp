@@ -22,7 +22,7 @@ struct DaemonConfig {
   std::uint32_t shutdown_grace_s = 30;
   // [tls]
   std::string tls_cert, tls_key, tls_client_ca;
-  bool tls_require_client_cert = false;
+  bool tls_require_client_cert = true;  ///< with client_ca: reject clients without a certificate
   // [logging]
   std::string log_level = "info";
   std::string log_format = "text";  ///< text | json

@@ -106,6 +106,28 @@ struct Engine::WorkerSlot {
   std::atomic<std::uint64_t> busy_ns{0}, proved{0};
 };
 
+// Busy time of a device as the union of its workers' device stages.
+struct Engine::DeviceTimeline {
+  std::mutex mu;
+  std::uint32_t active = 0;
+  Clock::time_point since{};
+  std::uint64_t busy_ns = 0;
+  void enter() {
+    std::lock_guard lock(mu);
+    if (active++ == 0) since = Clock::now();
+  }
+  void leave() {
+    std::lock_guard lock(mu);
+    if (--active == 0) busy_ns += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - since).count());
+  }
+  double seconds() {
+    std::lock_guard lock(mu);
+    std::uint64_t ns = busy_ns;
+    if (active) ns += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - since).count());
+    return static_cast<double>(ns) * 1e-9;
+  }
+};
+
 Engine::Engine(EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> provers)
     : opt_(std::move(opt)),
       provers_(std::move(provers)),
@@ -174,6 +196,7 @@ Status Engine::start() {
   threads_.emplace_back([this] { admission_loop(); });
   for (std::uint32_t i = 0; i < opt_.synthesis_workers; ++i) threads_.emplace_back([this] { synthesis_loop(); });
   for (std::size_t d = 0; d < opt_.devices.size(); ++d) {
+    timelines_.push_back(std::make_unique<DeviceTimeline>());
     for (std::uint32_t w = 0; w < opt_.gpu_workers_per_device; ++w) {
       slots_.push_back(std::make_unique<WorkerSlot>());
       slots_.back()->device = d;
@@ -519,9 +542,11 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
       slot.circuit = kind_label(job->req);
     }
     ++on_device_;
+    timelines_[device]->enter();
     auto t0 = Clock::now();
     auto r = job->prover->prove_partition(ordinal, **key, job->req, item.k, *item.part, job->stop);
     auto t1 = Clock::now();
+    timelines_[device]->leave();
     --on_device_;
     slot.busy_ns += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
     job->gpu_ms += ms_between(t0, t1);
@@ -661,6 +686,7 @@ EngineStatus Engine::status() const {
   for (std::size_t d = 0; d < opt_.devices.size(); ++d) {
     DeviceStatus ds;
     ds.info = opt_.devices[d];
+    ds.busy_any_seconds = timelines_[d]->seconds();
     for (auto& slot : slots_) {
       if (slot->device != d) continue;
       ds.busy_seconds += static_cast<double>(slot->busy_ns.load()) * 1e-9;
@@ -737,6 +763,8 @@ std::string Engine::metrics_text() const {
   o << "cuzk_gpu_workers " << slots_.size() << '\n';
   metric("cuzk_device_busy_seconds_total", "counter", "Time device workers spent in the device stage.");
   for (auto& d : s.devices) o << "cuzk_device_busy_seconds_total{device=\"" << d.info.ordinal << "\"} " << d.busy_seconds << '\n';
+  metric("cuzk_device_busy_any_seconds_total", "counter", "Time with at least one worker in the device stage (busy fraction = rate).");
+  for (auto& d : s.devices) o << "cuzk_device_busy_any_seconds_total{device=\"" << d.info.ordinal << "\"} " << d.busy_any_seconds << '\n';
   metric("cuzk_device_partitions_total", "counter", "Partitions proved per device.");
   for (auto& d : s.devices) o << "cuzk_device_partitions_total{device=\"" << d.info.ordinal << "\"} " << d.partitions_proved << '\n';
   metric("cuzk_srs_bytes", "gauge", "Proving keys held, by key and tier.");

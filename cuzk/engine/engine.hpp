@@ -69,7 +69,8 @@ struct DeviceStatus {
   DeviceInfo info;
   std::vector<std::string> current_jobs;  ///< one per busy worker
   std::string current_circuit;
-  double busy_seconds = 0;  ///< sum over workers of time inside the device stage
+  double busy_seconds = 0;      ///< sum over workers of time inside the device stage
+  double busy_any_seconds = 0;  ///< time with at least one worker in the device stage (timeline union)
   std::uint64_t partitions_proved = 0;
 };
 
@@ -132,6 +133,7 @@ class Engine {
   struct SynthItem;
   struct GpuItem;
   struct WorkerSlot;
+  struct DeviceTimeline;
 
   explicit Engine(EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> provers);
   Status start();
@@ -180,6 +182,7 @@ class Engine {
   PriorityChannel<std::shared_ptr<Job>> fin_q_;
   std::atomic<std::uint32_t> synthesizing_{0}, on_device_{0}, finalizing_{0};
   std::vector<std::unique_ptr<WorkerSlot>> slots_;  // per device worker
+  std::vector<std::unique_ptr<DeviceTimeline>> timelines_;  // per device
   std::vector<std::thread> threads_;
 };
 

@@ -1,0 +1,67 @@
+#include "cuzk/server/cli_commands.hpp"
+
+namespace cuzk::server {
+
+void add_daemon_options(CLI::App* daemon, DaemonOptions& d) {
+  daemon->add_option("-c,--config", d.config_path, "TOML config file (default: embedded defaults)");
+  daemon->add_option("-l,--listen", d.listen, "Listen address(es): unix://path or host:port (default unix://cuzk.sock)");
+  daemon->add_option("--log-level", d.log_level, "trace|debug|info|warn|error");
+  daemon->add_option("--prover", d.prover, "groth16|fake (fake: deterministic stand-in proofs for testing)");
+  daemon->add_option("--journal", d.journal, "SQLite journal path, or 'none'");
+  daemon->add_option("--metrics-listen", d.metrics_listen, "HTTP /metrics on host:port");
+}
+
+void add_server_commands(CLI::App& app, ServerCommands& sc) {
+  sc.daemon = app.add_subcommand("daemon", "Run the proving daemon (gRPC cuzk.v1.ProvingEngine)");
+  add_daemon_options(sc.daemon, sc.daemon_opt);
+
+  BenchOptions& b = sc.bench_opt;
+  auto* bench = sc.bench = app.add_subcommand("bench", "Benchmark client for a running daemon");
+  bench->require_subcommand(1);
+  bench->add_option("-a,--addr", b.addr, "Daemon address (unix://path or host:port)")->capture_default_str();
+  bench->add_option("--tls-ca", b.tls_ca, "CA certificate (PEM): use TLS");
+  bench->add_option("--tls-cert", b.tls_cert, "Client certificate (PEM) for mutual TLS");
+  bench->add_option("--tls-key", b.tls_key, "Client key (PEM) for mutual TLS");
+  bench->add_option("--client-id", b.client_id, "Client name for per-client limits");
+  auto job_opts = [&b](CLI::App* s) {
+    s->add_option("-t,--circuit", b.circuit, "Circuit id (bench-<10..27>)")->capture_default_str();
+    s->add_option("-p,--partitions", b.partitions, "Partitions per job (0 = daemon default)");
+    s->add_option("--priority", b.priority, "1 LOW .. 4 CRITICAL (0 = default)");
+    s->add_option("--seed", b.seed, "Input seed")->capture_default_str();
+    s->add_option("--timeout-ms", b.timeout_ms, "Per-job await limit");
+  };
+  auto* single = bench->add_subcommand("single", "Prove one job");
+  job_opts(single);
+  single->add_option("-o,--out", b.proof_out, "Write the proof bytes to this file");
+  auto* batch = bench->add_subcommand("batch", "Prove N jobs with J in flight");
+  job_opts(batch);
+  batch->add_option("-c,--count", b.count, "Jobs")->capture_default_str();
+  batch->add_option("-j,--concurrency", b.concurrency, "Jobs in flight")->capture_default_str();
+  auto* stress = bench->add_subcommand("stress", "Mixed circuits and priorities at a fixed rate for a bounded time");
+  job_opts(stress);
+  stress->add_option("--mix", b.mix, "Circuits to draw from");
+  stress->add_option("-d,--duration", b.duration_s, "Submission window (s)")->capture_default_str();
+  stress->add_option("-r,--rate", b.rate, "Jobs per second")->capture_default_str();
+  stress->add_option("-j,--concurrency", b.concurrency, "Max jobs in flight (0 = unbounded)");
+  bench->add_subcommand("status", "Print GetStatus");
+  auto* preload = bench->add_subcommand("preload", "Load a circuit's proving key");
+  preload->add_option("-c,--circuit,circuit", b.circuit, "Circuit id")->required();
+  auto* evict = bench->add_subcommand("evict", "Evict a circuit's proving key");
+  evict->add_option("-c,--circuit,circuit", b.circuit, "Circuit id")->required();
+  bench->add_subcommand("metrics", "Print GetMetrics (Prometheus text)");
+}
+
+bool run_server_commands(ServerCommands& sc, int* rc) {
+  if (sc.daemon && sc.daemon->parsed()) {
+    *rc = run_daemon(sc.daemon_opt);
+    return true;
+  }
+  if (sc.bench && sc.bench->parsed()) {
+    for (auto* s : sc.bench->get_subcommands()) sc.bench_opt.command = s->get_name();
+    *rc = run_bench(sc.bench_opt);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace cuzk::server

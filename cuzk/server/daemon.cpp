@@ -1,0 +1,157 @@
+#include "cuzk/server/daemon.hpp"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <fstream>
+#include <sstream>
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "cuzk/engine/config.hpp"
+#include "cuzk/engine/engine.hpp"
+#include "cuzk/engine/fake_prover.hpp"
+#include "cuzk/server/grpc_server.hpp"
+#include "cuzk/server/http_metrics.hpp"
+
+namespace cuzk::server {
+namespace {
+
+Result<std::string> read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return Status(Errc::io_error, "cannot read " + path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+Status setup_logging(const engine::DaemonConfig& c) {
+  std::shared_ptr<spdlog::logger> logger;
+  try {
+    if (c.log_file.empty()) logger = spdlog::stderr_color_mt("cuzk");
+    else logger = spdlog::basic_logger_mt("cuzk", c.log_file);
+  } catch (const spdlog::spdlog_ex& e) {
+    return Status(Errc::io_error, std::string("logging: ") + e.what());
+  }
+  if (c.log_format == "json")
+    logger->set_pattern(R"({"time":"%Y-%m-%dT%H:%M:%S.%f%z","level":"%l","thread":%t,"msg":"%v"})");
+  else
+    logger->set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
+  logger->set_level(spdlog::level::from_str(c.log_level));
+  logger->flush_on(spdlog::level::info);
+  spdlog::set_default_logger(logger);
+  return {};
+}
+
+}  // namespace
+
+int run_daemon(const DaemonOptions& opt) {
+  engine::DaemonConfig cfg;
+  if (!opt.config_path.empty()) {
+    auto c = engine::load_config(opt.config_path);
+    if (!c) {
+      std::fprintf(stderr, "cuzk daemon: %s\n", c.status().to_string().c_str());
+      return 2;
+    }
+    cfg = std::move(*c);
+  }
+  if (!opt.listen.empty()) cfg.listen = opt.listen;
+  if (!opt.log_level.empty()) cfg.log_level = opt.log_level;
+  if (!opt.prover.empty()) cfg.prover = opt.prover;
+  if (!opt.journal.empty()) cfg.journal = opt.journal == "none" ? "" : opt.journal;
+  if (!opt.metrics_listen.empty()) cfg.metrics_listen = opt.metrics_listen;
+  if (cfg.prover != "fake" && cfg.prover != "groth16") {
+    std::fprintf(stderr, "cuzk daemon: prover must be groth16 or fake\n");
+    return 2;
+  }
+  if (auto st = setup_logging(cfg); !st.ok()) {
+    std::fprintf(stderr, "cuzk daemon: %s\n", st.to_string().c_str());
+    return 2;
+  }
+  // Block the termination signals in every thread; this thread takes them with sigwait.
+  sigset_t sigs;
+  sigemptyset(&sigs);
+  sigaddset(&sigs, SIGINT);
+  sigaddset(&sigs, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+
+  std::vector<std::shared_ptr<engine::PartitionProver>> provers;
+  if (cfg.prover == "fake") {
+    spdlog::warn("engine.prover = fake: jobs get deterministic stand-in bytes, NOT Groth16 proofs");
+    provers.push_back(std::make_shared<engine::FakeProver>(cfg.fake));
+  } else {
+    spdlog::error("engine.prover = groth16: the Groth16 adapter is not wired into the engine yet; "
+                  "start with --prover fake (or engine.prover = \"fake\") to exercise the daemon");
+    return 3;
+  }
+  auto eo = engine::engine_options(cfg);
+  if (!eo) {
+    spdlog::error("config: {}", eo.status().to_string());
+    return 2;
+  }
+  auto eng = engine::Engine::create(*eo, provers);
+  if (!eng) {
+    spdlog::error("engine: {}", eng.status().to_string());
+    return 3;
+  }
+  auto& engine = **eng;
+  ServerOptions so;
+  so.listen = cfg.listen;
+  so.socket_group = cfg.socket_group;
+  so.max_message_bytes = cfg.max_message_bytes;
+  if (!cfg.tls_cert.empty()) {
+    auto cert = read_file(cfg.tls_cert);
+    auto key = read_file(cfg.tls_key);
+    if (!cert || !key) {
+      spdlog::error("tls: {}", (!cert ? cert.status() : key.status()).to_string());
+      return 2;
+    }
+    so.tls.cert_pem = *cert;
+    so.tls.key_pem = *key;
+    if (!cfg.tls_client_ca.empty()) {
+      auto ca = read_file(cfg.tls_client_ca);
+      if (!ca) {
+        spdlog::error("tls: {}", ca.status().to_string());
+        return 2;
+      }
+      so.tls.client_ca_pem = *ca;
+      so.tls.require_client_cert = cfg.tls_require_client_cert;
+    }
+  }
+  auto server = GrpcServer::start(engine, so);
+  if (!server) {
+    spdlog::error("server: {}", server.status().to_string());
+    return 3;
+  }
+  std::unique_ptr<HttpMetrics> metrics;
+  if (!cfg.metrics_listen.empty()) {
+    auto m = HttpMetrics::start(cfg.metrics_listen, [&engine] { return engine.metrics_text(); });
+    if (!m) {
+      spdlog::error("metrics: {}", m.status().to_string());
+      return 3;
+    }
+    metrics = std::move(*m);
+    spdlog::info("metrics on http://{}/metrics (port {})", cfg.metrics_listen, metrics->port());
+  }
+  std::string addrs;
+  for (auto& a : cfg.listen) addrs += (addrs.empty() ? "" : ", ") + a;
+  std::string ports;
+  for (int p : (*server)->tcp_ports()) ports += (ports.empty() ? "" : ",") + std::to_string(p);
+  spdlog::info("cuzk daemon ready: listen [{}]{}{}, budget {} MiB (critical headroom {} MiB), pw={} gw={} devices={}, journal '{}'",
+               addrs, ports.empty() ? "" : " tcp ports ", ports, eo->memory_limit >> 20, eo->critical_headroom >> 20,
+               eo->synthesis_workers, eo->gpu_workers_per_device, std::max<std::size_t>(1, eo->devices.size()),
+               cfg.journal);
+
+  int sig = 0;
+  sigwait(&sigs, &sig);
+  spdlog::info("signal {}: no new jobs; finishing running jobs for up to {} s", sig, cfg.shutdown_grace_s);
+  engine.shutdown(std::chrono::seconds(cfg.shutdown_grace_s));
+  (*server)->shutdown(2000);
+  metrics.reset();
+  spdlog::info("cuzk daemon stopped; unfinished jobs stay in the journal");
+  spdlog::default_logger()->flush();
+  return 0;
+}
+
+}  // namespace cuzk::server

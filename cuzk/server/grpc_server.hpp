@@ -1,0 +1,50 @@
+// GrpcServer: cuzk.v1.ProvingEngine over a unix socket (mode 0600, or 0660 with a group) and/or
+// TCP (loopback unless a host is named; optional TLS / mutual TLS), messages up to
+// max_message_bytes. A thin layer: each RPC converts the message, calls the Engine and maps
+// Errc to a gRPC status code. This is the only translation unit that includes gRPC server headers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuzk/base/status.hpp"
+#include "cuzk/engine/engine.hpp"
+
+namespace cuzk::server {
+
+struct TlsOptions {
+  std::string cert_pem, key_pem;  ///< server certificate chain and key (PEM text); empty = no TLS
+  std::string client_ca_pem;      ///< when set, clients must present a certificate signed by it
+  bool require_client_cert = true;
+};
+
+struct ServerOptions {
+  std::vector<std::string> listen;  ///< "unix:///path", "unix:path", "host:port", ":port"
+  std::string socket_group;
+  std::uint64_t max_message_bytes = std::uint64_t{256} << 20;
+  TlsOptions tls;
+};
+
+class GrpcServer {
+ public:
+  /// Binds every address and starts serving.
+  static Result<std::unique_ptr<GrpcServer>> start(engine::Engine& engine, const ServerOptions& opt);
+  ~GrpcServer();
+  /// TCP ports actually bound, in listen order (useful with port 0).
+  const std::vector<int>& tcp_ports() const;
+  /// Stops accepting, waits up to |deadline_ms| for in-flight calls, then cancels them.
+  void shutdown(std::uint64_t deadline_ms);
+
+  struct Impl;
+
+ private:
+  explicit GrpcServer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Normalizes a TCP listen address: ":9820" → "127.0.0.1:9820"; "tcp://h:p" → "h:p".
+std::string normalize_tcp_address(const std::string& addr);
+
+}  // namespace cuzk::server

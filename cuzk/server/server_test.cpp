@@ -1,0 +1,500 @@
+// gRPC tests on the FakeProver: a round trip of every RPC, malformed requests (bad protobuf bytes,
+// oversize messages, garbage witness, unknown kinds) answered with errors while other jobs
+// complete, per-client limits, TLS and mutual TLS, /metrics over HTTP, a bounded load test, and
+// journal recovery of a daemon process killed with SIGKILL.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+#include <sstream>
+#include <thread>
+
+#include "cuzk/engine/fake_prover.hpp"
+#include "cuzk/server/grpc_server.hpp"
+#include "cuzk/server/http_metrics.hpp"
+#include "cuzk/server/prover.grpc.pb.h"
+
+namespace cuzk::server {
+namespace {
+
+namespace pb = ::cuzk::v1;
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+fs::path temp_dir(const std::string& tag) {
+  auto d = fs::temp_directory_path() / ("cuzk_" + tag + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+pb::SubmitProofRequest job(const std::string& id, std::uint64_t seed, std::uint32_t parts, pb::Priority p = pb::PRIORITY_UNSPECIFIED) {
+  pb::SubmitProofRequest r;
+  r.set_request_id(id);
+  r.set_circuit_id("bench-10");
+  r.set_num_partitions(parts);
+  r.set_priority(p);
+  r.set_vanilla_proof(engine::fake_input(seed));
+  return r;
+}
+
+std::shared_ptr<grpc::Channel> channel(const std::string& target, std::shared_ptr<grpc::ChannelCredentials> creds = nullptr) {
+  grpc::ChannelArguments args;
+  args.SetMaxSendMessageSize(512 << 20);
+  args.SetMaxReceiveMessageSize(512 << 20);
+  return grpc::CreateCustomChannel(target, creds ? creds : grpc::InsecureChannelCredentials(), args);
+}
+
+struct Daemon {
+  fs::path dir;
+  std::shared_ptr<engine::FakeProver> fake;
+  std::unique_ptr<engine::Engine> engine;
+  std::unique_ptr<GrpcServer> server;
+  std::unique_ptr<pb::ProvingEngine::Stub> stub;
+  std::string sock;
+
+  explicit Daemon(const std::string& tag, engine::FakeProverOptions fo = {.synth_ms = 2, .gpu_ms = 2},
+                  engine::EngineOptions eo = {}, std::uint64_t max_msg = 256u << 20) {
+    dir = temp_dir(tag);
+    fake = std::make_shared<engine::FakeProver>(fo);
+    auto e = engine::Engine::create(eo, {fake});
+    EXPECT_TRUE(e.ok()) << e.status().to_string();
+    engine = std::move(*e);
+    sock = (dir / "cuzk.sock").string();
+    ServerOptions so{.listen = {"unix://" + sock, "127.0.0.1:0"}, .max_message_bytes = max_msg};
+    auto s = GrpcServer::start(*engine, so);
+    EXPECT_TRUE(s.ok()) << s.status().to_string();
+    server = std::move(*s);
+    stub = pb::ProvingEngine::NewStub(channel("unix:" + sock));
+  }
+  ~Daemon() {
+    server->shutdown(500);
+    engine->shutdown(0ms);
+    fs::remove_all(dir);
+  }
+};
+
+TEST(Server, EveryRpcRoundTrip) {
+  Daemon d("rpc", {.synth_ms = 2, .gpu_ms = 2, .key_load_ms = 10});
+  struct stat st {};
+  ASSERT_EQ(::stat(d.sock.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+
+  {  // PreloadSRS
+    grpc::ClientContext ctx;
+    pb::PreloadSrsRequest req;
+    req.set_circuit_id("bench-10");
+    pb::PreloadSrsResponse resp;
+    ASSERT_TRUE(d.stub->PreloadSRS(&ctx, req, &resp).ok());
+    EXPECT_FALSE(resp.already_loaded());
+  }
+  {  // SubmitProof + AwaitProof
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse sr;
+    ASSERT_TRUE(d.stub->SubmitProof(&ctx, job("j1", 11, 3), &sr).ok());
+    EXPECT_EQ(sr.job_id(), "j1");
+    grpc::ClientContext ctx2;
+    pb::AwaitProofRequest ar;
+    ar.set_job_id("j1");
+    pb::AwaitProofResponse resp;
+    ASSERT_TRUE(d.stub->AwaitProof(&ctx2, ar, &resp).ok());
+    EXPECT_EQ(resp.status(), pb::AwaitProofResponse::COMPLETED) << resp.error_message();
+    EXPECT_EQ(resp.proof(), engine::fake_expected_proof("bench-10", 11, 3));
+    EXPECT_GE(resp.total_ms(), resp.queue_wait_ms());
+  }
+  {  // idempotent repeat
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse sr;
+    ASSERT_TRUE(d.stub->SubmitProof(&ctx, job("j1", 11, 3), &sr).ok());
+    EXPECT_TRUE(sr.existing());
+  }
+  {  // Prove over TCP too
+    auto tcp = pb::ProvingEngine::NewStub(channel("127.0.0.1:" + std::to_string(d.server->tcp_ports().at(0))));
+    grpc::ClientContext ctx;
+    pb::ProveRequest req;
+    *req.mutable_submit() = job("", 12, 2);
+    pb::ProveResponse resp;
+    ASSERT_TRUE(tcp->Prove(&ctx, req, &resp).ok());
+    EXPECT_EQ(resp.result().status(), pb::AwaitProofResponse::COMPLETED);
+    EXPECT_EQ(resp.result().proof(), engine::fake_expected_proof("bench-10", 12, 2));
+    EXPECT_FALSE(resp.result().job_id().empty());
+  }
+  {  // AwaitProof timeout, CancelProof of a running job
+    Daemon slow("rpcslow", {.synth_ms = 3000, .gpu_ms = 1});
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse sr;
+    ASSERT_TRUE(slow.stub->SubmitProof(&ctx, job("s", 1, 1), &sr).ok());
+    grpc::ClientContext ctx2;
+    pb::AwaitProofRequest ar;
+    ar.set_job_id("s");
+    ar.set_timeout_ms(30);
+    pb::AwaitProofResponse resp;
+    auto t0 = std::chrono::steady_clock::now();
+    ASSERT_TRUE(slow.stub->AwaitProof(&ctx2, ar, &resp).ok());
+    EXPECT_EQ(resp.status(), pb::AwaitProofResponse::TIMEOUT);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 1s);
+    grpc::ClientContext ctx3;
+    pb::CancelProofRequest cr;
+    cr.set_job_id("s");
+    pb::CancelProofResponse cresp;
+    ASSERT_TRUE(slow.stub->CancelProof(&ctx3, cr, &cresp).ok());
+    EXPECT_TRUE(cresp.was_running());
+    grpc::ClientContext ctx4;
+    ar.set_timeout_ms(0);
+    ASSERT_TRUE(slow.stub->AwaitProof(&ctx4, ar, &resp).ok());
+    EXPECT_EQ(resp.status(), pb::AwaitProofResponse::CANCELLED);
+  }
+  {  // GetStatus
+    grpc::ClientContext ctx;
+    pb::GetStatusResponse s;
+    ASSERT_TRUE(d.stub->GetStatus(&ctx, pb::GetStatusRequest(), &s).ok());
+    EXPECT_EQ(s.total_proofs_completed(), 2u);
+    ASSERT_EQ(s.gpus_size(), 1);
+    EXPECT_EQ(s.gpus(0).partitions_proved(), 5u);
+    EXPECT_GT(s.gpus(0).busy_any_seconds(), 0.0);
+    ASSERT_EQ(s.loaded_srs_size(), 1);
+    EXPECT_EQ(s.loaded_srs(0).circuit_id(), "bench-10");
+    EXPECT_EQ(s.loaded_srs(0).tier(), pb::SRSStatus::HOT);
+    EXPECT_EQ(s.loaded_srs(0).size_bytes(), 576u << 10);
+    EXPECT_EQ(s.pinned_memory_bytes(), 576u << 10);
+    EXPECT_GT(s.pinned_memory_limit_bytes(), 0u);
+    EXPECT_GE(s.memory_peak_bytes(), s.pinned_memory_bytes());
+  }
+  {  // GetMetrics
+    grpc::ClientContext ctx;
+    pb::GetMetricsResponse m;
+    ASSERT_TRUE(d.stub->GetMetrics(&ctx, pb::GetMetricsRequest(), &m).ok());
+    EXPECT_NE(m.prometheus_text().find("cuzk_proofs_completed_total 2"), std::string::npos) << m.prometheus_text();
+    EXPECT_NE(m.prometheus_text().find("cuzk_memory_budget_bytes{kind=\"peak\"}"), std::string::npos);
+  }
+  {  // EvictSRS: frees the key; a second evict finds nothing; unknown circuit NOT_FOUND
+    grpc::ClientContext ctx;
+    pb::EvictSrsRequest req;
+    req.set_circuit_id("bench-10");
+    pb::EvictSrsResponse resp;
+    ASSERT_TRUE(d.stub->EvictSRS(&ctx, req, &resp).ok());
+    EXPECT_TRUE(resp.was_loaded());
+    EXPECT_EQ(resp.freed_bytes(), 576u << 10);
+    grpc::ClientContext ctx2;
+    ASSERT_TRUE(d.stub->EvictSRS(&ctx2, req, &resp).ok());
+    EXPECT_FALSE(resp.was_loaded());
+    grpc::ClientContext ctx3;
+    req.set_circuit_id("porep-32g");
+    EXPECT_EQ(d.stub->EvictSRS(&ctx3, req, &resp).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+}
+
+TEST(Server, EvictRefusedWhileInUse) {
+  Daemon d("evict", {.synth_ms = 300, .gpu_ms = 1});
+  grpc::ClientContext ctx;
+  pb::SubmitProofResponse sr;
+  ASSERT_TRUE(d.stub->SubmitProof(&ctx, job("busy", 1, 1), &sr).ok());
+  std::this_thread::sleep_for(50ms);
+  grpc::ClientContext ctx2;
+  pb::EvictSrsRequest req;
+  req.set_circuit_id("bench-10");
+  pb::EvictSrsResponse resp;
+  auto st = d.stub->EvictSRS(&ctx2, req, &resp);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(st.error_message().find("in use"), std::string::npos) << st.error_message();
+}
+
+grpc::Status raw_call(grpc::GenericStub& stub, const std::string& method, const std::string& bytes) {
+  grpc::Slice slice(bytes);
+  grpc::ByteBuffer req(&slice, 1), resp;
+  grpc::ClientContext ctx;
+  std::promise<grpc::Status> done;
+  stub.UnaryCall(&ctx, method, grpc::StubOptions(), &req, &resp, [&](grpc::Status s) { done.set_value(s); });
+  return done.get_future().get();
+}
+
+TEST(Server, MalformedRequestsFailAloneWhileOthersComplete) {
+  Daemon d("malformed", {.synth_ms = 5, .gpu_ms = 5}, {}, 128u << 20);
+  grpc::ClientContext c0;
+  pb::SubmitProofResponse sr;
+  ASSERT_TRUE(d.stub->SubmitProof(&c0, job("good", 5, 6), &sr).ok());
+
+  auto submit = [&](const pb::SubmitProofRequest& r) {
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse resp;
+    return d.stub->SubmitProof(&ctx, r, &resp);
+  };
+  auto garbage = job("g", 1, 2);
+  garbage.set_vanilla_proof("\x01\x02 definitely not a witness");
+  EXPECT_EQ(submit(garbage).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  auto porep = job("p", 1, 2);
+  porep.set_proof_kind(pb::POREP_SEAL_COMMIT);
+  auto st = submit(porep);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_NE(st.error_message().find("porep"), std::string::npos);
+  auto badprio = job("b", 1, 2);
+  badprio.set_priority(static_cast<pb::Priority>(9));
+  EXPECT_EQ(submit(badprio).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  auto nocircuit = job("n", 1, 2);
+  nocircuit.clear_circuit_id();
+  EXPECT_EQ(submit(nocircuit).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  auto unknown = job("u", 1, 2);
+  unknown.set_circuit_id("porep-32g");
+  EXPECT_EQ(submit(unknown).error_code(), grpc::StatusCode::NOT_FOUND);
+  {
+    grpc::ClientContext ctx;
+    pb::ProveResponse resp;
+    EXPECT_EQ(d.stub->Prove(&ctx, pb::ProveRequest(), &resp).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::AwaitProofRequest ar;
+    ar.set_job_id("never-submitted");
+    pb::AwaitProofResponse resp;
+    EXPECT_EQ(d.stub->AwaitProof(&ctx, ar, &resp).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+  {  // bytes that are not a protobuf message
+    grpc::GenericStub raw(channel("unix:" + d.sock));
+    auto s = raw_call(raw, "/cuzk.v1.ProvingEngine/SubmitProof", std::string("\xff\xff\xff\xff\x0f garbage", 14));
+    EXPECT_FALSE(s.ok());
+    auto s2 = raw_call(raw, "/cuzk.v1.ProvingEngine/NoSuchMethod", "");
+    EXPECT_EQ(s2.error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  }
+  {  // larger than the server's message limit
+    auto big = job("big", 1, 1);
+    big.set_vanilla_proof(std::string((128u << 20) + 16, 'x'));
+    EXPECT_EQ(submit(big).error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  }
+  {  // a large but allowed input is accepted and judged on content (here: garbage)
+    auto large = job("large", 1, 1);
+    large.set_vanilla_proof(std::string(100u << 20, 'y'));
+    EXPECT_EQ(submit(large).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  grpc::ClientContext ctx;
+  pb::AwaitProofRequest ar;
+  ar.set_job_id("good");
+  pb::AwaitProofResponse resp;
+  ASSERT_TRUE(d.stub->AwaitProof(&ctx, ar, &resp).ok());
+  EXPECT_EQ(resp.status(), pb::AwaitProofResponse::COMPLETED);
+  EXPECT_EQ(resp.proof(), engine::fake_expected_proof("bench-10", 5, 6));
+}
+
+TEST(Server, PendingLimitPerClientIsResourceExhausted) {
+  Daemon d("limit", {.synth_ms = 200, .gpu_ms = 1}, {.max_pending_per_client = 2});
+  auto submit = [&](const std::string& id, const std::string& client) {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("cuzk-client", client);
+    pb::SubmitProofResponse resp;
+    return d.stub->SubmitProof(&ctx, job(id, 1, 1), &resp);
+  };
+  EXPECT_TRUE(submit("a1", "a").ok());
+  EXPECT_TRUE(submit("a2", "a").ok());
+  auto st = submit("a3", "a");
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(st.error_message().find("limit 2"), std::string::npos);
+  EXPECT_TRUE(submit("b1", "b").ok());
+}
+
+TEST(Server, LoadTestManyClientsNothingLost) {
+  Daemon d("load", {.synth_ms = 0, .gpu_ms = 0, .key_load_ms = 1}, {.synthesis_workers = 2, .gpu_workers_per_device = 2});
+  constexpr int kThreads = 5, kJobs = 40;
+  std::atomic<int> ok{0};
+  std::vector<std::thread> ts;
+  for (int t = 0; t < kThreads; ++t) {
+    ts.emplace_back([&, t] {
+      auto stub = pb::ProvingEngine::NewStub(channel("unix:" + d.sock));
+      for (int i = 0; i < kJobs; ++i) {
+        std::uint64_t seed = static_cast<std::uint64_t>(t * 100 + i);
+        std::uint32_t parts = 1 + static_cast<std::uint32_t>(i % 3);
+        grpc::ClientContext ctx;
+        pb::ProveRequest req;
+        *req.mutable_submit() = job("L" + std::to_string(t) + "_" + std::to_string(i), seed, parts,
+                                    static_cast<pb::Priority>(1 + i % 4));
+        pb::ProveResponse resp;
+        if (stub->Prove(&ctx, req, &resp).ok() && resp.result().status() == pb::AwaitProofResponse::COMPLETED &&
+            resp.result().proof() == engine::fake_expected_proof("bench-10", seed, parts))
+          ++ok;
+      }
+    });
+  }
+  for (auto& t : ts) t.join();
+  EXPECT_EQ(ok.load(), kThreads * kJobs);
+}
+
+TEST(Server, HttpMetricsEndpoint) {
+  Daemon d("http");
+  auto m = HttpMetrics::start("127.0.0.1:0", [&] { return d.engine->metrics_text(); });
+  ASSERT_TRUE(m.ok()) << m.status().to_string();
+  auto get = [&](const std::string& path) {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(static_cast<std::uint16_t>((*m)->port()));
+    ::inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+    EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa), 0);
+    std::string req = "GET " + path + " HTTP/1.0\r\n\r\n";
+    ::send(fd, req.data(), req.size(), 0);
+    std::string out;
+    char buf[4096];
+    ssize_t n;
+    while ((n = ::recv(fd, buf, sizeof buf, 0)) > 0) out.append(buf, static_cast<std::size_t>(n));
+    ::close(fd);
+    return out;
+  };
+  auto ok = get("/metrics");
+  EXPECT_EQ(ok.rfind("HTTP/1.0 200", 0), 0u);
+  EXPECT_NE(ok.find("cuzk_uptime_seconds"), std::string::npos);
+  EXPECT_EQ(get("/other").rfind("HTTP/1.0 404", 0), 0u);
+}
+
+// --- TLS ---------------------------------------------------------------------------------
+
+bool sh(const std::string& cmd) { return std::system((cmd + " >/dev/null 2>&1").c_str()) == 0; }
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// A CA, a server certificate for localhost/127.0.0.1, a client certificate from the CA, and a
+// client certificate from an unrelated CA.
+bool make_certs(const fs::path& d) {
+  std::string D = d.string();
+  auto ca = [&](const std::string& name) {
+    return sh("openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=" + name + " -keyout " + D + "/" + name +
+              ".key -out " + D + "/" + name + ".pem");
+  };
+  auto leaf = [&](const std::string& name, const std::string& ca_name, const std::string& ext) {
+    std::ofstream(d / (name + ".ext")) << ext;
+    return sh("openssl req -newkey rsa:2048 -nodes -subj /CN=" + name + " -keyout " + D + "/" + name + ".key -out " + D +
+              "/" + name + ".csr") &&
+           sh("openssl x509 -req -in " + D + "/" + name + ".csr -CA " + D + "/" + ca_name + ".pem -CAkey " + D + "/" +
+              ca_name + ".key -CAcreateserial -days 2 -extfile " + D + "/" + name + ".ext -out " + D + "/" + name + ".pem");
+  };
+  return ca("ca") && ca("otherca") &&
+         leaf("server", "ca", "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n") &&
+         leaf("client", "ca", "extendedKeyUsage=clientAuth\n") && leaf("intruder", "otherca", "extendedKeyUsage=clientAuth\n");
+}
+
+TEST(Server, MutualTls) {
+  if (!sh("openssl version")) GTEST_SKIP() << "openssl CLI not found";
+  auto dir = temp_dir("tls");
+  ASSERT_TRUE(make_certs(dir));
+  auto fake = std::make_shared<engine::FakeProver>(engine::FakeProverOptions{.synth_ms = 1, .gpu_ms = 1});
+  auto e = engine::Engine::create({}, {fake});
+  ASSERT_TRUE(e.ok());
+  ServerOptions so{.listen = {"127.0.0.1:0"}};
+  so.tls = {slurp(dir / "server.pem"), slurp(dir / "server.key"), slurp(dir / "ca.pem"), true};
+  auto s = GrpcServer::start(**e, so);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  std::string target = "localhost:" + std::to_string((*s)->tcp_ports().at(0));
+  auto call = [&](const std::string& cert, const std::string& key) {
+    grpc::SslCredentialsOptions o;
+    o.pem_root_certs = slurp(dir / "ca.pem");
+    if (!cert.empty()) {
+      o.pem_cert_chain = slurp(dir / cert);
+      o.pem_private_key = slurp(dir / key);
+    }
+    auto stub = pb::ProvingEngine::NewStub(channel(target, grpc::SslCredentials(o)));
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 5s);
+    pb::GetStatusResponse resp;
+    return stub->GetStatus(&ctx, pb::GetStatusRequest(), &resp);
+  };
+  EXPECT_TRUE(call("client.pem", "client.key").ok());
+  EXPECT_FALSE(call("", "").ok());                          // no client certificate
+  EXPECT_FALSE(call("intruder.pem", "intruder.key").ok());  // signed by the wrong CA
+  {  // plaintext to a TLS port fails too
+    auto stub = pb::ProvingEngine::NewStub(channel(target));
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 3s);
+    pb::GetStatusResponse resp;
+    EXPECT_FALSE(stub->GetStatus(&ctx, pb::GetStatusRequest(), &resp).ok());
+  }
+  (*s)->shutdown(100);
+  (*e)->shutdown(0ms);
+  fs::remove_all(dir);
+}
+
+// --- the daemon process: journal recovery after SIGKILL, graceful SIGTERM ------------------
+
+#ifdef CUZKD_BINARY
+pid_t spawn_daemon(const fs::path& dir) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    std::string cfg = (dir / "cuzk.toml").string();
+    std::string log = (dir / "daemon.log").string();
+    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+    ::dup2(fd, 2);
+    ::execl(CUZKD_BINARY, CUZKD_BINARY, "--config", cfg.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  return pid;
+}
+
+bool wait_ready(pb::ProvingEngine::Stub& stub) {
+  for (int i = 0; i < 200; ++i) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 200ms);
+    pb::GetStatusResponse resp;
+    if (stub.GetStatus(&ctx, pb::GetStatusRequest(), &resp).ok()) return true;
+    std::this_thread::sleep_for(25ms);
+  }
+  return false;
+}
+
+TEST(Server, DaemonJournalSurvivesKillDashNine) {
+  auto dir = temp_dir("kill9");
+  std::string sock = (dir / "d.sock").string();
+  std::ofstream(dir / "cuzk.toml") << "[daemon]\nlisten = \"unix://" << sock << "\"\njournal = \"" << (dir / "j.db").string()
+                                    << "\"\nshutdown_grace_s = 5\n[engine]\nprover = \"fake\"\nsynthesis_workers = 1\n"
+                                    << "gpu_workers_per_device = 1\n[memory]\nbudget = \"64MiB\"\n"
+                                    << "[fake]\nsynth_ms = 150\ngpu_ms = 5\n[logging]\nlevel = \"warn\"\n";
+  pid_t pid = spawn_daemon(dir);
+  ASSERT_GT(pid, 0);
+  auto stub = pb::ProvingEngine::NewStub(channel("unix:" + sock));
+  ASSERT_TRUE(wait_ready(*stub)) << slurp(dir / "daemon.log");
+  for (int i = 0; i < 3; ++i) {
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse sr;
+    ASSERT_TRUE(stub->SubmitProof(&ctx, job("k" + std::to_string(i), 100 + i, 4), &sr).ok());
+  }
+  std::this_thread::sleep_for(200ms);  // some partitions in flight
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+
+  pid = spawn_daemon(dir);  // the stale socket is replaced; the journal resumes the jobs
+  stub = pb::ProvingEngine::NewStub(channel("unix:" + sock));
+  ASSERT_TRUE(wait_ready(*stub)) << slurp(dir / "daemon.log");
+  for (int i = 0; i < 3; ++i) {
+    grpc::ClientContext ctx;
+    pb::AwaitProofRequest ar;
+    ar.set_job_id("k" + std::to_string(i));
+    ar.set_timeout_ms(20000);
+    pb::AwaitProofResponse resp;
+    ASSERT_TRUE(stub->AwaitProof(&ctx, ar, &resp).ok());
+    EXPECT_EQ(resp.status(), pb::AwaitProofResponse::COMPLETED) << resp.error_message();
+    EXPECT_EQ(resp.proof(), engine::fake_expected_proof("bench-10", 100 + i, 4));
+  }
+  // SIGTERM: graceful stop, exit code 0, socket removed.
+  ::kill(pid, SIGTERM);
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << slurp(dir / "daemon.log");
+  EXPECT_FALSE(fs::exists(sock));
+  fs::remove_all(dir);
+}
+#endif
+
+}  // namespace
+}  // namespace cuzk::server
