@@ -369,12 +369,12 @@ std::string slurp(const fs::path& p) {
 bool make_certs(const fs::path& d) {
   std::string D = d.string();
   auto ca = [&](const std::string& name) {
-    return sh("openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=" + name + " -keyout " + D + "/" + name +
+    return sh("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=" + name + " -keyout " + D + "/" + name +
               ".key -out " + D + "/" + name + ".pem");
   };
   auto leaf = [&](const std::string& name, const std::string& ca_name, const std::string& ext) {
     std::ofstream(d / (name + ".ext")) << ext;
-    return sh("openssl req -newkey rsa:2048 -nodes -subj /CN=" + name + " -keyout " + D + "/" + name + ".key -out " + D +
+    return sh("openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=" + name + " -keyout " + D + "/" + name + ".key -out " + D +
               "/" + name + ".csr") &&
            sh("openssl x509 -req -in " + D + "/" + name + ".csr -CA " + D + "/" + ca_name + ".pem -CAkey " + D + "/" +
               ca_name + ".key -CAcreateserial -days 2 -extfile " + D + "/" + name + ".ext -out " + D + "/" + name + ".pem");
@@ -440,12 +440,14 @@ pid_t spawn_daemon(const fs::path& dir) {
   return pid;
 }
 
-bool wait_ready(pb::ProvingEngine::Stub& stub) {
+// A fresh channel per attempt: a channel that failed once waits out gRPC's reconnect backoff.
+bool wait_ready(const std::string& target) {
   for (int i = 0; i < 200; ++i) {
+    auto stub = pb::ProvingEngine::NewStub(channel(target));
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + 200ms);
     pb::GetStatusResponse resp;
-    if (stub.GetStatus(&ctx, pb::GetStatusRequest(), &resp).ok()) return true;
+    if (stub->GetStatus(&ctx, pb::GetStatusRequest(), &resp).ok()) return true;
     std::this_thread::sleep_for(25ms);
   }
   return false;
@@ -460,8 +462,8 @@ TEST(Server, DaemonJournalSurvivesKillDashNine) {
                                     << "[fake]\nsynth_ms = 150\ngpu_ms = 5\n[logging]\nlevel = \"warn\"\n";
   pid_t pid = spawn_daemon(dir);
   ASSERT_GT(pid, 0);
+  ASSERT_TRUE(wait_ready("unix:" + sock)) << slurp(dir / "daemon.log");
   auto stub = pb::ProvingEngine::NewStub(channel("unix:" + sock));
-  ASSERT_TRUE(wait_ready(*stub)) << slurp(dir / "daemon.log");
   for (int i = 0; i < 3; ++i) {
     grpc::ClientContext ctx;
     pb::SubmitProofResponse sr;
@@ -474,8 +476,8 @@ TEST(Server, DaemonJournalSurvivesKillDashNine) {
   ASSERT_TRUE(WIFSIGNALED(status));
 
   pid = spawn_daemon(dir);  // the stale socket is replaced; the journal resumes the jobs
+  ASSERT_TRUE(wait_ready("unix:" + sock)) << slurp(dir / "daemon.log");
   stub = pb::ProvingEngine::NewStub(channel("unix:" + sock));
-  ASSERT_TRUE(wait_ready(*stub)) << slurp(dir / "daemon.log");
   for (int i = 0; i < 3; ++i) {
     grpc::ClientContext ctx;
     pb::AwaitProofRequest ar;
