@@ -18,6 +18,11 @@ using ec_test::random_fr;
 using ec_test::random_subgroup_point;
 
 template <class C>
+Affine<C> affine_add_reference_twice(const Affine<C>& p) {
+  return ec_test::affine_add_reference(p, p);
+}
+
+template <class C>
 class GroupLaws : public ::testing::Test {};
 using Curves = ::testing::Types<G1Curve, G2Curve>;
 TYPED_TEST_SUITE(GroupLaws, Curves);
@@ -92,6 +97,48 @@ TYPED_TEST(GroupLaws, AdditionLaws) {
     t = X::identity();
     t.dbl();
     ASSERT_TRUE(t.is_identity()) << "seed=" << seed;
+  }
+}
+
+// Bucket-style random walks: add / subtract points drawn from a small pool (so duplicates, inverses
+// and the identity recur) in Jacobian, mixed Jacobian, XYZZ and mixed XYZZ form, against the affine
+// reference law. Points are taken from the whole curve, not only the subgroup.
+TYPED_TEST(GroupLaws, RandomWalkAgainstAffineReference) {
+  using C = TypeParam;
+  using A = Affine<C>;
+  using J = Jacobian<C>;
+  using X = Xyzz<C>;
+  const std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  std::vector<A> pool = {A::identity()};
+  for (int i = 0; i < 3; ++i) pool.push_back(ec_test::random_curve_point<C>(rng));
+  pool.push_back(-pool[1]);
+  const int steps = 150 + static_cast<int>(rng() % 57);
+  A ref = A::identity();
+  J jac = J::identity(), jmix = J::identity();
+  X xyzz = X::identity(), xmix = X::identity();
+  for (int s = 0; s < steps; ++s) {
+    const unsigned op = rng() % 8;
+    A q = pool[rng() % pool.size()];
+    if (op == 0) q = ref;                                  // doubling through the addition
+    if (op == 1 && !ref.infinity) q = -ref;                // cancellation to the identity
+    if (op == 7) {                                         // explicit doubling
+      ref = affine_add_reference_twice(ref);
+      jac.dbl(), jmix.dbl(), xyzz.dbl(), xmix.dbl();
+    } else {
+      if (rng() & 1) q = -q;
+      ref = ec_test::affine_add_reference(ref, q);
+      jac.add(J::from_affine(q));
+      jmix.add_mixed(q);
+      xyzz.add(X::from_affine(q));
+      xmix.add_mixed(q);
+    }
+    ASSERT_EQ(jac.to_affine_vartime(), ref) << "step " << s << " seed=" << seed;
+    ASSERT_EQ(jmix.to_affine_vartime(), ref) << "step " << s << " seed=" << seed;
+    ASSERT_EQ(xyzz.to_affine_vartime(), ref) << "step " << s << " seed=" << seed;
+    ASSERT_EQ(xmix.to_affine_vartime(), ref) << "step " << s << " seed=" << seed;
+    ASSERT_TRUE(jac.is_on_curve()) << "step " << s << " seed=" << seed;
+    if (rng() % 16 == 0) pool.push_back(ref);  // later steps may add the accumulator's own value
   }
 }
 

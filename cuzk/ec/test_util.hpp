@@ -63,4 +63,23 @@ Jacobian<C> random_subgroup_point(std::mt19937_64& rng) {
   return mul_vartime(Jacobian<C>::generator(), random_fr(rng));
 }
 
+/// The textbook affine group law (one inversion per operation): the slow twin of every projective
+/// formula. λ = (y2 − y1)/(x2 − x1), or 3x1²/(2y1) when the points are equal.
+template <class C>
+Affine<C> affine_add_reference(const Affine<C>& p, const Affine<C>& q) {
+  using F = typename C::Field;
+  if (p.infinity) return q;
+  if (q.infinity) return p;
+  F lambda;
+  if (p.x == q.x) {
+    if (p.y == -q.y) return Affine<C>::identity();  // also covers y = 0
+    const F x2 = p.x.square();
+    lambda = (x2.dbl() + x2) * p.y.dbl().inverse_vartime();
+  } else {
+    lambda = (q.y - p.y) * (q.x - p.x).inverse_vartime();
+  }
+  const F x3 = lambda.square() - p.x - q.x;
+  return {x3, lambda * (p.x - x3) - p.y, false};
+}
+
 }  // namespace cuzk::ec_test
