@@ -185,9 +185,15 @@ TYPED_TEST(GmpCross, AddSubMulSquareNeg) {
     mpz_mul_2exp(m.get(), x.get(), 64 * F::N);
     mpz_mod(m.get(), m.get(), this->p_.get());
     ASSERT_EQ(mpz_from_limbs(a.l), m) << "mont form " << x << " seed=" << this->seed_;
+    F c = a;
+    c *= b;
+    ASSERT_EQ(value_of(c), e) << "mul in place " << x << " " << y << " seed=" << this->seed_;
     mpz_mul(e.get(), x.get(), x.get());
     mpz_mod(e.get(), e.get(), this->p_.get());
     ASSERT_EQ(value_of(a.square()), e) << "square " << x << " seed=" << this->seed_;
+    c = a;
+    c.square_inplace();
+    ASSERT_EQ(value_of(c), e) << "square in place " << x << " seed=" << this->seed_;
     mpz_neg(e.get(), x.get());
     mpz_mod(e.get(), e.get(), this->p_.get());
     ASSERT_EQ(value_of(-a), e) << "neg " << x << " seed=" << this->seed_;
@@ -385,6 +391,18 @@ void asm_matches_portable() {
         F::mul_portable(r2, a, b);
         ASSERT_EQ(r1, r2) << "seed=" << seed;
       }
+    for (const auto& a : v) {
+      typename F::Repr r1{}, r2{};
+      F::sqr_asm_unchecked(r1, a);
+      F::mul_portable(r2, a, a);
+      ASSERT_EQ(r1, r2) << "square, seed=" << seed;
+      // in place (output aliasing the input) gives the same words
+      typename F::Repr x = a, y = a;
+      F::sqr_asm_unchecked(x, x);
+      ASSERT_EQ(x, r2) << "seed=" << seed;
+      F::mul_asm_unchecked(y, y, a);
+      ASSERT_EQ(y, r2) << "seed=" << seed;
+    }
   } else {
     GTEST_SKIP() << "built without the asm path";
   }

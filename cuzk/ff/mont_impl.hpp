@@ -78,12 +78,12 @@ std::optional<MontField<P>> MontField<P>::sqrt() const {
       unsigned k = 0;
       MontField b2k = b;
       while (!b2k.is_one()) {
-        b2k = b2k.square();
+        b2k.square_inplace();
         ++k;
         if (k == v) return std::nullopt;  // a is not a square
       }
       MontField w2 = z;
-      for (unsigned j = 0; j < v - k - 1; ++j) w2 = w2.square();
+      for (unsigned j = 0; j < v - k - 1; ++j) w2.square_inplace();
       z = w2.square();
       b *= z;
       x *= w2;

@@ -263,6 +263,160 @@ CUZK_X86_INLINE void mul4(Limbs<4>& r, const Limbs<4>& a, const Limbs<4>& b) {
   r = {t4, t0, t1, t2};
 }
 
+// ---- Squaring, N = 6 ----
+// a² = 2·Σ_{i<j} a_i·a_j·2^(64(i+j)) + Σ a_i²·2^(128i): 15 cross products and 6 squares instead of
+// 36 products; then Montgomery reduction of the low half only, with the high half added after:
+//   a²·R^{-1} ≡ (S_lo + M·p)/R + S_hi,  (S_lo + M·p)/R ≤ p and S_hi < p²/R < p/8,
+// so the sum is < 2p and one conditional subtraction reduces it. 21 + 36 = 57 mulx (mul: 72).
+// The 12-word square passes through a stack buffer |w|: cross products (words 1..10) are stored
+// as soon as no later row adds to them, which keeps at most 12 registers live.
+
+// T0..T5 += a_i·a_{i+1..} for row i (rdx = a_i), positions known at the call.
+#define CUZK_X86_SQR6_CROSS                                                     \
+  /* row 0: a0·a1..a5 → words 1..6 */                                           \
+  "movq 0(%[a]), %%rdx\n\t"                                                     \
+  "mulxq 8(%[a]), %[t1], %[t2]\n\t"                                             \
+  "mulxq 16(%[a]), %[lo], %[t3]\n\t"                                            \
+  "addq %[lo], %[t2]\n\t"                                                       \
+  "mulxq 24(%[a]), %[lo], %[t4]\n\t"                                            \
+  "adcq %[lo], %[t3]\n\t"                                                       \
+  "mulxq 32(%[a]), %[lo], %[t5]\n\t"                                            \
+  "adcq %[lo], %[t4]\n\t"                                                       \
+  "mulxq 40(%[a]), %[lo], %[t6]\n\t"                                            \
+  "adcq %[lo], %[t5]\n\t"                                                       \
+  "adcq $0, %[t6]\n\t"                                                          \
+  "movq %[t1], 8(%[w])\n\t"                                                     \
+  "movq %[t2], 16(%[w])\n\t"                                                    \
+  /* row 1: a1·a2..a5 → words 3..7 (word 7 in t1) */                            \
+  "movq 8(%[a]), %%rdx\n\t"                                                     \
+  "xorl %k[lo], %k[lo]\n\t"                                                     \
+  "mulxq 16(%[a]), %[lo], %[hi]\n\t"                                            \
+  "adoxq %[lo], %[t3]\n\t"                                                      \
+  "adcxq %[hi], %[t4]\n\t"                                                      \
+  "mulxq 24(%[a]), %[lo], %[hi]\n\t"                                            \
+  "adoxq %[lo], %[t4]\n\t"                                                      \
+  "adcxq %[hi], %[t5]\n\t"                                                      \
+  "mulxq 32(%[a]), %[lo], %[hi]\n\t"                                            \
+  "adoxq %[lo], %[t5]\n\t"                                                      \
+  "adcxq %[hi], %[t6]\n\t"                                                      \
+  "mulxq 40(%[a]), %[lo], %[t1]\n\t"                                            \
+  "adoxq %[lo], %[t6]\n\t"                                                      \
+  "movl $0, %k[lo]\n\t"                                                         \
+  "adcxq %[lo], %[t1]\n\t"                                                      \
+  "adoxq %[lo], %[t1]\n\t"                                                      \
+  "movq %[t3], 24(%[w])\n\t"                                                    \
+  "movq %[t4], 32(%[w])\n\t"                                                    \
+  /* row 2: a2·a3..a5 → words 5..8 (word 8 in t2) */                            \
+  "movq 16(%[a]), %%rdx\n\t"                                                    \
+  "xorl %k[lo], %k[lo]\n\t"                                                     \
+  "mulxq 24(%[a]), %[lo], %[hi]\n\t"                                            \
+  "adoxq %[lo], %[t5]\n\t"                                                      \
+  "adcxq %[hi], %[t6]\n\t"                                                      \
+  "mulxq 32(%[a]), %[lo], %[hi]\n\t"                                            \
+  "adoxq %[lo], %[t6]\n\t"                                                      \
+  "adcxq %[hi], %[t1]\n\t"                                                      \
+  "mulxq 40(%[a]), %[lo], %[t2]\n\t"                                            \
+  "adoxq %[lo], %[t1]\n\t"                                                      \
+  "movl $0, %k[lo]\n\t"                                                         \
+  "adcxq %[lo], %[t2]\n\t"                                                      \
+  "adoxq %[lo], %[t2]\n\t"                                                      \
+  "movq %[t5], 40(%[w])\n\t"                                                    \
+  "movq %[t6], 48(%[w])\n\t"                                                    \
+  /* row 3: a3·a4, a3·a5 → words 7..9 (word 9 in t3) */                         \
+  "movq 24(%[a]), %%rdx\n\t"                                                    \
+  "xorl %k[lo], %k[lo]\n\t"                                                     \
+  "mulxq 32(%[a]), %[lo], %[hi]\n\t"                                            \
+  "adoxq %[lo], %[t1]\n\t"                                                      \
+  "adcxq %[hi], %[t2]\n\t"                                                      \
+  "mulxq 40(%[a]), %[lo], %[t3]\n\t"                                            \
+  "adoxq %[lo], %[t2]\n\t"                                                      \
+  "movl $0, %k[lo]\n\t"                                                         \
+  "adcxq %[lo], %[t3]\n\t"                                                      \
+  "adoxq %[lo], %[t3]\n\t"                                                      \
+  "movq %[t1], 56(%[w])\n\t"                                                    \
+  "movq %[t2], 64(%[w])\n\t"                                                    \
+  /* row 4: a4·a5 → words 9..10 */                                              \
+  "movq 32(%[a]), %%rdx\n\t"                                                    \
+  "mulxq 40(%[a]), %[lo], %[t4]\n\t"                                            \
+  "addq %[lo], %[t3]\n\t"                                                       \
+  "adcq $0, %[t4]\n\t"                                                          \
+  "movq %[t3], 72(%[w])\n\t"                                                    \
+  "movq %[t4], 80(%[w])\n\t"
+
+// One word k of S = 2·W + D: the doubling runs on CF (adcx), the diagonal words on OF (adox).
+#define CUZK_X86_SQR6_WORD(off, T, D) \
+  "movq " #off "(%[w]), " CUZK_X86_R(T) "\n\t" \
+  "adcxq " CUZK_X86_R(T) ", " CUZK_X86_R(T) "\n\t" \
+  "adoxq %[" #D "], " CUZK_X86_R(T) "\n\t"
+
+// S_0..S_5 into t0..t5, S_6..S_11 back into w[6..11].
+#define CUZK_X86_SQR6_DIAG                                                      \
+  "xorl %k[lo], %k[lo]\n\t"                                                     \
+  "movq 0(%[a]), %%rdx\n\t"                                                     \
+  "mulxq %%rdx, %[t0], %[hi]\n\t"                                               \
+  CUZK_X86_SQR6_WORD(8, t1, hi)                                                 \
+  "movq 8(%[a]), %%rdx\n\t"                                                     \
+  "mulxq %%rdx, %[lo], %[hi]\n\t"                                               \
+  CUZK_X86_SQR6_WORD(16, t2, lo)                                                \
+  CUZK_X86_SQR6_WORD(24, t3, hi)                                                \
+  "movq 16(%[a]), %%rdx\n\t"                                                    \
+  "mulxq %%rdx, %[lo], %[hi]\n\t"                                               \
+  CUZK_X86_SQR6_WORD(32, t4, lo)                                                \
+  CUZK_X86_SQR6_WORD(40, t5, hi)                                                \
+  "movq 24(%[a]), %%rdx\n\t"                                                    \
+  "mulxq %%rdx, %[lo], %[hi]\n\t"                                               \
+  CUZK_X86_SQR6_WORD(48, t6, lo)                                                \
+  "movq %[t6], 48(%[w])\n\t"                                                    \
+  CUZK_X86_SQR6_WORD(56, t6, hi)                                                \
+  "movq %[t6], 56(%[w])\n\t"                                                    \
+  "movq 32(%[a]), %%rdx\n\t"                                                    \
+  "mulxq %%rdx, %[lo], %[hi]\n\t"                                               \
+  CUZK_X86_SQR6_WORD(64, t6, lo)                                                \
+  "movq %[t6], 64(%[w])\n\t"                                                    \
+  CUZK_X86_SQR6_WORD(72, t6, hi)                                                \
+  "movq %[t6], 72(%[w])\n\t"                                                    \
+  "movq 40(%[a]), %%rdx\n\t"                                                    \
+  "mulxq %%rdx, %[lo], %[hi]\n\t"                                               \
+  CUZK_X86_SQR6_WORD(80, t6, lo)                                                \
+  "movq %[t6], 80(%[w])\n\t"                                                    \
+  "movl $0, %k[t6]\n\t"                                                         \
+  "adcxq %[t6], %[t6]\n\t"                                                      \
+  "adoxq %[hi], %[t6]\n\t"                                                      \
+  "movq %[t6], 88(%[w])\n\t"
+
+/// r = a²·2^-384 mod p, fully reduced. Needs a < p, p < 2^383 (so p²/R < p/2), inv = −p^{-1}.
+template <const Limbs<6>& p, const std::uint64_t& inv>
+CUZK_X86_INLINE void sqr6(Limbs<6>& r, const Limbs<6>& a) {
+  std::uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, rdx;
+  std::uint64_t buf[12];
+  std::uint64_t* w = buf;
+  const std::uint64_t* pa = a.data();
+  __asm__(CUZK_X86_SQR6_CROSS
+          CUZK_X86_SQR6_DIAG
+          "xorl %k[t6], %k[t6]\n\t"
+          CUZK_X86_RED6(t0, t1, t2, t3, t4, t5, t6)
+          CUZK_X86_RED6(t1, t2, t3, t4, t5, t6, t0)
+          CUZK_X86_RED6(t2, t3, t4, t5, t6, t0, t1)
+          CUZK_X86_RED6(t3, t4, t5, t6, t0, t1, t2)
+          CUZK_X86_RED6(t4, t5, t6, t0, t1, t2, t3)
+          CUZK_X86_RED6(t5, t6, t0, t1, t2, t3, t4)
+          // + S_hi (no carry out: the sum is < 2p)
+          "addq 48(%[w]), %[t6]\n\t"
+          "adcq 56(%[w]), %[t0]\n\t"
+          "adcq 64(%[w]), %[t1]\n\t"
+          "adcq 72(%[w]), %[t2]\n\t"
+          "adcq 80(%[w]), %[t3]\n\t"
+          "adcq 88(%[w]), %[t4]\n\t"
+          CUZK_X86_FINAL6(t6, t0, t1, t2, t3, t4, t5, lo, hi, rdx, a, w)
+          : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+            [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx),
+            [a] "+&r"(pa), [w] "+&r"(w), "=m"(buf)
+          : "m"(a), [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]),
+            [p3] "m"(p[3]), [p4] "m"(p[4]), [p5] "m"(p[5])
+          : "cc");
+  r = {t6, t0, t1, t2, t3, t4};
+}
+
 // ---- Modular addition and subtraction (base x86-64: add/adc, sub/sbb, cmov) ----
 // a + b < 2p < 2^(64N) never carries out of N words (p has a spare top bit), so one trial
 // subtraction of p and a cmov on its borrow give the reduced sum; a − b adds p back, selected by
@@ -401,6 +555,9 @@ template <const Limbs<4>& p>
 }
 
 #undef CUZK_X86_MUL_FIRST6
+#undef CUZK_X86_SQR6_CROSS
+#undef CUZK_X86_SQR6_WORD
+#undef CUZK_X86_SQR6_DIAG
 #undef CUZK_X86_MAC6
 #undef CUZK_X86_RED6
 #undef CUZK_X86_MUL_FIRST4
