@@ -64,8 +64,12 @@ class ThreadPool {
       body(0, n);
       return;
     }
+    if (in_worker_ == this) {  // nested inside one of this pool's loops: run inline
+      body(0, n);
+      return;
+    }
     std::unique_lock<std::mutex> submit(submit_mu_, std::try_to_lock);
-    if (!submit.owns_lock() || in_worker_ == this) {  // busy or nested: run inline
+    if (!submit.owns_lock()) {  // another thread's loop is running: run inline
       body(0, n);
       return;
     }
