@@ -19,11 +19,15 @@ PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t x
     const std::size_t k = msm_window_count(c);
     for (unsigned p = 1; p <= 16; ++p) {
       if (p > 1 && n / p < (std::size_t{1} << c)) break;  // chunks smaller than the buckets waste work
+      const bool affine = c >= kBatchAffineMinWindow;
       const double rounds = static_cast<double>((k * p + threads - 1) / threads);
-      const double cost = rounds * (static_cast<double>(n) / p + 2.7 * static_cast<double>(std::size_t{1} << c));
+      const double per_point = affine ? kBatchAffineAddCost : 1.0;
+      const double per_bucket = affine ? 2.4 : 2.7;
+      const double cost =
+          rounds * (per_point * static_cast<double>(n) / p + per_bucket * static_cast<double>(std::size_t{1} << c));
       if (best_cost < 0 || cost < best_cost) {
         best_cost = cost;
-        best = {c, p};
+        best = {c, p, affine ? PippengerAccumulation::batch_affine : PippengerAccumulation::xyzz};
       }
     }
   }
@@ -32,7 +36,7 @@ PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t x
 
 namespace {
 
-// Σ over points [begin, end) of window |j|: bucket accumulation then running-sum reduction.
+// Σ over points [begin, end) of window |j|: XYZZ bucket accumulation then running-sum reduction.
 template <class C>
 Xyzz<C> window_sum(const SignedWindowPlan& plan, unsigned j, std::span<const Affine<C>> bases,
                    std::span<const Limbs<4>> recoded, std::span<const std::uint32_t> indices, std::size_t begin,
@@ -71,6 +75,177 @@ Xyzz<C> window_sum(const SignedWindowPlan& plan, unsigned j, std::span<const Aff
   return sum;
 }
 
+// Batch-affine bucket accumulation (the affine chord rule with one shared inversion):
+//   λ = (y2 − y1)/(x2 − x1) (or 3x²/2y for equal points), x3 = λ² − x1 − x2, y3 = λ(x1 − x3) − y1.
+// Up to |batch| additions into distinct buckets are collected; their denominators are inverted
+// together by Montgomery's trick (3M each plus one inversion per batch), so an addition costs
+// 5M + 1S plus inversion/batch, against 8M + 2S for an XYZZ mixed add. A point whose bucket already
+// waits in the batch goes to a queue, retried after the batch runs; when the queue is full (many
+// equal digits) it is added in XYZZ to an overflow bucket instead, so no input degenerates into one
+// inversion per point. Identity results, empty buckets and P + (−P) are settled without the batch.
+template <class C>
+class AffineBuckets {
+ public:
+  using F = typename C::Field;
+  using A = Affine<C>;
+
+  AffineBuckets(std::uint32_t nb, std::size_t batch)
+      : batch_(batch), bucket_(nb, A::identity()), busy_(nb, 0), slot_(batch), point_(batch), den_(batch),
+        prefix_(batch) {
+    queue_.reserve(batch);
+  }
+
+  // bucket[b] += p (p not the identity).
+  void add(std::uint32_t b, const A& p) {
+    if (try_add(b, p)) {
+      if (flushed_) drain();
+      return;
+    }
+    if (queue_.size() < batch_) queue_.push_back({b, p});
+    else add_overflow(b, p);
+  }
+
+  void prefetch(std::uint32_t b) const { __builtin_prefetch(&bucket_[b]); }
+
+  // Runs everything pending; a nearly empty final batch sends the queue to the overflow buckets.
+  void finish() {
+    for (;;) {
+      if (m_ > 0) execute();
+      if (queue_.empty()) break;
+      drain();
+      if (m_ < 16 && !queue_.empty()) {
+        for (const auto& [b, p] : queue_) add_overflow(b, p);
+        queue_.clear();
+      }
+    }
+  }
+
+  // Σ_b (b + 1)·bucket_b by running sums from the top bucket down.
+  Xyzz<C> reduce() const {
+    Xyzz<C> running = Xyzz<C>::identity(), sum = Xyzz<C>::identity();
+    const bool overflow = !overflow_.empty();
+    for (std::size_t b = bucket_.size(); b-- > 0;) {
+      running.add_mixed(bucket_[b]);
+      if (overflow) running.add(overflow_[b]);
+      sum.add(running);
+    }
+    return sum;
+  }
+
+ private:
+  struct Pending {
+    std::uint32_t bucket;
+    A point;
+  };
+
+  // Puts bucket[b] += p into the batch; false when bucket b already waits in it.
+  bool try_add(std::uint32_t b, const A& p) {
+    if (busy_[b]) return false;
+    A& acc = bucket_[b];
+    if (acc.infinity) {
+      acc = p;
+      return true;
+    }
+    if (acc.x == p.x) {
+      if (!(acc.y == p.y) || p.y.is_zero()) {  // P + (−P), or a 2-torsion doubling
+        acc = A::identity();
+        return true;
+      }
+      den_[m_] = p.y.dbl();
+    } else {
+      den_[m_] = p.x - acc.x;
+    }
+    slot_[m_] = b;
+    point_[m_] = p;
+    busy_[b] = 1;
+    if (++m_ == batch_) execute();
+    return true;
+  }
+
+  void drain() {
+    flushed_ = false;
+    std::size_t keep = 0;
+    for (std::size_t i = 0; i < queue_.size(); ++i) {
+      if (!try_add(queue_[i].bucket, queue_[i].point)) queue_[keep++] = queue_[i];
+    }
+    queue_.resize(keep);
+  }
+
+  void add_overflow(std::uint32_t b, const A& p) {
+    if (overflow_.empty()) overflow_.assign(bucket_.size(), Xyzz<C>::identity());
+    overflow_[b].add_mixed(p);
+  }
+
+  void execute() {
+    prefix_[0] = den_[0];
+    for (std::size_t k = 1; k < m_; ++k) prefix_[k] = prefix_[k - 1] * den_[k];
+    F inv = prefix_[m_ - 1].inverse_vartime();
+    for (std::size_t k = m_; k-- > 0;) {
+      const F d_inv = k > 0 ? inv * prefix_[k - 1] : inv;
+      if (k > 0) inv *= den_[k];
+      A& a = bucket_[slot_[k]];
+      const A& p = point_[k];
+      F lambda;
+      if (a.x == p.x) {
+        const F xx = p.x.square();
+        lambda = (xx.dbl() + xx) * d_inv;
+      } else {
+        lambda = (p.y - a.y) * d_inv;
+      }
+      const F x3 = lambda.square() - a.x - p.x;
+      a.y = lambda * (a.x - x3) - a.y;
+      a.x = x3;
+      busy_[slot_[k]] = 0;
+    }
+    m_ = 0;
+    flushed_ = true;
+  }
+
+  std::size_t batch_;
+  std::vector<A> bucket_;
+  std::vector<std::uint8_t> busy_;
+  std::vector<std::uint32_t> slot_;
+  std::vector<A> point_;
+  std::vector<F> den_, prefix_;
+  std::vector<Pending> queue_;
+  std::vector<Xyzz<C>> overflow_;
+  std::size_t m_ = 0;
+  bool flushed_ = false;
+};
+
+template <class C>
+Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned j, std::span<const Affine<C>> bases,
+                          std::span<const Limbs<4>> recoded, std::span<const std::uint32_t> indices,
+                          std::size_t begin, std::size_t end) {
+  const std::uint32_t nb = plan.buckets();
+  // A batch of nb/8 keeps collisions near 1/8 of the inserts; at most 1024 per inversion.
+  const std::size_t batch = std::clamp<std::size_t>(nb / 8, 16, 1024);
+  AffineBuckets<C> buckets(nb, batch);
+  const bool direct = indices.empty();
+  auto digit = [&](std::size_t i) { return msm_signed_digit(plan, recoded[i].data(), j); };
+  std::int32_t d_next = begin < end ? digit(begin) : 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    const std::int32_t d = d_next;
+    if (i + 1 < end) {
+      d_next = digit(i + 1);
+      if (d_next != 0) {
+        buckets.prefetch(static_cast<std::uint32_t>(d_next < 0 ? -d_next : d_next) - 1);
+        __builtin_prefetch(&bases[direct ? i + 1 : indices[i + 1]]);
+      }
+    }
+    if (d == 0) continue;
+    const Affine<C>& q = bases[direct ? i : indices[i]];
+    if (q.infinity) continue;
+    if (d > 0) {
+      buckets.add(static_cast<std::uint32_t>(d) - 1, q);
+    } else {
+      buckets.add(static_cast<std::uint32_t>(-d) - 1, -q);
+    }
+  }
+  buckets.finish();
+  return buckets.reduce();
+}
+
 }  // namespace
 
 template <class C>
@@ -82,6 +257,12 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<
   PippengerShape shape = pippenger_shape(n, pool.size(), sizeof(Xyzz<C>));
   if (options.window_bits != 0) shape.window_bits = std::clamp(options.window_bits, 1u, 24u);
   if (options.chunks != 0) shape.chunks = options.chunks;
+  if (options.window_bits != 0) {
+    shape.accumulation = shape.window_bits >= kBatchAffineMinWindow ? PippengerAccumulation::batch_affine
+                                                                    : PippengerAccumulation::xyzz;
+  }
+  if (options.accumulation != PippengerAccumulation::automatic) shape.accumulation = options.accumulation;
+  const bool affine = shape.accumulation == PippengerAccumulation::batch_affine;
   const SignedWindowPlan plan = SignedWindowPlan::make(shape.window_bits);
   const std::size_t k = plan.windows;
   const std::size_t p = std::max<std::size_t>(1, std::min<std::size_t>(shape.chunks, n));
@@ -99,8 +280,12 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<
     const unsigned j = static_cast<unsigned>(t / p);
     const std::size_t chunk = t % p;
     const std::size_t begin = n * chunk / p, end = n * (chunk + 1) / p;
-    std::vector<Xyzz<C>> buckets;
-    partial[t] = window_sum<C>(plan, j, bases, recoded, indices, begin, end, buckets);
+    if (affine) {
+      partial[t] = window_sum_affine<C>(plan, j, bases, recoded, indices, begin, end);
+    } else {
+      std::vector<Xyzz<C>> buckets;
+      partial[t] = window_sum<C>(plan, j, bases, recoded, indices, begin, end, buckets);
+    }
   });
 
   // Horner over the windows, top first: acc = 2^c·acc + W_j.

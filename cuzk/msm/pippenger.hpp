@@ -7,8 +7,9 @@
 // with c doublings between windows. Work is split into K·P tasks, (window, chunk of points), run
 // on the caller's ThreadPool; each task owns its buckets. Cost (PERF.md §4d):
 //   K·n mixed adds + K·P·2^c full adds + (K−1)·c doublings,   K = ⌈256/c⌉.
-// The window c and chunk count P minimise ⌈K·P/t⌉·(n/P + 2.7·2^c) for t threads (a full add with
-// its running-sum partner costs about 2.7 mixed adds).
+// The window c and chunk count P minimise ⌈K·P/t⌉·(a·n/P + 2.7·2^c) for t threads (a full add with
+// its running-sum partner costs about 2.7 mixed adds; a = 1 for XYZZ buckets, ≈ 0.7 for the
+// batch-affine accumulation used from c = 10 up).
 #pragma once
 
 #include <cstddef>
@@ -22,17 +23,29 @@
 
 namespace cuzk {
 
+/// How buckets accumulate points: XYZZ mixed additions (8M + 2S), or affine additions batched
+/// over distinct buckets with one shared inversion (≈ 5M + 1S each, pippenger.cpp).
+enum class PippengerAccumulation { automatic, xyzz, batch_affine };
+
+/// Batch-affine accumulation is chosen from this window width up (2^(c−1) buckets leave room for
+/// large collision-free batches); below it the XYZZ buckets win. Measured: docs/perf/msm.md.
+inline constexpr unsigned kBatchAffineMinWindow = 10;
+/// Cost of one batch-affine bucket addition in XYZZ mixed additions (measured, docs/perf/msm.md).
+inline constexpr double kBatchAffineAddCost = 0.7;
+
 /// Tuning knobs of one Pippenger run; zero values are chosen from n and the thread count.
 struct PippengerOptions {
   unsigned window_bits = 0;  ///< c, 1..24; 0 = automatic
   unsigned chunks = 0;       ///< P, point chunks per window; 0 = automatic
+  PippengerAccumulation accumulation = PippengerAccumulation::automatic;
 };
 
-/// The window width and chunk count Pippenger uses for |n| points on |threads| threads, with the
-/// bucket array of one task capped near 48 MiB for points of |xyzz_bytes| bytes.
+/// The window width, chunk count and accumulation Pippenger uses for |n| points on |threads|
+/// threads, with the bucket array of one task capped near 48 MiB for points of |xyzz_bytes| bytes.
 struct PippengerShape {
   unsigned window_bits = 1;
   unsigned chunks = 1;
+  PippengerAccumulation accumulation = PippengerAccumulation::xyzz;
 };
 PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes);
 

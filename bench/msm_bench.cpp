@@ -1,0 +1,136 @@
+// MSM benchmarks (docs/perf/msm.md): G1 2^12..2^20 and G2 2^12..2^18, random scalars and a
+// Filecoin-like mix (36 % zeros, 36 % ones, 28 % random: the synthetic PoRep circuit measured 72.6 %
+// 0/1 values), on 1 and 2 threads. Counters: us_per_pt (wall time per point) and pt_per_madd
+// (time per point divided by one XYZZ mixed addition, the machine-independent figure).
+// Run: build/bin/msm_bench --benchmark_format=csv [--benchmark_filter=...]
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "cuzk/base/thread_pool.hpp"
+#include "cuzk/ec/batch_affine.hpp"
+#include "cuzk/ec/g1.hpp"
+#include "cuzk/ec/g2.hpp"
+#include "cuzk/msm/msm.hpp"
+
+namespace cuzk {
+namespace {
+
+Fr random_fr(std::mt19937_64& rng) {
+  Limbs<4> c{};
+  for (auto& w : c) w = rng();
+  c[3] &= 0x7fffffffffffffffULL;
+  return Fr::from_limbs_reduce(c);
+}
+
+// 2^|log_n| subgroup points: a walk P_{i+1} = P_i + S_{i mod 7} from random multiples of the
+// generator, converted to affine in one batch; built once per curve and reused.
+template <class C>
+const std::vector<Affine<C>>& bases(unsigned log_n) {
+  static std::map<unsigned, std::vector<Affine<C>>> cache;
+  auto it = cache.find(log_n);
+  if (it != cache.end()) return it->second;
+  std::mt19937_64 rng(42 + log_n);
+  std::vector<Jacobian<C>> steps;
+  for (int i = 0; i < 8; ++i) steps.push_back(mul_vartime(Jacobian<C>::generator(), random_fr(rng)));
+  const std::size_t n = std::size_t{1} << log_n;
+  std::vector<Jacobian<C>> j(n);
+  Jacobian<C> acc = steps[7];
+  for (std::size_t i = 0; i < n; ++i) {
+    acc += steps[i % 7];
+    j[i] = acc;
+  }
+  return cache.emplace(log_n, batch_to_affine_vartime<C>(j)).first->second;
+}
+
+enum Mix { kRandom = 0, kFilecoin = 1 };
+
+std::vector<Fr> scalars(unsigned log_n, int mix) {
+  std::mt19937_64 rng(7 + log_n + 100 * mix);
+  std::vector<Fr> s(std::size_t{1} << log_n);
+  for (auto& k : s) {
+    const auto r = rng() % 100;
+    if (mix == kFilecoin && r < 36) k = Fr::zero();
+    else if (mix == kFilecoin && r < 72) k = Fr::one();
+    else k = random_fr(rng);
+  }
+  return s;
+}
+
+ThreadPool& pool(std::size_t threads) {
+  static std::map<std::size_t, std::unique_ptr<ThreadPool>> pools;
+  auto& p = pools[threads];
+  if (!p) p = std::make_unique<ThreadPool>(threads);
+  return *p;
+}
+
+// Nanoseconds of one XYZZ mixed addition (a dependent chain of 2^14 additions).
+template <class C>
+double madd_ns() {
+  static double ns = 0;
+  if (ns > 0) return ns;
+  const auto& b = bases<C>(12);
+  Xyzz<C> acc = Xyzz<C>::from_affine(b[0]);
+  const std::size_t reps = std::size_t{1} << 14;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < reps; ++i) acc.add_mixed(b[1 + i % 4000]);
+  const auto t1 = std::chrono::steady_clock::now();
+  benchmark::DoNotOptimize(acc);
+  ns = std::chrono::duration<double, std::nano>(t1 - t0).count() / static_cast<double>(reps);
+  return ns;
+}
+
+// Args: log2 n, threads, scalar mix, split (0 automatic, 1 always, 2 never).
+template <class C>
+void bm_msm(benchmark::State& state) {
+  const unsigned log_n = static_cast<unsigned>(state.range(0));
+  const std::size_t threads = static_cast<std::size_t>(state.range(1));
+  const int mix = static_cast<int>(state.range(2));
+  const MsmSplit split = static_cast<MsmSplit>(state.range(3));
+  const auto& b = bases<C>(log_n);
+  const auto s = scalars(log_n, mix);
+  ThreadPool& p = pool(threads);
+  const double madd = madd_ns<C>();
+  MsmReport report;
+  for (auto _ : state) {
+    auto r = msm<C>(b, s, p, {.split = split}, &report);
+    benchmark::DoNotOptimize(r);
+  }
+  const double n = static_cast<double>(s.size());
+  state.counters["us_per_pt"] = benchmark::Counter(n * static_cast<double>(state.iterations()) / 1e6,
+                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["madd_ns"] = madd;
+  state.counters["split"] = report.split_used ? 1 : 0;
+  const auto shape = pippenger_shape(report.split_used ? report.tail : s.size(), threads, sizeof(Xyzz<C>));
+  state.counters["c"] = shape.window_bits;
+}
+
+// pt_per_madd is derived in docs/perf/msm.md as us_per_pt·1000 / madd_ns (Google Benchmark has no
+// counter that divides by another counter).
+
+void g1_args(benchmark::internal::Benchmark* b) {
+  for (int t : {1, 2})
+    for (int lg : {12, 14, 16, 18, 20}) b->Args({lg, t, kRandom, 0});
+  for (int t : {1, 2})
+    for (int lg : {16, 18, 20})
+      for (int split : {0, 2}) b->Args({lg, t, kFilecoin, split});
+}
+void g2_args(benchmark::internal::Benchmark* b) {
+  for (int t : {1, 2})
+    for (int lg : {12, 14, 16, 18}) b->Args({lg, t, kRandom, 0});
+  for (int t : {1, 2})
+    for (int split : {0, 2}) b->Args({16, t, kFilecoin, split});
+}
+
+BENCHMARK(bm_msm<G1Curve>)->Name("msm_g1")->Apply(g1_args)->ArgNames({"log_n", "threads", "mix", "split"})
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(bm_msm<G2Curve>)->Name("msm_g2")->Apply(g2_args)->ArgNames({"log_n", "threads", "mix", "split"})
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+
+}  // namespace
+}  // namespace cuzk
+
+BENCHMARK_MAIN();
