@@ -60,7 +60,7 @@ class OpStream {
     } else if (packed_ < num_public_) {
       pack(op);
     } else {
-      const std::uint64_t r = splitmix64(rng_) % 100;
+      const std::uint64_t r = rnd(100);
       if (r < 21) {
         boolean(op);
       } else if (r < 64) {
@@ -78,7 +78,10 @@ class OpStream {
   static constexpr std::uint64_t kWindow = 4096;
   enum : std::uint8_t { kFull = 0, kBit = 1, kBitInB = 2, kSink = 3 };
 
-  std::uint64_t rnd(std::uint64_t n) { return splitmix64(rng_) % n; }
+  // Uniform in [0, n) by multiply-high (Lemire), avoiding a 64-bit division per draw.
+  std::uint64_t rnd(std::uint64_t n) {
+    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(splitmix64(rng_)) * n) >> 64);
+  }
   Variable fresh_aux(std::uint8_t kind) {
     kind_.push_back(kind);
     return Variable::aux(static_cast<std::uint32_t>(kind_.size() - 1));
@@ -89,7 +92,7 @@ class OpStream {
     const std::uint64_t n = kind_.size();
     for (;;) {
       std::uint64_t j;
-      if (rnd(16) == 0) {
+      if (rnd(64) == 0) {
         j = rnd(n);
       } else {
         const std::uint64_t lo = n > kWindow ? n - kWindow : 0;
@@ -197,6 +200,26 @@ class OpStream {
   std::vector<std::uint32_t> bits_in_b_, bits_, pending_bits_, pending_full_;
 };
 
+// Limb-wise tests (std::array == goes through memcmp here).
+inline bool same(const Fr& a, const Fr& b) {
+  return ((a.l[0] ^ b.l[0]) | (a.l[1] ^ b.l[1]) | (a.l[2] ^ b.l[2]) | (a.l[3] ^ b.l[3])) == 0;
+}
+inline bool is_zero_fast(const Fr& a) { return (a.l[0] | a.l[1] | a.l[2] | a.l[3]) == 0; }
+inline bool is_one_fast(const Fr& a) { return same(a, Fr::one()); }
+
+// acc += coeff(code) · v, without multiplying for ±1 or for v ∈ {0, 1}.
+inline void add_term(Fr& acc, std::uint8_t code, const Fr& v, const CoeffTable& t) {
+  if (code == 0) {
+    acc += v;
+  } else if (code == 1) {
+    acc -= v;
+  } else if (is_one_fast(v)) {
+    acc += t.v[code];
+  } else if (!is_zero_fast(v)) {
+    acc += t.v[code] * v;
+  }
+}
+
 // Values: a boolean's bit comes from a stateless hash of (seed, index); every other value follows.
 struct Values {
   std::uint64_t seed;
@@ -210,14 +233,15 @@ struct Values {
         std::uint64_t s = seed ^ (0xd1b54a32d192ed03ULL * (op.fresh.index + 1));
         return (splitmix64(s) & 1) ? Fr::one() : Fr::zero();
       }
-      case OpType::xor_: return at(op.x) == at(op.y) ? Fr::zero() : Fr::one();
+      case OpType::xor_: return same(at(op.x), at(op.y)) ? Fr::zero() : Fr::one();
       case OpType::mul: return at(op.x) * at(op.y);
       case OpType::pack:
       case OpType::add: {
         Fr s = Fr::zero();
-        for (std::uint32_t i = 0; i < op.na; ++i) s += t.v[op.acode[i]] * at(op.av[i]);
-        for (std::uint32_t j = 0; j < op.nc; ++j) s -= t.v[op.ccode[j]] * at(op.cv[j]);
-        return s;
+        for (std::uint32_t i = 0; i < op.na; ++i) add_term(s, op.acode[i], at(op.av[i]), t);
+        Fr c = Fr::zero();
+        for (std::uint32_t j = 0; j < op.nc; ++j) add_term(c, op.ccode[j], at(op.cv[j]), t);
+        return s - c;
       }
     }
     return Fr::zero();
@@ -255,6 +279,80 @@ void build_lcs(const Op& op, LC& a, LC& b, LC& c) {
   }
 }
 
+// Var encoding in the program: bit 31 = input.
+constexpr std::uint32_t enc(Variable v) { return v.is_input() ? (v.index | 0x80000000u) : v.index; }
+constexpr Variable dec(std::uint32_t w) {
+  return (w & 0x80000000u) ? Variable::input(w & 0x7fffffffu) : Variable::aux(w);
+}
+
+}  // namespace
+
+// The op stream recorded: per row a header (type | na << 8 | nc << 16), its variables
+// (fresh, then x, y or the A and C operands) and, for add/pack, the coefficient codes.
+struct BenchProgram {
+  std::vector<std::uint32_t> hdr, vars;
+  std::vector<std::uint8_t> codes;
+  std::uint64_t num_aux = 0;
+
+  static BenchProgram compile(const BenchCircuitParams& p) {
+    BenchProgram g;
+    OpStream ops(p);
+    const std::uint64_t rows = ops.circuit_rows();
+    g.hdr.reserve(rows);
+    g.vars.reserve(rows * 4);
+    g.codes.reserve(rows * 2);
+    Op op;
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      ops.next(op);
+      const bool lin = op.type == OpType::add || op.type == OpType::pack;
+      g.hdr.push_back(static_cast<std::uint32_t>(op.type) | (lin ? (op.na << 8) | (op.nc << 16) : 0));
+      g.vars.push_back(enc(op.fresh));
+      if (op.type == OpType::xor_ || op.type == OpType::mul) {
+        g.vars.push_back(enc(op.x));
+        g.vars.push_back(enc(op.y));
+      } else if (lin) {
+        for (std::uint32_t i = 0; i < op.na; ++i) {
+          g.vars.push_back(enc(op.av[i]));
+          g.codes.push_back(op.acode[i]);
+        }
+        for (std::uint32_t j = 0; j < op.nc; ++j) {
+          g.vars.push_back(enc(op.cv[j]));
+          g.codes.push_back(op.ccode[j]);
+        }
+      }
+    }
+    g.num_aux = ops.num_aux();
+    return g;
+  }
+
+  // Replays row after row; |vi| and |ci| are the cursors into vars and codes.
+  struct Cursor {
+    std::uint64_t row = 0, vi = 0, ci = 0;
+  };
+  void decode(Cursor& c, Op& op) const {
+    const std::uint32_t h = hdr[c.row++];
+    op.type = static_cast<OpType>(h & 0xff);
+    op.fresh = dec(vars[c.vi++]);
+    if (op.type == OpType::xor_ || op.type == OpType::mul) {
+      op.x = dec(vars[c.vi++]);
+      op.y = dec(vars[c.vi++]);
+    } else if (op.type == OpType::add || op.type == OpType::pack) {
+      op.na = (h >> 8) & 0xff;
+      op.nc = (h >> 16) & 0xff;
+      for (std::uint32_t i = 0; i < op.na; ++i) {
+        op.av[i] = dec(vars[c.vi++]);
+        op.acode[i] = codes[c.ci++];
+      }
+      for (std::uint32_t j = 0; j < op.nc; ++j) {
+        op.cv[j] = dec(vars[c.vi++]);
+        op.ccode[j] = codes[c.ci++];
+      }
+    }
+  }
+};
+
+namespace {
+
 Status check_params(const BenchCircuitParams& p) {
   if (p.rows != 0) {
     if (p.rows < 256 || p.rows > (std::uint64_t{1} << 27)) {
@@ -281,8 +379,8 @@ std::vector<Fr> BenchR1cs::assignment() const {
 
 Result<BenchR1cs> generate_bench_r1cs(const BenchCircuitParams& p, bool with_witness) {
   CUZK_RETURN_IF_ERROR(check_params(p));
-  OpStream ops(p);
-  const std::uint64_t rows = ops.circuit_rows();
+  const BenchProgram prog = BenchProgram::compile(p);
+  const std::uint64_t rows = prog.hdr.size();
   const std::uint64_t ni = 1 + p.num_public;
   BenchR1cs out;
   R1csMatrices& m = out.matrices;
@@ -303,8 +401,9 @@ Result<BenchR1cs> generate_bench_r1cs(const BenchCircuitParams& p, bool with_wit
   auto column = [ni](Variable v) { return v.is_input() ? v.index : static_cast<std::uint32_t>(ni + v.index); };
   Op op;
   LC a, b, c;
+  BenchProgram::Cursor cur;
   for (std::uint64_t r = 0; r < rows; ++r) {
-    ops.next(op);
+    prog.decode(cur, op);
     if (with_witness) {
       Values vals{p.seed, out.inputs.data(), out.aux.data()};
       const Fr v = vals.value(op);
@@ -329,24 +428,34 @@ Result<BenchR1cs> generate_bench_r1cs(const BenchCircuitParams& p, bool with_wit
     m.c.append_empty_row();
   }
   m.num_inputs = ni;
-  m.num_aux = ops.num_aux();
+  m.num_aux = prog.num_aux;
   m.num_constraints = total;
   m.compute_density();
   return out;
 }
 
-Status BenchCircuit::synthesize(ConstraintSystem& cs) {
+BenchCircuit::BenchCircuit(const BenchCircuitParams& p) : p_(p) {}
+BenchCircuit::~BenchCircuit() = default;
+
+Status BenchCircuit::prepare() {
   CUZK_RETURN_IF_ERROR(check_params(p_));
-  OpStream ops(p_);
-  const std::uint64_t rows = ops.circuit_rows();
+  if (!program_) program_ = std::make_unique<BenchProgram>(BenchProgram::compile(p_));
+  return {};
+}
+
+Status BenchCircuit::synthesize(ConstraintSystem& cs) {
+  CUZK_RETURN_IF_ERROR(prepare());
+  const BenchProgram& prog = *program_;
+  const std::uint64_t rows = prog.hdr.size();
   inputs_.assign(1 + p_.num_public, Fr::zero());
   inputs_[0] = Fr::one();
   aux_.clear();
   aux_.reserve(rows);
   Op op;
   LC a, b, c;
+  BenchProgram::Cursor cur;
   for (std::uint64_t r = 0; r < rows; ++r) {
-    ops.next(op);
+    prog.decode(cur, op);
     // The value closure computes from the circuit's own copies (as a gadget keeps its values).
     auto value = [&]() -> Fr {
       Values vals{p_.seed, inputs_.data(), aux_.data()};

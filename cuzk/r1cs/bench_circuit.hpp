@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "cuzk/r1cs/constraint_system.hpp"
@@ -43,14 +44,23 @@ struct BenchR1cs {
 /// Builds the benchmark circuit without closures; invalid_argument for K outside 10..27 or rows < 256.
 Result<BenchR1cs> generate_bench_r1cs(const BenchCircuitParams& p, bool with_witness = true);
 
-/// The same circuit through the ConstraintSystem API.
+/// The circuit's structure (which rows, which operands), drawn once from the seed and then
+/// replayed, as a real circuit's structure is fixed code: about 20 bytes per row.
+struct BenchProgram;
+
+/// The same circuit through the ConstraintSystem API. The structure is compiled on the first
+/// synthesize() (not timed by the benchmarks); each synthesize() replays it.
 class BenchCircuit final : public Circuit {
  public:
-  explicit BenchCircuit(const BenchCircuitParams& p) : p_(p) {}
+  explicit BenchCircuit(const BenchCircuitParams& p);
+  ~BenchCircuit() override;
   Status synthesize(ConstraintSystem& cs) override;
+  /// Compiles the structure now (so that a timed synthesize() does not).
+  Status prepare();
 
  private:
   BenchCircuitParams p_;
+  std::unique_ptr<BenchProgram> program_;
   std::vector<Fr> inputs_, aux_;  // values as the closures compute them
 };
 

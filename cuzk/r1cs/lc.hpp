@@ -80,7 +80,18 @@ class LinearCombination {
     bool sorted = true;
     for (std::size_t i = 1; i < n; ++i) sorted = sorted && t[i - 1].var < t[i].var;
     if (!sorted) {
-      std::stable_sort(t, t + n, [](const Term& x, const Term& y) { return x.var < y.var; });
+      // Insertion sort: LCs are short, and std::stable_sort would allocate a buffer per call.
+      // Order among equal variables does not matter: their coefficients are summed.
+      if (n <= 32) {
+        for (std::size_t i = 1; i < n; ++i) {
+          const Term x = t[i];
+          std::size_t j = i;
+          for (; j > 0 && x.var < t[j - 1].var; --j) t[j] = t[j - 1];
+          t[j] = x;
+        }
+      } else {
+        std::sort(t, t + n, [](const Term& x, const Term& y) { return x.var < y.var; });
+      }
     }
     std::size_t out = 0;
     for (std::size_t i = 0; i < n;) {

@@ -1,0 +1,148 @@
+// Synthesis benchmarks on the PoRep-shaped benchmark circuit (cuzk/r1cs/bench_circuit.hpp):
+//   Classic      synthesis through RecordingConstraintSystem evaluating a, b, c at every enforce
+//                (bellperson's ProvingAssignment path; one thread per circuit)
+//   WitnessOnly  synthesis through WitnessConstraintSystem (value closures only)
+//   Spmv         pce_evaluate on the recorded matrices, 1 and 2 threads, ±1/boolean fast paths
+//   Pce          WitnessOnly + Spmv, the PCE proving path to compare with Classic
+//   Record       setup: recording the matrices once per topology; Generate: the direct generator
+// Counter per_constraint (seconds per constraint, CPU time of the calling thread) is the figure recorded in docs/perf/synthesis.md.
+// Run: build/bin/synth_bench --benchmark_counters_tabular=true
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <memory>
+
+#include "cuzk/base/thread_pool.hpp"
+#include "cuzk/r1cs/bench_circuit.hpp"
+#include "cuzk/r1cs/pce.hpp"
+#include "cuzk/r1cs/recording_cs.hpp"
+#include "cuzk/r1cs/witness_cs.hpp"
+
+namespace cuzk {
+namespace {
+
+constexpr std::uint64_t kSeed = 1;
+
+// Matrices and witness per size, built once.
+const BenchR1cs& bench_r1cs(unsigned k) {
+  static std::map<unsigned, std::unique_ptr<BenchR1cs>> cache;
+  auto& slot = cache[k];
+  if (!slot) slot = std::make_unique<BenchR1cs>(generate_bench_r1cs({.log_rows = k, .seed = kSeed}).value());
+  return *slot;
+}
+
+void per_constraint(benchmark::State& st, unsigned k) {
+  const double n = static_cast<double>(std::uint64_t{1} << k);
+  st.counters["per_constraint"] =
+      benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  st.SetItemsProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(n));
+}
+
+void BM_Classic(benchmark::State& st) {
+  const auto k = static_cast<unsigned>(st.range(0));
+  BenchCircuit circuit({.log_rows = k, .seed = kSeed});
+  if (!circuit.prepare().ok()) st.SkipWithError("bad size");
+  for (auto _ : st) {
+    RecordingConstraintSystem cs({.with_values = true, .record_matrices = false, .evaluate_abc = true,
+                                  .reserve_constraints = std::size_t{1} << k});
+    if (!synthesize_circuit(circuit, cs).ok()) st.SkipWithError("synthesis failed");
+    benchmark::DoNotOptimize(cs.recording().c.data());
+  }
+  per_constraint(st, k);
+}
+
+void BM_WitnessOnly(benchmark::State& st) {
+  const auto k = static_cast<unsigned>(st.range(0));
+  BenchCircuit circuit({.log_rows = k, .seed = kSeed});
+  if (!circuit.prepare().ok()) st.SkipWithError("bad size");
+  for (auto _ : st) {
+    WitnessConstraintSystem cs({.reserve_aux = std::size_t{1} << k});
+    if (!synthesize_circuit(circuit, cs).ok()) st.SkipWithError("synthesis failed");
+    auto z = cs.assignment();
+    benchmark::DoNotOptimize(z.data());
+  }
+  per_constraint(st, k);
+}
+
+void BM_Spmv(benchmark::State& st) {
+  const auto k = static_cast<unsigned>(st.range(0));
+  ThreadPool pool(static_cast<std::size_t>(st.range(1)));
+  const bool fast = st.range(2) != 0;
+  const BenchR1cs& r = bench_r1cs(k);
+  const std::vector<Fr> z = r.assignment();
+  AbcVectors v;
+  v.a.resize(r.matrices.num_constraints);
+  v.b.resize(r.matrices.num_constraints);
+  v.c.resize(r.matrices.num_constraints);
+  for (auto _ : st) {
+    Status s = pce_evaluate_into(pool, r.matrices, z, v.a, v.b, v.c, {.boolean_fast_path = fast});
+    if (!s.ok()) st.SkipWithError(s.to_string().c_str());
+    benchmark::DoNotOptimize(v.c.data());
+  }
+  per_constraint(st, k);
+}
+
+void BM_Pce(benchmark::State& st) {
+  const auto k = static_cast<unsigned>(st.range(0));
+  ThreadPool pool(static_cast<std::size_t>(st.range(1)));
+  BenchCircuit circuit({.log_rows = k, .seed = kSeed});
+  if (!circuit.prepare().ok()) st.SkipWithError("bad size");
+  const R1csMatrices& m = bench_r1cs(k).matrices;
+  for (auto _ : st) {
+    WitnessConstraintSystem cs({.reserve_aux = std::size_t{1} << k});
+    if (!synthesize_circuit(circuit, cs).ok()) st.SkipWithError("synthesis failed");
+    auto abc = pce_evaluate(pool, m, cs.assignment());
+    if (!abc.ok()) st.SkipWithError(abc.status().to_string().c_str());
+    benchmark::DoNotOptimize(abc->c.data());
+  }
+  per_constraint(st, k);
+}
+
+void BM_Record(benchmark::State& st) {
+  const auto k = static_cast<unsigned>(st.range(0));
+  BenchCircuit circuit({.log_rows = k, .seed = kSeed});
+  if (!circuit.prepare().ok()) st.SkipWithError("bad size");
+  for (auto _ : st) {
+    RecordingConstraintSystem cs({.reserve_constraints = std::size_t{1} << k});
+    if (!synthesize_circuit(circuit, cs).ok()) st.SkipWithError("synthesis failed");
+    benchmark::DoNotOptimize(cs.recording().matrices.a.col.data());
+  }
+  per_constraint(st, k);
+}
+
+void BM_Generate(benchmark::State& st) {
+  const auto k = static_cast<unsigned>(st.range(0));
+  for (auto _ : st) {
+    auto r = generate_bench_r1cs({.log_rows = k, .seed = kSeed});
+    benchmark::DoNotOptimize(r->aux.data());
+  }
+  per_constraint(st, k);
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+  for (int k = 16; k <= 20; k += 2) b->Args({k});
+  b->Unit(benchmark::kMillisecond)->MinTime(0.5);
+}
+void sizes_threads(benchmark::internal::Benchmark* b) {
+  for (int k = 16; k <= 20; k += 2)
+    for (int t : {1, 2}) b->Args({k, t});
+  b->Unit(benchmark::kMillisecond)->MinTime(0.5);
+}
+void sizes_threads_fast(benchmark::internal::Benchmark* b) {
+  for (int k = 16; k <= 20; k += 2)
+    for (int t : {1, 2})
+      for (int f : {0, 1}) b->Args({k, t, f});
+  b->Unit(benchmark::kMillisecond)->MinTime(0.5);
+}
+
+BENCHMARK(BM_Classic)->Apply(sizes);
+BENCHMARK(BM_WitnessOnly)->Apply(sizes);
+BENCHMARK(BM_Spmv)->Apply(sizes_threads_fast);
+BENCHMARK(BM_Pce)->Apply(sizes_threads);
+BENCHMARK(BM_Record)->Apply(sizes);
+BENCHMARK(BM_Generate)->Apply(sizes);
+
+}  // namespace
+}  // namespace cuzk
+
+BENCHMARK_MAIN();
