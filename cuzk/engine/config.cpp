@@ -204,13 +204,15 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
   {
     Reader r{section("engine"), "engine", origin, {}};
     r.only({"prover", "synthesis_workers", "gpu_workers_per_device", "devices", "synthesis_queue_depth",
-            "gpu_queue_depth", "self_verify", "job_retention_s", "max_pending_per_client", "max_pending_total"});
+            "gpu_queue_depth", "max_batch_size", "batch_wait_ms", "self_verify", "job_retention_s", "max_pending_per_client", "max_pending_total"});
     r.str("prover", c.prover);
     r.uint("synthesis_workers", c.synthesis_workers);
     r.uint("gpu_workers_per_device", c.gpu_workers_per_device);
     r.ints("devices", c.devices);
     r.uint("synthesis_queue_depth", c.synthesis_queue_depth);
     r.uint("gpu_queue_depth", c.gpu_queue_depth);
+    r.uint("max_batch_size", c.max_batch_size);
+    r.uint("batch_wait_ms", c.batch_wait_ms);
     r.boolean("self_verify", c.self_verify);
     r.uint("job_retention_s", c.job_retention_s);
     r.uint("max_pending_per_client", c.max_pending_per_client);
@@ -218,6 +220,8 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     CUZK_RETURN_IF_ERROR(r.err);
     if (c.prover != "groth16" && c.prover != "fake")
       return Status(Errc::invalid_argument, origin + ": engine.prover must be groth16 or fake");
+    if (c.max_batch_size == 0 || c.max_batch_size > 64)
+      return Status(Errc::out_of_range, origin + ": engine.max_batch_size must be 1..64");
     if (c.gpu_workers_per_device == 0 || c.gpu_workers_per_device > 8)
       return Status(Errc::out_of_range, origin + ": engine.gpu_workers_per_device must be 1..8");
   }
@@ -268,6 +272,8 @@ Result<EngineOptions> engine_options(const DaemonConfig& c) {
   o.synthesis_queue_depth = c.synthesis_queue_depth;
   o.gpu_queue_depth = c.gpu_queue_depth;
   o.self_verify = c.self_verify;
+  o.max_batch_size = c.max_batch_size;
+  o.batch_wait = std::chrono::milliseconds(c.batch_wait_ms);
   o.retention = std::chrono::seconds(c.job_retention_s);
   o.max_pending_per_client = c.max_pending_per_client;
   o.max_pending_total = c.max_pending_total;

@@ -38,6 +38,8 @@ struct DaemonConfig {
   std::vector<int> devices;  ///< empty = every GPU found, else the CPU
   std::uint32_t synthesis_queue_depth = 0;
   std::uint32_t gpu_queue_depth = 0;
+  std::uint32_t max_batch_size = 1;
+  std::uint32_t batch_wait_ms = 0;
   bool self_verify = true;
   std::uint32_t job_retention_s = 300;
   std::uint32_t max_pending_per_client = 64;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <random>
 #include <sstream>
+#include <spdlog/spdlog.h>
 
 namespace cuzk::engine {
 namespace {
@@ -192,6 +193,8 @@ Status Engine::start() {
       job->parts.resize(job->plan.partitions);
       enqueue_locked(job);
     }
+    std::size_t resumed = admit_q_.size();
+    spdlog::info("journal {}: {} job(s) loaded, {} resumed", opt_.journal_path, rows->size(), resumed);
   }
   threads_.emplace_back([this] { admission_loop(); });
   for (std::uint32_t i = 0; i < opt_.synthesis_workers; ++i) threads_.emplace_back([this] { synthesis_loop(); });
@@ -334,6 +337,8 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
   ++client_pending_[client];
   ++pending_total_;
   enqueue_locked(job);
+  spdlog::debug("job {} accepted: {} x{} partitions, priority {}, client '{}'", job->id, job->req.circuit_id,
+                job->plan.partitions, priority_name(job->prio), client);
   SubmitResult r{job->id, 0, false};
   for (auto& [k, j] : admit_q_) {
     if (j == job) break;
@@ -415,6 +420,13 @@ bool Engine::finish_locked(const std::shared_ptr<Job>& job, JobState state, std:
   } else {
     ++cancelled_;
   }
+  auto total_ms = ms_between(job->submitted, job->finished);
+  if (state == JobState::completed)
+    spdlog::info("job {} completed in {} ms ({} partitions)", job->id, total_ms, job->plan.partitions);
+  else if (state == JobState::failed)
+    spdlog::warn("job {} failed after {} ms: {}", job->id, total_ms, job->error);
+  else
+    spdlog::info("job {} cancelled after {} ms", job->id, total_ms);
   auto c = client_pending_.find(job->client);
   if (c != client_pending_.end() && c->second) --c->second;
   if (pending_total_) --pending_total_;
@@ -526,54 +538,87 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
   WorkerSlot& slot = *slots_[slot_index];
   int ordinal = opt_.devices[device].ordinal;
   while (auto popped = gpu_q_.pop()) {
-    GpuItem item = std::move(popped->second);
-    auto job = item.job;
-    if (job->stop) continue;
-    std::uint64_t waited = 0;
-    auto key = job->key ? job->key->wait(&waited) : Result<std::shared_ptr<const ProvingKeyData>>(Status(Errc::cancelled, "job ended"));
-    job->srs_wait_ms += waited;
-    if (!key) {
-      if (!job->stop) finish(job, JobState::failed, key.status().to_string(), "");
-      continue;
+    std::vector<GpuItem> batch;
+    batch.push_back(std::move(popped->second));
+    // Batch collector: more partitions of the same circuit (same prover and key), in priority
+    // order, until the batch is full or the wait ends.
+    if (opt_.max_batch_size > 1) {
+      const PartitionProver* prover = batch[0].job->prover;
+      const std::string key_id = batch[0].job->plan.key_id;
+      auto deadline = Clock::now() + opt_.batch_wait;
+      while (batch.size() < opt_.max_batch_size) {
+        auto more = gpu_q_.pop_matching(
+            [&](const WorkKey&, const GpuItem& g) { return g.job->prover == prover && g.job->plan.key_id == key_id; }, deadline);
+        if (!more) break;
+        batch.push_back(std::move(more->second));
+      }
     }
+    // Drop partitions of jobs that ended; wait for the key (one entry for the whole batch).
+    std::vector<GpuItem> live;
+    std::shared_ptr<const ProvingKeyData> key;
+    for (auto& item : batch) {
+      auto job = item.job;
+      if (job->stop) continue;
+      std::uint64_t waited = 0;
+      auto k = job->key ? job->key->wait(&waited) : Result<std::shared_ptr<const ProvingKeyData>>(Status(Errc::cancelled, "job ended"));
+      job->srs_wait_ms += waited;
+      if (!k) {
+        if (!job->stop) finish(job, JobState::failed, k.status().to_string(), "");
+        continue;
+      }
+      key = *k;
+      live.push_back(std::move(item));
+    }
+    batch.clear();
+    if (live.empty()) continue;
     {
       std::lock_guard lock(slot.mu);
-      slot.job_id = job->id;
-      slot.circuit = kind_label(job->req);
+      slot.job_id.clear();
+      for (auto& item : live) slot.job_id += (slot.job_id.empty() ? "" : "+") + item.job->id;
+      slot.circuit = kind_label(live[0].job->req);
     }
-    ++on_device_;
+    std::vector<PartitionProver::BatchItem> items;
+    for (auto& item : live) items.push_back({&item.job->req, item.k, item.part.get(), &item.job->stop});
+    on_device_ += static_cast<std::uint32_t>(live.size());
     timelines_[device]->enter();
     auto t0 = Clock::now();
-    auto r = job->prover->prove_partition(ordinal, **key, job->req, item.k, *item.part, job->stop);
+    auto results = live[0].job->prover->prove_batch(ordinal, *key, items);
     auto t1 = Clock::now();
+    key.reset();  // the key's memory is the SRS manager's to free from here on
     timelines_[device]->leave();
-    --on_device_;
+    on_device_ -= static_cast<std::uint32_t>(live.size());
     slot.busy_ns += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
-    job->gpu_ms += ms_between(t0, t1);
     {
       std::lock_guard lock(slot.mu);
       slot.job_id.clear();
       slot.circuit.clear();
     }
-    // a/b/c are consumed: free and un-reserve them now, before anything else.
-    item.part->release_abc();
-    item.res.release(job->plan.abc_bytes);
-    if (!r) {
-      if (!job->stop)
-        finish(job, JobState::failed, "partition " + std::to_string(item.k) + " device stage: " + r.status().to_string(), "");
-      continue;
+    for (std::size_t i = 0; i < live.size(); ++i) {
+      GpuItem& item = live[i];
+      auto job = item.job;
+      job->gpu_ms += ms_between(t0, t1);
+      // a/b/c are consumed: free and un-reserve them now, before anything else.
+      item.part->release_abc();
+      item.res.release(job->plan.abc_bytes);
+      Result<std::string> r = i < results.size() ? std::move(results[i])
+                                                 : Result<std::string>(Status(Errc::device_failure, "the prover returned too few results"));
+      if (!r) {
+        if (!job->stop)
+          finish(job, JobState::failed, "partition " + std::to_string(item.k) + " device stage: " + r.status().to_string(), "");
+        continue;
+      }
+      ++slot.proved;
+      item.part.reset();
+      item.res.reset();
+      bool complete = false;
+      {
+        std::lock_guard lock(mu_);
+        if (is_terminal(job->state)) continue;
+        job->parts[item.k] = std::move(*r);
+        complete = ++job->done == job->plan.partitions;
+      }
+      if (complete) fin_q_.push(WorkKey{job->prio, job->seq, 0}, job);
     }
-    ++slot.proved;
-    item.part.reset();
-    item.res.reset();
-    bool complete = false;
-    {
-      std::lock_guard lock(mu_);
-      if (is_terminal(job->state)) continue;
-      job->parts[item.k] = std::move(*r);
-      complete = ++job->done == job->plan.partitions;
-    }
-    if (complete) fin_q_.push(WorkKey{job->prio, job->seq, 0}, job);
   }
 }
 

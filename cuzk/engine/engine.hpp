@@ -52,6 +52,8 @@ struct EngineOptions {
   std::vector<DeviceInfo> devices;           ///< empty: one CPU device
   std::uint32_t synthesis_queue_depth = 0;   ///< admitted partitions waiting for a worker; 0 = pw
   std::uint32_t gpu_queue_depth = 0;         ///< synthesized partitions waiting; 0 = gw × devices
+  std::uint32_t max_batch_size = 1;            ///< partitions of one circuit per device call
+  std::chrono::milliseconds batch_wait{0};     ///< how long a device worker waits to fill a batch
   bool self_verify = true;
   std::chrono::milliseconds retention{std::chrono::minutes(5)};  ///< finished jobs kept this long
   std::uint32_t max_pending_per_client = 0;  ///< unfinished jobs per client; 0 = unlimited

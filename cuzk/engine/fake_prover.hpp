@@ -51,11 +51,22 @@ class FakeProver final : public PartitionProver {
   Result<std::string> prove_partition(int device, const ProvingKeyData& key, const JobRequest& req,
                                       std::uint32_t k, SynthesizedPartition& part,
                                       const CancelFlag& cancel) override;
+  std::vector<Result<std::string>> prove_batch(int device, const ProvingKeyData& key, std::span<const BatchItem> items) override {
+    std::uint32_t n = static_cast<std::uint32_t>(items.size()), m = max_batch_.load();
+    while (n > m && !max_batch_.compare_exchange_weak(m, n)) {
+    }
+    for (const auto& it : items)
+      if (it.req->circuit_id != items[0].req->circuit_id) ++mixed_batches_;
+    return PartitionProver::prove_batch(device, key, items);
+  }
   Status verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) override;
 
   std::uint64_t live_bytes() const { return live_.load(); }
   std::uint64_t peak_live_bytes() const { return peak_.load(); }
   std::uint32_t max_concurrent_device_stages() const { return max_dev_.load(); }
+  std::uint32_t max_batch_seen() const { return max_batch_.load(); }
+  /// Batches that mixed circuits (the engine must never build one).
+  std::uint32_t mixed_batches() const { return mixed_batches_.load(); }
   std::uint64_t keys_loaded() const { return keys_loaded_.load(); }
   /// (request_id, partition) in the order device stages started.
   std::vector<std::pair<std::string, std::uint32_t>> device_order() const {
@@ -69,7 +80,7 @@ class FakeProver final : public PartitionProver {
  private:
   FakeProverOptions opt_;
   std::atomic<std::uint64_t> live_{0}, peak_{0}, keys_loaded_{0};
-  std::atomic<std::uint32_t> dev_now_{0}, max_dev_{0};
+  std::atomic<std::uint32_t> dev_now_{0}, max_dev_{0}, max_batch_{0}, mixed_batches_{0};
   mutable std::mutex mu_;
   std::vector<std::pair<std::string, std::uint32_t>> order_;
 };

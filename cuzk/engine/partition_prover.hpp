@@ -15,7 +15,9 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "cuzk/base/status.hpp"
 #include "cuzk/engine/job_types.hpp"
@@ -68,6 +70,21 @@ class PartitionProver {
   virtual Result<std::string> prove_partition(int device, const ProvingKeyData& key, const JobRequest& req,
                                               std::uint32_t k, SynthesizedPartition& part,
                                               const CancelFlag& cancel) = 0;
+  /// One partition of a device batch.
+  struct BatchItem {
+    const JobRequest* req;
+    std::uint32_t k;
+    SynthesizedPartition* part;
+    const CancelFlag* cancel;
+  };
+  /// Device stage for several partitions of one key at once (the engine's batch collector);
+  /// one result per item, in order. The default proves them one by one.
+  virtual std::vector<Result<std::string>> prove_batch(int device, const ProvingKeyData& key, std::span<const BatchItem> items) {
+    std::vector<Result<std::string>> out;
+    out.reserve(items.size());
+    for (const auto& it : items) out.push_back(prove_partition(device, key, *it.req, it.k, *it.part, *it.cancel));
+    return out;
+  }
   /// Finalization off the device: checks the assembled proof (partition proofs in order).
   virtual Status verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) = 0;
 };

@@ -44,7 +44,7 @@ class PriorityChannel {
     not_full_.wait(lock, [&] { return closed_ || items_.size() < capacity_ || key.priority == Priority::critical; });
     if (closed_) return false;
     items_.emplace(key, std::move(item));
-    not_empty_.notify_one();
+    not_empty_.notify_all();  // pop_matching waiters may not want it; wake everyone
     return true;
   }
 
@@ -56,6 +56,32 @@ class PriorityChannel {
     auto node = items_.extract(items_.begin());
     not_full_.notify_one();
     return std::make_pair(node.key(), std::move(node.mapped()));
+  }
+
+  /// Waits until |deadline| for the first item (in order) matching |pred| and takes it.
+  template <class Pred>
+  std::optional<std::pair<WorkKey, T>> pop_matching(Pred pred, std::chrono::steady_clock::time_point deadline) {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      for (auto it = items_.begin(); it != items_.end(); ++it) {
+        if (pred(it->first, it->second)) {
+          auto node = items_.extract(it);
+          not_full_.notify_one();
+          return std::make_pair(node.key(), std::move(node.mapped()));
+        }
+      }
+      if (closed_ || not_empty_.wait_until(lock, deadline) == std::cv_status::timeout) {
+        // One last look after the wait ends.
+        for (auto it = items_.begin(); it != items_.end(); ++it) {
+          if (pred(it->first, it->second)) {
+            auto node = items_.extract(it);
+            not_full_.notify_one();
+            return std::make_pair(node.key(), std::move(node.mapped()));
+          }
+        }
+        return std::nullopt;
+      }
+    }
   }
 
   /// Removes every item whose key or value matches |pred|; returns them.
