@@ -52,41 +52,51 @@ Fr Domain::evaluate_vanishing(const Fr& x) const {
 }
 
 Status Domain::lagrange_at(const Fr& tau, std::span<Fr> out) const {
+  ThreadPool inline_pool(1);
+  return lagrange_at(tau, out, inline_pool);
+}
+
+Status Domain::lagrange_at(const Fr& tau, std::span<Fr> out, ThreadPool& pool) const {
   const std::uint64_t n = size();
   if (out.size() != n)
     return Status(Errc::size_mismatch, "lagrange_at: output holds " + std::to_string(out.size()) +
                                            " values, the domain has " + std::to_string(n));
   const Fr z = evaluate_vanishing(tau);
-  if (z.is_zero()) {  // τ = ω^j: L_i(τ) = [i == j]
-    Fr w = Fr::one();
-    for (std::uint64_t i = 0; i < n; ++i) {
-      out[i] = (w == tau) ? Fr::one() : Fr::zero();
+  const bool on_domain = z.is_zero();  // τ = ω^j: L_i(τ) = [i == j]
+  const Fr c = z * size_inv_;
+  pool.parallel_for(n, [&](std::size_t b, std::size_t e) {
+    const Fr w0 = omega_.pow_u64(b);
+    if (on_domain) {
+      Fr w = w0;
+      for (std::size_t i = b; i < e; ++i) {
+        out[i] = (w == tau) ? Fr::one() : Fr::zero();
+        w *= omega_;
+      }
+      return;
+    }
+    // out[i] ← τ − ω^i, Montgomery's batch inversion over the chunk (3 multiplications per
+    // point + 1 inversion), then multiply by c·ω^i with c = Z(τ)/n.
+    std::vector<Fr> prefix(e - b);
+    Fr w = w0;
+    Fr acc = Fr::one();
+    for (std::size_t i = b; i < e; ++i) {
+      out[i] = tau - w;
+      prefix[i - b] = acc;
+      acc *= out[i];
       w *= omega_;
     }
-    return {};
-  }
-  // out[i] ← τ − ω^i, then Montgomery's batch inversion (3(n−1) multiplications + 1 inversion),
-  // then multiply by c·ω^i with c = Z(τ)/n.
-  std::vector<Fr> prefix(n);
-  Fr w = Fr::one();
-  Fr acc = Fr::one();
-  for (std::uint64_t i = 0; i < n; ++i) {
-    out[i] = tau - w;
-    prefix[i] = acc;
-    acc *= out[i];
-    w *= omega_;
-  }
-  Fr inv = acc.inverse();
-  for (std::uint64_t i = n; i-- > 0;) {
-    Fr t = inv * prefix[i];
-    inv *= out[i];
-    out[i] = t;
-  }
-  Fr c = z * size_inv_;
-  for (std::uint64_t i = 0; i < n; ++i) {
-    out[i] *= c;
-    c *= omega_;
-  }
+    Fr inv = acc.inverse();
+    for (std::size_t i = e; i-- > b;) {
+      const Fr t = inv * prefix[i - b];
+      inv *= out[i];
+      out[i] = t;
+    }
+    Fr f = c * w0;
+    for (std::size_t i = b; i < e; ++i) {
+      out[i] *= f;
+      f *= omega_;
+    }
+  }, 4096);
   return {};
 }
 

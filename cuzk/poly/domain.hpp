@@ -12,6 +12,7 @@
 #include <span>
 
 #include "cuzk/base/status.hpp"
+#include "cuzk/base/thread_pool.hpp"
 #include "cuzk/ff/fr.hpp"
 
 namespace cuzk {
@@ -72,6 +73,8 @@ class Domain {
   /// Z(τ)·ω^i / (n·(τ − ω^i)); out[i] = [i == j] when τ = ω^j. |out| must hold size() values
   /// (size_mismatch otherwise). One batch inversion: about 5n multiplications.
   Status lagrange_at(const Fr& tau, std::span<Fr> out) const;
+  /// The same in parallel: chunks of at least 4096 points, each with its own batch inversion.
+  Status lagrange_at(const Fr& tau, std::span<Fr> out, ThreadPool& pool) const;
 
  private:
   Domain() = default;

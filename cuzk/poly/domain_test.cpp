@@ -146,6 +146,30 @@ TEST(Domain, LagrangeAtMatchesDefinition) {
     ASSERT_TRUE(d->lagrange_at(d->element(j), l).ok());
     for (std::uint64_t i = 0; i < n; ++i) EXPECT_EQ(l[i], i == j ? Fr::one() : Fr::zero());
   }
+  // The parallel form (chunks of ≥ 4096 points) agrees with the serial one on 1, 2 and 3 threads.
+  for (unsigned k : {9u, 14u}) {
+    auto dk = Domain::from_log_size(k);
+    const Fr tau = random_fr(rng);
+    std::vector<Fr> s1(dk->size()), s2(dk->size()), s3(dk->size());
+    ThreadPool p2(2), p3(3);
+    ASSERT_TRUE(dk->lagrange_at(tau, s1).ok());
+    ASSERT_TRUE(dk->lagrange_at(tau, s2, p2).ok());
+    ASSERT_TRUE(dk->lagrange_at(tau, s3, p3).ok());
+    EXPECT_EQ(s1, s2) << "k=" << k << " seed=" << seed;
+    EXPECT_EQ(s1, s3) << "k=" << k << " seed=" << seed;
+    // Σ_i L_i(τ) = 1 and Σ_i L_i(τ)·ω^i = τ (interpolation of 1 and X).
+    Fr sum = Fr::zero(), sum_x = Fr::zero(), w = Fr::one();
+    for (const Fr& l : s3) {
+      sum += l;
+      sum_x += l * w;
+      w *= dk->omega();
+    }
+    EXPECT_TRUE(sum.is_one()) << "k=" << k << " seed=" << seed;
+    EXPECT_EQ(sum_x, tau) << "k=" << k << " seed=" << seed;
+    const std::uint64_t j = rng() % dk->size();
+    ASSERT_TRUE(dk->lagrange_at(dk->element(j), s3, p3).ok());
+    for (std::uint64_t i = 0; i < dk->size(); ++i) ASSERT_EQ(s3[i], i == j ? Fr::one() : Fr::zero()) << i;
+  }
   auto d = Domain::from_log_size(3);
   std::vector<Fr> wrong(7);
   EXPECT_EQ(d->lagrange_at(Fr::one(), wrong).code(), Errc::size_mismatch);
