@@ -19,7 +19,7 @@
 namespace cuzk {
 
 struct PceOptions {
-  bool boolean_fast_path = true;      ///< classify witness values 0 / 1 / other first
+  bool boolean_fast_path = true;      ///< general terms: skip value 0, add for value 1
   std::size_t min_rows_per_task = 2048;
 };
 
@@ -39,7 +39,7 @@ Result<AbcVectors> pce_evaluate(ThreadPool& pool, const R1csMatrices& m, std::sp
 /// Slow twin: one row at a time through for_each_term, every coefficient multiplied.
 AbcVectors spmv_naive(const R1csMatrices& m, std::span<const Fr> z);
 
-/// Witness value classes for the boolean fast path: 0 = zero, 1 = one, 2 = other.
+/// Witness value classes: 0 = zero, 1 = one, 2 = other (statistics; one byte per value).
 void classify_witness(ThreadPool& pool, std::span<const Fr> z, std::span<std::uint8_t> out);
 
 /// True when a[k]·b[k] = c[k] for every k; otherwise sets |first_bad| to the first failing row.
