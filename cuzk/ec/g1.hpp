@@ -39,6 +39,10 @@ using G1Affine = Affine<G1Curve>;
 using G1Jacobian = Jacobian<G1Curve>;
 using G1Xyzz = Xyzz<G1Curve>;
 
+// The constants satisfy their definitions (checked by the compiler): the generator is on the curve,
+// β is a non-trivial cube root of unity.
+static_assert(G1Affine::generator().is_on_curve());
+static_assert((G1Curve::kBeta.square() * G1Curve::kBeta).is_one() && !G1Curve::kBeta.is_one());
 static_assert(sizeof(G1Affine) == 104 && sizeof(G1Jacobian) == 144 && sizeof(G1Xyzz) == 192);
 
 /// σ(x, y) = (βx, y); on G1 it equals multiplication by −x² (mod r). 1M.

@@ -43,6 +43,15 @@ using G2Affine = Affine<G2Curve>;
 using G2Jacobian = Jacobian<G2Curve>;
 using G2Xyzz = Xyzz<G2Curve>;
 
+// The constants satisfy their definitions (checked by the compiler): the generator is on the curve;
+// cy² = cx³ = ξ^−(p−1); ω = cx·conj(cx) is a non-trivial cube root of unity. (The exponent
+// definitions themselves are checked in subgroup_test.cpp and by tools/params/derive_ec.py.)
+static_assert(G2Affine::generator().is_on_curve());
+static_assert(G2Curve::kPsiY.square() ==
+              Fp2{Fp::zero(), G2Curve::kPsiXc1}.square() * Fp2{Fp::zero(), G2Curve::kPsiXc1});
+static_assert(Fp2{G2Curve::kPsi2X, Fp::zero()} ==
+              Fp2{Fp::zero(), G2Curve::kPsiXc1} * Fp2{Fp::zero(), G2Curve::kPsiXc1}.conjugate());
+static_assert((G2Curve::kPsi2X.square() * G2Curve::kPsi2X).is_one() && !G2Curve::kPsi2X.is_one());
 static_assert(sizeof(G2Affine) == 200 && sizeof(G2Jacobian) == 288 && sizeof(G2Xyzz) == 384);
 
 /// ψ on Jacobian coordinates: (conj(X)·cx : conj(Y)·cy : conj(Z)); 2M + 3M (Fp).
