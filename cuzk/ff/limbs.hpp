@@ -7,6 +7,15 @@
 #include <cstddef>
 #include <cstdint>
 
+// Full unrolling of the short limb loops (N ≤ 8): GCC -O2 leaves them rolled otherwise.
+#if defined(__clang__)
+#define CUZK_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__CUDACC__)
+#define CUZK_UNROLL _Pragma("GCC unroll 8")
+#else
+#define CUZK_UNROLL
+#endif
+
 namespace cuzk {
 
 template <std::size_t N>
@@ -39,7 +48,7 @@ constexpr std::uint64_t mac(std::uint64_t acc, std::uint64_t a, std::uint64_t b,
 template <std::size_t N>
 constexpr std::uint64_t limbs_add(Limbs<N>& r, const Limbs<N>& a, const Limbs<N>& b) {
   std::uint64_t c = 0;
-#pragma GCC unroll 8
+CUZK_UNROLL
   for (std::size_t i = 0; i < N; ++i) r[i] = adc(a[i], b[i], c);
   return c;
 }
@@ -48,7 +57,7 @@ constexpr std::uint64_t limbs_add(Limbs<N>& r, const Limbs<N>& a, const Limbs<N>
 template <std::size_t N>
 constexpr std::uint64_t limbs_sub(Limbs<N>& r, const Limbs<N>& a, const Limbs<N>& b) {
   std::uint64_t br = 0;
-#pragma GCC unroll 8
+CUZK_UNROLL
   for (std::size_t i = 0; i < N; ++i) r[i] = sbb(a[i], b[i], br);
   return br;
 }

@@ -137,8 +137,7 @@ class MontField {
     MontField r;
     if constexpr (kHasAsmPath) {
       if (!std::is_constant_evaluated() && mont_x86::g_use_asm) {
-        if constexpr (N == 6) mont_x86::add6<kModulus>(r.l, a.l, b.l);
-        else mont_x86::add4<kModulus>(r.l, a.l, b.l);
+        add_asm(r.l, a.l, b.l);
         return r;
       }
     }
@@ -149,8 +148,7 @@ class MontField {
     MontField r;
     if constexpr (kHasAsmPath) {
       if (!std::is_constant_evaluated() && mont_x86::g_use_asm) {
-        if constexpr (N == 6) mont_x86::sub6<kModulus>(r.l, a.l, b.l);
-        else mont_x86::sub4<kModulus>(r.l, a.l, b.l);
+        sub_asm(r.l, a.l, b.l);
         return r;
       }
     }
@@ -271,21 +269,21 @@ class MontField {
     std::uint64_t br = limbs_sub(r, a, b);
     const std::uint64_t mask = 0 - br;
     std::uint64_t c = 0;
-#pragma GCC unroll 8
+CUZK_UNROLL
     for (std::size_t i = 0; i < N; ++i) r[i] = adc(r[i], kModulus[i] & mask, c);
   }
 
   /// Portable CIOS multiplication r = a·b·R^{-1} mod p (inputs < p, output < p).
   static constexpr void mul_portable(Repr& r, const Repr& a, const Repr& b) {
     Repr t{};
-#pragma GCC unroll 8
+CUZK_UNROLL
     for (std::size_t i = 0; i < N; ++i) {
       std::uint64_t A = 0;
       t[0] = mac(t[0], a[0], b[i], A);
       const std::uint64_t m = t[0] * kInv;
       std::uint64_t C = 0;
       (void)mac(t[0], m, kModulus[0], C);
-#pragma GCC unroll 8
+CUZK_UNROLL
       for (std::size_t j = 1; j < N; ++j) {
         t[j] = mac(t[j], a[j], b[i], A);
         t[j - 1] = mac(t[j], m, kModulus[j], C);
@@ -307,6 +305,31 @@ class MontField {
       mont_x86::mul6<kModulus, kInv>(r, a, b);
     } else {
       mont_x86::mul4<kModulus, kInv>(r, a, b);
+    }
+#endif
+  }
+
+  /// r = a + b mod p and r = a − b mod p with add/adc, sub/sbb and cmov (base x86-64, no CPU check
+  /// needed). Only for fields with kHasAsmPath; inputs < p.
+  static void add_asm(Repr& r, const Repr& a, const Repr& b)
+    requires kHasAsmPath
+  {
+#if CUZK_FF_X86_ASM
+    if constexpr (N == 6) {
+      mont_x86::add6<kModulus>(r, a, b);
+    } else {
+      mont_x86::add4<kModulus>(r, a, b);
+    }
+#endif
+  }
+  static void sub_asm(Repr& r, const Repr& a, const Repr& b)
+    requires kHasAsmPath
+  {
+#if CUZK_FF_X86_ASM
+    if constexpr (N == 6) {
+      mont_x86::sub6<kModulus>(r, a, b);
+    } else {
+      mont_x86::sub4<kModulus>(r, a, b);
     }
 #endif
   }
@@ -348,7 +371,7 @@ class MontField {
     Repr s{};
     std::uint64_t br = limbs_sub(s, v, kModulus);
     const std::uint64_t mask = 0 - br;  // all ones when v < p: keep v
-#pragma GCC unroll 8
+CUZK_UNROLL
     for (std::size_t i = 0; i < N; ++i) v[i] = (v[i] & mask) | (s[i] & ~mask);
   }
   constexpr void reduce_once() { reduce_once_limbs(l); }

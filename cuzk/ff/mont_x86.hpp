@@ -19,21 +19,29 @@
 
 #include "cuzk/ff/limbs.hpp"
 
+// Unoptimised builds (-O0) take the portable path: with a frame pointer and every address in a
+// register of its own, the compiler cannot find the 12–14 registers these blocks need.
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CUZK_NO_ASM) && \
-    !defined(__CUDA_ARCH__)
+    !defined(__CUDA_ARCH__) && defined(__OPTIMIZE__)
 #define CUZK_FF_X86_ASM 1
 #else
 #define CUZK_FF_X86_ASM 0
+#endif
+
+#if CUZK_FF_X86_ASM
+#include <cpuid.h>
 #endif
 
 namespace cuzk::mont_x86 {
 
 #if CUZK_FF_X86_ASM
 
-/// True when the CPU executes mulx (BMI2) and adcx/adox (ADX).
+/// True when the CPU executes mulx (BMI2) and adcx/adox (ADX): CPUID leaf 7, sub-leaf 0, EBX bits 8
+/// and 19 (Intel SDM vol. 2A, CPUID). Read directly: clang 14's __builtin_cpu_supports has no "adx".
 inline bool cpu_has_mulx_adx() {
-  __builtin_cpu_init();  // needed when called from a static initialiser
-  return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
+  return ((ebx >> 8) & 1) && ((ebx >> 19) & 1);
 }
 
 /// Whether MontField multiplies with the code below: the CPU check, made once at start-up.
