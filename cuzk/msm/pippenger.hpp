@@ -31,7 +31,14 @@ enum class PippengerAccumulation { automatic, xyzz, batch_affine };
 /// large collision-free batches); below it the XYZZ buckets win. Measured: docs/perf/msm.md.
 inline constexpr unsigned kBatchAffineMinWindow = 10;
 /// Cost of one batch-affine bucket addition in XYZZ mixed additions (measured, docs/perf/msm.md).
-inline constexpr double kBatchAffineAddCost = 0.7;
+inline constexpr double kBatchAffineAddCost = 0.65;
+
+/// Additions per shared inversion for window |c|: 2^(c−1)/4 (a quarter of the buckets, so about
+/// one insert in eight collides with a waiting bucket and is queued), between 16 and 2048.
+constexpr std::size_t batch_affine_batch_size(unsigned c) {
+  const std::size_t quarter = (std::size_t{1} << (c - 1)) / 4;
+  return quarter < 16 ? 16 : (quarter > 2048 ? 2048 : quarter);
+}
 
 /// Tuning knobs of one Pippenger run; zero values are chosen from n and the thread count.
 struct PippengerOptions {
