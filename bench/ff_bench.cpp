@@ -5,7 +5,10 @@
 
 #include <array>
 #include <random>
+#include <span>
+#include <vector>
 
+#include "cuzk/ff/batch_invert.hpp"
 #include "cuzk/ff/fp.hpp"
 #include "cuzk/ff/fp2.hpp"
 #include "cuzk/ff/fr.hpp"
@@ -23,6 +26,14 @@ F random_element(std::mt19937_64& rng) {
 
 // One benchmark iteration = kChain dependent multiplications; the counters report per operation.
 constexpr int kChain = 1000;
+
+// Runs a benchmark body with the mulx/adx path off (the "portable" rows), restoring it after.
+template <void (*Body)(benchmark::State&)>
+void portable(benchmark::State& state) {
+  const bool prev = mont_x86::set_asm_enabled(false);
+  Body(state);
+  mont_x86::set_asm_enabled(prev);
+}
 
 template <class F>
 void BM_mul_chain(benchmark::State& state) {
@@ -55,6 +66,19 @@ void BM_mul_throughput(benchmark::State& state) {
   for (auto _ : state) {
     for (int i = 0; i < kChain / 8; ++i)
       for (auto& x : a) x = x * b;
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(state.iterations() * (kChain / 8) * 8);
+}
+
+template <class F>
+void BM_square_throughput(benchmark::State& state) {
+  std::mt19937_64 rng(10);
+  std::array<F, 8> a;
+  for (auto& x : a) x = random_element<F>(rng);
+  for (auto _ : state) {
+    for (int i = 0; i < kChain / 8; ++i)
+      for (auto& x : a) x.square_inplace();
     benchmark::DoNotOptimize(a);
   }
   state.SetItemsProcessed(state.iterations() * (kChain / 8) * 8);
@@ -105,6 +129,20 @@ void BM_sqrt(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
+// Montgomery's trick over state.range(0) elements; items = elements inverted.
+template <class F>
+void BM_batch_invert(benchmark::State& state) {
+  std::mt19937_64 rng(11);
+  std::vector<F> v(static_cast<std::size_t>(state.range(0)));
+  for (auto& x : v) x = random_element<F>(rng);
+  std::vector<F> scratch(v.size());
+  for (auto _ : state) {
+    batch_invert_vartime(std::span<F>(v), std::span<F>(scratch));
+    benchmark::DoNotOptimize(v.data());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
 void BM_fp2_mul_chain(benchmark::State& state) {
   std::mt19937_64 rng(8);
   Fp2 a{random_element<Fp>(rng), random_element<Fp>(rng)};
@@ -127,10 +165,16 @@ void BM_fp2_square_chain(benchmark::State& state) {
 }
 
 BENCHMARK(BM_mul_chain<Fp>)->Name("fp_mul_chain");
+BENCHMARK(portable<BM_mul_chain<Fp>>)->Name("fp_mul_chain_portable");
 BENCHMARK(BM_mul_throughput<Fp>)->Name("fp_mul_throughput");
+BENCHMARK(portable<BM_mul_throughput<Fp>>)->Name("fp_mul_throughput_portable");
 BENCHMARK(BM_square_chain<Fp>)->Name("fp_square_chain");
+BENCHMARK(BM_square_throughput<Fp>)->Name("fp_square_throughput");
+BENCHMARK(portable<BM_square_chain<Fp>>)->Name("fp_square_chain_portable");
 BENCHMARK(BM_add_chain<Fp>)->Name("fp_add_chain");
+BENCHMARK(portable<BM_add_chain<Fp>>)->Name("fp_add_chain_portable");
 BENCHMARK(BM_mul_chain<Fr>)->Name("fr_mul_chain");
+BENCHMARK(portable<BM_mul_chain<Fr>>)->Name("fr_mul_chain_portable");
 BENCHMARK(BM_mul_throughput<Fr>)->Name("fr_mul_throughput");
 BENCHMARK(BM_square_chain<Fr>)->Name("fr_square_chain");
 BENCHMARK(BM_inverse<Fp>)->Name("fp_inverse");
@@ -139,6 +183,8 @@ BENCHMARK(BM_inverse<Fr>)->Name("fr_inverse");
 BENCHMARK(BM_inverse_vartime<Fr>)->Name("fr_inverse_vartime");
 BENCHMARK(BM_sqrt<Fp>)->Name("fp_sqrt");
 BENCHMARK(BM_sqrt<Fr>)->Name("fr_sqrt");
+BENCHMARK(BM_batch_invert<Fp>)->Name("fp_batch_invert")->Arg(1000);
+BENCHMARK(BM_batch_invert<Fr>)->Name("fr_batch_invert")->Arg(1000);
 BENCHMARK(BM_fp2_mul_chain)->Name("fp2_mul_chain");
 BENCHMARK(BM_fp2_square_chain)->Name("fp2_square_chain");
 
