@@ -56,9 +56,9 @@ void BM_WitnessOnly(benchmark::State& st) {
   BenchCircuit circuit({.log_rows = k, .seed = kSeed});
   if (!circuit.prepare().ok()) st.SkipWithError("bad size");
   for (auto _ : st) {
-    WitnessConstraintSystem cs({.reserve_aux = std::size_t{1} << k});
+    WitnessConstraintSystem cs({.reserve_aux = std::size_t{1} << k, .num_inputs_hint = 5});
     if (!synthesize_circuit(circuit, cs).ok()) st.SkipWithError("synthesis failed");
-    auto z = cs.assignment();
+    auto z = cs.take_assignment();
     benchmark::DoNotOptimize(z.data());
   }
   per_constraint(st, k);
@@ -88,12 +88,16 @@ void BM_Pce(benchmark::State& st) {
   BenchCircuit circuit({.log_rows = k, .seed = kSeed});
   if (!circuit.prepare().ok()) st.SkipWithError("bad size");
   const R1csMatrices& m = bench_r1cs(k).matrices;
+  AbcVectors v;  // reused across proofs, as the engine does
+  v.a.resize(m.num_constraints);
+  v.b.resize(m.num_constraints);
+  v.c.resize(m.num_constraints);
   for (auto _ : st) {
-    WitnessConstraintSystem cs({.reserve_aux = std::size_t{1} << k});
+    WitnessConstraintSystem cs({.reserve_aux = m.num_aux, .num_inputs_hint = m.num_inputs});
     if (!synthesize_circuit(circuit, cs).ok()) st.SkipWithError("synthesis failed");
-    auto abc = pce_evaluate(pool, m, cs.assignment());
-    if (!abc.ok()) st.SkipWithError(abc.status().to_string().c_str());
-    benchmark::DoNotOptimize(abc->c.data());
+    Status s = pce_evaluate_into(pool, m, cs.take_assignment(), v.a, v.b, v.c);
+    if (!s.ok()) st.SkipWithError(s.to_string().c_str());
+    benchmark::DoNotOptimize(v.c.data());
   }
   per_constraint(st, k);
 }

@@ -141,9 +141,15 @@ TEST(ConstraintSystems, AgreeThroughPce) {
   ASSERT_TRUE(synthesize_circuit(c, wcs).ok());
   EXPECT_EQ(wcs.num_constraints(), r.matrices.num_constraints);
   EXPECT_EQ(wcs.inputs(), r.inputs);
-  EXPECT_EQ(wcs.aux(), r.aux);
+  EXPECT_EQ(std::vector<Fr>(wcs.aux().begin(), wcs.aux().end()), r.aux);
   ThreadPool pool(2);
   auto abc = pce_evaluate(pool, r.matrices, wcs.assignment());
+  // In place with the right hint, and with a wrong one (falls back to a copy).
+  for (std::size_t hint : {std::size_t{2}, std::size_t{1}, std::size_t{5}}) {
+    WitnessConstraintSystem w2({.num_inputs_hint = hint});
+    ASSERT_TRUE(synthesize_circuit(c, w2).ok());
+    EXPECT_EQ(w2.take_assignment(), wcs.assignment()) << "hint " << hint;
+  }
   ASSERT_TRUE(abc.ok());
   EXPECT_EQ(abc->a, r.a) << "x=" << x;
   EXPECT_EQ(abc->b, r.b);

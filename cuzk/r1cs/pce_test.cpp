@@ -108,9 +108,9 @@ TEST(Pce, MatchesClassicPathOnBenchCircuit) {
     EXPECT_EQ(c.matrices.b_aux_density, m.b_aux_density);
     EXPECT_EQ(c.matrices.b_input_density, m.b_input_density);
 
-    WitnessConstraintSystem wcs;
+    WitnessConstraintSystem wcs({.num_inputs_hint = m.num_inputs});
     ASSERT_TRUE(synthesize_circuit(circuit, wcs).ok());
-    auto abc = pce_evaluate(pool, m, wcs.assignment());
+    auto abc = pce_evaluate(pool, m, wcs.take_assignment());
     ASSERT_TRUE(abc.ok());
     ASSERT_EQ(abc->a.size(), rows);
     EXPECT_EQ(abc->a, c.a) << "seed=" << seed << " rows=" << rows;

@@ -1,10 +1,15 @@
 #include "cuzk/r1cs/witness_cs.hpp"
 
+#include <algorithm>
+
 namespace cuzk {
 
 WitnessConstraintSystem::WitnessConstraintSystem(const WitnessOptions& opt) : opt_(opt) {
+  slots_ = std::max<std::size_t>(1, opt.num_inputs_hint);
+  z_.reserve(slots_ + opt.reserve_aux);
+  z_.assign(slots_, Fr::zero());
+  z_[0] = Fr::one();
   inputs_.push_back(Fr::one());
-  aux_.reserve(opt.reserve_aux);
 }
 
 std::string WitnessConstraintSystem::path(const std::string& leaf) const {
@@ -17,10 +22,10 @@ std::string WitnessConstraintSystem::path(const std::string& leaf) const {
 Result<Variable> WitnessConstraintSystem::alloc_aux_fn(NameFn name, ValueFn value) {
   Result<Fr> v = value();
   if (!v) {
-    return v.status().with_context("aux variable " + std::to_string(aux_.size()) + " '" + path(name()) + "'");
+    return v.status().with_context("aux variable " + std::to_string(num_aux()) + " '" + path(name()) + "'");
   }
-  aux_.push_back(*v);
-  return Variable::aux(static_cast<std::uint32_t>(aux_.size() - 1));
+  z_.push_back(*v);
+  return Variable::aux(static_cast<std::uint32_t>(z_.size() - 1 - slots_));
 }
 
 Result<Variable> WitnessConstraintSystem::alloc_input_fn(NameFn name, ValueFn value) {
@@ -29,6 +34,7 @@ Result<Variable> WitnessConstraintSystem::alloc_input_fn(NameFn name, ValueFn va
     return v.status().with_context("input variable " + std::to_string(inputs_.size()) + " '" + path(name()) +
                                    "'");
   }
+  if (inputs_.size() < slots_) z_[inputs_.size()] = *v;
   inputs_.push_back(*v);
   return Variable::input(static_cast<std::uint32_t>(inputs_.size() - 1));
 }
@@ -50,9 +56,16 @@ Status WitnessConstraintSystem::finish() {
 
 std::vector<Fr> WitnessConstraintSystem::assignment() const {
   std::vector<Fr> z;
-  z.reserve(inputs_.size() + aux_.size());
+  z.reserve(inputs_.size() + num_aux());
   z.insert(z.end(), inputs_.begin(), inputs_.end());
-  z.insert(z.end(), aux_.begin(), aux_.end());
+  const std::span<const Fr> a = aux();
+  z.insert(z.end(), a.begin(), a.end());
+  return z;
+}
+
+std::vector<Fr> WitnessConstraintSystem::take_assignment() {
+  std::vector<Fr> z = inputs_.size() == slots_ ? std::move(z_) : assignment();
+  z_.assign(slots_, Fr::zero());
   return z;
 }
 

@@ -3,6 +3,7 @@
 // the recorded matrices and pce_evaluate() this is the PCE proving path (DESIGN.md §2).
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@ struct WitnessOptions {
   bool track_names = false;
   /// Expected aux count, to reserve memory once.
   std::size_t reserve_aux = 0;
+  /// Expected input count (ONE included), e.g. the recorded R1csMatrices::num_inputs: the
+  /// assignment is then built in place as (inputs ‖ aux) and take_assignment() copies nothing.
+  std::size_t num_inputs_hint = 1;
 };
 
 class WitnessConstraintSystem final : public ConstraintSystem {
@@ -31,15 +35,18 @@ class WitnessConstraintSystem final : public ConstraintSystem {
   Status finish() override;
 
   std::size_t num_inputs() const override { return inputs_.size(); }
-  std::size_t num_aux() const override { return aux_.size(); }
+  std::size_t num_aux() const override { return z_.size() - slots_; }
   std::size_t num_constraints() const override {
     return skipped_constraints_ + (finished_ ? inputs_.size() : 0);
   }
 
   const std::vector<Fr>& inputs() const { return inputs_; }
-  const std::vector<Fr>& aux() const { return aux_; }
-  /// The full assignment z = (inputs ‖ aux), the column order of R1csMatrices.
+  std::span<const Fr> aux() const { return std::span<const Fr>(z_).subspan(slots_); }
+  /// The full assignment z = (inputs ‖ aux), the column order of R1csMatrices (a copy).
   std::vector<Fr> assignment() const;
+  /// The full assignment, moved out without a copy when num_inputs_hint was exact; the system
+  /// holds no values afterwards.
+  std::vector<Fr> take_assignment();
 
  private:
   std::string path(const std::string& leaf) const;
@@ -47,7 +54,9 @@ class WitnessConstraintSystem final : public ConstraintSystem {
   WitnessOptions opt_;
   std::vector<std::string> scopes_;
   std::size_t depth_ = 0;
-  std::vector<Fr> inputs_, aux_;
+  std::vector<Fr> inputs_;
+  std::vector<Fr> z_;  // z_[0, slots_) = the first inputs, then aux
+  std::size_t slots_ = 1;
   bool finished_ = false;
 };
 
