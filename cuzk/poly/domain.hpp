@@ -30,11 +30,12 @@ inline constexpr Fr kFrOmega32Ffjs = Fr::from_u64(5).pow_vartime(Fr::kOddPart);
 /// snarkjs's coset shift for the H step: nqr² = 25 (vectors file `ffjs_shift_nqr_squared`).
 inline constexpr std::uint64_t kFfjsCosetShift = 25;
 
-/// The primitive 2^32-th root of a family.
+/// The primitive 2^32-th root of unity of a family.
 constexpr Fr omega32(RootFamily family) {
   return family == RootFamily::bellman ? kFrOmega32Bellman : kFrOmega32Ffjs;
 }
 
+/// How a Domain is built: root family and coset shift (bellperson defaults).
 struct DomainOptions {
   RootFamily roots = RootFamily::bellman;
   /// Coset shift g; must be non-zero and outside ⟨ω⟩ (g^n ≠ 1). bellperson: 7, snarkjs: 25.
@@ -51,6 +52,7 @@ class Domain {
   /// The smallest domain of size 2^k ≥ |min_size| (size 1 for 0 and 1); out_of_range past 2^32.
   static Result<Domain> for_size(std::uint64_t min_size, const DomainOptions& options = {});
 
+  /// n = 2^k, k and the root family.
   std::uint64_t size() const { return std::uint64_t{1} << log_size_; }
   unsigned log_size() const { return log_size_; }
   RootFamily roots() const { return roots_; }
