@@ -6,9 +6,7 @@
 #include "cuzk/backend/cpu_backend.hpp"
 
 #if CUZK_HAVE_CUDA_BACKEND
-namespace cuzk::gpu {
-Result<std::unique_ptr<Backend>> make_cuda_backend(int device, ThreadPool& pool);
-}  // namespace cuzk::gpu
+#include "cuzk/gpu/cuda_backend.hpp"
 #endif
 
 namespace cuzk {
@@ -27,7 +25,7 @@ Result<std::unique_ptr<Backend>> make_backend(std::string_view spec, ThreadPool&
                                                                                "non-negative integer");
     }
 #if CUZK_HAVE_CUDA_BACKEND
-    return gpu::make_cuda_backend(device, pool);
+    return make_cuda_backend(spec);
 #else
     return Status(Errc::unimplemented,
                   "backend \"" + std::string(spec) + "\": this build has no CUDA backend (configure with CUDA)");

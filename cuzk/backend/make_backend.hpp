@@ -1,7 +1,6 @@
-// make_backend: a Backend from its name. "cpu" → CpuBackend; "cuda:N" → the CUDA backend on device
-// N when the build has one (CMake target cuzk_cuda_backend, providing
-//   namespace cuzk::gpu { Result<std::unique_ptr<Backend>> make_cuda_backend(int device, ThreadPool&); }
-// ), unimplemented otherwise. The pool is the host-side worker pool and must outlive the backend.
+// make_backend: a Backend from its name. "cpu" → CpuBackend on the given pool (which must outlive
+// it); "cuda:N" → the CUDA backend on device N (gpu/cuda_backend.hpp, make_cuda_backend) when the
+// build has it, unimplemented otherwise.
 #pragma once
 
 #include <memory>
