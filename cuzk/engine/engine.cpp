@@ -459,6 +459,11 @@ void Engine::purge(const std::shared_ptr<Job>& job) {
 bool Engine::admit_one_locked() {
   if (admit_q_.empty()) return false;
   auto it = admit_q_.begin();
+  if (!accepting_) {
+    // Draining for shutdown: finish the jobs already started, start no new one.
+    while (it != admit_q_.end() && !it->second->admitted_any) ++it;
+    if (it == admit_q_.end()) return false;
+  }
   std::shared_ptr<Job> job = it->second;
   if (is_terminal(job->state) || job->stop) {
     admit_q_.erase(it);

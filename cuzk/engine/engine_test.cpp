@@ -322,6 +322,19 @@ TEST(Engine, JournalResumesUnfinishedJobs) {
   std::filesystem::remove(path.string() + "-shm");
 }
 
+TEST(Engine, ShutdownDrainsRunningJobsAndStartsNoNewOne) {
+  FakeProverOptions fo{.synth_ms = 30, .gpu_ms = 5, .partition_bytes_override = 1000};
+  EngineOptions eo{.memory_limit = kKey10 + 1000, .synthesis_workers = 1, .gpu_workers_per_device = 1};
+  Fixture f(fo, eo);
+  ASSERT_TRUE(f.engine->submit(bench_job("started", 1, 3)).ok());
+  ASSERT_TRUE(f.engine->submit(bench_job("waiting", 2, 1)).ok());
+  std::this_thread::sleep_for(10ms);
+  f.engine->shutdown(5s);
+  EXPECT_EQ(f.engine->await("started")->status, AwaitStatus::completed);
+  EXPECT_EQ(f.engine->await("waiting")->status, AwaitStatus::unknown);
+  EXPECT_EQ(f.engine->submit(bench_job("late", 3, 1)).status().code(), Errc::cancelled);
+}
+
 TEST(Engine, JournalBlobRoundTrip) {
   JobRequest r = bench_job("x", 9, 3);
   r.vanilla_proofs = {"a", "", std::string(1000, 'z')};

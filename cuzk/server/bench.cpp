@@ -35,6 +35,8 @@ std::shared_ptr<grpc::Channel> make_channel(const BenchOptions& o) {
   std::string target = o.addr;
   if (target.rfind("tcp://", 0) == 0) target = target.substr(6);
   if (!target.empty() && target[0] == ':') target = "127.0.0.1" + target;
+  // gRPC reads unix://x as an authority; a relative path must be written unix:x.
+  if (target.rfind("unix://", 0) == 0 && target.size() > 7 && target[7] != '/') target = "unix:" + target.substr(7);
   std::shared_ptr<grpc::ChannelCredentials> creds = grpc::InsecureChannelCredentials();
   if (!o.tls_ca.empty()) {
     grpc::SslCredentialsOptions so;

@@ -4,6 +4,7 @@
 // journal recovery of a daemon process killed with SIGKILL.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -31,6 +32,9 @@ namespace {
 namespace pb = ::cuzk::v1;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
+
+// Job-level info logs would flood the test output.
+const bool kQuiet = (spdlog::set_level(spdlog::level::warn), true);
 
 fs::path temp_dir(const std::string& tag) {
   auto d = fs::temp_directory_path() / ("cuzk_" + tag + "_" + std::to_string(::getpid()));
