@@ -6,7 +6,6 @@
 #include <random>
 #include <vector>
 
-#include "cuzk/backend/backend_ops.hpp"
 #include "cuzk/backend/cpu_backend.hpp"
 #include "cuzk/backend/make_backend.hpp"
 #include "cuzk/ec/batch_affine.hpp"
@@ -185,24 +184,6 @@ TEST(CpuBackend, MsmThroughResidentTables) {
   EXPECT_EQ(backend.release_bases(*id1).code(), Errc::not_found);
   EXPECT_EQ(backend.msm_g1(*id1, s, {}).status().code(), Errc::not_found);
   EXPECT_EQ(backend.loaded_tables(), 1u);
-}
-
-TEST(BackendOps, EveryOpRunsAndReleasesItsTable) {
-  ThreadPool pool(2);
-  CpuBackend backend(pool);
-  for (const auto& name : backend_op_names()) {
-    {
-      auto op = make_backend_op(name, 7, backend);
-      ASSERT_TRUE(op.ok()) << name << ": " << op.status().to_string();
-      EXPECT_EQ(op->n, 128u);
-      EXPECT_TRUE(op->run().ok()) << name;
-      EXPECT_TRUE(op->run().ok()) << name;  // repeatable: consumed inputs are restored
-    }
-    EXPECT_EQ(backend.loaded_tables(), 0u) << name;
-    EXPECT_GT(backend_op_default_log_n(name), 0u);
-  }
-  EXPECT_EQ(make_backend_op("msm-g3", 7, backend).status().code(), Errc::invalid_argument);
-  EXPECT_EQ(make_backend_op("ntt", 29, backend).status().code(), Errc::invalid_argument);
 }
 
 TEST(MakeBackend, Names) {
