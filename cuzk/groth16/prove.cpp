@@ -1,0 +1,223 @@
+#include "cuzk/groth16/prove.hpp"
+
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuzk/ec/scalar_mul.hpp"
+#include "cuzk/poly/domain.hpp"
+
+namespace cuzk {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+Status size_error(const char* query, std::size_t have, std::size_t want) {
+  return Status(Errc::size_mismatch, std::string("proving key query ") + query + " has " + std::to_string(have) +
+                                         " points, the circuit needs " + std::to_string(want));
+}
+
+bool is_power_of_two(std::uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
+
+}  // namespace
+
+Result<std::unique_ptr<ResidentKey>> ResidentKey::load(Backend& backend, const ProvingKey& pk) {
+  std::unique_ptr<ResidentKey> k(new ResidentKey());
+  k->backend_ = &backend;
+  k->pk_ = &pk;
+  auto g1 = [&](const std::vector<G1Affine>& v, BasesId& id) -> Status {
+    auto r = backend.load_bases_g1(v);
+    if (!r.ok()) return r.status();
+    id = *r;
+    return {};
+  };
+  CUZK_RETURN_IF_ERROR(g1(pk.h, k->h));
+  CUZK_RETURN_IF_ERROR(g1(pk.l, k->l));
+  CUZK_RETURN_IF_ERROR(g1(pk.a, k->a));
+  CUZK_RETURN_IF_ERROR(g1(pk.b_g1, k->b_g1));
+  auto r2 = backend.load_bases_g2(pk.b_g2);
+  if (!r2.ok()) return r2.status();
+  k->b_g2 = *r2;
+  if (pk.layout == KeyLayout::snarkjs) {
+    if (!is_power_of_two(pk.domain_size) || pk.domain_size > (std::uint64_t{1} << 31))
+      return Status(Errc::invalid_argument, "domain size " + std::to_string(pk.domain_size) + " is not a power of two ≤ 2^31");
+    const unsigned log_n = static_cast<unsigned>(std::countr_zero(pk.domain_size));
+    auto d = Domain::from_log_size(log_n, snarkjs_domain_options(log_n));
+    if (!d.ok()) return d.status();
+    k->snarkjs_plan = std::make_shared<const NttPlan>(*d);
+  }
+  return k;
+}
+
+ResidentKey::~ResidentKey() {
+  if (backend_ == nullptr) return;
+  for (BasesId id : {h, l, a, b_g1, b_g2})
+    if (id.value != 0) (void)backend_->release_bases(id);
+}
+
+Status check_key_matches(const ProvingKey& pk, const R1csMatrices& m) {
+  const std::uint64_t n = pk.domain_size;
+  if (!is_power_of_two(n) || n < m.num_constraints)
+    return Status(Errc::size_mismatch, "proving key domain size " + std::to_string(n) +
+                                           " does not hold the circuit's " + std::to_string(m.num_constraints) +
+                                           " constraints");
+  if (n / 2 >= m.num_constraints && n > 2)
+    return Status(Errc::size_mismatch, "proving key domain size " + std::to_string(n) + " is larger than the " +
+                                           std::to_string(m.num_constraints) + " constraints need");
+  if (pk.vk.ic.size() != m.num_inputs) return size_error("ic", pk.vk.ic.size(), m.num_inputs);
+  if (pk.l.size() != m.num_aux) return size_error("l", pk.l.size(), m.num_aux);
+  if (pk.layout == KeyLayout::snarkjs) {
+    if (pk.h.size() != n) return size_error("h", pk.h.size(), n);
+    if (pk.a.size() != m.num_columns()) return size_error("a", pk.a.size(), m.num_columns());
+    if (pk.b_g1.size() != m.num_columns()) return size_error("b_g1", pk.b_g1.size(), m.num_columns());
+    if (pk.b_g2.size() != m.num_columns()) return size_error("b_g2", pk.b_g2.size(), m.num_columns());
+  } else {
+    if (pk.h.size() != n - 1) return size_error("h", pk.h.size(), n - 1);
+    const std::size_t na = m.num_inputs + m.a_aux_density.count();
+    const std::size_t nb = m.b_input_density.count() + m.b_aux_density.count();
+    if (pk.a.size() != na) return size_error("a", pk.a.size(), na);
+    if (pk.b_g1.size() != nb) return size_error("b_g1", pk.b_g1.size(), nb);
+    if (pk.b_g2.size() != nb) return size_error("b_g2", pk.b_g2.size(), nb);
+  }
+  return {};
+}
+
+Result<Proof> prove(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m, std::span<const Fr> z,
+                    const ProveOptions& opt) {
+  const auto t0 = Clock::now();
+  if (z.size() != m.num_columns())
+    return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) + " values, the circuit has " +
+                                           std::to_string(m.num_columns()) + " variables");
+  auto abc = pce_evaluate(pool, m, z);
+  if (!abc.ok()) return abc.status();
+  const double t_abc = since(t0);
+  auto p = prove_with_abc(pool, key, m, std::move(*abc), z, opt);
+  if (p.ok() && opt.timings != nullptr) {
+    opt.timings->abc = t_abc;
+    opt.timings->total = since(t0);
+  }
+  return p;
+}
+
+Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m, AbcVectors abc,
+                             std::span<const Fr> z, const ProveOptions& opt) {
+  auto t0 = Clock::now();
+  const auto start = t0;
+  const ProvingKey& pk = key.key();
+  Backend& be = key.backend();
+  CUZK_RETURN_IF_ERROR(check_key_matches(pk, m));
+  if (z.size() != m.num_columns())
+    return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) + " values, the circuit has " +
+                                           std::to_string(m.num_columns()) + " variables");
+  if (abc.a.size() != m.num_constraints || abc.b.size() != m.num_constraints || abc.c.size() != m.num_constraints)
+    return Status(Errc::size_mismatch, "a/b/c lengths disagree with the constraint count");
+  if (pk.vk.delta_g1.is_identity() || pk.vk.delta_g2.is_identity())
+    return Status(Errc::invalid_argument, "proving key delta is the identity");
+  ProveTimings tm;
+
+  // r, s.
+  OsRng os;
+  Rng& rng = opt.rng != nullptr ? *opt.rng : os;
+  const Fr r = opt.r ? *opt.r : random_fr(rng);
+  const Fr s = opt.s ? *opt.s : random_fr(rng);
+
+  // H.
+  const std::size_t n = pk.domain_size;
+  abc.a.resize(n, Fr::zero());
+  abc.b.resize(n, Fr::zero());
+  abc.c.resize(n, Fr::zero());
+  std::vector<Fr> hs;
+  if (pk.layout == KeyLayout::snarkjs) {
+    const NttPlan& plan = *key.snarkjs_plan;
+    // c = a∘b (snarkjs never reads C; equal to C·z when the witness satisfies the system).
+    pool.parallel_for(n, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) abc.c[i] = abc.a[i] * abc.b[i];
+    }, 4096);
+    for (std::vector<Fr>* v : {&abc.a, &abc.b, &abc.c}) {
+      CUZK_RETURN_IF_ERROR(ntt(*v, plan, {.direction = NttDirection::inverse}, pool));
+      CUZK_RETURN_IF_ERROR(ntt(*v, plan, {.direction = NttDirection::forward, .coset = true}, pool));
+    }
+    pool.parallel_for(n, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) abc.a[i] = abc.a[i] * abc.b[i] - abc.c[i];
+    }, 4096);
+    hs = std::move(abc.a);
+  } else {
+    hs.resize(n - 1);
+    CUZK_RETURN_IF_ERROR(be.compute_h({.a = abc.a, .b = abc.b, .c = abc.c}, hs));
+  }
+  abc = AbcVectors{};
+  tm.h = since(t0);
+
+  // MSMs.
+  const std::span<const Fr> inputs = z.subspan(0, m.num_inputs), aux = z.subspan(m.num_inputs);
+  G1Jacobian a_q, b1_q, l_q, h_q;
+  G2Jacobian b2_q;
+  auto g1 = [&](BasesId id, std::span<const Fr> sc, MsmDensity d, G1Jacobian& out) -> Status {
+    auto r = be.msm_g1(id, sc, {.density = d});
+    if (!r.ok()) return r.status();
+    out += *r;
+    return {};
+  };
+  auto g2 = [&](BasesId id, std::span<const Fr> sc, MsmDensity d, G2Jacobian& out) -> Status {
+    auto r = be.msm_g2(id, sc, {.density = d});
+    if (!r.ok()) return r.status();
+    out += *r;
+    return {};
+  };
+  a_q = b1_q = l_q = h_q = G1Jacobian::identity();
+  b2_q = G2Jacobian::identity();
+  t0 = Clock::now();
+  if (pk.layout == KeyLayout::snarkjs) {
+    CUZK_RETURN_IF_ERROR(g1(key.a, z, {}, a_q));
+    tm.msm_a = since(t0), t0 = Clock::now();
+    CUZK_RETURN_IF_ERROR(g1(key.b_g1, z, {}, b1_q));
+    tm.msm_b1 = since(t0), t0 = Clock::now();
+    CUZK_RETURN_IF_ERROR(g2(key.b_g2, z, {}, b2_q));
+    tm.msm_b2 = since(t0), t0 = Clock::now();
+  } else {
+    const MsmDensity a_aux{.bits = m.a_aux_density.words, .base_offset = m.num_inputs};
+    const MsmDensity b_in{.bits = m.b_input_density.words, .base_offset = 0};
+    const MsmDensity b_aux{.bits = m.b_aux_density.words, .base_offset = m.b_input_density.count()};
+    CUZK_RETURN_IF_ERROR(g1(key.a, inputs, {}, a_q));
+    CUZK_RETURN_IF_ERROR(g1(key.a, aux, a_aux, a_q));
+    tm.msm_a = since(t0), t0 = Clock::now();
+    CUZK_RETURN_IF_ERROR(g1(key.b_g1, inputs, b_in, b1_q));
+    CUZK_RETURN_IF_ERROR(g1(key.b_g1, aux, b_aux, b1_q));
+    tm.msm_b1 = since(t0), t0 = Clock::now();
+    CUZK_RETURN_IF_ERROR(g2(key.b_g2, inputs, b_in, b2_q));
+    CUZK_RETURN_IF_ERROR(g2(key.b_g2, aux, b_aux, b2_q));
+    tm.msm_b2 = since(t0), t0 = Clock::now();
+  }
+  CUZK_RETURN_IF_ERROR(g1(key.l, aux, {}, l_q));
+  tm.msm_l = since(t0), t0 = Clock::now();
+  CUZK_RETURN_IF_ERROR(g1(key.h, hs, {}, h_q));
+  tm.msm_h = since(t0), t0 = Clock::now();
+
+  // Assembly.
+  const VerifyingKey& vk = pk.vk;
+  G1Jacobian a = a_q + G1Jacobian::from_affine(vk.alpha_g1) + mul_vartime(vk.delta_g1, r);
+  G2Jacobian b = b2_q + G2Jacobian::from_affine(vk.beta_g2) + mul_vartime(vk.delta_g2, s);
+  G1Jacobian b1 = b1_q + G1Jacobian::from_affine(vk.beta_g1) + mul_vartime(vk.delta_g1, s);
+  G1Jacobian c = h_q + l_q + mul_vartime(a, s) + mul_vartime(b1, r) - mul_vartime(vk.delta_g1, r * s);
+  Proof proof{a.to_affine(), b.to_affine(), c.to_affine()};
+  tm.assemble = since(t0);
+  if (opt.timings != nullptr) {
+    const double abc_t = opt.timings->abc;
+    *opt.timings = tm;
+    opt.timings->abc = abc_t;
+    opt.timings->total = since(start);
+  }
+  return proof;
+}
+
+Result<Proof> prove(Backend& backend, ThreadPool& pool, const ProvingKey& pk, const R1csMatrices& m,
+                    std::span<const Fr> z, const ProveOptions& opt) {
+  auto key = ResidentKey::load(backend, pk);
+  if (!key.ok()) return key.status();
+  return prove(pool, **key, m, z, opt);
+}
+
+}  // namespace cuzk

@@ -1,0 +1,76 @@
+// The Groth16 prover [Gro16 §3.2] through the Backend interface, following FORMATS.md §2:
+//   1. a = A·z, b = B·z, c = C·z (r1cs/pce: parallel SpMV);
+//   2. H: bellperson layout → Backend::compute_h (coset 7, divide by Z, n − 1 coefficients);
+//      snarkjs layout → p_j = (a·b − c)(ω_2n^(2j+1)) on the odd coset with the ffjs roots and
+//      c = a∘b (snarkjs's groth16_prove.js; oracles/README.md), n values, no division;
+//   3. five MSMs: A_q = Σ z_i·a_i, B1_q, B2_q (G2), L = Σ aux_j·l_j, H = Σ h_i·h_i, with bellperson's
+//      density bitmaps for the bellperson layout and none for snarkjs (identity bases kept);
+//   4. A = α + A_q + r·δ₁, B = β₂ + B2_q + s·δ₂, B₁ = β₁ + B1_q + s·δ₁,
+//      C = H + L + s·A + r·B₁ − r·s·δ₁.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+
+#include "cuzk/backend/backend.hpp"
+#include "cuzk/base/status.hpp"
+#include "cuzk/base/thread_pool.hpp"
+#include "cuzk/groth16/keys.hpp"
+#include "cuzk/groth16/proof.hpp"
+#include "cuzk/groth16/rng.hpp"
+#include "cuzk/poly/ntt.hpp"
+#include "cuzk/r1cs/matrices.hpp"
+#include "cuzk/r1cs/pce.hpp"
+
+namespace cuzk {
+
+/// Seconds spent in each prover stage (filled when ProveOptions::timings is set).
+struct ProveTimings {
+  double abc = 0, h = 0, msm_a = 0, msm_b1 = 0, msm_b2 = 0, msm_l = 0, msm_h = 0, assemble = 0, total = 0;
+};
+
+struct ProveOptions {
+  /// Fixed blinding values (known-answer tests); drawn from |rng| (OsRng when null) otherwise.
+  std::optional<Fr> r{}, s{};
+  Rng* rng = nullptr;
+  ProveTimings* timings = nullptr;
+};
+
+/// A proving key whose queries are resident on a backend (loaded once, reused by every proof);
+/// releases its tables on destruction. The key and the backend must outlive it.
+class ResidentKey {
+ public:
+  static Result<std::unique_ptr<ResidentKey>> load(Backend& backend, const ProvingKey& pk);
+  ~ResidentKey();
+  ResidentKey(const ResidentKey&) = delete;
+  ResidentKey& operator=(const ResidentKey&) = delete;
+
+  const ProvingKey& key() const { return *pk_; }
+  Backend& backend() const { return *backend_; }
+  BasesId h, l, a, b_g1, b_g2;
+  /// ffjs plan of the domain with snarkjs's coset shift (snarkjs layout only).
+  std::shared_ptr<const NttPlan> snarkjs_plan;
+
+ private:
+  ResidentKey() = default;
+  Backend* backend_ = nullptr;
+  const ProvingKey* pk_ = nullptr;
+};
+
+/// size_mismatch (naming the query) unless |pk| fits the circuit |m|.
+Status check_key_matches(const ProvingKey& pk, const R1csMatrices& m);
+
+/// A proof for witness |z| = (inputs ‖ aux), ONE first, of circuit |m| under |key|.
+/// size_mismatch when the key or witness does not fit the circuit; invalid_argument when δ is
+/// the identity. An unsatisfied witness gives a proof that does not verify (not checked here).
+Result<Proof> prove(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m, std::span<const Fr> z,
+                    const ProveOptions& opt = {});
+/// The same with a/b/c already evaluated (each num_constraints long; consumed as scratch).
+Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m, AbcVectors abc,
+                             std::span<const Fr> z, const ProveOptions& opt = {});
+/// Loads the key on |backend| for this one proof, then proves.
+Result<Proof> prove(Backend& backend, ThreadPool& pool, const ProvingKey& pk, const R1csMatrices& m,
+                    std::span<const Fr> z, const ProveOptions& opt = {});
+
+}  // namespace cuzk
