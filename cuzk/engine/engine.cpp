@@ -741,6 +741,7 @@ EngineStatus Engine::status() const {
       if (slot->device != d) continue;
       ds.busy_seconds += static_cast<double>(slot->busy_ns.load()) * 1e-9;
       ds.partitions_proved += slot->proved.load();
+      ++ds.workers;
       std::lock_guard lock(slot->mu);
       if (!slot->job_id.empty()) {
         ds.current_jobs.push_back(slot->job_id);

@@ -74,6 +74,7 @@ struct DeviceStatus {
   double busy_seconds = 0;      ///< sum over workers of time inside the device stage
   double busy_any_seconds = 0;  ///< time with at least one worker in the device stage (timeline union)
   std::uint64_t partitions_proved = 0;
+  std::uint32_t workers = 0;  ///< device workers (gw)
 };
 
 struct QueueFigures {

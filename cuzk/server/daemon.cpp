@@ -119,6 +119,14 @@ int run_daemon(const DaemonOptions& opt) {
       so.tls.require_client_cert = cfg.tls_require_client_cert;
     }
   }
+  for (const auto& a : cfg.listen) {
+    if (a.rfind("unix:", 0) == 0) continue;
+    std::string host = normalize_tcp_address(a);
+    host = host.substr(0, host.rfind(':'));
+    bool loopback = host == "127.0.0.1" || host == "localhost" || host == "[::1]" || host.rfind("127.", 0) == 0;
+    if (!loopback && so.tls.cert_pem.empty())
+      spdlog::warn("listening on {} beyond loopback without TLS: anyone who reaches it can submit jobs", a);
+  }
   auto server = GrpcServer::start(engine, so);
   if (!server) {
     spdlog::error("server: {}", server.status().to_string());

@@ -132,6 +132,7 @@ class Service final : public pb::ProvingEngine::Service {
       g->set_busy_seconds(d.busy_seconds);
       g->set_busy_any_seconds(d.busy_any_seconds);
       g->set_partitions_proved(d.partitions_proved);
+      g->set_workers(d.workers);
     }
     for (auto& k : s.keys) {
       auto* m = resp->add_loaded_srs();

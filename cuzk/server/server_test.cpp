@@ -166,6 +166,7 @@ TEST(Server, EveryRpcRoundTrip) {
     EXPECT_EQ(s.total_proofs_completed(), 2u);
     ASSERT_EQ(s.gpus_size(), 1);
     EXPECT_EQ(s.gpus(0).partitions_proved(), 5u);
+    EXPECT_EQ(s.gpus(0).workers(), 2u);
     EXPECT_GT(s.gpus(0).busy_any_seconds(), 0.0);
     ASSERT_EQ(s.loaded_srs_size(), 1);
     EXPECT_EQ(s.loaded_srs(0).circuit_id(), "bench-10");
