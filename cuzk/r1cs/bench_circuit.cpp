@@ -387,7 +387,6 @@ Result<BenchR1cs> generate_bench_r1cs(const BenchCircuitParams& p, bool with_wit
   const std::uint64_t total = rows + ni;
   for (SparseMatrix* s : {&m.a, &m.b, &m.c}) {
     s->row_ptr.reserve(total + 1);
-    s->val_ptr.reserve(total + 1);
   }
   m.a.col.reserve(total * 5 / 2);
   m.b.col.reserve(total + 16);

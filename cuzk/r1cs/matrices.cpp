@@ -1,5 +1,6 @@
 #include "cuzk/r1cs/matrices.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace cuzk {
@@ -7,17 +8,19 @@ namespace {
 
 Status validate_matrix(const SparseMatrix& m, const char* name, std::uint64_t rows, std::uint64_t cols) {
   auto err = [&](Errc code, const std::string& what) { return Status(code, std::string("matrix ") + name + ": " + what); };
-  if (m.row_ptr.size() != rows + 1 || m.val_ptr.size() != rows + 1)
+  if (m.row_ptr.size() != rows + 1)
     return err(Errc::size_mismatch, "has " + std::to_string(m.row_ptr.size() - 1) + " rows, expected " +
                                         std::to_string(rows));
-  if (m.row_ptr[0] != 0 || m.val_ptr[0] != 0) return err(Errc::bad_encoding, "offsets do not start at 0");
-  if (m.row_ptr[rows] != m.col.size() || m.val_ptr[rows] != m.val.size())
-    return err(Errc::size_mismatch, "last offset does not match the entry count");
+  if (m.block_gen.size() != (rows + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows)
+    return err(Errc::size_mismatch, "block offsets disagree with the row count");
+  if (m.row_ptr[0] != 0) return err(Errc::bad_encoding, "offsets do not start at 0");
+  if (m.row_ptr[rows] != m.col.size()) return err(Errc::size_mismatch, "last offset does not match the entry count");
+  std::uint64_t general = 0;
   for (std::uint64_t k = 0; k < rows; ++k) {
+    if (k % SparseMatrix::kBlockRows == 0 && m.block_gen[k / SparseMatrix::kBlockRows] != general)
+      return err(Errc::bad_encoding, "block offset wrong at row " + std::to_string(k));
     const std::uint64_t b = m.row_ptr[k], e = m.row_ptr[k + 1];
-    if (e < b || m.val_ptr[k + 1] < m.val_ptr[k])
-      return err(Errc::bad_encoding, "offsets decrease at row " + std::to_string(k));
-    std::uint64_t general = 0;
+    if (e < b) return err(Errc::bad_encoding, "offsets decrease at row " + std::to_string(k));
     unsigned last_kind = 0;
     for (std::uint64_t i = b; i < e; ++i) {
       const unsigned kind = m.col[i] >> SparseMatrix::kKindShift;
@@ -29,9 +32,10 @@ Status validate_matrix(const SparseMatrix& m, const char* name, std::uint64_t ro
                                            " out of range in row " + std::to_string(k));
       general += kind == 2;
     }
-    if (general != m.val_ptr[k + 1] - m.val_ptr[k])
-      return err(Errc::bad_encoding, "general-term count disagrees with val_ptr in row " + std::to_string(k));
   }
+  if (general != m.gen_idx.size()) return err(Errc::size_mismatch, "general-term count disagrees with gen_idx");
+  for (std::uint32_t i : m.gen_idx)
+    if (i >= m.coeffs.size()) return err(Errc::out_of_range, "coefficient index out of range");
   return {};
 }
 
@@ -71,6 +75,25 @@ void R1csMatrices::compute_density() {
   }
 }
 
+std::size_t R1csMatrices::memory_bytes() const {
+  std::size_t n = 0;
+  for (const SparseMatrix* s : {&a, &this->b, &c}) {
+    n += s->row_ptr.size() * 8 + s->col.size() * 4 + s->gen_idx.size() * 4 + s->coeffs.size() * sizeof(Fr) +
+         s->block_gen.size() * 8;
+  }
+  return n + (a_aux_density.words.size() + b_aux_density.words.size() + b_input_density.words.size()) * 8;
+}
+
+void SparseMatrix::rebuild_blocks() {
+  const std::size_t rows = num_rows();
+  block_gen.assign((rows + kBlockRows - 1) / kBlockRows, 0);
+  std::uint64_t g = 0;
+  for (std::size_t k = 0; k < rows; ++k) {
+    if (k % kBlockRows == 0) block_gen[k / kBlockRows] = g;
+    for (std::uint64_t e = row_ptr[k]; e < row_ptr[k + 1]; ++e) g += kind_of(col[e]) == CoeffKind::general;
+  }
+}
+
 R1csStats r1cs_stats(const R1csMatrices& m) {
   R1csStats s;
   const double rows = static_cast<double>(std::max<std::uint64_t>(1, m.num_constraints));
@@ -78,12 +101,14 @@ R1csStats r1cs_stats(const R1csMatrices& m) {
   s.nnz_per_row_b = static_cast<double>(m.b.nnz()) / rows;
   s.nnz_per_row_c = static_cast<double>(m.c.nnz()) / rows;
   const double nnz = static_cast<double>(m.a.nnz() + m.b.nnz() + m.c.nnz());
-  const double general = static_cast<double>(m.a.val.size() + m.b.val.size() + m.c.val.size());
+  const double general = static_cast<double>(m.a.num_general() + m.b.num_general() + m.c.num_general());
   s.unit_fraction = nnz > 0 ? 1.0 - general / nnz : 0;
   const double aux = static_cast<double>(std::max<std::uint64_t>(1, m.num_aux));
   s.a_aux_density = static_cast<double>(m.a_aux_density.count()) / aux;
   s.b_aux_density = static_cast<double>(m.b_aux_density.count()) / aux;
   s.b_input_popcount = m.b_input_density.count();
+  s.bytes_per_row = static_cast<double>(m.memory_bytes()) / rows;
+  s.distinct_coeffs = m.a.coeffs.size() + m.b.coeffs.size() + m.c.coeffs.size();
   return s;
 }
 

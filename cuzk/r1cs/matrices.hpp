@@ -3,14 +3,18 @@
 //
 // Coefficient kinds are stored apart so SpMV can skip multiplications: within each row the
 // entries are ordered +1 terms, then −1 terms, then general terms; the top 2 bits of a column word
-// carry the kind, and only general terms have a value in `val` (row k's values start at
-// val_ptr[k]). A PoRep row has ≈ 2.4 / 1.0 / 2.2 terms in A / B / C, mostly ±1.
+// carry the kind. General coefficients are interned: each general term stores a u32 index into a
+// per-matrix table of distinct values (circuits use few: powers of two, a hash's constants), and
+// the running index at every 64th row is kept so that blocks of rows can be evaluated in parallel.
+// Memory per row ≈ 8 (row_ptr) + 4·nnz + 4·general bytes per matrix: about 50 B per PoRep-shaped
+// row for A, B and C together (104 B with a 32-byte value and a u64 value offset per row).
 #pragma once
 
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "cuzk/base/status.hpp"
@@ -22,20 +26,24 @@ namespace cuzk {
 /// Kind of a stored coefficient.
 enum class CoeffKind : std::uint32_t { plus_one = 0, minus_one = 1, general = 2 };
 
-/// A CSR matrix with ±1 coefficients implied by the kind bits.
+/// A CSR matrix with ±1 coefficients implied by the kind bits and interned general coefficients.
 struct SparseMatrix {
   static constexpr unsigned kKindShift = 30;
   static constexpr std::uint32_t kColumnMask = (1u << kKindShift) - 1;
   /// Largest number of columns (inputs + aux) a matrix can address.
   static constexpr std::uint64_t kMaxColumns = std::uint64_t{1} << kKindShift;
+  /// Rows per block; block_gen[b] = general terms in rows [0, 64·b).
+  static constexpr std::size_t kBlockRows = 64;
 
-  std::vector<std::uint64_t> row_ptr{0};  ///< rows + 1 offsets into col
-  std::vector<std::uint32_t> col;         ///< kind << 30 | column
-  std::vector<std::uint64_t> val_ptr{0};  ///< rows + 1 offsets into val
-  std::vector<Fr> val;                    ///< coefficients of the general terms
+  std::vector<std::uint64_t> row_ptr{0};   ///< rows + 1 offsets into col
+  std::vector<std::uint32_t> col;          ///< kind << 30 | column
+  std::vector<std::uint32_t> gen_idx;      ///< per general term, in entry order: index into coeffs
+  std::vector<Fr> coeffs;                  ///< distinct general coefficients
+  std::vector<std::uint64_t> block_gen;    ///< general-term offset at each block start
 
   std::size_t num_rows() const { return row_ptr.size() - 1; }
   std::size_t nnz() const { return col.size(); }
+  std::size_t num_general() const { return gen_idx.size(); }
   static std::uint32_t column_of(std::uint32_t word) { return word & kColumnMask; }
   static CoeffKind kind_of(std::uint32_t word) { return static_cast<CoeffKind>(word >> kKindShift); }
 
@@ -43,6 +51,7 @@ struct SparseMatrix {
   /// its column word (without kind bits).
   template <class ColumnFn>
   void append_row(std::span<const Term> terms, ColumnFn&& column) {
+    start_row();
     for (const Term& t : terms)
       if (t.coeff.is_one()) col.push_back(column(t.var));
     for (const Term& t : terms)
@@ -50,33 +59,67 @@ struct SparseMatrix {
     for (const Term& t : terms) {
       if (!t.coeff.is_one() && !(t.coeff == kFrMinusOne)) {
         col.push_back(column(t.var) | (2u << kKindShift));
-        val.push_back(t.coeff);
+        gen_idx.push_back(intern(t.coeff));
       }
     }
     row_ptr.push_back(col.size());
-    val_ptr.push_back(val.size());
   }
   /// Appends an empty row.
   void append_empty_row() {
+    start_row();
     row_ptr.push_back(col.size());
-    val_ptr.push_back(val.size());
+  }
+  /// Index of |c| in coeffs, adding it when new.
+  std::uint32_t intern(const Fr& c) {
+    auto [it, fresh] = index_.try_emplace(c, static_cast<std::uint32_t>(coeffs.size()));
+    if (fresh) coeffs.push_back(c);
+    return it->second;
+  }
+  /// Rebuilds the interning index (after coeffs was filled from elsewhere, e.g. a file).
+  void rebuild_index() {
+    index_.clear();
+    for (std::size_t i = 0; i < coeffs.size(); ++i) index_.try_emplace(coeffs[i], static_cast<std::uint32_t>(i));
+  }
+  /// Recomputes block_gen from the kind bits of col.
+  void rebuild_blocks();
+
+  /// Offset in gen_idx of the first general term of |row|.
+  std::uint64_t general_offset(std::size_t row) const {
+    const std::size_t b = row / kBlockRows;
+    std::uint64_t g = block_gen[b];
+    for (std::uint64_t e = row_ptr[b * kBlockRows]; e < row_ptr[row]; ++e) g += kind_of(col[e]) == CoeffKind::general;
+    return g;
   }
 
   /// Calls fn(column, coeff) for every term of |row| (slow path, for tests and conversions).
   template <class Fn>
   void for_each_term(std::size_t row, Fn&& fn) const {
-    std::uint64_t g = val_ptr[row];
+    std::uint64_t g = general_offset(row);
     for (std::uint64_t e = row_ptr[row]; e < row_ptr[row + 1]; ++e) {
       const std::uint32_t w = col[e];
       switch (kind_of(w)) {
         case CoeffKind::plus_one: fn(column_of(w), Fr::one()); break;
         case CoeffKind::minus_one: fn(column_of(w), kFrMinusOne); break;
-        default: fn(column_of(w), val[g++]); break;
+        default: fn(column_of(w), coeffs[gen_idx[g++]]); break;
       }
     }
   }
 
-  friend bool operator==(const SparseMatrix&, const SparseMatrix&) = default;
+  friend bool operator==(const SparseMatrix& x, const SparseMatrix& y) {
+    return x.row_ptr == y.row_ptr && x.col == y.col && x.gen_idx == y.gen_idx && x.coeffs == y.coeffs &&
+           x.block_gen == y.block_gen;
+  }
+
+ private:
+  struct FrHash {
+    std::size_t operator()(const Fr& f) const {
+      return static_cast<std::size_t>((f.l[0] ^ (f.l[1] * 0x9e3779b97f4a7c15ULL)) ^ (f.l[2] >> 7) ^ (f.l[3] << 3));
+    }
+  };
+  void start_row() {
+    if (num_rows() % kBlockRows == 0) block_gen.push_back(gen_idx.size());
+  }
+  std::unordered_map<Fr, std::uint32_t, FrHash> index_;  // coeffs → index while building
 };
 
 /// One bit per variable (bellperson's DensityTracker).
@@ -114,6 +157,8 @@ struct R1csMatrices {
   Status validate() const;
   /// Recomputes the three density bitmaps from the matrices.
   void compute_density();
+  /// Bytes held by the matrices and bitmaps.
+  std::size_t memory_bytes() const;
 
   friend bool operator==(const R1csMatrices&, const R1csMatrices&) = default;
 };
@@ -124,6 +169,8 @@ struct R1csStats {
   double unit_fraction = 0;  ///< share of ±1 coefficients among all non-zeros
   double a_aux_density = 0, b_aux_density = 0;
   std::size_t b_input_popcount = 0;
+  double bytes_per_row = 0;          ///< memory of A, B, C together per row
+  std::size_t distinct_coeffs = 0;   ///< interned general coefficients, A + B + C
 };
 R1csStats r1cs_stats(const R1csMatrices& m);
 

@@ -1,17 +1,18 @@
 #include "cuzk/r1cs/pce.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace cuzk {
 namespace {
 
 // ⟨row k, z⟩. Entries are sorted by kind (+1, −1, general), so three tight loops with one exit
-// branch each replace a per-entry switch. kBool: a general term whose witness value is 0 is
-// skipped and one whose value is 1 costs an add instead of a mul (tested only on general terms,
-// where it saves a multiplication; unit terms stay branch-free). An earlier version classified
-// the witness in a separate pass (classify_witness): ≈ 10 % of the SpMV time, now avoided.
+// branch each replace a per-entry switch; |g| is the running index into gen_idx. kBool: a general
+// term whose witness value is 0 is skipped and one whose value is 1 costs an add instead of a mul
+// (tested only on general terms, where it saves a multiplication; unit terms stay branch-free).
+// An earlier version classified the witness in a separate pass: ≈ 10 % of the SpMV time.
 template <bool kBool>
-[[gnu::always_inline]] inline Fr row_dot(const SparseMatrix& m, std::size_t k, const Fr* z) {
+[[gnu::always_inline]] inline Fr row_dot(const SparseMatrix& m, std::size_t k, const Fr* z, std::uint64_t& g) {
   constexpr std::uint32_t kMask = SparseMatrix::kColumnMask;
   constexpr Fr::Repr kOne = Fr::one().l;
   const std::uint32_t* col = m.col.data();
@@ -21,31 +22,37 @@ template <bool kBool>
   for (; e < end && col[e] < (1u << SparseMatrix::kKindShift); ++e) acc += z[col[e]];
   for (; e < end && col[e] < (2u << SparseMatrix::kKindShift); ++e) acc -= z[col[e] & kMask];
   if (e == end) return acc;
-  const Fr* gv = m.val.data() + m.val_ptr[k];
-  for (; e < end; ++e, ++gv) {
+  const std::uint32_t* gi = m.gen_idx.data() + g;
+  const Fr* coeffs = m.coeffs.data();
+  g += end - e;
+  for (; e < end; ++e, ++gi) {
     const std::uint32_t j = col[e] & kMask;
     if constexpr (kBool) {
       // Test the value where it is loaded anyway: zero → skip, one (Montgomery R) → add.
       const Fr::Repr& v = z[j].l;
       if ((v[0] | v[1] | v[2] | v[3]) == 0) continue;
       if (((v[0] ^ kOne[0]) | (v[1] ^ kOne[1]) | (v[2] ^ kOne[2]) | (v[3] ^ kOne[3])) == 0) {
-        acc += *gv;
+        acc += coeffs[*gi];
       } else {
-        acc += *gv * z[j];
+        acc += coeffs[*gi] * z[j];
       }
     } else {
-      acc += *gv * z[j];
+      acc += coeffs[*gi] * z[j];
     }
   }
   return acc;
 }
 
+// Rows of blocks [blo, bhi) (kBlockRows rows each).
 template <bool kBool>
-void eval_rows(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t lo, std::size_t hi) {
+void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t blo, std::size_t bhi) {
+  const std::size_t lo = blo * SparseMatrix::kBlockRows;
+  const std::size_t hi = std::min<std::size_t>(m.num_constraints, bhi * SparseMatrix::kBlockRows);
+  std::uint64_t ga = m.a.block_gen[blo], gb = m.b.block_gen[blo], gc = m.c.block_gen[blo];
   for (std::size_t k = lo; k < hi; ++k) {
-    a[k] = row_dot<kBool>(m.a, k, z);
-    b[k] = row_dot<kBool>(m.b, k, z);
-    c[k] = row_dot<kBool>(m.c, k, z);
+    a[k] = row_dot<kBool>(m.a, k, z, ga);
+    b[k] = row_dot<kBool>(m.b, k, z, gb);
+    c[k] = row_dot<kBool>(m.c, k, z, gc);
   }
 }
 
@@ -77,16 +84,19 @@ Status pce_evaluate_into(ThreadPool& pool, const R1csMatrices& m, std::span<cons
     return Status(Errc::size_mismatch, "a/b/c outputs must have one entry per constraint (" + std::to_string(n) + ")");
   if (m.a.num_rows() != n || m.b.num_rows() != n || m.c.num_rows() != n)
     return Status(Errc::size_mismatch, "matrices have a row count different from num_constraints");
+  const std::size_t blocks = (n + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
+  if (m.a.block_gen.size() != blocks || m.b.block_gen.size() != blocks || m.c.block_gen.size() != blocks)
+    return Status(Errc::size_mismatch, "matrices' block offsets disagree with the row count");
   pool.parallel_for(
-      n,
-      [&](std::size_t lo, std::size_t hi) {
+      blocks,
+      [&](std::size_t blo, std::size_t bhi) {
         if (opt.boolean_fast_path) {
-          eval_rows<true>(m, z.data(), a.data(), b.data(), c.data(), lo, hi);
+          eval_blocks<true>(m, z.data(), a.data(), b.data(), c.data(), blo, bhi);
         } else {
-          eval_rows<false>(m, z.data(), a.data(), b.data(), c.data(), lo, hi);
+          eval_blocks<false>(m, z.data(), a.data(), b.data(), c.data(), blo, bhi);
         }
       },
-      opt.min_rows_per_task);
+      std::max<std::size_t>(1, opt.min_rows_per_task / SparseMatrix::kBlockRows));
   return {};
 }
 

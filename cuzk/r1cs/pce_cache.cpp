@@ -13,7 +13,7 @@ namespace cuzk {
 namespace {
 
 constexpr char kMagic[8] = {'C', 'U', 'Z', 'K', 'R', '1', 'C', 'S'};
-constexpr std::size_t kHeaderSize = 120;
+constexpr std::size_t kHeaderSize = 144;
 
 struct Header {
   std::uint32_t version = kR1csCacheVersion;
@@ -22,6 +22,7 @@ struct Header {
   std::uint64_t num_inputs = 0, num_aux = 0, num_constraints = 0;
   std::uint64_t nnz[3] = {0, 0, 0};
   std::uint64_t general[3] = {0, 0, 0};
+  std::uint64_t ncoeffs[3] = {0, 0, 0};
   std::uint64_t body_size = 0;
   std::uint64_t body_checksum = 0;
 };
@@ -59,14 +60,15 @@ void encode_header(const Header& h, unsigned char* out) {
   put64(p, h.num_constraints);
   for (std::uint64_t v : h.nnz) put64(p, v);
   for (std::uint64_t v : h.general) put64(p, v);
+  for (std::uint64_t v : h.ncoeffs) put64(p, v);
   put64(p, h.body_size);
   put64(p, h.body_checksum);
   put64(p, checksum64(out, kHeaderSize - 8, 0x4844));
 }
 
-std::uint64_t body_size_of(std::uint64_t rows, const std::uint64_t nnz[3], const std::uint64_t general[3]) {
+std::uint64_t body_size_of(std::uint64_t rows, const Header& h) {
   std::uint64_t s = 0;
-  for (int t = 0; t < 3; ++t) s += 4 * rows + 4 * nnz[t] + sizeof(Fr) * general[t];
+  for (int t = 0; t < 3; ++t) s += 4 * rows + 4 * h.nnz[t] + 4 * h.general[t] + sizeof(Fr) * h.ncoeffs[t];
   return s;
 }
 
@@ -101,7 +103,8 @@ Status save_r1cs_cache(const std::string& path, const R1csMatrices& m, std::uint
   for (int t = 0; t < 3; ++t) {
     const SparseMatrix& s = *mats[t];
     h.nnz[t] = s.nnz();
-    h.general[t] = s.val.size();
+    h.general[t] = s.num_general();
+    h.ncoeffs[t] = s.coeffs.size();
     lens[t].resize(m.num_constraints);
     for (std::uint64_t k = 0; k < m.num_constraints; ++k) {
       const std::uint64_t len = s.row_ptr[k + 1] - s.row_ptr[k];
@@ -110,9 +113,10 @@ Status save_r1cs_cache(const std::string& path, const R1csMatrices& m, std::uint
     }
     bh.add(lens[t].data(), lens[t].size() * 4);
     bh.add(s.col.data(), s.col.size() * 4);
-    bh.add(s.val.data(), s.val.size() * sizeof(Fr));
+    bh.add(s.gen_idx.data(), s.gen_idx.size() * 4);
+    bh.add(s.coeffs.data(), s.coeffs.size() * sizeof(Fr));
   }
-  h.body_size = body_size_of(m.num_constraints, h.nnz, h.general);
+  h.body_size = body_size_of(m.num_constraints, h);
   h.body_checksum = bh.value();
   unsigned char hdr[kHeaderSize];
   encode_header(h, hdr);
@@ -125,7 +129,8 @@ Status save_r1cs_cache(const std::string& path, const R1csMatrices& m, std::uint
     const SparseMatrix& s = *mats[t];
     ok = std::fwrite(lens[t].data(), 4, lens[t].size(), f.get()) == lens[t].size() &&
          std::fwrite(s.col.data(), 4, s.col.size(), f.get()) == s.col.size() &&
-         std::fwrite(s.val.data(), sizeof(Fr), s.val.size(), f.get()) == s.val.size();
+         std::fwrite(s.gen_idx.data(), 4, s.gen_idx.size(), f.get()) == s.gen_idx.size() &&
+         std::fwrite(s.coeffs.data(), sizeof(Fr), s.coeffs.size(), f.get()) == s.coeffs.size();
   }
   if (!ok) {
     Status s = io_error("cannot write", tmp);
@@ -170,6 +175,7 @@ Result<R1csMatrices> load_r1cs_cache(const std::string& path, std::uint64_t topo
   h.num_constraints = get64(p);
   for (auto& v : h.nnz) v = get64(p);
   for (auto& v : h.general) v = get64(p);
+  for (auto& v : h.ncoeffs) v = get64(p);
   h.body_size = get64(p);
   h.body_checksum = get64(p);
   if (h.key != topology_key) {
@@ -178,11 +184,11 @@ Result<R1csMatrices> load_r1cs_cache(const std::string& path, std::uint64_t topo
   }
   const std::uint64_t rows = h.num_constraints;
   if (rows > (std::uint64_t{1} << 40) || h.num_inputs + h.num_aux > SparseMatrix::kMaxColumns ||
-      h.body_size != body_size_of(rows, h.nnz, h.general)) {
+      h.body_size != body_size_of(rows, h)) {
     return err(Errc::bad_encoding, "header sizes are inconsistent");
   }
   for (int t = 0; t < 3; ++t) {
-    if (h.general[t] > h.nnz[t] || h.nnz[t] > (std::uint64_t{1} << 40))
+    if (h.general[t] > h.nnz[t] || h.nnz[t] > (std::uint64_t{1} << 40) || h.ncoeffs[t] > h.general[t])
       return err(Errc::bad_encoding, "header sizes are inconsistent");
   }
   // Compare the file length with the header before allocating anything.
@@ -210,32 +216,34 @@ Result<R1csMatrices> load_r1cs_cache(const std::string& path, std::uint64_t topo
   for (int t = 0; t < 3; ++t) {
     SparseMatrix& s = *mats[t];
     s.col.resize(h.nnz[t]);
-    s.val.resize(h.general[t]);
+    s.gen_idx.resize(h.general[t]);
+    s.coeffs.resize(h.ncoeffs[t]);
     if (std::fread(lens.data(), 4, rows, f.get()) != rows ||
         std::fread(s.col.data(), 4, s.col.size(), f.get()) != s.col.size() ||
-        std::fread(s.val.data(), sizeof(Fr), s.val.size(), f.get()) != s.val.size()) {
+        std::fread(s.gen_idx.data(), 4, s.gen_idx.size(), f.get()) != s.gen_idx.size() ||
+        std::fread(s.coeffs.data(), sizeof(Fr), s.coeffs.size(), f.get()) != s.coeffs.size()) {
       return err(Errc::truncated, std::string("matrix ") + names[t] + " ends early");
     }
     bh.add(lens.data(), lens.size() * 4);
     bh.add(s.col.data(), s.col.size() * 4);
-    bh.add(s.val.data(), s.val.size() * sizeof(Fr));
-    // Offsets from lengths; val_ptr from the kind bits.
+    bh.add(s.gen_idx.data(), s.gen_idx.size() * 4);
+    bh.add(s.coeffs.data(), s.coeffs.size() * sizeof(Fr));
+    // Offsets from lengths; block offsets from the kind bits.
     s.row_ptr.assign(rows + 1, 0);
-    s.val_ptr.assign(rows + 1, 0);
-    std::uint64_t e = 0, g = 0;
+    std::uint64_t e = 0;
     for (std::uint64_t k = 0; k < rows; ++k) {
-      const std::uint64_t end_k = e + lens[k];
-      if (end_k > s.col.size()) return err(Errc::bad_encoding, std::string("matrix ") + names[t] + " row lengths exceed nnz");
-      for (; e < end_k; ++e) g += SparseMatrix::kind_of(s.col[e]) == CoeffKind::general;
+      e += lens[k];
+      if (e > s.col.size()) return err(Errc::bad_encoding, std::string("matrix ") + names[t] + " row lengths exceed nnz");
       s.row_ptr[k + 1] = e;
-      s.val_ptr[k + 1] = g;
     }
+    s.rebuild_blocks();
   }
   if (bh.value() != h.body_checksum) return err(Errc::bad_encoding, "body checksum mismatch (corrupt body)");
-  for (const SparseMatrix* s : mats) {
-    for (const Fr& v : s->val) {
+  for (SparseMatrix* s : mats) {
+    for (const Fr& v : s->coeffs) {
       if (limbs_cmp(v.l, Fr::kModulus) >= 0) return err(Errc::bad_encoding, "a coefficient is not below r");
     }
+    s->rebuild_index();
   }
   m.a_aux_density.resize(m.num_aux);
   m.b_aux_density.resize(m.num_aux);

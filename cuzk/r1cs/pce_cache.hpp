@@ -1,12 +1,14 @@
 // A compact on-disk cache of R1csMatrices, so a circuit topology is recorded once per machine.
 //
-// Layout (little-endian, 120-byte header then body):
+// Layout (little-endian, 144-byte header then body):
 //   magic "CUZKR1CS" | u32 version | u32 header size | u64 topology key
 //   | u64 num_inputs, num_aux, num_constraints | u64 nnz A, B, C | u64 general terms A, B, C
-//   | u64 body size | u64 body checksum | u64 header checksum (of the 112 bytes before it)
-//   body, for A, B, C in turn: u32 row length[rows] | u32 column word[nnz] | Fr value[general]
+//   | u64 distinct coefficients A, B, C | u64 body size | u64 body checksum
+//   | u64 header checksum (of the 136 bytes before it)
+//   body, for A, B, C in turn: u32 row length[rows] | u32 column word[nnz]
+//   | u32 coefficient index[general] | Fr coefficient[distinct]
 // Fr values are stored in Montgomery form (the file is a cache for this build, not an exchange
-// format); val_ptr and the density bitmaps are recomputed on load. The topology key is the
+// format); row offsets, block offsets and the density bitmaps are recomputed on load. The topology key is the
 // caller's identity of the circuit (type, parameters, code version): a different key is "stale".
 // Every defect found on load (missing, truncated, wrong magic or version, stale, checksum,
 // structure) is an error naming it; load_or_build() then rebuilds and rewrites the file.

@@ -13,7 +13,6 @@ RecordingConstraintSystem::RecordingConstraintSystem(const RecordingOptions& opt
     if (opt_.record_matrices) {
       for (SparseMatrix* m : {&rec_.matrices.a, &rec_.matrices.b, &rec_.matrices.c}) {
         m->row_ptr.reserve(n + 1);
-        m->val_ptr.reserve(n + 1);
       }
       rec_.matrices.a.col.reserve(n * 5 / 2);
       rec_.matrices.b.col.reserve(n);
