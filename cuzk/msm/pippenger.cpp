@@ -92,8 +92,7 @@ class AffineBuckets {
   using A = Affine<C>;
 
   AffineBuckets(std::uint32_t nb, std::size_t batch)
-      : batch_(batch), bucket_(nb, A::identity()), busy_(nb, 0), slot_(batch), point_(batch), den_(batch),
-        prefix_(batch) {
+      : batch_(batch), bucket_(nb), slot_(batch), point_(batch), den_(batch), prefix_(batch) {
     queue_.reserve(batch);
   }
 
@@ -107,7 +106,10 @@ class AffineBuckets {
     else add_overflow(b, p);
   }
 
-  void prefetch(std::uint32_t b) const { __builtin_prefetch(&bucket_[b]); }
+  void prefetch(std::uint32_t b) const {
+    __builtin_prefetch(&bucket_[b]);
+    __builtin_prefetch(reinterpret_cast<const char*>(&bucket_[b]) + 64);
+  }
 
   // Runs everything pending; a nearly empty final batch sends the queue to the overflow buckets.
   void finish() {
@@ -127,7 +129,8 @@ class AffineBuckets {
     Xyzz<C> running = Xyzz<C>::identity(), sum = Xyzz<C>::identity();
     const bool overflow = !overflow_.empty();
     for (std::size_t b = bucket_.size(); b-- > 0;) {
-      running.add_mixed(bucket_[b]);
+      const Slot& s = bucket_[b];
+      if (s.state != kEmpty) running.add_mixed(A{s.x, s.y, false});
       if (overflow) running.add(overflow_[b]);
       sum.add(running);
     }
@@ -135,6 +138,12 @@ class AffineBuckets {
   }
 
  private:
+  static constexpr std::uint8_t kEmpty = 0, kSet = 1, kBusy = 2;  // kBusy: set, and waiting in the batch
+  // A bucket: affine coordinates and its state in one record, so an insert touches one place.
+  struct Slot {
+    F x, y;
+    std::uint8_t state = kEmpty;
+  };
   struct Pending {
     std::uint32_t bucket;
     A point;
@@ -142,15 +151,17 @@ class AffineBuckets {
 
   // Puts bucket[b] += p into the batch; false when bucket b already waits in it.
   bool try_add(std::uint32_t b, const A& p) {
-    if (busy_[b]) return false;
-    A& acc = bucket_[b];
-    if (acc.infinity) {
-      acc = p;
+    Slot& acc = bucket_[b];
+    if (acc.state == kBusy) return false;
+    if (acc.state == kEmpty) {
+      acc.x = p.x;
+      acc.y = p.y;
+      acc.state = kSet;
       return true;
     }
     if (acc.x == p.x) {
       if (!(acc.y == p.y) || p.y.is_zero()) {  // P + (−P), or a 2-torsion doubling
-        acc = A::identity();
+        acc.state = kEmpty;
         return true;
       }
       den_[m_] = p.y.dbl();
@@ -159,7 +170,7 @@ class AffineBuckets {
     }
     slot_[m_] = b;
     point_[m_] = p;
-    busy_[b] = 1;
+    acc.state = kBusy;
     if (++m_ == batch_) execute();
     return true;
   }
@@ -185,7 +196,7 @@ class AffineBuckets {
     for (std::size_t k = m_; k-- > 0;) {
       const F d_inv = k > 0 ? inv * prefix_[k - 1] : inv;
       if (k > 0) inv *= den_[k];
-      A& a = bucket_[slot_[k]];
+      Slot& a = bucket_[slot_[k]];
       const A& p = point_[k];
       F lambda;
       if (a.x == p.x) {
@@ -197,15 +208,14 @@ class AffineBuckets {
       const F x3 = lambda.square() - a.x - p.x;
       a.y = lambda * (a.x - x3) - a.y;
       a.x = x3;
-      busy_[slot_[k]] = 0;
+      a.state = kSet;
     }
     m_ = 0;
     flushed_ = true;
   }
 
   std::size_t batch_;
-  std::vector<A> bucket_;
-  std::vector<std::uint8_t> busy_;
+  std::vector<Slot> bucket_;
   std::vector<std::uint32_t> slot_;
   std::vector<A> point_;
   std::vector<F> den_, prefix_;
@@ -215,6 +225,11 @@ class AffineBuckets {
   bool flushed_ = false;
 };
 
+// Points are taken in blocks whose digits are computed first, so the bucket of the point
+// kPrefetchAhead places later can be prefetched (a bucket array of 2^15 entries lives in L3/DRAM).
+inline constexpr std::size_t kDigitBlock = 256;
+inline constexpr std::size_t kPrefetchAhead = 8;
+
 template <class C>
 Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned j, std::span<const Affine<C>> bases,
                           std::span<const Limbs<4>> recoded, std::span<const std::uint32_t> indices,
@@ -223,24 +238,32 @@ Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned j, std::span<co
   const std::size_t batch = batch_affine_batch_size(plan.c);
   AffineBuckets<C> buckets(nb, batch);
   const bool direct = indices.empty();
-  auto digit = [&](std::size_t i) { return msm_signed_digit(plan, recoded[i].data(), j); };
-  std::int32_t d_next = begin < end ? digit(begin) : 0;
-  for (std::size_t i = begin; i < end; ++i) {
-    const std::int32_t d = d_next;
-    if (i + 1 < end) {
-      d_next = digit(i + 1);
-      if (d_next != 0) {
-        buckets.prefetch(static_cast<std::uint32_t>(d_next < 0 ? -d_next : d_next) - 1);
-        __builtin_prefetch(&bases[direct ? i + 1 : indices[i + 1]]);
-      }
+  std::int32_t digits[kDigitBlock];
+  for (std::size_t blk = begin; blk < end; blk += kDigitBlock) {
+    const std::size_t len = std::min(kDigitBlock, end - blk);
+    for (std::size_t t = 0; t < len; ++t) digits[t] = msm_signed_digit(plan, recoded[blk + t].data(), j);
+    for (std::size_t t = 0; t < std::min(len, kPrefetchAhead); ++t) {
+      if (digits[t] != 0) buckets.prefetch(static_cast<std::uint32_t>(digits[t] < 0 ? -digits[t] : digits[t]) - 1);
     }
-    if (d == 0) continue;
-    const Affine<C>& q = bases[direct ? i : indices[i]];
-    if (q.infinity) continue;
-    if (d > 0) {
-      buckets.add(static_cast<std::uint32_t>(d) - 1, q);
-    } else {
-      buckets.add(static_cast<std::uint32_t>(-d) - 1, -q);
+    for (std::size_t t = 0; t < len; ++t) {
+      if (t + kPrefetchAhead < len) {
+        const std::int32_t dn = digits[t + kPrefetchAhead];
+        if (dn != 0) {
+          buckets.prefetch(static_cast<std::uint32_t>(dn < 0 ? -dn : dn) - 1);
+          const std::size_t in = blk + t + kPrefetchAhead;
+          __builtin_prefetch(&bases[direct ? in : indices[in]]);
+        }
+      }
+      const std::int32_t d = digits[t];
+      if (d == 0) continue;
+      const std::size_t i = blk + t;
+      const Affine<C>& q = bases[direct ? i : indices[i]];
+      if (q.infinity) continue;
+      if (d > 0) {
+        buckets.add(static_cast<std::uint32_t>(d) - 1, q);
+      } else {
+        buckets.add(static_cast<std::uint32_t>(-d) - 1, -q);
+      }
     }
   }
   buckets.finish();
