@@ -193,13 +193,15 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
   }
   {
     Reader r{section("memory"), "memory", origin, {}};
-    r.only({"budget", "safety_margin", "critical_headroom"});
+    r.only({"budget", "safety_margin", "critical_headroom", "input_budget"});
     r.str("budget", c.memory_budget);
     r.size("safety_margin", c.memory_safety_margin);
     r.str("critical_headroom", c.critical_headroom);
+    r.str("input_budget", c.input_budget);
     CUZK_RETURN_IF_ERROR(r.err);
     if (auto b = parse_size(c.memory_budget); !b) return b.status().with_context(origin + ": memory.budget");
     if (auto b = parse_size(c.critical_headroom); !b) return b.status().with_context(origin + ": memory.critical_headroom");
+    if (auto b = parse_size(c.input_budget); !b) return b.status().with_context(origin + ": memory.input_budget");
   }
   {
     Reader r{section("engine"), "engine", origin, {}};
@@ -266,6 +268,12 @@ Result<EngineOptions> engine_options(const DaemonConfig& c) {
   // ~0.5 GiB, the 2^22 bench partition 0.5 GiB) without starving bulk work.
   o.critical_headroom = *head ? *head : o.memory_limit / 16;
   if (o.critical_headroom >= o.memory_limit) return Status(Errc::out_of_range, "memory.critical_headroom must be below the budget");
+  auto inputs = parse_size(c.input_budget);
+  if (!inputs) return inputs.status();
+  // auto: 1/8 of the budget for job inputs (a PoRep C1 envelope is ~50 MB).
+  o.input_budget = *inputs ? *inputs : o.memory_limit / 8;
+  if (o.input_budget + o.critical_headroom >= o.memory_limit)
+    return Status(Errc::out_of_range, "memory.input_budget plus critical_headroom must be below the budget");
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   o.synthesis_workers = c.synthesis_workers ? c.synthesis_workers : std::max(1u, cores / 2);
   o.gpu_workers_per_device = c.gpu_workers_per_device;

@@ -30,7 +30,8 @@ struct DaemonConfig {
   // [memory]
   std::string memory_budget = "auto";
   std::uint64_t memory_safety_margin = std::uint64_t{5} << 30;
-  std::string critical_headroom = "auto";  ///< auto = two partitions of the largest circuit seen, capped
+  std::string critical_headroom = "auto";
+  std::string input_budget = "auto";  ///< auto = budget / 8  ///< auto = two partitions of the largest circuit seen, capped
   // [engine]
   std::string prover = "groth16";  ///< groth16 | fake
   std::uint32_t synthesis_workers = 0;  ///< 0 = max(1, cores / 2)

@@ -64,11 +64,25 @@ std::string_view job_state_name(JobState s) {
   return "unknown";
 }
 
+// A job's request, shared by the job and every queued or running stage: its bytes (and their
+// reservation) are freed when the last holder lets go, not while a worker still reads them.
+struct Engine::JobInput {
+  JobRequest req;
+  Reservation res;
+  std::atomic<std::uint64_t>* counter = nullptr;
+  std::uint64_t bytes = 0;
+  ~JobInput() {
+    if (counter) *counter -= bytes;
+  }
+};
+
 struct Engine::Job {
   std::string id;
   std::uint64_t seq = 0;
   std::string client;
-  JobRequest req;
+  std::shared_ptr<const JobInput> input;  // reset when the job ends (under mu_)
+  std::string label;                      // circuit id or proof kind, for status and metrics
+  std::string circuit_id;
   Priority prio = Priority::normal;
   PartitionProver* prover = nullptr;
   JobPlan plan;
@@ -89,15 +103,22 @@ struct Engine::Job {
 
 struct Engine::SynthItem {
   std::shared_ptr<Job> job;
+  std::shared_ptr<const JobInput> in;
   std::uint32_t k = 0;
   Reservation res;
 };
 
 struct Engine::GpuItem {
   std::shared_ptr<Job> job;
+  std::shared_ptr<const JobInput> in;
   std::uint32_t k = 0;
   Reservation res;
   std::unique_ptr<SynthesizedPartition> part;
+};
+
+struct Engine::FinalItem {
+  std::shared_ptr<Job> job;
+  std::shared_ptr<const JobInput> in;
 };
 
 struct Engine::WorkerSlot {
@@ -165,11 +186,12 @@ Status Engine::start() {
       job->id = r.job_id;
       job->seq = r.seq;
       job->client = r.client;
-      job->req = std::move(r.req);
-      job->prio = job->req.priority == Priority::unspecified ? default_priority(job->req.kind) : job->req.priority;
+      job->prio = r.req.priority == Priority::unspecified ? default_priority(r.req.kind) : r.req.priority;
+      job->label = kind_label(r.req);
       job->submitted_unix_ms = r.submitted_unix_ms;
       next_seq_ = std::max(next_seq_, r.seq + 1);
       if (is_terminal(r.state)) {
+        job->circuit_id = r.req.circuit_id;
         job->state = r.state;
         job->proof = std::move(r.proof);
         job->error = std::move(r.error);
@@ -180,7 +202,10 @@ Status Engine::start() {
       }
       // Resume: plan again (the prover set may have changed) and queue from partition 0.
       PartitionProver* prover = nullptr;
-      auto plan = validate(job->req, &prover);
+      auto plan = validate(r.req, &prover);
+      job->circuit_id = r.req.circuit_id;
+      // A resumed job's input is charged when it fits; it runs either way (it was accepted).
+      job->input = make_input(std::move(r.req), job->prio, /*required=*/false);
       jobs_[job->id] = job;
       ++client_pending_[job->client];
       ++pending_total_;
@@ -278,7 +303,7 @@ Result<JobPlan> Engine::validate(const JobRequest& req, PartitionProver** prover
   Priority prio = req.priority == Priority::unspecified ? default_priority(req.kind) : req.priority;
   auto key = p->key_bytes(plan->key_id);
   if (!key) return key.status();
-  if (!budget_.can_ever_fit(plan->partition_bytes + *key, prio))
+  if (!budget_.can_ever_fit(plan->partition_bytes + *key + opt_.input_budget, prio))
     return Status(Errc::out_of_memory, "one partition (" + std::to_string(plan->partition_bytes) + " bytes) plus its key (" +
                                            std::to_string(*key) + " bytes) exceed the memory budget (" +
                                            std::to_string(budget_.limit()) + " bytes)");
@@ -289,6 +314,25 @@ Result<JobPlan> Engine::validate(const JobRequest& req, PartitionProver** prover
 void Engine::enqueue_locked(const std::shared_ptr<Job>& job) {
   admit_q_.emplace(job->key_of(0), job);
   wake();
+}
+
+std::shared_ptr<const Engine::JobInput> Engine::make_input(JobRequest req, Priority p, bool required) {
+  auto in = std::make_shared<JobInput>();
+  std::uint64_t n = req.payload_bytes();
+  in->req = std::move(req);
+  if (opt_.input_budget == 0 || n == 0) return in;
+  if (input_bytes_.load() + n <= opt_.input_budget && budget_.try_reserve(n, p)) {
+    in->res = Reservation(&budget_, n);
+  } else if (required) {
+    return nullptr;
+  } else {
+    spdlog::warn("resumed job input ({} bytes) does not fit the input budget now; running it uncharged", n);
+    return in;
+  }
+  in->counter = &input_bytes_;
+  in->bytes = n;
+  input_bytes_ += n;
+  return in;
 }
 
 Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
@@ -323,13 +367,19 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
   job->plan = *plan;
   job->parts.resize(plan->partitions);
   job->submitted_unix_ms = unix_ms();
-  job->req = std::move(req);
+  job->label = kind_label(req);
+  job->circuit_id = req.circuit_id;
+  job->input = make_input(std::move(req), job->prio, /*required=*/true);
+  if (!job->input)
+    return Status(Errc::out_of_memory, "no room for this job's input now (" + std::to_string(input_bytes_.load()) +
+                                           " bytes of queued inputs, input budget " + std::to_string(opt_.input_budget) +
+                                           "); retry later");
   if (journal_) {
     JournalRecord rec;
     rec.job_id = job->id;
     rec.seq = job->seq;
     rec.client = client;
-    rec.req = job->req;
+    rec.req = job->input->req;
     rec.submitted_unix_ms = job->submitted_unix_ms;
     CUZK_RETURN_IF_ERROR(journal_->record_submit(rec));
   }
@@ -337,7 +387,7 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
   ++client_pending_[client];
   ++pending_total_;
   enqueue_locked(job);
-  spdlog::debug("job {} accepted: {} x{} partitions, priority {}, client '{}'", job->id, job->req.circuit_id,
+  spdlog::debug("job {} accepted: {} x{} partitions, priority {}, client '{}'", job->id, job->circuit_id,
                 job->plan.partitions, priority_name(job->prio), client);
   SubmitResult r{job->id, 0, false};
   for (auto& [k, j] : admit_q_) {
@@ -409,7 +459,7 @@ bool Engine::finish_locked(const std::shared_ptr<Job>& job, JobState state, std:
   job->error = std::move(error);
   job->proof = std::move(proof);
   job->finished = Clock::now();
-  std::string label = kind_label(job->req);
+  const std::string& label = job->label;
   if (state == JobState::completed) {
     ++completed_;
     ++completed_by_kind_[label];
@@ -432,6 +482,7 @@ bool Engine::finish_locked(const std::shared_ptr<Job>& job, JobState state, std:
   if (pending_total_) --pending_total_;
   admit_q_.erase(job->key_of(0));
   job->key.reset();
+  job->input.reset();  // freed once no stage holds it
   if (journal_) {
     // A journal write failure must not take the job's result away; it is logged by the caller's
     // status and the job is answered from memory.
@@ -484,7 +535,7 @@ bool Engine::admit_one_locked() {
   if (!budget_.try_reserve(bytes, job->prio)) {
     if (srs_.evict_idle(bytes, job->plan.key_id) == 0 || !budget_.try_reserve(bytes, job->prio)) return false;
   }
-  SynthItem item{job, job->next_partition, Reservation(&budget_, bytes)};
+  SynthItem item{job, job->input, job->next_partition, Reservation(&budget_, bytes)};
   WorkKey key = job->key_of(job->next_partition);
   ++job->next_partition;
   if (!job->admitted_any) {
@@ -525,7 +576,7 @@ void Engine::synthesis_loop() {
     if (job->stop) continue;
     ++synthesizing_;
     auto t0 = Clock::now();
-    auto r = job->prover->synthesize(job->req, job->plan, item.k, job->stop);
+    auto r = job->prover->synthesize(item.in->req, job->plan, item.k, job->stop);
     job->synth_ms += ms_between(t0, Clock::now());
     --synthesizing_;
     if (!r) {
@@ -534,7 +585,7 @@ void Engine::synthesis_loop() {
       continue;
     }
     if (job->stop) continue;
-    GpuItem g{job, item.k, std::move(item.res), std::move(*r)};
+    GpuItem g{job, std::move(item.in), item.k, std::move(item.res), std::move(*r)};
     if (!gpu_q_.push(key, std::move(g))) return;
   }
 }
@@ -580,10 +631,10 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
       std::lock_guard lock(slot.mu);
       slot.job_id.clear();
       for (auto& item : live) slot.job_id += (slot.job_id.empty() ? "" : "+") + item.job->id;
-      slot.circuit = kind_label(live[0].job->req);
+      slot.circuit = live[0].job->label;
     }
     std::vector<PartitionProver::BatchItem> items;
-    for (auto& item : live) items.push_back({&item.job->req, item.k, item.part.get(), &item.job->stop});
+    for (auto& item : live) items.push_back({&item.in->req, item.k, item.part.get(), &item.job->stop});
     on_device_ += static_cast<std::uint32_t>(live.size());
     timelines_[device]->enter();
     auto t0 = Clock::now();
@@ -622,14 +673,15 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
         job->parts[item.k] = std::move(*r);
         complete = ++job->done == job->plan.partitions;
       }
-      if (complete) fin_q_.push(WorkKey{job->prio, job->seq, 0}, job);
+      if (complete) fin_q_.push(WorkKey{job->prio, job->seq, 0}, FinalItem{job, item.in});
     }
   }
 }
 
 void Engine::finalize_loop() {
   while (auto popped = fin_q_.pop()) {
-    auto job = popped->second;
+    auto job = popped->second.job;
+    auto in = std::move(popped->second.in);
     if (job->stop) continue;
     ++finalizing_;
     std::string proof;
@@ -637,8 +689,9 @@ void Engine::finalize_loop() {
     Status st;
     if (opt_.self_verify) {
       auto key = job->key ? job->key->wait() : Result<std::shared_ptr<const ProvingKeyData>>(Status(Errc::cancelled, "job ended"));
-      st = key ? job->prover->verify(**key, job->req, proof) : key.status();
+      st = key ? job->prover->verify(**key, in->req, proof) : key.status();
     }
+    in.reset();
     --finalizing_;
     if (st.ok()) {
       finish(job, JobState::completed, "", std::move(proof));
@@ -717,8 +770,8 @@ EngineStatus Engine::status() const {
     std::map<std::string, QueueFigures> q;
     for (auto& [id, j] : jobs_) {
       if (is_terminal(j->state)) continue;
-      auto& f = q[kind_label(j->req)];
-      f.kind = kind_label(j->req);
+      auto& f = q[j->label];
+      f.kind = j->label;
       (j->state == JobState::queued ? f.queued_jobs : f.running_jobs)++;
     }
     for (auto& [k, f] : q) s.queues.push_back(f);
@@ -755,6 +808,8 @@ EngineStatus Engine::status() const {
   s.memory_limit = budget_.limit();
   s.memory_peak = budget_.peak();
   s.memory_headroom = budget_.headroom();
+  s.input_bytes = input_bytes_.load();
+  s.input_budget = opt_.input_budget;
   s.uptime_seconds = std::chrono::duration<double>(Clock::now() - started_).count();
   return s;
 }
@@ -809,7 +864,9 @@ std::string Engine::metrics_text() const {
   o << "cuzk_memory_budget_bytes{kind=\"limit\"} " << s.memory_limit << '\n'
     << "cuzk_memory_budget_bytes{kind=\"used\"} " << s.memory_used << '\n'
     << "cuzk_memory_budget_bytes{kind=\"peak\"} " << s.memory_peak << '\n'
-    << "cuzk_memory_budget_bytes{kind=\"headroom\"} " << s.memory_headroom << '\n';
+    << "cuzk_memory_budget_bytes{kind=\"headroom\"} " << s.memory_headroom << '\n'
+    << "cuzk_memory_budget_bytes{kind=\"inputs\"} " << s.input_bytes << '\n'
+    << "cuzk_memory_budget_bytes{kind=\"input_budget\"} " << s.input_budget << '\n';
   metric("cuzk_gpu_workers", "gauge", "Device workers.");
   o << "cuzk_gpu_workers " << slots_.size() << '\n';
   metric("cuzk_device_busy_seconds_total", "counter", "Time device workers spent in the device stage.");

@@ -47,6 +47,9 @@ struct EngineOptions {
   std::uint64_t memory_limit = std::uint64_t{8} << 30;
   /// Bytes only CRITICAL work may use (0 = none).
   std::uint64_t critical_headroom = 0;
+  /// Part of the budget that queued and running jobs' inputs may hold (charged from submit until
+  /// the last stage lets go of them); a submit beyond it is out_of_memory. 0 = inputs uncharged.
+  std::uint64_t input_budget = 0;
   std::uint32_t synthesis_workers = 2;      ///< pw
   std::uint32_t gpu_workers_per_device = 2;  ///< gw
   std::vector<DeviceInfo> devices;           ///< empty: one CPU device
@@ -95,6 +98,7 @@ struct EngineStatus {
   std::uint32_t jobs_finalizing = 0;
   std::uint64_t completed = 0, failed = 0, cancelled = 0;
   std::uint64_t memory_used = 0, memory_limit = 0, memory_peak = 0, memory_headroom = 0;
+  std::uint64_t input_bytes = 0, input_budget = 0;  ///< job inputs held (part of memory_used)
   double uptime_seconds = 0;
   std::uint32_t jobs_known = 0;
 };
@@ -133,6 +137,8 @@ class Engine {
 
  private:
   struct Job;
+  struct JobInput;
+  struct FinalItem;
   struct SynthItem;
   struct GpuItem;
   struct WorkerSlot;
@@ -143,6 +149,8 @@ class Engine {
   PartitionProver* find_prover(const std::string& circuit_id) const;
   Result<JobPlan> validate(const JobRequest& req, PartitionProver** prover) const;
   void enqueue_locked(const std::shared_ptr<Job>& job);
+  /// Wraps a request with its input reservation; nullptr when |required| and it does not fit.
+  std::shared_ptr<const JobInput> make_input(JobRequest req, Priority p, bool required);
   void wake();
   bool admit_one_locked();
   void admission_loop();
@@ -182,7 +190,8 @@ class Engine {
 
   PriorityChannel<SynthItem> synth_q_;
   PriorityChannel<GpuItem> gpu_q_;
-  PriorityChannel<std::shared_ptr<Job>> fin_q_;
+  PriorityChannel<FinalItem> fin_q_;
+  std::atomic<std::uint64_t> input_bytes_{0};
   std::atomic<std::uint32_t> synthesizing_{0}, on_device_{0}, finalizing_{0};
   std::vector<std::unique_ptr<WorkerSlot>> slots_;  // per device worker
   std::vector<std::unique_ptr<DeviceTimeline>> timelines_;  // per device

@@ -335,6 +335,31 @@ TEST(Engine, ShutdownDrainsRunningJobsAndStartsNoNewOne) {
   EXPECT_EQ(f.engine->submit(bench_job("late", 3, 1)).status().code(), Errc::cancelled);
 }
 
+TEST(Engine, JobInputsAreChargedUntilTheLastStageLetsGo) {
+  FakeProverOptions fo{.synth_ms = 30, .gpu_ms = 1, .partition_bytes_override = 1000};
+  EngineOptions eo{.memory_limit = kKey10 + 1000 + 64, .input_budget = 64};
+  Fixture f(fo, eo);
+  auto job = [](const std::string& id, std::uint64_t seed) {
+    JobRequest r = bench_job(id, seed, 2);
+    r.vanilla_proofs = {std::string(10, 'v')};  // 16 + 10 input bytes
+    return r;
+  };
+  ASSERT_TRUE(f.engine->submit(job("i1", 1)).ok());
+  ASSERT_TRUE(f.engine->submit(job("i2", 2)).ok());
+  EXPECT_EQ(f.engine->status().input_bytes, 52u);
+  auto full = f.engine->submit(job("i3", 3));  // 78 > 64
+  EXPECT_EQ(full.status().code(), Errc::out_of_memory);
+  EXPECT_EQ(f.engine->await("i1")->status, AwaitStatus::completed);
+  EXPECT_EQ(f.engine->await("i2")->status, AwaitStatus::completed);
+  auto t0 = Clock::now();
+  while (f.engine->status().input_bytes != 0 && Clock::now() - t0 < 1s) std::this_thread::sleep_for(1ms);
+  EXPECT_EQ(f.engine->status().input_bytes, 0u);
+  EXPECT_EQ(f.engine->budget().used(), kKey10);
+  ASSERT_TRUE(f.engine->submit(job("i3", 3)).ok());
+  EXPECT_EQ(f.engine->await("i3")->proof, fake_expected_proof("bench-10", 3, 2));
+  EXPECT_LE(f.engine->budget().peak(), eo.memory_limit);
+}
+
 TEST(Engine, JournalBlobRoundTrip) {
   JobRequest r = bench_job("x", 9, 3);
   r.vanilla_proofs = {"a", "", std::string(1000, 'z')};
