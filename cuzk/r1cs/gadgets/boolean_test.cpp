@@ -68,7 +68,7 @@ TEST(Boolean, ChAndMajOverAllKinds) {
 
 TEST(Boolean, EnforceEqualCatchesDifferentBits) {
   TestConstraintSystem cs;
-  Boolean a = make_bool(cs, 2, true, "a"), b = make_bool(cs, 3, true, "b");
+  Boolean a = make_bool(cs, 2, true, "a"), b = make_bool(cs, 3, false, "b");
   ASSERT_TRUE(Boolean::enforce_equal(cs, a, b).ok());
   ASSERT_FALSE(cs.is_satisfied());
   EXPECT_EQ(*cs.which_unsatisfied(), "enforce equal");
