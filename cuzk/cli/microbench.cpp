@@ -9,6 +9,9 @@
 #include <map>
 #include <random>
 
+#include "cuzk/backend/make_backend.hpp"
+#include "cuzk/base/thread_pool.hpp"
+#include "cuzk/ec/batch_affine.hpp"
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/ec/pairing.hpp"
@@ -23,6 +26,7 @@ using Clock = std::chrono::steady_clock;
 struct OpContext {
   std::uint64_t n;
   unsigned threads;
+  Backend* backend = nullptr;  ///< set for bulk ops (uses_threads)
   std::mt19937_64 rng{0x5eed};
 };
 
@@ -49,6 +53,89 @@ void keep(const T& v) {
 
 G1Affine random_g1(std::mt19937_64& rng) { return mul(G1Jacobian::generator(), random_field<Fr>(rng)).to_affine(); }
 G2Affine random_g2(std::mt19937_64& rng) { return mul(G2Jacobian::generator(), random_field<Fr>(rng)).to_affine(); }
+
+/// n distinct points P0 + i·Q (one mixed addition each, then one batch normalisation): cheap to
+/// make at 2^20 and as good as random points for timing an MSM.
+template <class Jac, class Aff>
+std::vector<Aff> point_run(std::uint64_t n, const Aff& p0, const Aff& q) {
+  std::vector<Jac> jac(n);
+  Jac acc = Jac::from_affine(p0);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    jac[i] = acc;
+    acc.add_mixed(q);
+  }
+  return batch_to_affine_vartime(std::span<const Jac>(jac));
+}
+
+std::vector<Fr> random_scalars(std::uint64_t n, std::mt19937_64& rng, double zero_one_fraction) {
+  std::vector<Fr> s(n);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (auto& v : s) {
+    const double x = u(rng);
+    if (x < zero_one_fraction / 2) v = Fr::zero();
+    else if (x < zero_one_fraction) v = Fr::one();
+    else v = random_field<Fr>(rng);
+  }
+  return s;
+}
+
+/// A timed body that stops the benchmark on a backend error (reported once, after the run).
+struct BulkError {
+  std::string message;
+};
+
+void check(const Status& st) {
+  if (!st.ok()) throw BulkError{st.to_string()};
+}
+
+template <class G>
+std::function<void()> msm_op(OpContext& c, double zero_one_fraction) {
+  std::vector<Fr> scalars = random_scalars(c.n, c.rng, zero_one_fraction);
+  BasesId id;
+  if constexpr (std::is_same_v<G, G1Affine>) {
+    auto bases = point_run<G1Jacobian, G1Affine>(c.n, random_g1(c.rng), random_g1(c.rng));
+    auto r = c.backend->load_bases_g1(bases);
+    check(r.status());
+    id = *r;
+  } else {
+    auto bases = point_run<G2Jacobian, G2Affine>(c.n, random_g2(c.rng), random_g2(c.rng));
+    auto r = c.backend->load_bases_g2(bases);
+    check(r.status());
+    id = *r;
+  }
+  return [backend = c.backend, id, scalars = std::move(scalars)]() {
+    if constexpr (std::is_same_v<G, G1Affine>) {
+      auto r = backend->msm_g1(id, scalars, {});
+      check(r.status());
+      keep(*r);
+    } else {
+      auto r = backend->msm_g2(id, scalars, {});
+      check(r.status());
+      keep(*r);
+    }
+  };
+}
+
+std::function<void()> ntt_op(OpContext& c, bool coset) {
+  auto v = std::make_shared<std::vector<Fr>>(c.n);
+  for (auto& x : *v) x = random_field<Fr>(c.rng);
+  return [backend = c.backend, v, coset]() {
+    check(backend->ntt(*v, {.direction = NttDirection::forward, .coset = coset}));
+  };
+}
+
+std::function<void()> h_op(OpContext& c) {
+  auto src = std::make_shared<std::vector<Fr>>(3 * c.n);
+  for (auto& x : *src) x = random_field<Fr>(c.rng);
+  auto work = std::make_shared<std::vector<Fr>>(3 * c.n);
+  auto h = std::make_shared<std::vector<Fr>>(c.n - 1);
+  const std::uint64_t n = c.n;
+  return [backend = c.backend, src, work, h, n]() {
+    std::copy(src->begin(), src->end(), work->begin());  // compute_h consumes its inputs
+    std::span<Fr> w(*work);
+    check(backend->compute_h({w.subspan(0, n), w.subspan(n, n), w.subspan(2 * n, n)}, *h));
+  };
+}
 
 const std::map<std::string, OpInfo>& registry() {
   static const std::map<std::string, OpInfo> ops = {
@@ -133,6 +220,13 @@ const std::map<std::string, OpInfo>& registry() {
            }
          });
        }}},
+      {"ntt", {16, [](OpContext& c) { return ntt_op(c, false); }, true}},
+      {"coset-ntt", {16, [](OpContext& c) { return ntt_op(c, true); }, true}},
+      {"h-compute", {16, [](OpContext& c) { return h_op(c); }, true}},
+      {"msm-g1", {16, [](OpContext& c) { return msm_op<G1Affine>(c, 0.0); }, true}},
+      {"msm-g2", {14, [](OpContext& c) { return msm_op<G2Affine>(c, 0.0); }, true}},
+      // ≈70 % of scalars 0 or 1, the rest random: a Filecoin witness (REFERENCE-CUZK.md §5).
+      {"msm-g1-filecoin-mix", {16, [](OpContext& c) { return msm_op<G1Affine>(c, 0.7); }, true}},
   };
   return ops;
 }
@@ -155,22 +249,35 @@ std::vector<std::string> microbench_ops() {
 Result<MicrobenchResult> run_microbench(const MicrobenchOptions& o) {
   auto it = registry().find(o.op);
   if (it == registry().end()) return Status(Errc::invalid_argument, "unknown microbench op '" + o.op + "'");
-  if (o.backend != "cpu")
-    return Status(Errc::invalid_argument, "op '" + o.op + "' has no implementation on backend '" + o.backend + "'");
+  const OpInfo& info = it->second;
   if (o.threads == 0) return Status(Errc::invalid_argument, "--threads must be at least 1");
-  const unsigned log_n = o.log_n ? o.log_n : it->second.default_log_n;
-  if (log_n > 40) return Status(Errc::invalid_argument, "--log-n must be at most 40");
-  OpContext ctx{std::uint64_t{1} << log_n, o.threads};
-  auto body = it->second.make(ctx);
-  body();  // warm-up
+  if (!info.uses_threads && o.backend != "cpu")
+    return Status(Errc::invalid_argument, "op '" + o.op + "' has no implementation on backend '" + o.backend + "'");
+  const unsigned log_n = o.log_n ? o.log_n : info.default_log_n;
+  if (log_n > 40 || (info.uses_threads && (log_n < 1 || log_n > 32)))
+    return Status(Errc::invalid_argument, "--log-n " + std::to_string(log_n) + " is out of range for " + o.op);
+  ThreadPool pool(o.threads);
+  std::unique_ptr<Backend> backend;
+  if (info.uses_threads) {
+    auto b = make_backend(o.backend, pool);
+    if (!b) return b.status();
+    backend = std::move(*b);
+  }
+  OpContext ctx{std::uint64_t{1} << log_n, o.threads, backend.get()};
   std::vector<double> times;
-  for (unsigned r = 0; r < std::max(1u, o.repeats); ++r) {
-    auto t0 = Clock::now();
-    body();
-    times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+  try {
+    auto body = info.make(ctx);
+    body();  // warm-up
+    for (unsigned r = 0; r < std::max(1u, o.repeats); ++r) {
+      auto t0 = Clock::now();
+      body();
+      times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+  } catch (const BulkError& e) {
+    return Status(Errc::device_failure, o.op + " on " + o.backend + ": " + e.message);
   }
   std::sort(times.begin(), times.end());
-  MicrobenchResult res{o.op, ctx.n, it->second.uses_threads ? o.threads : 1u, o.backend, times[times.size() / 2]};
+  MicrobenchResult res{o.op, ctx.n, info.uses_threads ? o.threads : 1u, o.backend, times[times.size() / 2]};
   return res;
 }
 

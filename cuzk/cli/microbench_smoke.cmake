@@ -1,0 +1,23 @@
+# Runs every `cuzk microbench` op at a small size; fails unless each prints a JSON line with its
+# op name and a positive time, and an unknown op is refused with exit code 2.
+execute_process(COMMAND ${CUZK} microbench --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
+string(REGEX MATCH "Operation:[^\n]*" line "${help}")
+string(REPLACE "Operation:" "" line "${line}")
+string(REPLACE "," " " line "${line}")
+separate_arguments(ops UNIX_COMMAND "${line}")
+list(LENGTH ops count)
+if(count LESS 10)
+  message(FATAL_ERROR "expected the op list in --help, got: ${help}")
+endif()
+foreach(op IN LISTS ops)
+  execute_process(COMMAND ${CUZK} microbench ${op} --log-n 3 --repeats 1 --threads 2
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "\"op\":\"${op}\".*\"seconds\":[0-9]")
+    message(FATAL_ERROR "microbench ${op}: rc=${rc} out=${out} err=${err}")
+  endif()
+  message(STATUS "${out}")
+endforeach()
+execute_process(COMMAND ${CUZK} microbench no-such-op RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "an unknown op must exit 2, got ${rc}")
+endif()
