@@ -233,6 +233,27 @@ TYPED_TEST(GmpCross, InverseAndPow) {
   }
 }
 
+// The variable-time inverse has data-dependent control flow: many random inputs, plus small
+// values and powers of two (long runs of halvings).
+TYPED_TEST(GmpCross, InverseVartimeMany) {
+  using F = typename TestFixture::F;
+  std::vector<Mpz> xs;
+  for (int i = 0; i < 1500; ++i) xs.push_back(random_mpz<F>(this->rng_));
+  for (unsigned long s = 1; s < 70; ++s) xs.emplace_back(s);
+  for (unsigned b = 0; b + 1 < F::kModulus.size() * 64 - 2; b += 7) {
+    Mpz t;
+    mpz_setbit(t.get(), b);
+    mpz_mod(t.get(), t.get(), this->p_.get());
+    xs.push_back(t);
+  }
+  for (const auto& x : xs) {
+    if (mpz_sgn(x.get()) == 0) continue;
+    Mpz e;
+    ASSERT_NE(mpz_invert(e.get(), x.get(), this->p_.get()), 0);
+    ASSERT_EQ(value_of(field_of<F>(x).inverse_vartime()), e) << "inverse_vartime " << x << " seed=" << this->seed_;
+  }
+}
+
 TYPED_TEST(GmpCross, SqrtAndLegendre) {
   using F = typename TestFixture::F;
   Mpz half;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -84,6 +85,7 @@ template <std::size_t N>
 constexpr Limbs<N> limbs_shr(const Limbs<N>& a, unsigned k) {
   Limbs<N> r{};
   if (k == 0) return a;
+  CUZK_UNROLL
   for (std::size_t i = 0; i < N; ++i) {
     r[i] = a[i] >> k;
     if (i + 1 < N) r[i] |= a[i + 1] << (64 - k);
@@ -94,10 +96,29 @@ constexpr Limbs<N> limbs_shr(const Limbs<N>& a, unsigned k) {
 /// a >> k for any k < 64·N.
 template <std::size_t N>
 constexpr Limbs<N> limbs_shr_any(const Limbs<N>& a, unsigned k) {
+  if (k < 64) return limbs_shr(a, k);
   Limbs<N> r{};
   const unsigned w = k / 64, b = k % 64;
   for (std::size_t i = 0; i + w < N; ++i) r[i] = a[i + w];
   return limbs_shr(r, b);
+}
+
+/// a << k (wrapping) for any k < 64·N.
+template <std::size_t N>
+constexpr Limbs<N> limbs_shl_any(const Limbs<N>& a, unsigned k) {
+  Limbs<N> r{};
+  if (k == 0) return a;
+  if (k < 64) {  // the common case in the inversion loop
+    for (std::size_t i = 1; i < N; ++i) r[i] = (a[i] << k) | (a[i - 1] >> (64 - k));
+    r[0] = a[0] << k;
+    return r;
+  }
+  const unsigned w = k / 64, b = k % 64;
+  for (std::size_t i = N; i-- > w;) {
+    r[i] = a[i - w] << b;
+    if (b != 0 && i > w) r[i] |= a[i - w - 1] >> (64 - b);
+  }
+  return r;
 }
 
 /// Bit |i| of a.
@@ -110,11 +131,7 @@ constexpr bool limbs_bit(const Limbs<N>& a, unsigned i) {
 template <std::size_t N>
 constexpr unsigned limbs_bit_length(const Limbs<N>& a) {
   for (std::size_t i = N; i-- > 0;) {
-    if (a[i] != 0) {
-      unsigned b = 64;
-      while (!((a[i] >> (b - 1)) & 1)) --b;
-      return static_cast<unsigned>(i * 64 + b);
-    }
+    if (a[i] != 0) return static_cast<unsigned>(i * 64 + 64 - std::countl_zero(a[i]));
   }
   return 0;
 }
@@ -123,11 +140,7 @@ constexpr unsigned limbs_bit_length(const Limbs<N>& a) {
 template <std::size_t N>
 constexpr unsigned limbs_trailing_zeros(const Limbs<N>& a) {
   for (std::size_t i = 0; i < N; ++i) {
-    if (a[i] != 0) {
-      unsigned b = 0;
-      while (!((a[i] >> b) & 1)) ++b;
-      return static_cast<unsigned>(i * 64 + b);
-    }
+    if (a[i] != 0) return static_cast<unsigned>(i * 64 + std::countr_zero(a[i]));
   }
   return static_cast<unsigned>(64 * N);
 }

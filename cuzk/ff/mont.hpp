@@ -221,8 +221,9 @@ class MontField {
 
   /// a^{-1} by Fermat (a^{p−2}), constant time; the inverse of 0 is 0.
   constexpr MontField inverse() const { return pow(kPMinus2); }
-  /// a^{-1} by the binary extended Euclidean algorithm (Hankerson–Menezes–Vanstone Alg. 2.22);
-  /// about 10× faster than inverse(), time depends on the value. The inverse of 0 is 0.
+  /// a^{-1} by Kaliski's almost Montgomery inverse (binary, trailing-zero runs at once) and one
+  /// correction by a power of two; several times faster than inverse(), time depends on the value.
+  /// The inverse of 0 is 0.
   MontField inverse_vartime() const;
 
   /// Legendre symbol: 1 for a non-zero square, −1 for a non-square, 0 for zero.
