@@ -53,11 +53,11 @@ struct SparseMatrix {
   void append_row(std::span<const Term> terms, ColumnFn&& column) {
     start_row();
     for (const Term& t : terms)
-      if (t.coeff.is_one()) col.push_back(column(t.var));
+      if (fr_is_one(t.coeff)) col.push_back(column(t.var));
     for (const Term& t : terms)
-      if (t.coeff == kFrMinusOne) col.push_back(column(t.var) | (1u << kKindShift));
+      if (fr_is_minus_one(t.coeff)) col.push_back(column(t.var) | (1u << kKindShift));
     for (const Term& t : terms) {
-      if (!t.coeff.is_one() && !(t.coeff == kFrMinusOne)) {
+      if (!fr_is_one(t.coeff) && !fr_is_minus_one(t.coeff)) {
         col.push_back(column(t.var) | (2u << kKindShift));
         gen_idx.push_back(intern(t.coeff));
       }
@@ -111,6 +111,9 @@ struct SparseMatrix {
   }
 
  private:
+  struct FrEq {
+    bool operator()(const Fr& a, const Fr& b) const { return fr_eq(a, b); }
+  };
   struct FrHash {
     std::size_t operator()(const Fr& f) const {
       return static_cast<std::size_t>((f.l[0] ^ (f.l[1] * 0x9e3779b97f4a7c15ULL)) ^ (f.l[2] >> 7) ^ (f.l[3] << 3));
@@ -119,7 +122,7 @@ struct SparseMatrix {
   void start_row() {
     if (num_rows() % kBlockRows == 0) block_gen.push_back(gen_idx.size());
   }
-  std::unordered_map<Fr, std::uint32_t, FrHash> index_;  // coeffs → index while building
+  std::unordered_map<Fr, std::uint32_t, FrHash, FrEq> index_;  // coeffs → index while building
 };
 
 /// One bit per variable (bellperson's DensityTracker).
