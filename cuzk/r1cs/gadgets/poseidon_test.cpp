@@ -1,0 +1,135 @@
+// Poseidon: neptune's known outputs (FORMATS.md §5) from the reference and the optimized native
+// algorithms and from the legacy circuit; reference == optimized on random inputs and tags;
+// pinned counts 311/377/505/598; corruption named; PCE == classic.
+#include <gtest/gtest.h>
+
+#include "cuzk/r1cs/gadgets/assign.hpp"
+#include "cuzk/r1cs/gadgets/gadget_test_util.hpp"
+#include "cuzk/r1cs/gadgets/poseidon.hpp"
+
+namespace cuzk {
+namespace {
+
+using gadget_test::CorruptingCs;
+using gadget_test::FnCircuit;
+
+struct Kat {
+  unsigned arity;
+  const char* hex;
+  std::size_t constraints;
+};
+constexpr Kat kKats[] = {
+    {2, "0x396508d75e76a56b739e0fd902efe161a6fba9339d05a69d2e203c369a02e7ff", 311},
+    {4, "0x58a54b10a9e5848a00db3c6579229399fb6b4605bf1327ec019814ff6662075d", 377},
+    {8, "0x2394611da3a5de5512010042116770774b682e9d9cc4aed92a9934f56d38a5e6", 505},
+    {11, "0xc0fc1b2e5227f286ca537e232ebe87a09f3dcd8ccb08fc1cee3bbc32b693163", 598},
+};
+
+std::vector<Fr> iota(unsigned n) {
+  std::vector<Fr> v;
+  for (unsigned i = 0; i < n; ++i) v.push_back(Fr::from_u64(i));
+  return v;
+}
+
+Fr random_fr(std::mt19937_64& rng) { return Fr::from_limbs_reduce({rng(), rng(), rng(), rng() >> 2}); }
+
+Result<AllocatedNum> hash_in_circuit(ConstraintSystem& cs, const PoseidonConstants& c, const Fr& tag,
+                                     const std::vector<Fr>& xs) {
+  std::vector<AllocatedNum> in;
+  for (const Fr& x : xs) {
+    CUZK_ASSIGN_OR_RETURN(AllocatedNum n, AllocatedNum::alloc(cs, x));
+    in.push_back(n);
+  }
+  Namespace ns(cs, "poseidon");
+  return poseidon_hash_circuit(cs, c, tag, in);
+}
+
+TEST(Poseidon, KnownAnswersNativeAndCircuit) {
+  for (const Kat& k : kKats) {
+    const PoseidonConstants* c = poseidon_constants(k.arity);
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->compressed.size(), c->width * 8 + c->partial_rounds);
+    const Fr want = *Fr::from_hex(k.hex);
+    const auto xs = iota(k.arity);
+    EXPECT_EQ(poseidon_hash_reference(*c, poseidon_merkle_tag(k.arity), xs), want) << k.arity;
+    EXPECT_EQ(poseidon_hash_merkle(*c, xs), want) << k.arity;
+    TestConstraintSystem cs;
+    auto out = hash_in_circuit(cs, *c, poseidon_merkle_tag(k.arity), xs);
+    ASSERT_TRUE(out.ok());
+    EXPECT_EQ(*out->value(), want) << k.arity;
+    EXPECT_EQ(cs.num_constraints(), k.constraints) << k.arity;
+    EXPECT_EQ(poseidon_circuit_constraints(*c), k.constraints);
+    EXPECT_TRUE(cs.is_satisfied()) << *cs.which_unsatisfied();
+  }
+  EXPECT_EQ(poseidon_constants(3), nullptr);
+}
+
+TEST(Poseidon, ExtraValuesFromFormats) {
+  const PoseidonConstants& c2 = *poseidon_constants(2);
+  const Fr one_two[2] = {Fr::from_u64(1), Fr::from_u64(2)};
+  EXPECT_EQ(poseidon_hash_merkle(c2, one_two),
+            *Fr::from_hex("0x6d6f8106657f1f4d7babcbaf436a9d7669c04e726e5896d89317d9833e5fa9be"));
+  const Fr zero_one[2] = {Fr::from_u64(0), Fr::from_u64(1)};
+  EXPECT_EQ(poseidon_hash(c2, poseidon_custom_tag(1), zero_one),
+            *Fr::from_hex("0x314a35c4e7f0924ead1fc58134a0fe25e3580bea397367c7e5a74ec4bc077758"));
+}
+
+TEST(Poseidon, OptimizedEqualsReferenceOnRandomInputs) {
+  const std::uint64_t seed = gadget_test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  for (unsigned arity : {2u, 4u, 8u, 11u}) {
+    const PoseidonConstants& c = *poseidon_constants(arity);
+    for (int iter = 0; iter < 5; ++iter) {
+      std::vector<Fr> xs;
+      for (unsigned i = 0; i < arity; ++i) xs.push_back(random_fr(rng));
+      const Fr tag = iter == 0 ? poseidon_constant_length_tag(arity) : random_fr(rng);
+      const Fr ref = poseidon_hash_reference(c, tag, xs);
+      EXPECT_EQ(poseidon_hash(c, tag, xs), ref) << "seed=" << seed << " arity=" << arity;
+      if (iter < 2) {
+        TestConstraintSystem cs;
+        auto out = hash_in_circuit(cs, c, tag, xs);
+        ASSERT_TRUE(out.ok());
+        EXPECT_EQ(*out->value(), ref) << "seed=" << seed << " arity=" << arity;
+        EXPECT_TRUE(cs.is_satisfied()) << *cs.which_unsatisfied();
+      }
+    }
+  }
+}
+
+TEST(Poseidon, CorruptedWitnessIsNamed) {
+  const std::uint64_t seed = gadget_test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  const PoseidonConstants& c = *poseidon_constants(8);
+  std::vector<Fr> xs;
+  for (int i = 0; i < 8; ++i) xs.push_back(random_fr(rng));
+  {
+    CorruptingCs cs(8);  // the first S-box's (x+k)^2
+    ASSERT_TRUE(hash_in_circuit(cs, c, poseidon_merkle_tag(8), xs).ok());
+    EXPECT_EQ(*cs.inner().which_unsatisfied(), "poseidon/first round/quintic s-box 1/(l+rk)^2/squared sum constraint");
+  }
+  for (int iter = 0; iter < 4; ++iter) {
+    const std::size_t target = 8 + rng() % 480;
+    CorruptingCs cs(target);
+    ASSERT_TRUE(hash_in_circuit(cs, c, poseidon_merkle_tag(8), xs).ok());
+    ASSERT_FALSE(cs.inner().is_satisfied()) << "seed=" << seed << " target=" << target;
+    EXPECT_EQ(cs.inner().which_unsatisfied()->rfind("poseidon/", 0), 0u);
+  }
+}
+
+TEST(Poseidon, PceMatchesClassic) {
+  const std::uint64_t seed = gadget_test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  for (unsigned arity : {2u, 11u}) {
+    std::vector<Fr> xs;
+    for (unsigned i = 0; i < arity; ++i) xs.push_back(random_fr(rng));
+    const PoseidonConstants& c = *poseidon_constants(arity);
+    FnCircuit circ([&](ConstraintSystem& cs) -> Status {
+      CUZK_ASSIGN_OR_RETURN(AllocatedNum h, hash_in_circuit(cs, c, poseidon_merkle_tag(arity), xs));
+      return h.inputize(cs);
+    });
+    gadget_test::expect_pce_matches_classic(circ, circ);
+  }
+}
+
+}  // namespace
+}  // namespace cuzk
