@@ -174,9 +174,15 @@ TYPED_TEST(GmpCross, AddSubMulSquareNeg) {
     mpz_add(e.get(), x.get(), y.get());
     mpz_mod(e.get(), e.get(), this->p_.get());
     ASSERT_EQ(value_of(a + b), e) << "add " << x << " " << y << " seed=" << this->seed_;
+    F c = a;
+    c += b;
+    ASSERT_EQ(value_of(c), e) << "add in place " << x << " " << y << " seed=" << this->seed_;
     mpz_sub(e.get(), x.get(), y.get());
     mpz_mod(e.get(), e.get(), this->p_.get());
     ASSERT_EQ(value_of(a - b), e) << "sub " << x << " " << y << " seed=" << this->seed_;
+    c = a;
+    c -= b;
+    ASSERT_EQ(value_of(c), e) << "sub in place " << x << " " << y << " seed=" << this->seed_;
     mpz_mul(e.get(), x.get(), y.get());
     mpz_mod(e.get(), e.get(), this->p_.get());
     ASSERT_EQ(value_of(a * b), e) << "mul " << x << " " << y << " seed=" << this->seed_;
@@ -185,7 +191,7 @@ TYPED_TEST(GmpCross, AddSubMulSquareNeg) {
     mpz_mul_2exp(m.get(), x.get(), 64 * F::N);
     mpz_mod(m.get(), m.get(), this->p_.get());
     ASSERT_EQ(mpz_from_limbs(a.l), m) << "mont form " << x << " seed=" << this->seed_;
-    F c = a;
+    c = a;
     c *= b;
     ASSERT_EQ(value_of(c), e) << "mul in place " << x << " " << y << " seed=" << this->seed_;
     mpz_mul(e.get(), x.get(), x.get());

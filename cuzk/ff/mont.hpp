@@ -4,6 +4,12 @@
 // Multiplication is CIOS with the "spare bit" shortcut (Koç–Acar–Kaliski 1996, CIOS; the no-carry
 // variant of gnark-crypto, valid because the top limb of p is below 2^63 − 1): N² + N² + N
 // word multiplies, no extra carry word. Values are always fully reduced (< p).
+//
+// Two arithmetics, one layout: constant evaluation, -O0 builds, CUZK_ASM=OFF and CPUs without
+// BMI2/ADX use the portable C++ (mul_portable, add_portable, sub_portable); otherwise Fp (N = 6)
+// and Fr (N = 4) run the x86-64 assembly of mont_x86.hpp (mulx/adcx/adox multiplication and
+// squaring, adc/sbb/cmov addition and subtraction), chosen once at start-up by CPUID.
+// ff_gmp_test.cpp checks both paths against GMP.
 #pragma once
 
 #include <array>
@@ -166,8 +172,24 @@ class MontField {
     }
     return r;
   }
-  constexpr MontField& operator+=(const MontField& b) { return *this = *this + b; }
-  constexpr MontField& operator-=(const MontField& b) { return *this = *this - b; }
+  constexpr MontField& operator+=(const MontField& b) {
+    if constexpr (kHasAsmPath) {
+      if (!std::is_constant_evaluated() && mont_x86::g_use_asm) {
+        add_asm(l, l, b.l);
+        return *this;
+      }
+    }
+    return *this = *this + b;
+  }
+  constexpr MontField& operator-=(const MontField& b) {
+    if constexpr (kHasAsmPath) {
+      if (!std::is_constant_evaluated() && mont_x86::g_use_asm) {
+        sub_asm(l, l, b.l);
+        return *this;
+      }
+    }
+    return *this = *this - b;
+  }
   /// In place: the product is written straight into this element (no temporary to copy, which
   /// matters in dependent chains: a 48-byte copy reloads just-stored words with wider loads).
   constexpr MontField& operator*=(const MontField& b) {
@@ -178,6 +200,7 @@ class MontField {
     }
     return *this;
   }
+  /// a²; a dedicated squaring on the Fp assembly path.
   constexpr MontField square() const {
     MontField r = *this;
     r.square_inplace();
