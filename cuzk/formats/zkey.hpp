@@ -1,0 +1,48 @@
+// snarkjs Groth16 .zkey (version 1) read and write (oracles/README.md, "The formats a C++ prover
+// must handle"): an iden3 binfile "zkey" with sections looked up by id — 1 protocol (= 1), 2 header
+// (n8q | q | n8r | r | nVars | nPublic | domainSize | α₁ β₁ β₂ γ₂ δ₁ δ₂), 3 IC, 4 coefficients
+// (A and B only, value c·R² mod r), 5 A, 6 B1, 7 B2, 8 C (aux, /δ), 9 H (domainSize points, odd
+// Lagrange basis of the 2n-domain), 10 MPC transcript (ignored on read; empty on write). Points
+// are LEM (little-endian Montgomery limbs), the identity all zero. The result is a ProvingKey of
+// the snarkjs layout plus the R1CS rows of section 4 (C is not stored: the snarkjs prover takes
+// c = a∘b).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cuzk/base/status.hpp"
+#include "cuzk/base/thread_pool.hpp"
+#include "cuzk/groth16/keys.hpp"
+#include "cuzk/r1cs/matrices.hpp"
+
+namespace cuzk {
+
+struct ZkeyReadOptions {
+  /// Also test subgroup membership of every point (≈ 70 µs per G1 point); snarkjs itself tests
+  /// neither curve nor subgroup. Range and curve are always checked.
+  bool check_subgroup = true;
+  /// Threads for point decoding (nullptr: one thread).
+  ThreadPool* pool = nullptr;
+};
+
+/// A parsed zkey.
+struct SnarkjsZkey {
+  ProvingKey pk;          ///< layout snarkjs
+  R1csMatrices matrices;  ///< A, B of section 4 (C rows empty), nConstraints + nPublic + 1 rows
+  std::uint32_t n_vars = 0, n_public = 0;
+};
+
+/// Parses a .zkey image; errors name the section (and point index) at fault.
+Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyReadOptions& opt = {});
+/// Reads a .zkey through a memory map.
+Result<SnarkjsZkey> read_zkey(const std::string& path, const ZkeyReadOptions& opt = {});
+
+/// The .zkey image of a snarkjs-layout key and the A, B rows of its circuit, sections in snarkjs's
+/// order 1,2,4,3,9,8,5,6,7,10 (section 10: zero circuit hash, no contributions).
+/// invalid_argument for a bellperson-layout key; size_mismatch when key and matrices disagree.
+Result<std::vector<std::uint8_t>> write_zkey(const ProvingKey& pk, const R1csMatrices& m, ThreadPool* pool = nullptr);
+
+}  // namespace cuzk
