@@ -157,5 +157,50 @@ TEST(ConstraintSystems, AgreeThroughPce) {
   EXPECT_TRUE(abc_satisfied(*abc));
 }
 
+// A circuit that interleaves inputs and aux, nests scopes, and counts closure calls.
+class CountingCircuit : public Circuit {
+ public:
+  int lc_calls = 0, value_calls = 0;
+  Status synthesize(ConstraintSystem& cs) override {
+    Namespace outer(cs, "outer");
+    auto a = cs.alloc("a", [&] { ++value_calls; return Fr::from_u64(3); });
+    auto i1 = cs.alloc_input("i1", [&] { ++value_calls; return Fr::from_u64(9); });
+    Namespace inner(cs, "inner");
+    auto b = cs.alloc("b", [&] { ++value_calls; return Fr::from_u64(3); });
+    if (!a || !i1 || !b) return Status(Errc::invalid_argument, "alloc failed");
+    EXPECT_EQ(*a, Variable::aux(0));
+    EXPECT_EQ(*i1, Variable::input(1));  // per-space numbering: ONE is input 0
+    EXPECT_EQ(*b, Variable::aux(1));
+    cs.enforce(
+        "a*b=i1", [&](LC lc) { ++lc_calls; return lc + *a; }, [&](LC lc) { ++lc_calls; return lc + *b; },
+        [&](LC lc) { ++lc_calls; return lc + *i1; });
+    return {};
+  }
+};
+
+TEST(ConstraintSystems, ClosuresAreCalledOnlyWhenNeeded) {
+  CountingCircuit c1;
+  WitnessConstraintSystem w;
+  ASSERT_TRUE(synthesize_circuit(c1, w).ok());
+  EXPECT_EQ(c1.lc_calls, 0);  // witness generation never builds LCs
+  EXPECT_EQ(c1.value_calls, 3);
+  EXPECT_EQ(w.num_constraints(), 1u + 2u);
+
+  CountingCircuit c2;
+  RecordingConstraintSystem setup;
+  ASSERT_TRUE(synthesize_circuit(c2, setup).ok());
+  EXPECT_EQ(c2.lc_calls, 3);
+  EXPECT_EQ(c2.value_calls, 0);  // setup never asks for values
+
+  CountingCircuit c3;
+  TestConstraintSystem t;
+  ASSERT_TRUE(synthesize_circuit(c3, t).ok());
+  EXPECT_TRUE(t.is_satisfied());
+  EXPECT_EQ(t.constraint_name(0), "outer/inner/a*b=i1");
+  EXPECT_EQ(t.num_constraints(), 3u);
+  EXPECT_TRUE(t.finish().ok());  // finishing twice adds nothing
+  EXPECT_EQ(t.num_constraints(), 3u);
+}
+
 }  // namespace
 }  // namespace cuzk

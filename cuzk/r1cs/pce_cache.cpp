@@ -90,6 +90,10 @@ struct BodyHash {
 
 }  // namespace
 
+std::uint64_t r1cs_topology_key(std::string_view circuit_id) {
+  return checksum64(circuit_id.data(), circuit_id.size(), 0x746f706f ^ kR1csCacheVersion);
+}
+
 Status save_r1cs_cache(const std::string& path, const R1csMatrices& m, std::uint64_t topology_key) {
   CUZK_RETURN_IF_ERROR(m.validate());
   Header h;

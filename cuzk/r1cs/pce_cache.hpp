@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "cuzk/base/status.hpp"
 #include "cuzk/r1cs/matrices.hpp"
@@ -24,6 +25,10 @@
 namespace cuzk {
 
 inline constexpr std::uint32_t kR1csCacheVersion = 1;
+
+/// A topology key from a circuit's identity (e.g. "porep-32g-v1.1 partition layout") and this
+/// cache version: a different name, or a new cache version, makes old files stale.
+std::uint64_t r1cs_topology_key(std::string_view circuit_id);
 
 /// Writes |m| to |path| (through a temporary file renamed into place).
 Status save_r1cs_cache(const std::string& path, const R1csMatrices& m, std::uint64_t topology_key);

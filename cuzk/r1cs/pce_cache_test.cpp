@@ -125,6 +125,11 @@ TEST_F(R1csCache, LoadOrBuildRebuildsDamagedCache) {
   EXPECT_EQ(third->matrices, m_);
 }
 
+TEST(R1csCacheKey, DependsOnTheCircuitId) {
+  EXPECT_EQ(r1cs_topology_key("porep-32g"), r1cs_topology_key("porep-32g"));
+  EXPECT_NE(r1cs_topology_key("porep-32g"), r1cs_topology_key("porep-64g"));
+}
+
 TEST(Checksum, SensitiveToEveryByteAndLength) {
   std::vector<unsigned char> d(1000);
   std::mt19937_64 rng(7);
