@@ -15,11 +15,13 @@ PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t x
   PippengerShape best;
   double best_cost = -1;
   for (unsigned c = 1; c <= 22; ++c) {
-    if ((std::size_t{1} << (c - 1)) * xyzz_bytes > (std::size_t{48} << 20)) break;
+    const bool affine = c >= kBatchAffineMinWindow;
+    // Affine buckets are two coordinates and a state byte: about half an XYZZ point.
+    const std::size_t bucket_bytes = affine ? xyzz_bytes / 2 + 8 : xyzz_bytes;
+    if ((std::size_t{1} << (c - 1)) * bucket_bytes > kBucketBytesCap) break;
     const std::size_t k = msm_window_count(c);
     for (unsigned p = 1; p <= 16; ++p) {
       if (p > 1 && n / p < (std::size_t{1} << c)) break;  // chunks smaller than the buckets waste work
-      const bool affine = c >= kBatchAffineMinWindow;
       const double rounds = static_cast<double>((k * p + threads - 1) / threads);
       // One inversion per batch costs about 40 mixed additions (measured: 25 µs against 0.6 µs).
       const double per_point =

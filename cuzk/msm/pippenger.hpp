@@ -40,6 +40,10 @@ constexpr std::size_t batch_affine_batch_size(unsigned c) {
   return quarter < 16 ? 16 : (quarter > 2048 ? 2048 : quarter);
 }
 
+/// Bucket memory of one task, at most: the 2 MiB L2 of the machines measured (docs/perf/msm.md:
+/// c = 16 with 3.4 MiB of G1 buckets measured no faster than c = 13..15 at 2^20).
+inline constexpr std::size_t kBucketBytesCap = std::size_t{2} << 20;
+
 /// Tuning knobs of one Pippenger run; zero values are chosen from n and the thread count.
 struct PippengerOptions {
   unsigned window_bits = 0;  ///< c, 1..24; 0 = automatic
@@ -48,7 +52,8 @@ struct PippengerOptions {
 };
 
 /// The window width, chunk count and accumulation Pippenger uses for |n| points on |threads|
-/// threads, with the bucket array of one task capped near 48 MiB for points of |xyzz_bytes| bytes.
+/// threads, for points whose XYZZ form has |xyzz_bytes| bytes; one task's buckets stay within
+/// kBucketBytesCap.
 struct PippengerShape {
   unsigned window_bits = 1;
   unsigned chunks = 1;
