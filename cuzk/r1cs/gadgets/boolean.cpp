@@ -24,14 +24,14 @@ Result<Variable> alloc_result(ConstraintSystem& cs, const char* name, std::optio
 
 Result<AllocatedBit> AllocatedBit::alloc(ConstraintSystem& cs, std::optional<bool> value) {
   CUZK_ASSIGN_OR_RETURN(Variable v, cs.alloc("boolean", [&] { return bit_fr(value); }));
-  cs.enforce("boolean constraint", LC(Variable::one()) - v, LC(v), LC());
+  cs.enforce("boolean constraint", [&] { return LC(Variable::one()) - v; }, v, [] { return LC(); });
   return AllocatedBit(v, value);
 }
 
 Result<AllocatedBit> AllocatedBit::alloc_conditionally(ConstraintSystem& cs, std::optional<bool> value,
                                                        const AllocatedBit& must_be_false) {
   CUZK_ASSIGN_OR_RETURN(Variable v, cs.alloc("boolean", [&] { return bit_fr(value); }));
-  cs.enforce("boolean constraint", LC(Variable::one()) - must_be_false.var_ - v, LC(v), LC());
+  cs.enforce("boolean constraint", [&] { return LC(Variable::one()) - must_be_false.var_ - v; }, v, [] { return LC(); });
   return AllocatedBit(v, value);
 }
 
@@ -39,7 +39,7 @@ Result<AllocatedBit> AllocatedBit::bit_xor(ConstraintSystem& cs, const Allocated
   std::optional<bool> r;
   CUZK_ASSIGN_OR_RETURN(Variable c, alloc_result(cs, "xor result", a.value_, b.value_,
                                                  [](bool x, bool y) { return x != y; }, r));
-  cs.enforce("xor constraint", LC(a.var_) + a.var_, LC(b.var_), LC(a.var_) + b.var_ - c);
+  cs.enforce("xor constraint", [&] { return LC(a.var_) + a.var_; }, b.var_, [&] { return LC(a.var_) + b.var_ - c; });
   return AllocatedBit(c, r);
 }
 
@@ -47,7 +47,7 @@ Result<AllocatedBit> AllocatedBit::bit_and(ConstraintSystem& cs, const Allocated
   std::optional<bool> r;
   CUZK_ASSIGN_OR_RETURN(Variable c, alloc_result(cs, "and result", a.value_, b.value_,
                                                  [](bool x, bool y) { return x && y; }, r));
-  cs.enforce("and constraint", LC(a.var_), LC(b.var_), LC(c));
+  cs.enforce("and constraint", a.var_, b.var_, c);
   return AllocatedBit(c, r);
 }
 
@@ -55,7 +55,7 @@ Result<AllocatedBit> AllocatedBit::and_not(ConstraintSystem& cs, const Allocated
   std::optional<bool> r;
   CUZK_ASSIGN_OR_RETURN(Variable c, alloc_result(cs, "and not result", a.value_, b.value_,
                                                  [](bool x, bool y) { return x && !y; }, r));
-  cs.enforce("and not constraint", LC(a.var_), LC(Variable::one()) - b.var_, LC(c));
+  cs.enforce("and not constraint", a.var_, [&] { return LC(Variable::one()) - b.var_; }, c);
   return AllocatedBit(c, r);
 }
 
@@ -63,7 +63,7 @@ Result<AllocatedBit> AllocatedBit::nor(ConstraintSystem& cs, const AllocatedBit&
   std::optional<bool> r;
   CUZK_ASSIGN_OR_RETURN(Variable c, alloc_result(cs, "nor result", a.value_, b.value_,
                                                  [](bool x, bool y) { return !x && !y; }, r));
-  cs.enforce("nor constraint", LC(Variable::one()) - a.var_, LC(Variable::one()) - b.var_, LC(c));
+  cs.enforce("nor constraint", [&] { return LC(Variable::one()) - a.var_; }, [&] { return LC(Variable::one()) - b.var_; }, c);
   return AllocatedBit(c, r);
 }
 
@@ -157,15 +157,15 @@ Status Boolean::enforce_equal(ConstraintSystem& cs, const Boolean& a, const Bool
   }
   if (is_const(a, true) || is_const(b, true)) {
     const Boolean& x = is_const(a, true) ? b : a;
-    cs.enforce("enforce equal to one", LC(), LC(), LC(Variable::one()) - x.lc());
+    cs.enforce("enforce equal to one", [] { return LC(); }, [] { return LC(); }, [&] { return LC(Variable::one()) - x.lc(); });
     return {};
   }
   if (is_const(a, false) || is_const(b, false)) {
     const Boolean& x = is_const(a, false) ? b : a;
-    cs.enforce("enforce equal to zero", LC(), LC(), x.lc());
+    cs.enforce("enforce equal to zero", [] { return LC(); }, [] { return LC(); }, [&] { return x.lc(); });
     return {};
   }
-  cs.enforce("enforce equal", LC(), LC(), a.lc() - b.lc());
+  cs.enforce("enforce equal", [] { return LC(); }, [] { return LC(); }, [&] { return a.lc() - b.lc(); });
   return {};
 }
 
@@ -185,7 +185,7 @@ Result<Boolean> Boolean::sha256_ch(ConstraintSystem& cs, const Boolean& a, const
     return r.negate();
   }
   CUZK_ASSIGN_OR_RETURN(Variable ch, cs.alloc("ch", [&] { return bit_fr(v); }));
-  cs.enforce("ch computation", b.lc() - c.lc(), a.lc(), LC(ch) - c.lc());
+  cs.enforce("ch computation", [&] { return b.lc() - c.lc(); }, [&] { return a.lc(); }, [&] { return LC(ch) - c.lc(); });
   return Boolean::from(AllocatedBit(ch, v));
 }
 
@@ -214,7 +214,8 @@ Result<Boolean> Boolean::sha256_maj(ConstraintSystem& cs, const Boolean& a, cons
   }
   if (!bc_r) return bc_r.status();
   const Boolean& bc = *bc_r;
-  cs.enforce("maj computation", bc.lc() + bc.lc() - b.lc() - c.lc(), a.lc(), bc.lc() - maj);
+  cs.enforce("maj computation", [&] { return bc.lc() + bc.lc() - b.lc() - c.lc(); }, [&] { return a.lc(); },
+             [&] { return bc.lc() - maj; });
   return Boolean::from(AllocatedBit(maj, v));
 }
 

@@ -188,7 +188,8 @@ Result<AllocatedNum> pick(ConstraintSystem& cs, const Boolean& condition, const 
     c_r = AllocatedNum::alloc(cs, v);
   }
   if (!c_r) return c_r;
-  cs.enforce("pick", LC(b.variable()) - a.variable(), condition.lc(), LC(b.variable()) - c_r->variable());
+  cs.enforce("pick", [&] { return LC(b.variable()) - a.variable(); }, [&] { return condition.lc(); },
+             [&] { return LC(b.variable()) - c_r->variable(); });
   return c_r;
 }
 
