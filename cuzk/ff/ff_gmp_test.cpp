@@ -215,7 +215,7 @@ TYPED_TEST(GmpCross, AddSubMulSquareNeg) {
 
 TYPED_TEST(GmpCross, InverseAndPow) {
   using F = typename TestFixture::F;
-  for (const auto& x : this->inputs(40)) {
+  for (const auto& x : this->inputs(150)) {
     const F a = field_of<F>(x);
     Mpz e;
     if (mpz_sgn(x.get()) == 0) {
@@ -232,6 +232,14 @@ TYPED_TEST(GmpCross, InverseAndPow) {
     mpz_powm(e.get(), x.get(), k.get(), this->p_.get());
     ASSERT_EQ(value_of(a.pow(kl)), e) << "pow " << x << "^" << k << " seed=" << this->seed_;
     ASSERT_EQ(value_of(a.pow_vartime(kl)), e) << "pow_vartime " << x << "^" << k << " seed=" << this->seed_;
+    // exponents of every length (the windowed path starts above 32 bits; lengths not multiples of 4)
+    Mpz kk = random_mpz<F>(this->rng_);
+    const unsigned len = 1 + static_cast<unsigned>(this->rng_() % (64 * F::N - 1));
+    mpz_fdiv_r_2exp(kk.get(), kk.get(), len);
+    mpz_setbit(kk.get(), len - 1);
+    mpz_powm(e.get(), x.get(), kk.get(), this->p_.get());
+    ASSERT_EQ(value_of(a.pow_vartime(limbs_from_mpz<F::N>(kk))), e) << "pow_vartime " << x << "^" << kk << " seed=" << this->seed_;
+    ASSERT_EQ(value_of(a.pow(limbs_from_mpz<F::N>(kk))), e) << "pow " << x << "^" << kk << " seed=" << this->seed_;
     const std::uint64_t small = this->rng_() % 1000;
     mpz_powm_ui(e.get(), x.get(), small, this->p_.get());
     ASSERT_EQ(value_of(a.pow_u64(small)), e) << "pow_u64 " << x << "^" << small << " seed=" << this->seed_;

@@ -230,20 +230,45 @@ class MontField {
     }
     return r;
   }
-  /// a^e skipping leading zero bits and multiplications for zero bits of e.
+  /// a^e; the sequence of operations depends on e only (never on a), so this is constant time in
+  /// the base for a public exponent. Exponents over 32 bits use 4-bit fixed windows: for a b-bit e,
+  /// b squarings + ~b/4 + 14 multiplications (plain square-and-multiply: b + b/2).
   template <std::size_t M>
   constexpr MontField pow_vartime(const Limbs<M>& e) const {
+    const unsigned nbits = limbs_bit_length(e);
     MontField r = one();
-    for (unsigned i = limbs_bit_length(e); i-- > 0;) {
+    if (nbits <= 32) {
+      for (unsigned i = nbits; i-- > 0;) {
+        r.square_inplace();
+        if (limbs_bit(e, i)) r *= *this;
+      }
+      return r;
+    }
+    MontField table[16];  // table[d] = a^d
+    table[0] = one();
+    table[1] = *this;
+    for (unsigned d = 2; d < 16; ++d) table[d] = table[d - 1] * *this;
+    const unsigned windows = (nbits + 3) / 4;
+    for (unsigned w = windows; w-- > 0;) {
+      const unsigned bit = 4 * w;
+      const unsigned d = static_cast<unsigned>((e[bit / 64] >> (bit % 64)) & 0xf);  // 64 % 4 == 0
+      if (w + 1 == windows) {
+        r = table[d];
+        continue;
+      }
       r.square_inplace();
-      if (limbs_bit(e, i)) r *= *this;
+      r.square_inplace();
+      r.square_inplace();
+      r.square_inplace();
+      if (d != 0) r *= table[d];
     }
     return r;
   }
   constexpr MontField pow_u64(std::uint64_t e) const { return pow_vartime(Limbs<1>{e}); }
 
-  /// a^{-1} by Fermat (a^{p−2}), constant time; the inverse of 0 is 0.
-  constexpr MontField inverse() const { return pow(kPMinus2); }
+  /// a^{-1} by Fermat (a^{p−2}), constant time (the windowed exponentiation's steps depend only on
+  /// the public p − 2); the inverse of 0 is 0.
+  constexpr MontField inverse() const { return pow_vartime(kPMinus2); }
   /// a^{-1} by Kaliski's almost Montgomery inverse (binary, trailing-zero runs at once) and one
   /// correction by a power of two; several times faster than inverse(), time depends on the value.
   /// The inverse of 0 is 0.
