@@ -243,3 +243,39 @@ TEST(Multipack, PackIntoInputsMatchesComputeMultipacking) {
 
 }  // namespace
 }  // namespace cuzk
+
+namespace cuzk {
+namespace {
+
+TEST(UInt32, CorruptedSumBitIsCaughtByMultiEq) {
+  const std::uint64_t seed = gadget_test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  const std::uint32_t x = rng(), y = rng();
+  for (int iter = 0; iter < 4; ++iter) {
+    const std::size_t target = 64 + rng() % 33;  // one of the 33 result bits
+    gadget_test::CorruptingCs cs(target);
+    {
+      MultiEq meq(cs);
+      auto a = UInt32::alloc(cs, x);
+      auto b = UInt32::alloc(cs, y);
+      const UInt32 ops[2] = {*a, *b};
+      ASSERT_TRUE(UInt32::addmany(cs, meq, ops).ok());
+    }
+    ASSERT_FALSE(cs.inner().is_satisfied()) << "seed=" << seed << " target=" << target;
+    const std::string& name = *cs.inner().which_unsatisfied();
+    // A bit 0 → 1 keeps booleanity and breaks the sum; 1 → 2 breaks booleanity first.
+    EXPECT_TRUE(name == "multieq 0" || name.find("boolean constraint") != std::string::npos) << name;
+  }
+}
+
+TEST(Multipack, CorruptedInputIsNamed) {
+  gadget_test::CorruptingCs cs(3);  // aux 3 is the packed value of pack_bits
+  std::vector<Boolean> bits;
+  for (int i = 0; i < 3; ++i) bits.push_back(Boolean::from(*AllocatedBit::alloc(cs, i != 1)));
+  auto n = pack_bits(cs, bits);
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(*cs.inner().which_unsatisfied(), "packing constraint");
+}
+
+}  // namespace
+}  // namespace cuzk

@@ -30,9 +30,9 @@ Result<std::uint64_t> in_system(GadgetCs kind, F body) {
 
 }  // namespace
 
-Result<std::uint64_t> run_sha256_gadget(const GadgetWorkload& w) {
+Status synthesize_sha256_gadget(ConstraintSystem& cs, const GadgetWorkload& w) {
   std::mt19937_64 rng(w.seed);
-  return in_system(w.cs, [&](ConstraintSystem& cs) -> Status {
+  {
     for (std::uint64_t k = 0; k < w.n; ++k) {
       Namespace ns(cs, [k] { return "sha256 " + std::to_string(k); });
       std::vector<Boolean> bits;
@@ -48,15 +48,19 @@ Result<std::uint64_t> run_sha256_gadget(const GadgetWorkload& w) {
       (void)out;
     }
     return {};
-  });
+  }
 }
 
-Result<std::uint64_t> run_poseidon_gadget(const GadgetWorkload& w) {
+Result<std::uint64_t> run_sha256_gadget(const GadgetWorkload& w) {
+  return in_system(w.cs, [&](ConstraintSystem& cs) { return synthesize_sha256_gadget(cs, w); });
+}
+
+Status synthesize_poseidon_gadget(ConstraintSystem& cs, const GadgetWorkload& w) {
   const PoseidonConstants* c = poseidon_constants(w.poseidon_arity);
   if (!c) return Status(Errc::invalid_argument, "no Poseidon constants for arity " + std::to_string(w.poseidon_arity));
   std::mt19937_64 rng(w.seed);
   const Fr tag = poseidon_merkle_tag(c->arity);
-  return in_system(w.cs, [&](ConstraintSystem& cs) -> Status {
+  {
     std::vector<AllocatedNum> in(c->arity);
     for (std::uint64_t k = 0; k < w.n; ++k) {
       Namespace ns(cs, [k] { return "poseidon " + std::to_string(k); });
@@ -68,7 +72,11 @@ Result<std::uint64_t> run_poseidon_gadget(const GadgetWorkload& w) {
       (void)h;
     }
     return {};
-  });
+  }
+}
+
+Result<std::uint64_t> run_poseidon_gadget(const GadgetWorkload& w) {
+  return in_system(w.cs, [&](ConstraintSystem& cs) { return synthesize_poseidon_gadget(cs, w); });
 }
 
 }  // namespace cuzk

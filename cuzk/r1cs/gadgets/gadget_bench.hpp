@@ -27,6 +27,13 @@ struct GadgetWorkload {
   unsigned poseidon_arity = 8;  ///< 2, 4, 8 or 11
 };
 
+class ConstraintSystem;
+
+/// The SHA-256 workload synthesised into |cs| (any system).
+Status synthesize_sha256_gadget(ConstraintSystem& cs, const GadgetWorkload& w);
+/// The Poseidon workload synthesised into |cs| (any system).
+Status synthesize_poseidon_gadget(ConstraintSystem& cs, const GadgetWorkload& w);
+
 /// Synthesises n SHA-256 gadget instances; returns the constraint count (input constraints
 /// excluded) or the synthesis error.
 Result<std::uint64_t> run_sha256_gadget(const GadgetWorkload& w);
