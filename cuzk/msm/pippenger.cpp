@@ -40,15 +40,23 @@ PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t x
 
 namespace {
 
+// Digit |j| of a canonical scalar: the recoding k + H is redone per window (a 4-limb addition, a few
+// ns against a bucket addition), so no recoded copy of the scalars (n·32 bytes) is kept.
+inline std::int32_t recoded_digit(const SignedWindowPlan& plan, const Limbs<4>& k, unsigned j) {
+  std::uint64_t kr[4];
+  msm_recode(plan, k.data(), kr);
+  return msm_signed_digit(plan, kr, j);
+}
+
 // Σ over points [begin, end) of window |j|: XYZZ bucket accumulation then running-sum reduction.
 template <class C>
 Xyzz<C> window_sum(const SignedWindowPlan& plan, unsigned j, std::span<const Affine<C>> bases,
-                   std::span<const Limbs<4>> recoded, std::span<const std::uint32_t> indices, std::size_t begin,
+                   std::span<const Limbs<4>> scalars, std::span<const std::uint32_t> indices, std::size_t begin,
                    std::size_t end, std::vector<Xyzz<C>>& buckets) {
   const std::uint32_t nb = plan.buckets();
   buckets.assign(nb, Xyzz<C>::identity());
   const bool direct = indices.empty();
-  auto digit = [&](std::size_t i) { return msm_signed_digit(plan, recoded[i].data(), j); };
+  auto digit = [&](std::size_t i) { return recoded_digit(plan, scalars[i], j); };
   // One point of lookahead: prefetch the next bucket and base while this addition runs.
   std::int32_t d_next = begin < end ? digit(begin) : 0;
   for (std::size_t i = begin; i < end; ++i) {
@@ -234,7 +242,7 @@ inline constexpr std::size_t kPrefetchAhead = 8;
 
 template <class C>
 Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned j, std::span<const Affine<C>> bases,
-                          std::span<const Limbs<4>> recoded, std::span<const std::uint32_t> indices,
+                          std::span<const Limbs<4>> scalars, std::span<const std::uint32_t> indices,
                           std::size_t begin, std::size_t end) {
   const std::uint32_t nb = plan.buckets();
   const std::size_t batch = batch_affine_batch_size(plan.c);
@@ -243,7 +251,7 @@ Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned j, std::span<co
   std::int32_t digits[kDigitBlock];
   for (std::size_t blk = begin; blk < end; blk += kDigitBlock) {
     const std::size_t len = std::min(kDigitBlock, end - blk);
-    for (std::size_t t = 0; t < len; ++t) digits[t] = msm_signed_digit(plan, recoded[blk + t].data(), j);
+    for (std::size_t t = 0; t < len; ++t) digits[t] = recoded_digit(plan, scalars[blk + t], j);
     for (std::size_t t = 0; t < std::min(len, kPrefetchAhead); ++t) {
       if (digits[t] != 0) buckets.prefetch(static_cast<std::uint32_t>(digits[t] < 0 ? -digits[t] : digits[t]) - 1);
     }
@@ -293,24 +301,16 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<
   const std::size_t k = plan.windows;
   const std::size_t p = std::max<std::size_t>(1, std::min<std::size_t>(shape.chunks, n));
 
-  std::vector<Limbs<4>> recoded(n);
-  pool.parallel_for(
-      n,
-      [&](std::size_t b, std::size_t e) {
-        for (std::size_t i = b; i < e; ++i) msm_recode(plan, scalars[i].data(), recoded[i].data());
-      },
-      4096);
-
   std::vector<Xyzz<C>> partial(k * p, Xyzz<C>::identity());
   pool.parallel_for(k * p, [&](std::size_t t) {
     const unsigned j = static_cast<unsigned>(t / p);
     const std::size_t chunk = t % p;
     const std::size_t begin = n * chunk / p, end = n * (chunk + 1) / p;
     if (affine) {
-      partial[t] = window_sum_affine<C>(plan, j, bases, recoded, indices, begin, end);
+      partial[t] = window_sum_affine<C>(plan, j, bases, scalars, indices, begin, end);
     } else {
       std::vector<Xyzz<C>> buckets;
-      partial[t] = window_sum<C>(plan, j, bases, recoded, indices, begin, end, buckets);
+      partial[t] = window_sum<C>(plan, j, bases, scalars, indices, begin, end, buckets);
     }
   });
 
