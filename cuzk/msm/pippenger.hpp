@@ -1,7 +1,7 @@
 // Pippenger's bucket method for Σ k_i·P_i on the CPU, generic over the curve (G1 and G2 share the
 // code; pippenger.cpp instantiates both).
 //
-// Scalars are recoded once into signed windows (digits.hpp); window j puts P_i into bucket
+// Scalars are recoded into signed windows (digits.hpp, on the fly per window); window j puts P_i into bucket
 // |d_ij| − 1 with the sign of d_ij (XYZZ mixed add, 8M + 2S), reduces its 2^(c−1) buckets by running
 // sums (2 full adds per bucket, 12M + 2S each), and the window sums are combined by Horner's rule
 // with c doublings between windows. Work is split into K·P tasks, (window, chunk of points), run
