@@ -28,8 +28,9 @@ struct AbcVectors {
   std::vector<Fr> a, b, c;
 };
 
-/// Writes A·z, B·z, C·z into |a|, |b|, |c| (each num_constraints long). size_mismatch when z has
-/// not num_columns() entries or an output has the wrong length.
+/// Writes A·z, B·z, C·z into |a|, |b|, |c| (each num_constraints long), rows split over |pool| in
+/// blocks of 64. |m| is only read, so one recorded R1csMatrices serves concurrent proofs.
+/// size_mismatch when z has not num_columns() entries or an output has the wrong length.
 Status pce_evaluate_into(ThreadPool& pool, const R1csMatrices& m, std::span<const Fr> z, std::span<Fr> a,
                          std::span<Fr> b, std::span<Fr> c, const PceOptions& opt = {});
 /// Allocating form of pce_evaluate_into.

@@ -15,7 +15,8 @@ namespace cuzk {
 
 struct RecordingOptions {
   bool with_values = false;     ///< call the value closures and keep the witness
-  bool record_matrices = true;  ///< keep A, B, C (off for the classic proving path)
+  bool record_matrices = true;  ///< keep A, B, C (off for the classic proving path: the
+                                ///< Recording then holds counts and density bitmaps only)
   bool evaluate_abc = false;    ///< needs with_values: a, b, c per constraint
   std::size_t reserve_constraints = 0;
 };
