@@ -1,0 +1,436 @@
+// gpu_bench: device-side benchmarks of the CUDA backend on the H200 (PERF.md anchors). Prints one
+// CSV line per measurement (op,size,ms,metric,unit,anchor,ratio) and a short table at the end.
+//   gpu_bench [--quick] [--ops field,ntt,h,msm_g1,msm_g2,batch_add,partition] [--max-log K] [--partition-log K]
+// Inputs are generated on the device (hash of the index) so no time goes to host generation; MSM
+// bases are 2^16 distinct points (P0 + i·Q, from the host) replicated, as in PERF.md §7.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuzk/ec/batch_affine.hpp"
+#include "cuzk/ec/g1.hpp"
+#include "cuzk/ec/g2.hpp"
+#include "cuzk/ec/scalar_mul.hpp"
+#include "cuzk/gpu/cuda_check.cuh"
+#include "cuzk/gpu/device_context.hpp"
+#include "cuzk/gpu/ec/dev_curves.cuh"
+#include "cuzk/gpu/ff/dev_fields.cuh"
+#include "cuzk/gpu/msm/pippenger.cuh"
+#include "cuzk/gpu/ntt/ntt.cuh"
+
+namespace cuzk::gpu {
+namespace {
+
+struct Row {
+  std::string op, size;
+  double ms, metric;
+  std::string unit;
+  double anchor;  // same unit as ms (0: none)
+};
+std::vector<Row> g_rows;
+
+void report(const std::string& op, const std::string& size, double ms, double metric, const std::string& unit,
+            double anchor_ms) {
+  g_rows.push_back({op, size, ms, metric, unit, anchor_ms});
+  std::printf("csv,%s,%s,%.3f,%.4g,%s,%.3f,%.3f\n", op.c_str(), size.c_str(), ms, metric, unit.c_str(), anchor_ms,
+              anchor_ms > 0 ? ms / anchor_ms : 0.0);
+  std::fflush(stdout);
+}
+
+double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/// Median of |reps| timed runs after one warm-up; |fn| must finish its work (it synchronizes).
+double time_ms(int reps, const std::function<void()>& fn) {
+  fn();
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    const double t0 = now_ms();
+    fn();
+    t.push_back(now_ms() - t0);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Field throughput: 4 independent dependent chains per thread.
+
+template <class F>
+__global__ void mul_chain_kernel(F* out, const F* in, int iters) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  F a = in[(4 * i) & 1023], b = in[(4 * i + 1) & 1023], c = in[(4 * i + 2) & 1023], d = in[(4 * i + 3) & 1023];
+  const F m = in[(i + 7) & 1023];
+  for (int k = 0; k < iters; ++k) {
+    a = a * m;
+    b = b * m;
+    c = c * m;
+    d = d * m;
+  }
+  out[i] = a + b + c + d;
+}
+
+template <class F>
+__global__ void sqr_chain_kernel(F* out, const F* in, int iters) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  F a = in[(4 * i) & 1023], b = in[(4 * i + 1) & 1023], c = in[(4 * i + 2) & 1023], d = in[(4 * i + 3) & 1023];
+  for (int k = 0; k < iters; ++k) {
+    a = a.square();
+    b = b.square();
+    c = c.square();
+    d = d.square();
+  }
+  out[i] = a + b + c + d;
+}
+
+/// Random field elements below the modulus from a hash of the index (Montgomery form of a random value).
+template <class F>
+__global__ void fill_random_kernel(F* out, std::size_t n, std::uint64_t seed) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i >= n) return;
+  std::uint64_t x = seed ^ (i * 0x9e3779b97f4a7c15ULL);
+  F v;
+#pragma unroll
+  for (int k = 0; k < F::N; ++k) {
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 29;
+    v.l[k] = static_cast<std::uint32_t>(x >> 16);
+  }
+  v.l[F::N - 1] &= 0x0fffffffu;  // below p for both fields
+  out[i] = v;
+}
+
+/// Scalars with the PoRep mix: |p0| zeros, |p1| ones (per 1000), the rest random.
+__global__ void fill_mix_kernel(DevFr* out, std::size_t n, std::uint64_t seed, unsigned p0, unsigned p1) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i >= n) return;
+  std::uint64_t x = seed ^ (i * 0x9e3779b97f4a7c15ULL);
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  const unsigned roll = static_cast<unsigned>(x % 1000);
+  if (roll < p0) out[i] = DevFr::zero();
+  else if (roll < p0 + p1) out[i] = DevFr::one();
+}
+
+template <class F>
+void fill_random(F* p, std::size_t n, std::uint64_t seed, cudaStream_t s) {
+  fill_random_kernel<F><<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(p, n, seed);
+  CUZK_CUDA_CHECK_LAUNCH();
+}
+
+template <class F>
+__global__ void replicate_kernel(DevAffine<F>* out, std::size_t n, std::size_t distinct) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i >= n || i < distinct) return;
+  out[i] = out[i % distinct];
+}
+
+void bench_field(DeviceContext& ctx) {
+  cudaStream_t s = ctx.stream();
+  const std::size_t threads = static_cast<std::size_t>(ctx.sm_count()) * 2048;
+  auto in = ctx.alloc(1024 * sizeof(DevFp2), "in");
+  auto out = ctx.alloc(threads * sizeof(DevFp2), "out");
+  if (!in.ok() || !out.ok()) return;
+  fill_random(in->as<DevFp>(), 2048, 1, s);
+  const int iters = 256;
+  const unsigned grid = static_cast<unsigned>(threads / 256);
+  // anchor: the time sppark's rate (PERF.md §4b) would take for the same count
+  auto time_kernel = [&](const char* name, const std::function<void()>& launch, double anchor_gops) {
+    const double ms = time_ms(3, [&] {
+      launch();
+      CUZK_CUDA_CHECK_LAUNCH();
+      CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+    });
+    const double count = static_cast<double>(threads) * iters * 4;
+    report(name, std::to_string(static_cast<long long>(count)), ms, count / (ms * 1e6), "G/s",
+           anchor_gops > 0 ? count / (anchor_gops * 1e6) : 0);
+  };
+  DevFp* fo = out->as<DevFp>();
+  DevFp* fi = in->as<DevFp>();
+  DevFr* ro = out->as<DevFr>();
+  DevFr* ri = in->as<DevFr>();
+  DevFp2* qo = out->as<DevFp2>();
+  DevFp2* qi = in->as<DevFp2>();
+  time_kernel("fp_mul", [&] { mul_chain_kernel<DevFp><<<grid, 256, 0, s>>>(fo, fi, iters); }, 27.16);
+  time_kernel("fp_sqr", [&] { sqr_chain_kernel<DevFp><<<grid, 256, 0, s>>>(fo, fi, iters); }, 33.8);
+  time_kernel("fr_mul", [&] { mul_chain_kernel<DevFr><<<grid, 256, 0, s>>>(ro, ri, iters); }, 58.75);
+  time_kernel("fp2_mul", [&] { mul_chain_kernel<DevFp2><<<grid, 256, 0, s>>>(qo, qi, iters); }, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+double ntt_anchor(unsigned lg, int variant) {
+  // PERF.md §2 (sppark on this H200): forward NN; inverse and coset where measured.
+  switch (lg) {
+    case 20: return variant == 0 ? 0.27 : variant == 1 ? 0.29 : 0;
+    case 22: return variant == 0 ? 1.12 : 0;
+    case 24: return variant == 0 ? 4.73 : variant == 1 ? 4.98 : 5.33;
+    case 25: return variant == 0 ? 9.99 : 0;
+    case 26: return variant == 0 ? 23.8 : variant == 1 ? 24.8 : 26.2;
+    case 27: return variant == 0 ? 44.3 : variant == 1 ? 46.9 : 49.1;
+  }
+  return 0;
+}
+
+void bench_ntt(DeviceContext& ctx, NttTables& tables, unsigned min_log, unsigned max_log) {
+  cudaStream_t s = ctx.stream();
+  for (unsigned lg = min_log; lg <= max_log; ++lg) {
+    const std::size_t n = std::size_t{1} << lg;
+    auto v = ctx.alloc(n * sizeof(Fr), "ntt values");
+    auto sc = ctx.alloc(n * sizeof(Fr), "ntt scratch");
+    if (!v.ok() || !sc.ok()) {
+      std::printf("skip ntt 2^%u: %s\n", lg, (v.ok() ? sc.status() : v.status()).to_string().c_str());
+      continue;
+    }
+    fill_random(v->as<DevFr>(), n, lg, s);
+    const char* names[3] = {"ntt_fwd", "ntt_inv", "ntt_coset_fwd"};
+    for (int variant = 0; variant < 3; ++variant) {
+      const GpuNttMode mode{.inverse = variant == 1, .coset = variant == 2};
+      const double ms = time_ms(5, [&] { ntt_device(ctx, tables, v->as<Fr>(), sc->as<Fr>(), lg, mode, s); });
+      report(names[variant], "2^" + std::to_string(lg), ms, ms, "ms", ntt_anchor(lg, variant));
+    }
+  }
+}
+
+void bench_h(DeviceContext& ctx, NttTables& tables, unsigned lg) {
+  cudaStream_t s = ctx.stream();
+  const std::size_t n = std::size_t{1} << lg;
+  DeviceBuffer buf[4];
+  for (auto& b : buf) {
+    auto r = ctx.alloc(n * sizeof(Fr), "h buffers");
+    if (!r.ok()) {
+      std::printf("skip h 2^%u: %s\n", lg, r.status().to_string().c_str());
+      return;
+    }
+    b = std::move(r).value();
+  }
+  const double ms = time_ms(3, [&] {
+    for (int i = 0; i < 3; ++i) fill_random(buf[i].as<DevFr>(), n, 100 + i, s);
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+    compute_h_device(ctx, tables, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(), buf[3].as<Fr>(), lg, s);
+  });
+  // anchor: 7 sppark NTTs ≈ 0.32 s at 2^27 (PERF.md §2), scaled by size
+  report("h_compute", "2^" + std::to_string(lg), ms, ms, "ms", lg == 27 ? 320.0 : 0);
+}
+
+template <class C>
+std::vector<Affine<C>> host_distinct_points(std::size_t n) {
+  std::mt19937_64 rng(42);
+  const Jacobian<C> g = Jacobian<C>::generator();
+  Limbs<4> k1{rng(), rng(), rng(), rng() >> 2}, k2{rng(), rng(), rng(), rng() >> 2};
+  const Jacobian<C> q = mul_vartime(g, Fr::from_limbs_reduce(k2));
+  Jacobian<C> p = mul_vartime(g, Fr::from_limbs_reduce(k1));
+  std::vector<Jacobian<C>> jac(n);
+  for (auto& j : jac) {
+    j = p;
+    p.add(q);
+  }
+  return batch_to_affine_vartime<C>(jac);
+}
+
+/// Resident bases of |n| points: 2^16 distinct ones replicated.
+template <class C, class F>
+ResidentBases make_bases(DeviceContext& ctx, std::size_t n, cudaStream_t s,
+                         ResidentBases (*upload)(DeviceContext&, std::span<const Affine<C>>, cudaStream_t)) {
+  const std::size_t distinct = std::min<std::size_t>(n, 1 << 16);
+  const auto pts = host_distinct_points<C>(distinct);
+  ResidentBases small = upload(ctx, pts, s);
+  ResidentBases r;
+  r.count = n;
+  r.g2 = small.g2;
+  auto buf = ctx.alloc(n * sizeof(DevAffine<F>), "bench bases");
+  if (!buf.ok()) throw CudaError(cudaErrorMemoryAllocation, buf.status().to_string().c_str(), __FILE__, __LINE__);
+  r.points = std::move(buf).value();
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(r.points.data(), small.points.data(), distinct * sizeof(DevAffine<F>),
+                                  cudaMemcpyDeviceToDevice, s));
+  replicate_kernel<F><<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(r.points.as<DevAffine<F>>(), n, distinct);
+  CUZK_CUDA_CHECK_LAUNCH();
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+  return r;
+}
+
+double msm_g1_anchor(unsigned lg) {
+  switch (lg) {
+    case 20: return 22.1;
+    case 22: return 53.9;
+    case 24: return 159.6;
+    case 25: return 290.3;
+    case 26: return 557.4;
+    case 27: return 1080.0;
+  }
+  return 0;
+}
+double msm_g2_anchor(unsigned lg) {
+  switch (lg) {
+    case 20: return 48.9;
+    case 22: return 139.2;
+    case 24: return 456.2;
+    case 25: return 840.0;
+  }
+  return 0;
+}
+
+template <bool kG2>
+void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window) {
+  cudaStream_t s = ctx.stream();
+  for (unsigned lg : logs) {
+    const std::size_t n = std::size_t{1} << lg;
+    ResidentBases rb = kG2 ? make_bases<G2Curve, DevFp2>(ctx, n, s, upload_bases_g2)
+                           : make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
+    auto sc = ctx.alloc(n * sizeof(Fr), "msm scalars");
+    if (!sc.ok()) throw CudaError(cudaErrorMemoryAllocation, sc.status().to_string().c_str(), __FILE__, __LINE__);
+    fill_random(sc->as<DevFr>(), n, lg * 7, s);
+    GpuMsmStats st;
+    const GpuMsmConfig cfg{.window_bits = window};
+    const double ms = time_ms(3, [&] {
+      if constexpr (kG2) (void)msm_g2_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st);
+      else (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st);
+    });
+    report(kG2 ? "msm_g2" : "msm_g1", "2^" + std::to_string(lg) + " c=" + std::to_string(st.window_bits), ms,
+           ms * 1e6 / static_cast<double>(n), "ns/pt", kG2 ? msm_g2_anchor(lg) : msm_g1_anchor(lg));
+  }
+}
+
+void bench_batch_add(DeviceContext& ctx, unsigned lg) {
+  cudaStream_t s = ctx.stream();
+  const std::size_t n = std::size_t{1} << lg;
+  ResidentBases rb = make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
+  auto sc = ctx.alloc(n * sizeof(Fr), "scalars");
+  fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(sc->as<DevFr>(), n, 5, 500, 500);
+  CUZK_CUDA_CHECK_LAUNCH();
+  GpuMsmStats st;
+  const double ms = time_ms(3, [&] { (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, {}, s, &st); });
+  const double ns = ms * 1e6 / static_cast<double>(st.ones);
+  report("batch_add", "2^" + std::to_string(lg) + " sel=" + std::to_string(st.ones), ms, ns, "ns/sel",
+         st.ones * 0.51e-6);
+}
+
+/// The GPU part of one partition at 2^lg constraints with the PoRep statistics (FORMATS.md, r1cs
+/// bench circuit): H (7 NTTs), A over ~n (99.7 % density), B_G1 and B_G2 over 25.3 %, L over n,
+/// H MSM over n − 1; witness 72.6 % 0/1 values (split evenly here), the rest random.
+void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg) {
+  cudaStream_t s = ctx.stream();
+  const std::size_t n = std::size_t{1} << lg;
+  const std::size_t nb = n / 4 + n / 250;  // B density ≈ 25.3 %
+  ResidentBases a = make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
+  ResidentBases l = make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
+  ResidentBases h = make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
+  ResidentBases b1 = make_bases<G1Curve, DevFp>(ctx, nb, s, upload_bases_g1);
+  ResidentBases b2 = make_bases<G2Curve, DevFp2>(ctx, nb, s, upload_bases_g2);
+  auto w = ctx.alloc(n * sizeof(Fr), "witness");
+  if (!w.ok()) throw CudaError(cudaErrorMemoryAllocation, w.status().to_string().c_str(), __FILE__, __LINE__);
+  fill_random(w->as<DevFr>(), n, 9, s);
+  fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(w->as<DevFr>(), n, 11, 363, 363);
+  CUZK_CUDA_CHECK_LAUNCH();
+  std::vector<std::uint64_t> bdens((n + 63) / 64, 0);
+  std::mt19937_64 rng(3);
+  for (std::size_t i = 0, k = 0; i < n && k < nb; ++i)
+    if (rng() % 1000 < 253) {
+      bdens[i / 64] |= std::uint64_t{1} << (i % 64);
+      ++k;
+    }
+  DeviceBuffer hb[4];
+  for (auto& b : hb) {
+    auto r = ctx.alloc(n * sizeof(Fr), "h buffers");
+    if (!r.ok()) throw CudaError(cudaErrorMemoryAllocation, r.status().to_string().c_str(), __FILE__, __LINE__);
+    b = std::move(r).value();
+  }
+  double t_h = 0, t_a = 0, t_b1 = 0, t_b2 = 0, t_l = 0, t_hm = 0;
+  const double total = time_ms(1, [&] {
+    for (int i = 0; i < 3; ++i) fill_random(hb[i].as<DevFr>(), n, 20 + i, s);
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+    double t0 = now_ms();
+    compute_h_device(ctx, tables, hb[0].as<Fr>(), hb[1].as<Fr>(), hb[2].as<Fr>(), hb[3].as<Fr>(), lg, s);
+    t_h = now_ms() - t0;
+    t0 = now_ms();
+    (void)msm_g1_device_resident(ctx, a, w->as<Fr>(), n, {}, s);
+    t_a = now_ms() - t0;
+    t0 = now_ms();
+    (void)msm_g1_device_resident(ctx, b1, w->as<Fr>(), n, {.density_bits = bdens}, s);
+    t_b1 = now_ms() - t0;
+    t0 = now_ms();
+    (void)msm_g2_device_resident(ctx, b2, w->as<Fr>(), n, {.density_bits = bdens}, s);
+    t_b2 = now_ms() - t0;
+    t0 = now_ms();
+    (void)msm_g1_device_resident(ctx, l, w->as<Fr>(), n, {}, s);
+    t_l = now_ms() - t0;
+    t0 = now_ms();
+    (void)msm_g1_device_resident(ctx, h, hb[0].as<Fr>(), n - 1, {}, s);
+    t_hm = now_ms() - t0;
+  });
+  const std::string sz = "2^" + std::to_string(lg);
+  report("part_h", sz, t_h, t_h, "ms", 0);
+  report("part_msm_a", sz, t_a, t_a, "ms", 0);
+  report("part_msm_b_g1", sz, t_b1, t_b1, "ms", 0);
+  report("part_msm_b_g2", sz, t_b2, t_b2, "ms", 0);
+  report("part_msm_l", sz, t_l, t_l, "ms", 0);
+  report("part_msm_h", sz, t_hm, t_hm, "ms", 0);
+  const double sum = t_h + t_a + t_b1 + t_b2 + t_l + t_hm;
+  report("partition", sz, sum, total, "ms(wall)", lg == 27 ? 1800.0 : 0);
+}
+
+}  // namespace
+}  // namespace cuzk::gpu
+
+int main(int argc, char** argv) {
+  using namespace cuzk::gpu;
+  std::string ops = "field,ntt,h,msm_g1,msm_g2,batch_add,partition";
+  unsigned max_log = 27, part_log = 27, min_log = 20;
+  int window = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--ops" && i + 1 < argc) ops = argv[++i];
+    else if (a == "--max-log" && i + 1 < argc) max_log = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--min-log" && i + 1 < argc) min_log = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--partition-log" && i + 1 < argc) part_log = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--window" && i + 1 < argc) window = std::stoi(argv[++i]);
+    else if (a == "--quick") max_log = 20, part_log = 20, min_log = 16;
+    else {
+      std::fprintf(stderr, "usage: gpu_bench [--quick] [--ops list] [--min-log K] [--max-log K] [--partition-log K] [--window c]\n");
+      return 2;
+    }
+  }
+  auto has = [&](const char* op) { return ("," + ops + ",").find("," + std::string(op) + ",") != std::string::npos; };
+  auto ctx_r = DeviceContext::create({});
+  if (!ctx_r.ok()) {
+    std::printf("gpu_bench: %s\n", ctx_r.status().to_string().c_str());
+    return 0;
+  }
+  auto& ctx = **ctx_r;
+  std::printf("device: %s, %d SMs, arena %.1f GiB\n", ctx.device_name().c_str(), ctx.sm_count(),
+              static_cast<double>(ctx.arena_bytes()) / (1 << 30));
+  try {
+    NttTables tables(ctx);
+    if (has("field")) bench_field(ctx);
+    if (has("ntt")) bench_ntt(ctx, tables, min_log, max_log);
+    if (has("h")) bench_h(ctx, tables, max_log);
+    tables.clear();
+    std::vector<unsigned> g1_logs, g2_logs;
+    for (unsigned lg = min_log; lg <= max_log; lg += 2) g1_logs.push_back(lg);
+    if (max_log >= 25 && (max_log - min_log) % 2) g1_logs.push_back(max_log);
+    for (unsigned lg = min_log; lg <= std::min(max_log, 25u); lg += 2) g2_logs.push_back(lg);
+    if (max_log >= 25) g2_logs.push_back(25);
+    g2_logs.erase(std::unique(g2_logs.begin(), g2_logs.end()), g2_logs.end());
+    if (has("msm_g1")) bench_msm<false>(ctx, g1_logs, window);
+    if (has("msm_g2")) bench_msm<true>(ctx, g2_logs, window);
+    if (has("batch_add")) bench_batch_add(ctx, std::min(max_log, 26u));
+    if (has("partition")) bench_partition(ctx, tables, part_log);
+  } catch (const CudaError& e) {
+    std::printf("gpu_bench: device failure: %s\n", e.what());
+  }
+  std::printf("\n%-16s %-18s %10s %12s %-9s %10s %7s\n", "op", "size", "ms", "metric", "unit", "anchor_ms", "ratio");
+  for (const auto& r : cuzk::gpu::g_rows)
+    std::printf("%-16s %-18s %10.3f %12.4g %-9s %10.3f %7.3f\n", r.op.c_str(), r.size.c_str(), r.ms, r.metric,
+                r.unit.c_str(), r.anchor, r.anchor > 0 ? r.ms / r.anchor : 0.0);
+  return 0;
+}

@@ -1,0 +1,194 @@
+#include "cuzk/gpu/cuda_backend.hpp"
+
+#include <bit>
+#include <charconv>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "cuzk/gpu/cuda_check.cuh"
+#include "cuzk/gpu/device_context.hpp"
+#include "cuzk/gpu/msm/pippenger.cuh"
+#include "cuzk/gpu/ntt/ntt.cuh"
+
+namespace cuzk {
+
+namespace {
+
+using gpu::CudaError;
+using gpu::DeviceBuffer;
+using gpu::DeviceContext;
+
+Status from_cuda_error(const CudaError& e) {
+  if (e.code() == cudaErrorMemoryAllocation) return Status(Errc::out_of_memory, e.what());
+  return Status(Errc::device_failure, e.what());
+}
+
+class CudaBackend final : public Backend {
+ public:
+  CudaBackend(std::unique_ptr<DeviceContext> ctx) : ctx_(std::move(ctx)), tables_(*ctx_) {}
+
+  std::string name() const override { return "cuda:" + std::to_string(ctx_->device()); }
+
+  Result<BasesId> load_bases_g1(std::span<const G1Affine> bases) override {
+    return load([&] { return gpu::upload_bases_g1(*ctx_, bases, ctx_->stream()); });
+  }
+  Result<BasesId> load_bases_g2(std::span<const G2Affine> bases) override {
+    return load([&] { return gpu::upload_bases_g2(*ctx_, bases, ctx_->stream()); });
+  }
+  Status release_bases(BasesId id) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (bases_.erase(id.value) == 0) return Status(Errc::not_found, "bases " + std::to_string(id.value) + " are not loaded");
+    return {};
+  }
+
+  Status ntt(std::span<Fr> values, const NttOptions& options) override {
+    const std::size_t n = values.size();
+    if (n == 0 || !std::has_single_bit(n) || n > (std::size_t{1} << 32))
+      return Status(Errc::invalid_argument, "NTT length " + std::to_string(n) + " is not a power of two ≤ 2^32");
+    if (options.coset && (options.coset_shift % static_cast<std::uint64_t>(0xffffffff00000001ULL)) == 0)
+      return Status(Errc::invalid_argument, "coset shift must be non-zero");
+    std::lock_guard<std::mutex> lock(mu_);
+    try {
+      auto v = ctx_->alloc(n * sizeof(Fr), "NTT values");
+      if (!v.ok()) return v.status();
+      auto s = ctx_->alloc(n * sizeof(Fr), "NTT scratch");
+      if (!s.ok()) return s.status();
+      cudaStream_t st = ctx_->stream();
+      ctx_->upload(v->data(), values.data(), n * sizeof(Fr), st);
+      gpu::ntt_device(*ctx_, tables_, v->as<Fr>(), s->as<Fr>(), static_cast<unsigned>(std::countr_zero(n)),
+                      {.inverse = options.direction == NttDirection::inverse, .coset = options.coset,
+                       .coset_shift = options.coset_shift},
+                      st);
+      ctx_->download(values.data(), v->data(), n * sizeof(Fr), st);
+    } catch (const CudaError& e) {
+      return from_cuda_error(e);
+    }
+    return {};
+  }
+
+  Result<G1Jacobian> msm_g1(BasesId id, std::span<const Fr> scalars, const MsmOptions& options) override {
+    auto r = msm<G1Xyzz>(id, scalars, options, false);
+    if (!r.ok()) return r.status();
+    return r->to_jacobian();
+  }
+  Result<G2Jacobian> msm_g2(BasesId id, std::span<const Fr> scalars, const MsmOptions& options) override {
+    auto r = msm<G2Xyzz>(id, scalars, options, true);
+    if (!r.ok()) return r.status();
+    return r->to_jacobian();
+  }
+
+  Status compute_h(HInputs in, std::span<Fr> h) override {
+    const std::size_t n = in.a.size();
+    if (n < 2 || !std::has_single_bit(n) || in.b.size() != n || in.c.size() != n)
+      return Status(Errc::size_mismatch, "H inputs must share one power-of-two length ≥ 2 (a " + std::to_string(n) +
+                                             ", b " + std::to_string(in.b.size()) + ", c " + std::to_string(in.c.size()) + ")");
+    if (h.size() != n - 1)
+      return Status(Errc::size_mismatch, "h has " + std::to_string(h.size()) + " entries, expected " + std::to_string(n - 1));
+    std::lock_guard<std::mutex> lock(mu_);
+    try {
+      DeviceBuffer buf[4];
+      for (auto& b : buf) {
+        auto r = ctx_->alloc(n * sizeof(Fr), "H buffers");
+        if (!r.ok()) return r.status();
+        b = std::move(r).value();
+      }
+      cudaStream_t st = ctx_->stream();
+      ctx_->upload(buf[0].data(), in.a.data(), n * sizeof(Fr), st);
+      ctx_->upload(buf[1].data(), in.b.data(), n * sizeof(Fr), st);
+      ctx_->upload(buf[2].data(), in.c.data(), n * sizeof(Fr), st);
+      gpu::compute_h_device(*ctx_, tables_, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(), buf[3].as<Fr>(),
+                            static_cast<unsigned>(std::countr_zero(n)), st);
+      ctx_->download(h.data(), buf[0].data(), (n - 1) * sizeof(Fr), st);
+    } catch (const CudaError& e) {
+      return from_cuda_error(e);
+    }
+    return {};
+  }
+
+ private:
+  template <class F>
+  Result<BasesId> load(F&& upload) {
+    std::lock_guard<std::mutex> lock(mu_);
+    try {
+      gpu::ResidentBases rb = upload();
+      const std::uint64_t id = ++next_id_;
+      bases_.emplace(id, std::move(rb));
+      return BasesId{id};
+    } catch (const CudaError& e) {
+      return from_cuda_error(e);
+    }
+  }
+
+  template <class HostXyzz>
+  Result<HostXyzz> msm(BasesId id, std::span<const Fr> scalars, const MsmOptions& options, bool g2) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = bases_.find(id.value);
+    if (it == bases_.end()) return Status(Errc::not_found, "bases " + std::to_string(id.value) + " are not loaded");
+    const gpu::ResidentBases& rb = it->second;
+    if (rb.g2 != g2) return Status(Errc::invalid_argument, std::string("bases ") + std::to_string(id.value) + " are " +
+                                                               (rb.g2 ? "G2" : "G1") + " points");
+    const std::size_t n = scalars.size();
+    const auto& bits = options.density.bits;
+    std::size_t used = n;
+    if (!bits.empty()) {
+      const std::size_t words = (n + 63) / 64;
+      if (bits.size() < words)
+        return Status(Errc::size_mismatch, "density has " + std::to_string(bits.size() * 64) + " bits for " +
+                                               std::to_string(n) + " scalars");
+      used = 0;
+      for (std::size_t w = 0; w < words; ++w) {
+        std::uint64_t word = bits[w];
+        if (w + 1 == words && n % 64) word &= (std::uint64_t{1} << (n % 64)) - 1;
+        used += static_cast<std::size_t>(std::popcount(word));
+      }
+    }
+    if (options.density.base_offset + used > rb.count)
+      return Status(Errc::size_mismatch, "MSM needs bases up to " + std::to_string(options.density.base_offset + used) +
+                                             ", the table has " + std::to_string(rb.count));
+    const gpu::GpuMsmConfig cfg{.density_bits = bits.empty() ? bits : bits.subspan(0, (n + 63) / 64),
+                                .base_offset = options.density.base_offset,
+                                .bit_split = options.bit_split != BitSplit::never};
+    try {
+      if constexpr (std::is_same_v<HostXyzz, G1Xyzz>) return gpu::msm_g1_device(*ctx_, rb, scalars, cfg, ctx_->stream());
+      else return gpu::msm_g2_device(*ctx_, rb, scalars, cfg, ctx_->stream());
+    } catch (const CudaError& e) {
+      return from_cuda_error(e);
+    }
+  }
+
+  std::unique_ptr<DeviceContext> ctx_;
+  gpu::NttTables tables_;
+  std::mutex mu_;  // the device's compute section
+  std::map<std::uint64_t, gpu::ResidentBases> bases_;
+  std::uint64_t next_id_ = 0;
+};
+
+}  // namespace
+
+int cuda_device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
+Result<std::unique_ptr<Backend>> make_cuda_backend(std::string_view spec, const CudaBackendOptions& options) {
+  int device = 0;
+  if (spec.starts_with("cuda:")) {
+    const std::string_view num = spec.substr(5);
+    auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), device);
+    if (ec != std::errc() || p != num.data() + num.size() || device < 0)
+      return Status(Errc::invalid_argument, "bad CUDA backend spec \"" + std::string(spec) + "\" (expected cuda:N)");
+  } else if (spec != "cuda") {
+    return Status(Errc::invalid_argument, "not a CUDA backend spec: \"" + std::string(spec) + "\"");
+  }
+  auto ctx = gpu::DeviceContext::create(
+      {.device = device, .arena_bytes = options.arena_bytes, .vram_cap_bytes = options.vram_cap_bytes});
+  if (!ctx.ok()) return ctx.status();
+  return Result<std::unique_ptr<Backend>>(std::unique_ptr<Backend>(new CudaBackend(std::move(ctx).value())));
+}
+
+}  // namespace cuzk

@@ -1,0 +1,33 @@
+// CudaBackend: the Backend interface (backend/backend.hpp) on one CUDA device. Plain C++ header, so
+// callers outside gpu/ (the backend factory, the engine) need no CUDA headers.
+//
+// One DeviceContext per backend: the VRAM arena holds the resident bases (uploaded once per proving
+// key), the NTT twiddle tables and each call's working buffers. Calls are serialized per device
+// (the compute section of DESIGN.md §3); CUDA errors become device_failure, arena exhaustion
+// out_of_memory, at this boundary only.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string_view>
+
+#include "cuzk/backend/backend.hpp"
+#include "cuzk/base/status.hpp"
+
+namespace cuzk {
+
+struct CudaBackendOptions {
+  /// VRAM arena size; 0 takes 90 % of the memory free at start.
+  std::size_t arena_bytes = 0;
+  /// Upper bound on the arena (0: none), e.g. 16 GiB to behave as a small card.
+  std::size_t vram_cap_bytes = 0;
+};
+
+/// "cuda" or "cuda:N" → a backend on device N; invalid_argument for another spec, device_failure
+/// where no such GPU is present.
+Result<std::unique_ptr<Backend>> make_cuda_backend(std::string_view spec, const CudaBackendOptions& options = {});
+
+/// Number of CUDA devices present (0 when the driver or a GPU is missing).
+int cuda_device_count();
+
+}  // namespace cuzk

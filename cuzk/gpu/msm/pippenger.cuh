@@ -1,0 +1,72 @@
+// GPU multi-scalar multiplication for G1 and G2 over resident bases (msm/pippenger.cpp is the CPU
+// twin). One call: Σ s_i·B[base(i)] with bellperson density (FORMATS.md §2.3) and the 0/1 split.
+//
+//  1. classify   per scalar: density bit and rank (popcount prefix over the bitmap words), Montgomery
+//                → canonical, then 0 → skipped, 1 → "ones" list, else → "tail" list (warp-aggregated
+//                appends; order is irrelevant to a sum).
+//  2. ones       batch addition of the selected bases: per-thread chunks with mixed XYZZ additions,
+//                then a tree of full additions.
+//  3. tail       Pippenger with signed c-bit digits (K = ⌈256/c⌉ windows, 2^(c−1) buckets each):
+//                digits → (bucket key, base index·2 + sign) pairs → CUB radix sort by key → bucket
+//                ranges → one thread per bucket accumulates mixed XYZZ additions → per window, the
+//                running-sum reduction Σ j·S_j split over chunks of buckets → Horner over windows.
+//                Windows are processed in groups sized to the arena (a 16 GiB cap runs more groups).
+// Everything after the scalar upload stays on the device; one point comes back.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "cuzk/ec/g1.hpp"
+#include "cuzk/ec/g2.hpp"
+#include "cuzk/ff/fr.hpp"
+#include "cuzk/gpu/device_context.hpp"
+
+namespace cuzk::gpu {
+
+/// A base table in the compact device layout (96 bytes per G1 point, 192 per G2 point).
+struct ResidentBases {
+  DeviceBuffer points;
+  std::size_t count = 0;
+  bool g2 = false;
+};
+
+/// Uploads host affine points (through the pinned pool, in chunks) and packs them on the device.
+ResidentBases upload_bases_g1(DeviceContext& ctx, std::span<const G1Affine> bases, cudaStream_t stream);
+ResidentBases upload_bases_g2(DeviceContext& ctx, std::span<const G2Affine> bases, cudaStream_t stream);
+
+struct GpuMsmConfig {
+  /// bellperson density bitmap (empty: every scalar takes part) and the base offset.
+  std::span<const std::uint64_t> density_bits{};
+  std::size_t base_offset = 0;
+  /// Sum the 1-scalars by batch addition (otherwise they go through Pippenger).
+  bool bit_split = true;
+  /// Window width; 0 picks one from the tail size.
+  int window_bits = 0;
+  /// Most windows sorted together (0: as many as the free arena holds); tests force small groups.
+  int max_windows_per_group = 0;
+};
+
+/// What one MSM did, for benchmarks.
+struct GpuMsmStats {
+  std::size_t scalars = 0, zeros = 0, ones = 0, tail = 0;
+  int window_bits = 0, windows = 0, window_groups = 0;
+};
+
+/// The MSM; throws CudaError on a device failure or when the arena is too small. |scalars| are
+/// host Fr (Montgomery form). The caller checked that the bases cover every participating scalar.
+G1Xyzz msm_g1_device(DeviceContext& ctx, const ResidentBases& bases, std::span<const Fr> scalars,
+                     const GpuMsmConfig& config, cudaStream_t stream, GpuMsmStats* stats = nullptr);
+G2Xyzz msm_g2_device(DeviceContext& ctx, const ResidentBases& bases, std::span<const Fr> scalars,
+                     const GpuMsmConfig& config, cudaStream_t stream, GpuMsmStats* stats = nullptr);
+
+/// The same with scalars already on the device (|d_scalars|, Montgomery form, |n| of them).
+G1Xyzz msm_g1_device_resident(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_scalars, std::size_t n,
+                              const GpuMsmConfig& config, cudaStream_t stream, GpuMsmStats* stats = nullptr);
+G2Xyzz msm_g2_device_resident(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_scalars, std::size_t n,
+                              const GpuMsmConfig& config, cudaStream_t stream, GpuMsmStats* stats = nullptr);
+
+}  // namespace cuzk::gpu

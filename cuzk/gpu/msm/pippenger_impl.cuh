@@ -1,0 +1,465 @@
+// The templates of the GPU MSM (see pippenger.cuh), included by pippenger_g1.cu and pippenger_g2.cu
+// so the two curves compile in parallel translation units.
+#pragma once
+
+#include "cuzk/gpu/msm/pippenger.cuh"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <vector>
+
+#include "cuzk/gpu/cuda_check.cuh"
+#include "cuzk/gpu/ec/dev_curves.cuh"
+
+namespace cuzk::gpu {
+namespace pippenger_detail {
+namespace {  // internal linkage: each curve's translation unit has its own copy
+
+constexpr std::uint32_t kFull = 0xffffffffu;
+
+unsigned blocks_for(std::size_t n, unsigned threads) { return static_cast<unsigned>((n + threads - 1) / threads); }
+
+DeviceBuffer must_alloc(DeviceContext& ctx, std::size_t bytes, const char* what) {
+  auto b = ctx.alloc(bytes, what);
+  if (!b.ok()) throw CudaError(cudaErrorMemoryAllocation, b.status().to_string().c_str(), __FILE__, __LINE__);
+  return std::move(b).value();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bases
+
+/// Packs host Affine records (|stride| bytes: x, y, infinity flag) into compact (x, y), identity (0, 0).
+template <class F>
+__global__ void pack_bases_kernel(DevAffine<F>* out, const unsigned char* raw, std::size_t stride, std::size_t n) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i >= n) return;
+  const unsigned char* rec = raw + i * stride;
+  DevAffine<F> p;
+  std::memcpy(&p.x, rec, sizeof(F));
+  std::memcpy(&p.y, rec + sizeof(F), sizeof(F));
+  if (rec[2 * sizeof(F)] != 0) {
+    p.x = F::zero();
+    p.y = F::zero();
+  }
+  out[i] = p;
+}
+
+template <class F, class HostAffine>
+ResidentBases upload_bases(DeviceContext& ctx, std::span<const HostAffine> bases, cudaStream_t stream, bool g2) {
+  static_assert(sizeof(HostAffine) >= 2 * sizeof(F) + 1);
+  ResidentBases r;
+  r.g2 = g2;
+  r.count = bases.size();
+  r.points = must_alloc(ctx, std::max<std::size_t>(1, bases.size()) * sizeof(DevAffine<F>), "resident bases");
+  const std::size_t chunk = std::max<std::size_t>(1, (std::size_t{256} << 20) / sizeof(HostAffine));
+  DeviceBuffer staging = must_alloc(ctx, std::min(chunk, std::max<std::size_t>(1, bases.size())) * sizeof(HostAffine),
+                                    "bases staging");
+  for (std::size_t off = 0; off < bases.size(); off += chunk) {
+    const std::size_t n = std::min(chunk, bases.size() - off);
+    ctx.upload(staging.data(), bases.data() + off, n * sizeof(HostAffine), stream);
+    pack_bases_kernel<F><<<blocks_for(n, 256), 256, 0, stream>>>(r.points.as<DevAffine<F>>() + off,
+                                                                 staging.as<unsigned char>(), sizeof(HostAffine), n);
+    CUZK_CUDA_CHECK_LAUNCH();
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // staging is reused
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Classification
+
+__global__ void popcount_words_kernel(const std::uint64_t* bits, std::uint32_t* counts, std::size_t words) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i < words) counts[i] = static_cast<std::uint32_t>(__popcll(bits[i]));
+}
+
+struct Lists {
+  DevFr* tail_scalars;     // canonical
+  std::uint32_t* tail_idx;  // base index
+  std::uint32_t* ones_idx;
+  unsigned long long* counters;  // [0] ones, [1] tail, [2] zeros
+};
+
+/// Appends |take| lanes to a list with one atomic per warp; returns each lane's slot.
+__device__ __forceinline__ std::uint32_t warp_append(bool take, unsigned long long* counter) {
+  const unsigned mask = __ballot_sync(kFull, take);
+  const int lane = threadIdx.x & 31;
+  unsigned long long base = 0;
+  if (mask != 0) {
+    const int leader = __ffs(mask) - 1;
+    if (lane == leader) base = atomicAdd(counter, static_cast<unsigned long long>(__popc(mask)));
+    base = __shfl_sync(kFull, base, leader);
+  }
+  return static_cast<std::uint32_t>(base + __popc(mask & ((1u << lane) - 1)));
+}
+
+__global__ void classify_kernel(const DevFr* scalars, std::size_t n, const std::uint64_t* bits, const std::uint32_t* word_prefix,
+                                std::size_t base_offset, bool bit_split, Lists out) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  bool is_one = false, is_tail = false, is_zero = false;
+  std::uint32_t base = 0;
+  DevFr c;
+  if (i < n) {
+    bool part = true;
+    std::size_t rank = i;
+    if (bits) {
+      const std::uint64_t w = bits[i >> 6];
+      const unsigned b = i & 63;
+      part = (w >> b) & 1;
+      rank = word_prefix[i >> 6] + static_cast<std::size_t>(__popcll(w & ((std::uint64_t{1} << b) - 1)));
+    }
+    if (part) {
+      base = static_cast<std::uint32_t>(base_offset + rank);
+      c = scalars[i].to_canonical();
+      std::uint32_t hi = 0;
+#pragma unroll
+      for (int k = 1; k < DevFr::N; ++k) hi |= c.l[k];
+      if (hi == 0 && c.l[0] == 0) is_zero = true;
+      else if (bit_split && hi == 0 && c.l[0] == 1) is_one = true;
+      else is_tail = true;
+    }
+  }
+  const std::uint32_t s1 = warp_append(is_one, &out.counters[0]);
+  const std::uint32_t s2 = warp_append(is_tail, &out.counters[1]);
+  const unsigned zmask = __ballot_sync(kFull, is_zero);
+  if ((threadIdx.x & 31) == 0 && zmask) atomicAdd(&out.counters[2], static_cast<unsigned long long>(__popc(zmask)));
+  if (is_one) out.ones_idx[s1] = base;
+  if (is_tail) {
+    out.tail_scalars[s2] = c;
+    out.tail_idx[s2] = base;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sums
+
+// The cold kernels (reductions, window sums) call the full addition and doubling out of line: one
+// copy each per curve instead of one per kernel keeps ptxas time and code size down; only the hot
+// accumulation loops inline the mixed addition.
+template <class C>
+__device__ __noinline__ void add_ool(Xyzz<C>& a, const Xyzz<C>& b) {
+  a.add(b);
+}
+template <class C>
+__device__ __noinline__ void dbl_ool(Xyzz<C>& a) {
+  a.dbl();
+}
+
+/// partial[t] = Σ bases[idx[j]] over thread t's contiguous chunk of the list.
+template <class C>
+__global__ void batch_add_kernel(const DevAffine<typename C::Field>* bases, const std::uint32_t* idx, std::size_t n,
+                                 std::size_t per_thread, Xyzz<C>* partial, std::size_t partials) {
+  const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (t >= partials) return;
+  Xyzz<C> acc = Xyzz<C>::identity();
+  const std::size_t lo = t * per_thread, hi = min(n, lo + per_thread);
+  for (std::size_t j = lo; j < hi; ++j) acc.add_mixed(unpack<C>(bases[idx[j]]));
+  partial[t] = acc;
+}
+
+/// out[t] = Σ in[t·per .. t·per + per) (full additions).
+template <class C>
+__global__ void reduce_kernel(const Xyzz<C>* in, std::size_t n, std::size_t per, Xyzz<C>* out, std::size_t out_n) {
+  const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (t >= out_n) return;
+  Xyzz<C> acc = Xyzz<C>::identity();
+  const std::size_t lo = t * per, hi = min(n, lo + per);
+  for (std::size_t j = lo; j < hi; ++j) add_ool<C>(acc, in[j]);
+  out[t] = acc;
+}
+
+/// Sums |n| device points into one, in place in |buf| (which is overwritten); returns its address.
+template <class C>
+Xyzz<C>* reduce_all(DeviceContext& ctx, Xyzz<C>* buf, std::size_t n, cudaStream_t stream) {
+  DeviceBuffer tmp = must_alloc(ctx, std::max<std::size_t>(1, (n + 31) / 32) * sizeof(Xyzz<C>), "reduce scratch");
+  Xyzz<C>* src = buf;
+  Xyzz<C>* dst = tmp.as<Xyzz<C>>();
+  while (n > 1) {
+    const std::size_t per = n > 4096 ? 32 : (n > 64 ? 16 : n);
+    const std::size_t out_n = (n + per - 1) / per;
+    reduce_kernel<C><<<blocks_for(out_n, 64), 64, 0, stream>>>(src, n, per, dst, out_n);
+    CUZK_CUDA_CHECK_LAUNCH();
+    std::swap(src, dst);
+    n = out_n;
+  }
+  if (src != buf) CUZK_CUDA_CHECK(cudaMemcpyAsync(buf, src, sizeof(Xyzz<C>), cudaMemcpyDeviceToDevice, stream));
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // |tmp| is freed on return
+  return buf;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pippenger
+
+/// Signed c-bit digits of windows [w0, w0 + g) of each tail scalar → (key, value) pairs, window-major.
+/// key = (w − w0)·B + |d| − 1, or |sentinel| for d = 0; value = base index·2 + (d < 0).
+__global__ void digits_kernel(const DevFr* scalars, const std::uint32_t* idx, std::size_t m, int c, int w0, int g,
+                              std::uint32_t* keys, std::uint32_t* vals, std::uint32_t sentinel) {
+  const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (t >= m) return;
+  const DevFr s = scalars[t];
+  const std::uint32_t base = idx[t];
+  const std::uint32_t B = 1u << (c - 1);
+  const std::uint64_t mask = (std::uint64_t{1} << c) - 1;
+  std::uint32_t carry = 0;
+  for (int w = 0; w < w0 + g; ++w) {
+    const int off = w * c;
+    const int li = off >> 5;
+    std::uint64_t win = 0;
+    if (li < DevFr::N) win = s.l[li];
+    if (li + 1 < DevFr::N) win |= static_cast<std::uint64_t>(s.l[li + 1]) << 32;
+    std::uint32_t d = static_cast<std::uint32_t>((win >> (off & 31)) & mask) + carry;
+    bool neg = false;
+    if (d > B) {
+      d = (1u << c) - d;
+      neg = true;
+      carry = 1;
+    } else {
+      carry = 0;
+    }
+    if (w >= w0) {
+      const std::size_t pos = static_cast<std::size_t>(w - w0) * m + t;
+      keys[pos] = d == 0 ? sentinel : static_cast<std::uint32_t>(w - w0) * B + d - 1;
+      vals[pos] = (base << 1) | (neg ? 1u : 0u);
+    }
+  }
+}
+
+__global__ void bucket_ranges_kernel(const std::uint32_t* keys, std::size_t count, std::uint32_t sentinel,
+                                     std::uint32_t* start, std::uint32_t* end) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i >= count) return;
+  const std::uint32_t k = keys[i];
+  if (k == sentinel) return;
+  if (i == 0 || keys[i - 1] != k) start[k] = static_cast<std::uint32_t>(i);
+  if (i + 1 == count || keys[i + 1] != k) end[k] = static_cast<std::uint32_t>(i + 1);
+}
+
+template <class C>
+__global__ void accumulate_kernel(const DevAffine<typename C::Field>* bases, const std::uint32_t* vals,
+                                  const std::uint32_t* start, const std::uint32_t* end, std::size_t buckets,
+                                  Xyzz<C>* out) {
+  const std::size_t b = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (b >= buckets) return;
+  Xyzz<C> acc = Xyzz<C>::identity();
+  for (std::uint32_t j = start[b]; j < end[b]; ++j) {
+    const std::uint32_t v = vals[j];
+    Affine<C> p = unpack<C>(bases[v >> 1]);
+    if (v & 1) p.y = -p.y;
+    acc.add_mixed(p);
+  }
+  out[b] = acc;
+}
+
+/// Chunk t of window w: buckets [lo, lo + per) give Σ (j + 1)·S_j = acc + lo·run, with the running
+/// sums run = Σ S_j and acc = Σ (j − lo + 1)·S_j taken from the top.
+template <class C>
+__global__ void window_chunks_kernel(const Xyzz<C>* buckets, int windows, std::uint32_t B, std::uint32_t chunks,
+                                     Xyzz<C>* out) {
+  const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (t >= static_cast<std::size_t>(windows) * chunks) return;
+  const std::size_t w = t / chunks, ch = t % chunks;
+  const std::uint32_t per = B / chunks;
+  const std::uint32_t lo = static_cast<std::uint32_t>(ch) * per;
+  const Xyzz<C>* s = buckets + w * B;
+  Xyzz<C> run = Xyzz<C>::identity(), acc = Xyzz<C>::identity();
+  for (std::uint32_t j = lo + per; j-- > lo;) {
+    add_ool<C>(run, s[j]);
+    add_ool<C>(acc, run);
+  }
+  // acc += lo·run (double-and-add over the bits of lo, most significant first).
+  Xyzz<C> m = Xyzz<C>::identity();
+  for (int bit = 31; bit >= 0; --bit) {
+    dbl_ool<C>(m);
+    if ((lo >> bit) & 1) add_ool<C>(m, run);
+  }
+  add_ool<C>(acc, m);
+  out[t] = acc;
+}
+
+/// result = Σ_w 2^(c·(w0 + w))·W_w added to |result| (one thread; Horner from the top window).
+template <class C>
+__global__ void combine_windows_kernel(const Xyzz<C>* window_sums, int g, int c, int w0, Xyzz<C>* result) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  Xyzz<C> acc = Xyzz<C>::identity();
+  for (int w = g - 1; w >= 0; --w) {
+    for (int k = 0; k < c; ++k) dbl_ool<C>(acc);
+    add_ool<C>(acc, window_sums[w]);
+  }
+  for (int k = 0; k < c * w0; ++k) dbl_ool<C>(acc);
+  add_ool<C>(*result, acc);
+}
+
+template <class C>
+__global__ void set_identity_kernel(Xyzz<C>* p) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) *p = Xyzz<C>::identity();
+}
+
+template <class C>
+__global__ void add_point_kernel(Xyzz<C>* acc, const Xyzz<C>* p) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) add_ool<C>(*acc, *p);
+}
+
+/// Window width: only widths whose top window is full (c | 256: 8 or 16). With K = ⌈256/c⌉ and a
+/// 255-bit scalar, the top window of any other width holds few bits, so its few buckets collect a
+/// large share of the points and one thread per bucket serializes them (measured on the H200:
+/// c = 15 at 2^22 took 18.9 s, c = 16 at 2^24 166 ms).
+int pick_window(std::size_t m) { return m >= (std::size_t{1} << 17) ? 16 : 8; }
+
+template <class C, class HostXyzz>
+HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_scalars_fr, std::size_t n,
+                  const GpuMsmConfig& cfg, cudaStream_t stream, GpuMsmStats* stats) {
+  using F = typename C::Field;
+  using P = Xyzz<C>;
+  static_assert(sizeof(P) == sizeof(HostXyzz));
+  const auto* d_bases = bases.points.as<DevAffine<F>>();
+  const DevFr* d_scalars = reinterpret_cast<const DevFr*>(d_scalars_fr);
+  GpuMsmStats st;
+  st.scalars = n;
+
+  DeviceBuffer result = must_alloc(ctx, sizeof(P), "MSM result");
+  set_identity_kernel<C><<<1, 1, 0, stream>>>(result.as<P>());
+  CUZK_CUDA_CHECK_LAUNCH();
+
+  // 1. classify
+  const std::size_t words = (n + 63) / 64;
+  DeviceBuffer d_bits, d_prefix, scan_tmp;
+  if (!cfg.density_bits.empty()) {
+    d_bits = must_alloc(ctx, words * 8, "density bits");
+    ctx.upload(d_bits.data(), cfg.density_bits.data(), words * 8, stream);
+    d_prefix = must_alloc(ctx, words * 4 + 4, "density prefix");
+    DeviceBuffer counts = must_alloc(ctx, words * 4, "density counts");
+    popcount_words_kernel<<<blocks_for(words, 256), 256, 0, stream>>>(d_bits.as<std::uint64_t>(), counts.as<std::uint32_t>(), words);
+    CUZK_CUDA_CHECK_LAUNCH();
+    std::size_t tmp_bytes = 0;
+    CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, counts.as<std::uint32_t>(), d_prefix.as<std::uint32_t>(),
+                                                  static_cast<int>(words), stream));
+    scan_tmp = must_alloc(ctx, tmp_bytes, "density scan");
+    CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_tmp.data(), tmp_bytes, counts.as<std::uint32_t>(),
+                                                  d_prefix.as<std::uint32_t>(), static_cast<int>(words), stream));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  DeviceBuffer tail_scalars = must_alloc(ctx, std::max<std::size_t>(1, n) * sizeof(DevFr), "tail scalars");
+  DeviceBuffer tail_idx = must_alloc(ctx, std::max<std::size_t>(1, n) * 4, "tail indices");
+  DeviceBuffer ones_idx = must_alloc(ctx, std::max<std::size_t>(1, n) * 4, "ones indices");
+  DeviceBuffer counters = must_alloc(ctx, 3 * sizeof(unsigned long long), "counters");
+  CUZK_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 3 * sizeof(unsigned long long), stream));
+  Lists lists{tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), ones_idx.as<std::uint32_t>(),
+              counters.as<unsigned long long>()};
+  if (n > 0) {
+    classify_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(d_scalars, n, d_bits ? d_bits.as<std::uint64_t>() : nullptr,
+                                                           d_prefix ? d_prefix.as<std::uint32_t>() : nullptr,
+                                                           cfg.base_offset, cfg.bit_split, lists);
+    CUZK_CUDA_CHECK_LAUNCH();
+  }
+  unsigned long long h_counts[3] = {0, 0, 0};
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(h_counts, counters.data(), sizeof(h_counts), cudaMemcpyDeviceToHost, stream));
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  d_bits.reset();
+  d_prefix.reset();
+  scan_tmp.reset();
+  const std::size_t ones = h_counts[0], m = h_counts[1];
+  st.ones = ones;
+  st.tail = m;
+  st.zeros = h_counts[2];
+
+  // 2. ones: batch addition
+  if (ones > 0) {
+    const std::size_t threads = std::min<std::size_t>(ones, static_cast<std::size_t>(ctx.sm_count()) * 256);
+    const std::size_t per = (ones + threads - 1) / threads;
+    const std::size_t used = (ones + per - 1) / per;
+    DeviceBuffer partial = must_alloc(ctx, used * sizeof(P), "batch-add partials");
+    batch_add_kernel<C><<<blocks_for(used, 128), 128, 0, stream>>>(d_bases, ones_idx.as<std::uint32_t>(), ones, per,
+                                                                   partial.as<P>(), used);
+    CUZK_CUDA_CHECK_LAUNCH();
+    P* sum = reduce_all<C>(ctx, partial.as<P>(), used, stream);
+    add_point_kernel<C><<<1, 1, 0, stream>>>(result.as<P>(), sum);
+    CUZK_CUDA_CHECK_LAUNCH();
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  ones_idx.reset();
+
+  // 3. tail: Pippenger
+  if (m > 0) {
+    const int c = cfg.window_bits > 0 ? cfg.window_bits : pick_window(m);
+    const int K = (256 + c - 1) / c;
+    const std::uint32_t B = 1u << (c - 1);
+    st.window_bits = c;
+    st.windows = K;
+    // Per window: keys + values, sorted copies (16 bytes per pair), buckets and ranges.
+    const std::size_t per_window = m * 16 + static_cast<std::size_t>(B) * (sizeof(P) + 8);
+    const std::size_t room = ctx.arena_largest_free();
+    const std::size_t headroom = std::min(std::size_t{256} << 20, room / 8);  // sort scratch, reductions
+    const std::size_t budget = room - headroom;
+    int G = static_cast<int>(std::min<std::size_t>(K, budget / per_window));
+    if (cfg.max_windows_per_group > 0) G = std::min(G, cfg.max_windows_per_group);
+    if (G < 1) throw CudaError(cudaErrorMemoryAllocation, "MSM: VRAM arena too small for one Pippenger window", __FILE__, __LINE__);
+    G = (K + ((K + G - 1) / G) - 1) / ((K + G - 1) / G);  // even groups
+    st.window_groups = (K + G - 1) / G;
+    const std::size_t pairs = static_cast<std::size_t>(G) * m;
+    DeviceBuffer keys_a = must_alloc(ctx, pairs * 4, "digit keys"), keys_b = must_alloc(ctx, pairs * 4, "digit keys (sorted)");
+    DeviceBuffer vals_a = must_alloc(ctx, pairs * 4, "digit values"), vals_b = must_alloc(ctx, pairs * 4, "digit values (sorted)");
+    const std::size_t nb = static_cast<std::size_t>(G) * B;
+    DeviceBuffer starts = must_alloc(ctx, nb * 4, "bucket starts"), ends = must_alloc(ctx, nb * 4, "bucket ends");
+    DeviceBuffer buckets = must_alloc(ctx, nb * sizeof(P), "buckets");
+    const std::uint32_t chunks = std::min<std::uint32_t>(B, 256);
+    DeviceBuffer chunk_sums = must_alloc(ctx, static_cast<std::size_t>(G) * chunks * sizeof(P), "window chunks");
+    DeviceBuffer window_sums = must_alloc(ctx, static_cast<std::size_t>(G) * sizeof(P), "window sums");
+    const std::uint32_t sentinel = static_cast<std::uint32_t>(nb);
+    const int end_bit = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(sentinel)));
+    std::size_t sort_bytes = 0;
+    {
+      cub::DoubleBuffer<std::uint32_t> kb(keys_a.as<std::uint32_t>(), keys_b.as<std::uint32_t>());
+      cub::DoubleBuffer<std::uint32_t> vb(vals_a.as<std::uint32_t>(), vals_b.as<std::uint32_t>());
+      CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, kb, vb, static_cast<std::int64_t>(pairs), 0, end_bit, stream));
+    }
+    DeviceBuffer sort_tmp = must_alloc(ctx, sort_bytes, "radix sort scratch");
+    for (int w0 = 0; w0 < K; w0 += G) {
+      const int g = std::min(G, K - w0);
+      const std::size_t cnt = static_cast<std::size_t>(g) * m;
+      const std::size_t gb = static_cast<std::size_t>(g) * B;
+      const std::uint32_t sent = static_cast<std::uint32_t>(nb);
+      digits_kernel<<<blocks_for(m, 256), 256, 0, stream>>>(tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), m, c, w0, g,
+                                                           keys_a.as<std::uint32_t>(), vals_a.as<std::uint32_t>(), sent);
+      CUZK_CUDA_CHECK_LAUNCH();
+      cub::DoubleBuffer<std::uint32_t> kb(keys_a.as<std::uint32_t>(), keys_b.as<std::uint32_t>());
+      cub::DoubleBuffer<std::uint32_t> vb(vals_a.as<std::uint32_t>(), vals_b.as<std::uint32_t>());
+      CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_tmp.data(), sort_bytes, kb, vb, static_cast<std::int64_t>(cnt), 0, end_bit, stream));
+      CUZK_CUDA_CHECK(cudaMemsetAsync(starts.data(), 0, gb * 4, stream));
+      CUZK_CUDA_CHECK(cudaMemsetAsync(ends.data(), 0, gb * 4, stream));
+      bucket_ranges_kernel<<<blocks_for(cnt, 256), 256, 0, stream>>>(kb.Current(), cnt, sent, starts.as<std::uint32_t>(),
+                                                                     ends.as<std::uint32_t>());
+      CUZK_CUDA_CHECK_LAUNCH();
+      accumulate_kernel<C><<<blocks_for(gb, 128), 128, 0, stream>>>(d_bases, vb.Current(), starts.as<std::uint32_t>(),
+                                                                    ends.as<std::uint32_t>(), gb, buckets.as<P>());
+      CUZK_CUDA_CHECK_LAUNCH();
+      const std::size_t nch = static_cast<std::size_t>(g) * chunks;
+      window_chunks_kernel<C><<<blocks_for(nch, 64), 64, 0, stream>>>(buckets.as<P>(), g, B, chunks, chunk_sums.as<P>());
+      CUZK_CUDA_CHECK_LAUNCH();
+      reduce_kernel<C><<<blocks_for(g, 32), 32, 0, stream>>>(chunk_sums.as<P>(), nch, chunks, window_sums.as<P>(), g);
+      CUZK_CUDA_CHECK_LAUNCH();
+      combine_windows_kernel<C><<<1, 1, 0, stream>>>(window_sums.as<P>(), g, c, w0, result.as<P>());
+      CUZK_CUDA_CHECK_LAUNCH();
+    }
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  HostXyzz out;
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(&out, result.data(), sizeof(P), cudaMemcpyDeviceToHost, stream));
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (stats) *stats = st;
+  return out;
+}
+
+template <class C, class HostXyzz>
+HostXyzz msm_host_scalars(DeviceContext& ctx, const ResidentBases& bases, std::span<const Fr> scalars,
+                          const GpuMsmConfig& cfg, cudaStream_t stream, GpuMsmStats* stats) {
+  DeviceBuffer d = must_alloc(ctx, std::max<std::size_t>(1, scalars.size()) * sizeof(Fr), "MSM scalars");
+  ctx.upload(d.data(), scalars.data(), scalars.size() * sizeof(Fr), stream);
+  return msm_impl<C, HostXyzz>(ctx, bases, d.as<Fr>(), scalars.size(), cfg, stream, stats);
+}
+
+}  // namespace
+}  // namespace pippenger_detail
+}  // namespace cuzk::gpu

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# One run on the GPU machine: build (or take prebuilt binaries), the interlock check, the GPU tests,
+# compute-sanitizer (memcheck, racecheck) at small sizes, the benchmarks; a short table last.
+# Logs go to $OUT (or /tmp/gpu-run-out).
+#   scripts/gpu-run.sh [--prebuilt DIR] [--no-tests] [--no-sanitize] [--bench "ARGS"] [--no-bench]
+# Without --prebuilt it configures build-gpu-run with CUDA (sm_90) and builds the GPU targets there.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+export PATH="/usr/local/cuda/bin:$PATH"
+cd "$root"
+OUT="${OUT:-/tmp/gpu-run-out}"
+LOG="$OUT/logs"
+mkdir -p "$LOG"
+prebuilt="" tests=1 sanitize=1 bench=1 bench_args=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --prebuilt) prebuilt="$2"; shift 2 ;;
+    --no-tests) tests=0; shift ;;
+    --no-sanitize) sanitize=0; shift ;;
+    --no-bench) bench=0; shift ;;
+    --bench) bench_args="$2"; shift 2 ;;
+    *) echo "unknown argument $1"; exit 2 ;;
+  esac
+done
+summary=()
+note() { summary+=("$1"); echo "== $1"; }
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,memory.total --format=csv 2>&1 | tee "$LOG/gpu.txt"
+
+if [ -n "$prebuilt" ]; then
+  bin="$prebuilt"
+else
+  bin="$root/build-gpu-run/tests"
+  cmake -S . -B build-gpu-run -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+    > "$LOG/cmake.log" 2>&1 || { note "configure failed (see cmake.log)"; tail -20 "$LOG/cmake.log"; }
+  cmake --build build-gpu-run -j"$(nproc)" --target gpu_field_test gpu_ntt_test gpu_msm_test gpu_bench \
+    > "$LOG/build.log" 2>&1 || { note "build failed (see build.log)"; tail -30 "$LOG/build.log"; }
+  cp build-gpu-run/bin/gpu_bench "$bin/" 2>/dev/null || true
+fi
+
+if scripts/check-interlock.sh "$root" > "$LOG/interlock.log" 2>&1; then note "interlock: ok"; else note "interlock: FAILED"; cat "$LOG/interlock.log"; fi
+
+if [ "$tests" = 1 ]; then
+  for t in gpu_field_test gpu_ntt_test gpu_msm_test gpu_backend_test; do
+    [ -x "$bin/$t" ] || { [ "$t" = gpu_backend_test ] || note "$t: missing"; continue; }
+    s=$(date +%s)
+    timeout 300 "$bin/$t" --gtest_brief=1 > "$LOG/$t.log" 2>&1
+    rc=$?
+    tail -25 "$LOG/$t.log"
+    note "$t: $([ $rc = 0 ] && echo PASS || echo "FAIL rc=$rc") ($(( $(date +%s) - s )) s)"
+  done
+fi
+
+if [ "$bench" = 1 ] && [ -x "$bin/gpu_bench" ]; then
+  timeout 330 "$bin/gpu_bench" $bench_args 2>&1 | tee "$OUT/bench.log"
+fi
+
+if [ "$sanitize" = 1 ] && command -v compute-sanitizer > /dev/null; then
+  # racecheck only where shared memory is used (the NTT passes)
+  for run in "memcheck gpu_field_test GpuField.FrMatchesHost" "memcheck gpu_ntt_test GpuNtt.MatchesNaiveSmall" \
+             "racecheck gpu_ntt_test GpuNtt.MatchesNaiveSmall" "memcheck gpu_msm_test GpuMsm.G1MatchesOracle"; do
+    set -- $run
+    [ -x "$bin/$2" ] || continue
+    timeout 60 compute-sanitizer --tool "$1" --error-exitcode 9 "$bin/$2" --gtest_filter="$3" > "$LOG/san-$1-$2.log" 2>&1
+    rc=$?
+    tail -3 "$LOG/san-$1-$2.log"
+    note "sanitizer $1 $2 $3: $([ $rc = 0 ] && echo clean || echo "rc=$rc")"
+  done
+fi
+
+echo
+echo "================ summary ================"
+for s in "${summary[@]}"; do echo "$s"; done
+if [ -f "$OUT/bench.log" ]; then
+  sed -n '/^op  /,$p' "$OUT/bench.log"
+fi
+tar czf "$OUT/gpu-run-logs.tgz" -C "$OUT" logs 2>/dev/null && rm -rf "$LOG"
