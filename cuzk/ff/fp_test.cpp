@@ -62,5 +62,29 @@ TEST(Fp2, SqrtAndInverse) {
   EXPECT_FALSE((Fp2{Fp::one(), Fp::one()}).sqrt().has_value());  // ξ = 1 + u is a non-residue
 }
 
+// Fp2::pow_vartime (windowed) against plain square-and-multiply, exponents of random lengths;
+// sqrt of random squares and non-squares against the norm's Legendre symbol.
+TEST(Fp2, PowAndSqrtRandom) {
+  const std::uint64_t seed = std::random_device{}();
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 40; ++i) {
+    Fp2 a{random_element<Fp>(rng), random_element<Fp>(rng)};
+    Limbs<6> e{};
+    for (auto& w : e) w = rng();
+    const unsigned len = 1 + static_cast<unsigned>(rng() % 384);
+    for (unsigned b = len; b < 384; ++b) e[b / 64] &= ~(std::uint64_t{1} << (b % 64));
+    Fp2 want = Fp2::one();
+    for (unsigned b = len; b-- > 0;) {
+      want = want * want;
+      if ((e[b / 64] >> (b % 64)) & 1) want = want * a;
+    }
+    ASSERT_EQ(a.pow_vartime(e), want) << "len=" << len << " seed=" << seed;
+    auto s = a.square().sqrt();
+    ASSERT_TRUE(s.has_value()) << "seed=" << seed;
+    ASSERT_EQ(s->square(), a.square()) << "seed=" << seed;
+    ASSERT_EQ(a.sqrt().has_value(), a.legendre() >= 0) << "seed=" << seed;
+  }
+}
+
 }  // namespace
 }  // namespace cuzk
