@@ -279,3 +279,30 @@ TEST(Multipack, CorruptedInputIsNamed) {
 
 }  // namespace
 }  // namespace cuzk
+
+#include "cuzk/r1cs/gadgets/uint64.hpp"
+
+namespace cuzk {
+namespace {
+
+TEST(UInt64, AllocPackAndBitViews) {
+  const std::uint64_t seed = gadget_test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  const std::uint64_t v = rng();
+  TestConstraintSystem cs;
+  auto u = UInt64::alloc(cs, v);
+  ASSERT_TRUE(u.ok());
+  ASSERT_TRUE(u->pack_into_input(cs).ok());
+  EXPECT_EQ(cs.num_constraints(), 65u);
+  ASSERT_EQ(cs.num_inputs(), 2u);
+  EXPECT_EQ(cs.inputs()[1], Fr::from_u64(v)) << "seed=" << seed;
+  EXPECT_TRUE(cs.is_satisfied());
+  const auto be = u->to_bits_be();
+  EXPECT_EQ(*UInt64::from_bits_be(be).value(), v);
+  EXPECT_EQ(*UInt64::from_bits(u->to_bits_le()).value(), v);
+  for (unsigned i = 0; i < 64; ++i) EXPECT_EQ(*be[i].value(), ((v >> (63 - i)) & 1) != 0);
+  EXPECT_EQ(*UInt64::constant(v).value(), v);
+}
+
+}  // namespace
+}  // namespace cuzk
