@@ -6,6 +6,7 @@
 
 #include "cuzk/cli/demo.hpp"
 #include "cuzk/cli/microbench.hpp"
+#include "cuzk/cli/offline.hpp"
 #ifdef CUZK_WITH_SERVER
 #include "cuzk/server/cli_commands.hpp"
 #endif
@@ -26,12 +27,21 @@ int main(int argc, char** argv) {
   micro->add_option("--backend", mb.backend, "Backend")->capture_default_str();
   micro->add_option("--repeats", mb.repeats, "Repeats (the median is reported)")->capture_default_str();
 
+  cuzk::OfflineCommands offline;
+  cuzk::add_offline_commands(app, offline);
+
 #ifdef CUZK_WITH_SERVER
   cuzk::server::ServerCommands server;
   cuzk::server::add_server_commands(app, server);
 #endif
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);  // prints help or the usage error
+    return rc == 0 ? 0 : 2;      // usage errors exit 2 (offline commands: 0 ok, 1 invalid, 2 usage)
+  }
+  if (int rc = 0; cuzk::run_offline_commands(offline, &rc)) return rc;
   if (demo->parsed()) return cuzk::run_demo();
   if (micro->parsed()) {
     auto r = cuzk::run_microbench(mb);
