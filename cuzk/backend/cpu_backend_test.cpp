@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "cuzk/backend/cpu_backend.hpp"
@@ -183,6 +184,45 @@ TEST(CpuBackend, MsmThroughResidentTables) {
   ASSERT_TRUE(backend.release_bases(*id1).ok());
   EXPECT_EQ(backend.release_bases(*id1).code(), Errc::not_found);
   EXPECT_EQ(backend.msm_g1(*id1, s, {}).status().code(), Errc::not_found);
+  EXPECT_EQ(backend.loaded_tables(), 1u);
+}
+
+// Calls from several threads share one backend: MSMs on one table, NTTs building the same plan, and a
+// release that comes while another table is in use.
+TEST(CpuBackend, ConcurrentCallsAgree) {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  ThreadPool pool(2);
+  CpuBackend backend(pool);
+  const auto bases = random_bases<G1Curve>(300 + rng() % 100, rng);
+  std::vector<Fr> s(bases.size());
+  for (auto& k : s) k = random_fr(rng);
+  const auto id = backend.load_bases_g1(bases);
+  const auto other = backend.load_bases_g1(std::span(bases).subspan(0, 10));
+  ASSERT_TRUE(id.ok() && other.ok());
+  const auto expect = backend.msm_g1(*id, s, {.bit_split = BitSplit::never});
+  ASSERT_TRUE(expect.ok());
+  std::vector<Fr> v(1024);
+  for (auto& x : v) x = random_fr(rng);
+  auto v_expect = v;
+  ASSERT_TRUE(backend.ntt(v_expect, {.coset = true, .coset_shift = 11}).ok());
+  std::vector<int> ok(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      bool good = true;
+      for (int r = 0; r < 3; ++r) {
+        const auto got = backend.msm_g1(*id, s, {.bit_split = static_cast<BitSplit>((t + r) % 3)});
+        good = good && got.ok() && *got == *expect;
+        auto w = v;
+        good = good && backend.ntt(w, {.coset = true, .coset_shift = 11}).ok() && w == v_expect;
+      }
+      if (t == 0) good = good && backend.release_bases(*other).ok();
+      ok[t] = good ? 1 : 0;
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(ok[t], 1) << "thread " << t << " seed=" << seed;
   EXPECT_EQ(backend.loaded_tables(), 1u);
 }
 
