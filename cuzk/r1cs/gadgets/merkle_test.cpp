@@ -147,3 +147,29 @@ TEST(Por, BlankPathSetupMatchesProvingShapeAndPce) {
 
 }  // namespace
 }  // namespace cuzk
+
+namespace cuzk {
+namespace {
+
+TEST(Por, Sha256ExistingRootSetupShapeAndPce) {
+  const std::uint64_t seed = gadget_test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  PathCase pc = random_path(rng, MerkleHash::sha256, 2, 1, 0, 0);
+  auto body = [&](ConstraintSystem& cs, bool values) -> Status {
+    const MerklePath blank = blank_merkle_path(2, 1, 0, 0);
+    auto opt = [&](const Fr& x) { return values ? std::optional<Fr>(x) : std::nullopt; };
+    CUZK_ASSIGN_OR_RETURN(AllocatedNum root, AllocatedNum::alloc_input(cs, opt(pc.root)));
+    CUZK_ASSIGN_OR_RETURN(AllocatedNum leaf, AllocatedNum::alloc(cs, opt(pc.leaf)));
+    return por_with_root(cs, MerkleHash::sha256, leaf, values ? pc.path : blank, root);
+  };
+  FnCircuit proving([&](ConstraintSystem& cs) { return body(cs, true); });
+  FnCircuit setup([&](ConstraintSystem& cs) { return body(cs, false); });
+  TestConstraintSystem cs;
+  ASSERT_TRUE(body(cs, true).ok());
+  EXPECT_TRUE(cs.is_satisfied()) << *cs.which_unsatisfied() << " seed=" << seed;
+  EXPECT_EQ(cs.num_constraints(), 45382u + 2u);
+  gadget_test::expect_pce_matches_classic(proving, setup);
+}
+
+}  // namespace
+}  // namespace cuzk

@@ -133,3 +133,66 @@ TEST(Poseidon, PceMatchesClassic) {
 
 }  // namespace
 }  // namespace cuzk
+
+namespace cuzk {
+namespace {
+
+// Slow twin of tools/params/derive_poseidon.py: the Grain LFSR run here, bit by bit, must give
+// every round constant in poseidon_constants.inc.
+std::vector<Limbs<4>> grain_constants(unsigned t, unsigned r_f, unsigned r_p) {
+  std::vector<int> s;
+  auto push_bits = [&](unsigned v, unsigned w) {
+    for (unsigned i = 0; i < w; ++i) s.push_back((v >> (w - 1 - i)) & 1);
+  };
+  push_bits(1, 2);
+  push_bits(1, 4);
+  push_bits(255, 12);
+  push_bits(t, 12);
+  push_bits(r_f, 10);
+  push_bits(r_p, 10);
+  for (int i = 0; i < 30; ++i) s.push_back(1);
+  std::size_t head = 0;  // s[head..head+80) is the state
+  auto step = [&] {
+    const int nb = s[head + 62] ^ s[head + 51] ^ s[head + 38] ^ s[head + 23] ^ s[head + 13] ^ s[head];
+    s.push_back(nb);
+    ++head;
+    return nb;
+  };
+  for (int i = 0; i < 160; ++i) step();
+  auto bit = [&] {
+    for (;;) {
+      const int b1 = step(), b2 = step();
+      if (b1) return b2;
+    }
+  };
+  std::vector<Limbs<4>> out;
+  while (out.size() < (r_f + r_p) * t) {
+    Limbs<4> x{};
+    for (int i = 254; i >= 0; --i) {
+      if (bit()) x[i / 64] |= std::uint64_t{1} << (i % 64);
+    }
+    bool less = false;
+    for (int k = 3; k >= 0; --k) {
+      if (x[k] != Fr::kModulus[k]) {
+        less = x[k] < Fr::kModulus[k];
+        break;
+      }
+    }
+    if (less) out.push_back(x);
+  }
+  return out;
+}
+
+TEST(Poseidon, RoundConstantsMatchAnIndependentGrainLfsr) {
+  for (unsigned arity : {2u, 11u}) {
+    const PoseidonConstants& c = *poseidon_constants(arity);
+    const auto mine = grain_constants(c.width, c.full_rounds, c.partial_rounds);
+    ASSERT_EQ(mine.size(), c.round_constants.size());
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+      ASSERT_EQ(Fr::from_canonical_unchecked(mine[i]), c.round_constants[i]) << "arity " << arity << " index " << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cuzk
