@@ -1,7 +1,9 @@
 #include "cuzk/r1cs/bench_circuit.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
+#include <thread>
 
 namespace cuzk {
 namespace {
@@ -377,33 +379,23 @@ std::vector<Fr> BenchR1cs::assignment() const {
   return z;
 }
 
-Result<BenchR1cs> generate_bench_r1cs(const BenchCircuitParams& p, bool with_witness) {
+Result<BenchR1cs> generate_bench_r1cs(ThreadPool& pool, const BenchCircuitParams& p, bool with_witness) {
   CUZK_RETURN_IF_ERROR(check_params(p));
   const BenchProgram prog = BenchProgram::compile(p);
   const std::uint64_t rows = prog.hdr.size();
   const std::uint64_t ni = 1 + p.num_public;
   BenchR1cs out;
   R1csMatrices& m = out.matrices;
-  const std::uint64_t total = rows + ni;
-  for (SparseMatrix* s : {&m.a, &m.b, &m.c}) {
-    s->row_ptr.reserve(total + 1);
-  }
-  m.a.col.reserve(total * 5 / 2);
-  m.b.col.reserve(total + 16);
-  m.c.col.reserve(total * 9 / 4);
-  if (with_witness) {
+
+  // Witness: sequential (each value depends on earlier ones), on its own thread.
+  auto witness = [&] {
     out.inputs.assign(ni, Fr::zero());
     out.inputs[0] = Fr::one();
-    out.aux.reserve(rows);
-  }
-  // Column of a variable: inputs are allocated up front here, so num_inputs is known.
-  auto column = [ni](Variable v) { return v.is_input() ? v.index : static_cast<std::uint32_t>(ni + v.index); };
-  Op op;
-  LC a, b, c;
-  BenchProgram::Cursor cur;
-  for (std::uint64_t r = 0; r < rows; ++r) {
-    prog.decode(cur, op);
-    if (with_witness) {
+    out.aux.reserve(prog.num_aux);
+    Op op;
+    BenchProgram::Cursor cur;
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      prog.decode(cur, op);
       Values vals{p.seed, out.inputs.data(), out.aux.data()};
       const Fr v = vals.value(op);
       if (op.fresh.is_input()) {
@@ -412,13 +404,60 @@ Result<BenchR1cs> generate_bench_r1cs(const BenchCircuitParams& p, bool with_wit
         out.aux.push_back(v);
       }
     }
-    build_lcs(op, a, b, c);
-    a.normalize();
-    b.normalize();
-    c.normalize();
-    m.a.append_row(a.terms(), column);
-    m.b.append_row(b.terms(), column);
-    m.c.append_row(c.terms(), column);
+  };
+  std::thread witness_thread;
+  if (with_witness) witness_thread = std::thread(witness);
+
+  // Matrices: chunks of whole 64-row blocks, each from its cursor, merged in order.
+  const std::uint64_t chunk_rows =
+      std::max<std::uint64_t>(1 << 14, (rows / (pool.size() * 4) + 63) / 64 * 64);
+  const std::uint64_t chunks = (rows + chunk_rows - 1) / chunk_rows;
+  std::vector<BenchProgram::Cursor> starts(chunks);
+  {
+    BenchProgram::Cursor cur;
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      if (r % chunk_rows == 0) starts[r / chunk_rows] = cur;
+      const std::uint32_t h = prog.hdr[r];
+      const auto type = static_cast<OpType>(h & 0xff);
+      const std::uint64_t terms = ((h >> 8) & 0xff) + ((h >> 16) & 0xff);
+      cur.row = r + 1;
+      if (type == OpType::xor_ || type == OpType::mul) {
+        cur.vi += 3;
+      } else if (type == OpType::add || type == OpType::pack) {
+        cur.vi += 1 + terms;
+        cur.ci += terms;
+      } else {
+        cur.vi += 1;
+      }
+    }
+  }
+  // Column of a variable: inputs are allocated up front here, so num_inputs is known.
+  auto column = [ni](Variable v) { return v.is_input() ? v.index : static_cast<std::uint32_t>(ni + v.index); };
+  std::vector<std::array<SparseMatrix, 3>> parts(chunks);
+  pool.parallel_for(chunks, [&](std::size_t i) {
+    BenchProgram::Cursor cur = starts[i];
+    const std::uint64_t end = std::min(rows, (i + 1) * chunk_rows);
+    auto& [pa, pb, pc] = parts[i];
+    pa.col.reserve((end - cur.row) * 5 / 2);
+    pc.col.reserve((end - cur.row) * 9 / 4);
+    Op op;
+    LC a, b, c;
+    while (cur.row < end) {
+      prog.decode(cur, op);
+      build_lcs(op, a, b, c);
+      a.normalize();
+      b.normalize();
+      c.normalize();
+      pa.append_row(a.terms(), column);
+      pb.append_row(b.terms(), column);
+      pc.append_row(c.terms(), column);
+    }
+  });
+  for (auto& part : parts) {
+    m.a.append_rows_from(part[0]);
+    m.b.append_rows_from(part[1]);
+    m.c.append_rows_from(part[2]);
+    part = {};
   }
   for (std::uint64_t i = 0; i < ni; ++i) {
     const Term t{Variable::input(static_cast<std::uint32_t>(i)), Fr::one()};
@@ -426,11 +465,18 @@ Result<BenchR1cs> generate_bench_r1cs(const BenchCircuitParams& p, bool with_wit
     m.b.append_empty_row();
     m.c.append_empty_row();
   }
+  for (SparseMatrix* s : {&m.a, &m.b, &m.c}) s->rebuild_blocks();
   m.num_inputs = ni;
   m.num_aux = prog.num_aux;
-  m.num_constraints = total;
+  m.num_constraints = rows + ni;
   m.compute_density();
+  if (witness_thread.joinable()) witness_thread.join();
   return out;
+}
+
+Result<BenchR1cs> generate_bench_r1cs(const BenchCircuitParams& p, bool with_witness) {
+  ThreadPool pool(1);
+  return generate_bench_r1cs(pool, p, with_witness);
 }
 
 BenchCircuit::BenchCircuit(const BenchCircuitParams& p) : p_(p) {}

@@ -21,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "cuzk/base/thread_pool.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/r1cs/matrices.hpp"
 
@@ -42,6 +43,11 @@ struct BenchR1cs {
 };
 
 /// Builds the benchmark circuit without closures; invalid_argument for K outside 10..27 or rows < 256.
+/// The structure is drawn sequentially; the matrix rows are built on |pool| (in chunks merged in
+/// order, so the result does not depend on the pool size) while one extra thread computes the
+/// witness.
+Result<BenchR1cs> generate_bench_r1cs(ThreadPool& pool, const BenchCircuitParams& p, bool with_witness = true);
+/// Single-threaded form.
 Result<BenchR1cs> generate_bench_r1cs(const BenchCircuitParams& p, bool with_witness = true);
 
 /// The circuit's structure (which rows, which operands), drawn once from the seed and then

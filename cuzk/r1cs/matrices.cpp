@@ -94,6 +94,17 @@ void SparseMatrix::rebuild_blocks() {
   }
 }
 
+void SparseMatrix::append_rows_from(const SparseMatrix& o) {
+  std::vector<std::uint32_t> remap(o.coeffs.size());
+  for (std::size_t i = 0; i < o.coeffs.size(); ++i) remap[i] = intern(o.coeffs[i]);
+  const std::uint64_t base = col.size();
+  col.insert(col.end(), o.col.begin(), o.col.end());
+  gen_idx.reserve(gen_idx.size() + o.gen_idx.size());
+  for (std::uint32_t g : o.gen_idx) gen_idx.push_back(remap[g]);
+  row_ptr.reserve(row_ptr.size() + o.num_rows());
+  for (std::size_t k = 1; k < o.row_ptr.size(); ++k) row_ptr.push_back(base + o.row_ptr[k]);
+}
+
 R1csStats r1cs_stats(const R1csMatrices& m) {
   R1csStats s;
   const double rows = static_cast<double>(std::max<std::uint64_t>(1, m.num_constraints));

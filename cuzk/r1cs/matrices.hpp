@@ -82,6 +82,10 @@ struct SparseMatrix {
   }
   /// Recomputes block_gen from the kind bits of col.
   void rebuild_blocks();
+  /// Appends every row of |o| (its coefficients interned here, in o's first-occurrence order, so
+  /// appending the parts of a matrix in order rebuilds it exactly). Leaves block_gen stale: call
+  /// rebuild_blocks() after the last append.
+  void append_rows_from(const SparseMatrix& o);
 
   /// Offset in gen_idx of the first general term of |row|.
   std::uint64_t general_offset(std::size_t row) const {
