@@ -8,11 +8,14 @@
 //   t = (t + m·p) / 2^64   N mulx, 2N adds; the register that held t[0] (now 0) becomes the
 //                          top word of the next row, so no words move.
 // Invariant: t < 2p at the end of a row, because t + a·b[i] + m·p ≤ 2^65·p − 2^64 < 2^(64(N+1))
-// for p < 2^(64N−1); the final t < 2p is reduced by one conditional subtraction of p. Cost for N = 6: 72 mulx,
-// 6 imul, about 150 adds, one conditional subtraction. Constant time (no branch on the data).
+// for p < 2^(64N−1); the final t < 2p is reduced by one conditional subtraction of p.
+// Cost for N = 6: 72 mulx, 6 imul, about 150 adds, one conditional subtraction. Constant time (no branch on the data).
 //
-// The instructions are inline assembly, so the compiler needs no -mbmi2/-madx flag; whether the CPU
-// has them is checked once at start-up (cpu_has_mulx_adx). CUZK_NO_ASM removes this file's code.
+// Also here: a dedicated Fp squaring (sqr6, 57 mulx) and modular add/sub for both fields
+// (adc/sbb + cmov, base x86-64). The instructions are inline assembly, so the compiler needs no
+// -mbmi2/-madx flag; whether the CPU has them is checked once at start-up (cpu_has_mulx_adx).
+// CUZK_NO_ASM (CMake CUZK_ASM=OFF) and unoptimised builds leave only the portable path.
+// Slow twin: ff_gmp_test.cpp (GMP and word-for-word against MontField::mul_portable).
 #pragma once
 
 #include <cstdint>
