@@ -9,7 +9,8 @@
 //                          top word of the next row, so no words move.
 // Invariant: t < 2p at the end of a row, because t + a·b[i] + m·p ≤ 2^65·p − 2^64 < 2^(64(N+1))
 // for p < 2^(64N−1); the final t < 2p is reduced by one conditional subtraction of p.
-// Cost for N = 6: 72 mulx, 6 imul, about 150 adds, one conditional subtraction. Constant time (no branch on the data).
+// Cost for N = 6: 72 mulx, 6 imul, about 150 adds, one conditional subtraction. Constant time
+// (no branch on the data).
 //
 // Also here: a dedicated Fp squaring (sqr6, 57 mulx) and modular add/sub for both fields
 // (adc/sbb + cmov, base x86-64). The instructions are inline assembly, so the compiler needs no
