@@ -112,12 +112,14 @@ Result<UInt32> UInt32::addmany(ConstraintSystem& cs, MultiEq& meq, std::span<con
   LC lc;
   for (const UInt32& op : operands) {
     if (op.value_ && result) *result += *op.value_; else result = std::nullopt;
-    Fr coeff = Fr::one();
-    for (const Boolean& bit : op.bits_) {
-      if (want) lc.add(bit.lc(coeff));
-      all_constants &= bit.is_constant();
-      coeff = coeff.dbl();
+    if (want) {
+      Fr coeff = Fr::one();
+      for (const Boolean& bit : op.bits_) {
+        lc.add(bit.lc(coeff));
+        coeff = coeff.dbl();
+      }
     }
+    for (const Boolean& bit : op.bits_) all_constants &= bit.is_constant();
   }
   std::optional<std::uint32_t> modular;
   if (result) modular = static_cast<std::uint32_t>(*result);
@@ -132,11 +134,13 @@ Result<UInt32> UInt32::addmany(ConstraintSystem& cs, MultiEq& meq, std::span<con
     std::optional<bool> b;
     if (result) b = ((*result >> i) & 1) != 0;
     CUZK_ASSIGN_OR_RETURN(AllocatedBit bit, AllocatedBit::alloc(cs, b));
-    if (want) result_lc.add(coeff, bit.variable());
+    if (want) {
+      result_lc.add(coeff, bit.variable());
+      coeff = coeff.dbl();
+    }
     bits.push_back(Boolean::from(bit));
     max_value >>= 1;
     ++i;
-    coeff = coeff.dbl();
   }
   meq.enforce_equal(i, lc, result_lc);
   UInt32 r;
