@@ -1,0 +1,441 @@
+#include "cuzk/engine/groth16_prover.hpp"
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <spdlog/spdlog.h>
+
+#include "cuzk/backend/make_backend.hpp"
+#include "cuzk/formats/bellperson.hpp"
+#include "cuzk/formats/mapped_file.hpp"
+#include "cuzk/groth16/prove.hpp"
+#include "cuzk/groth16/rng.hpp"
+#include "cuzk/groth16/setup.hpp"
+#include "cuzk/groth16/verify.hpp"
+#include "cuzk/r1cs/bench_circuit.hpp"
+#include "cuzk/r1cs/checksum.hpp"
+#include "cuzk/r1cs/lc.hpp"
+#include "cuzk/r1cs/pce.hpp"
+#include "cuzk/r1cs/pce_cache.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+constexpr char kMagic[8] = {'c', 'u', 'z', 'k', 'f', 'a', 'k', 'e'};  // the bench client's input tag
+constexpr std::uint32_t kNumPublic = 4;        // BenchCircuitParams default
+constexpr std::uint32_t kMaxPartitions = 64;
+constexpr int kKeyCacheVersion = 1;
+constexpr std::size_t kMaxKeptInputs = 4096;   // partitions whose public inputs wait for verify
+
+std::uint64_t splitmix(std::uint64_t s) {
+  std::uint64_t z = s + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+Result<int> parse_bench_log2(const std::string& id) {
+  if (id.rfind("bench-", 0) != 0) return Status(Errc::not_found, "unknown circuit '" + id + "'");
+  std::string d = id.substr(6);
+  if (d.empty() || d.size() > 2 || d.find_first_not_of("0123456789") != std::string::npos)
+    return Status(Errc::not_found, "unknown circuit '" + id + "' (bench-<10..27>)");
+  int k = std::stoi(d);
+  if (k < 10 || k > 27) return Status(Errc::out_of_range, "bench circuit log2 size must be 10..27, got " + d);
+  return k;
+}
+
+// One row of one matrix evaluated over the known values; the (single) unknown column noted.
+struct RowEval {
+  static constexpr std::uint64_t kNone = ~std::uint64_t{0};
+  Fr acc = Fr::zero();
+  std::uint64_t unknown = kNone;
+  Fr ucoeff = Fr::zero();
+  bool two_unknowns = false;
+};
+
+void eval_row(const SparseMatrix& s, std::size_t r, std::uint64_t& g, const std::vector<Fr>& z,
+              const std::vector<std::uint8_t>& known, RowEval& out) {
+  out = RowEval{};
+  for (std::uint64_t e = s.row_ptr[r]; e < s.row_ptr[r + 1]; ++e) {
+    const std::uint32_t w = s.col[e];
+    const std::uint32_t c = SparseMatrix::column_of(w);
+    const CoeffKind kind = SparseMatrix::kind_of(w);
+    const Fr* coeff = kind == CoeffKind::general ? &s.coeffs[s.gen_idx[g++]] : nullptr;
+    if (!known[c]) {
+      if (out.unknown != RowEval::kNone && out.unknown != c) out.two_unknowns = true;
+      out.unknown = c;
+      out.ucoeff = kind == CoeffKind::plus_one ? Fr::one() : kind == CoeffKind::minus_one ? kFrMinusOne : *coeff;
+      continue;
+    }
+    switch (kind) {
+      case CoeffKind::plus_one: out.acc += z[c]; break;
+      case CoeffKind::minus_one: out.acc -= z[c]; break;
+      default:
+        if (!z[c].is_zero()) out.acc += *coeff * z[c];
+        break;
+    }
+  }
+}
+
+class Groth16Key final : public ProvingKeyData {
+ public:
+  std::uint64_t size_bytes() const override { return bytes; }
+  int log_rows = 0;
+  std::uint64_t bytes = 0;
+  std::shared_ptr<const R1csMatrices> m;
+  ProvingKey pk;
+  PreparedVerifyingKey pvk;
+  std::map<int, std::unique_ptr<ResidentKey>> resident;  // by device ordinal; destroyed before pk
+  ~Groth16Key() override { resident.clear(); }
+};
+
+class Groth16Partition final : public SynthesizedPartition {
+ public:
+  void release_abc() override { abc = AbcVectors{}; }
+  BenchWitness w;
+  AbcVectors abc;
+};
+
+std::string inputs_key(const std::string& circuit, std::uint64_t seed, std::uint32_t k) {
+  return circuit + "/" + std::to_string(seed) + "/" + std::to_string(k);
+}
+
+std::string sum_line(int log_rows, const Groth16ProverOptions& o, std::uint64_t size, std::uint64_t hash) {
+  std::ostringstream s;
+  s << "cuzk-bench-key v" << kKeyCacheVersion << " K=" << log_rows << " structure_seed=" << o.structure_seed
+    << " key_seed=" << o.key_seed << " bytes=" << size << " hash=" << std::hex << hash << "\n";
+  return s.str();
+}
+
+Status write_file_atomic(const std::string& path, std::span<const std::uint8_t> bytes) {
+  const std::string tmp = path + ".tmp";
+  CUZK_RETURN_IF_ERROR(write_whole_file(tmp, bytes));
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return Status(Errc::io_error, "rename " + tmp + ": " + ec.message());
+  return {};
+}
+
+}  // namespace
+
+Result<BenchWitness> solve_bench_witness(const R1csMatrices& m, std::uint64_t seed, const CancelFlag* cancel) {
+  const std::uint64_t cols = m.num_columns();
+  BenchWitness out;
+  out.z.assign(cols, Fr::zero());
+  std::vector<std::uint8_t> known(cols, 0);
+  if (cols == 0 || m.num_inputs == 0) return Status(Errc::invalid_argument, "circuit without the ONE variable");
+  out.z[0] = Fr::one();
+  known[0] = 1;
+  std::uint64_t ga = 0, gb = 0, gc = 0;
+  RowEval a, b, c;
+  for (std::size_t r = 0; r < m.num_constraints; ++r) {
+    if (cancel && (r & 0xffff) == 0 && cancel->load(std::memory_order_relaxed))
+      return Status(Errc::cancelled, "witness cancelled");
+    eval_row(m.a, r, ga, out.z, known, a);
+    eval_row(m.b, r, gb, out.z, known, b);
+    eval_row(m.c, r, gc, out.z, known, c);
+    std::uint64_t f = RowEval::kNone;
+    bool bad = a.two_unknowns || b.two_unknowns || c.two_unknowns;
+    for (const RowEval* e : {&a, &b, &c}) {
+      if (e->unknown == RowEval::kNone) continue;
+      if (f != RowEval::kNone && f != e->unknown) bad = true;
+      f = e->unknown;
+    }
+    if (bad) return Status(Errc::unsatisfied, "row " + std::to_string(r) + " has two unknown variables");
+    if (f != RowEval::kNone) {
+      if (a.unknown == f || b.unknown == f) {
+        // A boolean: the bit is free; the row's check below confirms the shape.
+        const Fr bit = (splitmix(seed ^ (0xd1b54a32d192ed03ULL * (f + 1))) & 1) ? Fr::one() : Fr::zero();
+        out.z[f] = bit;
+        if (a.unknown == f) a.acc += a.ucoeff * bit;
+        if (b.unknown == f) b.acc += b.ucoeff * bit;
+        if (c.unknown == f) c.acc += c.ucoeff * bit;
+      } else {
+        // c_rest + coeff·z_f = a·b
+        const Fr v = a.acc * b.acc - c.acc;
+        if (fr_is_one(c.ucoeff)) out.z[f] = v;
+        else if (fr_is_minus_one(c.ucoeff)) out.z[f] = -v;
+        else out.z[f] = v * c.ucoeff.inverse_vartime();
+        c.acc += c.ucoeff * out.z[f];
+      }
+      known[f] = 1;
+    }
+    if (!fr_eq(a.acc * b.acc, c.acc))
+      return Status(Errc::unsatisfied, "row " + std::to_string(r) + " does not hold after solving");
+  }
+  for (std::uint64_t i = 0; i < cols; ++i)
+    if (!known[i]) return Status(Errc::unsatisfied, "variable " + std::to_string(i) + " occurs in no row that fixes it");
+  out.public_inputs.assign(out.z.begin() + 1, out.z.begin() + static_cast<std::ptrdiff_t>(m.num_inputs));
+  return out;
+}
+
+Result<std::uint64_t> bench_job_seed(const JobRequest& req) {
+  const std::string& b = req.vanilla_proof;
+  if (b.empty()) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (unsigned char ch : req.request_id) h = (h ^ ch) * 0x100000001b3ULL;
+    return h;
+  }
+  if (b.size() != 16 || std::memcmp(b.data(), kMagic, 8) != 0)
+    return Status(Errc::bad_encoding, "bench input must be empty or \"cuzkfake\" ‖ u64 seed (16 bytes), got " +
+                                          std::to_string(b.size()) + " bytes");
+  std::uint64_t seed = 0;
+  for (int i = 0; i < 8; ++i) seed |= std::uint64_t(static_cast<unsigned char>(b[8 + i])) << (8 * i);
+  return seed;
+}
+
+std::uint64_t bench_partition_seed(std::uint64_t job_seed, std::uint32_t k) {
+  return splitmix(job_seed * 0x2545f4914f6cdd1dULL + 0x9e3779b97f4a7c15ULL * (std::uint64_t{k} + 1));
+}
+
+Groth16Prover::Groth16Prover(Groth16ProverOptions opt) : opt_(std::move(opt)) {}
+
+Groth16Prover::~Groth16Prover() = default;
+
+Result<std::unique_ptr<Groth16Prover>> Groth16Prover::create(Groth16ProverOptions opt) {
+  if (opt.default_partitions == 0 || opt.default_partitions > kMaxPartitions)
+    return Status(Errc::out_of_range, "default_partitions must be 1..64");
+  if (opt.backends.empty()) return Status(Errc::invalid_argument, "groth16 prover: no backend");
+  std::unique_ptr<Groth16Prover> p(new Groth16Prover(std::move(opt)));
+  p->pool_ = std::make_unique<ThreadPool>(p->opt_.threads);
+  std::string names;
+  for (const auto& spec : p->opt_.backends) {
+    auto be = make_backend(spec, *p->pool_);
+    if (!be) return be.status().with_context("backend '" + spec + "'");
+    int ordinal = spec.rfind("cuda:", 0) == 0 ? std::stoi(spec.substr(5)) : 0;
+    if (p->backends_.count(ordinal)) return Status(Errc::invalid_argument, "two backends for device " + std::to_string(ordinal));
+    p->backends_[ordinal] = std::move(*be);
+    names += (names.empty() ? "" : "+") + spec;
+  }
+  p->name_ = "groth16-" + names;
+  std::error_code ec;
+  std::filesystem::create_directories(p->opt_.cache_dir, ec);
+  if (ec) return Status(Errc::io_error, "cache directory " + p->opt_.cache_dir + ": " + ec.message());
+  return p;
+}
+
+bool Groth16Prover::supports(const std::string& circuit_id) const { return parse_bench_log2(circuit_id).ok(); }
+
+std::string Groth16Prover::key_path(int log_rows) const {
+  return (std::filesystem::path(opt_.cache_dir) / ("bench-" + std::to_string(log_rows) + ".params")).string();
+}
+
+Backend* Groth16Prover::backend_for(int device) const {
+  auto it = backends_.find(device);
+  return it == backends_.end() ? nullptr : it->second.get();
+}
+
+Result<JobPlan> Groth16Prover::plan(const JobRequest& req) {
+  auto k = parse_bench_log2(req.circuit_id);
+  if (!k) return k.status();
+  auto seed = bench_job_seed(req);
+  if (!seed) return seed.status();
+  JobPlan p;
+  p.key_id = req.circuit_id;
+  p.partitions = req.num_partitions ? req.num_partitions : opt_.default_partitions;
+  if (p.partitions > kMaxPartitions)
+    return Status(Errc::out_of_range, "num_partitions must be 1..64, got " + std::to_string(p.partitions));
+  // Rows n = 2^K (input constraints included); columns = n − num_public (each circuit row
+  // allocates one variable, num_public of them inputs). Held per partition: witness z (32 B per
+  // column), a/b/c (3 · 32 B per row) and the H step's output (32 B per row) until the device
+  // stage ends, and the solver's known-bitmap (1 B per column) during synthesis.
+  const std::uint64_t n = std::uint64_t{1} << *k;
+  const std::uint64_t cols = n - kNumPublic;
+  p.abc_bytes = 4 * sizeof(Fr) * n;
+  p.partition_bytes = p.abc_bytes + (sizeof(Fr) + 1) * cols;
+  return p;
+}
+
+Result<std::shared_ptr<const R1csMatrices>> Groth16Prover::matrices(int log_rows) {
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = matrices_.find(log_rows); it != matrices_.end()) return it->second;
+  }
+  std::lock_guard build(build_mu_);
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = matrices_.find(log_rows); it != matrices_.end()) return it->second;
+  }
+  const std::string id = "bench-" + std::to_string(log_rows) + " structure_seed=" + std::to_string(opt_.structure_seed) +
+                         " num_public=" + std::to_string(kNumPublic);
+  const std::string path =
+      (std::filesystem::path(opt_.cache_dir) / ("bench-" + std::to_string(log_rows) + ".r1cs")).string();
+  auto r = load_or_build_r1cs(path, r1cs_topology_key(id), [&]() -> Result<R1csMatrices> {
+    BenchCircuitParams bp;
+    bp.log_rows = static_cast<unsigned>(log_rows);
+    bp.seed = opt_.structure_seed;
+    bp.num_public = kNumPublic;
+    auto g = generate_bench_r1cs(bp, /*with_witness=*/false);
+    if (!g) return g.status();
+    return std::move(g->matrices);
+  });
+  if (!r) return r.status();
+  if (!r->from_cache) spdlog::info("bench-{}: matrices built ({})", log_rows, r->load_error.to_string());
+  if (!r->save_error.ok()) spdlog::warn("bench-{}: matrix cache not written: {}", log_rows, r->save_error.to_string());
+  auto m = std::make_shared<const R1csMatrices>(std::move(r->matrices));
+  std::lock_guard lock(mu_);
+  matrices_[log_rows] = m;
+  return m;
+}
+
+Result<std::uint64_t> Groth16Prover::key_bytes(const std::string& key_id) {
+  auto k = parse_bench_log2(key_id);
+  if (!k) return k.status();
+  auto m = matrices(*k);
+  if (!m) return m.status();
+  const R1csMatrices& mm = **m;
+  // Exact point counts of the bellperson layout: h n − 1, l one per aux, a inputs + A-dense aux,
+  // b B-dense inputs and aux (G1 and G2).
+  const std::uint64_t n = std::uint64_t{1} << *k;
+  const std::uint64_t b = mm.b_input_density.count() + mm.b_aux_density.count();
+  const std::uint64_t g1 = (n - 1) + mm.num_aux + (mm.num_inputs + mm.a_aux_density.count()) + b;
+  const std::uint64_t points = sizeof(G1Affine) * g1 + sizeof(G2Affine) * b;
+  // The CPU backend keeps its own copy of the tables in host memory.
+  std::uint64_t copies = 1;
+  for (const auto& [ord, be] : backends_) copies += be->name() == "cpu";
+  return points * copies + mm.memory_bytes();
+}
+
+Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key(const std::string& key_id) {
+  auto k = parse_bench_log2(key_id);
+  if (!k) return k.status();
+  auto m = matrices(*k);
+  if (!m) return m.status();
+  auto bytes = key_bytes(key_id);
+  if (!bytes) return bytes.status();
+  auto key = std::make_shared<Groth16Key>();
+  key->log_rows = *k;
+  key->bytes = *bytes;
+  key->m = *m;
+  const std::string path = key_path(*k);
+  const std::string sum_path = path + ".sum";
+
+  // The cache: sidecar line must match what this file's bytes hash to; then VK checked, queries
+  // unchecked (our own hash-protected file), then the key must fit the circuit.
+  auto try_cache = [&]() -> Status {
+    if (!std::filesystem::exists(path)) return Status(Errc::not_found, "no cached key");
+    std::ifstream sf(sum_path);
+    std::string line;
+    if (!sf || !std::getline(sf, line)) return Status(Errc::not_found, "no checksum file " + sum_path);
+    auto mf = MappedFile::open(path);
+    if (!mf) return mf.status();
+    auto span = mf->bytes();
+    if (line + "\n" != sum_line(*k, opt_, span.size(), checksum64(span.data(), span.size())))
+      return Status(Errc::bad_encoding, "cached key " + path + " does not match its checksum file (corrupt or stale)");
+    ParamsReadOptions ro;
+    ro.checked = false;
+    ro.pool = pool_.get();
+    auto pk = parse_params(span, ro);
+    if (!pk) return pk.status().with_context(path);
+    CUZK_RETURN_IF_ERROR(check_key_matches(*pk, **m));
+    key->pk = std::move(*pk);
+    return {};
+  };
+  {
+    std::lock_guard build(build_mu_);  // one generation per key, never two writers of a file
+    Status cached = try_cache();
+    if (!cached.ok()) {
+      if (cached.code() != Errc::not_found) spdlog::warn("bench-{}: {}; regenerating the key", *k, cached.to_string());
+      spdlog::info("bench-{}: generating the proving key (benchmark setup, seeded; cached in {})", *k, path);
+      SeededRng rng(opt_.key_seed ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(*k)));
+      SetupOptions so;
+      so.pool = pool_.get();
+      auto pk = setup(**m, rng, so);
+      if (!pk) return pk.status().with_context("setup bench-" + std::to_string(*k));
+      auto img = write_params(*pk, pool_.get());
+      if (!img) return img.status();
+      if (auto st = write_file_atomic(path, *img); !st.ok()) {
+        spdlog::warn("bench-{}: key cache not written: {}", *k, st.to_string());
+      } else {
+        std::string line = sum_line(*k, opt_, img->size(), checksum64(img->data(), img->size()));
+        auto st2 = write_file_atomic(sum_path, std::span(reinterpret_cast<const std::uint8_t*>(line.data()), line.size()));
+        if (!st2.ok()) spdlog::warn("bench-{}: key checksum not written: {}", *k, st2.to_string());
+      }
+      key->pk = std::move(*pk);
+      ++keys_generated_;
+    }
+  }
+  key->pvk = prepare_verifying_key(key->pk.vk);
+  for (const auto& [ord, be] : backends_) {
+    auto rk = ResidentKey::load(*be, key->pk);
+    if (!rk) return rk.status().with_context("loading bench-" + std::to_string(*k) + " on " + be->name());
+    key->resident[ord] = std::move(*rk);
+  }
+  return std::shared_ptr<const ProvingKeyData>(std::move(key));
+}
+
+Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const JobRequest& req, const JobPlan& plan,
+                                                                         std::uint32_t k, const CancelFlag& cancel) {
+  auto lr = parse_bench_log2(req.circuit_id);
+  if (!lr) return lr.status();
+  auto seed = bench_job_seed(req);
+  if (!seed) return seed.status();
+  if (k >= plan.partitions) return Status(Errc::out_of_range, "partition beyond the job's partitions");
+  auto m = matrices(*lr);
+  if (!m) return m.status();
+  auto part = std::make_unique<Groth16Partition>();
+  auto w = solve_bench_witness(**m, bench_partition_seed(*seed, k), &cancel);
+  if (!w) return w.status().with_context("partition " + std::to_string(k) + " witness");
+  part->w = std::move(*w);
+  if (cancel.load()) return Status(Errc::cancelled, "synthesis cancelled");
+  auto abc = pce_evaluate(*pool_, **m, part->w.z);
+  if (!abc) return abc.status();
+  part->abc = std::move(*abc);
+  {
+    std::lock_guard lock(mu_);
+    if (inputs_.size() >= kMaxKeptInputs) inputs_.clear();  // verify recomputes what is missing
+    inputs_[inputs_key(req.circuit_id, *seed, k)] = part->w.public_inputs;
+  }
+  return std::unique_ptr<SynthesizedPartition>(std::move(part));
+}
+
+Result<std::string> Groth16Prover::prove_partition(int device, const ProvingKeyData& key, const JobRequest& req,
+                                                   std::uint32_t k, SynthesizedPartition& part,
+                                                   const CancelFlag& cancel) {
+  const auto* gk = dynamic_cast<const Groth16Key*>(&key);
+  auto* gp = dynamic_cast<Groth16Partition*>(&part);
+  if (!gk || !gp) return Status(Errc::invalid_argument, "groth16 prover given another prover's key or partition");
+  auto it = gk->resident.find(device);
+  if (it == gk->resident.end()) return Status(Errc::invalid_argument, "no backend for device " + std::to_string(device));
+  if (cancel.load()) return Status(Errc::cancelled, "device stage cancelled");
+  if (gp->abc.a.empty()) return Status(Errc::invalid_argument, "partition " + std::to_string(k) + " has no a/b/c");
+  auto proof = prove_with_abc(*pool_, *it->second, *gk->m, std::move(gp->abc), gp->w.z);
+  gp->abc = AbcVectors{};
+  if (!proof) return proof.status().with_context("partition " + std::to_string(k));
+  auto bytes = write_proofs(std::span<const Proof>(&*proof, 1));
+  return std::string(bytes.begin(), bytes.end());
+}
+
+Status Groth16Prover::verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) {
+  const auto* gk = dynamic_cast<const Groth16Key*>(&key);
+  if (!gk) return Status(Errc::invalid_argument, "groth16 prover given another prover's key");
+  auto seed = bench_job_seed(req);
+  if (!seed) return seed.status();
+  auto proofs = parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
+  if (!proofs) return proofs.status().with_context("self-verification");
+  for (std::uint32_t k = 0; k < proofs->size(); ++k) {
+    std::vector<Fr> inputs;
+    bool have = false;
+    {
+      std::lock_guard lock(mu_);
+      if (auto it = inputs_.find(inputs_key(req.circuit_id, *seed, k)); it != inputs_.end()) {
+        inputs = std::move(it->second);
+        inputs_.erase(it);
+        have = true;
+      }
+    }
+    if (!have) {
+      auto w = solve_bench_witness(*gk->m, bench_partition_seed(*seed, k));
+      if (!w) return w.status().with_context("self-verification, partition " + std::to_string(k));
+      inputs = std::move(w->public_inputs);
+    }
+    auto ok = cuzk::verify(gk->pvk, inputs, (*proofs)[k]);
+    if (!ok) return ok.status().with_context("self-verification, partition " + std::to_string(k));
+    if (!*ok)
+      return Status(Errc::unsatisfied, "self-verification failed: partition " + std::to_string(k) + " proof does not verify");
+  }
+  return {};
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,110 @@
+// Groth16Prover: the real proof system behind the engine's PartitionProver interface, for the
+// synthetic benchmark circuits "bench-<K>" (K = 10..27, r1cs/bench_circuit).
+//
+// Circuit: every partition of bench-K shares one topology (the bench circuit drawn from a fixed
+// structure seed), so there is one proving key per K. Partition k of a job gets its own witness:
+// the bench circuit allocates one fresh variable per row, and every value except the booleans'
+// follows from earlier ones, so the witness is solved row by row from the recorded matrices with
+// the booleans drawn from splitmix64(witness seed, variable) (solve_bench_witness below). The
+// witness seed is derived from the job's seed and k.
+//
+// Input (vanilla_proof): empty (job seed from the request_id), or the bench client's 16 bytes
+// "cuzkfake" ‖ seed (u64 LE) (server/bench.cpp sends it); anything else is bad_encoding.
+//
+// Keys: generated on first use with setup() from SeededRng(key seed, K) — a benchmark key, its
+// toxic waste is reproducible and it must never guard anything — then cached in
+// <cache_dir>/bench-<K>.params (bellperson .params) with a sidecar <...>.sum (format version,
+// K, seeds, byte count, a 64-bit word hash of the file). A later load checks the sidecar first
+// (any mismatch or a hash failure: the file is regenerated), then decodes with the VK checked
+// and the queries unchecked (our own cache, hash-protected), then checks the key against the
+// circuit. The matrices are cached on disk too (r1cs/pce_cache: <cache_dir>/bench-<K>.r1cs).
+//
+// Stages: synthesize = witness solve + PCE a/b/c (parallel SpMV); prove_partition = prove_with_abc
+// on the backend of the engine device (CpuBackend "cpu" as device 0, or "cuda:N" as device N);
+// verify = each 192-byte partition proof against the VK with the partition's public inputs
+// (kept from synthesis, recomputed when absent).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cuzk/backend/backend.hpp"
+#include "cuzk/base/thread_pool.hpp"
+#include "cuzk/engine/partition_prover.hpp"
+#include "cuzk/ff/fr.hpp"
+#include "cuzk/r1cs/matrices.hpp"
+
+namespace cuzk::engine {
+
+struct Groth16ProverOptions {
+  std::string cache_dir = "cuzk-cache";
+  /// Backends by name ("cpu", "cuda:N"); "cpu" serves engine device 0, "cuda:N" device N.
+  std::vector<std::string> backends = {"cpu"};
+  std::uint32_t default_partitions = 10;
+  /// Threads of the prover's pool (0 = all cores).
+  std::size_t threads = 0;
+  std::uint64_t structure_seed = 1;  ///< topology of every bench-K circuit
+  std::uint64_t key_seed = 0x6b65792d62656e63ULL;
+};
+
+/// Public inputs of a partition (ONE excluded) and the full assignment z = (inputs ‖ aux).
+struct BenchWitness {
+  std::vector<Fr> z;
+  std::vector<Fr> public_inputs;
+};
+
+/// Solves a witness of a one-fresh-variable-per-row circuit (the bench circuit) from its
+/// matrices: row by row, the one unknown variable is either a boolean ((ONE − b)·b = 0 shape:
+/// drawn from |seed|) or appears in C only and is solved as (a·b − c_rest)/coeff. Errors name the
+/// row when a row has two unknowns, an unknown it cannot solve, or does not hold.
+Result<BenchWitness> solve_bench_witness(const R1csMatrices& m, std::uint64_t seed, const CancelFlag* cancel = nullptr);
+
+/// The bench-circuit job seed of a request (see the file comment) and a partition's witness seed.
+Result<std::uint64_t> bench_job_seed(const JobRequest& req);
+std::uint64_t bench_partition_seed(std::uint64_t job_seed, std::uint32_t k);
+
+class Groth16Prover final : public PartitionProver {
+ public:
+  static Result<std::unique_ptr<Groth16Prover>> create(Groth16ProverOptions opt);
+  ~Groth16Prover() override;
+
+  std::string name() const override { return name_; }
+  bool supports(const std::string& circuit_id) const override;
+  Result<JobPlan> plan(const JobRequest& req) override;
+  Result<std::uint64_t> key_bytes(const std::string& key_id) override;
+  Result<std::shared_ptr<const ProvingKeyData>> load_key(const std::string& key_id) override;
+  Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest& req, const JobPlan& plan,
+                                                            std::uint32_t k, const CancelFlag& cancel) override;
+  Result<std::string> prove_partition(int device, const ProvingKeyData& key, const JobRequest& req,
+                                      std::uint32_t k, SynthesizedPartition& part,
+                                      const CancelFlag& cancel) override;
+  Status verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) override;
+
+  /// Paths of the key cache for bench-<K>.
+  std::string key_path(int log_rows) const;
+  /// Keys generated (not read from the cache) since start, for tests.
+  std::uint64_t keys_generated() const { return keys_generated_; }
+  /// The matrices of bench-<K> (built or read from the disk cache once, then shared).
+  Result<std::shared_ptr<const R1csMatrices>> matrices(int log_rows);
+
+ private:
+  explicit Groth16Prover(Groth16ProverOptions opt);
+  Backend* backend_for(int device) const;
+
+  Groth16ProverOptions opt_;
+  std::string name_;
+  std::unique_ptr<ThreadPool> pool_;
+  std::map<int, std::unique_ptr<Backend>> backends_;  // by engine device ordinal
+  std::mutex mu_;                                      // matrices_, inputs_
+  std::map<int, std::shared_ptr<const R1csMatrices>> matrices_;
+  std::mutex build_mu_;  // one matrices build / key generation at a time
+  std::map<std::string, std::vector<Fr>> inputs_;  // "circuit/seed/k" → public inputs
+  std::uint64_t keys_generated_ = 0;
+};
+
+}  // namespace cuzk::engine

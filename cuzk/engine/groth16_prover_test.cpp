@@ -1,0 +1,275 @@
+// Groth16Prover through the engine: a bench-10 job of 3 partitions gives 3 × 192 bytes, each
+// partition proof verifies with our verifier against the cached key's VK (inputs recomputed here
+// independently), a corrupted key cache is detected and regenerated, malformed requests are
+// rejected with clear errors. The witness solver is checked against the naive SpMV at random
+// non-power-of-two sizes (seed printed).
+#include "cuzk/engine/groth16_prover.hpp"
+
+#include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "cuzk/engine/engine.hpp"
+#include "cuzk/engine/fake_prover.hpp"
+#include "cuzk/formats/bellperson.hpp"
+#include "cuzk/groth16/verify.hpp"
+#include "cuzk/r1cs/bench_circuit.hpp"
+#include "cuzk/r1cs/pce.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+const bool kQuiet = (spdlog::set_level(spdlog::level::warn), true);
+
+std::string temp_dir(const std::string& tag) {
+  auto p = std::filesystem::temp_directory_path() / ("cuzk-g16-" + tag + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(p);
+  std::filesystem::create_directories(p);
+  return p.string();
+}
+
+JobRequest bench_job(const std::string& id, std::uint64_t seed, std::uint32_t parts) {
+  JobRequest r;
+  r.request_id = id;
+  r.circuit_id = "bench-10";
+  r.num_partitions = parts;
+  r.vanilla_proof = fake_input(seed);
+  return r;
+}
+
+std::shared_ptr<Groth16Prover> make_prover(const std::string& dir) {
+  Groth16ProverOptions o;
+  o.cache_dir = dir;
+  o.threads = 2;
+  auto p = Groth16Prover::create(o);
+  EXPECT_TRUE(p.ok()) << p.status().to_string();
+  return std::shared_ptr<Groth16Prover>(std::move(*p));
+}
+
+// Checks every partition proof of |proof| against the VK in the cache file, with public inputs
+// solved here from the job seed.
+void expect_partitions_verify(Groth16Prover& prover, const std::string& proof, std::uint64_t seed, std::uint32_t parts) {
+  ASSERT_EQ(proof.size(), parts * kBellpersonProofBytes);
+  auto pk = read_params(prover.key_path(10));
+  ASSERT_TRUE(pk.ok()) << pk.status().to_string();
+  auto pvk = prepare_verifying_key(pk->vk);
+  auto proofs = parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
+  ASSERT_TRUE(proofs.ok()) << proofs.status().to_string();
+  auto m = prover.matrices(10);
+  ASSERT_TRUE(m.ok());
+  for (std::uint32_t k = 0; k < parts; ++k) {
+    auto w = solve_bench_witness(**m, bench_partition_seed(seed, k));
+    ASSERT_TRUE(w.ok()) << w.status().to_string();
+    auto ok = verify(pvk, w->public_inputs, (*proofs)[k]);
+    ASSERT_TRUE(ok.ok()) << ok.status().to_string();
+    EXPECT_TRUE(*ok) << "partition " << k;
+    // Another partition's inputs must not verify this proof.
+    auto w2 = solve_bench_witness(**m, bench_partition_seed(seed, k + 100));
+    ASSERT_TRUE(w2.ok());
+    if (w2->public_inputs != w->public_inputs) {
+      auto bad = verify(pvk, w2->public_inputs, (*proofs)[k]);
+      ASSERT_TRUE(bad.ok());
+      EXPECT_FALSE(*bad) << "partition " << k << " verified with other inputs";
+    }
+  }
+}
+
+TEST(Groth16Prover, WitnessSolverSatisfiesRandomSizes) {
+  std::uint64_t seed = std::random_device{}();
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  for (int t = 0; t < 3; ++t) {
+    BenchCircuitParams p;
+    p.rows = 256 + rng() % 3000;
+    p.seed = rng();
+    p.num_public = 1 + static_cast<std::uint32_t>(rng() % 6);
+    auto g = generate_bench_r1cs(p, false);
+    ASSERT_TRUE(g.ok()) << g.status().to_string();
+    auto w1 = solve_bench_witness(g->matrices, rng());
+    ASSERT_TRUE(w1.ok()) << "rows " << p.rows << ": " << w1.status().to_string();
+    // Slow twin: every row checked through the naive SpMV.
+    std::size_t bad = 0;
+    EXPECT_TRUE(abc_satisfied(spmv_naive(g->matrices, w1->z), &bad)) << "rows " << p.rows << " row " << bad;
+    EXPECT_EQ(w1->public_inputs.size(), p.num_public);
+    auto w2 = solve_bench_witness(g->matrices, rng());
+    ASSERT_TRUE(w2.ok());
+    EXPECT_NE(w1->z, w2->z) << "different seeds gave the same witness";
+  }
+}
+
+TEST(Groth16Prover, SolverRejectsUnsolvableRow) {
+  auto g = generate_bench_r1cs(BenchCircuitParams{.log_rows = 10, .seed = 3}, false);
+  ASSERT_TRUE(g.ok());
+  R1csMatrices m = g->matrices;
+  // Row 0 is a boolean (ONE − b)·b = 0; point its B term at the next variable, not fixed yet.
+  ASSERT_EQ(m.b.row_ptr[1] - m.b.row_ptr[0], 1u);
+  m.b.col[0] += 1;
+  auto w = solve_bench_witness(m, 7);
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().code(), Errc::unsatisfied);
+  EXPECT_NE(w.status().message().find("row 0 has two unknown"), std::string::npos) << w.status().message();
+}
+
+TEST(Groth16Prover, PlanAndKeyBytesAreExact) {
+  auto dir = temp_dir("plan");
+  auto prover = make_prover(dir);
+  auto plan = prover->plan(bench_job("p", 1, 3));
+  ASSERT_TRUE(plan.ok()) << plan.status().to_string();
+  auto m = prover->matrices(10);
+  ASSERT_TRUE(m.ok());
+  const std::uint64_t n = 1024;
+  EXPECT_EQ((*m)->num_constraints, n);
+  EXPECT_EQ(plan->partition_bytes, 4 * 32 * n + 33 * (*m)->num_columns());
+  EXPECT_EQ(plan->partitions, 3u);
+  auto kb = prover->key_bytes("bench-10");
+  auto key = prover->load_key("bench-10");
+  ASSERT_TRUE(kb.ok() && key.ok());
+  EXPECT_EQ((*key)->size_bytes(), *kb);
+  auto pk = read_params(prover->key_path(10));
+  ASSERT_TRUE(pk.ok());
+  std::uint64_t pts = sizeof(G1Affine) * (pk->h.size() + pk->l.size() + pk->a.size() + pk->b_g1.size()) +
+                      sizeof(G2Affine) * pk->b_g2.size();
+  EXPECT_EQ(*kb, 2 * pts + (*m)->memory_bytes());  // the key and the CPU backend's copy
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Groth16Prover, EngineJobProvesAndVerifies) {
+  auto dir = temp_dir("job");
+  auto prover = make_prover(dir);
+  auto e = Engine::create(EngineOptions{}, {prover});
+  ASSERT_TRUE(e.ok()) << e.status().to_string();
+  auto& eng = **e;
+  auto s = eng.submit(bench_job("j1", 77, 3));
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  auto o = eng.await("j1");
+  ASSERT_TRUE(o.ok());
+  ASSERT_EQ(o->status, AwaitStatus::completed) << o->error;
+  EXPECT_EQ(prover->keys_generated(), 1u);
+  expect_partitions_verify(*prover, o->proof, 77, 3);
+
+  // A second job reuses the resident key; its proof differs (new witness, new blinding).
+  auto s2 = eng.submit(bench_job("j2", 78, 2));
+  ASSERT_TRUE(s2.ok());
+  auto o2 = eng.await("j2");
+  ASSERT_TRUE(o2.ok());
+  ASSERT_EQ(o2->status, AwaitStatus::completed) << o2->error;
+  EXPECT_EQ(prover->keys_generated(), 1u);
+  expect_partitions_verify(*prover, o2->proof, 78, 2);
+  EXPECT_NE(o->proof.substr(0, 192), o2->proof.substr(0, 192));
+  eng.shutdown(std::chrono::seconds(5));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Groth16Prover, TamperedProofFailsSelfVerification) {
+  auto dir = temp_dir("tamper");
+  auto prover = make_prover(dir);
+  JobPlan plan;
+  auto req = bench_job("t", 5, 2);
+  auto pl = prover->plan(req);
+  ASSERT_TRUE(pl.ok());
+  auto key = prover->load_key("bench-10");
+  ASSERT_TRUE(key.ok()) << key.status().to_string();
+  std::string proof;
+  CancelFlag cancel{false};
+  for (std::uint32_t k = 0; k < 2; ++k) {
+    auto part = prover->synthesize(req, *pl, k, cancel);
+    ASSERT_TRUE(part.ok()) << part.status().to_string();
+    auto p = prover->prove_partition(0, **key, req, k, **part, cancel);
+    ASSERT_TRUE(p.ok()) << p.status().to_string();
+    proof += *p;
+  }
+  EXPECT_TRUE(prover->verify(**key, req, proof).ok());
+  // Partitions swapped: both well-formed, neither verifies at the other's index.
+  std::string swapped = proof.substr(192) + proof.substr(0, 192);
+  auto st = prover->verify(**key, req, swapped);
+  EXPECT_EQ(st.code(), Errc::unsatisfied) << st.to_string();
+  EXPECT_NE(st.message().find("partition 0"), std::string::npos) << st.message();
+  // Another job seed (other public inputs): fails.
+  auto other = bench_job("t2", 6, 2);
+  EXPECT_FALSE(prover->verify(**key, other, proof).ok());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Groth16Prover, CorruptKeyCacheIsRegenerated) {
+  auto dir = temp_dir("corrupt");
+  {
+    auto prover = make_prover(dir);
+    ASSERT_TRUE(prover->load_key("bench-10").ok());
+    EXPECT_EQ(prover->keys_generated(), 1u);
+  }
+  {
+    auto prover = make_prover(dir);  // fresh process state: the cache is read
+    ASSERT_TRUE(prover->load_key("bench-10").ok());
+    EXPECT_EQ(prover->keys_generated(), 0u);
+  }
+  // Flip one byte in the middle of the l query.
+  auto path = make_prover(dir)->key_path(10);
+  auto size = std::filesystem::file_size(path);
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(static_cast<std::streamoff>(size * 2 / 3));
+    char c = 0;
+    f.read(&c, 1);
+    c ^= 0x10;
+    f.seekp(static_cast<std::streamoff>(size * 2 / 3));
+    f.write(&c, 1);
+  }
+  auto prover = make_prover(dir);
+  auto e = Engine::create(EngineOptions{}, {prover});
+  ASSERT_TRUE(e.ok());
+  auto s = (*e)->submit(bench_job("c", 9, 2));
+  ASSERT_TRUE(s.ok());
+  auto o = (*e)->await("c");
+  ASSERT_TRUE(o.ok());
+  ASSERT_EQ(o->status, AwaitStatus::completed) << o->error;
+  EXPECT_EQ(prover->keys_generated(), 1u) << "corrupt cache was not detected";
+  expect_partitions_verify(*prover, o->proof, 9, 2);
+  // Truncated cache: detected as well.
+  std::filesystem::resize_file(path, size / 2);
+  auto p2 = make_prover(dir);
+  ASSERT_TRUE(p2->load_key("bench-10").ok());
+  EXPECT_EQ(p2->keys_generated(), 1u);
+  (*e)->shutdown(std::chrono::seconds(5));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Groth16Prover, MalformedRequestsRejected) {
+  auto dir = temp_dir("bad");
+  auto prover = make_prover(dir);
+  auto e = Engine::create(EngineOptions{}, {prover});
+  ASSERT_TRUE(e.ok());
+  auto garbage = bench_job("g", 1, 2);
+  garbage.vanilla_proof = "not a bench input";
+  auto r = (*e)->submit(garbage);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Errc::bad_encoding);
+  EXPECT_NE(r.status().message().find("bench input"), std::string::npos) << r.status().message();
+  auto fault = bench_job("f", 1, 2);
+  fault.vanilla_proof = fake_input(1, 2, 0);  // fault injection is the fake prover's only
+  EXPECT_EQ((*e)->submit(fault).status().code(), Errc::bad_encoding);
+  auto many = bench_job("m", 1, 65);
+  EXPECT_EQ((*e)->submit(many).status().code(), Errc::out_of_range);
+  auto small = bench_job("s", 1, 1);
+  small.circuit_id = "bench-9";
+  EXPECT_FALSE((*e)->submit(small).ok());
+  auto unknown = bench_job("u", 1, 1);
+  unknown.circuit_id = "porep";
+  EXPECT_EQ((*e)->submit(unknown).status().code(), Errc::not_found);
+  // The engine still serves a good job afterwards (empty input: seed from the request id).
+  auto good = bench_job("ok", 1, 1);
+  good.vanilla_proof.clear();
+  ASSERT_TRUE((*e)->submit(good).ok());
+  auto o = (*e)->await("ok");
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->status, AwaitStatus::completed) << o->error;
+  EXPECT_EQ(o->proof.size(), 192u);
+  (*e)->shutdown(std::chrono::seconds(5));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace cuzk::engine
