@@ -106,12 +106,17 @@ Result<UInt32> UInt32::addmany(ConstraintSystem& cs, MultiEq& meq, std::span<con
     return Status(Errc::invalid_argument, "addmany takes 2..10 operands");
   }
   std::uint64_t max_value = operands.size() * std::uint64_t{0xffffffffu};
-  std::optional<std::uint64_t> result = 0;
+  bool known = true;
+  std::uint64_t sum = 0;
   bool all_constants = true;
   const bool want = cs.wants_constraints();
   LC lc;
   for (const UInt32& op : operands) {
-    if (op.value_ && result) *result += *op.value_; else result = std::nullopt;
+    if (op.value_ && known) {
+      sum += *op.value_;
+    } else {
+      known = false;
+    }
     if (want) {
       Fr coeff = Fr::one();
       for (const Boolean& bit : op.bits_) {
@@ -121,8 +126,12 @@ Result<UInt32> UInt32::addmany(ConstraintSystem& cs, MultiEq& meq, std::span<con
     }
     for (const Boolean& bit : op.bits_) all_constants &= bit.is_constant();
   }
+  std::optional<std::uint64_t> result;
   std::optional<std::uint32_t> modular;
-  if (result) modular = static_cast<std::uint32_t>(*result);
+  if (known) {
+    result = sum;
+    modular = static_cast<std::uint32_t>(sum);
+  }
   if (all_constants && modular) return constant(*modular);
 
   std::vector<Boolean> bits;
