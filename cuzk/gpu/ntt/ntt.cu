@@ -10,8 +10,10 @@ namespace cuzk::gpu {
 
 namespace {
 
-constexpr int kMaxLogBlock = 10;  // 1024 elements (32 KiB) of shared memory per block
-constexpr int kThreads = 512;
+// 512 elements (16 KiB of shared memory) and 256 threads per block, at least 2 blocks per SM: one
+// block's stage barrier overlaps another's multiplications (v1 ran 1024-element blocks, one per SM).
+constexpr int kMaxLogBlock = 9;
+constexpr int kThreads = 256;
 
 /// 2^32-th root of unity raised to 2^(32 − log_n): a primitive 2^log_n-th root (host).
 Fr root_of_unity(unsigned log_n) {
@@ -41,7 +43,7 @@ CUZK_DEV DevFr pow_at(const DevFr* tab, std::uint64_t k) {
 /// Radix-2 DIT stages [s0, s0 + S) on sub-transforms of stride 2^s0, 2^l of them per block.
 /// kFirst: the gather pass (s0 = 0) reading in[bitrev(i)], optionally times pow_at(scale, bitrev(i)).
 template <bool kFirst>
-__global__ void __launch_bounds__(kThreads) ntt_pass_kernel(DevFr* out, const DevFr* in, const DevFr* tw, int log_n,
+__global__ void __launch_bounds__(kThreads, 2) ntt_pass_kernel(DevFr* out, const DevFr* in, const DevFr* tw, int log_n,
                                                             int s0, int S, int l, const DevFr* scale) {
   extern __shared__ DevFr sm[];
   const int L = 1 << l;

@@ -3,9 +3,9 @@
 // coset variants with shift g: x_i·g^i before / g^{-i} after).
 //
 // Algorithm: radix-2 decimation in time after a bit-reversal gather. The first pass gathers
-// in[bitrev(i)] (optionally times c·g^bitrev(i)) and runs the first min(10, log n) stages in shared
+// in[bitrev(i)] (optionally times c·g^bitrev(i)) and runs the first min(9, log n) stages in shared
 // memory; each further pass runs up to 8 stages on 2^S-element sub-transforms of stride 2^s0, a block
-// holding 2^(10−S) adjacent sub-transforms so global accesses come in contiguous runs. 2^27 takes 4
+// holding 2^(9−S) adjacent sub-transforms so global accesses come in contiguous runs. 2^27 takes 4
 // passes. Twiddles ω^j (j < n/2) come from a table per size built once on the device.
 #pragma once
 
