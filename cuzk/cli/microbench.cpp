@@ -3,6 +3,7 @@
 #include "cuzk/cli/microbench.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -12,10 +13,16 @@
 #include "cuzk/backend/make_backend.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/ec/batch_affine.hpp"
+#include "cuzk/ec/encoding.hpp"
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/ec/pairing.hpp"
 #include "cuzk/ff/fp.hpp"
+#include "cuzk/r1cs/bench_circuit.hpp"
+#include "cuzk/r1cs/gadgets/gadget_bench.hpp"
+#include "cuzk/r1cs/pce.hpp"
+#include "cuzk/r1cs/recording_cs.hpp"
+#include "cuzk/r1cs/witness_cs.hpp"
 #include "cuzk/ff/fr.hpp"
 
 namespace cuzk {
@@ -27,6 +34,7 @@ struct OpContext {
   std::uint64_t n;
   unsigned threads;
   Backend* backend = nullptr;  ///< set for bulk ops (uses_threads)
+  ThreadPool* pool = nullptr;
   std::mt19937_64 rng{0x5eed};
 };
 
@@ -37,6 +45,7 @@ struct OpInfo {
   unsigned default_log_n;
   OpFactory make;
   bool uses_threads = false;  ///< per-element ops run on one thread whatever --threads says
+  unsigned min_log_n = 1;
 };
 
 template <class F>
@@ -137,6 +146,41 @@ std::function<void()> h_op(OpContext& c) {
   };
 }
 
+/// The benchmark circuit at 2^K constraints, synthesised the classic way (recording every
+/// enforce and evaluating a, b, c there, as bellperson's ProvingAssignment).
+std::function<void()> synth_classic_op(OpContext& c) {
+  const unsigned k = static_cast<unsigned>(std::countr_zero(c.n));
+  auto circuit = std::make_shared<BenchCircuit>(BenchCircuitParams{.log_rows = k});
+  check(circuit->prepare());
+  return [circuit, n = c.n]() {
+    RecordingConstraintSystem cs({.with_values = true, .record_matrices = false, .evaluate_abc = true,
+                                  .reserve_constraints = n});
+    check(synthesize_circuit(*circuit, cs));
+    keep(cs.recording().c.data());
+  };
+}
+
+/// The same circuit as witness-only synthesis + PCE SpMV producing the same a, b, c (the
+/// matrices are recorded once, outside the timed region, as the engine caches them).
+std::function<void()> synth_pce_op(OpContext& c, ThreadPool& pool) {
+  const unsigned k = static_cast<unsigned>(std::countr_zero(c.n));
+  auto circuit = std::make_shared<BenchCircuit>(BenchCircuitParams{.log_rows = k});
+  check(circuit->prepare());
+  auto r = generate_bench_r1cs(pool, {.log_rows = k}, false);
+  check(r.status());
+  auto m = std::make_shared<R1csMatrices>(std::move(r->matrices));
+  auto v = std::make_shared<AbcVectors>();
+  v->a.resize(m->num_constraints);
+  v->b.resize(m->num_constraints);
+  v->c.resize(m->num_constraints);
+  return [circuit, m, v, &pool]() {
+    WitnessConstraintSystem cs({.reserve_aux = m->num_aux, .num_inputs_hint = m->num_inputs});
+    check(synthesize_circuit(*circuit, cs));
+    check(pce_evaluate_into(pool, *m, cs.take_assignment(), v->a, v->b, v->c));
+    keep(v->c.data());
+  };
+}
+
 const std::map<std::string, OpInfo>& registry() {
   static const std::map<std::string, OpInfo> ops = {
       {"fp-mul", {20, [](OpContext& c) {
@@ -199,6 +243,19 @@ const std::map<std::string, OpInfo>& registry() {
            keep(p);
          });
        }}},
+      // Checked decompression (square root + subgroup test), n distinct points.
+      {"g1-decompress", {10, [](OpContext& c) {
+         auto pts = point_run<G1Jacobian, G1Affine>(c.n, random_g1(c.rng), random_g1(c.rng));
+         std::vector<G1Compressed> enc;
+         for (const auto& p : pts) enc.push_back(to_compressed(p));
+         return std::function<void()>([enc]() {
+           for (const auto& e : enc) {
+             auto r = g1_from_compressed(e);
+             check(r.status());
+             keep(*r);
+           }
+         });
+       }}},
       {"pairing", {4, [](OpContext& c) {
          G1Affine p = random_g1(c.rng);
          G2Affine q = random_g2(c.rng);
@@ -223,6 +280,15 @@ const std::map<std::string, OpInfo>& registry() {
       {"ntt", {16, [](OpContext& c) { return ntt_op(c, false); }, true}},
       {"coset-ntt", {16, [](OpContext& c) { return ntt_op(c, true); }, true}},
       {"h-compute", {16, [](OpContext& c) { return h_op(c); }, true}},
+      {"synth-classic", {16, [](OpContext& c) { return synth_classic_op(c); }, true, 10}},
+      {"synth-pce", {16, [](OpContext& c) { return synth_pce_op(c, *c.pool); }, true, 10}},
+      // n gadget instances (sha256: 45,386 constraints each; poseidon arity 8: 505 each).
+      {"sha256-gadget", {2, [](OpContext& c) {
+         return std::function<void()>([n = c.n]() { check(run_sha256_gadget({.n = n}).status()); });
+       }}},
+      {"poseidon-gadget", {8, [](OpContext& c) {
+         return std::function<void()>([n = c.n]() { check(run_poseidon_gadget({.n = n}).status()); });
+       }}},
       {"msm-g1", {16, [](OpContext& c) { return msm_op<G1Affine>(c, 0.0); }, true}},
       {"msm-g2", {14, [](OpContext& c) { return msm_op<G2Affine>(c, 0.0); }, true}},
       // ≈70 % of scalars 0 or 1, the rest random: a Filecoin witness (REFERENCE-CUZK.md §5).
@@ -254,7 +320,7 @@ Result<MicrobenchResult> run_microbench(const MicrobenchOptions& o) {
   if (!info.uses_threads && o.backend != "cpu")
     return Status(Errc::invalid_argument, "op '" + o.op + "' has no implementation on backend '" + o.backend + "'");
   const unsigned log_n = o.log_n ? o.log_n : info.default_log_n;
-  if (log_n > 40 || (info.uses_threads && (log_n < 1 || log_n > 32)))
+  if (log_n > 40 || log_n < info.min_log_n || (info.uses_threads && log_n > 32))
     return Status(Errc::invalid_argument, "--log-n " + std::to_string(log_n) + " is out of range for " + o.op);
   ThreadPool pool(o.threads);
   std::unique_ptr<Backend> backend;
@@ -263,7 +329,7 @@ Result<MicrobenchResult> run_microbench(const MicrobenchOptions& o) {
     if (!b) return b.status();
     backend = std::move(*b);
   }
-  OpContext ctx{std::uint64_t{1} << log_n, o.threads, backend.get()};
+  OpContext ctx{std::uint64_t{1} << log_n, o.threads, backend.get(), &pool};
   std::vector<double> times;
   try {
     auto body = info.make(ctx);
