@@ -205,9 +205,10 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
   }
   {
     Reader r{section("engine"), "engine", origin, {}};
-    r.only({"prover", "synthesis_workers", "gpu_workers_per_device", "devices", "synthesis_queue_depth",
+    r.only({"prover", "cache_dir", "synthesis_workers", "gpu_workers_per_device", "devices", "synthesis_queue_depth",
             "gpu_queue_depth", "max_batch_size", "batch_wait_ms", "self_verify", "job_retention_s", "max_pending_per_client", "max_pending_total"});
     r.str("prover", c.prover);
+    r.str("cache_dir", c.cache_dir);
     r.uint("synthesis_workers", c.synthesis_workers);
     r.uint("gpu_workers_per_device", c.gpu_workers_per_device);
     r.ints("devices", c.devices);

@@ -34,6 +34,7 @@ struct DaemonConfig {
   std::string input_budget = "auto";  ///< auto = budget / 8  ///< auto = two partitions of the largest circuit seen, capped
   // [engine]
   std::string prover = "groth16";  ///< groth16 | fake
+  std::string cache_dir = "cuzk-cache";  ///< groth16: generated keys and recorded matrices
   std::uint32_t synthesis_workers = 0;  ///< 0 = max(1, cores / 2)
   std::uint32_t gpu_workers_per_device = 2;
   std::vector<int> devices;  ///< empty = every GPU found, else the CPU

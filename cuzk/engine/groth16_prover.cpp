@@ -200,6 +200,16 @@ Result<std::unique_ptr<Groth16Prover>> Groth16Prover::create(Groth16ProverOption
   std::unique_ptr<Groth16Prover> p(new Groth16Prover(std::move(opt)));
   p->pool_ = std::make_unique<ThreadPool>(p->opt_.threads);
   std::string names;
+  if (p->opt_.backends.size() == 1 && p->opt_.backends[0] == "auto") {
+    p->opt_.backends.clear();
+    for (int d = 0; cuda_backend_built() && d < 64; ++d) {
+      auto be = make_backend("cuda:" + std::to_string(d), *p->pool_);
+      if (!be) break;
+      p->backends_[d] = std::move(*be);
+      names += (names.empty() ? "" : "+") + ("cuda:" + std::to_string(d));
+    }
+    if (p->backends_.empty()) p->opt_.backends = {"cpu"};
+  }
   for (const auto& spec : p->opt_.backends) {
     auto be = make_backend(spec, *p->pool_);
     if (!be) return be.status().with_context("backend '" + spec + "'");
@@ -221,9 +231,10 @@ std::string Groth16Prover::key_path(int log_rows) const {
   return (std::filesystem::path(opt_.cache_dir) / ("bench-" + std::to_string(log_rows) + ".params")).string();
 }
 
-Backend* Groth16Prover::backend_for(int device) const {
-  auto it = backends_.find(device);
-  return it == backends_.end() ? nullptr : it->second.get();
+std::vector<DeviceInfo> Groth16Prover::devices() const {
+  std::vector<DeviceInfo> out;
+  for (const auto& [ord, be] : backends_) out.push_back(DeviceInfo{.ordinal = ord, .name = be->name()});
+  return out;
 }
 
 Result<JobPlan> Groth16Prover::plan(const JobRequest& req) {

@@ -35,6 +35,7 @@
 
 #include "cuzk/backend/backend.hpp"
 #include "cuzk/base/thread_pool.hpp"
+#include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/partition_prover.hpp"
 #include "cuzk/ff/fr.hpp"
 #include "cuzk/r1cs/matrices.hpp"
@@ -44,6 +45,8 @@ namespace cuzk::engine {
 struct Groth16ProverOptions {
   std::string cache_dir = "cuzk-cache";
   /// Backends by name ("cpu", "cuda:N"); "cpu" serves engine device 0, "cuda:N" device N.
+  /// "auto": every CUDA device this build and machine have (cuda:0, cuda:1, ... until one fails),
+  /// else the CPU.
   std::vector<std::string> backends = {"cpu"};
   std::uint32_t default_partitions = 10;
   /// Threads of the prover's pool (0 = all cores).
@@ -85,6 +88,8 @@ class Groth16Prover final : public PartitionProver {
                                       const CancelFlag& cancel) override;
   Status verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) override;
 
+  /// The engine devices this prover serves (ordinal and backend name), one per backend.
+  std::vector<DeviceInfo> devices() const;
   /// Paths of the key cache for bench-<K>.
   std::string key_path(int log_rows) const;
   /// Keys generated (not read from the cache) since start, for tests.
@@ -94,7 +99,6 @@ class Groth16Prover final : public PartitionProver {
 
  private:
   explicit Groth16Prover(Groth16ProverOptions opt);
-  Backend* backend_for(int device) const;
 
   Groth16ProverOptions opt_;
   std::string name_;

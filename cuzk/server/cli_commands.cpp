@@ -9,6 +9,8 @@ void add_daemon_options(CLI::App* daemon, DaemonOptions& d) {
   daemon->add_option("--prover", d.prover, "groth16|fake (fake: deterministic stand-in proofs for testing)");
   daemon->add_option("--journal", d.journal, "SQLite journal path, or 'none'");
   daemon->add_option("--metrics-listen", d.metrics_listen, "HTTP /metrics on host:port");
+  daemon->add_option("--cache-dir", d.cache_dir, "Directory of generated keys and recorded circuits (default cuzk-cache)");
+  daemon->add_option("--backend", d.backend, "auto|cpu|cuda:N (auto: every GPU found, else the CPU)");
 }
 
 void add_server_commands(CLI::App& app, ServerCommands& sc) {

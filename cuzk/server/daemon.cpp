@@ -12,6 +12,7 @@
 #include "cuzk/engine/config.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
+#include "cuzk/engine/groth16_prover.hpp"
 #include "cuzk/server/grpc_server.hpp"
 #include "cuzk/server/http_metrics.hpp"
 
@@ -77,19 +78,34 @@ int run_daemon(const DaemonOptions& opt) {
   pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
 
   std::vector<std::shared_ptr<engine::PartitionProver>> provers;
+  std::vector<engine::DeviceInfo> groth16_devices;
   if (cfg.prover == "fake") {
     spdlog::warn("engine.prover = fake: jobs get deterministic stand-in bytes, NOT Groth16 proofs");
     provers.push_back(std::make_shared<engine::FakeProver>(cfg.fake));
   } else {
-    spdlog::error("engine.prover = groth16: the Groth16 adapter is not wired into the engine yet; "
-                  "start with --prover fake (or engine.prover = \"fake\") to exercise the daemon");
-    return 3;
+    // Groth16 on the configured GPUs, else every GPU found (CUDA builds), else the CPU backend.
+    engine::Groth16ProverOptions go;
+    go.cache_dir = opt.cache_dir.empty() ? cfg.cache_dir : opt.cache_dir;
+    go.backends = {opt.backend.empty() ? "auto" : opt.backend};
+    if (!cfg.devices.empty()) {
+      go.backends.clear();
+      for (int d : cfg.devices) go.backends.push_back("cuda:" + std::to_string(d));
+    }
+    auto g = engine::Groth16Prover::create(go);
+    if (!g) {
+      spdlog::error("groth16 prover: {}", g.status().to_string());
+      return 3;
+    }
+    if (cfg.devices.empty()) groth16_devices = (*g)->devices();
+    spdlog::info("engine.prover = groth16 ({}), bench-10..bench-27 registered, key cache {}", (*g)->name(), go.cache_dir);
+    provers.push_back(std::shared_ptr<engine::Groth16Prover>(std::move(*g)));
   }
   auto eo = engine::engine_options(cfg);
   if (!eo) {
     spdlog::error("config: {}", eo.status().to_string());
     return 2;
   }
+  if (!groth16_devices.empty()) eo->devices = groth16_devices;
   auto eng = engine::Engine::create(*eo, provers);
   if (!eng) {
     spdlog::error("engine: {}", eng.status().to_string());

@@ -16,6 +16,8 @@ struct DaemonOptions {
   std::string prover;               ///< overrides engine.prover when non-empty
   std::string journal;              ///< overrides daemon.journal when non-empty ("none" disables)
   std::string metrics_listen;       ///< overrides daemon.metrics_listen when non-empty
+  std::string cache_dir;            ///< overrides engine.cache_dir when non-empty
+  std::string backend;              ///< groth16 backend: "auto" (default), "cpu" or "cuda:N"
 };
 
 /// Runs until a termination signal; returns the process exit code (non-zero on start-up errors).
