@@ -3,7 +3,10 @@
 # compute-sanitizer (memcheck, racecheck) at small sizes, the benchmarks; a short table last.
 # Logs go to $OUT (or /tmp/gpu-run-out).
 #   scripts/gpu-run.sh [--prebuilt DIR] [--no-tests] [--no-sanitize] [--bench "ARGS"] [--no-bench]
-# Without --prebuilt it configures build-gpu-run with CUDA (sm_90) and builds the GPU targets there.
+# Without --prebuilt it configures build-gpu-run with CUDA (sm_90) and builds the GPU targets there
+# (that needs the project's build dependencies, GoogleTest among them). The device image has none of
+# them, so there the binaries are built beforehand and carried: --prebuilt DIR holding gpu_*_test and
+# gpu_bench (static GoogleTest and cudart; they run on the device's newer glibc).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 export PATH="/usr/local/cuda/bin:$PATH"
@@ -33,7 +36,8 @@ else
   bin="$root/build-gpu-run/tests"
   cmake -S . -B build-gpu-run -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
     > "$LOG/cmake.log" 2>&1 || { note "configure failed (see cmake.log)"; tail -20 "$LOG/cmake.log"; }
-  cmake --build build-gpu-run -j"$(nproc)" --target gpu_field_test gpu_ntt_test gpu_msm_test gpu_bench \
+  cmake --build build-gpu-run -j"$(nproc)" --target gpu_field_test gpu_ntt_test gpu_msm_test gpu_backend_test \
+    gpu_conformance_test gpu_bench \
     > "$LOG/build.log" 2>&1 || { note "build failed (see build.log)"; tail -30 "$LOG/build.log"; }
   cp build-gpu-run/bin/gpu_bench "$bin/" 2>/dev/null || true
 fi
@@ -41,8 +45,8 @@ fi
 if scripts/check-interlock.sh "$root" > "$LOG/interlock.log" 2>&1; then note "interlock: ok"; else note "interlock: FAILED"; cat "$LOG/interlock.log"; fi
 
 if [ "$tests" = 1 ]; then
-  for t in gpu_field_test gpu_ntt_test gpu_msm_test gpu_backend_test; do
-    [ -x "$bin/$t" ] || { [ "$t" = gpu_backend_test ] || note "$t: missing"; continue; }
+  for t in gpu_field_test gpu_ntt_test gpu_msm_test gpu_backend_test gpu_conformance_test; do
+    [ -x "$bin/$t" ] || { note "$t: missing"; continue; }
     s=$(date +%s)
     timeout 300 "$bin/$t" --gtest_brief=1 > "$LOG/$t.log" 2>&1
     rc=$?
