@@ -9,6 +9,8 @@
 #include "cuzk/backend/make_backend.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/formats/mapped_file.hpp"
+#include "cuzk/formats/zkey.hpp"
+#include "cuzk/r1cs/circom.hpp"
 #include "cuzk/groth16/prove.hpp"
 #include "cuzk/groth16/rng.hpp"
 #include "cuzk/groth16/setup.hpp"
@@ -81,6 +83,7 @@ void eval_row(const SparseMatrix& s, std::size_t r, std::uint64_t& g, const std:
 class Groth16Key final : public ProvingKeyData {
  public:
   std::uint64_t size_bytes() const override { return bytes; }
+  bool circom = false;
   int log_rows = 0;
   std::uint64_t bytes = 0;
   std::shared_ptr<const R1csMatrices> m;
@@ -115,6 +118,21 @@ Status write_file_atomic(const std::string& path, std::span<const std::uint8_t> 
   std::filesystem::rename(tmp, path, ec);
   if (ec) return Status(Errc::io_error, "rename " + tmp + ": " + ec.message());
   return {};
+}
+
+// A circom job's witness: the .wtns bytes of the request, checked against the circuit.
+Result<BenchWitness> circom_witness(const JobRequest& req, const R1csMatrices& m) {
+  auto w = parse_snarkjs_wtns(std::span(reinterpret_cast<const std::uint8_t*>(req.vanilla_proof.data()),
+                                        req.vanilla_proof.size()));
+  if (!w) return w.status().with_context("witness (.wtns in vanilla_proof)");
+  if (w->size() != m.num_columns())
+    return Status(Errc::size_mismatch, "witness has " + std::to_string(w->size()) + " values, circuit '" +
+                                           req.circuit_id + "' has " + std::to_string(m.num_columns()) + " signals");
+  if (!fr_is_one((*w)[0])) return Status(Errc::bad_encoding, "witness value 0 (the constant ONE) is not 1");
+  BenchWitness out;
+  out.z = std::move(*w);
+  out.public_inputs.assign(out.z.begin() + 1, out.z.begin() + static_cast<std::ptrdiff_t>(m.num_inputs));
+  return out;
 }
 
 }  // namespace
@@ -225,7 +243,52 @@ Result<std::unique_ptr<Groth16Prover>> Groth16Prover::create(Groth16ProverOption
   return p;
 }
 
-bool Groth16Prover::supports(const std::string& circuit_id) const { return parse_bench_log2(circuit_id).ok(); }
+bool Groth16Prover::supports(const std::string& circuit_id) const {
+  return opt_.circom.count(circuit_id) || parse_bench_log2(circuit_id).ok();
+}
+
+Result<std::shared_ptr<const Groth16Prover::CircomShape>> Groth16Prover::circom_shape(const std::string& id) {
+  auto path = opt_.circom.find(id);
+  if (path == opt_.circom.end()) return Status(Errc::not_found, "unknown circuit '" + id + "'");
+  std::lock_guard build(build_mu_);
+  if (auto it = circom_.find(id); it != circom_.end()) return it->second;
+  ZkeyReadOptions ro;
+  ro.check_subgroup = false;  // the shape only; load_key reads the points checked
+  ro.pool = pool_.get();
+  auto zk = read_zkey(path->second, ro);
+  if (!zk) return zk.status().with_context("circuit '" + id + "' (" + path->second + ")");
+  auto shape = std::make_shared<CircomShape>();
+  shape->domain_size = zk->pk.domain_size;
+  shape->n_vars = zk->n_vars;
+  shape->n_public = zk->n_public;
+  shape->m = std::make_shared<const R1csMatrices>(std::move(zk->matrices));
+  circom_[id] = shape;
+  return std::shared_ptr<const CircomShape>(shape);
+}
+
+Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_circom_key(const std::string& id) {
+  auto shape = circom_shape(id);
+  if (!shape) return shape.status();
+  auto bytes = key_bytes(id);
+  if (!bytes) return bytes.status();
+  ZkeyReadOptions ro;
+  ro.pool = pool_.get();
+  auto zk = read_zkey(opt_.circom.at(id), ro);
+  if (!zk) return zk.status().with_context("circuit '" + id + "'");
+  auto key = std::make_shared<Groth16Key>();
+  key->circom = true;
+  key->bytes = *bytes;
+  key->m = (*shape)->m;
+  key->pk = std::move(zk->pk);
+  CUZK_RETURN_IF_ERROR(check_key_matches(key->pk, *key->m));
+  key->pvk = prepare_verifying_key(key->pk.vk);
+  for (const auto& [ord, be] : backends_) {
+    auto rk = ResidentKey::load(*be, key->pk);
+    if (!rk) return rk.status().with_context("loading '" + id + "' on " + be->name());
+    key->resident[ord] = std::move(*rk);
+  }
+  return std::shared_ptr<const ProvingKeyData>(std::move(key));
+}
 
 std::string Groth16Prover::key_path(int log_rows) const {
   return (std::filesystem::path(opt_.cache_dir) / ("bench-" + std::to_string(log_rows) + ".params")).string();
@@ -238,6 +301,20 @@ std::vector<DeviceInfo> Groth16Prover::devices() const {
 }
 
 Result<JobPlan> Groth16Prover::plan(const JobRequest& req) {
+  if (opt_.circom.count(req.circuit_id)) {
+    auto shape = circom_shape(req.circuit_id);
+    if (!shape) return shape.status();
+    auto w = circom_witness(req, *(*shape)->m);
+    if (!w) return w.status();
+    if (req.num_partitions > 1) return Status(Errc::out_of_range, "circom circuits take one partition per job");
+    JobPlan p;
+    p.key_id = req.circuit_id;
+    p.partitions = 1;
+    // a, b, c and H over the domain, and the witness.
+    p.abc_bytes = 4 * sizeof(Fr) * (*shape)->domain_size;
+    p.partition_bytes = p.abc_bytes + sizeof(Fr) * (*shape)->m->num_columns();
+    return p;
+  }
   auto k = parse_bench_log2(req.circuit_id);
   if (!k) return k.status();
   auto seed = bench_job_seed(req);
@@ -291,6 +368,16 @@ Result<std::shared_ptr<const R1csMatrices>> Groth16Prover::matrices(int log_rows
 }
 
 Result<std::uint64_t> Groth16Prover::key_bytes(const std::string& key_id) {
+  std::uint64_t copies = 1;  // the CPU backend keeps its own copy of the tables in host memory
+  for (const auto& [ord, be] : backends_) copies += be->name() == "cpu";
+  if (opt_.circom.count(key_id)) {
+    auto shape = circom_shape(key_id);
+    if (!shape) return shape.status();
+    // snarkjs layout: h n points, l one per aux, a/b_g1/b_g2 one per variable.
+    const auto& sh = **shape;
+    const std::uint64_t g1 = sh.domain_size + (sh.n_vars - sh.n_public - 1) + 2 * sh.n_vars;
+    return (sizeof(G1Affine) * g1 + sizeof(G2Affine) * sh.n_vars) * copies;
+  }
   auto k = parse_bench_log2(key_id);
   if (!k) return k.status();
   auto m = matrices(*k);
@@ -302,13 +389,11 @@ Result<std::uint64_t> Groth16Prover::key_bytes(const std::string& key_id) {
   const std::uint64_t b = mm.b_input_density.count() + mm.b_aux_density.count();
   const std::uint64_t g1 = (n - 1) + mm.num_aux + (mm.num_inputs + mm.a_aux_density.count()) + b;
   const std::uint64_t points = sizeof(G1Affine) * g1 + sizeof(G2Affine) * b;
-  // The CPU backend keeps its own copy of the tables in host memory.
-  std::uint64_t copies = 1;
-  for (const auto& [ord, be] : backends_) copies += be->name() == "cpu";
   return points * copies + mm.memory_bytes();
 }
 
 Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key(const std::string& key_id) {
+  if (opt_.circom.count(key_id)) return load_circom_key(key_id);
   auto k = parse_bench_log2(key_id);
   if (!k) return k.status();
   auto m = matrices(*k);
@@ -378,6 +463,19 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key(const std:
 
 Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const JobRequest& req, const JobPlan& plan,
                                                                          std::uint32_t k, const CancelFlag& cancel) {
+  if (opt_.circom.count(req.circuit_id)) {
+    auto shape = circom_shape(req.circuit_id);
+    if (!shape) return shape.status();
+    auto part = std::make_unique<Groth16Partition>();
+    auto w = circom_witness(req, *(*shape)->m);
+    if (!w) return w.status();
+    part->w = std::move(*w);
+    if (cancel.load()) return Status(Errc::cancelled, "synthesis cancelled");
+    auto abc = pce_evaluate(*pool_, *(*shape)->m, part->w.z);
+    if (!abc) return abc.status();
+    part->abc = std::move(*abc);
+    return std::unique_ptr<SynthesizedPartition>(std::move(part));
+  }
   auto lr = parse_bench_log2(req.circuit_id);
   if (!lr) return lr.status();
   auto seed = bench_job_seed(req);
@@ -421,6 +519,17 @@ Result<std::string> Groth16Prover::prove_partition(int device, const ProvingKeyD
 Status Groth16Prover::verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) {
   const auto* gk = dynamic_cast<const Groth16Key*>(&key);
   if (!gk) return Status(Errc::invalid_argument, "groth16 prover given another prover's key");
+  if (gk->circom) {
+    auto proofs = parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
+    if (!proofs) return proofs.status().with_context("self-verification");
+    if (proofs->size() != 1) return Status(Errc::size_mismatch, "a circom job has one proof");
+    auto w = circom_witness(req, *gk->m);
+    if (!w) return w.status();
+    auto ok = cuzk::verify(gk->pvk, w->public_inputs, (*proofs)[0]);
+    if (!ok) return ok.status().with_context("self-verification");
+    if (!*ok) return Status(Errc::unsatisfied, "self-verification failed: the proof does not verify");
+    return {};
+  }
   auto seed = bench_job_seed(req);
   if (!seed) return seed.status();
   auto proofs = parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));

@@ -1,6 +1,11 @@
 // Groth16Prover: the real proof system behind the engine's PartitionProver interface, for the
 // synthetic benchmark circuits "bench-<K>" (K = 10..27, r1cs/bench_circuit).
 //
+// circom circuits (options.circom: id → .zkey): the key is the zkey (snarkjs layout, points
+// range/curve/subgroup-checked on load), its A/B rows the circuit; a job is one partition whose
+// witness is the .wtns bytes in vanilla_proof (wire count and ONE checked at plan()); the proof is
+// the 192-byte encoding, verified against the zkey's VK with the witness's public signals.
+//
 // Circuit: every partition of bench-K shares one topology (the bench circuit drawn from a fixed
 // structure seed), so there is one proving key per K. Partition k of a job gets its own witness:
 // the bench circuit allocates one fresh variable per row, and every value except the booleans'
@@ -51,6 +56,9 @@ struct Groth16ProverOptions {
   std::uint32_t default_partitions = 10;
   /// Threads of the prover's pool (0 = all cores).
   std::size_t threads = 0;
+  /// circom circuits: id → snarkjs .zkey (its A/B rows are the circuit; a job's vanilla_proof is
+  /// the .wtns witness; one partition per job).
+  std::map<std::string, std::string> circom;
   std::uint64_t structure_seed = 1;  ///< topology of every bench-K circuit
   std::uint64_t key_seed = 0x6b65792d62656e63ULL;
 };
@@ -100,7 +108,17 @@ class Groth16Prover final : public PartitionProver {
  private:
   explicit Groth16Prover(Groth16ProverOptions opt);
 
+  /// A registered circom circuit's shape, read once from its zkey (the points are read again by
+  /// load_key, so they are held only while the key is resident).
+  struct CircomShape {
+    std::shared_ptr<const R1csMatrices> m;
+    std::uint64_t domain_size = 0, n_vars = 0, n_public = 0;
+  };
+  Result<std::shared_ptr<const CircomShape>> circom_shape(const std::string& id);
+  Result<std::shared_ptr<const ProvingKeyData>> load_circom_key(const std::string& id);
+
   Groth16ProverOptions opt_;
+  std::map<std::string, std::shared_ptr<const CircomShape>> circom_;  // under build_mu_
   std::string name_;
   std::unique_ptr<ThreadPool> pool_;
   std::map<int, std::unique_ptr<Backend>> backends_;  // by engine device ordinal

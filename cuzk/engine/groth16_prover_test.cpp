@@ -12,10 +12,12 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
 #include "cuzk/formats/bellperson.hpp"
+#include "cuzk/formats/snarkjs_json.hpp"
 #include "cuzk/groth16/verify.hpp"
 #include "cuzk/r1cs/bench_circuit.hpp"
 #include "cuzk/r1cs/pce.hpp"
@@ -273,3 +275,66 @@ TEST(Groth16Prover, MalformedRequestsRejected) {
 
 }  // namespace
 }  // namespace cuzk::engine
+
+#ifdef CUZK_ORACLE_VECTORS
+namespace cuzk::engine {
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// A circom circuit registered by its zkey: the .wtns witness proves through the engine, and the
+// proof verifies against snarkjs's verification_key.json with snarkjs's public.json.
+TEST(Groth16Prover, CircomZkeyJobThroughEngine) {
+  const std::string v = std::string(CUZK_ORACLE_VECTORS) + "/mulchain_1021/";
+  auto dir = temp_dir("circom");
+  Groth16ProverOptions o;
+  o.cache_dir = dir;
+  o.threads = 2;
+  o.circom["mulchain"] = v + "mulchain_1021.zkey";
+  auto p = Groth16Prover::create(o);
+  ASSERT_TRUE(p.ok()) << p.status().to_string();
+  std::shared_ptr<Groth16Prover> prover(std::move(*p));
+  EXPECT_TRUE(prover->supports("mulchain"));
+  EXPECT_FALSE(prover->supports("poseidon"));
+  auto e = Engine::create(EngineOptions{}, {prover});
+  ASSERT_TRUE(e.ok());
+  JobRequest r;
+  r.request_id = "c1";
+  r.circuit_id = "mulchain";
+  r.vanilla_proof = slurp(v + "mulchain_1021.wtns");
+  ASSERT_FALSE(r.vanilla_proof.empty());
+  auto s = (*e)->submit(r);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  auto out = (*e)->await("c1");
+  ASSERT_TRUE(out.ok());
+  ASSERT_EQ(out->status, AwaitStatus::completed) << out->error;
+  ASSERT_EQ(out->proof.size(), 192u);
+  auto vk = vk_from_snarkjs_json(slurp(v + "verification_key.json"));
+  auto pub = public_from_snarkjs_json(slurp(v + "public.json"));
+  ASSERT_TRUE(vk.ok() && pub.ok());
+  auto proofs = parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(out->proof.data()), out->proof.size()));
+  ASSERT_TRUE(proofs.ok());
+  auto ok = verify(prepare_verifying_key(*vk), *pub, (*proofs)[0]);
+  ASSERT_TRUE(ok.ok());
+  EXPECT_TRUE(*ok);
+  // Malformed witnesses: garbage, and another circuit's witness (wrong signal count).
+  r.request_id = "c2";
+  r.vanilla_proof = "garbage";
+  EXPECT_FALSE((*e)->submit(r).ok());
+  r.request_id = "c3";
+  r.vanilla_proof = slurp(std::string(CUZK_ORACLE_VECTORS) + "/poseidon/poseidon.wtns");
+  auto bad = (*e)->submit(r);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), Errc::size_mismatch) << bad.status().to_string();
+  (*e)->shutdown(std::chrono::seconds(5));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace cuzk::engine
+#endif
