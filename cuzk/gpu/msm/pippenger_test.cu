@@ -181,5 +181,30 @@ TEST(GpuMsm, G1LargerRandom) {
   EXPECT_TRUE(same_point(got, want)) << "n=" << n << " seed=" << seed;
 }
 
+// The small-card path: a VRAM cap far below the working set of one MSM makes the arena small, the
+// MSM sorts its windows in several groups, and the result is unchanged.
+TEST(GpuMsm, VramCapForcesWindowGroups) {
+  CUZK_REQUIRE_GPU();
+  const std::size_t cap = std::size_t{16} << 20;
+  auto c = DeviceContext::create({.vram_cap_bytes = cap, .pinned_buffer_bytes = std::size_t{4} << 20});
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  auto& ctx = **c;
+  EXPECT_LE(ctx.arena_bytes(), cap);
+  const std::uint64_t seed = test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 30000 + rng() % 2000;
+  const auto bases = make_bases<G1Curve>(n, rng);
+  ResidentBases rb = upload_bases_g1(ctx, bases.points, ctx.stream());
+  const auto sc = make_scalars(n, ScalarKind::random, rng);  // every scalar in the tail: ≈ 0.5 MB per window
+  GpuMsmStats st;
+  const G1Xyzz got = msm_g1_device(ctx, rb, sc, {}, ctx.stream(), &st);
+  EXPECT_GT(st.window_groups, 1) << "the cap should not leave room for all " << st.windows << " windows";
+  const G1Jacobian want = mul_vartime(G1Jacobian::generator(), expected_log(sc, bases.logs, {}, 0));
+  EXPECT_TRUE(same_point(got, want)) << "n=" << n << " groups=" << st.window_groups << " seed=" << seed;
+  std::printf("arena %zu bytes, %d windows in %d groups\n", ctx.arena_bytes(), st.windows, st.window_groups);
+  // A request larger than the whole arena is refused with out_of_memory, not a device error.
+  EXPECT_EQ(ctx.alloc(cap + 1, "too large").status().code(), Errc::out_of_memory);
+}
+
 }  // namespace
 }  // namespace cuzk::gpu
