@@ -141,10 +141,10 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
   }
   DaemonConfig c;
   for (auto& [key, v] : root) {
-    static const std::set<std::string> sections = {"daemon", "tls", "logging", "memory", "engine", "fake"};
+    static const std::set<std::string> sections = {"daemon", "tls", "logging", "memory", "engine", "circom", "fake"};
     if (!sections.count(std::string(key.str())) || !v.is_table())
       return Status(Errc::invalid_argument, origin + ": unknown section '" + std::string(key.str()) +
-                                                "' (known: daemon, tls, logging, memory, engine, fake)");
+                                                "' (known: daemon, tls, logging, memory, engine, circom, fake)");
   }
   auto section = [&](const char* name) -> const toml::table& {
     static const toml::table empty;
@@ -227,6 +227,13 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
       return Status(Errc::out_of_range, origin + ": engine.max_batch_size must be 1..64");
     if (c.gpu_workers_per_device == 0 || c.gpu_workers_per_device > 8)
       return Status(Errc::out_of_range, origin + ": engine.gpu_workers_per_device must be 1..8");
+  }
+  for (auto& [key, v] : section("circom")) {
+    const std::string id(key.str());
+    auto path = v.value<std::string>();
+    if (!path || path->empty()) return type_error(origin, "circom." + id, "the path of a .zkey");
+    if (id.rfind("bench-", 0) == 0) return Status(Errc::invalid_argument, origin + ": circom." + id + ": bench-* ids are reserved");
+    c.circom[id] = *path;
   }
   {
     Reader r{section("fake"), "fake", origin, {}};

@@ -14,6 +14,7 @@
 #include <random>
 #include <sstream>
 
+#include "cuzk/engine/config.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
 #include "cuzk/formats/bellperson.hpp"
@@ -338,3 +339,21 @@ TEST(Groth16Prover, CircomZkeyJobThroughEngine) {
 }  // namespace
 }  // namespace cuzk::engine
 #endif
+
+namespace cuzk::engine {
+namespace {
+
+TEST(Groth16Prover, ConfigRegistersCircomCircuits) {
+  auto c = parse_config("[circom]\nmulchain = \"/k/mulchain.zkey\"\nposeidon = \"p.zkey\"\n");
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_EQ(c->circom.size(), 2u);
+  EXPECT_EQ(c->circom["mulchain"], "/k/mulchain.zkey");
+  EXPECT_FALSE(parse_config("[circom]\nmulchain = 3\n").ok());
+  EXPECT_FALSE(parse_config("[circom]\n\"bench-12\" = \"x.zkey\"\n").ok());
+  auto d = parse_config("[engine]\ncache_dir = \"/var/cache/cuzk\"\n");
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->cache_dir, "/var/cache/cuzk");
+}
+
+}  // namespace
+}  // namespace cuzk::engine

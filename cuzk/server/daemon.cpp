@@ -87,6 +87,7 @@ int run_daemon(const DaemonOptions& opt) {
     engine::Groth16ProverOptions go;
     go.cache_dir = opt.cache_dir.empty() ? cfg.cache_dir : opt.cache_dir;
     go.backends = {opt.backend.empty() ? "auto" : opt.backend};
+    go.circom = cfg.circom;
     if (!cfg.devices.empty()) {
       go.backends.clear();
       for (int d : cfg.devices) go.backends.push_back("cuda:" + std::to_string(d));
@@ -97,7 +98,10 @@ int run_daemon(const DaemonOptions& opt) {
       return 3;
     }
     if (cfg.devices.empty()) groth16_devices = (*g)->devices();
-    spdlog::info("engine.prover = groth16 ({}), bench-10..bench-27 registered, key cache {}", (*g)->name(), go.cache_dir);
+    std::string circom;
+    for (const auto& [id, path] : go.circom) circom += ", " + id + " (" + path + ")";
+    spdlog::info("engine.prover = groth16 ({}), bench-10..bench-27{} registered, key cache {}", (*g)->name(), circom,
+                 go.cache_dir);
     provers.push_back(std::shared_ptr<engine::Groth16Prover>(std::move(*g)));
   }
   auto eo = engine::engine_options(cfg);
