@@ -8,7 +8,8 @@
 #
 # The first run generates the bench-12 proving key (seeded benchmark setup) and caches it in
 # ./cuzk-cache (CUZK_CACHE_DIR overrides); later runs read it. Extra arguments go to
-# scripts/build.sh. CUZK_DEMO_CIRCUIT / CUZK_DEMO_PARTITIONS change the job.
+# scripts/build.sh. CUZK_DEMO_CIRCUIT / CUZK_DEMO_PARTITIONS change the job; CUZK_DEMO_NO_BUILD=1
+# with CUZK_BIN=<path of cuzk> skips the build (the CTest demo_smoke runs it so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -17,9 +18,15 @@ PARTS=${CUZK_DEMO_PARTITIONS:-2}
 CACHE=${CUZK_CACHE_DIR:-$ROOT/cuzk-cache}
 SEED=${CUZK_DEMO_SEED:-$(date +%s)}
 
-echo "== building (scripts/build.sh)"
-./scripts/build.sh "$@" >/dev/null
-CUZK=$ROOT/build/bin/cuzk
+CUZK=${CUZK_BIN:-$ROOT/build/bin/cuzk}
+if [[ -z "${CUZK_DEMO_NO_BUILD:-}" ]]; then
+  echo "== building (scripts/build.sh)"
+  BUILD_LOG=$(mktemp /tmp/cuzk-build.XXXXXX)
+  if ! ./scripts/build.sh "$@" >"$BUILD_LOG" 2>&1; then
+    tail -40 "$BUILD_LOG"; echo "build failed (full log: $BUILD_LOG)"; exit 1
+  fi
+  rm -f "$BUILD_LOG"
+fi
 
 TMP=$(mktemp -d /tmp/cuzk-demo.XXXXXX)
 SOCK=$TMP/cuzk.sock
