@@ -104,10 +104,25 @@ std::string inputs_key(const std::string& circuit, std::uint64_t seed, std::uint
   return circuit + "/" + std::to_string(seed) + "/" + std::to_string(k);
 }
 
-std::string sum_line(int log_rows, const Groth16ProverOptions& o, std::uint64_t size, std::uint64_t hash) {
+// Fingerprint of a circuit's matrices (structure and coefficients), so a key cached for other
+// matrices (a changed generator, a replaced matrix cache) is never paired with these.
+std::uint64_t matrices_fingerprint(const R1csMatrices& m) {
+  std::uint64_t h = checksum64(&m.num_inputs, sizeof m.num_inputs, m.num_aux);
+  for (const SparseMatrix* s : {&m.a, &m.b, &m.c}) {
+    h = checksum64(s->row_ptr.data(), s->row_ptr.size() * sizeof(std::uint64_t), h);
+    h = checksum64(s->col.data(), s->col.size() * sizeof(std::uint32_t), h);
+    h = checksum64(s->gen_idx.data(), s->gen_idx.size() * sizeof(std::uint32_t), h);
+    h = checksum64(s->coeffs.data(), s->coeffs.size() * sizeof(Fr), h);
+  }
+  return h;
+}
+
+std::string sum_line(int log_rows, const Groth16ProverOptions& o, std::uint64_t circuit, std::uint64_t size,
+                     std::uint64_t hash) {
   std::ostringstream s;
   s << "cuzk-bench-key v" << kKeyCacheVersion << " K=" << log_rows << " structure_seed=" << o.structure_seed
-    << " key_seed=" << o.key_seed << " bytes=" << size << " hash=" << std::hex << hash << "\n";
+    << " key_seed=" << o.key_seed << " circuit=" << std::hex << circuit << " bytes=" << std::dec << size
+    << " hash=" << std::hex << hash << "\n";
   return s.str();
 }
 
@@ -406,6 +421,7 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key(const std:
   key->m = *m;
   const std::string path = key_path(*k);
   const std::string sum_path = path + ".sum";
+  const std::uint64_t circuit = matrices_fingerprint(**m);
 
   // The cache: sidecar line must match what this file's bytes hash to; then VK checked, queries
   // unchecked (our own hash-protected file), then the key must fit the circuit.
@@ -417,7 +433,7 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key(const std:
     auto mf = MappedFile::open(path);
     if (!mf) return mf.status();
     auto span = mf->bytes();
-    if (line + "\n" != sum_line(*k, opt_, span.size(), checksum64(span.data(), span.size())))
+    if (line + "\n" != sum_line(*k, opt_, circuit, span.size(), checksum64(span.data(), span.size())))
       return Status(Errc::bad_encoding, "cached key " + path + " does not match its checksum file (corrupt or stale)");
     ParamsReadOptions ro;
     ro.checked = false;
@@ -444,7 +460,7 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key(const std:
       if (auto st = write_file_atomic(path, *img); !st.ok()) {
         spdlog::warn("bench-{}: key cache not written: {}", *k, st.to_string());
       } else {
-        std::string line = sum_line(*k, opt_, img->size(), checksum64(img->data(), img->size()));
+        std::string line = sum_line(*k, opt_, circuit, img->size(), checksum64(img->data(), img->size()));
         auto st2 = write_file_atomic(sum_path, std::span(reinterpret_cast<const std::uint8_t*>(line.data()), line.size()));
         if (!st2.ok()) spdlog::warn("bench-{}: key checksum not written: {}", *k, st2.to_string());
       }

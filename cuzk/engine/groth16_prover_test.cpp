@@ -22,6 +22,7 @@
 #include "cuzk/groth16/verify.hpp"
 #include "cuzk/r1cs/bench_circuit.hpp"
 #include "cuzk/r1cs/pce.hpp"
+#include "cuzk/r1cs/pce_cache.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -236,6 +237,31 @@ TEST(Groth16Prover, CorruptKeyCacheIsRegenerated) {
   auto p2 = make_prover(dir);
   ASSERT_TRUE(p2->load_key("bench-10").ok());
   EXPECT_EQ(p2->keys_generated(), 1u);
+  (*e)->shutdown(std::chrono::seconds(5));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Groth16Prover, KeyCachedForOtherMatricesIsRegenerated) {
+  auto dir = temp_dir("stale");
+  ASSERT_TRUE(make_prover(dir)->load_key("bench-10").ok());
+  // Replace the matrix cache by another structure under the same topology key (as a changed
+  // generator would): the cached key no longer belongs to the circuit and must not be used.
+  auto other = generate_bench_r1cs(BenchCircuitParams{.log_rows = 10, .seed = 2}, false);
+  ASSERT_TRUE(other.ok());
+  ASSERT_TRUE(save_r1cs_cache(dir + "/bench-10.r1cs", other->matrices,
+                              r1cs_topology_key("bench-10 structure_seed=1 num_public=4")).ok());
+  auto prover = make_prover(dir);
+  auto m = prover->matrices(10);
+  ASSERT_TRUE(m.ok());
+  ASSERT_TRUE(**m == other->matrices) << "the replaced matrix cache was not read";
+  auto e = Engine::create(EngineOptions{}, {prover});
+  ASSERT_TRUE(e.ok());
+  ASSERT_TRUE((*e)->submit(bench_job("st", 4, 2)).ok());
+  auto o = (*e)->await("st");
+  ASSERT_TRUE(o.ok());
+  ASSERT_EQ(o->status, AwaitStatus::completed) << o->error;
+  EXPECT_EQ(prover->keys_generated(), 1u);
+  expect_partitions_verify(*prover, o->proof, 4, 2);
   (*e)->shutdown(std::chrono::seconds(5));
   std::filesystem::remove_all(dir);
 }
