@@ -19,8 +19,9 @@
 // Keys: generated on first use with setup() from SeededRng(key seed, K) — a benchmark key, its
 // toxic waste is reproducible and it must never guard anything — then cached in
 // <cache_dir>/bench-<K>.params (bellperson .params) with a sidecar <...>.sum (format version,
-// K, seeds, a fingerprint of the circuit's matrices, byte count, a 64-bit hash of the file). A later load checks the sidecar first
-// (any mismatch or a hash failure: the file is regenerated), then decodes with the VK checked
+// K, seeds, a fingerprint of the circuit's matrices, byte count, a 64-bit hash of the file).
+// A later load checks the sidecar first (any mismatch or a hash failure: the file is
+// regenerated), then decodes with the VK checked
 // and the queries unchecked (our own cache, hash-protected), then checks the key against the
 // circuit. The matrices are cached on disk too (r1cs/pce_cache: <cache_dir>/bench-<K>.r1cs).
 //
