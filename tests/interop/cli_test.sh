@@ -31,6 +31,14 @@ cat proof.bin proof.bin > proofs2.bin
 printf '[%s,%s]' "$(cat public.json)" "$(cat public.json)" > public2.json
 expect_rc 0 "$CUZK" verify --vk key.vk --proof proofs2.bin --public public2.json
 sed 's/"3"/"4"/' public.json > bad_public.json
+# A batch with one bad entry is rejected, and the per-proof pass names it.
+printf '[%s,%s]' "$(cat public.json)" "$(cat bad_public.json)" > public2_bad.json
+expect_rc 1 "$CUZK" verify --vk key.vk --proof proofs2.bin --public public2_bad.json
+out=$("$CUZK" verify --vk key.vk --proof proofs2.bin --public public2.json || true)
+grep -q "batch-verified" <<<"$out" || { echo "FAIL: two proofs were not batch-verified: $out"; exit 1; }
+out=$("$CUZK" verify --vk key.vk --proof proofs2.bin --public public2_bad.json || true)
+grep -q "proof 1: INVALID" <<<"$out" && ! grep -q "proof 0: INVALID" <<<"$out" ||
+  { echo "FAIL: the batch's invalid proof is not named alone: $out"; exit 1; }
 expect_rc 1 "$CUZK" verify --vk vk.json --proof proof.json --public bad_public.json
 expect_rc 1 "$CUZK" verify --vk key.vk --proof proof.bin --public bad_public.json
 # A proof for another key: the zkey and params keys have different trapdoors.
