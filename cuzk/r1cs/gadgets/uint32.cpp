@@ -3,51 +3,35 @@
 #include <string>
 
 #include "cuzk/r1cs/gadgets/assign.hpp"
+#include "cuzk/r1cs/gadgets/word_bits.hpp"
 
 namespace cuzk {
 
 UInt32 UInt32::constant(std::uint32_t v) {
   UInt32 r;
-  for (unsigned i = 0; i < 32; ++i) r.bits_[i] = Boolean::constant(((v >> i) & 1) != 0);
+  word_bits::constant<32>(v, r.bits_);
   r.value_ = v;
   return r;
 }
 
 Result<UInt32> UInt32::alloc(ConstraintSystem& cs, std::optional<std::uint32_t> v) {
   UInt32 r;
-  for (unsigned i = 0; i < 32; ++i) {
-    Namespace ns(cs, [i] { return "allocated bit " + std::to_string(i); });
-    std::optional<bool> b;
-    if (v) b = ((*v >> i) & 1) != 0;
-    CUZK_ASSIGN_OR_RETURN(AllocatedBit bit, AllocatedBit::alloc(cs, b));
-    r.bits_[i] = Boolean::from(bit);
-  }
+  CUZK_RETURN_IF_ERROR(word_bits::alloc<32>(cs, v, r.bits_));
   r.value_ = v;
   return r;
 }
 
 UInt32 UInt32::from_bits_be(std::span<const Boolean> bits) {
   UInt32 r;
-  std::optional<std::uint32_t> v = 0;
-  for (unsigned i = 0; i < 32; ++i) {
-    const Boolean& b = bits[i];
-    r.bits_[31 - i] = b;
-    auto bv = b.value();
-    if (v && bv) v = (*v << 1) | (*bv ? 1u : 0u); else v = std::nullopt;
-  }
-  r.value_ = v;
+  for (unsigned i = 0; i < 32; ++i) r.bits_[31 - i] = bits[i];
+  r.value_ = word_bits::value_msb_first<32, std::uint32_t>(bits);
   return r;
 }
 
 UInt32 UInt32::from_bits(std::span<const Boolean> bits) {
   UInt32 r;
-  std::optional<std::uint32_t> v = 0;
-  for (unsigned i = 32; i-- > 0;) {
-    r.bits_[i] = bits[i];
-    auto bv = bits[i].value();
-    if (v && bv) v = (*v << 1) | (*bv ? 1u : 0u); else v = std::nullopt;
-  }
-  r.value_ = v;
+  for (unsigned i = 0; i < 32; ++i) r.bits_[i] = bits[i];
+  r.value_ = word_bits::value_lsb_first<32, std::uint32_t>(bits);
   return r;
 }
 
