@@ -13,7 +13,7 @@ namespace cuzk {
 
 bool cuda_backend_built() { return CUZK_HAVE_CUDA_BACKEND != 0; }
 
-Result<std::unique_ptr<Backend>> make_backend(std::string_view spec, ThreadPool& pool) {
+Result<std::unique_ptr<Backend>> make_backend(std::string_view spec, ThreadPool& pool, const DeviceBackendOptions& device_options) {
   if (spec == "cpu") return std::unique_ptr<Backend>(std::make_unique<CpuBackend>(pool));
   constexpr std::string_view kCuda = "cuda:";
   if (spec.starts_with(kCuda)) {
@@ -25,8 +25,11 @@ Result<std::unique_ptr<Backend>> make_backend(std::string_view spec, ThreadPool&
                                                                                "non-negative integer");
     }
 #if CUZK_HAVE_CUDA_BACKEND
-    return make_cuda_backend(spec);
+    return make_cuda_backend(spec, CudaBackendOptions{.arena_bytes = static_cast<std::size_t>(device_options.arena_bytes),
+                                                      .arena_fraction = device_options.arena_fraction,
+                                                      .vram_cap_bytes = static_cast<std::size_t>(device_options.vram_cap_bytes)});
 #else
+    (void)device_options;
     return Status(Errc::unimplemented,
                   "backend \"" + std::string(spec) + "\": this build has no CUDA backend (configure with CUDA)");
 #endif

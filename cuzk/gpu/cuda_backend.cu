@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 
+#include "cuzk/backend/device_memory.hpp"
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/device_context.hpp"
 #include "cuzk/gpu/msm/pippenger.cuh"
@@ -24,11 +25,18 @@ Status from_cuda_error(const CudaError& e) {
   return Status(Errc::device_failure, e.what());
 }
 
-class CudaBackend final : public Backend {
+class CudaBackend final : public Backend, public DeviceMemoryReport {
  public:
   CudaBackend(std::unique_ptr<DeviceContext> ctx) : ctx_(std::move(ctx)), tables_(*ctx_) {}
 
   std::string name() const override { return "cuda:" + std::to_string(ctx_->device()); }
+
+  DeviceMemory device_memory() const override { return {.total = ctx_->arena_bytes(), .used = ctx_->arena_used()}; }
+  // upload_bases packs each point to (x, y): 96 B in G1, 192 B in G2; each table is one arena
+  // block rounded up to 256 B.
+  std::uint64_t resident_bases_bytes(std::uint64_t g1_points, std::uint64_t g2_points, std::uint32_t tables) const override {
+    return 96 * g1_points + 192 * g2_points + 256 * std::uint64_t{tables};
+  }
 
   Result<BasesId> load_bases_g1(std::span<const G1Affine> bases) override {
     return load([&] { return gpu::upload_bases_g1(*ctx_, bases, ctx_->stream()); });
@@ -185,8 +193,9 @@ Result<std::unique_ptr<Backend>> make_cuda_backend(std::string_view spec, const 
   } else if (spec != "cuda") {
     return Status(Errc::invalid_argument, "not a CUDA backend spec: \"" + std::string(spec) + "\"");
   }
-  auto ctx = gpu::DeviceContext::create(
-      {.device = device, .arena_bytes = options.arena_bytes, .vram_cap_bytes = options.vram_cap_bytes});
+  gpu::DeviceContextOptions co{.device = device, .arena_bytes = options.arena_bytes, .vram_cap_bytes = options.vram_cap_bytes};
+  if (options.arena_fraction > 0) co.free_fraction = options.arena_fraction;
+  auto ctx = gpu::DeviceContext::create(co);
   if (!ctx.ok()) return ctx.status();
   return Result<std::unique_ptr<Backend>>(std::unique_ptr<Backend>(new CudaBackend(std::move(ctx).value())));
 }

@@ -4,7 +4,8 @@
 // One DeviceContext per backend: the VRAM arena holds the resident bases (uploaded once per proving
 // key), the NTT twiddle tables and each call's working buffers. Calls are serialized per device
 // (the compute section of DESIGN.md §3); CUDA errors become device_failure, arena exhaustion
-// out_of_memory, at this boundary only.
+// out_of_memory, at this boundary only. The backend also implements DeviceMemoryReport
+// (backend/device_memory.hpp): arena size and use from the arena's own bookkeeping.
 #pragma once
 
 #include <cstddef>
@@ -17,8 +18,10 @@
 namespace cuzk {
 
 struct CudaBackendOptions {
-  /// VRAM arena size; 0 takes 90 % of the memory free at start.
+  /// VRAM arena size; 0 takes |arena_fraction| of the memory free at start.
   std::size_t arena_bytes = 0;
+  /// Share of the free memory the arena takes when arena_bytes is 0; 0 means 0.90.
+  double arena_fraction = 0;
   /// Upper bound on the arena (0: none), e.g. 16 GiB to behave as a small card.
   std::size_t vram_cap_bytes = 0;
 };

@@ -1,0 +1,34 @@
+// DeviceMemoryReport: what a backend with memory of its own (the CUDA backend's VRAM arena) tells
+// the SRS manager: the arena's size and use, and what resident base tables would occupy in it.
+// A separate interface beside Backend (found with device_memory_report, a cross-cast), so backends
+// that keep everything in host memory (CpuBackend) implement nothing. The figures come from the
+// backend's own arena bookkeeping, never from a device-global query (DESIGN.md §3, interlock rule).
+#pragma once
+
+#include <cstdint>
+
+#include "cuzk/backend/backend.hpp"
+
+namespace cuzk {
+
+struct DeviceMemory {
+  std::uint64_t total = 0;  ///< arena bytes
+  std::uint64_t used = 0;   ///< arena bytes handed out now (resident tables and working buffers)
+};
+
+class DeviceMemoryReport {
+ public:
+  virtual ~DeviceMemoryReport() = default;
+  virtual DeviceMemory device_memory() const = 0;
+  /// Bytes that resident tables of |g1_points| G1 and |g2_points| G2 bases occupy on the device,
+  /// in |tables| separate tables (each rounded to the arena's granule).
+  virtual std::uint64_t resident_bases_bytes(std::uint64_t g1_points, std::uint64_t g2_points,
+                                             std::uint32_t tables) const = 0;
+};
+
+/// The report of |backend|, or nullptr when it has no device memory of its own.
+inline const DeviceMemoryReport* device_memory_report(const Backend& backend) {
+  return dynamic_cast<const DeviceMemoryReport*>(&backend);
+}
+
+}  // namespace cuzk
