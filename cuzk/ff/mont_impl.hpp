@@ -4,74 +4,17 @@
 
 #include <algorithm>
 
+#include "cuzk/ff/safegcd.hpp"
+
 namespace cuzk {
 
 template <class P>
 MontField<P> MontField<P>::inverse_vartime() const {
+  // Bernstein–Yang divsteps (safegcd.hpp) on the stored integer x = a·R give x^{−1} mod p; the
+  // wanted a^{−1}·R = x^{−1}·R² is one Montgomery product with R³. Zero maps to zero.
+  static constexpr safegcd::Inverter<N> kInverter{kModulus};
   if (is_zero()) return zero();
-  // Kaliski's almost Montgomery inverse (IEEE Trans. Computers 44(8), 1995), with runs of
-  // halvings taken at once (count trailing zeros). On x = a·R (the stored limbs) it keeps
-  //   p = u·s + v·r,   x·r ≡ −u·2^k,   x·s ≡ v·2^k   (mod p),   u, v odd between steps,
-  // starting from u = p, v = x, r = 0, s = 1; each step subtracts the smaller of u, v from the
-  // larger, halves the difference z times and doubles the other cofactor z times (k += z). At
-  // v = 0, u = 1 and x^{-1} ≡ −r·2^{−k}; r, s ≤ 2p < 2^(64N) throughout. About 0.7·(2·bits)
-  // halvings in ~bits/2 steps, each step a compare, two N-limb add/subs and two shifts.
-  Repr u = kModulus, v = l, r{}, s{};
-  s[0] = 1;
-  unsigned k = limbs_trailing_zeros(v);
-  v = limbs_shr_any(v, k);
-  for (;;) {
-    if (limbs_cmp(u, v) > 0) {
-      Repr t{};
-      limbs_sub(t, u, v);
-      Repr rs{};
-      limbs_add(rs, r, s);
-      r = rs;
-      const unsigned z = limbs_trailing_zeros(t);  // t is even and non-zero
-      u = limbs_shr_any(t, z);
-      s = limbs_shl_any(s, z);
-      k += z;
-    } else {
-      Repr t{};
-      limbs_sub(t, v, u);
-      Repr sr{};
-      limbs_add(sr, s, r);
-      s = sr;
-      if (limbs_is_zero(t)) {  // v = u = 1: the last step
-        r = limbs_shl_any(r, 1);
-        k += 1;
-        break;
-      }
-      const unsigned z = limbs_trailing_zeros(t);
-      v = limbs_shr_any(t, z);
-      r = limbs_shl_any(r, z);
-      k += z;
-    }
-  }
-  // r ∈ (0, 2p]: reduce, negate: w = −r mod p, so x^{-1} = w·2^{−k}.
-  while (limbs_cmp(r, kModulus) >= 0) {
-    Repr t{};
-    limbs_sub(t, r, kModulus);
-    r = t;
-  }
-  Repr w{};
-  limbs_sub(w, kModulus, r);
-  // Wanted: a^{-1}·R = x^{-1}·R² = w·2^j with j = 128N − k.
-  MontField res = from_mont_unchecked(w);
-  int j = static_cast<int>(128 * N) - static_cast<int>(k);
-  const MontField one_raw = from_mont_unchecked(Repr{1});  // montgomery product with it: ·R^{-1}
-  while (j < 0) {  // not reached for k ≤ 2·bits, kept for safety
-    res *= one_raw;
-    j += static_cast<int>(64 * N);
-  }
-  res *= from_mont_unchecked(kR2);  // w·R
-  // w·R·2^j·R^{-1} with the raw integer 2^j, which must be below p: double the excess first.
-  const int max_bit = static_cast<int>(limbs_bit_length(kModulus)) - 2;
-  for (; j > max_bit; --j) res = res.dbl();
-  Repr pow2{};
-  pow2[static_cast<unsigned>(j) / 64] = std::uint64_t{1} << (static_cast<unsigned>(j) % 64);
-  res *= from_mont_unchecked(pow2);
-  return res;
+  return from_mont_unchecked(kInverter.invert(l)) * from_mont_unchecked(kR3);
 }
 
 template <class P>
