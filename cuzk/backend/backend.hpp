@@ -50,10 +50,21 @@ struct MsmOptions {
   BitSplit bit_split = BitSplit::automatic;
 };
 
+/// Which H step a proving key expects (FORMATS.md §2.2; oracles/README.md for snarkjs).
+enum class HConvention {
+  /// bellperson: bellman roots, coset 7, (A·B − C)/Z interpolated back to its n − 1 low
+  /// coefficients (7 transforms).
+  bellperson,
+  /// snarkjs (groth16_prove.js): ffjs roots, c ← a∘b (the input c is not read), and the n values
+  /// (A·B − C)(ω_2n^(2j+1)) on the odd coset ω_2n·⟨ω_n⟩, not divided by Z (6 transforms).
+  snarkjs,
+};
+
 /// Inputs of the H step (DESIGN.md §2 step 2): a, b, c have one common power-of-two length n
 /// (the domain size); entries past the constraint count are zero. They are consumed (scratch).
 struct HInputs {
   std::span<Fr> a, b, c;
+  HConvention convention = HConvention::bellperson;
 };
 
 /// A device (or the CPU) that runs the prover's large operations.
@@ -78,8 +89,10 @@ class Backend {
   virtual Result<G1Jacobian> msm_g1(BasesId bases, std::span<const Fr> scalars, const MsmOptions& options) = 0;
   virtual Result<G2Jacobian> msm_g2(BasesId bases, std::span<const Fr> scalars, const MsmOptions& options) = 0;
 
-  /// h = the n − 1 low coefficients of (A·B − C)/Z over the domain of size n = len(a), written to
-  /// |h| (length n − 1). FORMATS.md §2.2.
+  /// The H step over the domain of size n = len(a) in the inputs' convention, written to |h|:
+  /// bellperson → the n − 1 low coefficients of (A·B − C)/Z (|h| has n − 1 entries); snarkjs →
+  /// the n odd-coset evaluations of A·B − C (|h| has n entries). FORMATS.md §2.2. size_mismatch
+  /// for other lengths.
   virtual Status compute_h(HInputs inputs, std::span<Fr> h) = 0;
 };
 

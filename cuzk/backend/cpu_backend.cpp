@@ -68,23 +68,24 @@ std::shared_ptr<const CpuBackend::Table> CpuBackend::find(BasesId id) const {
   return it == tables_.end() ? nullptr : it->second;
 }
 
-Result<std::shared_ptr<const NttPlan>> CpuBackend::plan(unsigned log_n, std::uint64_t shift) {
+Result<std::shared_ptr<const NttPlan>> CpuBackend::plan(unsigned log_n, const DomainOptions& options) {
+  const PlanKey key{log_n, options.roots, options.coset_shift.l};
   {
     std::lock_guard<std::mutex> lock(mu_);
-    auto it = plans_.find({log_n, shift});
+    auto it = plans_.find(key);
     if (it != plans_.end()) return it->second;
   }
-  auto domain = Domain::from_log_size(log_n, {.coset_shift = Fr::from_u64(shift)});
+  auto domain = Domain::from_log_size(log_n, options);
   if (!domain.ok()) return domain.status();
   auto built = std::make_shared<const NttPlan>(*domain);  // O(√n), outside the lock
   std::lock_guard<std::mutex> lock(mu_);
-  return plans_.try_emplace({log_n, shift}, std::move(built)).first->second;
+  return plans_.try_emplace(key, std::move(built)).first->second;
 }
 
 Status CpuBackend::ntt(std::span<Fr> values, const NttOptions& options) {
   auto log_n = log2_length(values.size(), "cpu ntt");
   if (!log_n.ok()) return log_n.status();
-  auto p = plan(*log_n, options.coset_shift);
+  auto p = plan(*log_n, {.coset_shift = Fr::from_u64(options.coset_shift)});
   if (!p.ok()) return p.status();
   return cuzk::ntt(values, **p, {.direction = options.direction, .coset = options.coset}, pool_);
 }
@@ -113,14 +114,20 @@ Status CpuBackend::compute_h(HInputs inputs, std::span<Fr> h) {
   }
   auto log_n = log2_length(n, "cpu compute_h");
   if (!log_n.ok()) return log_n.status();
-  if (h.size() != n - 1) {
+  const bool snarkjs = inputs.convention == HConvention::snarkjs;
+  const std::size_t h_len = snarkjs ? n : n - 1;
+  if (h.size() != h_len) {
     return Status(Errc::size_mismatch, "cpu compute_h: h has length " + std::to_string(h.size()) + ", expected " +
-                                           std::to_string(n - 1));
+                                           std::to_string(h_len));
   }
-  auto p = plan(*log_n, kFrGenerator);
+  auto p = plan(*log_n, snarkjs ? snarkjs_domain_options(*log_n) : DomainOptions{});
   if (!p.ok()) return p.status();
-  CUZK_RETURN_IF_ERROR(cuzk::compute_h(inputs.a, inputs.b, inputs.c, **p, pool_));
-  std::copy(inputs.a.begin(), inputs.a.begin() + static_cast<std::ptrdiff_t>(n - 1), h.begin());
+  if (snarkjs) {
+    CUZK_RETURN_IF_ERROR(cuzk::compute_h_snarkjs(inputs.a, inputs.b, inputs.c, **p, pool_));
+  } else {
+    CUZK_RETURN_IF_ERROR(cuzk::compute_h(inputs.a, inputs.b, inputs.c, **p, pool_));
+  }
+  std::copy(inputs.a.begin(), inputs.a.begin() + static_cast<std::ptrdiff_t>(h_len), h.begin());
   return {};
 }
 

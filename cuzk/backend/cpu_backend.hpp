@@ -1,6 +1,7 @@
 // CpuBackend: the Backend interface on the host CPU, the reference every other backend is tested
 // against (tests/conformance). MSMs run msm/ (Pippenger, density, 0/1 split), transforms and the H
-// step run poly/ (four-step NTT, one plan per domain size and coset shift, built once, cached).
+// step run poly/ (four-step NTT, one plan per domain size, root family and coset shift, built once,
+// cached); the H step in either convention (bellperson or snarkjs, HInputs::convention).
 // Work is spread over a ThreadPool the caller owns; the backend never creates threads.
 // Thread-safe: the tables and plan cache are guarded; concurrent calls share the pool (a call that
 // finds it busy runs on its own thread, see ThreadPool).
@@ -12,6 +13,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -51,14 +53,15 @@ class CpuBackend final : public Backend {
   // The table of |id|, shared so a concurrent release cannot free it under a running MSM.
   std::shared_ptr<const Table> find(BasesId id) const;
   Result<BasesId> insert(Table table);
-  // The cached plan of the domain of size 2^|log_n| with coset shift |shift|.
-  Result<std::shared_ptr<const NttPlan>> plan(unsigned log_n, std::uint64_t shift);
+  // The cached plan of the domain of size 2^|log_n| with |options| (roots, coset shift).
+  Result<std::shared_ptr<const NttPlan>> plan(unsigned log_n, const DomainOptions& options);
+  using PlanKey = std::tuple<unsigned, RootFamily, Fr::Repr>;  // log n, roots, shift (Montgomery limbs)
 
   ThreadPool& pool_;
   mutable std::mutex mu_;
   std::uint64_t next_id_ = 1;
   std::map<std::uint64_t, std::shared_ptr<const Table>> tables_;
-  std::map<std::pair<unsigned, std::uint64_t>, std::shared_ptr<const NttPlan>> plans_;
+  std::map<PlanKey, std::shared_ptr<const NttPlan>> plans_;
 };
 
 }  // namespace cuzk

@@ -1,8 +1,10 @@
 // CpuBackend tests: the H step against schoolbook polynomial arithmetic (A·B − C = H·Z with A, B, C
-// interpolated by an O(n²) inverse DFT), the NTT family against the O(n²) definition, MSMs through
+// interpolated by an O(n²) inverse DFT), the snarkjs H step against the prover's previous CPU code
+// and against A·B − C evaluated on the odd coset, the NTT family against the O(n²) definition, MSMs through
 // resident tables against the naive MSM, table life cycle and errors, and make_backend's names.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <random>
 #include <thread>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "cuzk/ec/test_util.hpp"
 #include "cuzk/msm/naive.hpp"
 #include "cuzk/poly/domain.hpp"
+#include "cuzk/poly/ntt.hpp"
 
 namespace cuzk {
 namespace {
@@ -93,6 +96,77 @@ TEST(CpuBackend, ComputeHRejectsBadLengths) {
   std::vector<Fr> a6(6), b6(6), c6(6), h5(5);
   EXPECT_EQ(backend.compute_h({a6, b6, c6}, h5).code(), Errc::invalid_argument);
   EXPECT_TRUE(backend.compute_h({a, b, c}, h).ok());
+}
+
+// The snarkjs-layout H step as the prover ran it on the CPU before it went through the Backend
+// (groth16/prove.cpp before it called Backend::compute_h): the slow twin of compute_h with HConvention::snarkjs.
+std::vector<Fr> snarkjs_h_previous(std::vector<Fr> a, std::vector<Fr> b, ThreadPool& pool) {
+  const std::size_t n = a.size();
+  const unsigned k = static_cast<unsigned>(std::countr_zero(n));
+  const NttPlan plan(*Domain::from_log_size(k, snarkjs_domain_options(k)));
+  std::vector<Fr> c(n);
+  for (std::size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];
+  for (std::vector<Fr>* v : {&a, &b, &c}) {
+    EXPECT_TRUE(ntt(*v, plan, {.direction = NttDirection::inverse}, pool).ok());
+    EXPECT_TRUE(ntt(*v, plan, {.direction = NttDirection::forward, .coset = true}, pool).ok());
+  }
+  for (std::size_t i = 0; i < n; ++i) a[i] = a[i] * b[i] - c[i];
+  return a;
+}
+
+TEST(CpuBackend, ComputeHSnarkjsEqualsThePreviousProverPath) {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  ThreadPool pool(2);
+  CpuBackend backend(pool);
+  for (unsigned k : {1u, 2u, 5u, 8u, 11u, 13u}) {
+    const std::size_t n = std::size_t{1} << k;
+    for (int round = 0; round < 2; ++round) {  // the second round runs on the cached plan
+      const std::size_t m = 1 + rng() % n;
+      std::vector<Fr> a(n, Fr::zero()), b(n, Fr::zero()), c(n);
+      for (std::size_t i = 0; i < m; ++i) {
+        a[i] = random_fr(rng);
+        b[i] = (i % 7 == 0) ? Fr::one() : random_fr(rng);
+      }
+      for (auto& v : c) v = random_fr(rng);  // not read: snarkjs takes c = a∘b
+      const auto want = snarkjs_h_previous(a, b, pool);
+      std::vector<Fr> h(n);
+      ASSERT_TRUE(backend.compute_h({a, b, c, HConvention::snarkjs}, h).ok());
+      ASSERT_EQ(h, want) << "n=" << n << " m=" << m << " seed=" << seed;
+    }
+  }
+}
+
+TEST(CpuBackend, ComputeHSnarkjsIsABMinusCOnTheOddCoset) {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  ThreadPool pool(2);
+  CpuBackend backend(pool);
+  for (unsigned k = 0; k <= 5; ++k) {
+    const std::size_t n = std::size_t{1} << k;
+    std::vector<Fr> a(n), b(n), c(n);
+    for (std::size_t i = 0; i < n; ++i) a[i] = random_fr(rng), b[i] = random_fr(rng), c[i] = a[i] * b[i];
+    const auto d = Domain::from_log_size(k, snarkjs_domain_options(k));
+    const auto pa = interpolate_naive(a, d->omega()), pb = interpolate_naive(b, d->omega()),
+               pc = interpolate_naive(c, d->omega());
+    auto p = poly_mul(pa, pb);
+    for (std::size_t i = 0; i < n; ++i) p[i] -= pc[i];
+    std::vector<Fr> h(n);
+    ASSERT_TRUE(backend.compute_h({a, b, c, HConvention::snarkjs}, h).ok());
+    // ω_2n^(2j+1) = g·ω^j with g = ω_2n.
+    const Fr g = snarkjs_coset_shift(k);
+    for (std::size_t j = 0; j < n; ++j)
+      ASSERT_EQ(h[j], evaluate_polynomial(p, g * d->element(j))) << "n=" << n << " j=" << j << " seed=" << seed;
+  }
+}
+
+TEST(CpuBackend, ComputeHSnarkjsRejectsBadLengths) {
+  ThreadPool pool(1);
+  CpuBackend backend(pool);
+  std::vector<Fr> a(8), b(8), c(8), h(8), h7(7), c_bad(4);
+  EXPECT_EQ(backend.compute_h({a, b, c, HConvention::snarkjs}, h7).code(), Errc::size_mismatch);
+  EXPECT_EQ(backend.compute_h({a, b, c_bad, HConvention::snarkjs}, h).code(), Errc::size_mismatch);
+  EXPECT_TRUE(backend.compute_h({a, b, c, HConvention::snarkjs}, h).ok());
 }
 
 TEST(CpuBackend, NttFamilyMatchesTheDefinition) {

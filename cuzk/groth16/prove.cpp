@@ -41,14 +41,8 @@ Result<std::unique_ptr<ResidentKey>> ResidentKey::load(Backend& backend, const P
   auto r2 = backend.load_bases_g2(pk.b_g2);
   if (!r2.ok()) return r2.status();
   k->b_g2 = *r2;
-  if (pk.layout == KeyLayout::snarkjs) {
-    if (!is_power_of_two(pk.domain_size) || pk.domain_size > (std::uint64_t{1} << 31))
-      return Status(Errc::invalid_argument, "domain size " + std::to_string(pk.domain_size) + " is not a power of two ≤ 2^31");
-    const unsigned log_n = static_cast<unsigned>(std::countr_zero(pk.domain_size));
-    auto d = Domain::from_log_size(log_n, snarkjs_domain_options(log_n));
-    if (!d.ok()) return d.status();
-    k->snarkjs_plan = std::make_shared<const NttPlan>(*d);
-  }
+  if (pk.layout == KeyLayout::snarkjs && (!is_power_of_two(pk.domain_size) || pk.domain_size > (std::uint64_t{1} << 31)))
+    return Status(Errc::invalid_argument, "domain size " + std::to_string(pk.domain_size) + " is not a power of two ≤ 2^31");
   return k;
 }
 
@@ -129,25 +123,10 @@ Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1c
   abc.a.resize(n, Fr::zero());
   abc.b.resize(n, Fr::zero());
   abc.c.resize(n, Fr::zero());
-  std::vector<Fr> hs;
-  if (pk.layout == KeyLayout::snarkjs) {
-    const NttPlan& plan = *key.snarkjs_plan;
-    // c = a∘b (snarkjs never reads C; equal to C·z when the witness satisfies the system).
-    pool.parallel_for(n, [&](std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i) abc.c[i] = abc.a[i] * abc.b[i];
-    }, 4096);
-    for (std::vector<Fr>* v : {&abc.a, &abc.b, &abc.c}) {
-      CUZK_RETURN_IF_ERROR(ntt(*v, plan, {.direction = NttDirection::inverse}, pool));
-      CUZK_RETURN_IF_ERROR(ntt(*v, plan, {.direction = NttDirection::forward, .coset = true}, pool));
-    }
-    pool.parallel_for(n, [&](std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i) abc.a[i] = abc.a[i] * abc.b[i] - abc.c[i];
-    }, 4096);
-    hs = std::move(abc.a);
-  } else {
-    hs.resize(n - 1);
-    CUZK_RETURN_IF_ERROR(be.compute_h({.a = abc.a, .b = abc.b, .c = abc.c}, hs));
-  }
+  const bool snarkjs = pk.layout == KeyLayout::snarkjs;
+  std::vector<Fr> hs(snarkjs ? n : n - 1);
+  CUZK_RETURN_IF_ERROR(be.compute_h(
+      {.a = abc.a, .b = abc.b, .c = abc.c, .convention = snarkjs ? HConvention::snarkjs : HConvention::bellperson}, hs));
   abc = AbcVectors{};
   tm.h = since(t0);
 

@@ -1,8 +1,9 @@
 // The Groth16 prover [Gro16 §3.2] through the Backend interface, following FORMATS.md §2:
 //   1. a = A·z, b = B·z, c = C·z (r1cs/pce: parallel SpMV);
-//   2. H: bellperson layout → Backend::compute_h (coset 7, divide by Z, n − 1 coefficients);
-//      snarkjs layout → p_j = (a·b − c)(ω_2n^(2j+1)) on the odd coset with the ffjs roots and
-//      c = a∘b (snarkjs's groth16_prove.js; oracles/README.md), n values, no division;
+//   2. H: one Backend::compute_h call in the key's convention: bellperson layout → coset 7, divide
+//      by Z, n − 1 coefficients; snarkjs layout → p_j = (a·b − c)(ω_2n^(2j+1)) on the odd coset
+//      with the ffjs roots and c = a∘b (snarkjs's groth16_prove.js; oracles/README.md), n values,
+//      no division;
 //   3. five MSMs: A_q = Σ z_i·a_i, B1_q, B2_q (G2), L = Σ aux_j·l_j, H = Σ h_i·h_i, with bellperson's
 //      density bitmaps for the bellperson layout and none for snarkjs (identity bases kept);
 //   4. A = α + A_q + r·δ₁, B = β₂ + B2_q + s·δ₂, B₁ = β₁ + B1_q + s·δ₁,
@@ -49,8 +50,6 @@ class ResidentKey {
   const ProvingKey& key() const { return *pk_; }
   Backend& backend() const { return *backend_; }
   BasesId h, l, a, b_g1, b_g2;
-  /// ffjs plan of the domain with snarkjs's coset shift (snarkjs layout only).
-  std::shared_ptr<const NttPlan> snarkjs_plan;
 
  private:
   ResidentKey() = default;

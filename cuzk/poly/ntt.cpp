@@ -359,6 +359,27 @@ Status compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPla
   return ntt(a, plan, {.direction = NttDirection::inverse, .coset = true}, pool);
 }
 
+Status compute_h_snarkjs(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan, ThreadPool& pool) {
+  const std::uint64_t n = plan.domain().size();
+  if (plan.domain().roots() != RootFamily::ffjs)
+    return Status(Errc::invalid_argument, "compute_h_snarkjs: the plan has bellman roots, snarkjs uses the ffjs roots");
+  if (a.size() != n || b.size() != n || c.size() != n)
+    return Status(Errc::size_mismatch, "compute_h_snarkjs: lengths " + std::to_string(a.size()) + ", " +
+                                           std::to_string(b.size()) + ", " + std::to_string(c.size()) +
+                                           " for a domain of size " + std::to_string(n));
+  pool.parallel_for(n, [&](std::size_t s, std::size_t e) {
+    for (std::size_t i = s; i < e; ++i) c[i] = a[i] * b[i];
+  }, 4096);
+  for (std::span<Fr> v : {a, b, c}) {
+    CUZK_RETURN_IF_ERROR(ntt(v, plan, {.direction = NttDirection::inverse}, pool));
+    CUZK_RETURN_IF_ERROR(ntt(v, plan, {.direction = NttDirection::forward, .coset = true}, pool));
+  }
+  pool.parallel_for(n, [&](std::size_t s, std::size_t e) {
+    for (std::size_t i = s; i < e; ++i) a[i] = a[i] * b[i] - c[i];
+  }, 4096);
+  return {};
+}
+
 Status evaluate_polynomial_many(std::span<const Fr> coeffs, std::span<const Fr> points, std::span<Fr> out,
                                 ThreadPool& pool) {
   if (points.size() != out.size())

@@ -102,6 +102,12 @@ Status ab_minus_c_over_z(std::span<Fr> a, std::span<const Fr> b, std::span<const
 /// zero-padded). On return a holds the n coefficients of H = (A·B − C)/Z, the top one zero for a
 /// satisfied system; b and c are overwritten (scratch). 7 transforms of length n.
 Status compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan, ThreadPool& pool);
+/// snarkjs's H step (groth16_prove.js; oracles/README.md) on a plan of the snarkjs domain
+/// (snarkjs_domain_options: ffjs roots, coset shift ω_2n): a, b are the evaluations of A, B on ⟨ω⟩;
+/// c ← a∘b (its input is not read), then a, b, c are interpolated and evaluated on the coset and on
+/// return a holds the n values (A·B − C)(ω_2n·ω^j), not divided by Z; b and c are scratch.
+/// 6 transforms of length n. invalid_argument for a plan with bellman roots.
+Status compute_h_snarkjs(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan, ThreadPool& pool);
 
 /// Evaluates the polynomial with coefficients |coeffs| at every point of |points|, out[i] = p(x_i),
 /// in parallel (Horner per point); size_mismatch when |out| and |points| differ in length.

@@ -1,8 +1,9 @@
 // Conformance: each backend named in CUZK_CONFORMANCE_BACKENDS (default "cpu,cuda:0") runs the
 // operations of backend.hpp and must give exactly what a reference CpuBackend gives: G1/G2 MSMs at
 // random sizes (not powers of two) with identity and repeated bases, scalars 0, 1, r − 1, density
-// bitmaps with offsets and every split mode; the NTT family with both coset shifts; the H step;
-// the base-table life cycle and its errors. A backend the build or the machine lacks is skipped.
+// bitmaps with offsets and every split mode; the NTT family with both coset shifts; the H step in
+// both conventions (bellperson, snarkjs); the base-table life cycle and its errors. A backend the
+// build or the machine lacks is skipped.
 // A new backend joins by adding its name to the list (and a case to make_backend).
 #include <gtest/gtest.h>
 
@@ -196,6 +197,30 @@ TEST_P(Conformance, ComputeH) {
     ASSERT_TRUE(reference_.compute_h({a2, b2, c2}, h2).ok());
     EXPECT_EQ(h, h2) << "n=" << n << " m=" << m << " seed=" << seed;
   }
+}
+
+TEST_P(Conformance, ComputeHSnarkjs) {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  for (unsigned k : {1u, 2u, 9u, 10u, 13u}) {
+    const std::size_t n = std::size_t{1} << k;
+    for (bool padded : {true, false}) {
+      const std::size_t m = padded ? n / 2 + 1 + rng() % (n / 2) : n;
+      std::vector<Fr> a(n, Fr::zero()), b(n, Fr::zero()), c(n);
+      for (std::size_t i = 0; i < std::min(m, n); ++i) {
+        a[i] = random_fr(rng);
+        b[i] = (i % 3 == 0) ? Fr::one() : random_fr(rng);
+      }
+      for (auto& v : c) v = random_fr(rng);  // not read in this convention
+      auto a2 = a, b2 = b, c2 = c;
+      std::vector<Fr> h(n), h2(n);
+      ASSERT_TRUE(backend_->compute_h({a, b, c, HConvention::snarkjs}, h).ok());
+      ASSERT_TRUE(reference_.compute_h({a2, b2, c2, HConvention::snarkjs}, h2).ok());
+      EXPECT_EQ(h, h2) << "n=" << n << " m=" << m << " seed=" << seed;
+    }
+  }
+  std::vector<Fr> a(8), b(8), c(8), h7(7);
+  EXPECT_EQ(backend_->compute_h({a, b, c, HConvention::snarkjs}, h7).code(), Errc::size_mismatch);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Conformance, ::testing::ValuesIn(backend_names()),
