@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <random>
 #include <sstream>
+#include <utility>
 #include <spdlog/spdlog.h>
 
 namespace cuzk::engine {
@@ -92,6 +93,8 @@ struct Engine::Job {
   std::uint32_t next_partition = 0;  // next to admit
   std::uint32_t done = 0;
   std::vector<std::string> parts;
+  std::vector<bool> have;              // partition proved (this run, or journaled by an earlier one)
+  std::vector<std::size_t> devices;    // device indices it may use
   std::shared_ptr<SrsLease> key;
   Clock::time_point submitted = Clock::now(), first_admit{}, finished{};
   bool admitted_any = false;
@@ -101,11 +104,36 @@ struct Engine::Job {
   WorkKey key_of(std::uint32_t k) const { return WorkKey{prio, seq, k}; }
 };
 
+// A partition's place on its device: counted in the device's bound partitions from admission
+// until its device stage ends, or until the partition is dropped (cancel, failure, shutdown).
+class Engine::DeviceTicket {
+ public:
+  DeviceTicket() = default;
+  DeviceTicket(Engine* e, std::size_t device);
+  DeviceTicket(DeviceTicket&& o) noexcept : e_(std::exchange(o.e_, nullptr)), device_(o.device_) {}
+  DeviceTicket& operator=(DeviceTicket&& o) noexcept {
+    if (this != &o) {
+      release();
+      e_ = std::exchange(o.e_, nullptr);
+      device_ = o.device_;
+    }
+    return *this;
+  }
+  ~DeviceTicket() { release(); }
+  void release();
+  std::size_t device() const { return device_; }
+
+ private:
+  Engine* e_ = nullptr;
+  std::size_t device_ = 0;
+};
+
 struct Engine::SynthItem {
   std::shared_ptr<Job> job;
   std::shared_ptr<const JobInput> in;
   std::uint32_t k = 0;
   Reservation res;
+  DeviceTicket ticket;
 };
 
 struct Engine::GpuItem {
@@ -114,6 +142,7 @@ struct Engine::GpuItem {
   std::uint32_t k = 0;
   Reservation res;
   std::unique_ptr<SynthesizedPartition> part;
+  DeviceTicket ticket;
 };
 
 struct Engine::FinalItem {
@@ -130,6 +159,7 @@ struct Engine::WorkerSlot {
 
 // Busy time of a device as the union of its workers' device stages.
 struct Engine::DeviceTimeline {
+  std::atomic<std::uint32_t> assigned{0};  // partitions bound here, not yet through the device stage
   std::mutex mu;
   std::uint32_t active = 0;
   Clock::time_point since{};
@@ -150,19 +180,36 @@ struct Engine::DeviceTimeline {
   }
 };
 
+Engine::DeviceTicket::DeviceTicket(Engine* e, std::size_t device) : e_(e), device_(device) {
+  ++e_->timelines_[device_]->assigned;
+}
+
+void Engine::DeviceTicket::release() {
+  if (!e_) return;
+  --e_->timelines_[device_]->assigned;
+  e_->wake();  // the device has room again: admission may continue
+  e_ = nullptr;
+}
+
 Engine::Engine(EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> provers)
     : opt_(std::move(opt)),
       provers_(std::move(provers)),
       budget_(opt_.memory_limit, opt_.critical_headroom),
       srs_(budget_),
       synth_q_(opt_.synthesis_queue_depth ? opt_.synthesis_queue_depth : std::max<std::uint32_t>(1, opt_.synthesis_workers)),
-      gpu_q_(opt_.gpu_queue_depth ? opt_.gpu_queue_depth
-                                  : std::max<std::uint32_t>(1, opt_.gpu_workers_per_device) *
-                                        static_cast<std::uint32_t>(std::max<std::size_t>(1, opt_.devices.size()))),
+      // Admission bounds what reaches the device queue (each device's share, below), so the queue
+      // itself never blocks a synthesis worker holding one device's partition behind another's.
+      gpu_q_(1u << 20),
       fin_q_(1u << 20) {
   if (opt_.devices.empty()) opt_.devices.push_back(DeviceInfo{});
   if (opt_.synthesis_workers == 0) opt_.synthesis_workers = 1;
   if (opt_.gpu_workers_per_device == 0) opt_.gpu_workers_per_device = 1;
+  // Each device's share of the pipeline: the synthesis queue and workers, the device queue and
+  // every device worker, divided evenly (one device: the whole pipeline, as without binding).
+  std::size_t n = opt_.devices.size();
+  std::size_t gpu_depth = opt_.gpu_queue_depth ? opt_.gpu_queue_depth : opt_.gpu_workers_per_device * n;
+  std::size_t total = synth_q_.capacity() + opt_.synthesis_workers + gpu_depth + opt_.gpu_workers_per_device * n;
+  device_depth_ = static_cast<std::uint32_t>(std::max<std::size_t>(opt_.gpu_workers_per_device + 1, (total + n - 1) / n));
 }
 
 Result<std::unique_ptr<Engine>> Engine::create(EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> provers) {
@@ -174,12 +221,41 @@ Result<std::unique_ptr<Engine>> Engine::create(EngineOptions opt, std::vector<st
 
 Status Engine::start() {
   budget_.set_on_release([this] { wake(); });
+  for (std::size_t d = 0; d < opt_.devices.size(); ++d)
+    for (std::size_t e = 0; e < d; ++e)
+      if (opt_.devices[d].ordinal == opt_.devices[e].ordinal)
+        return Status(Errc::invalid_argument, "device " + std::to_string(opt_.devices[d].ordinal) + " is listed twice");
+  for (const auto& [circuit, ordinals] : opt_.circuit_devices) {
+    if (ordinals.empty()) return Status(Errc::invalid_argument, "circuit '" + circuit + "': the device list is empty");
+    std::vector<std::size_t> idx;
+    for (int o : ordinals) {
+      std::size_t d = 0;
+      while (d < opt_.devices.size() && opt_.devices[d].ordinal != o) ++d;
+      if (d == opt_.devices.size()) {
+        std::string have;
+        for (auto& dev : opt_.devices) have += (have.empty() ? "" : ", ") + std::to_string(dev.ordinal);
+        return Status(Errc::invalid_argument, "circuit '" + circuit + "' names device " + std::to_string(o) +
+                                                  ", which the engine does not drive (devices: " + have + ")");
+      }
+      if (std::find(idx.begin(), idx.end(), d) == idx.end()) idx.push_back(d);
+    }
+    affinity_[circuit] = std::move(idx);
+  }
+  for (std::size_t d = 0; d < opt_.devices.size(); ++d) {
+    timelines_.push_back(std::make_unique<DeviceTimeline>());
+    for (std::uint32_t w = 0; w < opt_.gpu_workers_per_device; ++w) {
+      slots_.push_back(std::make_unique<WorkerSlot>());
+      slots_.back()->device = d;
+    }
+  }
   if (!opt_.journal_path.empty()) {
     auto j = Journal::open(opt_.journal_path);
     if (!j) return j.status();
     journal_ = std::move(*j);
     auto rows = journal_->load();
     if (!rows) return rows.status();
+    auto part_rows = journal_->load_partitions();
+    if (!part_rows) return part_rows.status();
     std::lock_guard lock(mu_);
     for (auto& r : *rows) {
       auto job = std::make_shared<Job>();
@@ -190,7 +266,7 @@ Status Engine::start() {
       job->label = kind_label(r.req);
       job->submitted_unix_ms = r.submitted_unix_ms;
       next_seq_ = std::max(next_seq_, r.seq + 1);
-      if (is_terminal(r.state)) {
+      if (is_terminal(r.state)) {  // its answer (proof or error) is in the row
         job->circuit_id = r.req.circuit_id;
         job->state = r.state;
         job->proof = std::move(r.proof);
@@ -200,9 +276,11 @@ Status Engine::start() {
         jobs_[job->id] = job;
         continue;
       }
-      // Resume: plan again (the prover set may have changed) and queue from partition 0.
+      // Resume: plan again (the prover set may have changed) and queue the partitions that have
+      // no journaled proof.
+      std::string load_error = r.load_error;
       PartitionProver* prover = nullptr;
-      auto plan = validate(r.req, &prover);
+      auto plan = load_error.empty() ? validate(r.req, &prover) : Result<JobPlan>(Status(Errc::bad_encoding, load_error));
       job->circuit_id = r.req.circuit_id;
       // A resumed job's input is charged when it fits; it runs either way (it was accepted).
       job->input = make_input(std::move(r.req), job->prio, /*required=*/false);
@@ -216,24 +294,72 @@ Status Engine::start() {
       job->prover = prover;
       job->plan = *plan;
       job->parts.resize(job->plan.partitions);
+      job->have.assign(job->plan.partitions, false);
+      job->devices = devices_for(job->circuit_id);
       enqueue_locked(job);
     }
     std::size_t resumed = admit_q_.size();
-    spdlog::info("journal {}: {} job(s) loaded, {} resumed", opt_.journal_path, rows->size(), resumed);
+    restore_partitions_locked(*part_rows);
+    spdlog::info("journal {}: {} job(s) loaded, {} resumed with {} partition proof(s) journaled", opt_.journal_path,
+                 rows->size(), resumed, partitions_resumed_);
   }
   threads_.emplace_back([this] { admission_loop(); });
   for (std::uint32_t i = 0; i < opt_.synthesis_workers; ++i) threads_.emplace_back([this] { synthesis_loop(); });
-  for (std::size_t d = 0; d < opt_.devices.size(); ++d) {
-    timelines_.push_back(std::make_unique<DeviceTimeline>());
-    for (std::uint32_t w = 0; w < opt_.gpu_workers_per_device; ++w) {
-      slots_.push_back(std::make_unique<WorkerSlot>());
-      slots_.back()->device = d;
-    }
-  }
   for (std::size_t s = 0; s < slots_.size(); ++s) threads_.emplace_back([this, s] { device_loop(slots_[s]->device, s); });
   threads_.emplace_back([this] { finalize_loop(); });
   threads_.emplace_back([this] { prune_loop(); });
   return {};
+}
+
+void Engine::restore_partitions_locked(const std::vector<JournalPartition>& rows) {
+  for (const auto& p : rows) {
+    auto it = jobs_.find(p.job_id);
+    if (it == jobs_.end()) continue;  // a stray row (its job was pruned); ignored
+    auto job = it->second;
+    if (is_terminal(job->state)) continue;
+    std::string bad;
+    if (p.seq != job->seq)
+      bad = "belongs to an earlier job with this id (sequence " + std::to_string(p.seq) + ", job " + std::to_string(job->seq) + ")";
+    else if (p.partition >= job->plan.partitions)
+      bad = "names partition " + std::to_string(p.partition) + " of a job with " + std::to_string(job->plan.partitions);
+    else if (!p.digest_ok || p.proof.empty())
+      bad = "is corrupt (its digest does not match its bytes)";
+    if (!bad.empty()) {
+      finish_locked(job, JobState::failed,
+                    "on resume: the journaled proof of partition " + std::to_string(p.partition) + " " + bad, "");
+      continue;
+    }
+    if (job->have[p.partition]) continue;
+    job->have[p.partition] = true;
+    job->parts[p.partition] = p.proof;
+    ++job->done;
+    ++partitions_resumed_;
+  }
+}
+
+std::vector<std::size_t> Engine::devices_for(const std::string& circuit_id) const {
+  if (auto it = affinity_.find(circuit_id); it != affinity_.end()) return it->second;
+  std::vector<std::size_t> all(opt_.devices.size());
+  for (std::size_t d = 0; d < all.size(); ++d) all[d] = d;
+  return all;
+}
+
+std::optional<std::size_t> Engine::pick_device_locked(const Job& job) {
+  bool critical = job.prio == Priority::critical;
+  std::optional<std::size_t> best;
+  std::uint32_t best_load = 0;
+  std::size_t n = job.devices.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t d = job.devices[(i + rr_) % n];
+    std::uint32_t load = timelines_[d]->assigned.load();
+    if (load >= device_depth_ && !critical) continue;
+    if (!best || load < best_load) {
+      best = d;
+      best_load = load;
+    }
+  }
+  if (best) ++rr_;
+  return best;
 }
 
 Engine::~Engine() { shutdown(std::chrono::milliseconds(0)); }
@@ -366,6 +492,8 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
   job->prover = prover;
   job->plan = *plan;
   job->parts.resize(plan->partitions);
+  job->have.assign(plan->partitions, false);
+  job->devices = devices_for(req.circuit_id);
   job->submitted_unix_ms = unix_ms();
   job->label = kind_label(req);
   job->circuit_id = req.circuit_id;
@@ -508,44 +636,57 @@ void Engine::purge(const std::shared_ptr<Job>& job) {
 }
 
 bool Engine::admit_one_locked() {
-  if (admit_q_.empty()) return false;
-  auto it = admit_q_.begin();
-  if (!accepting_) {
+  for (auto it = admit_q_.begin(); it != admit_q_.end(); ++it) {
+    std::shared_ptr<Job> job = it->second;
     // Draining for shutdown: finish the jobs already started, start no new one.
-    while (it != admit_q_.end() && !it->second->admitted_any) ++it;
-    if (it == admit_q_.end()) return false;
-  }
-  std::shared_ptr<Job> job = it->second;
-  if (is_terminal(job->state) || job->stop) {
-    admit_q_.erase(it);
-    return true;
-  }
-  if (synth_q_.size() >= synth_q_.capacity() && job->prio != Priority::critical) return false;
-  if (!job->key) {
-    auto lease = srs_.acquire(job->plan.key_id, *job->prover, job->prio);
-    if (!lease) {
-      if (lease.status().code() == Errc::out_of_memory) return false;
-      std::shared_ptr<Job> j = job;
-      finish_locked(j, JobState::failed, lease.status().to_string(), "");
+    if (!accepting_ && !job->admitted_any) continue;
+    if (is_terminal(job->state) || job->stop) {
+      admit_q_.erase(it);
       return true;
     }
-    job->key = *lease;
+    if (synth_q_.size() >= synth_q_.capacity() && job->prio != Priority::critical) return false;
+    if (!job->key) {
+      auto lease = srs_.acquire(job->plan.key_id, *job->prover, job->prio);
+      if (!lease) {
+        if (lease.status().code() == Errc::out_of_memory) return false;
+        finish_locked(job, JobState::failed, lease.status().to_string(), "");
+        return true;
+      }
+      job->key = *lease;
+    }
+    // Partitions proved before a restart (journaled) are not admitted again.
+    while (job->next_partition < job->plan.partitions && job->have[job->next_partition]) ++job->next_partition;
+    if (job->next_partition >= job->plan.partitions) {
+      admit_q_.erase(it);
+      if (!job->admitted_any) {
+        job->admitted_any = true;
+        job->first_admit = Clock::now();
+        job->state = JobState::running;
+      }
+      if (job->done == job->plan.partitions) fin_q_.push(WorkKey{job->prio, job->seq, 0}, FinalItem{job, job->input});
+      return true;
+    }
+    // Every device this job may use holds its full share: a job for other devices may go first.
+    auto device = pick_device_locked(*job);
+    if (!device) continue;
+    std::uint64_t bytes = job->plan.partition_bytes;
+    if (!budget_.try_reserve(bytes, job->prio)) {
+      if (srs_.evict_idle(bytes, job->plan.key_id) == 0 || !budget_.try_reserve(bytes, job->prio)) return false;
+    }
+    SynthItem item{job, job->input, job->next_partition, Reservation(&budget_, bytes), DeviceTicket(this, *device)};
+    WorkKey key = job->key_of(job->next_partition);
+    ++job->next_partition;
+    if (!job->admitted_any) {
+      job->admitted_any = true;
+      job->first_admit = Clock::now();
+      job->state = JobState::running;
+    }
+    while (job->next_partition < job->plan.partitions && job->have[job->next_partition]) ++job->next_partition;
+    if (job->next_partition >= job->plan.partitions) admit_q_.erase(it);
+    synth_q_.push(key, std::move(item));
+    return true;
   }
-  std::uint64_t bytes = job->plan.partition_bytes;
-  if (!budget_.try_reserve(bytes, job->prio)) {
-    if (srs_.evict_idle(bytes, job->plan.key_id) == 0 || !budget_.try_reserve(bytes, job->prio)) return false;
-  }
-  SynthItem item{job, job->input, job->next_partition, Reservation(&budget_, bytes)};
-  WorkKey key = job->key_of(job->next_partition);
-  ++job->next_partition;
-  if (!job->admitted_any) {
-    job->admitted_any = true;
-    job->first_admit = Clock::now();
-    job->state = JobState::running;
-  }
-  if (job->next_partition >= job->plan.partitions) admit_q_.erase(it);
-  synth_q_.push(key, std::move(item));
-  return true;
+  return false;
 }
 
 void Engine::admission_loop() {
@@ -585,7 +726,7 @@ void Engine::synthesis_loop() {
       continue;
     }
     if (job->stop) continue;
-    GpuItem g{job, std::move(item.in), item.k, std::move(item.res), std::move(*r)};
+    GpuItem g{job, std::move(item.in), item.k, std::move(item.res), std::move(*r), std::move(item.ticket)};
     if (!gpu_q_.push(key, std::move(g))) return;
   }
 }
@@ -593,7 +734,8 @@ void Engine::synthesis_loop() {
 void Engine::device_loop(std::size_t device, std::size_t slot_index) {
   WorkerSlot& slot = *slots_[slot_index];
   int ordinal = opt_.devices[device].ordinal;
-  while (auto popped = gpu_q_.pop()) {
+  auto mine = [device](const WorkKey&, const GpuItem& g) { return g.ticket.device() == device; };
+  while (auto popped = gpu_q_.pop_if(mine)) {
     std::vector<GpuItem> batch;
     batch.push_back(std::move(popped->second));
     // Batch collector: more partitions of the same circuit (same prover and key), in priority
@@ -604,7 +746,10 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
       auto deadline = Clock::now() + opt_.batch_wait;
       while (batch.size() < opt_.max_batch_size) {
         auto more = gpu_q_.pop_matching(
-            [&](const WorkKey&, const GpuItem& g) { return g.job->prover == prover && g.job->plan.key_id == key_id; }, deadline);
+            [&](const WorkKey&, const GpuItem& g) {
+              return g.ticket.device() == device && g.job->prover == prover && g.job->plan.key_id == key_id;
+            },
+            deadline);
         if (!more) break;
         batch.push_back(std::move(more->second));
       }
@@ -642,6 +787,7 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
     auto t1 = Clock::now();
     key.reset();  // the key's memory is the SRS manager's to free from here on
     timelines_[device]->leave();
+    for (auto& item : live) item.ticket.release();
     on_device_ -= static_cast<std::uint32_t>(live.size());
     slot.busy_ns += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
     {
@@ -666,11 +812,18 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
       ++slot.proved;
       item.part.reset();
       item.res.reset();
+      // Journaled before it counts, so a restart after this point does not prove it again. A
+      // failed write costs only that: the partition is proved again after a restart.
+      if (journal_ && !job->stop) {
+        if (auto st = journal_->record_partition(job->id, job->seq, item.k, *r); !st.ok())
+          spdlog::warn("job {} partition {}: {}", job->id, item.k, st.to_string());
+      }
       bool complete = false;
       {
         std::lock_guard lock(mu_);
-        if (is_terminal(job->state)) continue;
+        if (is_terminal(job->state) || job->have[item.k]) continue;
         job->parts[item.k] = std::move(*r);
+        job->have[item.k] = true;
         complete = ++job->done == job->plan.partitions;
       }
       if (complete) fin_q_.push(WorkKey{job->prio, job->seq, 0}, FinalItem{job, item.in});
@@ -775,7 +928,9 @@ EngineStatus Engine::status() const {
       (j->state == JobState::queued ? f.queued_jobs : f.running_jobs)++;
     }
     for (auto& [k, f] : q) s.queues.push_back(f);
-    for (auto& [k, j] : admit_q_) s.partitions_awaiting_admission += j->plan.partitions - j->next_partition;
+    for (auto& [k, j] : admit_q_)
+      for (std::uint32_t p = j->next_partition; p < j->plan.partitions; ++p) s.partitions_awaiting_admission += j->have[p] ? 0 : 1;
+    s.partitions_resumed = partitions_resumed_;
     s.completed = completed_;
     s.failed = failed_;
     s.cancelled = cancelled_;
@@ -790,6 +945,8 @@ EngineStatus Engine::status() const {
     DeviceStatus ds;
     ds.info = opt_.devices[d];
     ds.busy_any_seconds = timelines_[d]->seconds();
+    ds.assigned = timelines_[d]->assigned.load();
+    ds.depth = device_depth_;
     for (auto& slot : slots_) {
       if (slot->device != d) continue;
       ds.busy_seconds += static_cast<double>(slot->busy_ns.load()) * 1e-9;
@@ -875,6 +1032,21 @@ std::string Engine::metrics_text() const {
   for (auto& d : s.devices) o << "cuzk_device_busy_any_seconds_total{device=\"" << d.info.ordinal << "\"} " << d.busy_any_seconds << '\n';
   metric("cuzk_device_partitions_total", "counter", "Partitions proved per device.");
   for (auto& d : s.devices) o << "cuzk_device_partitions_total{device=\"" << d.info.ordinal << "\"} " << d.partitions_proved << '\n';
+  metric("cuzk_device_busy_fraction", "gauge", "Busy-any time over uptime, per device (from its timeline).");
+  for (auto& d : s.devices)
+    o << "cuzk_device_busy_fraction{device=\"" << d.info.ordinal << "\"} "
+      << (s.uptime_seconds > 0 ? d.busy_any_seconds / s.uptime_seconds : 0.0) << '\n';
+  metric("cuzk_device_assigned_partitions", "gauge", "Partitions bound to a device and not yet through its device stage.");
+  for (auto& d : s.devices) o << "cuzk_device_assigned_partitions{device=\"" << d.info.ordinal << "\"} " << d.assigned << '\n';
+  metric("cuzk_device_busy_workers", "gauge", "Device workers inside the device stage now.");
+  for (auto& d : s.devices) o << "cuzk_device_busy_workers{device=\"" << d.info.ordinal << "\"} " << d.current_jobs.size() << '\n';
+  metric("cuzk_device_current_job", "gauge", "1 for each job a device worker is proving now.");
+  for (auto& d : s.devices)
+    for (auto& j : d.current_jobs)
+      o << "cuzk_device_current_job{device=\"" << d.info.ordinal << "\",job_id=\"" << j << "\",proof_kind=\"" << d.current_circuit
+        << "\"} 1\n";
+  metric("cuzk_partitions_resumed_total", "counter", "Partition proofs taken from the journal at start (not proved again).");
+  o << "cuzk_partitions_resumed_total " << s.partitions_resumed << '\n';
   metric("cuzk_srs_bytes", "gauge", "Proving keys held, by key and tier.");
   for (auto& k : s.keys) o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"" << k.tier << "\"} " << k.size_bytes << '\n';
   return o.str();

@@ -6,10 +6,15 @@
 //                bytes (and, first, a lease on the job's proving key) from the MemoryBudget;
 //                head-of-line: nothing less urgent is admitted while the head does not fit.
 //   synthesis  — pw workers run PartitionProver::synthesize (bounded queue in front).
+//                The partition is bound to one of the devices its circuit may use (affinity,
+//                EngineOptions::circuit_devices): the one with the fewest partitions bound and not
+//                yet through its device stage; a device holding its full share is skipped, and a
+//                job whose devices are all full lets a job for other devices be admitted first.
 //   device     — gw workers per device run prove_partition, then give a/b/c back at once.
 //   finalize   — off the device: concatenate partition proofs in order, self-verify, complete.
 // Cancellation and failure set the job's flag (polled by running stages), drop its queued
-// partitions and free their memory. Accepted jobs are journaled and resume after a restart.
+// partitions and free their memory. Accepted jobs are journaled and resume after a restart;
+// each finished partition proof is journaled too, so a resumed job proves only what is missing.
 #pragma once
 
 #include <atomic>
@@ -62,6 +67,9 @@ struct EngineOptions {
   std::uint32_t max_pending_per_client = 0;  ///< unfinished jobs per client; 0 = unlimited
   std::uint32_t max_pending_total = 0;       ///< unfinished jobs in all; 0 = unlimited
   std::string journal_path;                  ///< SQLite file; empty = no journal
+  /// Device affinity: circuit id → ordinals (of |devices|) that may prove it. A circuit not
+  /// named here may use every device. An ordinal that is not a device is an error at create().
+  std::map<std::string, std::vector<int>> circuit_devices;
 };
 
 struct SubmitResult {
@@ -78,6 +86,8 @@ struct DeviceStatus {
   double busy_any_seconds = 0;  ///< time with at least one worker in the device stage (timeline union)
   std::uint64_t partitions_proved = 0;
   std::uint32_t workers = 0;  ///< device workers (gw)
+  std::uint32_t assigned = 0;  ///< partitions bound to this device and not yet through its device stage
+  std::uint32_t depth = 0;     ///< most partitions bound to it at once (its share of the pipeline)
 };
 
 struct QueueFigures {
@@ -97,6 +107,7 @@ struct EngineStatus {
   std::uint32_t partitions_on_device = 0;
   std::uint32_t jobs_finalizing = 0;
   std::uint64_t completed = 0, failed = 0, cancelled = 0;
+  std::uint64_t partitions_resumed = 0;  ///< partition proofs taken from the journal at start
   std::uint64_t memory_used = 0, memory_limit = 0, memory_peak = 0, memory_headroom = 0;
   std::uint64_t input_bytes = 0, input_budget = 0;  ///< job inputs held (part of memory_used)
   double uptime_seconds = 0;
@@ -143,12 +154,19 @@ class Engine {
   struct GpuItem;
   struct WorkerSlot;
   struct DeviceTimeline;
+  class DeviceTicket;
 
   explicit Engine(EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> provers);
   Status start();
   PartitionProver* find_prover(const std::string& circuit_id) const;
   Result<JobPlan> validate(const JobRequest& req, PartitionProver** prover) const;
   void enqueue_locked(const std::shared_ptr<Job>& job);
+  /// Device indices a circuit may use (affinity, else all).
+  std::vector<std::size_t> devices_for(const std::string& circuit_id) const;
+  /// The allowed device with the fewest bound partitions and room (any, for CRITICAL); none when full.
+  std::optional<std::size_t> pick_device_locked(const Job& job);
+  /// Puts the journaled partition proofs of resumed jobs back; a bad row fails its job.
+  void restore_partitions_locked(const std::vector<JournalPartition>& rows);
   /// Wraps a request with its input reservation; nullptr when |required| and it does not fit.
   std::shared_ptr<const JobInput> make_input(JobRequest req, Priority p, bool required);
   void wake();
@@ -195,6 +213,10 @@ class Engine {
   std::atomic<std::uint32_t> synthesizing_{0}, on_device_{0}, finalizing_{0};
   std::vector<std::unique_ptr<WorkerSlot>> slots_;  // per device worker
   std::vector<std::unique_ptr<DeviceTimeline>> timelines_;  // per device
+  std::map<std::string, std::vector<std::size_t>> affinity_;  // circuit id → device indices
+  std::uint32_t device_depth_ = 1;  // partitions bound to one device at most (non-CRITICAL)
+  std::size_t rr_ = 0;              // rotates ties between equally loaded devices
+  std::uint64_t partitions_resumed_ = 0;
   std::vector<std::thread> threads_;
 };
 

@@ -175,7 +175,7 @@ Result<std::string> FakeProver::prove_partition(int device, const ProvingKeyData
   if (!in) return in.status();
   {
     std::lock_guard lock(mu_);
-    order_.emplace_back(req.request_id, k);
+    stages_.push_back(DeviceStage{req.request_id, k, device});
   }
   std::uint32_t now = ++dev_now_;
   std::uint32_t m = max_dev_.load();

@@ -71,7 +71,19 @@ class FakeProver final : public PartitionProver {
   /// (request_id, partition) in the order device stages started.
   std::vector<std::pair<std::string, std::uint32_t>> device_order() const {
     std::lock_guard lock(mu_);
-    return order_;
+    std::vector<std::pair<std::string, std::uint32_t>> out;
+    for (auto& s : stages_) out.emplace_back(s.request_id, s.partition);
+    return out;
+  }
+  struct DeviceStage {
+    std::string request_id;
+    std::uint32_t partition = 0;
+    int device = 0;
+  };
+  /// Every device stage started, in order, with the device it ran on.
+  std::vector<DeviceStage> device_stages() const {
+    std::lock_guard lock(mu_);
+    return stages_;
   }
 
   // Internal accounting, used by the fake key and partition objects.
@@ -82,7 +94,7 @@ class FakeProver final : public PartitionProver {
   std::atomic<std::uint64_t> live_{0}, peak_{0}, keys_loaded_{0};
   std::atomic<std::uint32_t> dev_now_{0}, max_dev_{0}, max_batch_{0}, mixed_batches_{0};
   mutable std::mutex mu_;
-  std::vector<std::pair<std::string, std::uint32_t>> order_;
+  std::vector<DeviceStage> stages_;
 };
 
 }  // namespace cuzk::engine

@@ -57,6 +57,27 @@ std::string col_bytes(sqlite3_stmt* st, int i) {
 
 }  // namespace
 
+std::uint64_t journal_digest(const std::string& bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ULL;
+  return h;
+}
+
+template <class Fn>
+Status Journal::transaction(Fn fn) {
+  CUZK_RETURN_IF_ERROR(exec("BEGIN IMMEDIATE"));
+  Status st = fn();
+  if (!st.ok()) {
+    (void)exec("ROLLBACK");
+    return st;
+  }
+  if (auto c = exec("COMMIT"); !c.ok()) {
+    (void)exec("ROLLBACK");
+    return c;
+  }
+  return {};
+}
+
 std::string encode_request_blob(const JobRequest& r) {
   std::string out = "CZJ1";
   put_bytes(out, r.vanilla_proof);
@@ -109,6 +130,10 @@ Result<std::unique_ptr<Journal>> Journal::open(const std::string& path) {
       " kind INTEGER NOT NULL, circuit_id TEXT NOT NULL, num_partitions INTEGER NOT NULL,"
       " priority INTEGER NOT NULL, inputs BLOB NOT NULL, state INTEGER NOT NULL, proof BLOB,"
       " error TEXT, submitted_ms INTEGER NOT NULL, finished_ms INTEGER NOT NULL)"));
+  CUZK_RETURN_IF_ERROR(j->exec(
+      "CREATE TABLE IF NOT EXISTS partitions ("
+      " job_id TEXT NOT NULL, partition INTEGER NOT NULL, seq INTEGER NOT NULL, proof BLOB NOT NULL,"
+      " digest INTEGER NOT NULL, PRIMARY KEY (job_id, partition))"));
   return j;
 }
 
@@ -125,6 +150,13 @@ Status Journal::exec(const char* sql) {
 }
 
 Status Journal::record_submit(const JournalRecord& r) {
+  std::lock_guard lock(mu_);
+  return transaction([&]() -> Status {
+    // A job id used again (a failed job resubmitted with its request_id) starts with no partitions.
+    Stmt del(db_, "DELETE FROM partitions WHERE job_id=?");
+    if (!del.ok()) return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
+    del.text(1, r.job_id);
+    if (sqlite3_step(del.get()) != SQLITE_DONE) return Status(Errc::io_error, std::string("journal delete: ") + sqlite3_errmsg(db_));
   Stmt st(db_,
           "INSERT OR REPLACE INTO jobs (job_id, seq, client, request_id, kind, circuit_id, num_partitions, priority,"
           " inputs, state, proof, error, submitted_ms, finished_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
@@ -145,10 +177,18 @@ Status Journal::record_submit(const JournalRecord& r) {
   st.i64(14, r.finished_unix_ms);
   if (sqlite3_step(st.get()) != SQLITE_DONE) return Status(Errc::io_error, std::string("journal insert: ") + sqlite3_errmsg(db_));
   return {};
+  });
 }
 
 Status Journal::record_finish(const std::string& job_id, JobState state, const std::string& proof,
                               const std::string& error, std::int64_t finished_unix_ms) {
+  std::lock_guard lock(mu_);
+  return transaction([&]() -> Status {
+  // The job row holds the whole proof from here on; its partition rows are no longer needed.
+  Stmt del(db_, "DELETE FROM partitions WHERE job_id=?");
+  if (!del.ok()) return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
+  del.text(1, job_id);
+  if (sqlite3_step(del.get()) != SQLITE_DONE) return Status(Errc::io_error, std::string("journal delete: ") + sqlite3_errmsg(db_));
   Stmt st(db_, "UPDATE jobs SET state=?, proof=?, error=?, finished_ms=? WHERE job_id=?");
   if (!st.ok()) return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
   st.i64(1, static_cast<std::int64_t>(state));
@@ -158,17 +198,59 @@ Status Journal::record_finish(const std::string& job_id, JobState state, const s
   st.text(5, job_id);
   if (sqlite3_step(st.get()) != SQLITE_DONE) return Status(Errc::io_error, std::string("journal update: ") + sqlite3_errmsg(db_));
   return {};
+  });
 }
 
 Status Journal::erase(const std::string& job_id) {
-  Stmt st(db_, "DELETE FROM jobs WHERE job_id=?");
+  std::lock_guard lock(mu_);
+  return transaction([&]() -> Status {
+    for (const char* sql : {"DELETE FROM partitions WHERE job_id=?", "DELETE FROM jobs WHERE job_id=?"}) {
+      Stmt st(db_, sql);
+      if (!st.ok()) return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
+      st.text(1, job_id);
+      if (sqlite3_step(st.get()) != SQLITE_DONE) return Status(Errc::io_error, std::string("journal delete: ") + sqlite3_errmsg(db_));
+    }
+    return {};
+  });
+}
+
+Status Journal::record_partition(const std::string& job_id, std::uint64_t seq, std::uint32_t partition, const std::string& proof) {
+  std::lock_guard lock(mu_);
+  // One statement, one (autocommit) transaction: the row is either wholly there or absent.
+  Stmt st(db_, "INSERT OR REPLACE INTO partitions (job_id, partition, seq, proof, digest) VALUES (?,?,?,?,?)");
   if (!st.ok()) return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
   st.text(1, job_id);
-  if (sqlite3_step(st.get()) != SQLITE_DONE) return Status(Errc::io_error, std::string("journal delete: ") + sqlite3_errmsg(db_));
+  st.i64(2, partition);
+  st.i64(3, static_cast<std::int64_t>(seq));
+  st.blob(4, proof);
+  st.i64(5, static_cast<std::int64_t>(journal_digest(proof)));
+  if (sqlite3_step(st.get()) != SQLITE_DONE) return Status(Errc::io_error, std::string("journal insert: ") + sqlite3_errmsg(db_));
   return {};
 }
 
+Result<std::vector<JournalPartition>> Journal::load_partitions() {
+  std::lock_guard lock(mu_);
+  Stmt st(db_, "SELECT job_id, partition, seq, proof, digest FROM partitions ORDER BY job_id, partition");
+  if (!st.ok()) return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
+  std::vector<JournalPartition> out;
+  int rc;
+  while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
+    sqlite3_stmt* s = st.get();
+    JournalPartition p;
+    p.job_id = col_bytes(s, 0);
+    auto k = sqlite3_column_int64(s, 1);
+    p.partition = k < 0 || k > 0xffffffffLL ? 0xffffffffu : static_cast<std::uint32_t>(k);
+    p.seq = static_cast<std::uint64_t>(sqlite3_column_int64(s, 2));
+    p.proof = col_bytes(s, 3);
+    p.digest_ok = static_cast<std::uint64_t>(sqlite3_column_int64(s, 4)) == journal_digest(p.proof);
+    out.push_back(std::move(p));
+  }
+  if (rc != SQLITE_DONE) return Status(Errc::io_error, std::string("journal read: ") + sqlite3_errmsg(db_));
+  return out;
+}
+
 Result<std::vector<JournalRecord>> Journal::load() {
+  std::lock_guard lock(mu_);
   Stmt st(db_,
           "SELECT job_id, seq, client, request_id, kind, circuit_id, num_partitions, priority, inputs, state, proof,"
           " error, submitted_ms, finished_ms FROM jobs ORDER BY seq");
@@ -187,9 +269,12 @@ Result<std::vector<JournalRecord>> Journal::load() {
     r.req.num_partitions = static_cast<std::uint32_t>(sqlite3_column_int64(s, 6));
     r.req.priority = static_cast<Priority>(sqlite3_column_int64(s, 7));
     if (auto st2 = decode_request_blob(col_bytes(s, 8), r.req); !st2.ok())
-      return st2.with_context("journal row " + r.job_id);
+      r.load_error = "journal row of job " + r.job_id + " is corrupt: " + st2.to_string();
     auto state = sqlite3_column_int64(s, 9);
-    if (state < 0 || state > 4) return Status(Errc::out_of_range, "journal row " + r.job_id + ": bad state");
+    if (state < 0 || state > 4) {
+      if (r.load_error.empty()) r.load_error = "journal row of job " + r.job_id + " has a bad state " + std::to_string(state);
+      state = 0;
+    }
     r.state = static_cast<JobState>(state);
     r.proof = col_bytes(s, 10);
     r.error = col_bytes(s, 11);

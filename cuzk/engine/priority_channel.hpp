@@ -58,6 +58,24 @@ class PriorityChannel {
     return std::make_pair(node.key(), std::move(node.mapped()));
   }
 
+  /// Blocks until an item matching |pred| is available (the first such in order) and takes it;
+  /// nullopt once the channel is closed and holds no matching item.
+  template <class Pred>
+  std::optional<std::pair<WorkKey, T>> pop_if(Pred pred) {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      for (auto it = items_.begin(); it != items_.end(); ++it) {
+        if (pred(it->first, it->second)) {
+          auto node = items_.extract(it);
+          not_full_.notify_one();
+          return std::make_pair(node.key(), std::move(node.mapped()));
+        }
+      }
+      if (closed_) return std::nullopt;
+      not_empty_.wait(lock);
+    }
+  }
+
   /// Waits until |deadline| for the first item (in order) matching |pred| and takes it.
   template <class Pred>
   std::optional<std::pair<WorkKey, T>> pop_matching(Pred pred, std::chrono::steady_clock::time_point deadline) {

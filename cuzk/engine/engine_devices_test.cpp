@@ -1,0 +1,183 @@
+// N devices on the FakeProver (sleeping device stages, so the figures do not depend on CPU
+// speed): throughput with 1, 2 and 4 devices against N × one device, partitions of one job spread
+// over devices, affinity per circuit respected, a device with work never idle behind another
+// device's job, per-device status and metrics. The exact figures are printed; the asserted
+// bounds are loose (≥ 0.7 × N) so a busy CI machine does not fail them.
+#include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
+
+#include <map>
+#include <set>
+#include <thread>
+
+#include "cuzk/engine/engine.hpp"
+#include "cuzk/engine/fake_prover.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+using namespace std::chrono_literals;
+
+const bool kQuiet = (spdlog::set_level(spdlog::level::warn), true);
+
+JobRequest job(const std::string& id, const std::string& circuit, std::uint64_t seed, std::uint32_t parts) {
+  JobRequest r;
+  r.request_id = id;
+  r.circuit_id = circuit;
+  r.num_partitions = parts;
+  r.vanilla_proof = fake_input(seed);
+  return r;
+}
+
+std::vector<DeviceInfo> fake_devices(std::initializer_list<int> ordinals) {
+  std::vector<DeviceInfo> out;
+  for (int o : ordinals) out.push_back(DeviceInfo{.ordinal = o, .name = "fake " + std::to_string(o)});
+  return out;
+}
+
+std::vector<DeviceInfo> fake_devices(int n) {
+  std::vector<DeviceInfo> out;
+  for (int o = 0; o < n; ++o) out.push_back(DeviceInfo{.ordinal = o, .name = "fake " + std::to_string(o)});
+  return out;
+}
+
+struct RunFigures {
+  double wall_s = 0, jobs_per_s = 0;
+  std::vector<double> busy;  // per device, busy-any over the run's wall time
+  std::vector<std::uint64_t> proved;
+  std::size_t jobs_spread = 0;  // jobs whose partitions ran on more than one device
+};
+
+RunFigures run_batch(int n, std::uint32_t jobs, std::uint32_t parts, std::uint32_t gpu_ms) {
+  auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 2, .gpu_ms = gpu_ms, .key_load_ms = 1});
+  auto e = Engine::create({.synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices(n)}, {fake});
+  EXPECT_TRUE(e.ok()) << e.status().to_string();
+  auto& eng = **e;
+  EXPECT_TRUE(eng.preload("bench-10").ok());  // key load outside the measured window
+  auto before = eng.status();
+  auto t0 = Clock::now();
+  for (std::uint32_t j = 0; j < jobs; ++j) EXPECT_TRUE(eng.submit(job("j" + std::to_string(j), "bench-10", j, parts)).ok());
+  for (std::uint32_t j = 0; j < jobs; ++j) {
+    auto o = eng.await("j" + std::to_string(j), 60s);
+    EXPECT_EQ(o->status, AwaitStatus::completed) << o->error;
+    EXPECT_EQ(o->proof, fake_expected_proof("bench-10", j, parts));
+  }
+  RunFigures f;
+  f.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  f.jobs_per_s = jobs / f.wall_s;
+  auto after = eng.status();
+  for (int d = 0; d < n; ++d) {
+    f.busy.push_back((after.devices[d].busy_any_seconds - before.devices[d].busy_any_seconds) / f.wall_s);
+    f.proved.push_back(after.devices[d].partitions_proved);
+  }
+  std::map<std::string, std::set<int>> where;
+  for (auto& s : fake->device_stages()) where[s.request_id].insert(s.device);
+  for (auto& [id, devs] : where) f.jobs_spread += devs.size() > 1;
+  return f;
+}
+
+TEST(EngineDevices, ThroughputScalesWithDevices) {
+  constexpr std::uint32_t kJobs = 6, kParts = 8, kGpuMs = 40;
+  std::map<int, RunFigures> runs;
+  for (int n : {1, 2, 4}) runs[n] = run_batch(n, kJobs, kParts, kGpuMs);
+  double one = runs[1].jobs_per_s;
+  std::printf("fake devices: %u jobs x %u partitions, device stage %u ms, pw=2 gw=1\n", kJobs, kParts, kGpuMs);
+  for (auto& [n, f] : runs) {
+    std::printf("N=%d  wall %.3f s  %.3f jobs/s  = %.2f x one device (ideal %d)  busy/idle per device:", n, f.wall_s,
+                f.jobs_per_s, f.jobs_per_s / one, n);
+    for (double b : f.busy) std::printf(" %.1f%%/%.1f%%", 100 * b, 100 * (1 - b));
+    std::printf("\n");
+    std::uint64_t total = 0;
+    for (auto p : f.proved) {
+      EXPECT_GT(p, 0u) << "a device proved nothing with N=" << n;
+      total += p;
+    }
+    EXPECT_EQ(total, std::uint64_t{kJobs} * kParts);
+    EXPECT_GE(f.jobs_per_s, 0.7 * n * one) << "N=" << n;
+    if (n > 1) {
+      EXPECT_GT(f.jobs_spread, 0u) << "no job had its partitions on more than one device";
+    }
+    for (double b : f.busy) EXPECT_GE(b, 0.6) << "a device idled while work was queued (N=" << n << ")";
+  }
+}
+
+TEST(EngineDevices, AffinityPerCircuitIsRespected) {
+  auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 5, .key_load_ms = 1});
+  EngineOptions eo{.synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices({0, 1, 2, 3})};
+  eo.circuit_devices = {{"bench-10", {0, 2}}, {"bench-11", {1}}};
+  auto e = Engine::create(eo, {fake});
+  ASSERT_TRUE(e.ok()) << e.status().to_string();
+  for (int j = 0; j < 3; ++j) {
+    ASSERT_TRUE((*e)->submit(job("a" + std::to_string(j), "bench-10", j, 8)).ok());
+    ASSERT_TRUE((*e)->submit(job("b" + std::to_string(j), "bench-11", j, 8)).ok());
+    ASSERT_TRUE((*e)->submit(job("c" + std::to_string(j), "bench-12", j, 8)).ok());
+  }
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_EQ((*e)->await("a" + std::to_string(j))->proof, fake_expected_proof("bench-10", j, 8));
+    EXPECT_EQ((*e)->await("b" + std::to_string(j))->proof, fake_expected_proof("bench-11", j, 8));
+    EXPECT_EQ((*e)->await("c" + std::to_string(j))->proof, fake_expected_proof("bench-12", j, 8));
+  }
+  std::map<char, std::set<int>> used;
+  for (auto& s : fake->device_stages()) used[s.request_id[0]].insert(s.device);
+  EXPECT_EQ(used['a'], (std::set<int>{0, 2}));  // both allowed devices, and only those
+  EXPECT_EQ(used['b'], (std::set<int>{1}));
+  for (int d : used['c']) EXPECT_TRUE(d >= 0 && d <= 3);
+  // Per-device status and metrics.
+  auto st = (*e)->status();
+  ASSERT_EQ(st.devices.size(), 4u);
+  std::uint64_t proved = 0;
+  for (auto& d : st.devices) {
+    proved += d.partitions_proved;
+    EXPECT_EQ(d.assigned, 0u);
+    EXPECT_GT(d.busy_any_seconds, 0.0);
+  }
+  EXPECT_EQ(proved, 72u);
+  std::string m = (*e)->metrics_text();
+  for (const char* want : {"cuzk_device_busy_fraction{device=\"3\"}", "cuzk_device_partitions_total{device=\"2\"}",
+                           "cuzk_device_assigned_partitions{device=\"1\"} 0", "cuzk_device_busy_workers{device=\"0\"} 0"})
+    EXPECT_NE(m.find(want), std::string::npos) << want;
+}
+
+TEST(EngineDevices, UnknownDeviceInAffinityIsAnError) {
+  auto fake = std::make_shared<FakeProver>();
+  EngineOptions eo{.devices = fake_devices({0, 1})};
+  eo.circuit_devices = {{"bench-10", {0, 5}}};
+  auto e = Engine::create(eo, {fake});
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.status().code(), Errc::invalid_argument);
+  EXPECT_NE(e.status().to_string().find("device 5"), std::string::npos) << e.status().to_string();
+  eo.circuit_devices = {{"bench-10", {}}};
+  EXPECT_FALSE(Engine::create(eo, {fake}).ok());
+}
+
+TEST(EngineDevices, DeviceWithWorkIsNotIdleBehindAnotherDevicesJob) {
+  // Job A may use device 0 only, job B (submitted after A) device 1 only. B must run beside A,
+  // not after it: its partitions are admitted while A's fill device 0's share of the pipeline.
+  constexpr std::uint32_t kParts = 12, kGpuMs = 30;
+  auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = kGpuMs, .key_load_ms = 1});
+  EngineOptions eo{.synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices(2)};
+  eo.circuit_devices = {{"bench-10", {0}}, {"bench-11", {1}}};
+  auto e = Engine::create(eo, {fake});
+  ASSERT_TRUE(e.ok()) << e.status().to_string();
+  ASSERT_TRUE((*e)->preload("bench-10").ok());
+  ASSERT_TRUE((*e)->preload("bench-11").ok());
+  auto t0 = Clock::now();
+  ASSERT_TRUE((*e)->submit(job("A", "bench-10", 1, kParts)).ok());
+  ASSERT_TRUE((*e)->submit(job("B", "bench-11", 2, kParts)).ok());
+  auto a = (*e)->await("A");
+  auto b = (*e)->await("B");
+  double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+  EXPECT_EQ(a->proof, fake_expected_proof("bench-10", 1, kParts));
+  EXPECT_EQ(b->proof, fake_expected_proof("bench-11", 2, kParts));
+  auto st = (*e)->status();
+  double serial = kParts * kGpuMs / 1000.0;
+  std::printf("A %llu ms, B %llu ms (one job alone: %.0f ms; B after A would be %.0f ms); wall %.3f s, idle device 0 %.1f%%, device 1 %.1f%%\n",
+              static_cast<unsigned long long>(a->timings.total_ms), static_cast<unsigned long long>(b->timings.total_ms),
+              serial * 1000, 2 * serial * 1000, wall, 100 * (1 - st.devices[0].busy_any_seconds / wall),
+              100 * (1 - st.devices[1].busy_any_seconds / wall));
+  EXPECT_LT(static_cast<double>(b->timings.total_ms), 1.5 * serial * 1000);
+  EXPECT_GE(st.devices[1].busy_any_seconds / wall, 0.6);
+}
+
+}  // namespace
+}  // namespace cuzk::engine

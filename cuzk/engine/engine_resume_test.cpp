@@ -1,0 +1,194 @@
+// Partition-level resume: a process proving a job is killed with SIGKILL mid-job; the next start
+// proves only the partitions that have no journaled proof (counted on the FakeProver) and the
+// assembled proof equals an uninterrupted run. Corrupt or mismatched journal rows fail their own
+// job with a message naming the row; the engine still starts and the other jobs complete.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spdlog/spdlog.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <set>
+#include <thread>
+
+#include "cuzk/engine/engine.hpp"
+#include "cuzk/engine/fake_prover.hpp"
+#include "cuzk/engine/journal.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+const bool kQuiet = (spdlog::set_level(spdlog::level::warn), true);
+
+JobRequest bench_job(const std::string& id, std::uint64_t seed, std::uint32_t parts) {
+  JobRequest r;
+  r.request_id = id;
+  r.circuit_id = "bench-10";
+  r.num_partitions = parts;
+  r.vanilla_proof = fake_input(seed);
+  return r;
+}
+
+fs::path journal_file(const char* name) {
+  auto p = fs::temp_directory_path() / (std::string("cuzk_") + name + "_" + std::to_string(::getpid()) + ".db");
+  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(p.string() + suffix);
+  return p;
+}
+
+void remove_journal(const fs::path& p) {
+  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(p.string() + suffix);
+}
+
+std::set<std::uint32_t> journaled_partitions(const fs::path& path, const std::string& job_id) {
+  std::set<std::uint32_t> out;
+  auto j = Journal::open(path.string());
+  if (!j) return out;
+  auto rows = (*j)->load_partitions();
+  if (!rows) return out;
+  for (auto& r : *rows)
+    if (r.job_id == job_id) out.insert(r.partition);
+  return out;
+}
+
+void sql(const fs::path& path, const std::string& stmt) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.string().c_str(), &db), SQLITE_OK);
+  char* err = nullptr;
+  EXPECT_EQ(sqlite3_exec(db, stmt.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+  sqlite3_free(err);
+  sqlite3_close(db);
+}
+
+TEST(EngineResume, KillNineMidJobProvesOnlyTheMissingPartitions) {
+  constexpr std::uint32_t kParts = 12;
+  constexpr std::uint64_t kSeed = 77;
+  auto path = journal_file("resume_kill9");
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    // The child proves the job slowly until it is killed; it never returns into the test.
+    auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 50});
+    auto e = Engine::create({.synthesis_workers = 1, .gpu_workers_per_device = 1, .journal_path = path.string()}, {fake});
+    if (!e.ok()) ::_exit(3);
+    if (!(*e)->submit(bench_job("r", kSeed, kParts)).ok()) ::_exit(4);
+    for (;;) std::this_thread::sleep_for(1s);
+  }
+  // Kill it once a third of the partitions are journaled (a SIGKILL: no shutdown, no flush).
+  std::set<std::uint32_t> before;
+  auto t0 = Clock::now();
+  while (Clock::now() - t0 < 20s) {
+    if (fs::exists(path)) before = journaled_partitions(path, "r");
+    if (before.size() >= kParts / 3) break;
+    int st = 0;
+    ASSERT_EQ(::waitpid(pid, &st, WNOHANG), 0) << "the child ended early, status " << st;
+    std::this_thread::sleep_for(2ms);
+  }
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  std::set<std::uint32_t> journaled = journaled_partitions(path, "r");  // what is on disk after the kill
+  ASSERT_GE(journaled.size(), kParts / 3);
+  ASSERT_LT(journaled.size(), kParts) << "the job finished before the kill; nothing to resume";
+
+  auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 1});
+  auto e = Engine::create({.journal_path = path.string()}, {fake});
+  ASSERT_TRUE(e.ok()) << e.status().to_string();
+  auto o = (*e)->await("r", 20s);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->status, AwaitStatus::completed) << o->error;
+  EXPECT_EQ(o->proof, fake_expected_proof("bench-10", kSeed, kParts));  // identical to an uninterrupted run
+  std::set<std::uint32_t> proved;
+  for (auto& s : fake->device_stages()) {
+    EXPECT_EQ(journaled.count(s.partition), 0u) << "partition " << s.partition << " was journaled but proved again";
+    EXPECT_TRUE(proved.insert(s.partition).second) << "partition " << s.partition << " proved twice";
+  }
+  EXPECT_EQ(proved.size(), kParts - journaled.size());
+  EXPECT_EQ((*e)->status().partitions_resumed, journaled.size());
+  std::printf("kill -9 after %zu of %u partitions journaled; the restart proved %zu\n", journaled.size(), kParts,
+              proved.size());
+  // Finished: the job row holds the proof and its partition rows are gone.
+  EXPECT_TRUE(journaled_partitions(path, "r").empty());
+  e->reset();
+  remove_journal(path);
+}
+
+TEST(EngineResume, ResumedJobWithEveryPartitionJournaledOnlyFinalizes) {
+  auto path = journal_file("resume_all");
+  {
+    auto j = Journal::open(path.string());
+    ASSERT_TRUE(j.ok());
+    JournalRecord rec;
+    rec.job_id = "all";
+    rec.seq = 5;
+    rec.req = bench_job("all", 9, 3);
+    ASSERT_TRUE((*j)->record_submit(rec).ok());
+    std::string want = fake_expected_proof("bench-10", 9, 3);
+    for (std::uint32_t k = 0; k < 3; ++k) ASSERT_TRUE((*j)->record_partition("all", 5, k, want.substr(192 * k, 192)).ok());
+  }
+  auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 1});
+  auto e = Engine::create({.journal_path = path.string()}, {fake});
+  ASSERT_TRUE(e.ok()) << e.status().to_string();
+  auto o = (*e)->await("all", 10s);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->status, AwaitStatus::completed) << o->error;
+  EXPECT_EQ(o->proof, fake_expected_proof("bench-10", 9, 3));
+  EXPECT_TRUE(fake->device_stages().empty());
+  e->reset();
+  remove_journal(path);
+}
+
+TEST(EngineResume, CorruptOrMismatchedRowsFailOnlyTheirJob) {
+  auto path = journal_file("resume_corrupt");
+  {
+    auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 30});
+    auto e = Engine::create({.synthesis_workers = 1, .gpu_workers_per_device = 1, .journal_path = path.string()}, {fake});
+    ASSERT_TRUE(e.ok()) << e.status().to_string();
+    ASSERT_TRUE((*e)->submit(bench_job("bad", 1, 6)).ok());
+    ASSERT_TRUE((*e)->submit(bench_job("stale", 2, 4)).ok());
+    ASSERT_TRUE((*e)->submit(bench_job("blob", 3, 4)).ok());
+    ASSERT_TRUE((*e)->submit(bench_job("good", 4, 4)).ok());
+    auto t0 = Clock::now();
+    while (journaled_partitions(path, "bad").size() < 2 && Clock::now() - t0 < 10s) std::this_thread::sleep_for(2ms);
+    (*e)->shutdown(0ms);  // abort: every job stays unfinished in the journal
+  }
+  ASSERT_GE(journaled_partitions(path, "bad").size(), 2u);
+  // bad: a proof byte flipped (the digest no longer matches); stale: a row written by an earlier
+  // job with the same id; blob: the job's own request blob truncated.
+  sql(path, "UPDATE partitions SET proof = X'00' || substr(proof, 2) WHERE job_id = 'bad' AND partition = 0");
+  {
+    auto j = Journal::open(path.string());
+    ASSERT_TRUE(j.ok());
+    ASSERT_TRUE((*j)->record_partition("stale", 999, 1, std::string(192, 'x')).ok());
+  }
+  sql(path, "UPDATE jobs SET inputs = X'435A4A3101' WHERE job_id = 'blob'");
+
+  auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 1});
+  auto e = Engine::create({.journal_path = path.string()}, {fake});
+  ASSERT_TRUE(e.ok()) << "a bad row must not stop the engine: " << e.status().to_string();
+  auto bad = (*e)->await("bad", 10s);
+  ASSERT_TRUE(bad.ok());
+  EXPECT_EQ(bad->status, AwaitStatus::failed);
+  EXPECT_NE(bad->error.find("partition 0"), std::string::npos) << bad->error;
+  EXPECT_NE(bad->error.find("corrupt"), std::string::npos) << bad->error;
+  auto stale = (*e)->await("stale", 10s);
+  EXPECT_EQ(stale->status, AwaitStatus::failed);
+  EXPECT_NE(stale->error.find("earlier job"), std::string::npos) << stale->error;
+  auto blob = (*e)->await("blob", 10s);
+  EXPECT_EQ(blob->status, AwaitStatus::failed);
+  EXPECT_NE(blob->error.find("corrupt"), std::string::npos) << blob->error;
+  auto good = (*e)->await("good", 10s);
+  EXPECT_EQ(good->status, AwaitStatus::completed) << good->error;
+  EXPECT_EQ(good->proof, fake_expected_proof("bench-10", 4, 4));
+  std::printf("bad: %s\nstale: %s\nblob: %s\n", bad->error.c_str(), stale->error.c_str(), blob->error.c_str());
+  e->reset();
+  remove_journal(path);
+}
+
+}  // namespace
+}  // namespace cuzk::engine
