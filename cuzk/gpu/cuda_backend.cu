@@ -91,8 +91,12 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     if (n < 2 || !std::has_single_bit(n) || in.b.size() != n || in.c.size() != n)
       return Status(Errc::size_mismatch, "H inputs must share one power-of-two length ≥ 2 (a " + std::to_string(n) +
                                              ", b " + std::to_string(in.b.size()) + ", c " + std::to_string(in.c.size()) + ")");
-    if (h.size() != n - 1)
-      return Status(Errc::size_mismatch, "h has " + std::to_string(h.size()) + " entries, expected " + std::to_string(n - 1));
+    if (n > (std::size_t{1} << 30))  // the coset power tables (PowTable) cover exponents < 2^30
+      return Status(Errc::invalid_argument, "H on the GPU takes n ≤ 2^30, not " + std::to_string(n));
+    const bool snarkjs = in.convention == HConvention::snarkjs;
+    const std::size_t h_len = snarkjs ? n : n - 1;
+    if (h.size() != h_len)
+      return Status(Errc::size_mismatch, "h has " + std::to_string(h.size()) + " entries, expected " + std::to_string(h_len));
     std::lock_guard<std::mutex> lock(mu_);
     try {
       DeviceBuffer buf[4];
@@ -104,10 +108,16 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       cudaStream_t st = ctx_->stream();
       ctx_->upload(buf[0].data(), in.a.data(), n * sizeof(Fr), st);
       ctx_->upload(buf[1].data(), in.b.data(), n * sizeof(Fr), st);
-      ctx_->upload(buf[2].data(), in.c.data(), n * sizeof(Fr), st);
-      gpu::compute_h_device(*ctx_, tables_, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(), buf[3].as<Fr>(),
-                            static_cast<unsigned>(std::countr_zero(n)), st);
-      ctx_->download(h.data(), buf[0].data(), (n - 1) * sizeof(Fr), st);
+      const unsigned log_n = static_cast<unsigned>(std::countr_zero(n));
+      if (snarkjs) {  // c = a∘b is formed on the device
+        gpu::compute_h_snarkjs_device(*ctx_, tables_, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(),
+                                      buf[3].as<Fr>(), log_n, st);
+      } else {
+        ctx_->upload(buf[2].data(), in.c.data(), n * sizeof(Fr), st);
+        gpu::compute_h_device(*ctx_, tables_, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(), buf[3].as<Fr>(),
+                              log_n, st);
+      }
+      ctx_->download(h.data(), buf[0].data(), h_len * sizeof(Fr), st);
     } catch (const CudaError& e) {
       return from_cuda_error(e);
     }

@@ -15,9 +15,9 @@ namespace {
 constexpr int kMaxLogBlock = 9;
 constexpr int kThreads = 256;
 
-/// 2^32-th root of unity raised to 2^(32 − log_n): a primitive 2^log_n-th root (host).
-Fr root_of_unity(unsigned log_n) {
-  Fr w = Fr::from_canonical_unchecked(kFrRootOfUnity32);
+/// The family's 2^32-th root of unity raised to 2^(32 − log_n): a primitive 2^log_n-th root (host).
+Fr root_of_unity(unsigned log_n, RootFamily roots) {
+  Fr w = omega32(roots);
   for (unsigned i = log_n; i < 32; ++i) w = w.square();
   return w;
 }
@@ -36,8 +36,39 @@ __global__ void build_twiddles_kernel(DevFr* out, Pow2Table t, std::size_t count
   out[j] = acc;
 }
 
+// Global accesses: DevFr has 4-byte alignment (it is byte-identical to the host Fr), so a plain
+// element access compiles to eight 32-bit loads; every arena buffer is 256-byte aligned, so two
+// 16-byte accesses are safe and move the same 32 bytes in a quarter of the instructions.
+CUZK_DEV DevFr ld_global(const DevFr* p) {
+  const uint4* q = reinterpret_cast<const uint4*>(p);
+  const uint4 a = q[0], b = q[1];
+  DevFr r;
+  r.l[0] = a.x, r.l[1] = a.y, r.l[2] = a.z, r.l[3] = a.w;
+  r.l[4] = b.x, r.l[5] = b.y, r.l[6] = b.z, r.l[7] = b.w;
+  return r;
+}
+CUZK_DEV void st_global(DevFr* p, const DevFr& v) {
+  uint4* q = reinterpret_cast<uint4*>(p);
+  q[0] = make_uint4(v.l[0], v.l[1], v.l[2], v.l[3]);
+  q[1] = make_uint4(v.l[4], v.l[5], v.l[6], v.l[7]);
+}
+
+// Shared memory holds a block's elements limb-planar: limb i of element e at word i·E + e. With
+// 32-byte elements stored whole, the 32 lanes of a warp reading limb i of consecutive elements hit
+// only 4 of the 32 banks (an 8-way conflict on each of the 8 limb loads); planar, they hit 32.
+CUZK_DEV DevFr ld_sm(const std::uint32_t* sm, int E, int e) {
+  DevFr r;
+#pragma unroll
+  for (int i = 0; i < DevFr::N; ++i) r.l[i] = sm[i * E + e];
+  return r;
+}
+CUZK_DEV void st_sm(std::uint32_t* sm, int E, int e, const DevFr& v) {
+#pragma unroll
+  for (int i = 0; i < DevFr::N; ++i) sm[i * E + e] = v.l[i];
+}
+
 CUZK_DEV DevFr pow_at(const DevFr* tab, std::uint64_t k) {
-  return tab[k & 1023] * tab[1024 + ((k >> 10) & 1023)] * tab[2048 + (k >> 20)];
+  return ld_global(tab + (k & 1023)) * ld_global(tab + 1024 + ((k >> 10) & 1023)) * ld_global(tab + 2048 + (k >> 20));
 }
 
 /// Radix-2 DIT stages [s0, s0 + S) on sub-transforms of stride 2^s0, 2^l of them per block.
@@ -45,7 +76,7 @@ CUZK_DEV DevFr pow_at(const DevFr* tab, std::uint64_t k) {
 template <bool kFirst>
 __global__ void __launch_bounds__(kThreads, 2) ntt_pass_kernel(DevFr* out, const DevFr* in, const DevFr* tw, int log_n,
                                                             int s0, int S, int l, const DevFr* scale) {
-  extern __shared__ DevFr sm[];
+  extern __shared__ std::uint32_t sm[];  // limb-planar, see ld_sm
   const int L = 1 << l;
   const int E = (1 << S) << l;
   const std::uint64_t groups_lo = (std::uint64_t{1} << s0) >> l;
@@ -60,12 +91,12 @@ __global__ void __launch_bounds__(kThreads, 2) ntt_pass_kernel(DevFr* out, const
     DevFr v;
     if constexpr (kFirst) {
       const std::uint64_t src = log_n == 0 ? 0 : (__brevll(gi) >> (64 - log_n));
-      v = in[src];
+      v = ld_global(in + src);
       if (scale) v = v * pow_at(scale, src);
     } else {
-      v = in[gi];
+      v = ld_global(in + gi);
     }
-    sm[e] = v;
+    st_sm(sm, E, e, v);
   }
   __syncthreads();
   for (int k = 0; k < S; ++k) {
@@ -77,27 +108,33 @@ __global__ void __launch_bounds__(kThreads, 2) ntt_pass_kernel(DevFr* out, const
       const int i_mid = ((bf >> k) << (k + 1)) | (bf & (m - 1));
       const int j_mid = i_mid + m;
       const std::uint64_t j = (static_cast<std::uint64_t>(i_mid & (m - 1)) << s0) | (lo_base + static_cast<std::uint64_t>(lo));
-      const DevFr w = tw[j << shift];
+      const DevFr w = ld_global(tw + (j << shift));
       const int ia = (i_mid << l) | lo, ib = (j_mid << l) | lo;
-      const DevFr u = sm[ia];
-      const DevFr v = sm[ib] * w;
-      sm[ia] = u + v;
-      sm[ib] = u - v;
+      const DevFr u = ld_sm(sm, E, ia);
+      const DevFr v = ld_sm(sm, E, ib) * w;
+      st_sm(sm, E, ia, u + v);
+      st_sm(sm, E, ib, u - v);
     }
     __syncthreads();
   }
-  for (int e = threadIdx.x; e < E; e += blockDim.x) out[gidx(e)] = sm[e];
+  for (int e = threadIdx.x; e < E; e += blockDim.x) st_global(out + gidx(e), ld_sm(sm, E, e));
 }
 
 __global__ void scale_pow_kernel(DevFr* v, std::size_t n, const DevFr* tab) {
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-  if (i < n) v[i] = v[i] * pow_at(tab, i);
+  if (i < n) st_global(v + i, ld_global(v + i) * pow_at(tab, i));
+}
+
+/// c ← a·b (snarkjs's H step takes C = A∘B on ⟨ω⟩).
+__global__ void mul_kernel(DevFr* c, const DevFr* a, const DevFr* b, std::size_t n) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i < n) c[i] = a[i] * b[i];
 }
 
 /// a ← (a·b − c)·zinv, the pointwise step of H on the coset.
 __global__ void h_combine_kernel(DevFr* a, const DevFr* b, const DevFr* c, std::size_t n, DevFr zinv) {
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-  if (i < n) a[i] = (a[i] * b[i] - c[i]) * zinv;
+  if (i < n) st_global(a + i, (ld_global(a + i) * ld_global(b + i) - ld_global(c + i)) * zinv);
 }
 
 unsigned grid_for(std::size_t n, unsigned threads) { return static_cast<unsigned>((n + threads - 1) / threads); }
@@ -164,16 +201,16 @@ PowTable make_pow_table(const Fr& g, const Fr& c) {
   return t;
 }
 
-const NttTables::Size& NttTables::get(unsigned log_n, cudaStream_t stream) {
+const NttTables::Size& NttTables::get(unsigned log_n, cudaStream_t stream, RootFamily roots) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto& slot = sizes_[log_n];
+  auto& slot = sizes_[{log_n, roots}];
   if (slot) return *slot;
   auto size = std::make_unique<Size>();
   const std::size_t count = std::max<std::size_t>(1, (std::size_t{1} << log_n) / 2);
   for (int dir = 0; dir < 2; ++dir) {
     auto buf = ctx_.alloc(count * sizeof(Fr), "NTT twiddles");
     if (!buf.ok()) throw CudaError(cudaErrorMemoryAllocation, buf.status().to_string().c_str(), __FILE__, __LINE__);
-    Fr w = root_of_unity(log_n);
+    Fr w = root_of_unity(log_n, roots);
     if (dir == 1) w = w.inverse();
     Pow2Table t;
     for (int k = 0; k < 32; ++k) {
@@ -242,6 +279,32 @@ void compute_h_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c
   scale_pow_kernel<<<grid_for(n, 256), 256, 0, stream>>>(reinterpret_cast<DevFr*>(a), n, back.as<DevFr>());
   CUZK_CUDA_CHECK_LAUNCH();
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+void compute_h_snarkjs_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c, Fr* scratch,
+                              unsigned log_n, cudaStream_t stream) {
+  const auto& tab = tables.get(log_n, stream, RootFamily::ffjs);
+  const std::size_t n = std::size_t{1} << log_n;
+  const Fr n_inv = Fr::from_u64(n).inverse();
+  // iNTT's n^{-1} and the coset's g^i folded into the gather of the coset forward NTT, as above.
+  DeviceBuffer to_coset = upload_pow_table(ctx, make_pow_table(snarkjs_coset_shift(log_n), n_inv), stream);
+  DevFr* da = reinterpret_cast<DevFr*>(a);
+  DevFr* db = reinterpret_cast<DevFr*>(b);
+  DevFr* dc = reinterpret_cast<DevFr*>(c);
+  DevFr* s = reinterpret_cast<DevFr*>(scratch);
+  mul_kernel<<<grid_for(n, 256), 256, 0, stream>>>(dc, da, db, n);
+  CUZK_CUDA_CHECK_LAUNCH();
+  for (DevFr* v : {da, db, dc}) {
+    run_passes(tab.inv.as<DevFr>(), v, s, log_n, nullptr, stream);
+    run_passes(tab.fwd.as<DevFr>(), v, s, log_n, to_coset.as<DevFr>(), stream);
+  }
+  // No division by Z (the snarkjs zkey's H points absorb it).
+  DevFr one;
+  const Fr one_h = Fr::one();
+  std::memcpy(&one, &one_h, sizeof(Fr));
+  h_combine_kernel<<<grid_for(n, 256), 256, 0, stream>>>(da, db, dc, n, one);
+  CUZK_CUDA_CHECK_LAUNCH();
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // |to_coset| is freed on return
 }
 
 }  // namespace cuzk::gpu

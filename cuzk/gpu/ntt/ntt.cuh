@@ -16,28 +16,31 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
 
 #include "cuzk/ff/fr.hpp"
 #include "cuzk/gpu/device_context.hpp"
+#include "cuzk/poly/domain.hpp"  // RootFamily, omega32, snarkjs_coset_shift
 
 namespace cuzk::gpu {
 
-/// Per-size twiddle tables, built on first use and kept in the arena.
+/// Twiddle tables per size and root family (poly/domain.hpp), built on first use and kept in the
+/// arena.
 class NttTables {
  public:
   explicit NttTables(DeviceContext& ctx) : ctx_(ctx) {}
   struct Size {
     DeviceBuffer fwd, inv;  ///< ω^j and ω^{−j}, j < n/2
   };
-  /// The tables of 2^log_n (built on |stream| the first time).
-  const Size& get(unsigned log_n, cudaStream_t stream);
+  /// The tables of 2^log_n with ω from |roots| (built on |stream| the first time).
+  const Size& get(unsigned log_n, cudaStream_t stream, RootFamily roots = RootFamily::bellman);
   /// Frees every table.
   void clear();
 
  private:
   DeviceContext& ctx_;
   std::mutex mu_;
-  std::map<unsigned, std::unique_ptr<Size>> sizes_;
+  std::map<std::pair<unsigned, RootFamily>, std::unique_ptr<Size>> sizes_;
 };
 
 /// A power table g^k = t0[k & 1023]·t1[(k >> 10) & 1023]·t2[k >> 20] (times a constant folded
@@ -62,5 +65,11 @@ void ntt_device(DeviceContext& ctx, NttTables& tables, Fr* values, Fr* scratch, 
 /// coefficients of (A·B − C)/Z (FORMATS.md §2.2). |scratch| has n elements.
 void compute_h_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c, Fr* scratch, unsigned log_n,
                       cudaStream_t stream);
+
+/// snarkjs's H step (HConvention::snarkjs, poly/ntt.hpp compute_h_snarkjs) on device buffers a, b, c
+/// (2^log_n each, log_n ≤ 30; consumed): c ← a∘b (its input is not read), ffjs roots, coset shift
+/// ω_2n; on return |a| holds the n values (A·B − C)(ω_2n^(2j+1)), not divided by Z. 6 transforms.
+void compute_h_snarkjs_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c, Fr* scratch,
+                              unsigned log_n, cudaStream_t stream);
 
 }  // namespace cuzk::gpu
