@@ -141,10 +141,10 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
   }
   DaemonConfig c;
   for (auto& [key, v] : root) {
-    static const std::set<std::string> sections = {"daemon", "tls", "logging", "memory", "engine", "circom", "fake"};
+    static const std::set<std::string> sections = {"daemon", "tls", "logging", "memory", "engine", "circuits", "circom", "fake"};
     if (!sections.count(std::string(key.str())) || !v.is_table())
       return Status(Errc::invalid_argument, origin + ": unknown section '" + std::string(key.str()) +
-                                                "' (known: daemon, tls, logging, memory, engine, circom, fake)");
+                                                "' (known: daemon, tls, logging, memory, engine, circuits, circom, fake)");
   }
   auto section = [&](const char* name) -> const toml::table& {
     static const toml::table empty;
@@ -228,6 +228,19 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     if (c.gpu_workers_per_device == 0 || c.gpu_workers_per_device > 8)
       return Status(Errc::out_of_range, origin + ": engine.gpu_workers_per_device must be 1..8");
   }
+  // [circuits."<id>"] devices = [0, 2]: the devices that may prove a circuit (affinity).
+  for (auto& [key, v] : section("circuits")) {
+    const std::string id(key.str());
+    const toml::table* t = v.as_table();
+    if (!t) return type_error(origin, "circuits." + id, "a table with devices = [ordinals]");
+    Reader r{*t, "circuits." + id, origin, {}};
+    r.only({"devices"});
+    std::vector<int> devs;
+    r.ints("devices", devs);
+    CUZK_RETURN_IF_ERROR(r.err);
+    if (devs.empty()) return Status(Errc::invalid_argument, origin + ": circuits." + id + ".devices must name at least one device");
+    c.circuit_devices[id] = devs;
+  }
   for (auto& [key, v] : section("circom")) {
     const std::string id(key.str());
     auto path = v.value<std::string>();
@@ -294,6 +307,7 @@ Result<EngineOptions> engine_options(const DaemonConfig& c) {
   o.max_pending_per_client = c.max_pending_per_client;
   o.max_pending_total = c.max_pending_total;
   o.journal_path = c.journal;
+  o.circuit_devices = c.circuit_devices;
   for (int d : c.devices) o.devices.push_back(DeviceInfo{.ordinal = d, .name = "device " + std::to_string(d)});
   return o;
 }

@@ -47,6 +47,8 @@ struct DaemonConfig {
   std::uint32_t job_retention_s = 300;
   std::uint32_t max_pending_per_client = 64;
   std::uint32_t max_pending_total = 0;
+  // [circuits."<id>"] devices: circuit id → device ordinals that may prove it (absent: every device)
+  std::map<std::string, std::vector<int>> circuit_devices;
   // [circom]: circuit id → snarkjs .zkey (groth16 prover; jobs send the .wtns in vanilla_proof)
   std::map<std::string, std::string> circom;
   // [fake]

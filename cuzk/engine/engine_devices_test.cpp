@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "cuzk/engine/config.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
 
@@ -148,6 +149,29 @@ TEST(EngineDevices, UnknownDeviceInAffinityIsAnError) {
   EXPECT_NE(e.status().to_string().find("device 5"), std::string::npos) << e.status().to_string();
   eo.circuit_devices = {{"bench-10", {}}};
   EXPECT_FALSE(Engine::create(eo, {fake}).ok());
+}
+
+TEST(EngineDevices, AffinityFromTheConfig) {
+  auto c = parse_config(
+      "[engine]\nprover = \"fake\"\ndevices = [0, 1, 2]\n[circuits.\"bench-10\"]\ndevices = [0, 2]\n"
+      "[circuits.\"bench-11\"]\ndevices = [1]\n[memory]\nbudget = \"1GiB\"\n");
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  auto eo = engine_options(*c);
+  ASSERT_TRUE(eo.ok()) << eo.status().to_string();
+  EXPECT_EQ(eo->circuit_devices.at("bench-10"), (std::vector<int>{0, 2}));
+  EXPECT_EQ(eo->circuit_devices.at("bench-11"), (std::vector<int>{1}));
+  auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 0, .gpu_ms = 1, .key_load_ms = 0});
+  auto e = Engine::create(*eo, {fake});
+  ASSERT_TRUE(e.ok()) << e.status().to_string();
+  ASSERT_TRUE((*e)->submit(job("x", "bench-11", 1, 4)).ok());
+  EXPECT_EQ((*e)->await("x")->status, AwaitStatus::completed);
+  for (auto& s : fake->device_stages()) EXPECT_EQ(s.device, 1);
+  // Errors name the key: an unknown key, an empty list, a value that is not a table.
+  auto bad = parse_config("[circuits.\"bench-10\"]\ngpus = [0]\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().to_string().find("circuits.bench-10.gpus"), std::string::npos) << bad.status().to_string();
+  EXPECT_FALSE(parse_config("[circuits.\"bench-10\"]\ndevices = []\n").ok());
+  EXPECT_FALSE(parse_config("[circuits]\n\"bench-10\" = [0]\n").ok());
 }
 
 TEST(EngineDevices, DeviceWithWorkIsNotIdleBehindAnotherDevicesJob) {
