@@ -224,7 +224,7 @@ void run_all() {
     compare("Fp inverse (ours vartime)", bit_copy<Fp>(cx) == cv, kN,
             [&] { for (int i = 0; i < kN; ++i) a = a.inverse_vartime() + Fp::one(); sink(a); },
             [&] { for (int i = 0; i < kN; ++i) { blst_fp_inverse(&x, &x); blst_fp_add(&x, &x, &one); } sink(x); });
-    compare("Fp inverse (ours constant time)", bit_copy<Fp>(cx) == ca, kN,
+    compare("Fp inverse (ours Fermat, regular)", bit_copy<Fp>(cx) == ca, kN,
             [&] { for (int i = 0; i < kN; ++i) a = a.inverse() + Fp::one(); sink(a); },
             [&] { for (int i = 0; i < kN; ++i) { blst_fp_inverse(&x, &x); blst_fp_add(&x, &x, &one); } sink(x); });
   }
@@ -298,14 +298,18 @@ void run_all() {
       blst_p1 r;
       blst_p1_mult(&r, &bp, kb[i].data(), 255);
       const G1Affine want = from_blst(r);
-      same = same && want == mul_glv_vartime(p, ks[i]).to_affine_vartime() && want == mul(p, ks[i]).to_affine_vartime();
+      same = same && want == mul_glv_vartime(p, ks[i]).to_affine_vartime() && want == mul_glv(p, ks[i]).to_affine_vartime() &&
+             want == mul(p, ks[i]).to_affine_vartime();
     }
     G1Jacobian o;
     blst_p1 t;
     compare("G1 scalar mul (ours GLV, vartime)", same, kN,
             [&] { for (int i = 0; i < kN; ++i) { o = mul_glv_vartime(p, ks[i & 15]); sink(o); } },
             [&] { for (int i = 0; i < kN; ++i) { blst_p1_mult(&t, &bp, kb[i & 15].data(), 255); sink(t); } });
-    compare("G1 scalar mul (ours constant time)", same, kN,
+    compare("G1 scalar mul (ours GLV, regular)", same, kN,
+            [&] { for (int i = 0; i < kN; ++i) { o = mul_glv(p, ks[i & 15]); sink(o); } },
+            [&] { for (int i = 0; i < kN; ++i) { blst_p1_mult(&t, &bp, kb[i & 15].data(), 255); sink(t); } });
+    compare("G1 scalar mul (ours mul, regular)", same, kN,
             [&] { for (int i = 0; i < kN; ++i) { o = mul(p, ks[i & 15]); sink(o); } },
             [&] { for (int i = 0; i < kN; ++i) { blst_p1_mult(&t, &bp, kb[i & 15].data(), 255); sink(t); } });
   }
@@ -318,14 +322,18 @@ void run_all() {
       blst_p2 r;
       blst_p2_mult(&r, &bp, kb[i].data(), 255);
       const G2Affine want = from_blst(r);
-      same = same && want == mul_gls_vartime(p, ks[i]).to_affine_vartime() && want == mul(p, ks[i]).to_affine_vartime();
+      same = same && want == mul_gls_vartime(p, ks[i]).to_affine_vartime() && want == mul_gls(p, ks[i]).to_affine_vartime() &&
+             want == mul(p, ks[i]).to_affine_vartime();
     }
     G2Jacobian o;
     blst_p2 t;
     compare("G2 scalar mul (ours GLS, vartime)", same, kN,
             [&] { for (int i = 0; i < kN; ++i) { o = mul_gls_vartime(p, ks[i & 15]); sink(o); } },
             [&] { for (int i = 0; i < kN; ++i) { blst_p2_mult(&t, &bp, kb[i & 15].data(), 255); sink(t); } });
-    compare("G2 scalar mul (ours constant time)", same, kN,
+    compare("G2 scalar mul (ours GLS, regular)", same, kN,
+            [&] { for (int i = 0; i < kN; ++i) { o = mul_gls(p, ks[i & 15]); sink(o); } },
+            [&] { for (int i = 0; i < kN; ++i) { blst_p2_mult(&t, &bp, kb[i & 15].data(), 255); sink(t); } });
+    compare("G2 scalar mul (ours mul, regular)", same, kN,
             [&] { for (int i = 0; i < kN; ++i) { o = mul(p, ks[i & 15]); sink(o); } },
             [&] { for (int i = 0; i < kN; ++i) { blst_p2_mult(&t, &bp, kb[i & 15].data(), 255); sink(t); } });
   }

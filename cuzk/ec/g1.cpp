@@ -10,7 +10,7 @@ constexpr Fp kBeta2 = G1Curve::kBeta * G1Curve::kBeta;
 /// λ = x² − 1, the eigenvalue of σ² on G1 (r = λ² + λ + 1).
 constexpr Limbs<4> kLambda = {0x00000000ffffffffULL, 0xac45a4010001a402ULL, 0, 0};
 
-/// q = a / d and a ← a mod d for 256-bit a and d (shift-subtract, 256 steps; inputs are public).
+/// q = a / d and a ← a mod d for 256-bit a and d (shift-subtract, 256 steps, no branch on a).
 Limbs<4> divmod(Limbs<4>& a, const Limbs<4>& d) {
   Limbs<4> q{}, rem{};
   for (unsigned i = 256; i-- > 0;) {
@@ -18,10 +18,10 @@ Limbs<4> divmod(Limbs<4>& a, const Limbs<4>& d) {
     for (std::size_t j = 4; j-- > 1;) rem[j] = (rem[j] << 1) | (rem[j - 1] >> 63);
     rem[0] = (rem[0] << 1) | static_cast<std::uint64_t>(limbs_bit(a, i));
     Limbs<4> t{};
-    if (!limbs_sub(t, rem, d)) {
-      rem = t;
-      q[i / 64] |= std::uint64_t{1} << (i % 64);
-    }
+    const std::uint64_t take = 1 - static_cast<std::uint64_t>(limbs_sub(t, rem, d));  // rem ≥ d
+    const std::uint64_t mask = 0 - take;
+    for (std::size_t j = 0; j < 4; ++j) rem[j] ^= (rem[j] ^ t[j]) & mask;
+    q[i / 64] |= take << (i % 64);
   }
   a = rem;
   return q;
@@ -61,6 +61,31 @@ G1Jacobian mul_glv_vartime(const G1Jacobian& p, const Fr& k) {
     else if (a < 0) acc.add(-t1[(-a - 1) / 2]);
     if (b > 0) acc.add(t2[(b - 1) / 2]);
     else if (b < 0) acc.add(-t2[(-b - 1) / 2]);
+  }
+  return acc;
+}
+
+G1Jacobian mul_glv(const G1Jacobian& p, const Fr& k) {
+  Limbs<4> k1 = k.to_canonical();
+  const Limbs<4> k2 = divmod(k1, kLambda);  // k = k1 + k2·λ, both below 2^128
+  G1Jacobian t1[16], t2[16];
+  t1[0] = G1Jacobian::identity();
+  t1[1] = p;
+  for (unsigned i = 2; i < 16; ++i) t1[i] = (i & 1) ? t1[i - 1] + p : t1[i / 2].doubled();
+  for (unsigned i = 0; i < 16; ++i) t2[i] = {t1[i].X * kBeta2, t1[i].Y, t1[i].Z};  // σ² = [λ]
+  G1Jacobian acc = G1Jacobian::identity();
+  for (int w = 31; w >= 0; --w) {
+    for (int j = 0; j < 4; ++j) acc.dbl();
+    const unsigned shift = 4 * static_cast<unsigned>(w % 16);
+    const unsigned d1 = static_cast<unsigned>(k1[w / 16] >> shift) & 15;
+    const unsigned d2 = static_cast<unsigned>(k2[w / 16] >> shift) & 15;
+    G1Jacobian a = t1[0], b = t2[0];
+    for (unsigned i = 1; i < 16; ++i) {
+      ec_detail::masked_assign(a, t1[i], i == d1);
+      ec_detail::masked_assign(b, t2[i], i == d2);
+    }
+    acc.add(a);
+    acc.add(b);
   }
   return acc;
 }

@@ -169,8 +169,10 @@ TYPED_TEST(GroupLaws, ScalarMultiplication) {
     ASSERT_EQ(mul_by_u64(p, k), mul_vartime(p, Fr::from_u64(k))) << "seed=" << seed;
     if constexpr (std::is_same_v<C, G1Curve>) {
       ASSERT_EQ(mul_glv_vartime(p, a), pa) << "seed=" << seed;
+      ASSERT_EQ(mul_glv(p, a), pa) << "seed=" << seed;
     } else {
       ASSERT_EQ(mul_gls_vartime(p, a), pa) << "seed=" << seed;
+      ASSERT_EQ(mul_gls(p, a), pa) << "seed=" << seed;
     }
   }
   // [r − 1]G = −G
@@ -178,10 +180,15 @@ TYPED_TEST(GroupLaws, ScalarMultiplication) {
   if constexpr (std::is_same_v<C, G1Curve>) {
     ASSERT_EQ(mul_glv_vartime(g, -Fr::one()), -g);
     ASSERT_TRUE(mul_glv_vartime(g, Fr::zero()).is_identity());
+    ASSERT_EQ(mul_glv(g, -Fr::one()), -g);
+    ASSERT_TRUE(mul_glv(g, Fr::zero()).is_identity());
   } else {
     ASSERT_EQ(mul_gls_vartime(g, -Fr::one()), -g);
     ASSERT_TRUE(mul_gls_vartime(g, Fr::zero()).is_identity());
     ASSERT_EQ(mul_gls_vartime(g, Fr::from_u64(kBlsXAbs)), -psi(g));
+    ASSERT_EQ(mul_gls(g, -Fr::one()), -g);
+    ASSERT_TRUE(mul_gls(g, Fr::zero()).is_identity());
+    ASSERT_EQ(mul_gls(g, Fr::from_u64(kBlsXAbs)), -psi(g));
   }
 }
 
