@@ -68,24 +68,20 @@ G1Jacobian mul_glv_vartime(const G1Jacobian& p, const Fr& k) {
 G1Jacobian mul_glv(const G1Jacobian& p, const Fr& k) {
   Limbs<4> k1 = k.to_canonical();
   const Limbs<4> k2 = divmod(k1, kLambda);  // k = k1 + k2·λ, both below 2^128
-  G1Jacobian t1[16], t2[16];
+  constexpr unsigned kW = 5, kDigits = 26, kT = 17;  // 26·5 = 130 > 128 bits; digits in [−16, 16]
+  std::int8_t d1[kDigits], d2[kDigits];
+  ec_detail::signed_window_digits(k1, kW, kDigits, d1);
+  ec_detail::signed_window_digits(k2, kW, kDigits, d2);
+  G1Jacobian t1[kT], t2[kT];
   t1[0] = G1Jacobian::identity();
   t1[1] = p;
-  for (unsigned i = 2; i < 16; ++i) t1[i] = (i & 1) ? t1[i - 1] + p : t1[i / 2].doubled();
-  for (unsigned i = 0; i < 16; ++i) t2[i] = {t1[i].X * kBeta2, t1[i].Y, t1[i].Z};  // σ² = [λ]
+  for (unsigned i = 2; i < kT; ++i) t1[i] = (i & 1) ? t1[i - 1] + p : t1[i / 2].doubled();
+  for (unsigned i = 0; i < kT; ++i) t2[i] = {t1[i].X * kBeta2, t1[i].Y, t1[i].Z};  // σ² = [λ]
   G1Jacobian acc = G1Jacobian::identity();
-  for (int w = 31; w >= 0; --w) {
-    for (int j = 0; j < 4; ++j) acc.dbl();
-    const unsigned shift = 4 * static_cast<unsigned>(w % 16);
-    const unsigned d1 = static_cast<unsigned>(k1[w / 16] >> shift) & 15;
-    const unsigned d2 = static_cast<unsigned>(k2[w / 16] >> shift) & 15;
-    G1Jacobian a = t1[0], b = t2[0];
-    for (unsigned i = 1; i < 16; ++i) {
-      ec_detail::masked_assign(a, t1[i], i == d1);
-      ec_detail::masked_assign(b, t2[i], i == d2);
-    }
-    acc.add(a);
-    acc.add(b);
+  for (int w = kDigits - 1; w >= 0; --w) {
+    for (unsigned j = 0; j < kW; ++j) acc.dbl();
+    acc.add(ec_detail::select_signed(t1, kT, d1[w]));
+    acc.add(ec_detail::select_signed(t2, kT, d2[w]));
   }
   return acc;
 }

@@ -61,9 +61,9 @@ G1Jacobian clear_cofactor(const G1Jacobian& p);
 /// [k]p with GLV: k = k1 + k2·λ, λ = x² − 1 (the eigenvalue of σ²), two 128-bit halves in one
 /// interleaved wNAF pass (≈ 128 doublings). Only for p in G1; variable time.
 G1Jacobian mul_glv_vartime(const G1Jacobian& p, const Fr& k);
-/// [k]p with the same GLV split on a regular schedule: 32 fixed 4-bit windows over both halves
-/// (128 doublings + 64 additions, each addend taken by a masked scan of a 16-entry table), like
-/// mul()'s but half the doublings. Only for p in G1.
+/// [k]p with the same GLV split on a regular schedule: 26 signed 5-bit windows (digits in
+/// [−16, 16]) over both halves, 130 doublings + 52 additions, each addend taken by a masked scan
+/// of a 17-entry table and a masked negation; no branch on k. Only for p in G1.
 G1Jacobian mul_glv(const G1Jacobian& p, const Fr& k);
 
 }  // namespace cuzk

@@ -47,27 +47,26 @@ G2Jacobian mul_gls_vartime(const G2Jacobian& p, const Fr& k) {
 
 G2Jacobian mul_gls(const G2Jacobian& p, const Fr& k) {
   Limbs<4> e = k.to_canonical();
-  std::uint64_t a[4];
-  for (auto& ai : a) ai = limbs_div_small(e, kBlsXAbs);  // base-|x| digits, low first
-  // t[j][d] = [d]·(p, −ψ(p), ψ²(p), −ψ³(p))[j]
-  G2Jacobian t[4][16];
+  constexpr unsigned kW = 5, kDigits = 13, kT = 17;  // 13·5 = 65 > 64 bits; digits in [−16, 16]
+  std::int8_t d[4][kDigits];
+  for (auto& dj : d) {
+    const Limbs<1> a{limbs_div_small(e, kBlsXAbs)};  // base-|x| digits, low first
+    ec_detail::signed_window_digits(a, kW, kDigits, dj);
+  }
+  // t[j][i] = [i]·(p, −ψ(p), ψ²(p), −ψ³(p))[j]
+  G2Jacobian t[4][kT];
   t[0][0] = G2Jacobian::identity();
   t[0][1] = p;
-  for (unsigned i = 2; i < 16; ++i) t[0][i] = (i & 1) ? t[0][i - 1] + p : t[0][i / 2].doubled();
-  for (unsigned i = 0; i < 16; ++i) {
+  for (unsigned i = 2; i < kT; ++i) t[0][i] = (i & 1) ? t[0][i - 1] + p : t[0][i / 2].doubled();
+  for (unsigned i = 0; i < kT; ++i) {
     t[1][i] = -psi(t[0][i]);
     t[2][i] = psi2(t[0][i]);
     t[3][i] = -psi(t[2][i]);
   }
   G2Jacobian acc = G2Jacobian::identity();
-  for (int w = 15; w >= 0; --w) {
-    for (int j = 0; j < 4; ++j) acc.dbl();
-    for (int j = 0; j < 4; ++j) {
-      const unsigned d = static_cast<unsigned>(a[j] >> (4 * w)) & 15;
-      G2Jacobian s = t[j][0];
-      for (unsigned i = 1; i < 16; ++i) ec_detail::masked_assign(s, t[j][i], i == d);
-      acc.add(s);
-    }
+  for (int w = kDigits - 1; w >= 0; --w) {
+    for (unsigned j = 0; j < kW; ++j) acc.dbl();
+    for (int j = 0; j < 4; ++j) acc.add(ec_detail::select_signed(t[j], kT, d[j][w]));
   }
   return acc;
 }

@@ -35,6 +35,36 @@ inline void masked_assign(T& dst, const T& src, bool take) {
   std::memcpy(static_cast<void*>(&dst), d.data(), sizeof(T));
 }
 
+/// Signed fixed-window digits of k, least significant first: |count| digits d_i ∈ [−2^(w−1),
+/// 2^(w−1)] with k = Σ d_i·2^(w·i) (count·w must exceed the bit length of k by at least one).
+/// No branch on k.
+template <std::size_t M>
+inline void signed_window_digits(const Limbs<M>& k, unsigned w, unsigned count, std::int8_t* out) {
+  std::uint32_t carry = 0;
+  for (unsigned i = 0; i < count; ++i) {
+    std::uint32_t c = carry;
+    for (unsigned b = 0; b < w; ++b) {
+      const unsigned bit = w * i + b;
+      if (bit < 64 * M) c += static_cast<std::uint32_t>((k[bit / 64] >> (bit % 64)) & 1) << b;
+    }
+    carry = (c + (1u << (w - 1)) - 1) >> w;  // c > 2^(w−1)
+    out[i] = static_cast<std::int8_t>(static_cast<std::int32_t>(c) - static_cast<std::int32_t>(carry << w));
+  }
+}
+
+/// table[|d|] negated when d < 0, by a masked scan of all entries (table[0] = identity,
+/// table[j] = [j]p for j ≤ n − 1).
+template <class C>
+inline Jacobian<C> select_signed(const Jacobian<C>* table, unsigned n, int d) {
+  const std::uint32_t s = static_cast<std::uint32_t>(d >> 31);  // all ones when d < 0
+  const unsigned a = (static_cast<std::uint32_t>(d) ^ s) - s;
+  Jacobian<C> t = table[0];
+  for (unsigned i = 1; i < n; ++i) masked_assign(t, table[i], i == a);
+  const auto neg_y = -t.Y;
+  masked_assign(t.Y, neg_y, s != 0);
+  return t;
+}
+
 /// Width-w NAF digits of k, least significant first; returns the digit count (≤ 64·M + 1).
 /// Every non-zero digit is odd with |d| < 2^(w−1), and any two non-zero digits are ≥ w apart.
 template <std::size_t M>
