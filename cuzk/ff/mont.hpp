@@ -276,11 +276,22 @@ class MontField {
   }
   constexpr MontField pow_u64(std::uint64_t e) const { return pow_vartime(Limbs<1>{e}); }
 
-  /// a^{-1} by Fermat (a^{p−2}), constant time (the windowed exponentiation's steps depend only on
-  /// the public p − 2); the inverse of 0 is 0.
-  constexpr MontField inverse() const { return pow_vartime(kPMinus2); }
+  /// a^{-1} in constant time: Bernstein–Yang divsteps for a fixed iteration count (safegcd.hpp) at
+  /// run time, Fermat (a^{p−2}, steps fixed by the public p − 2) in constant evaluation and device
+  /// code; the inverse of 0 is 0.
+  constexpr MontField inverse() const {
+#if defined(__CUDA_ARCH__)
+    return pow_vartime(kPMinus2);
+#else
+    if (std::is_constant_evaluated()) return pow_vartime(kPMinus2);
+    return inverse_ct();
+#endif
+  }
+  /// The run-time constant-time inverse behind inverse().
+  MontField inverse_ct() const;
   /// a^{-1} by Bernstein–Yang divsteps in batches of 62 (safegcd.hpp) and one Montgomery product;
-  /// about 8× faster than inverse() for Fp, time depends on the value. The inverse of 0 is 0.
+  /// faster than inverse() (fewer divsteps, shortened limbs), time depends on the value. The
+  /// inverse of 0 is 0.
   MontField inverse_vartime() const;
 
   /// Legendre symbol: 1 for a non-zero square, −1 for a non-square, 0 for zero.

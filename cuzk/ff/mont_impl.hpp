@@ -18,6 +18,12 @@ MontField<P> MontField<P>::inverse_vartime() const {
 }
 
 template <class P>
+MontField<P> MontField<P>::inverse_ct() const {
+  static constexpr safegcd::Inverter<N> kInverter{kModulus};
+  return from_mont_unchecked(kInverter.invert_ct(l)) * from_mont_unchecked(kR3);  // 0 ↦ 0
+}
+
+template <class P>
 std::optional<MontField<P>> MontField<P>::sqrt() const {
   if (is_zero()) return zero();
   if constexpr (kTwoAdicity == 1) {

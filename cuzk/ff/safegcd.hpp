@@ -7,6 +7,7 @@
 // Invariants (see libsecp256k1 doc/safegcd_implementation.md): f, g ∈ (−p, p], d, e ∈ (−2p, p),
 // d·x ≡ f, e·x ≡ g (mod p) up to the common factor 2^(−62·iterations) that update_de divides out.
 // The loop stops at g = 0; then f = ±1 and d·sign(f) ≡ x^{−1}. Host only (uses __int128).
+// invert_ct runs the plain divsteps branch-free for the Bernstein–Yang iteration bound instead.
 #pragma once
 
 #include <array>
@@ -100,6 +101,35 @@ struct Inverter {
     return eta;
   }
 
+  /// 62 divsteps without branches or table look-ups on the data (original divsteps, delta starting
+  /// at 1 as eta = −delta; the same steps as divsteps_62_var, one at a time).
+  static std::int64_t divsteps_62_ct(std::int64_t eta, std::uint64_t f0, std::uint64_t g0, Trans& t) {
+    std::uint64_t u = 1, v = 0, q = 0, r = 1, f = f0, g = g0;
+    for (int i = 0; i < 62; ++i) {
+      const auto c1 = static_cast<std::uint64_t>(eta >> 63);  // all ones when delta > 0
+      const std::uint64_t c2 = 0 - (g & 1);                    // all ones when g is odd
+      const std::uint64_t x = (f ^ c1) - c1, y = (u ^ c1) - c1, z = (v ^ c1) - c1;
+      g += x & c2;  // g ± f
+      q += y & c2;
+      r += z & c2;
+      const std::uint64_t c3 = c1 & c2;  // swap: (delta, f, g) → (1 − delta, g, (g − f)/2)
+      eta = (eta ^ static_cast<std::int64_t>(c3)) - (static_cast<std::int64_t>(c3) + 1);
+      f += g & c3;
+      u += q & c3;
+      v += r & c3;
+      g >>= 1;
+      u <<= 1;
+      v <<= 1;
+    }
+    t = {static_cast<std::int64_t>(u), static_cast<std::int64_t>(v), static_cast<std::int64_t>(q),
+         static_cast<std::int64_t>(r)};
+    return eta;
+  }
+
+  /// Divsteps that always reach g = 0 from f = p, 0 ≤ g < p < 2^(64N) (Bernstein–Yang, Theorem
+  /// 11.2: ⌊(49d + 57)/17⌋ for d ≥ 46 bits), in batches of 62.
+  static constexpr unsigned kCtBatches = ((49 * 64 * N + 57) / 17 + 61) / 62;
+
   /// [d, e] ← (t·[d, e] + p·[md, me]) / 2^62, md, me chosen to make the division exact.
   void update_de(S62& d, S62& e, const Trans& t) const {
     const std::int64_t u = t.u, v = t.v, q = t.q, r = t.r;
@@ -163,6 +193,22 @@ struct Inverter {
     carry();
     add_p_if_negative();  // → [0, p)
     carry();
+  }
+
+  /// x^{−1} mod p for 0 ≤ x < p (x = 0 gives 0) in a fixed number of steps with no branch or
+  /// memory access that depends on x.
+  Repr invert_ct(const Repr& x) const {
+    S62 d{}, e{}, f = modulus, g = to_s62(x);
+    e[0] = 1;
+    std::int64_t eta = -1;
+    for (unsigned i = 0; i < kCtBatches; ++i) {
+      Trans t;
+      eta = divsteps_62_ct(eta, static_cast<std::uint64_t>(f[0]), static_cast<std::uint64_t>(g[0]), t);
+      update_de(d, e, t);
+      update_fg_var(L, f, g, t);  // full length: no data-dependent shortening
+    }
+    normalize(d, f[L - 1]);
+    return from_s62(d);
   }
 
   /// x^{−1} mod p for 0 < x < p (x = 0 gives 0). Variable time.
