@@ -1,9 +1,11 @@
 // Synthesis benchmarks on the PoRep-shaped benchmark circuit (cuzk/r1cs/bench_circuit.hpp):
 //   Classic      synthesis through RecordingConstraintSystem evaluating a, b, c at every enforce
 //                (bellperson's ProvingAssignment path; one thread per circuit)
+//   ClassicRecycled  Classic reusing the previous proof's vectors (no fresh pages per proof)
 //   WitnessOnly  synthesis through WitnessConstraintSystem (value closures only)
 //   Spmv         pce_evaluate on the recorded matrices, 1 and 2 threads, ±1/boolean fast paths
 //   Pce          WitnessOnly + Spmv, the PCE proving path to compare with Classic
+//   PceFused     one thread, witness buffer recycled; /1: SpMV fused into synthesis (PceStream)
 //   Record       setup: recording the matrices once per topology; Generate: the direct generator
 // Counter per_constraint (seconds per constraint) is the figure recorded in docs/perf/synthesis.md.
 // Run: build/bin/synth_bench --benchmark_counters_tabular=true
@@ -54,6 +56,25 @@ void BM_Classic(benchmark::State& st) {
                                   .reserve_constraints = std::size_t{1} << k});
     if (!synthesize_circuit(circuit, cs).ok()) st.SkipWithError("synthesis failed");
     benchmark::DoNotOptimize(cs.recording().c.data());
+  }
+  per_constraint(st, k);
+}
+
+// Classic with its vectors (aux, a, b, c) recycled from one proof to the next, as BM_PceFused
+// recycles the witness and a, b, c: the fair steady-state comparison.
+void BM_ClassicRecycled(benchmark::State& st) {
+  const auto k = static_cast<unsigned>(st.range(0));
+  BenchCircuit circuit({.log_rows = k, .seed = kSeed});
+  if (!circuit.prepare().ok()) st.SkipWithError("bad size");
+  warm_up(circuit);
+  Recording storage;
+  for (auto _ : st) {
+    RecordingConstraintSystem cs({.with_values = true, .record_matrices = false, .evaluate_abc = true,
+                                  .reserve_constraints = std::size_t{1} << k},
+                                 std::move(storage));
+    if (!synthesize_circuit(circuit, cs).ok()) st.SkipWithError("synthesis failed");
+    storage = cs.take();
+    benchmark::DoNotOptimize(storage.c.data());
   }
   per_constraint(st, k);
 }
@@ -111,6 +132,36 @@ void BM_Pce(benchmark::State& st) {
   per_constraint(st, k);
 }
 
+// Pce on one thread as the engine runs it from one proof to the next: the witness buffer recycled
+// (|stream| false), or also the SpMV fused into synthesis (PceStream, |stream| true).
+void BM_PceFused(benchmark::State& st) {
+  const auto k = static_cast<unsigned>(st.range(0));
+  const bool fused = st.range(1) != 0;
+  ThreadPool pool(1);
+  BenchCircuit circuit({.log_rows = k, .seed = kSeed});
+  if (!circuit.prepare().ok()) st.SkipWithError("bad size");
+  warm_up(circuit);
+  const R1csMatrices& m = bench_r1cs(k).matrices;
+  const PceSchedule sched = pce_schedule(m);
+  AbcVectors v;
+  v.a.resize(m.num_constraints);
+  v.b.resize(m.num_constraints);
+  v.c.resize(m.num_constraints);
+  std::vector<Fr> z;
+  for (auto _ : st) {
+    PceStream stream(m, sched, v.a, v.b, v.c);
+    WitnessConstraintSystem cs({.reserve_aux = m.num_aux, .num_inputs_hint = m.num_inputs,
+                                .stream = fused ? &stream : nullptr},
+                               std::move(z));
+    if (!synthesize_circuit(circuit, cs).ok()) st.SkipWithError("synthesis failed");
+    z = cs.take_assignment();
+    Status s = fused ? stream.finish(z) : pce_evaluate_into(pool, m, z, v.a, v.b, v.c);
+    if (!s.ok()) st.SkipWithError(s.to_string().c_str());
+    benchmark::DoNotOptimize(v.c.data());
+  }
+  per_constraint(st, k);
+}
+
 void BM_Record(benchmark::State& st) {
   const auto k = static_cast<unsigned>(st.range(0));
   BenchCircuit circuit({.log_rows = k, .seed = kSeed});
@@ -145,6 +196,11 @@ void sizes_threads(benchmark::internal::Benchmark* b) {
     for (int t : {1, 2}) b->Args({k, t});
   b->Unit(benchmark::kMillisecond)->MinTime(0.5)->MeasureProcessCPUTime();
 }
+void sizes_fused(benchmark::internal::Benchmark* b) {
+  for (int k = 16; k <= 20; k += 2)
+    for (int f : {0, 1}) b->Args({k, f});
+  b->Unit(benchmark::kMillisecond)->MinTime(0.5)->MeasureProcessCPUTime();
+}
 void sizes_threads_fast(benchmark::internal::Benchmark* b) {
   for (int k = 16; k <= 20; k += 2)
     for (int t : {1, 2})
@@ -153,9 +209,11 @@ void sizes_threads_fast(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK(BM_Classic)->Apply(sizes);
+BENCHMARK(BM_ClassicRecycled)->Apply(sizes);
 BENCHMARK(BM_WitnessOnly)->Apply(sizes);
 BENCHMARK(BM_Spmv)->Apply(sizes_threads_fast);
 BENCHMARK(BM_Pce)->Apply(sizes_threads);
+BENCHMARK(BM_PceFused)->Apply(sizes_fused);
 BENCHMARK(BM_Record)->Apply(sizes);
 BENCHMARK(BM_Generate)->Apply(sizes);
 

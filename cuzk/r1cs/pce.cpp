@@ -56,6 +56,36 @@ void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::s
   }
 }
 
+// Output and matrix shapes (not the witness).
+Status check_outputs(const R1csMatrices& m, std::size_t na, std::size_t nb, std::size_t nc) {
+  const std::size_t n = m.num_constraints;
+  if (na != n || nb != n || nc != n)
+    return Status(Errc::size_mismatch, "a/b/c outputs must have one entry per constraint (" + std::to_string(n) + ")");
+  if (m.a.num_rows() != n || m.b.num_rows() != n || m.c.num_rows() != n)
+    return Status(Errc::size_mismatch, "matrices have a row count different from num_constraints");
+  const std::size_t blocks = (n + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
+  if (m.a.block_gen.size() != blocks || m.b.block_gen.size() != blocks || m.c.block_gen.size() != blocks)
+    return Status(Errc::size_mismatch, "matrices' block offsets disagree with the row count");
+  return {};
+}
+
+Status check_witness(const R1csMatrices& m, std::size_t z) {
+  if (z != m.num_columns()) {
+    return Status(Errc::size_mismatch, "witness has " + std::to_string(z) + " values, the R1CS " +
+                                           std::to_string(m.num_columns()) + " variables");
+  }
+  return {};
+}
+
+void eval_range(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t blo, std::size_t bhi,
+                const PceOptions& opt) {
+  if (opt.boolean_fast_path) {
+    eval_blocks<true>(m, z, a, b, c, blo, bhi);
+  } else {
+    eval_blocks<false>(m, z, a, b, c, blo, bhi);
+  }
+}
+
 }  // namespace
 
 void classify_witness(ThreadPool& pool, std::span<const Fr> z, std::span<std::uint8_t> out) {
@@ -73,29 +103,83 @@ void classify_witness(ThreadPool& pool, std::span<const Fr> z, std::span<std::ui
       1 << 14);
 }
 
+PceSchedule pce_schedule(const R1csMatrices& m) {
+  const std::size_t rows = m.num_constraints;
+  const std::size_t blocks = (rows + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
+  PceSchedule s;
+  s.need_columns.assign(blocks, 0);
+  s.need_inputs.assign(blocks, 0);
+  const std::uint64_t ni = m.num_inputs;
+  std::uint64_t cols = 0, ins = 0;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const std::size_t lo = b * SparseMatrix::kBlockRows;
+    const std::size_t hi = std::min(rows, lo + SparseMatrix::kBlockRows);
+    for (const SparseMatrix* x : {&m.a, &m.b, &m.c}) {
+      if (x->num_rows() < hi) continue;  // malformed: PceStream reports it
+      for (std::uint64_t e = x->row_ptr[lo]; e < x->row_ptr[hi]; ++e) {
+        const std::uint64_t j = SparseMatrix::column_of(x->col[e]);
+        if (j >= ni) {
+          cols = std::max(cols, j + 1);
+        } else {
+          ins = std::max(ins, j + 1);
+        }
+      }
+    }
+    s.need_columns[b] = cols;
+    s.need_inputs[b] = ins;
+  }
+  return s;
+}
+
+PceStream::PceStream(const R1csMatrices& m, const PceSchedule& s, std::span<Fr> a, std::span<Fr> b,
+                     std::span<Fr> c, const PceOptions& opt)
+    : m_(m), s_(s), a_(a), b_(b), c_(c), opt_(opt) {
+  status_ = check_outputs(m, a.size(), b.size(), c.size());
+  blocks_ = (m.num_constraints + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
+  if (status_.ok() && (s.need_columns.size() != blocks_ || s.need_inputs.size() != blocks_))
+    status_ = Status(Errc::size_mismatch, "PCE schedule was built for other matrices");
+}
+
+void PceStream::advance(const Fr* z, std::size_t columns, std::size_t inputs, std::size_t& next_columns,
+                        std::size_t& next_inputs) {
+  // Batches of 4 blocks (256 rows) per call: the values they read are still in L1/L2.
+  constexpr std::size_t kBatch = 4;
+  if (!status_.ok()) {
+    next_columns = next_inputs = SIZE_MAX;
+    return;
+  }
+  std::size_t b = next_block_;
+  while (b < blocks_ && s_.need_columns[b] <= columns && s_.need_inputs[b] <= inputs) ++b;
+  if (b > next_block_) {
+    eval_range(m_, z, a_.data(), b_.data(), c_.data(), next_block_, b, opt_);
+    rows_streamed_ = std::min<std::size_t>(m_.num_constraints, b * SparseMatrix::kBlockRows);
+    next_block_ = b;
+  }
+  if (next_block_ >= blocks_) {
+    next_columns = next_inputs = SIZE_MAX;
+    return;
+  }
+  const std::size_t target = std::min(blocks_ - 1, next_block_ + kBatch - 1);
+  next_columns = std::max<std::size_t>(s_.need_columns[target], columns + 1);
+  next_inputs = s_.need_inputs[target];
+}
+
+Status PceStream::finish(std::span<const Fr> z) {
+  CUZK_RETURN_IF_ERROR(status_);
+  CUZK_RETURN_IF_ERROR(check_witness(m_, z.size()));
+  if (next_block_ < blocks_) eval_range(m_, z.data(), a_.data(), b_.data(), c_.data(), next_block_, blocks_, opt_);
+  next_block_ = blocks_;
+  return {};
+}
+
 Status pce_evaluate_into(ThreadPool& pool, const R1csMatrices& m, std::span<const Fr> z, std::span<Fr> a,
                          std::span<Fr> b, std::span<Fr> c, const PceOptions& opt) {
-  if (z.size() != m.num_columns()) {
-    return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) + " values, the R1CS " +
-                                           std::to_string(m.num_columns()) + " variables");
-  }
-  const std::size_t n = m.num_constraints;
-  if (a.size() != n || b.size() != n || c.size() != n)
-    return Status(Errc::size_mismatch, "a/b/c outputs must have one entry per constraint (" + std::to_string(n) + ")");
-  if (m.a.num_rows() != n || m.b.num_rows() != n || m.c.num_rows() != n)
-    return Status(Errc::size_mismatch, "matrices have a row count different from num_constraints");
-  const std::size_t blocks = (n + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
-  if (m.a.block_gen.size() != blocks || m.b.block_gen.size() != blocks || m.c.block_gen.size() != blocks)
-    return Status(Errc::size_mismatch, "matrices' block offsets disagree with the row count");
+  CUZK_RETURN_IF_ERROR(check_witness(m, z.size()));
+  CUZK_RETURN_IF_ERROR(check_outputs(m, a.size(), b.size(), c.size()));
+  const std::size_t blocks = (m.num_constraints + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
   pool.parallel_for(
       blocks,
-      [&](std::size_t blo, std::size_t bhi) {
-        if (opt.boolean_fast_path) {
-          eval_blocks<true>(m, z.data(), a.data(), b.data(), c.data(), blo, bhi);
-        } else {
-          eval_blocks<false>(m, z.data(), a.data(), b.data(), c.data(), blo, bhi);
-        }
-      },
+      [&](std::size_t blo, std::size_t bhi) { eval_range(m, z.data(), a.data(), b.data(), c.data(), blo, bhi, opt); },
       std::max<std::size_t>(1, opt.min_rows_per_task / SparseMatrix::kBlockRows));
   return {};
 }

@@ -37,6 +37,46 @@ Status pce_evaluate_into(ThreadPool& pool, const R1csMatrices& m, std::span<cons
 Result<AbcVectors> pce_evaluate(ThreadPool& pool, const R1csMatrices& m, std::span<const Fr> z,
                                 const PceOptions& opt = {});
 
+/// When each 64-row block of a circuit's matrices can be evaluated during witness synthesis: the
+/// prefix maximum, over blocks 0..b, of the highest aux column (+1) and input column (+1) its rows
+/// read. Built once per topology (one pass over the column words), like the matrices.
+struct PceSchedule {
+  std::vector<std::uint64_t> need_columns;  ///< per block: columns that must be assigned
+  std::vector<std::uint64_t> need_inputs;   ///< per block: inputs (ONE included) that must be
+};
+PceSchedule pce_schedule(const R1csMatrices& m);
+
+/// Fused PCE: evaluates a, b, c block by block while the witness is being synthesised, as soon
+/// as the columns a block reads are assigned, so the witness values are read while still in
+/// cache instead of from memory after synthesis. Attach it to a WitnessConstraintSystem
+/// (WitnessOptions::stream, with num_inputs_hint = m.num_inputs); after synthesis, finish(z)
+/// evaluates the rows still pending and checks sizes. One thread; the result equals
+/// pce_evaluate_into's bit for bit. |m|, |s| and the outputs must outlive the stream.
+class PceStream {
+ public:
+  PceStream(const R1csMatrices& m, const PceSchedule& s, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
+            const PceOptions& opt = {});
+  /// True when a witness system whose assignment starts with |input_slots| input slots can feed
+  /// this stream (the matrices' num_inputs) and the shapes are consistent.
+  bool accepts(std::size_t input_slots) const { return status_.ok() && input_slots == m_.num_inputs; }
+  /// Called by the witness system: z[0, columns) is final except inputs ≥ |inputs|. Evaluates
+  /// every block now ready; sets the counts at which to call again.
+  void advance(const Fr* z, std::size_t columns, std::size_t inputs, std::size_t& next_columns,
+               std::size_t& next_inputs);
+  /// Evaluates the remaining rows from the complete witness z (num_columns() entries).
+  Status finish(std::span<const Fr> z);
+  /// Rows evaluated during synthesis (before finish), for tests and statistics.
+  std::size_t rows_streamed() const { return rows_streamed_; }
+
+ private:
+  const R1csMatrices& m_;
+  const PceSchedule& s_;
+  std::span<Fr> a_, b_, c_;
+  PceOptions opt_;
+  Status status_;
+  std::size_t next_block_ = 0, blocks_ = 0, rows_streamed_ = 0;
+};
+
 /// Slow twin: one row at a time through for_each_term, every coefficient multiplied.
 AbcVectors spmv_naive(const R1csMatrices& m, std::span<const Fr> z);
 

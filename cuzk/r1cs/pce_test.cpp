@@ -120,5 +120,109 @@ TEST(Pce, MatchesClassicPathOnBenchCircuit) {
   }
 }
 
+// Fused PCE (PceStream fed by the witness system during synthesis) == classic, bit for bit, with
+// the witness buffer recycled from one proof to the next; most rows are evaluated during synthesis.
+TEST(Pce, StreamMatchesClassicPathOnBenchCircuit) {
+  const std::uint64_t seed = std::random_device{}();
+  std::mt19937_64 rng(seed);
+  std::vector<Fr> storage;
+  for (int iter = 0; iter < 3; ++iter) {
+    const std::uint64_t rows = 1000 + rng() % 9000;
+    BenchCircuit circuit({.rows = rows, .seed = seed + iter, .num_public = static_cast<std::uint32_t>(1 + rng() % 6)});
+    RecordingConstraintSystem setup;
+    ASSERT_TRUE(synthesize_circuit(circuit, setup).ok());
+    const R1csMatrices m = setup.take().matrices;
+    const PceSchedule sched = pce_schedule(m);
+
+    RecordingConstraintSystem classic({.with_values = true, .record_matrices = false, .evaluate_abc = true});
+    ASSERT_TRUE(synthesize_circuit(circuit, classic).ok());
+    const Recording want = classic.take();
+
+    for (bool fast : {true, false}) {
+      AbcVectors got;
+      got.a.assign(rows, Fr::one());  // stale contents must all be overwritten
+      got.b.assign(rows, Fr::one());
+      got.c.assign(rows, Fr::one());
+      PceStream stream(m, sched, got.a, got.b, got.c, {.boolean_fast_path = fast});
+      WitnessConstraintSystem wcs({.num_inputs_hint = m.num_inputs, .stream = &stream}, std::move(storage));
+      ASSERT_TRUE(synthesize_circuit(circuit, wcs).ok());
+      EXPECT_GT(stream.rows_streamed(), rows / 2) << "seed=" << seed;
+      storage = wcs.take_assignment();
+      ASSERT_TRUE(stream.finish(storage).ok());
+      EXPECT_EQ(got.a, want.a) << "seed=" << seed << " rows=" << rows << " fast=" << fast;
+      EXPECT_EQ(got.b, want.b) << "seed=" << seed << " rows=" << rows;
+      EXPECT_EQ(got.c, want.c) << "seed=" << seed << " rows=" << rows;
+    }
+  }
+}
+
+// The classic system reusing a previous recording's vectors gives the same a, b, c and densities
+// as a fresh one, also after recording a larger circuit into the same storage.
+TEST(Pce, ClassicWithRecycledStorageMatchesFresh) {
+  const std::uint64_t seed = std::random_device{}();
+  Recording storage;
+  for (std::uint64_t rows : {3000u, 1200u, 2500u}) {
+    BenchCircuit circuit({.rows = rows, .seed = seed + rows});
+    RecordingConstraintSystem fresh({.with_values = true, .record_matrices = true, .evaluate_abc = true});
+    ASSERT_TRUE(synthesize_circuit(circuit, fresh).ok());
+    const Recording want = fresh.take();
+    RecordingConstraintSystem reused({.with_values = true, .record_matrices = true, .evaluate_abc = true},
+                                     std::move(storage));
+    ASSERT_TRUE(synthesize_circuit(circuit, reused).ok());
+    storage = reused.take();
+    EXPECT_EQ(storage.a, want.a) << "seed=" << seed << " rows=" << rows;
+    EXPECT_EQ(storage.b, want.b) << "seed=" << seed;
+    EXPECT_EQ(storage.c, want.c) << "seed=" << seed;
+    EXPECT_EQ(storage.aux, want.aux) << "seed=" << seed;
+    EXPECT_TRUE(storage.matrices == want.matrices) << "seed=" << seed;
+  }
+}
+
+// Columns in random order (a row may read a variable allocated much later): the stream waits for
+// them, and a witness system with the wrong input count does not feed it at all; both equal the
+// slow twin after finish().
+TEST(Pce, StreamOnRandomMatricesAndWrongHint) {
+  const std::uint64_t seed = std::random_device{}();
+  std::mt19937_64 rng(seed);
+  const std::uint32_t rows = 700, ni = 3, na = 500;
+  R1csMatrices m = random_r1cs(rng, rows, ni, na);
+  std::vector<Fr> z(ni + na);
+  z[0] = Fr::one();
+  for (std::size_t i = 1; i < z.size(); ++i) z[i] = rng() % 2 ? Fr::from_u64(rng() % 3) : random_fr(rng);
+  const AbcVectors want = spmv_naive(m, z);
+  const PceSchedule sched = pce_schedule(m);
+  for (std::size_t hint : {std::size_t{ni}, std::size_t{1}}) {
+    AbcVectors got;
+    got.a.resize(rows);
+    got.b.resize(rows);
+    got.c.resize(rows);
+    PceStream stream(m, sched, got.a, got.b, got.c);
+    WitnessConstraintSystem wcs({.num_inputs_hint = hint, .stream = &stream});
+    for (std::uint32_t i = 1; i < ni; ++i) ASSERT_TRUE(wcs.alloc_input("in", [&] { return z[i]; }).ok());
+    for (std::uint32_t i = 0; i < na; ++i) ASSERT_TRUE(wcs.alloc("x", [&] { return z[ni + i]; }).ok());
+    ASSERT_TRUE(wcs.finish().ok());
+    if (hint != ni) {
+      EXPECT_EQ(stream.rows_streamed(), 0u);
+    }
+    ASSERT_TRUE(stream.finish(wcs.take_assignment()).ok());
+    EXPECT_EQ(got.a, want.a) << "seed=" << seed << " hint=" << hint;
+    EXPECT_EQ(got.b, want.b) << "seed=" << seed;
+    EXPECT_EQ(got.c, want.c) << "seed=" << seed;
+  }
+  // Wrong schedule or witness size: errors, never a silent result.
+  AbcVectors v;
+  v.a.resize(rows);
+  v.b.resize(rows);
+  v.c.resize(rows);
+  PceSchedule other = sched;
+  other.need_columns.pop_back();
+  PceStream bad(m, other, v.a, v.b, v.c);
+  EXPECT_FALSE(bad.accepts(ni));
+  EXPECT_EQ(bad.finish(z).code(), Errc::size_mismatch);
+  PceStream good(m, sched, v.a, v.b, v.c);
+  z.pop_back();
+  EXPECT_EQ(good.finish(z).code(), Errc::size_mismatch);
+}
+
 }  // namespace
 }  // namespace cuzk

@@ -4,11 +4,33 @@
 
 namespace cuzk {
 
-RecordingConstraintSystem::RecordingConstraintSystem(const RecordingOptions& opt) : opt_(opt) {
+RecordingConstraintSystem::RecordingConstraintSystem(const RecordingOptions& opt) : opt_(opt) { init(); }
+
+RecordingConstraintSystem::RecordingConstraintSystem(const RecordingOptions& opt, Recording&& storage)
+    : opt_(opt), rec_(std::move(storage)) {
+  R1csMatrices& m = rec_.matrices;
+  for (SparseMatrix* s : {&m.a, &m.b, &m.c}) {
+    s->row_ptr.assign(1, 0);
+    s->col.clear();
+    s->gen_idx.clear();
+    s->coeffs.clear();
+    s->block_gen.clear();
+    s->rebuild_index();
+  }
+  for (DensityBitmap* d : {&m.a_aux_density, &m.b_aux_density, &m.b_input_density}) {
+    d->words.clear();
+    d->bits = 0;
+  }
+  m.num_inputs = m.num_aux = m.num_constraints = 0;
+  for (std::vector<Fr>* v : {&rec_.inputs, &rec_.aux, &rec_.a, &rec_.b, &rec_.c}) v->clear();
+  init();
+}
+
+void RecordingConstraintSystem::init() {
   if (opt_.with_values) rec_.inputs.push_back(Fr::one());
   if (opt_.evaluate_abc && !opt_.with_values) opt_.evaluate_abc = false;
   rec_.matrices.b_input_density.resize(1);
-  const std::size_t n = opt.reserve_constraints;
+  const std::size_t n = opt_.reserve_constraints;
   if (n > 0) {
     if (opt_.record_matrices) {
       for (SparseMatrix* m : {&rec_.matrices.a, &rec_.matrices.b, &rec_.matrices.c}) {

@@ -31,6 +31,9 @@ struct Recording {
 class RecordingConstraintSystem final : public ConstraintSystem {
  public:
   explicit RecordingConstraintSystem(const RecordingOptions& opt = {});
+  /// Same, reusing the vectors of a previous take() (cleared, their capacity kept), so that proof
+  /// after proof writes to memory already mapped instead of faulting in fresh pages.
+  RecordingConstraintSystem(const RecordingOptions& opt, Recording&& storage);
 
   Result<Variable> alloc_aux_fn(NameFn name, ValueFn value) override;
   Result<Variable> alloc_input_fn(NameFn name, ValueFn value) override;
@@ -51,6 +54,7 @@ class RecordingConstraintSystem final : public ConstraintSystem {
   // Aux columns carry this flag until finish() knows num_inputs.
   static constexpr std::uint32_t kAuxFlag = 1u << 29;
   void add_row(const LC& a, const LC& b, const LC& c);
+  void init();
 
   RecordingOptions opt_;
   Recording rec_;

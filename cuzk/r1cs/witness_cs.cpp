@@ -2,14 +2,39 @@
 
 #include <algorithm>
 
+#include "cuzk/r1cs/pce.hpp"
+
 namespace cuzk {
 
-WitnessConstraintSystem::WitnessConstraintSystem(const WitnessOptions& opt) : opt_(opt) {
-  slots_ = std::max<std::size_t>(1, opt.num_inputs_hint);
-  z_.reserve(slots_ + opt.reserve_aux);
+WitnessConstraintSystem::WitnessConstraintSystem(const WitnessOptions& opt) : opt_(opt) { init(); }
+
+WitnessConstraintSystem::WitnessConstraintSystem(const WitnessOptions& opt, std::vector<Fr>&& storage)
+    : opt_(opt), z_(std::move(storage)) {
+  z_.clear();
+  init();
+}
+
+void WitnessConstraintSystem::init() {
+  slots_ = std::max<std::size_t>(1, opt_.num_inputs_hint);
+  z_.reserve(slots_ + opt_.reserve_aux);
   z_.assign(slots_, Fr::zero());
   z_[0] = Fr::one();
   inputs_.push_back(Fr::one());
+  if (opt_.stream && opt_.stream->accepts(slots_)) {
+    stream_ = opt_.stream;
+    stream_columns_ = 0;
+    stream_inputs_ = 0;
+    poll_stream();
+  }
+}
+
+void WitnessConstraintSystem::advance_stream() {
+  // Only while the layout is (inputs ‖ aux) with every input in its slot.
+  if (inputs_.size() > slots_) {
+    stream_columns_ = stream_inputs_ = SIZE_MAX;
+    return;
+  }
+  stream_->advance(z_.data(), z_.size(), inputs_.size(), stream_columns_, stream_inputs_);
 }
 
 std::string WitnessConstraintSystem::path(const std::string& leaf) const {
@@ -25,6 +50,7 @@ Result<Variable> WitnessConstraintSystem::alloc_aux_fn(NameFn name, ValueFn valu
     return v.status().with_context("aux variable " + std::to_string(num_aux()) + " '" + path(name()) + "'");
   }
   z_.push_back(*v);
+  if (stream_) poll_stream();
   return Variable::aux(static_cast<std::uint32_t>(z_.size() - 1 - slots_));
 }
 
@@ -36,6 +62,7 @@ Result<Variable> WitnessConstraintSystem::alloc_input_fn(NameFn name, ValueFn va
   }
   if (inputs_.size() < slots_) z_[inputs_.size()] = *v;
   inputs_.push_back(*v);
+  if (stream_) poll_stream();
   return Variable::input(static_cast<std::uint32_t>(inputs_.size() - 1));
 }
 

@@ -3,6 +3,7 @@
 // the recorded matrices and pce_evaluate() this is the PCE proving path (DESIGN.md §2).
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -10,6 +11,8 @@
 #include "cuzk/r1cs/constraint_system.hpp"
 
 namespace cuzk {
+
+class PceStream;
 
 struct WitnessOptions {
   /// Keep the scope path so a missing value's error names the full path (costs one string per
@@ -20,11 +23,19 @@ struct WitnessOptions {
   /// Expected input count (ONE included), e.g. the recorded R1csMatrices::num_inputs: the
   /// assignment is then built in place as (inputs ‖ aux) and take_assignment() copies nothing.
   std::size_t num_inputs_hint = 1;
+  /// Fused PCE: blocks of rows are evaluated as soon as their columns are assigned (the values
+  /// still in cache). Used only when num_inputs_hint equals the matrices' num_inputs; the caller
+  /// calls stream->finish(take_assignment()) after synthesis.
+  PceStream* stream = nullptr;
 };
 
 class WitnessConstraintSystem final : public ConstraintSystem {
  public:
   explicit WitnessConstraintSystem(const WitnessOptions& opt = {});
+  /// Same, building the assignment in |storage| (cleared, its capacity kept): pass the vector a
+  /// previous take_assignment() returned so that proof after proof reuses memory already mapped
+  /// (a fresh multi-MiB buffer costs a page fault per 4 KiB on first touch).
+  WitnessConstraintSystem(const WitnessOptions& opt, std::vector<Fr>&& storage);
 
   Result<Variable> alloc_aux_fn(NameFn name, ValueFn value) override;
   Result<Variable> alloc_input_fn(NameFn name, ValueFn value) override;
@@ -50,6 +61,12 @@ class WitnessConstraintSystem final : public ConstraintSystem {
 
  private:
   std::string path(const std::string& leaf) const;
+  void init();
+  // Calls the stream when z_ and inputs_ reached the counts it asked for.
+  void poll_stream() {
+    if (z_.size() >= stream_columns_ && inputs_.size() >= stream_inputs_) advance_stream();
+  }
+  void advance_stream();
 
   WitnessOptions opt_;
   std::vector<std::string> scopes_;
@@ -58,6 +75,8 @@ class WitnessConstraintSystem final : public ConstraintSystem {
   std::vector<Fr> z_;  // z_[0, slots_) = the first inputs, then aux
   std::size_t slots_ = 1;
   bool finished_ = false;
+  PceStream* stream_ = nullptr;
+  std::size_t stream_columns_ = SIZE_MAX, stream_inputs_ = SIZE_MAX;
 };
 
 }  // namespace cuzk
