@@ -20,8 +20,8 @@ TARBALL="chainsafe-blst-0.2.11.tgz"
 INTEGRITY="sha512-URyOLq5GtxBoxibOnd2pgLydCy0UZzbiIIBcsRAvGxAsRzjZL04TsQfwRkz5aphU3a1ebeRoMmI/HHyMCiFSQg=="
 WORK="$HERE/work"
 
-if ! command -v npm > /dev/null; then
-  echo "SKIP: npm not found (needed to fetch $PKG)"
+if ! command -v npm > /dev/null || ! command -v node > /dev/null; then
+  echo "SKIP: npm/node not found (needed to fetch and check $PKG)"
   exit 77
 fi
 mkdir -p "$WORK"
@@ -29,7 +29,9 @@ if [ ! -f "$WORK/blst/libblst.a" ]; then
   if [ ! -f "$WORK/$TARBALL" ]; then
     (cd "$WORK" && npm pack "$PKG" --silent > /dev/null) || { echo "SKIP: npm pack $PKG failed"; exit 77; }
   fi
-  got="sha512-$(openssl dgst -sha512 -binary "$WORK/$TARBALL" | base64 -w0)"
+  got="$(node -e "const c = require('crypto'), f = require('fs');
+    process.stdout.write('sha512-' + c.createHash('sha512').update(f.readFileSync(process.argv[1])).digest('base64'))" \
+    "$WORK/$TARBALL")"
   if [ "$got" != "$INTEGRITY" ]; then
     echo "FAIL: $TARBALL integrity $got, expected $INTEGRITY" >&2
     rm -f "$WORK/$TARBALL"
