@@ -125,6 +125,12 @@ std::map<std::uint32_t, double> busy_any(const pb::GetStatusResponse& s) {
   return m;
 }
 
+std::map<std::uint32_t, std::uint64_t> proved(const pb::GetStatusResponse& s) {
+  std::map<std::uint32_t, std::uint64_t> m;
+  for (auto& g : s.gpus()) m[g.ordinal()] = g.partitions_proved();
+  return m;
+}
+
 void print_summary(const std::vector<JobRecord>& recs, double wall_s, const pb::GetStatusResponse& before,
                    const pb::GetStatusResponse& after) {
   std::size_t ok = 0;
@@ -156,10 +162,14 @@ void print_summary(const std::vector<JobRecord>& recs, double wall_s, const pb::
   std::printf("%-28s %12.1f\n", "avg server total (ms)", tot / n);
   std::printf("%-28s %12.1f\n", "client latency p50 (ms)", pct(0.5));
   std::printf("%-28s %12.1f\n", "client latency p99 (ms)", pct(0.99));
+  // Per device: busy fraction (the union of its workers' device stages over the wall time) and
+  // the partitions it proved during the run.
   auto b0 = busy_any(before), b1 = busy_any(after);
+  auto p0 = proved(before), p1 = proved(after);
   for (auto& [dev, v] : b1) {
     double frac = wall_s > 0 ? (v - b0[dev]) / wall_s : 0;
-    std::printf("device %-21u %11.1f%%\n", dev, 100.0 * frac);
+    std::printf("device %-21u %11.1f%%  %llu partitions\n", dev, 100.0 * frac,
+                static_cast<unsigned long long>(p1[dev] - p0[dev]));
   }
 }
 
