@@ -138,6 +138,41 @@ BENCHMARK(bm_accumulation<G1Curve>)->Name("msm_g1_accumulation")
     ->ArgsProduct({{16, 20}, {1, 2}, {0, 13}})->ArgNames({"log_n", "acc", "c"})
     ->Unit(benchmark::kMillisecond)->MinTime(0.5);
 
+double process_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
+// Endomorphism split on/off: Args log2 n, threads, endomorphism (1 off, 2 on), c (0 auto).
+// cpu_us_per_pt is the process CPU time (all threads) per point, the steady figure on a shared machine.
+template <class C>
+void bm_endomorphism(benchmark::State& state) {
+  const unsigned log_n = static_cast<unsigned>(state.range(0));
+  const auto& b = bases<C>(log_n);
+  const auto s = scalars(log_n, kRandom);
+  const PippengerOptions po{.window_bits = static_cast<unsigned>(state.range(3)),
+                            .endomorphism = static_cast<MsmEndomorphism>(state.range(2))};
+  ThreadPool& p = pool(static_cast<std::size_t>(state.range(1)));
+  double cpu = 0;
+  for (auto _ : state) {
+    const double t0 = process_cpu_ns();
+    auto r = msm<C>(b, s, p, {.split = MsmSplit::never, .pippenger = po});
+    benchmark::DoNotOptimize(r);
+    cpu += process_cpu_ns() - t0;
+  }
+  const double pts = static_cast<double>(s.size()) * static_cast<double>(state.iterations());
+  state.counters["us_per_pt"] = benchmark::Counter(pts / 1e6, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["cpu_us_per_pt"] = cpu / 1e3 / pts;
+  state.counters["madd_ns"] = madd_ns<C>();
+}
+BENCHMARK(bm_endomorphism<G1Curve>)->Name("msm_g1_endo")
+    ->ArgsProduct({{16, 18, 20}, {1, 2}, {1, 2}, {0, 12, 13, 14, 15, 16}})->ArgNames({"log_n", "threads", "endo", "c"})
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(bm_endomorphism<G2Curve>)->Name("msm_g2_endo")
+    ->ArgsProduct({{12, 16, 18}, {1, 2}, {1, 2}, {0, 11, 12, 13, 14}})->ArgNames({"log_n", "threads", "endo", "c"})
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+
 // pt_per_madd is derived in docs/perf/msm.md as us_per_pt·1000 / madd_ns (Google Benchmark has no
 // counter that divides by another counter).
 

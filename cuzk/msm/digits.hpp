@@ -10,6 +10,8 @@
 // because Σ_j window_j(k')·2^(cj) = k' = k + H. Every digit is then a function of k' and j alone,
 // so windows are independent (one thread or one GPU block per window). Bounds: H < 2^((K−1)c) and
 // k < 2^255 ≤ 2^(Kc−1), so k' < 2^256 (4 limbs) and the top window is ≤ ⌊k/2^((K−1)c)⌋ + 1 ≤ 2^(c−1).
+// Shorter scalars k < 2^b (the halves of an endomorphism split) use K = ⌈(b+1)/c⌉ and the same bounds
+// with b for 255.
 #pragma once
 
 #include <cstdint>
@@ -34,10 +36,11 @@ struct SignedWindowPlan {
   unsigned windows = 0;  ///< K
   std::uint64_t h[kMsmScalarLimbs] = {};
 
-  CUZK_HD constexpr static SignedWindowPlan make(unsigned c) {
+  /// Plan for scalars below 2^|bits| (255 for Fr; the endomorphism split's halves are shorter).
+  CUZK_HD constexpr static SignedWindowPlan make(unsigned c, unsigned bits = kMsmScalarBits) {
     SignedWindowPlan p;
     p.c = c;
-    p.windows = msm_window_count(c);
+    p.windows = msm_window_count(c, bits);
     for (unsigned j = 0; j + 1 < p.windows; ++j) {
       const unsigned bit = c * j + c - 1;  // < 256 since (K−1)c < 256
       p.h[bit / 64] |= std::uint64_t{1} << (bit % 64);

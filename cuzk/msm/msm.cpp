@@ -7,6 +7,7 @@
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/msm/bit_split.hpp"
+#include "cuzk/msm/scratch.hpp"
 
 namespace cuzk {
 
@@ -63,7 +64,7 @@ Result<Jacobian<C>> msm(std::span<const Affine<C>> bases, std::span<const Fr> sc
   if (selected == 0) return Jacobian<C>::identity();
 
   // Canonical scalars of the selected terms, compacted: the k-th pairs with table[k].
-  std::vector<Limbs<4>> canon(selected);
+  ScratchArray<Limbs<4>> canon(selected);
   if (dense) {
     pool.parallel_for(
         n, [&](std::size_t b, std::size_t e) {
@@ -90,7 +91,7 @@ Result<Jacobian<C>> msm(std::span<const Affine<C>> bases, std::span<const Fr> sc
   bool split = config.split == MsmSplit::always;
   BitSplitParts parts;
   if (config.split != MsmSplit::never) {
-    parts = bit_split(canon, {});
+    parts = bit_split(canon.span(), {});
     if (config.split == MsmSplit::automatic) split = msm_split_pays(selected, parts.zeros + parts.ones.size());
     if (report) {
       report->zeros = parts.zeros;
@@ -99,8 +100,8 @@ Result<Jacobian<C>> msm(std::span<const Affine<C>> bases, std::span<const Fr> sc
     }
   }
   if (report) report->split_used = split;
-  if (!split) return msm_pippenger_unchecked<C>(table, canon, {}, pool, config.pippenger);
-  canon = {};
+  if (!split) return msm_pippenger_unchecked<C>(table, canon.span(), {}, pool, config.pippenger);
+  canon = ScratchArray<Limbs<4>>();
   Jacobian<C> acc = sum_bases_unchecked<C>(table, parts.ones, pool);
   acc += msm_pippenger_unchecked<C>(table, parts.tail_scalars, parts.tail_indices, pool, config.pippenger);
   return acc;

@@ -1,7 +1,8 @@
 // MSM tests: the signed-window recoding against big-integer reconstruction, and Pippenger (every
 // window width, chunking, thread count, split mode, density) against the naive double-and-add MSM
 // at random sizes that are not powers of two, with identity bases, duplicated and negated bases,
-// and the scalars 0, 1, r − 1. Every test prints its seed (CUZK_SEED=… replays one).
+// and the scalars 0, 1, r − 1; the endomorphism split (GLV on G1, GLS on G2) on and off, its scalar
+// decompositions at the balancing boundaries. Every test prints its seed (CUZK_SEED=… replays one).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -13,6 +14,7 @@
 #include "cuzk/ec/test_util.hpp"
 #include "cuzk/msm/bit_split.hpp"
 #include "cuzk/msm/digits.hpp"
+#include "cuzk/msm/endomorphism.hpp"
 #include "cuzk/msm/msm.hpp"
 #include "cuzk/msm/naive.hpp"
 #include "cuzk/msm/pippenger.hpp"
@@ -111,6 +113,74 @@ TEST(MsmDigits, ExtractBitsCrossesLimbs) {
   EXPECT_EQ(msm_extract_bits(v, 256, 8), 0u);
 }
 
+// λ and scalars around the boundaries of the GLV balancing (multiples of λ, λ/2, r − 1).
+std::vector<Fr> glv_boundary_scalars(std::mt19937_64& rng) {
+  const Fr lam = Fr::from_limbs_reduce(Limbs<4>{kGlvLambda[0], kGlvLambda[1], 0, 0});
+  const Fr half = Fr::from_limbs_reduce(Limbs<4>{(kGlvLambda[0] >> 1) | (kGlvLambda[1] << 63), kGlvLambda[1] >> 1, 0, 0});
+  std::vector<Fr> ks = {Fr::zero(), Fr::one(), kMinusOne, -Fr::from_u64(2), lam, lam - Fr::one(), lam + Fr::one(),
+                        half, half + Fr::one(), half - Fr::one(), lam * lam, lam * lam - Fr::one(), -lam,
+                        -lam - Fr::one(), lam + half, lam + half + Fr::one(), lam * half, lam * (half + Fr::one()),
+                        Fr::from_u64(kBlsXAbs), Fr::from_u64(kBlsXAbs) * Fr::from_u64(kBlsXAbs)};
+  for (int i = 0; i < 8; ++i) {
+    const Fr e = Fr::from_u64(rng() % 5);
+    ks.push_back(lam * random_fr(rng) + e);
+    ks.push_back(lam * (half + e) + half - e);
+  }
+  for (int i = 0; i < 200; ++i) ks.push_back(random_fr(rng));
+  return ks;
+}
+
+TEST(MsmEndomorphism, GlvHalvesReconstructTheScalar) {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const Fr lam = Fr::from_limbs_reduce(Limbs<4>{kGlvLambda[0], kGlvLambda[1], 0, 0});
+  for (const Fr& k : glv_boundary_scalars(rng)) {
+    const GlvHalves h = glv_split_g1(k.to_canonical());
+    EXPECT_EQ(h.m1[1] >> 63, 0u) << k.to_hex() << " seed=" << seed;  // < 2^127
+    EXPECT_EQ(h.m2[1] >> 63, 0u) << k.to_hex() << " seed=" << seed;
+    const Fr m1 = Fr::from_limbs_reduce(Limbs<4>{h.m1[0], h.m1[1], 0, 0});
+    const Fr m2 = Fr::from_limbs_reduce(Limbs<4>{h.m2[0], h.m2[1], 0, 0});
+    EXPECT_EQ((h.neg1 ? -m1 : m1) + (h.neg2 ? -m2 : m2) * lam, k) << k.to_hex() << " seed=" << seed;
+  }
+}
+
+TEST(MsmEndomorphism, GlsDigitsReconstructTheScalar) {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const Fr x = Fr::from_u64(kBlsXAbs);
+  for (const Fr& k : glv_boundary_scalars(rng)) {
+    std::uint64_t a[4];
+    gls_split_g2(k.to_canonical(), a);
+    Fr acc = Fr::zero();
+    for (int t = 4; t-- > 0;) {
+      EXPECT_LT(a[t], kBlsXAbs);
+      acc = acc * x + Fr::from_u64(a[t]);
+    }
+    EXPECT_EQ(acc, k) << k.to_hex() << " seed=" << seed;
+  }
+}
+
+// The split MSM on the boundary scalars, every accumulation, against the naive MSM.
+template <class C>
+void check_endomorphism_boundaries() {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  ThreadPool pool(2);
+  const auto ks = glv_boundary_scalars(rng);
+  const auto bases = make_bases<C>(ks.size(), rng);
+  const auto expect = msm_naive<C>(bases, ks);
+  ASSERT_TRUE(expect.has_value());
+  for (unsigned c : {0u, 4u, 7u, 10u, 13u}) {
+    const auto got = msm<C>(bases, ks, pool,
+                            {.split = MsmSplit::never, .pippenger = {.window_bits = c, .endomorphism = MsmEndomorphism::on}});
+    ASSERT_TRUE(got.ok());
+    EXPECT_TRUE(*got == *expect) << C::name << " c=" << c << " seed=" << seed;
+  }
+}
+
+TEST(MsmEndomorphism, G1BoundaryScalarsMatchNaive) { check_endomorphism_boundaries<G1Curve>(); }
+TEST(MsmEndomorphism, G2BoundaryScalarsMatchNaive) { check_endomorphism_boundaries<G2Curve>(); }
+
 template <class C>
 void check_against_naive(std::size_t max_n, int rounds) {
   const auto seed = fresh_seed();
@@ -129,17 +199,19 @@ void check_against_naive(std::size_t max_n, int rounds) {
     if (round % 4 != 3) cfg.pippenger.window_bits = 1 + static_cast<unsigned>(rng() % 12);
     if (round % 5 == 4) cfg.pippenger.chunks = 1 + static_cast<unsigned>(rng() % 5);
     cfg.pippenger.accumulation = static_cast<PippengerAccumulation>(rng() % 3);
+    cfg.pippenger.endomorphism = static_cast<MsmEndomorphism>(rng() % 3);
     const auto got = msm<C>(bases, scalars, pool, cfg);
     ASSERT_TRUE(got.ok()) << got.status().to_string();
     EXPECT_TRUE(*got == *expect) << C::name << " n=" << n << " c=" << cfg.pippenger.window_bits
                                  << " chunks=" << cfg.pippenger.chunks << " split=" << static_cast<int>(split)
                                  << " acc=" << static_cast<int>(cfg.pippenger.accumulation)
+                                 << " endo=" << static_cast<int>(cfg.pippenger.endomorphism)
                                  << " threads=" << pool.size() << " seed=" << seed;
   }
 }
 
-TEST(MsmPippenger, G1MatchesNaive) { check_against_naive<G1Curve>(300, 24); }
-TEST(MsmPippenger, G2MatchesNaive) { check_against_naive<G2Curve>(90, 10); }
+TEST(MsmPippenger, G1MatchesNaive) { check_against_naive<G1Curve>(300, 30); }
+TEST(MsmPippenger, G2MatchesNaive) { check_against_naive<G2Curve>(90, 14); }
 
 // Every configuration of the fast paths agrees at a size where the naive MSM would be slow.
 TEST(MsmPippenger, ConfigurationsAgreeAtMediumSize) {
@@ -155,13 +227,16 @@ TEST(MsmPippenger, ConfigurationsAgreeAtMediumSize) {
     for (unsigned p : {0u, 1u, 3u}) {
       for (MsmSplit s : {MsmSplit::never, MsmSplit::always}) {
         for (auto acc : {PippengerAccumulation::xyzz, PippengerAccumulation::batch_affine}) {
-          if (p == 1 && acc == PippengerAccumulation::xyzz) continue;
-          MsmConfig cfg{.split = s};
-          cfg.pippenger = {.window_bits = c, .chunks = p, .accumulation = acc};
-          const auto got = msm<G1Curve>(bases, scalars, pool, cfg);
-          ASSERT_TRUE(got.ok());
-          EXPECT_TRUE(*got == *ref) << "n=" << n << " c=" << c << " p=" << p << " acc=" << static_cast<int>(acc)
-                                    << " split=" << static_cast<int>(s) << " seed=" << seed;
+          for (auto endo : {MsmEndomorphism::off, MsmEndomorphism::on}) {
+            if (p == 1 && acc == PippengerAccumulation::xyzz) continue;
+            MsmConfig cfg{.split = s};
+            cfg.pippenger = {.window_bits = c, .chunks = p, .accumulation = acc, .endomorphism = endo};
+            const auto got = msm<G1Curve>(bases, scalars, pool, cfg);
+            ASSERT_TRUE(got.ok());
+            EXPECT_TRUE(*got == *ref) << "n=" << n << " c=" << c << " p=" << p << " acc=" << static_cast<int>(acc)
+                                      << " split=" << static_cast<int>(s) << " endo=" << static_cast<int>(endo)
+                                      << " seed=" << seed;
+          }
         }
       }
     }
@@ -180,10 +255,15 @@ void check_special_scalars() {
   ThreadPool pool(2);
   const std::size_t n = 77 + rng() % 40;
   auto bases = make_bases<C>(n, rng);
-  for (int mode = 0; mode < 6; ++mode) {
+  for (int mode = 0; mode < 12; ++mode) {
     const MsmSplit s = static_cast<MsmSplit>(mode % 3);
     MsmConfig cfg{.split = s};
-    if (mode >= 3) cfg.pippenger = {.window_bits = 10, .accumulation = PippengerAccumulation::batch_affine};
+    if (mode / 3 == 1) cfg.pippenger = {.window_bits = 10, .accumulation = PippengerAccumulation::batch_affine};
+    if (mode / 3 == 2) cfg.pippenger = {.endomorphism = MsmEndomorphism::on};
+    if (mode / 3 == 3) {
+      cfg.pippenger = {.window_bits = 10, .accumulation = PippengerAccumulation::batch_affine,
+                       .endomorphism = MsmEndomorphism::on};
+    }
     // All zeros: the identity.
     std::vector<Fr> zeros(n, Fr::zero());
     EXPECT_TRUE(msm<C>(bases, zeros, pool, cfg)->is_identity()) << "seed=" << seed;
@@ -231,10 +311,14 @@ TEST(MsmPippenger, BatchAffineCollisionsAgreeWithXyzz) {
   const auto ref = msm<G1Curve>(bases, scalars, pool,
                                 {.split = MsmSplit::never, .pippenger = {.accumulation = PippengerAccumulation::xyzz}});
   for (unsigned c : {10u, 13u}) {
-    const auto got = msm<G1Curve>(bases, scalars, pool,
-                                  {.split = MsmSplit::never,
-                                   .pippenger = {.window_bits = c, .accumulation = PippengerAccumulation::batch_affine}});
-    EXPECT_TRUE(*got == *ref) << "c=" << c << " n=" << n << " seed=" << seed;
+    for (auto endo : {MsmEndomorphism::off, MsmEndomorphism::on}) {
+      const auto got = msm<G1Curve>(bases, scalars, pool,
+                                    {.split = MsmSplit::never,
+                                     .pippenger = {.window_bits = c,
+                                                   .accumulation = PippengerAccumulation::batch_affine,
+                                                   .endomorphism = endo}});
+      EXPECT_TRUE(*got == *ref) << "c=" << c << " endo=" << static_cast<int>(endo) << " n=" << n << " seed=" << seed;
+    }
   }
   // And the whole sum against a short naive computation: Σ over the three (base, scalar) classes.
   Jacobian<G1Curve> expect = Jacobian<G1Curve>::identity();
@@ -263,7 +347,10 @@ void check_density() {
     ASSERT_TRUE(expect.has_value());
     for (MsmSplit s : {MsmSplit::never, MsmSplit::always}) {
       MsmReport report;
-      const auto got = msm<C>(bases, scalars, pool, {.density_bits = bits, .base_offset = offset, .split = s}, &report);
+      const auto endo = static_cast<MsmEndomorphism>(rng() % 3);
+      const auto got = msm<C>(bases, scalars, pool,
+                              {.density_bits = bits, .base_offset = offset, .split = s, .pippenger = {.endomorphism = endo}},
+                              &report);
       ASSERT_TRUE(got.ok()) << got.status().to_string();
       EXPECT_TRUE(*got == *expect) << "n=" << n << " selected=" << selected << " seed=" << seed;
       EXPECT_EQ(report.selected, selected);

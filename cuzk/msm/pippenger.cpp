@@ -1,16 +1,19 @@
 #include "cuzk/msm/pippenger.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/ec/xyzz.hpp"
 #include "cuzk/msm/digits.hpp"
+#include "cuzk/msm/endomorphism.hpp"
+#include "cuzk/msm/scratch.hpp"
 
 namespace cuzk {
 
-PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes) {
+PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes, unsigned scalar_bits) {
   threads = std::max<std::size_t>(1, threads);
   PippengerShape best;
   double best_cost = -1;
@@ -19,7 +22,7 @@ PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t x
     // Affine buckets are two coordinates and a state byte: about half an XYZZ point.
     const std::size_t bucket_bytes = affine ? xyzz_bytes / 2 + 8 : xyzz_bytes;
     if ((std::size_t{1} << (c - 1)) * bucket_bytes > kBucketBytesCap) break;
-    const std::size_t k = msm_window_count(c);
+    const std::size_t k = msm_window_count(c, scalar_bits);
     for (unsigned p = 1; p <= 16; ++p) {
       if (p > 1 && n / p < (std::size_t{1} << c)) break;  // chunks smaller than the buckets waste work
       const double rounds = static_cast<double>((k * p + threads - 1) / threads);
@@ -31,7 +34,7 @@ PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t x
           rounds * (per_point * static_cast<double>(n) / p + per_bucket * static_cast<double>(std::size_t{1} << c));
       if (best_cost < 0 || cost < best_cost) {
         best_cost = cost;
-        best = {c, p, affine ? PippengerAccumulation::batch_affine : PippengerAccumulation::xyzz};
+        best = {c, p, affine ? PippengerAccumulation::batch_affine : PippengerAccumulation::xyzz, cost};
       }
     }
   }
@@ -39,6 +42,40 @@ PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t x
 }
 
 namespace {
+
+// The terms of an MSM as Pippenger reads them: term i is (scalar(i), ±point(i)).
+// PlainTerms: the caller's scalars and bases (through |indices| when not empty).
+template <class C>
+struct PlainTerms {
+  std::span<const Affine<C>> bases;
+  std::span<const Limbs<4>> scalars;
+  std::span<const std::uint32_t> indices;
+
+  std::size_t size() const { return scalars.size(); }
+  const Limbs<4>& scalar(std::size_t i) const { return scalars[i]; }
+  const Affine<C>& point(std::size_t i) const { return bases[indices.empty() ? i : indices[i]]; }
+  bool negated(std::size_t) const { return false; }
+};
+
+// SplitTerms: D·n terms after an endomorphism split; term t·n + i pairs scalars[t·n + i] with the
+// caller's base i (t = 0, through |indices|) or mapped[(t − 1)·n + i]; |neg| (empty: none) flips a
+// term's sign.
+template <class C>
+struct SplitTerms {
+  std::span<const Affine<C>> bases;
+  std::span<const std::uint32_t> indices;
+  std::span<const Affine<C>> mapped;
+  std::span<const Limbs<4>> scalars;
+  std::span<const std::uint8_t> neg;
+  std::size_t n = 0;
+
+  std::size_t size() const { return scalars.size(); }
+  const Limbs<4>& scalar(std::size_t i) const { return scalars[i]; }
+  const Affine<C>& point(std::size_t i) const {
+    return i < n ? bases[indices.empty() ? i : indices[i]] : mapped[i - n];
+  }
+  bool negated(std::size_t i) const { return !neg.empty() && neg[i] != 0; }
+};
 
 // Digit |j| of a canonical scalar: the recoding k + H is redone per window (a 4-limb addition, a few
 // ns against a bucket addition), so no recoded copy of the scalars (n·32 bytes) is kept.
@@ -49,14 +86,12 @@ inline std::int32_t recoded_digit(const SignedWindowPlan& plan, const Limbs<4>& 
 }
 
 // Σ over points [begin, end) of window |j|: XYZZ bucket accumulation then running-sum reduction.
-template <class C>
-Xyzz<C> window_sum(const SignedWindowPlan& plan, unsigned j, std::span<const Affine<C>> bases,
-                   std::span<const Limbs<4>> scalars, std::span<const std::uint32_t> indices, std::size_t begin,
-                   std::size_t end, std::vector<Xyzz<C>>& buckets) {
+template <class C, class T>
+Xyzz<C> window_sum(const SignedWindowPlan& plan, unsigned j, const T& terms, std::size_t begin, std::size_t end,
+                   std::vector<Xyzz<C>>& buckets) {
   const std::uint32_t nb = plan.buckets();
   buckets.assign(nb, Xyzz<C>::identity());
-  const bool direct = indices.empty();
-  auto digit = [&](std::size_t i) { return recoded_digit(plan, scalars[i], j); };
+  auto digit = [&](std::size_t i) { return recoded_digit(plan, terms.scalar(i), j); };
   // One point of lookahead: prefetch the next bucket and base while this addition runs.
   std::int32_t d_next = begin < end ? digit(begin) : 0;
   for (std::size_t i = begin; i < end; ++i) {
@@ -66,15 +101,16 @@ Xyzz<C> window_sum(const SignedWindowPlan& plan, unsigned j, std::span<const Aff
       if (d_next != 0) {
         const std::uint32_t nx = static_cast<std::uint32_t>(d_next < 0 ? -d_next : d_next) - 1;
         __builtin_prefetch(&buckets[nx]);
-        __builtin_prefetch(&bases[direct ? i + 1 : indices[i + 1]]);
+        __builtin_prefetch(&terms.point(i + 1));
       }
     }
     if (d == 0) continue;
-    const Affine<C>& q = bases[direct ? i : indices[i]];
-    if (d > 0) {
-      buckets[static_cast<std::uint32_t>(d) - 1].add_mixed(q);
+    const Affine<C>& q = terms.point(i);
+    Xyzz<C>& bucket = buckets[static_cast<std::uint32_t>(d < 0 ? -d : d) - 1];
+    if ((d > 0) != terms.negated(i)) {
+      bucket.add_mixed(q);
     } else {
-      buckets[static_cast<std::uint32_t>(-d) - 1].sub_mixed(q);
+      bucket.sub_mixed(q);
     }
   }
   // Σ_b (b + 1)·B_b = Σ_b (B_b + B_{b+1} + … ) by running sums from the top bucket down.
@@ -102,8 +138,20 @@ class AffineBuckets {
   using A = Affine<C>;
 
   AffineBuckets(std::uint32_t nb, std::size_t batch)
-      : batch_(batch), bucket_(nb), slot_(batch), point_(batch), den_(batch), prefix_(batch) {
+      : max_batch_(batch), batch_(batch), bucket_(nb), slot_(batch), point_(batch), den_(batch), prefix_(batch) {
     queue_.reserve(batch);
+    reset(batch);
+  }
+
+  // Empties every bucket (the object serves several windows in turn); at most |batch| additions
+  // per inversion from now on.
+  void reset(std::size_t batch) {
+    batch_ = std::max<std::size_t>(1, std::min(batch, max_batch_));
+    for (std::size_t b = 0; b < bucket_.size(); ++b) bucket_[b].state = kEmpty;
+    overflow_.clear();
+    queue_.clear();
+    m_ = 0;
+    flushed_ = false;
   }
 
   // bucket[b] += p (p not the identity).
@@ -224,8 +272,8 @@ class AffineBuckets {
     flushed_ = true;
   }
 
-  std::size_t batch_;
-  std::vector<Slot> bucket_;
+  std::size_t max_batch_, batch_;
+  ScratchArray<Slot> bucket_;
   std::vector<std::uint32_t> slot_;
   std::vector<A> point_;
   std::vector<F> den_, prefix_;
@@ -235,23 +283,29 @@ class AffineBuckets {
   bool flushed_ = false;
 };
 
+// Buckets the top window can reach for scalars below 2^|bits|: digits ≤ 2^(bits − (K−1)c) + 1.
+inline std::size_t top_live_buckets(const SignedWindowPlan& plan, unsigned bits) {
+  const unsigned top_bits = bits - (plan.windows - 1) * plan.c;
+  return std::min<std::size_t>((std::size_t{1} << std::min(top_bits, plan.c)) + 1, plan.buckets());
+}
+
 // Points are taken in blocks whose digits are computed first, so the bucket of the point
 // kPrefetchAhead places later can be prefetched (a bucket array of 2^15 entries lives in L3/DRAM).
 inline constexpr std::size_t kDigitBlock = 256;
 inline constexpr std::size_t kPrefetchAhead = 8;
 
-template <class C>
-Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned j, std::span<const Affine<C>> bases,
-                          std::span<const Limbs<4>> scalars, std::span<const std::uint32_t> indices,
-                          std::size_t begin, std::size_t end) {
-  const std::uint32_t nb = plan.buckets();
-  const std::size_t batch = batch_affine_batch_size(plan.c);
-  AffineBuckets<C> buckets(nb, batch);
-  const bool direct = indices.empty();
+template <class C, class T>
+Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned bits, unsigned j, const T& terms, std::size_t begin,
+                          std::size_t end, AffineBuckets<C>& buckets) {
+  // The top window uses only the buckets up to 2^(bits − (K−1)c) + 1: a batch of a quarter of the
+  // live buckets keeps collisions (queue, XYZZ overflow) as rare as in the full windows.
+  std::size_t batch = batch_affine_batch_size(plan.c);
+  if (j + 1 == plan.windows) batch = std::max<std::size_t>(16, std::min(batch, top_live_buckets(plan, bits) / 4));
+  buckets.reset(batch);
   std::int32_t digits[kDigitBlock];
   for (std::size_t blk = begin; blk < end; blk += kDigitBlock) {
     const std::size_t len = std::min(kDigitBlock, end - blk);
-    for (std::size_t t = 0; t < len; ++t) digits[t] = recoded_digit(plan, scalars[blk + t], j);
+    for (std::size_t t = 0; t < len; ++t) digits[t] = recoded_digit(plan, terms.scalar(blk + t), j);
     for (std::size_t t = 0; t < std::min(len, kPrefetchAhead); ++t) {
       if (digits[t] != 0) buckets.prefetch(static_cast<std::uint32_t>(digits[t] < 0 ? -digits[t] : digits[t]) - 1);
     }
@@ -260,19 +314,19 @@ Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned j, std::span<co
         const std::int32_t dn = digits[t + kPrefetchAhead];
         if (dn != 0) {
           buckets.prefetch(static_cast<std::uint32_t>(dn < 0 ? -dn : dn) - 1);
-          const std::size_t in = blk + t + kPrefetchAhead;
-          __builtin_prefetch(&bases[direct ? in : indices[in]]);
+          __builtin_prefetch(&terms.point(blk + t + kPrefetchAhead));
         }
       }
       const std::int32_t d = digits[t];
       if (d == 0) continue;
       const std::size_t i = blk + t;
-      const Affine<C>& q = bases[direct ? i : indices[i]];
+      const Affine<C>& q = terms.point(i);
       if (q.infinity) continue;
-      if (d > 0) {
-        buckets.add(static_cast<std::uint32_t>(d) - 1, q);
+      const std::uint32_t b = static_cast<std::uint32_t>(d < 0 ? -d : d) - 1;
+      if ((d > 0) != terms.negated(i)) {
+        buckets.add(b, q);
       } else {
-        buckets.add(static_cast<std::uint32_t>(-d) - 1, -q);
+        buckets.add(b, -q);
       }
     }
   }
@@ -280,37 +334,32 @@ Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned j, std::span<co
   return buckets.reduce();
 }
 
-}  // namespace
-
-template <class C>
-Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<const Limbs<4>> scalars,
-                                    std::span<const std::uint32_t> indices, ThreadPool& pool,
-                                    const PippengerOptions& options) {
-  const std::size_t n = scalars.size();
-  if (n == 0) return Jacobian<C>::identity();
-  PippengerShape shape = pippenger_shape(n, pool.size(), sizeof(Xyzz<C>));
-  if (options.window_bits != 0) shape.window_bits = std::clamp(options.window_bits, 1u, 24u);
-  if (options.chunks != 0) shape.chunks = options.chunks;
-  if (options.window_bits != 0) {
-    shape.accumulation = shape.window_bits >= kBatchAffineMinWindow ? PippengerAccumulation::batch_affine
-                                                                    : PippengerAccumulation::xyzz;
-  }
-  if (options.accumulation != PippengerAccumulation::automatic) shape.accumulation = options.accumulation;
+// Pippenger over |terms| whose scalars are below 2^|bits|, in the given shape.
+template <class C, class T>
+Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, ThreadPool& pool) {
+  const std::size_t n = terms.size();
   const bool affine = shape.accumulation == PippengerAccumulation::batch_affine;
-  const SignedWindowPlan plan = SignedWindowPlan::make(shape.window_bits);
+  const SignedWindowPlan plan = SignedWindowPlan::make(shape.window_bits, bits);
   const std::size_t k = plan.windows;
   const std::size_t p = std::max<std::size_t>(1, std::min<std::size_t>(shape.chunks, n));
 
   std::vector<Xyzz<C>> partial(k * p, Xyzz<C>::identity());
-  pool.parallel_for(k * p, [&](std::size_t t) {
-    const unsigned j = static_cast<unsigned>(t / p);
-    const std::size_t chunk = t % p;
-    const std::size_t begin = n * chunk / p, end = n * (chunk + 1) / p;
-    if (affine) {
-      partial[t] = window_sum_affine<C>(plan, j, bases, scalars, indices, begin, end);
-    } else {
-      std::vector<Xyzz<C>> buckets;
-      partial[t] = window_sum<C>(plan, j, bases, scalars, indices, begin, end, buckets);
+  // One bucket array per range of tasks, reused window after window.
+  pool.parallel_for(k * p, [&](std::size_t tb, std::size_t te) {
+    std::unique_ptr<AffineBuckets<C>> affine_buckets;
+    std::vector<Xyzz<C>> buckets;
+    if (affine) affine_buckets = std::make_unique<AffineBuckets<C>>(plan.buckets(), batch_affine_batch_size(plan.c));
+    for (std::size_t t = tb; t < te; ++t) {
+      const unsigned j = static_cast<unsigned>(t / p);
+      const std::size_t chunk = t % p;
+      const std::size_t begin = n * chunk / p, end = n * (chunk + 1) / p;
+      // A top window with few live buckets (batches under 128) is cheaper in XYZZ.
+      const bool small_top = j + 1 == k && top_live_buckets(plan, bits) / 4 < 128;
+      if (affine && !small_top) {
+        partial[t] = window_sum_affine<C>(plan, bits, j, terms, begin, end, *affine_buckets);
+      } else {
+        partial[t] = window_sum<C>(plan, j, terms, begin, end, buckets);
+      }
     }
   });
 
@@ -323,6 +372,94 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<
     for (std::size_t q = 0; q < p; ++q) acc.add(partial[j * p + q].to_jacobian());
   }
   return acc;
+}
+
+// The shape for |n| terms of |bits|-bit scalars, with the caller's overrides applied.
+template <class C>
+PippengerShape choose_shape(std::size_t n, unsigned bits, std::size_t threads, const PippengerOptions& options) {
+  PippengerShape shape = pippenger_shape(n, threads, sizeof(Xyzz<C>), bits);
+  if (options.window_bits != 0) shape.window_bits = std::clamp(options.window_bits, 1u, 24u);
+  if (options.chunks != 0) shape.chunks = options.chunks;
+  if (options.window_bits != 0) {
+    shape.accumulation = shape.window_bits >= kBatchAffineMinWindow ? PippengerAccumulation::batch_affine
+                                                                    : PippengerAccumulation::xyzz;
+  }
+  if (options.accumulation != PippengerAccumulation::automatic) shape.accumulation = options.accumulation;
+  return shape;
+}
+
+// The endomorphism split of each curve: D terms per scalar of |bits| bits (endomorphism.hpp).
+template <class C>
+struct Endo;
+template <>
+struct Endo<G1Curve> {
+  static constexpr std::size_t kDim = 2;
+  static constexpr unsigned kBits = kGlvHalfBits;
+  static constexpr Fp kBeta2 = G1Curve::kBeta * G1Curve::kBeta;  // σ²(x, y) = (β²x, y) = [λ]P
+  // Term i: (m1, ±P); term n + i: (m2, ±σ²(P)), the sign of the second folded into the table.
+  static void split(const Limbs<4>& k, const G1Affine& p, std::size_t i, std::size_t n, Limbs<4>* sc,
+                    std::uint8_t* neg, G1Affine* mapped) {
+    const GlvHalves h = glv_split_g1(k);
+    sc[i] = {h.m1[0], h.m1[1], 0, 0};
+    sc[n + i] = {h.m2[0], h.m2[1], 0, 0};
+    neg[i] = h.neg1 ? 1 : 0;
+    neg[n + i] = 0;
+    mapped[i] = {p.x * kBeta2, h.neg2 ? -p.y : p.y, p.infinity};
+  }
+};
+template <>
+struct Endo<G2Curve> {
+  static constexpr std::size_t kDim = 4;
+  static constexpr unsigned kBits = kGlsDigitBits;
+  // Terms t·n + i: (a_t, P), (a_1, −ψ(P)), (a_2, ψ²(P)), (a_3, −ψ³(P)); no signs.
+  static void split(const Limbs<4>& k, const G2Affine& p, std::size_t i, std::size_t n, Limbs<4>* sc, std::uint8_t*,
+                    G2Affine* mapped) {
+    std::uint64_t a[4];
+    gls_split_g2(k, a);
+    for (std::size_t t = 0; t < 4; ++t) sc[t * n + i] = {a[t], 0, 0, 0};
+    const G2Affine p1 = psi(p);
+    const G2Affine p2{p.x.mul_fp(G2Curve::kPsi2X), -p.y, p.infinity};
+    mapped[i] = -p1;
+    mapped[n + i] = p2;
+    mapped[2 * n + i] = -psi(p2);
+  }
+};
+
+}  // namespace
+
+template <class C>
+Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<const Limbs<4>> scalars,
+                                    std::span<const std::uint32_t> indices, ThreadPool& pool,
+                                    const PippengerOptions& options) {
+  const std::size_t n = scalars.size();
+  if (n == 0) return Jacobian<C>::identity();
+  const PlainTerms<C> plain{bases, scalars, indices};
+  const PippengerShape shape = choose_shape<C>(n, kMsmScalarBits, pool.size(), options);
+
+  using E = Endo<C>;
+  const std::size_t dn = E::kDim * n;
+  bool endo = options.endomorphism == MsmEndomorphism::on;
+  if (options.endomorphism == MsmEndomorphism::automatic) {
+    const std::size_t bytes = dn * (sizeof(Limbs<4>) + 1) + (dn - n) * sizeof(Affine<C>);
+    // The split pays when the model's cost (fewer windows, more points) is lower by a margin for
+    // the decomposition and the mapped table (about one mixed addition per scalar).
+    const PippengerShape split_shape = pippenger_shape(dn, pool.size(), sizeof(Xyzz<C>), E::kBits);
+    endo = bytes <= kEndomorphismMaxBytes && options.window_bits == 0 &&
+           split_shape.cost + static_cast<double>(n) < shape.cost;
+  }
+  if (!endo) return pippenger_run<C>(plain, kMsmScalarBits, shape, pool);
+
+  ScratchArray<Limbs<4>> sc(dn);
+  ScratchArray<std::uint8_t> neg(E::kDim == 2 ? dn : 0);
+  ScratchArray<Affine<C>> mapped(dn - n);
+  pool.parallel_for(
+      n,
+      [&](std::size_t b, std::size_t e) {
+        for (std::size_t i = b; i < e; ++i) E::split(scalars[i], plain.point(i), i, n, sc.data(), neg.data(), mapped.data());
+      },
+      1024);
+  const SplitTerms<C> terms{bases, indices, mapped.span(), sc.span(), neg.span(), n};
+  return pippenger_run<C>(terms, E::kBits, choose_shape<C>(dn, E::kBits, pool.size(), options), pool);
 }
 
 template Jacobian<G1Curve> msm_pippenger_unchecked<G1Curve>(std::span<const G1Affine>, std::span<const Limbs<4>>,

@@ -44,24 +44,39 @@ constexpr std::size_t batch_affine_batch_size(unsigned c) {
 /// c = 16 with 3.4 MiB of G1 buckets measured no faster than c = 13..15 at 2^20).
 inline constexpr std::size_t kBucketBytesCap = std::size_t{2} << 20;
 
+/// The endomorphism split (endomorphism.hpp): G1 scalars as two 127-bit halves on P and σ²(P) (GLV),
+/// G2 scalars as four 64-bit base-|x| digits on P, ψ(P), ψ²(P), ψ³(P) (GLS). Same bucket additions,
+/// a fraction of the bucket reductions; costs a table of the mapped bases ((D − 1)·n points) per call.
+enum class MsmEndomorphism { automatic, off, on };
+
+/// Extra memory the automatic endomorphism split may take (mapped bases and split scalars).
+inline constexpr std::size_t kEndomorphismMaxBytes = std::size_t{1} << 30;
+
 /// Tuning knobs of one Pippenger run; zero values are chosen from n and the thread count.
 struct PippengerOptions {
   unsigned window_bits = 0;  ///< c, 1..24; 0 = automatic
   unsigned chunks = 0;       ///< P, point chunks per window; 0 = automatic
   PippengerAccumulation accumulation = PippengerAccumulation::automatic;
+  /// automatic: used when the cost model predicts a gain and the tables fit kEndomorphismMaxBytes.
+  MsmEndomorphism endomorphism = MsmEndomorphism::automatic;
 };
 
 /// The window width, chunk count and accumulation Pippenger uses for |n| points on |threads|
 /// threads, for points whose XYZZ form has |xyzz_bytes| bytes; one task's buckets stay within
 /// kBucketBytesCap.
+/// |scalar_bits|: the scalars are below 2^scalar_bits (255 for Fr, shorter after an endomorphism
+/// split). |cost| is the model's figure in mixed-addition units (for comparing shapes).
 struct PippengerShape {
   unsigned window_bits = 1;
   unsigned chunks = 1;
   PippengerAccumulation accumulation = PippengerAccumulation::xyzz;
+  double cost = 0;
 };
-PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes);
+PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes,
+                               unsigned scalar_bits = 255);
 
-/// Σ scalars[i]·bases[indices[i]] (or bases[i] when |indices| is empty). Scalars are canonical
+/// Σ scalars[i]·bases[indices[i]] (or bases[i] when |indices| is empty). The bases must lie in the
+/// prime-order subgroup when the endomorphism split is used (σ² = [λ] and ψ = [x] hold only there). Scalars are canonical
 /// (< r, 4 limbs); the bases may contain the identity and repeat. Unchecked: the caller guarantees
 /// every index is in range (bases.size() ≥ scalars.size() when |indices| is empty) and that
 /// |indices| is empty or as long as |scalars|.
