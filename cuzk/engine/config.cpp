@@ -141,10 +141,10 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
   }
   DaemonConfig c;
   for (auto& [key, v] : root) {
-    static const std::set<std::string> sections = {"daemon", "tls", "logging", "memory", "engine", "circuits", "circom", "fake"};
+    static const std::set<std::string> sections = {"daemon", "tls", "logging", "memory", "engine", "gpu", "circuits", "circom", "fake"};
     if (!sections.count(std::string(key.str())) || !v.is_table())
       return Status(Errc::invalid_argument, origin + ": unknown section '" + std::string(key.str()) +
-                                                "' (known: daemon, tls, logging, memory, engine, circuits, circom, fake)");
+                                                "' (known: daemon, tls, logging, memory, engine, gpu, circuits, circom, fake)");
   }
   auto section = [&](const char* name) -> const toml::table& {
     static const toml::table empty;
@@ -227,6 +227,36 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
       return Status(Errc::out_of_range, origin + ": engine.max_batch_size must be 1..64");
     if (c.gpu_workers_per_device == 0 || c.gpu_workers_per_device > 8)
       return Status(Errc::out_of_range, origin + ": engine.gpu_workers_per_device must be 1..8");
+  }
+  {
+    const toml::table& t = section("gpu");
+    Reader r{t, "gpu", origin, {}};
+    r.only({"devices", "arena_bytes", "arena_fraction", "vram_cap_bytes"});
+    CUZK_RETURN_IF_ERROR(r.err);
+    if (t.contains("devices")) {
+      if (!c.devices.empty())
+        return Status(Errc::invalid_argument, origin + ": gpu.devices and engine.devices both set (use gpu.devices)");
+      if (auto s = t["devices"].value<std::string>()) {
+        if (*s == "cpu") c.cpu_only = true;
+        else if (*s != "auto") return type_error(origin, "gpu.devices", "\"auto\", \"cpu\" or an array of device ordinals");
+      } else {
+        r.ints("devices", c.devices);
+        CUZK_RETURN_IF_ERROR(r.err);
+        if (c.devices.empty()) return type_error(origin, "gpu.devices", "\"auto\", \"cpu\" or a non-empty array of device ordinals");
+      }
+    }
+    const bool has_bytes = t.contains("arena_bytes") && t["arena_bytes"].value<std::string>() != std::optional<std::string>("auto");
+    if (has_bytes) r.size("arena_bytes", c.gpu_arena_bytes);
+    CUZK_RETURN_IF_ERROR(r.err);
+    if (t.contains("arena_fraction")) {
+      auto f = t["arena_fraction"].value<double>();
+      if (!f || !(*f > 0.0 && *f <= 0.98)) return type_error(origin, "gpu.arena_fraction", "a number in (0, 0.98]");
+      if (has_bytes) return Status(Errc::invalid_argument, origin + ": gpu.arena_bytes and gpu.arena_fraction exclude each other");
+      c.gpu_arena_fraction = *f;
+    }
+    if (has_bytes && c.gpu_arena_bytes == 0) return type_error(origin, "gpu.arena_bytes", "\"auto\" or a size above 0");
+    r.size("vram_cap_bytes", c.gpu_vram_cap_bytes);
+    CUZK_RETURN_IF_ERROR(r.err);
   }
   // [circuits."<id>"] devices = [0, 2]: the devices that may prove a circuit (affinity).
   for (auto& [key, v] : section("circuits")) {

@@ -38,7 +38,7 @@ struct DaemonConfig {
   std::string cache_dir = "cuzk-cache";  ///< groth16: generated keys and recorded matrices
   std::uint32_t synthesis_workers = 0;  ///< 0 = max(1, cores / 2)
   std::uint32_t gpu_workers_per_device = 2;
-  std::vector<int> devices;  ///< empty = every GPU found, else the CPU
+  std::vector<int> devices;  ///< empty = every GPU found, else the CPU ([gpu] devices, or engine.devices)
   std::uint32_t synthesis_queue_depth = 0;
   std::uint32_t gpu_queue_depth = 0;
   std::uint32_t max_batch_size = 1;
@@ -47,6 +47,11 @@ struct DaemonConfig {
   std::uint32_t job_retention_s = 300;
   std::uint32_t max_pending_per_client = 64;
   std::uint32_t max_pending_total = 0;
+  // [gpu] (devices: "auto" → devices empty; "cpu" → cpu_only; [0, 1] → devices)
+  bool cpu_only = false;                 ///< the CPU backend even where GPUs exist
+  std::uint64_t gpu_arena_bytes = 0;     ///< VRAM arena per device; 0 = gpu_arena_fraction of free memory
+  double gpu_arena_fraction = 0.90;      ///< share of the free VRAM the arena takes (arena_bytes auto)
+  std::uint64_t gpu_vram_cap_bytes = 0;  ///< upper bound on each arena (0 = none)
   // [circuits."<id>"] devices: circuit id → device ordinals that may prove it (absent: every device)
   std::map<std::string, std::vector<int>> circuit_devices;
   // [circom]: circuit id → snarkjs .zkey (groth16 prover; jobs send the .wtns in vanilla_proof)

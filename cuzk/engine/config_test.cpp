@@ -91,5 +91,55 @@ TEST(Config, Sizes) {
   EXPECT_FALSE(parse_size("-5").ok());
 }
 
+TEST(Config, GpuSection) {
+  auto d = parse_config("");
+  ASSERT_TRUE(d.ok());
+  EXPECT_FALSE(d->cpu_only);
+  EXPECT_TRUE(d->devices.empty());
+  EXPECT_EQ(d->gpu_arena_bytes, 0u);
+  EXPECT_DOUBLE_EQ(d->gpu_arena_fraction, 0.90);
+  EXPECT_EQ(d->gpu_vram_cap_bytes, 0u);
+
+  auto c = parse_config("[gpu]\ndevices = [0, 2]\narena_bytes = \"40GiB\"\nvram_cap_bytes = \"16GiB\"\n");
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_EQ(c->devices, (std::vector<int>{0, 2}));
+  EXPECT_EQ(c->gpu_arena_bytes, 40ull << 30);
+  EXPECT_EQ(c->gpu_vram_cap_bytes, 16ull << 30);
+
+  c = parse_config("[gpu]\ndevices = \"cpu\"\narena_fraction = 0.5\narena_bytes = \"auto\"\n");
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_TRUE(c->cpu_only);
+  EXPECT_DOUBLE_EQ(c->gpu_arena_fraction, 0.5);
+  EXPECT_EQ(c->gpu_arena_bytes, 0u);
+  c = parse_config("[gpu]\ndevices = \"auto\"\n");
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_FALSE(c->cpu_only);
+  EXPECT_TRUE(c->devices.empty());
+}
+
+TEST(Config, GpuSectionBadValuesNameTheKey) {
+  struct Case {
+    const char* toml;
+    const char* needle;
+  } cases[] = {
+      {"[gpu]\ndevices = \"all\"\n", "gpu.devices"},
+      {"[gpu]\ndevices = []\n", "gpu.devices"},
+      {"[gpu]\ndevices = [-1]\n", "gpu.devices"},
+      {"[gpu]\narena_bytes = \"lots\"\n", "gpu.arena_bytes"},
+      {"[gpu]\narena_bytes = 0\n", "gpu.arena_bytes"},
+      {"[gpu]\narena_fraction = 1.5\n", "gpu.arena_fraction"},
+      {"[gpu]\narena_fraction = \"half\"\n", "gpu.arena_fraction"},
+      {"[gpu]\narena_bytes = \"8GiB\"\narena_fraction = 0.5\n", "exclude each other"},
+      {"[gpu]\nvram_cap_bytes = -5\n", "gpu.vram_cap_bytes"},
+      {"[gpu]\nvram_cap = \"16GiB\"\n", "unknown key 'gpu.vram_cap'"},
+      {"[engine]\ndevices = [0]\n[gpu]\ndevices = [1]\n", "both set"},
+  };
+  for (const auto& t : cases) {
+    auto c = parse_config(t.toml, "cuzk.toml");
+    ASSERT_FALSE(c.ok()) << t.toml;
+    EXPECT_NE(c.status().message().find(t.needle), std::string::npos) << t.toml << " → " << c.status().to_string();
+  }
+}
+
 }  // namespace
 }  // namespace cuzk::engine

@@ -772,6 +772,18 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
     }
     batch.clear();
     if (live.empty()) continue;
+    // The key's copy on this device: placed on first use (idle keys' copies there demoted, LRU),
+    // pinned until the device call returns.
+    std::uint64_t placed_ms = 0;
+    auto pinned = live[0].job->key->on_device(ordinal, &placed_ms);
+    if (!pinned) {
+      for (auto& item : live)
+        if (!item.job->stop)
+          finish(item.job, JobState::failed, "partition " + std::to_string(item.k) + " device stage: " + pinned.status().to_string(), "");
+      continue;
+    }
+    std::unique_ptr<SrsDevicePin> device_pin = std::move(*pinned);
+    live[0].job->srs_wait_ms += placed_ms;
     {
       std::lock_guard lock(slot.mu);
       slot.job_id.clear();
@@ -785,6 +797,7 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
     auto t0 = Clock::now();
     auto results = live[0].job->prover->prove_batch(ordinal, *key, items);
     auto t1 = Clock::now();
+    device_pin.reset();
     key.reset();  // the key's memory is the SRS manager's to free from here on
     timelines_[device]->leave();
     for (auto& item : live) item.ticket.release();
@@ -901,8 +914,13 @@ Result<Engine::PreloadResult> Engine::preload(const std::string& circuit_id) {
   }
   auto t0 = Clock::now();
   auto key = lease->wait();
-  r.load_ms = ms_between(t0, Clock::now());
   if (!key) return key.status();
+  // The top tier: a copy on every device that keeps one (pinned only while placing it).
+  for (const auto& d : opt_.devices) {
+    auto pin = lease->on_device(d.ordinal);
+    if (!pin) return pin.status();
+  }
+  r.load_ms = ms_between(t0, Clock::now());
   return r;
 }
 
@@ -944,6 +962,11 @@ EngineStatus Engine::status() const {
   for (std::size_t d = 0; d < opt_.devices.size(); ++d) {
     DeviceStatus ds;
     ds.info = opt_.devices[d];
+    ds.vram = srs_.device_status(ds.info.ordinal, provers_.empty() ? nullptr : provers_[0].get());
+    if (ds.vram.has_arena) {
+      ds.info.vram_total_bytes = ds.vram.arena_total;
+      ds.info.vram_free_bytes = ds.vram.arena_total - std::min(ds.vram.arena_used, ds.vram.arena_total);
+    }
     ds.busy_any_seconds = timelines_[d]->seconds();
     ds.assigned = timelines_[d]->assigned.load();
     ds.depth = device_depth_;
@@ -960,7 +983,11 @@ EngineStatus Engine::status() const {
     }
     s.devices.push_back(std::move(ds));
   }
-  s.keys = srs_.status();
+  {
+    std::vector<PartitionProver*> provers;
+    for (auto& p : provers_) provers.push_back(p.get());
+    s.keys = srs_.status(provers);
+  }
   s.memory_used = budget_.used();
   s.memory_limit = budget_.limit();
   s.memory_peak = budget_.peak();
@@ -1047,8 +1074,23 @@ std::string Engine::metrics_text() const {
         << "\"} 1\n";
   metric("cuzk_partitions_resumed_total", "counter", "Partition proofs taken from the journal at start (not proved again).");
   o << "cuzk_partitions_resumed_total " << s.partitions_resumed << '\n';
-  metric("cuzk_srs_bytes", "gauge", "Proving keys held, by key and tier.");
-  for (auto& k : s.keys) o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"" << k.tier << "\"} " << k.size_bytes << '\n';
+  metric("cuzk_srs_bytes", "gauge", "Proving keys by key and tier: host bytes (budget), VRAM bytes per device, file bytes of keys on disk only.");
+  for (auto& k : s.keys) {
+    if (k.tier == "disk") o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"disk\"} " << k.size_bytes << '\n';
+    if (k.loaded) o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"host\"} " << k.host_bytes << '\n';
+    for (auto& c : k.devices)
+      o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"vram\",device=\"" << c.device << "\"} " << c.bytes << '\n';
+  }
+  metric("cuzk_srs_ref_count", "gauge", "Jobs holding each loaded proving key.");
+  for (auto& k : s.keys)
+    if (k.tier != "disk") o << "cuzk_srs_ref_count{key=\"" << k.key_id << "\"} " << k.ref_count << '\n';
+  metric("cuzk_device_vram_bytes", "gauge", "Device VRAM arena: total, used (keys and working buffers), keys (resident proving keys).");
+  for (auto& d : s.devices) {
+    if (!d.vram.has_arena) continue;
+    o << "cuzk_device_vram_bytes{device=\"" << d.info.ordinal << "\",kind=\"total\"} " << d.vram.arena_total << '\n'
+      << "cuzk_device_vram_bytes{device=\"" << d.info.ordinal << "\",kind=\"used\"} " << d.vram.arena_used << '\n'
+      << "cuzk_device_vram_bytes{device=\"" << d.info.ordinal << "\",kind=\"keys\"} " << d.vram.keys_bytes << '\n';
+  }
   return o.str();
 }
 

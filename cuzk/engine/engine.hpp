@@ -86,6 +86,7 @@ struct DeviceStatus {
   double busy_any_seconds = 0;  ///< time with at least one worker in the device stage (timeline union)
   std::uint64_t partitions_proved = 0;
   std::uint32_t workers = 0;  ///< device workers (gw)
+  SrsDeviceStatus vram;       ///< arena figures and resident proving keys (has_arena false: none)
   std::uint32_t assigned = 0;  ///< partitions bound to this device and not yet through its device stage
   std::uint32_t depth = 0;     ///< most partitions bound to it at once (its share of the pipeline)
 };

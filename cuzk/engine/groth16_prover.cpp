@@ -1,11 +1,13 @@
 #include "cuzk/engine/groth16_prover.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <spdlog/spdlog.h>
 
+#include "cuzk/backend/device_memory.hpp"
 #include "cuzk/backend/make_backend.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/formats/mapped_file.hpp"
@@ -89,7 +91,10 @@ class Groth16Key final : public ProvingKeyData {
   std::shared_ptr<const R1csMatrices> m;
   ProvingKey pk;
   PreparedVerifyingKey pvk;
-  std::map<int, std::unique_ptr<ResidentKey>> resident;  // by device ordinal; destroyed before pk
+  // By device ordinal; destroyed before pk. Device copies come and go while the key is shared
+  // (make_resident / release_resident), hence mutable under |resident_mu|.
+  mutable std::mutex resident_mu;
+  mutable std::map<int, std::unique_ptr<ResidentKey>> resident;
   ~Groth16Key() override { resident.clear(); }
 };
 
@@ -236,7 +241,7 @@ Result<std::unique_ptr<Groth16Prover>> Groth16Prover::create(Groth16ProverOption
   if (p->opt_.backends.size() == 1 && p->opt_.backends[0] == "auto") {
     p->opt_.backends.clear();
     for (int d = 0; cuda_backend_built() && d < 64; ++d) {
-      auto be = make_backend("cuda:" + std::to_string(d), *p->pool_);
+      auto be = p->new_backend("cuda:" + std::to_string(d));
       if (!be) break;
       p->backends_[d] = std::move(*be);
       names += (names.empty() ? "" : "+") + ("cuda:" + std::to_string(d));
@@ -244,7 +249,7 @@ Result<std::unique_ptr<Groth16Prover>> Groth16Prover::create(Groth16ProverOption
     if (p->backends_.empty()) p->opt_.backends = {"cpu"};
   }
   for (const auto& spec : p->opt_.backends) {
-    auto be = make_backend(spec, *p->pool_);
+    auto be = p->new_backend(spec);
     if (!be) return be.status().with_context("backend '" + spec + "'");
     int ordinal = spec.rfind("cuda:", 0) == 0 ? std::stoi(spec.substr(5)) : 0;
     if (p->backends_.count(ordinal)) return Status(Errc::invalid_argument, "two backends for device " + std::to_string(ordinal));
@@ -297,11 +302,7 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_circom_key(con
   key->pk = std::move(zk->pk);
   CUZK_RETURN_IF_ERROR(check_key_matches(key->pk, *key->m));
   key->pvk = prepare_verifying_key(key->pk.vk);
-  for (const auto& [ord, be] : backends_) {
-    auto rk = ResidentKey::load(*be, key->pk);
-    if (!rk) return rk.status().with_context("loading '" + id + "' on " + be->name());
-    key->resident[ord] = std::move(*rk);
-  }
+  CUZK_RETURN_IF_ERROR(load_host_resident(*key, "'" + id + "'"));
   return std::shared_ptr<const ProvingKeyData>(std::move(key));
 }
 
@@ -469,11 +470,7 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key(const std:
     }
   }
   key->pvk = prepare_verifying_key(key->pk.vk);
-  for (const auto& [ord, be] : backends_) {
-    auto rk = ResidentKey::load(*be, key->pk);
-    if (!rk) return rk.status().with_context("loading bench-" + std::to_string(*k) + " on " + be->name());
-    key->resident[ord] = std::move(*rk);
-  }
+  CUZK_RETURN_IF_ERROR(load_host_resident(*key, "bench-" + std::to_string(*k)));
   return std::shared_ptr<const ProvingKeyData>(std::move(key));
 }
 
@@ -521,15 +518,111 @@ Result<std::string> Groth16Prover::prove_partition(int device, const ProvingKeyD
   const auto* gk = dynamic_cast<const Groth16Key*>(&key);
   auto* gp = dynamic_cast<Groth16Partition*>(&part);
   if (!gk || !gp) return Status(Errc::invalid_argument, "groth16 prover given another prover's key or partition");
-  auto it = gk->resident.find(device);
-  if (it == gk->resident.end()) return Status(Errc::invalid_argument, "no backend for device " + std::to_string(device));
+  if (!backends_.count(device)) return Status(Errc::invalid_argument, "no backend for device " + std::to_string(device));
   if (cancel.load()) return Status(Errc::cancelled, "device stage cancelled");
   if (gp->abc.a.empty()) return Status(Errc::invalid_argument, "partition " + std::to_string(k) + " has no a/b/c");
-  auto proof = prove_with_abc(*pool_, *it->second, *gk->m, std::move(gp->abc), gp->w.z);
+  // The engine pins the device copy (SrsLease::on_device) before this stage, so it stays until
+  // the stage ends; a caller without the engine gets it placed here.
+  const ResidentKey* rk = nullptr;
+  for (int attempt = 0; !rk && attempt < 2; ++attempt) {
+    {
+      std::lock_guard lock(gk->resident_mu);
+      if (auto it = gk->resident.find(device); it != gk->resident.end()) rk = it->second.get();
+    }
+    if (!rk && attempt == 0) CUZK_RETURN_IF_ERROR(make_resident(key, device));
+  }
+  if (!rk) return Status(Errc::invalid_argument, "key not resident on device " + std::to_string(device));
+  auto proof = prove_with_abc(*pool_, *rk, *gk->m, std::move(gp->abc), gp->w.z);
   gp->abc = AbcVectors{};
   if (!proof) return proof.status().with_context("partition " + std::to_string(k));
   auto bytes = write_proofs(std::span<const Proof>(&*proof, 1));
   return std::string(bytes.begin(), bytes.end());
+}
+
+Result<std::unique_ptr<Backend>> Groth16Prover::new_backend(const std::string& spec) {
+  if (opt_.backend_factory) return opt_.backend_factory(spec, *pool_);
+  return make_backend(spec, *pool_, opt_.device);
+}
+
+Status Groth16Prover::load_host_resident(const ProvingKeyData& key, const std::string& what) {
+  const auto& gk = static_cast<const Groth16Key&>(key);
+  for (const auto& [ord, be] : backends_) {
+    if (device_memory_report(*be)) continue;  // a device copy: make_resident, on demand
+    auto rk = ResidentKey::load(*be, gk.pk);
+    if (!rk) return rk.status().with_context("loading " + what + " on " + be->name());
+    std::lock_guard lock(gk.resident_mu);
+    gk.resident[ord] = std::move(*rk);
+  }
+  return {};
+}
+
+std::optional<DeviceArena> Groth16Prover::device_arena(int device) const {
+  auto it = backends_.find(device);
+  if (it == backends_.end()) return std::nullopt;
+  const DeviceMemoryReport* r = device_memory_report(*it->second);
+  if (!r) return std::nullopt;
+  DeviceMemory m = r->device_memory();
+  return DeviceArena{.total = m.total, .used = m.used};
+}
+
+std::uint64_t Groth16Prover::device_key_bytes(const ProvingKeyData& key, int device) const {
+  const auto* gk = dynamic_cast<const Groth16Key*>(&key);
+  auto it = backends_.find(device);
+  if (!gk || it == backends_.end()) return 0;
+  const DeviceMemoryReport* r = device_memory_report(*it->second);
+  if (!r) return 0;
+  const ProvingKey& pk = gk->pk;
+  return r->resident_bases_bytes(pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size(), pk.b_g2.size(), 5);
+}
+
+Status Groth16Prover::make_resident(const ProvingKeyData& key, int device) {
+  const auto* gk = dynamic_cast<const Groth16Key*>(&key);
+  if (!gk) return Status(Errc::invalid_argument, "groth16 prover given another prover's key");
+  auto it = backends_.find(device);
+  if (it == backends_.end()) return Status(Errc::invalid_argument, "no backend for device " + std::to_string(device));
+  {
+    std::lock_guard lock(gk->resident_mu);
+    if (gk->resident.count(device)) return {};
+  }
+  auto rk = ResidentKey::load(*it->second, gk->pk);
+  if (!rk) return rk.status().with_context("loading the key on " + it->second->name());
+  std::lock_guard lock(gk->resident_mu);
+  gk->resident.try_emplace(device, std::move(*rk));  // a concurrent load won: ours is freed
+  return {};
+}
+
+void Groth16Prover::release_resident(const ProvingKeyData& key, int device) {
+  const auto* gk = dynamic_cast<const Groth16Key*>(&key);
+  auto it = backends_.find(device);
+  if (!gk || it == backends_.end() || !device_memory_report(*it->second)) return;  // host copies stay with the key
+  std::unique_ptr<ResidentKey> victim;
+  {
+    std::lock_guard lock(gk->resident_mu);
+    auto r = gk->resident.find(device);
+    if (r == gk->resident.end()) return;
+    victim = std::move(r->second);
+    gk->resident.erase(r);
+  }
+  victim.reset();  // releases the tables on the device
+}
+
+std::vector<DiskKey> Groth16Prover::disk_keys() const {
+  std::vector<DiskKey> out;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(opt_.cache_dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("bench-", 0) != 0 || entry.path().extension() != ".params") continue;
+    if (!std::filesystem::exists(entry.path().string() + ".sum", ec)) continue;
+    const std::string id = entry.path().stem().string();
+    if (!parse_bench_log2(id).ok()) continue;
+    out.push_back(DiskKey{.key_id = id, .path = entry.path().string(), .bytes = entry.file_size(ec)});
+  }
+  for (const auto& [id, path] : opt_.circom) {
+    auto size = std::filesystem::file_size(path, ec);
+    if (!ec) out.push_back(DiskKey{.key_id = id, .path = path, .bytes = size});
+  }
+  std::sort(out.begin(), out.end(), [](const DiskKey& a, const DiskKey& b) { return a.key_id < b.key_id; });
+  return out;
 }
 
 Status Groth16Prover::verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) {

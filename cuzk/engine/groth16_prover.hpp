@@ -25,6 +25,13 @@
 // and the queries unchecked (our own cache, hash-protected), then checks the key against the
 // circuit. The matrices are cached on disk too (r1cs/pce_cache: <cache_dir>/bench-<K>.r1cs).
 //
+// Tiers (engine/srs_manager.hpp): load_key decodes the key into host memory and loads it onto
+// the backends that keep tables in host memory (the CPU backend); a backend with device memory
+// (DeviceMemoryReport: the CUDA arena) gets its copy only from make_resident, which the SRS
+// manager calls before a device stage and undoes (release_resident) to demote an idle key.
+// device_key_bytes is the backend's own prediction of the resident tables' bytes. disk_keys lists
+// the cached bench keys (.params with their .sum) and the registered zkeys.
+//
 // Stages: synthesize = witness solve + PCE a/b/c (parallel SpMV); prove_partition = prove_with_abc
 // on the backend of the engine device (CpuBackend "cpu" as device 0, or "cuda:N" as device N);
 // verify = each 192-byte partition proof against the VK with the partition's public inputs
@@ -32,6 +39,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -40,6 +48,7 @@
 #include <vector>
 
 #include "cuzk/backend/backend.hpp"
+#include "cuzk/backend/make_backend.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/partition_prover.hpp"
@@ -54,6 +63,11 @@ struct Groth16ProverOptions {
   /// "auto": every CUDA device this build and machine have (cuda:0, cuda:1, ... until one fails),
   /// else the CPU.
   std::vector<std::string> backends = {"cpu"};
+  /// Arena size, fraction and VRAM cap of the "cuda:N" backends (config [gpu]).
+  DeviceBackendOptions device;
+  /// Makes a backend from its name instead of make_backend (tests: a backend with a small fake
+  /// arena). Null = make_backend(spec, pool, device).
+  std::function<Result<std::unique_ptr<Backend>>(const std::string& spec, ThreadPool& pool)> backend_factory;
   std::uint32_t default_partitions = 10;
   /// Threads of the prover's pool (0 = all cores).
   std::size_t threads = 0;
@@ -96,6 +110,11 @@ class Groth16Prover final : public PartitionProver {
                                       std::uint32_t k, SynthesizedPartition& part,
                                       const CancelFlag& cancel) override;
   Status verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) override;
+  std::optional<DeviceArena> device_arena(int device) const override;
+  std::uint64_t device_key_bytes(const ProvingKeyData& key, int device) const override;
+  Status make_resident(const ProvingKeyData& key, int device) override;
+  void release_resident(const ProvingKeyData& key, int device) override;
+  std::vector<DiskKey> disk_keys() const override;
 
   /// The engine devices this prover serves (ordinal and backend name), one per backend.
   std::vector<DeviceInfo> devices() const;
@@ -117,6 +136,9 @@ class Groth16Prover final : public PartitionProver {
   };
   Result<std::shared_ptr<const CircomShape>> circom_shape(const std::string& id);
   Result<std::shared_ptr<const ProvingKeyData>> load_circom_key(const std::string& id);
+  Result<std::unique_ptr<Backend>> new_backend(const std::string& spec);
+  /// Loads the key onto the backends that keep their tables in host memory (part of the host tier).
+  Status load_host_resident(const ProvingKeyData& key, const std::string& what);
 
   Groth16ProverOptions opt_;
   std::map<std::string, std::shared_ptr<const CircomShape>> circom_;  // under build_mu_

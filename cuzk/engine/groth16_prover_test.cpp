@@ -14,6 +14,8 @@
 #include <random>
 #include <sstream>
 
+#include "cuzk/backend/cpu_backend.hpp"
+#include "cuzk/backend/device_memory.hpp"
 #include "cuzk/engine/config.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
@@ -379,6 +381,173 @@ TEST(Groth16Prover, ConfigRegistersCircomCircuits) {
   auto d = parse_config("[engine]\ncache_dir = \"/var/cache/cuzk\"\n");
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(d->cache_dir, "/var/cache/cuzk");
+}
+
+// A CPU backend behind a fake VRAM arena: the tables it loads are charged as the CUDA backend
+// charges them (resident_bases_bytes), out_of_memory when they do not fit.
+class FakeArenaBackend final : public Backend, public DeviceMemoryReport {
+ public:
+  FakeArenaBackend(std::string name, ThreadPool& pool, std::uint64_t arena) : name_(std::move(name)), cpu_(pool), arena_(arena) {}
+  std::string name() const override { return name_; }
+  DeviceMemory device_memory() const override {
+    std::lock_guard lock(mu_);
+    return {.total = arena_, .used = used_};
+  }
+  std::uint64_t resident_bases_bytes(std::uint64_t g1, std::uint64_t g2, std::uint32_t tables) const override {
+    return 96 * g1 + 192 * g2 + 256 * std::uint64_t{tables};
+  }
+  Result<BasesId> load_bases_g1(std::span<const G1Affine> b) override {
+    return charge(resident_bases_bytes(b.size(), 0, 1), [&] { return cpu_.load_bases_g1(b); });
+  }
+  Result<BasesId> load_bases_g2(std::span<const G2Affine> b) override {
+    return charge(resident_bases_bytes(0, b.size(), 1), [&] { return cpu_.load_bases_g2(b); });
+  }
+  Status release_bases(BasesId id) override {
+    {
+      std::lock_guard lock(mu_);
+      if (auto it = sizes_.find(id.value); it != sizes_.end()) {
+        used_ -= it->second;
+        sizes_.erase(it);
+      }
+    }
+    return cpu_.release_bases(id);
+  }
+  Status ntt(std::span<Fr> v, const NttOptions& o) override { return cpu_.ntt(v, o); }
+  Result<G1Jacobian> msm_g1(BasesId b, std::span<const Fr> s, const MsmOptions& o) override { return cpu_.msm_g1(b, s, o); }
+  Result<G2Jacobian> msm_g2(BasesId b, std::span<const Fr> s, const MsmOptions& o) override { return cpu_.msm_g2(b, s, o); }
+  Status compute_h(HInputs in, std::span<Fr> h) override { return cpu_.compute_h(in, h); }
+  std::uint64_t peak() const {
+    std::lock_guard lock(mu_);
+    return peak_;
+  }
+
+ private:
+  template <class F>
+  Result<BasesId> charge(std::uint64_t bytes, F load) {
+    {
+      std::lock_guard lock(mu_);
+      if (used_ + bytes > arena_) return Status(Errc::out_of_memory, name_ + ": fake arena full");
+      used_ += bytes;
+      peak_ = std::max(peak_, used_);
+    }
+    auto r = load();
+    std::lock_guard lock(mu_);
+    if (!r) used_ -= bytes;
+    else sizes_[r->value] = bytes;
+    return r;
+  }
+  std::string name_;
+  CpuBackend cpu_;
+  std::uint64_t arena_;
+  mutable std::mutex mu_;
+  std::uint64_t used_ = 0, peak_ = 0;
+  std::map<std::uint64_t, std::uint64_t> sizes_;
+};
+
+const SrsEntryStatus* key_status(const EngineStatus& s, const std::string& id) {
+  for (auto& k : s.keys)
+    if (k.key_id == id) return &k;
+  return nullptr;
+}
+
+// bench-10 and bench-11 on "cuda:1", a fake arena that holds either key but not both: each job
+// places its key in VRAM and demotes the other's copy (its host copy stays), proofs verify, the
+// status and metrics show the tiers and the arena.
+TEST(Groth16Prover, KeysMoveBetweenHostAndFakeVramTiers) {
+  auto dir = temp_dir("vram");
+  FakeArenaBackend* device = nullptr;
+  std::uint64_t arena = 0;
+  Groth16ProverOptions o;
+  o.cache_dir = dir;
+  o.threads = 2;
+  o.backends = {"cuda:1"};
+  o.backend_factory = [&](const std::string& spec, ThreadPool& pool) -> Result<std::unique_ptr<Backend>> {
+    auto b = std::make_unique<FakeArenaBackend>(spec, pool, arena);
+    device = b.get();
+    return std::unique_ptr<Backend>(std::move(b));
+  };
+  // Sizes first, with an unlimited arena.
+  std::uint64_t b10 = 0, b11 = 0;
+  {
+    arena = ~std::uint64_t{0};
+    auto sizer = Groth16Prover::create(o);
+    ASSERT_TRUE(sizer.ok()) << sizer.status().to_string();
+    auto k10 = (*sizer)->load_key("bench-10");
+    auto k11 = (*sizer)->load_key("bench-11");
+    ASSERT_TRUE(k10.ok() && k11.ok());
+    b10 = (*sizer)->device_key_bytes(**k10, 1);
+    b11 = (*sizer)->device_key_bytes(**k11, 1);
+    EXPECT_EQ((*sizer)->device_key_bytes(**k10, 0), 0u);  // no such device
+    ASSERT_TRUE((*sizer)->make_resident(**k10, 1).ok());
+    EXPECT_EQ(device->device_memory().used, b10);  // the prediction is what the arena charges
+    (*sizer)->release_resident(**k10, 1);
+    EXPECT_EQ(device->device_memory().used, 0u);
+  }
+  ASSERT_GT(b11, b10);
+  arena = b11 + b10 / 2;  // one key at a time
+  auto p = Groth16Prover::create(o);
+  ASSERT_TRUE(p.ok()) << p.status().to_string();
+  std::shared_ptr<Groth16Prover> prover(std::move(*p));
+  EngineOptions eo;
+  eo.devices = prover->devices();
+  ASSERT_EQ(eo.devices.size(), 1u);
+  EXPECT_EQ(eo.devices[0].ordinal, 1);
+  auto e = Engine::create(eo, {prover});
+  ASSERT_TRUE(e.ok()) << e.status().to_string();
+  auto run = [&](const std::string& circuit, std::uint64_t seed) {
+    auto req = bench_job(circuit + "-" + std::to_string(seed), seed, 2);
+    req.circuit_id = circuit;
+    auto sub = (*e)->submit(req);
+    ASSERT_TRUE(sub.ok()) << sub.status().to_string();
+    auto out = (*e)->await(sub->job_id, std::chrono::seconds(60));
+    ASSERT_TRUE(out.ok()) << out.status().to_string();
+    ASSERT_EQ(out->status, AwaitStatus::completed) << out->error;  // self-verified
+  };
+  auto expect_tiers = [&](const std::string& in_vram, const std::string& in_host) {
+    auto s = (*e)->status();
+    auto* v = key_status(s, in_vram);
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->tier, "vram");
+    ASSERT_EQ(v->devices.size(), 1u);
+    EXPECT_EQ(v->devices[0].device, 1);
+    EXPECT_EQ(v->devices[0].bytes, in_vram == "bench-10" ? b10 : b11);
+    if (!in_host.empty()) {
+      auto* h = key_status(s, in_host);
+      ASSERT_NE(h, nullptr);
+      EXPECT_EQ(h->tier, "host");
+      EXPECT_TRUE(h->devices.empty());
+      EXPECT_GT(h->host_bytes, 0u);
+    }
+    ASSERT_EQ(s.devices.size(), 1u);
+    EXPECT_TRUE(s.devices[0].vram.has_arena);
+    EXPECT_EQ(s.devices[0].info.vram_total_bytes, arena);
+    EXPECT_EQ(s.devices[0].vram.keys_bytes, v->devices[0].bytes);
+    EXPECT_EQ(s.devices[0].info.vram_free_bytes, arena - device->device_memory().used);
+  };
+  run("bench-10", 1);
+  expect_tiers("bench-10", "");
+  run("bench-11", 2);
+  expect_tiers("bench-11", "bench-10");
+  run("bench-10", 3);
+  expect_tiers("bench-10", "bench-11");
+  EXPECT_LE(device->peak(), arena);
+  EXPECT_EQ(prover->keys_generated(), 0u);  // the sizer cached both keys
+  const std::string m = (*e)->metrics_text();
+  EXPECT_NE(m.find("cuzk_device_vram_bytes{device=\"1\",kind=\"total\"} " + std::to_string(arena)), std::string::npos) << m;
+  EXPECT_NE(m.find("cuzk_srs_bytes{key=\"bench-10\",tier=\"vram\",device=\"1\"} " + std::to_string(b10)), std::string::npos) << m;
+  // Preload puts a key in the top tier; evicting a key in use is refused, an idle one goes.
+  auto pre = (*e)->preload("bench-11");
+  ASSERT_TRUE(pre.ok()) << pre.status().to_string();
+  EXPECT_TRUE(pre->already_loaded);
+  expect_tiers("bench-11", "bench-10");
+  auto ev = (*e)->evict("bench-10");
+  ASSERT_TRUE(ev.ok()) << ev.status().to_string();
+  EXPECT_GT(*ev, 0u);
+  auto s = (*e)->status();
+  ASSERT_NE(key_status(s, "bench-10"), nullptr);
+  EXPECT_EQ(key_status(s, "bench-10")->tier, "disk");  // the cached file is still listed
+  (*e)->shutdown(std::chrono::seconds(5));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

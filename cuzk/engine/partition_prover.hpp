@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -40,6 +41,19 @@ class ProvingKeyData {
  public:
   virtual ~ProvingKeyData() = default;
   virtual std::uint64_t size_bytes() const = 0;
+};
+
+/// A device's memory as the backend's arena reports it (bytes).
+struct DeviceArena {
+  std::uint64_t total = 0;
+  std::uint64_t used = 0;
+};
+
+/// A proving key file on disk that nothing has loaded (the SRS manager's "disk" tier).
+struct DiskKey {
+  std::string key_id;
+  std::string path;
+  std::uint64_t bytes = 0;
 };
 
 /// The output of synthesis for one partition (witness + a/b/c evaluations).
@@ -87,6 +101,25 @@ class PartitionProver {
   }
   /// Finalization off the device: checks the assembled proof (partition proofs in order).
   virtual Status verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) = 0;
+
+  // Device residency (the SRS manager's "vram" tier). load_key() makes a key ready in host
+  // memory; a device with memory of its own (a CUDA arena) gets its copy from make_resident()
+  // before its first device stage and gives it back in release_resident() when the SRS manager
+  // demotes it. The defaults describe a prover whose devices keep nothing (the CPU backend).
+
+  /// The arena of |device|, or nullopt when the device keeps no memory of its own.
+  virtual std::optional<DeviceArena> device_arena(int device) const { (void)device; return std::nullopt; }
+  /// Bytes |key| occupies on |device| once resident; 0 = nothing to place there.
+  virtual std::uint64_t device_key_bytes(const ProvingKeyData& key, int device) const {
+    (void)key, (void)device;
+    return 0;
+  }
+  /// Copies |key| to |device| (no-op when already there); out_of_memory when it does not fit now.
+  virtual Status make_resident(const ProvingKeyData& key, int device) { (void)key, (void)device; return {}; }
+  /// Frees |device|'s copy of |key| (no-op when absent). Never called while a device stage uses it.
+  virtual void release_resident(const ProvingKeyData& key, int device) { (void)key, (void)device; }
+  /// Key files on disk (cached or registered) this prover could load.
+  virtual std::vector<DiskKey> disk_keys() const { return {}; }
 };
 
 }  // namespace cuzk::engine

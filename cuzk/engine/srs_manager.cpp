@@ -1,11 +1,13 @@
 #include "cuzk/engine/srs_manager.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace cuzk::engine {
 
 struct SrsLease::Entry {
   std::string key_id;
+  PartitionProver* prover = nullptr;
   std::uint64_t size = 0;
   Reservation res;
   std::shared_future<Result<std::shared_ptr<const ProvingKeyData>>> key;
@@ -14,7 +16,28 @@ struct SrsLease::Entry {
   std::uint64_t load_ms = 0;
   bool done = false;    // load finished (ok or failed)
   bool failed = false;
+  struct Copy {
+    std::uint64_t bytes = 0;
+    std::uint32_t pins = 0;
+    bool loading = false;  // make_resident running
+    Clock::time_point last_used = Clock::now();
+  };
+  std::map<int, Copy> copies;  // by device ordinal
 };
+
+namespace {
+
+using Entry = SrsLease::Entry;
+
+double seconds_since(Clock::time_point t, Clock::time_point now) { return std::chrono::duration<double>(now - t).count(); }
+
+std::shared_ptr<const ProvingKeyData> loaded_key(const Entry& e) {
+  if (!e.done || e.failed || !e.key.valid()) return nullptr;
+  auto r = e.key.get();
+  return r.ok() ? *r : nullptr;
+}
+
+}  // namespace
 
 SrsLease::~SrsLease() { m_->unref(e_); }
 
@@ -26,95 +49,116 @@ Result<std::shared_ptr<const ProvingKeyData>> SrsLease::wait(std::uint64_t* wait
   return r;
 }
 
+Result<std::unique_ptr<SrsDevicePin>> SrsLease::on_device(int device, std::uint64_t* waited_ms) const {
+  auto t0 = Clock::now();
+  auto r = e_->key.get();
+  if (!r) return r.status();
+  auto pin = m_->pin(e_, device);
+  if (waited_ms)
+    *waited_ms = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+  return pin;
+}
+
+SrsDevicePin::~SrsDevicePin() {
+  if (e_) m_->unpin(e_, device_);
+}
+
 SrsManager::~SrsManager() {
   for (auto& f : loads_) f.wait();
 }
 
-void SrsManager::unref(const std::shared_ptr<SrsLease::Entry>& e) {
+void SrsManager::unref(const std::shared_ptr<Entry>& e) {
   std::lock_guard lock(mu_);
   if (e->refs) --e->refs;
   e->last_used = Clock::now();
 }
 
+void SrsManager::free_entry(const std::shared_ptr<Entry>& e) {
+  if (auto key = loaded_key(*e)) {
+    for (auto& [device, copy] : e->copies) e->prover->release_resident(*key, device);
+  }
+  e->copies.clear();
+  e->key = {};
+  e->res.reset();
+}
+
 Result<std::shared_ptr<SrsLease>> SrsManager::acquire(const std::string& key_id, PartitionProver& prover, Priority p) {
-  std::lock_guard lock(mu_);
-  // Reap finished load tasks.
-  loads_.erase(std::remove_if(loads_.begin(), loads_.end(),
-                              [](std::future<void>& f) { return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }),
-               loads_.end());
-  auto it = entries_.find(key_id);
-  if (it != entries_.end() && it->second->failed) {
-    // A failed load is retried by the next job that needs the key.
-    entries_.erase(it);
-    it = entries_.end();
-  }
-  if (it != entries_.end()) {
-    ++it->second->refs;
-    it->second->last_used = Clock::now();
-    return std::shared_ptr<SrsLease>(new SrsLease(this, it->second));
-  }
-  auto bytes = prover.key_bytes(key_id);
-  if (!bytes) return bytes.status();
-  if (!budget_.can_ever_fit(*bytes, p))
-    return Status(Errc::invalid_argument, "proving key " + key_id + " needs " + std::to_string(*bytes) +
-                                              " bytes, more than the memory budget");
-  if (!budget_.try_reserve(*bytes, p)) {
-    // Evict idle keys (we hold mu_, so do it inline).
-    std::vector<std::shared_ptr<SrsLease::Entry>> idle;
-    for (auto& [id, e] : entries_)
-      if (e->refs == 0 && e->done) idle.push_back(e);
-    std::sort(idle.begin(), idle.end(), [](auto& a, auto& b) { return a->last_used < b->last_used; });
-    bool ok = false;
-    for (auto& e : idle) {
-      entries_.erase(e->key_id);
-      e->res.reset();
-      e->key = {};
-      if (budget_.try_reserve(*bytes, p)) {
-        ok = true;
-        break;
-      }
-    }
-    if (!ok) return Status(Errc::out_of_memory, "no room for proving key " + key_id + " yet");
-  }
-  auto e = std::make_shared<SrsLease::Entry>();
-  e->key_id = key_id;
-  e->size = *bytes;
-  e->res = Reservation(&budget_, *bytes);
-  e->refs = 1;
-  auto promise = std::make_shared<std::promise<Result<std::shared_ptr<const ProvingKeyData>>>>();
-  e->key = promise->get_future().share();
-  entries_[key_id] = e;
-  std::weak_ptr<SrsLease::Entry> weak = e;
-  loads_.push_back(std::async(std::launch::async, [this, weak, promise, key_id, &prover]() mutable {
-    auto t0 = Clock::now();
-    auto r = prover.load_key(key_id);
-    auto ms = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+  for (int round = 0;; ++round) {
+    std::uint64_t shortfall = 0;
     {
       std::lock_guard lock(mu_);
-      if (auto e = weak.lock()) {
-        e->done = true;
-        e->failed = !r.ok();
-        e->load_ms = ms;
-        if (r.ok() && (*r)->size_bytes() != e->size) {
-          // Trust the real size: adjust the charge (a smaller key gives bytes back).
-          if ((*r)->size_bytes() < e->size) e->res.release(e->size - (*r)->size_bytes());
-        }
-        if (!r.ok()) e->res.reset();
+      // Reap finished load tasks.
+      loads_.erase(std::remove_if(loads_.begin(), loads_.end(),
+                                  [](std::future<void>& f) { return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }),
+                   loads_.end());
+      auto it = entries_.find(key_id);
+      if (it != entries_.end() && it->second->failed) {
+        // A failed load is retried by the next job that needs the key.
+        entries_.erase(it);
+        it = entries_.end();
       }
+      if (it != entries_.end()) {
+        ++it->second->refs;
+        it->second->last_used = Clock::now();
+        return std::shared_ptr<SrsLease>(new SrsLease(this, it->second));
+      }
+      auto bytes = prover.key_bytes(key_id);
+      if (!bytes) return bytes.status();
+      if (!budget_.can_ever_fit(*bytes, p))
+        return Status(Errc::invalid_argument, "proving key " + key_id + " needs " + std::to_string(*bytes) +
+                                                  " bytes, more than the memory budget");
+      if (budget_.try_reserve(*bytes, p)) {
+        auto e = std::make_shared<Entry>();
+        e->key_id = key_id;
+        e->prover = &prover;
+        e->size = *bytes;
+        e->res = Reservation(&budget_, *bytes);
+        e->refs = 1;
+        auto promise = std::make_shared<std::promise<Result<std::shared_ptr<const ProvingKeyData>>>>();
+        e->key = promise->get_future().share();
+        entries_[key_id] = e;
+        std::weak_ptr<Entry> weak = e;
+        loads_.push_back(std::async(std::launch::async, [this, weak, promise, key_id, &prover]() mutable {
+          auto t0 = Clock::now();
+          auto r = prover.load_key(key_id);
+          auto ms = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+          if (!r.ok()) r = r.status().with_context("loading key " + key_id);
+          {
+            std::lock_guard lock(mu_);
+            if (auto e = weak.lock()) {
+              e->load_ms = ms;
+              if (r.ok() && (*r)->size_bytes() < e->size) e->res.release(e->size - (*r)->size_bytes());  // trust the real size
+              if (!r.ok()) e->res.reset();
+              // The result is visible before done is set, so status never reports a loaded key
+              // whose future is still empty.
+              promise->set_value(r);
+              e->done = true;
+              e->failed = !r.ok();
+            } else {
+              promise->set_value(r);
+            }
+          }
+          // The async state keeps this callable until reaped; do not let it pin the key.
+          r = Status(Errc::cancelled, "released");
+          promise.reset();
+        }));
+        return std::shared_ptr<SrsLease>(new SrsLease(this, e));
+      }
+      if (round > 0) return Status(Errc::out_of_memory, "no room for proving key " + key_id + " yet");
+      const std::uint64_t cap = p == Priority::critical ? budget_.limit() : budget_.limit() - budget_.headroom();
+      const std::uint64_t used = budget_.used();
+      shortfall = used + *bytes > cap ? used + *bytes - cap : 1;
     }
-    promise->set_value(r.ok() ? r : Result<std::shared_ptr<const ProvingKeyData>>(r.status().with_context("loading key " + key_id)));
-    // The async state keeps this callable until reaped; do not let it pin the key.
-    r = Status(Errc::cancelled, "released");
-    promise.reset();
-  }));
-  return std::shared_ptr<SrsLease>(new SrsLease(this, e));
+    // Demote idle keys out of host memory (least recently used first), then try once more.
+    if (evict_idle(shortfall, key_id) == 0) return Status(Errc::out_of_memory, "no room for proving key " + key_id + " yet");
+  }
 }
 
 std::uint64_t SrsManager::evict_idle(std::uint64_t bytes, const std::string& keep) {
-  std::vector<std::shared_ptr<SrsLease::Entry>> victims;
+  std::vector<std::shared_ptr<Entry>> victims;
   {
     std::lock_guard lock(mu_);
-    std::vector<std::shared_ptr<SrsLease::Entry>> idle;
+    std::vector<std::shared_ptr<Entry>> idle;
     for (auto& [id, e] : entries_)
       if (e->refs == 0 && e->done && id != keep) idle.push_back(e);
     std::sort(idle.begin(), idle.end(), [](auto& a, auto& b) { return a->last_used < b->last_used; });
@@ -129,14 +173,14 @@ std::uint64_t SrsManager::evict_idle(std::uint64_t bytes, const std::string& kee
   std::uint64_t freed = 0;
   for (auto& e : victims) {
     freed += e->res.bytes();
-    e->key = {};
-    e->res.reset();
+    free_entry(e);
   }
+  if (!victims.empty()) device_cv_.notify_all();
   return freed;
 }
 
 Result<std::uint64_t> SrsManager::evict(const std::string& key_id) {
-  std::shared_ptr<SrsLease::Entry> victim;
+  std::shared_ptr<Entry> victim;
   {
     std::lock_guard lock(mu_);
     auto it = entries_.find(key_id);
@@ -149,9 +193,104 @@ Result<std::uint64_t> SrsManager::evict(const std::string& key_id) {
     entries_.erase(it);
   }
   std::uint64_t freed = victim->res.bytes();
-  victim->key = {};
-  victim->res.reset();
+  free_entry(victim);
+  device_cv_.notify_all();
   return freed;
+}
+
+Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entry>& e, int device) {
+  auto r = e->key.get();  // ready: the caller waited for it
+  if (!r) return r.status();
+  std::shared_ptr<const ProvingKeyData> key = *r;
+  PartitionProver& prover = *e->prover;
+  const std::uint64_t need = prover.device_key_bytes(*key, device);
+  if (need == 0) return std::unique_ptr<SrsDevicePin>(new SrsDevicePin(this, nullptr, device));  // nothing to place
+  const std::string where = "proving key " + e->key_id + " on device " + std::to_string(device);
+  if (auto arena = prover.device_arena(device); arena && need > arena->total)
+    return Status(Errc::out_of_range, where + ": needs " + std::to_string(need) + " bytes of VRAM, the arena holds " +
+                                          std::to_string(arena->total));
+  std::unique_lock lock(mu_);
+  int failures = 0;
+  for (;;) {
+    if (auto it = e->copies.find(device); it != e->copies.end()) {
+      if (it->second.loading) {
+        device_cv_.wait(lock);
+        continue;
+      }
+      ++it->second.pins;
+      it->second.last_used = Clock::now();
+      return std::unique_ptr<SrsDevicePin>(new SrsDevicePin(this, e, device));
+    }
+    // Room: demote idle copies on this device, least recently used first, until the arena has
+    // |need| bytes free; wait for pinned ones when that is not enough.
+    bool others_busy = false;
+    if (auto arena = prover.device_arena(device)) {
+      std::uint64_t free = arena->total - std::min(arena->used, arena->total);
+      if (free < need) {
+        std::vector<std::pair<std::shared_ptr<Entry>, Clock::time_point>> idle;
+        for (auto& [id, o] : entries_) {
+          if (o == e) continue;
+          auto c = o->copies.find(device);
+          if (c == o->copies.end()) continue;
+          if (c->second.pins || c->second.loading) others_busy = true;
+          else idle.emplace_back(o, c->second.last_used);
+        }
+        std::sort(idle.begin(), idle.end(), [](auto& a, auto& b) { return a.second < b.second; });
+        std::vector<std::pair<std::shared_ptr<Entry>, std::shared_ptr<const ProvingKeyData>>> victims;
+        for (auto& [o, t] : idle) {
+          if (free >= need) break;
+          free += o->copies[device].bytes;
+          o->copies.erase(device);
+          victims.emplace_back(o, loaded_key(*o));
+        }
+        if (!victims.empty()) {
+          lock.unlock();
+          for (auto& [o, k] : victims)
+            if (k) o->prover->release_resident(*k, device);
+          lock.lock();
+          continue;  // re-read the arena
+        }
+        if (others_busy) {
+          device_cv_.wait(lock);
+          continue;
+        }
+        // Nothing to demote and no other key pinned: the rest of the arena is working buffers
+        // of running device stages; try, and wait on out_of_memory below.
+      }
+    }
+    e->copies[device] = Entry::Copy{.bytes = need, .pins = 0, .loading = true};
+    lock.unlock();
+    Status st = prover.make_resident(*key, device);
+    lock.lock();
+    if (!st.ok()) {
+      e->copies.erase(device);
+      device_cv_.notify_all();
+      if (st.code() == Errc::out_of_memory && ++failures < 3) {
+        device_cv_.wait_for(lock, std::chrono::milliseconds(200));  // a device stage may free its buffers
+        continue;
+      }
+      return st.with_context(where);
+    }
+    auto& c = e->copies[device];
+    c.loading = false;
+    c.pins = 1;
+    c.last_used = Clock::now();
+    device_cv_.notify_all();
+    return std::unique_ptr<SrsDevicePin>(new SrsDevicePin(this, e, device));
+  }
+}
+
+void SrsManager::unpin(const std::shared_ptr<void>& p, int device) {
+  auto e = std::static_pointer_cast<Entry>(p);
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = e->copies.find(device); it != e->copies.end()) {
+      if (it->second.pins) --it->second.pins;
+      it->second.last_used = Clock::now();
+    }
+    e->last_used = Clock::now();
+  }
+  device_cv_.notify_all();
 }
 
 bool SrsManager::is_loaded(const std::string& key_id) const {
@@ -160,22 +299,66 @@ bool SrsManager::is_loaded(const std::string& key_id) const {
   return it != entries_.end() && it->second->done && !it->second->failed;
 }
 
-std::vector<SrsEntryStatus> SrsManager::status() const {
-  std::lock_guard lock(mu_);
+std::vector<SrsEntryStatus> SrsManager::status(std::span<PartitionProver* const> provers) const {
   std::vector<SrsEntryStatus> out;
-  auto now = Clock::now();
-  for (auto& [id, e] : entries_) {
-    SrsEntryStatus s;
-    s.key_id = id;
-    s.loaded = e->done && !e->failed;
-    s.tier = !e->done ? "loading" : e->failed ? "failed" : "host";
-    s.size_bytes = e->size;
-    s.ref_count = e->refs;
-    s.load_ms = e->load_ms;
-    s.idle_seconds = e->refs ? 0.0 : std::chrono::duration<double>(now - e->last_used).count();
-    out.push_back(s);
+  std::set<std::string> present;
+  {
+    std::lock_guard lock(mu_);
+    auto now = Clock::now();
+    for (auto& [id, e] : entries_) {
+      SrsEntryStatus s;
+      s.key_id = id;
+      s.loaded = e->done && !e->failed;
+      s.size_bytes = e->size;
+      s.host_bytes = s.loaded ? e->res.bytes() : 0;
+      for (auto& [device, c] : e->copies) {
+        if (c.loading) continue;
+        s.devices.push_back(SrsDeviceCopy{.device = device, .bytes = c.bytes, .pins = c.pins,
+                                          .idle_seconds = c.pins ? 0.0 : seconds_since(c.last_used, now)});
+        s.vram_bytes += c.bytes;
+      }
+      s.tier = !e->done ? "loading" : e->failed ? "failed" : !s.devices.empty() ? "vram" : "host";
+      s.ref_count = e->refs;
+      s.load_ms = e->load_ms;
+      s.idle_seconds = e->refs ? 0.0 : seconds_since(e->last_used, now);
+      present.insert(id);
+      out.push_back(std::move(s));
+    }
+  }
+  // Files on disk that nothing has loaded (outside the lock: a directory scan).
+  for (PartitionProver* p : provers) {
+    if (!p) continue;
+    for (auto& d : p->disk_keys()) {
+      if (!present.insert(d.key_id).second) continue;
+      SrsEntryStatus s;
+      s.key_id = d.key_id;
+      s.tier = "disk";
+      s.size_bytes = d.bytes;
+      s.path = d.path;
+      out.push_back(std::move(s));
+    }
   }
   return out;
+}
+
+SrsDeviceStatus SrsManager::device_status(int device, const PartitionProver* prover) const {
+  SrsDeviceStatus s;
+  s.device = device;
+  if (prover) {
+    if (auto a = prover->device_arena(device)) {
+      s.has_arena = true;
+      s.arena_total = a->total;
+      s.arena_used = a->used;
+    }
+  }
+  std::lock_guard lock(mu_);
+  for (auto& [id, e] : entries_) {
+    auto c = e->copies.find(device);
+    if (c == e->copies.end() || c->second.loading) continue;
+    s.keys_bytes += c->second.bytes;
+    ++s.keys;
+  }
+  return s;
 }
 
 }  // namespace cuzk::engine

@@ -1,19 +1,32 @@
-// SrsManager: proving keys held for the circuits the daemon proves. One entry per key id with its
-// bytes charged to the MemoryBudget before loading, a reference count (jobs that hold a lease),
-// the last-use time for LRU eviction, and where it lives. Loads run on their own thread; a lease
-// holder blocks in wait() only when it needs the key (the device stage), so synthesis of the
-// first partitions overlaps the load.
+// SrsManager: proving keys held for the circuits the daemon proves, in tiers (DESIGN.md §3):
 //
-// Tiers: the CPU backend keeps keys in host memory ("host"); the CUDA adapter reports "vram" or
-// "pinned" through the same entry. Evicting a key in use is refused with a reason.
+//   vram  — the key's bases resident on device N (a CUDA arena); per-device bytes and pins.
+//   host  — the decoded key in host memory (and the CPU backend's tables), charged to the one
+//           MemoryBudget before it is loaded.
+//   disk  — a key file (cached bench key, registered zkey) that nothing has loaded; listed only.
+//   (no separate mmap tier: a load maps the file, decodes it and unmaps it.)
+//
+// One entry per key id with a reference count (jobs that hold a lease), its last-use time for
+// LRU, and per device its resident bytes, pins (device stages running with it) and last use.
+// Loads run on their own thread; a lease holder blocks in wait() only when it needs the key (the
+// device stage), so synthesis of the first partitions overlaps the load. A device stage pins the
+// key on its device (on_device): the copy is made on first use there, after demoting idle keys'
+// copies on that device, least recently used first, until the arena has room; a copy is never
+// released while pinned. Under host-budget pressure idle keys (no lease) leave host memory, LRU,
+// with their device copies. Evicting a key in use is refused with a reason.
+//
+// VRAM figures come from the prover's view of the backend's arena (DeviceArena), never from a
+// device-global query.
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <future>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,17 +36,52 @@
 
 namespace cuzk::engine {
 
-struct SrsEntryStatus {
-  std::string key_id;
-  std::string tier;  ///< "host", "vram", "pinned", "loading", "failed"
-  bool loaded = false;
-  std::uint64_t size_bytes = 0;
-  std::uint32_t ref_count = 0;
-  std::uint64_t load_ms = 0;
+struct SrsDeviceCopy {
+  int device = 0;
+  std::uint64_t bytes = 0;
+  std::uint32_t pins = 0;  ///< device stages using the copy now
   double idle_seconds = 0;
 };
 
+struct SrsEntryStatus {
+  std::string key_id;
+  std::string tier;  ///< top tier: "vram", "host", "disk", "loading", "failed"
+  bool loaded = false;
+  std::uint64_t size_bytes = 0;  ///< host bytes charged to the budget (the file's bytes for "disk")
+  std::uint64_t host_bytes = 0;  ///< 0 unless loaded
+  std::uint64_t vram_bytes = 0;  ///< sum over devices
+  std::vector<SrsDeviceCopy> devices;
+  std::uint32_t ref_count = 0;
+  std::uint64_t load_ms = 0;
+  double idle_seconds = 0;
+  std::string path;  ///< "disk" entries: the file
+};
+
+/// Per-device VRAM: the arena's figures and the bytes of resident keys in it.
+struct SrsDeviceStatus {
+  int device = 0;
+  bool has_arena = false;
+  std::uint64_t arena_total = 0, arena_used = 0;
+  std::uint64_t keys_bytes = 0;
+  std::uint32_t keys = 0;
+};
+
 class SrsManager;
+
+/// A device stage's hold on a key's copy on one device; released on destruction.
+class SrsDevicePin {
+ public:
+  ~SrsDevicePin();
+  SrsDevicePin(const SrsDevicePin&) = delete;
+  SrsDevicePin& operator=(const SrsDevicePin&) = delete;
+
+ private:
+  friend class SrsManager;
+  SrsDevicePin(SrsManager* m, std::shared_ptr<void> e, int device) : m_(m), e_(std::move(e)), device_(device) {}
+  SrsManager* m_;
+  std::shared_ptr<void> e_;  // the entry (null: nothing was placed on the device)
+  int device_;
+};
 
 /// A job's hold on a key: keeps it from eviction until destroyed.
 class SrsLease {
@@ -43,10 +91,16 @@ class SrsLease {
   SrsLease& operator=(const SrsLease&) = delete;
   /// Blocks until the key is loaded; |waited_ms| receives the time spent waiting.
   Result<std::shared_ptr<const ProvingKeyData>> wait(std::uint64_t* waited_ms = nullptr) const;
+  /// Blocks until the key is loaded and resident on |device| (demoting idle keys' copies there
+  /// when the arena is short), then pins it there until the pin is destroyed. Errors: the load's,
+  /// out_of_range when the key can never fit the device's arena, out_of_memory when it does not
+  /// fit with every idle copy demoted and nothing else pinned.
+  Result<std::unique_ptr<SrsDevicePin>> on_device(int device, std::uint64_t* waited_ms = nullptr) const;
+
+  struct Entry;  ///< the manager's record of the key (opaque)
 
  private:
   friend class SrsManager;
-  struct Entry;
   SrsLease(SrsManager* m, std::shared_ptr<Entry> e) : m_(m), e_(std::move(e)) {}
   SrsManager* m_;
   std::shared_ptr<Entry> e_;
@@ -65,19 +119,29 @@ class SrsManager {
   /// none is left; returns the bytes freed. |keep| is never evicted.
   std::uint64_t evict_idle(std::uint64_t bytes, const std::string& keep = "");
 
-  /// Explicit eviction: not_found when absent; invalid_argument (with the reason) when in use
-  /// or loading. Returns the bytes freed.
+  /// Explicit eviction (host copy and every device copy): not_found when absent;
+  /// invalid_argument (with the reason) when in use or loading. Returns the host bytes freed.
   Result<std::uint64_t> evict(const std::string& key_id);
 
   bool is_loaded(const std::string& key_id) const;
-  std::vector<SrsEntryStatus> status() const;
+  /// Every entry; with |provers|, also their key files that nothing has loaded (tier "disk").
+  std::vector<SrsEntryStatus> status(std::span<PartitionProver* const> provers = {}) const;
+  /// VRAM of |device| as |prover| reports it, with the bytes of keys resident there.
+  SrsDeviceStatus device_status(int device, const PartitionProver* prover) const;
 
  private:
   friend class SrsLease;
+  friend class SrsDevicePin;
   void unref(const std::shared_ptr<SrsLease::Entry>& e);
+  Result<std::unique_ptr<SrsDevicePin>> pin(const std::shared_ptr<SrsLease::Entry>& e, int device);
+  void unpin(const std::shared_ptr<void>& e, int device);
+  /// Frees a dropped entry (no longer in the map, no lease): its device copies, its host copy,
+  /// then its budget bytes. Called without mu_.
+  static void free_entry(const std::shared_ptr<SrsLease::Entry>& e);
 
   MemoryBudget& budget_;
   mutable std::mutex mu_;
+  std::condition_variable device_cv_;  // a pin released or a device copy finished loading
   std::map<std::string, std::shared_ptr<SrsLease::Entry>> entries_;
   std::vector<std::future<void>> loads_;
 };

@@ -285,14 +285,19 @@ int run_status(const BenchOptions& o) {
   std::printf("partitions: admission %u, synth queue %u, synthesizing %u, device queue %u, on device %u; finalizing jobs %u\n",
               p.awaiting_admission(), p.awaiting_synthesis(), p.synthesizing(), p.awaiting_device(), p.on_device(),
               p.finalizing_jobs());
-  std::printf("\n%-8s %-16s %12s %12s %10s  %s\n", "device", "name", "busy s", "busy-any s", "proved", "current jobs");
+  std::printf("\n%-8s %-16s %12s %12s %10s %11s %11s %11s  %s\n", "device", "name", "busy s", "busy-any s", "proved",
+              "vram MiB", "used MiB", "keys MiB", "current jobs");
   for (auto& g : s.gpus())
-    std::printf("%-8u %-16s %12.2f %12.2f %10llu  %s\n", g.ordinal(), g.name().c_str(), g.busy_seconds(), g.busy_any_seconds(),
-                static_cast<unsigned long long>(g.partitions_proved()), g.current_job_id().c_str());
-  std::printf("\n%-16s %-8s %14s %6s %10s\n", "key", "tier", "MiB", "refs", "idle s");
-  for (auto& k : s.loaded_srs())
-    std::printf("%-16s %-8s %14.2f %6u %10.1f\n", k.circuit_id().c_str(), k.tier_name().c_str(), k.size_bytes() / 1048576.0,
-                k.ref_count(), k.idle_seconds());
+    std::printf("%-8u %-16s %12.2f %12.2f %10llu %11.1f %11.1f %11.1f  %s\n", g.ordinal(), g.name().c_str(), g.busy_seconds(),
+                g.busy_any_seconds(), static_cast<unsigned long long>(g.partitions_proved()), g.vram_total_bytes() / 1048576.0,
+                g.vram_arena_used_bytes() / 1048576.0, g.vram_srs_bytes() / 1048576.0, g.current_job_id().c_str());
+  std::printf("\n%-16s %-8s %14s %14s %6s %10s  %s\n", "key", "tier", "MiB", "host MiB", "refs", "idle s", "vram MiB by device");
+  for (auto& k : s.loaded_srs()) {
+    std::string vram;
+    for (auto& v : k.vram()) vram += (vram.empty() ? "" : " ") + std::to_string(v.ordinal()) + ":" + std::to_string(v.bytes() >> 20);
+    std::printf("%-16s %-8s %14.2f %14.2f %6u %10.1f  %s\n", k.circuit_id().c_str(), k.tier_name().c_str(), k.size_bytes() / 1048576.0,
+                k.host_bytes() / 1048576.0, k.ref_count(), k.idle_seconds(), vram.c_str());
+  }
   std::printf("\n%-16s %8s %12s\n", "kind", "pending", "in progress");
   for (auto& q : s.queues()) std::printf("%-16s %8u %12u\n", q.proof_kind().c_str(), q.pending(), q.in_progress());
   return 0;

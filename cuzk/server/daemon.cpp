@@ -88,6 +88,8 @@ int run_daemon(const DaemonOptions& opt) {
     go.cache_dir = opt.cache_dir.empty() ? cfg.cache_dir : opt.cache_dir;
     go.backends = {opt.backend.empty() ? "auto" : opt.backend};
     go.circom = cfg.circom;
+    go.device = {.arena_bytes = cfg.gpu_arena_bytes, .arena_fraction = cfg.gpu_arena_fraction, .vram_cap_bytes = cfg.gpu_vram_cap_bytes};
+    if (cfg.cpu_only && opt.backend.empty()) go.backends = {"cpu"};
     if (!cfg.devices.empty()) {
       go.backends.clear();
       for (int d : cfg.devices) go.backends.push_back("cuda:" + std::to_string(d));
@@ -98,6 +100,11 @@ int run_daemon(const DaemonOptions& opt) {
       return 3;
     }
     if (cfg.devices.empty()) groth16_devices = (*g)->devices();
+    for (const auto& d : (*g)->devices())
+      if (auto a = (*g)->device_arena(d.ordinal))
+        spdlog::info("device {} ({}): VRAM arena {} MiB ({} MiB in use at start){}", d.ordinal, d.name, a->total >> 20,
+                     a->used >> 20,
+                     cfg.gpu_vram_cap_bytes ? fmt::format(", capped at {} MiB", cfg.gpu_vram_cap_bytes >> 20) : std::string());
     std::string circom;
     for (const auto& [id, path] : go.circom) circom += ", " + id + " (" + path + ")";
     spdlog::info("engine.prover = groth16 ({}), bench-10..bench-27{} registered, key cache {}", (*g)->name(), circom,

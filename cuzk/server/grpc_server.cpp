@@ -133,11 +133,22 @@ class Service final : public pb::ProvingEngine::Service {
       g->set_busy_any_seconds(d.busy_any_seconds);
       g->set_partitions_proved(d.partitions_proved);
       g->set_workers(d.workers);
+      g->set_vram_arena_used_bytes(d.vram.arena_used);
+      g->set_vram_srs_bytes(d.vram.keys_bytes);
+      g->set_vram_srs_keys(d.vram.keys);
     }
     for (auto& k : s.keys) {
       auto* m = resp->add_loaded_srs();
       m->set_circuit_id(k.key_id);
       m->set_tier(k.loaded ? pb::SRSStatus::HOT : k.tier == "loading" ? pb::SRSStatus::WARM : pb::SRSStatus::COLD);
+      m->set_host_bytes(k.host_bytes);
+      m->set_path(k.path);
+      for (auto& c : k.devices) {
+        auto* v = m->add_vram();
+        v->set_ordinal(static_cast<std::uint32_t>(c.device));
+        v->set_bytes(c.bytes);
+        v->set_pins(c.pins);
+      }
       m->set_size_bytes(k.size_bytes);
       m->set_ref_count(k.ref_count);
       m->set_tier_name(k.tier);

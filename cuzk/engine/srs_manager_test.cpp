@@ -1,0 +1,340 @@
+// SrsManager tiers with a test prover whose device 1 has a small fake VRAM arena (device 0 keeps
+// nothing, like the CPU backend): host → vram on first device use, LRU demotion of idle copies
+// when the arena is short, a pinned copy never demoted (the placement waits for it), a key that
+// can never fit refused, eviction of a key in use refused with a reason, disk-only keys listed,
+// and a randomized load of many keys against a small host budget whose peak never passes the
+// limit (seed printed).
+#include "cuzk/engine/srs_manager.hpp"
+
+#include <gtest/gtest.h>
+
+#include <future>
+#include <random>
+#include <set>
+#include <thread>
+
+namespace cuzk::engine {
+namespace {
+
+class TestKey final : public ProvingKeyData {
+ public:
+  TestKey(std::string id, std::uint64_t host, std::uint64_t vram) : id(std::move(id)), host(host), vram(vram) {}
+  std::uint64_t size_bytes() const override { return host; }
+  std::string id;
+  std::uint64_t host, vram;
+};
+
+// Keys from |sizes| (host bytes, VRAM bytes); device 1 copies take their VRAM bytes from an arena
+// of |arena| bytes, of which |working| are other users' buffers; device 0 keeps nothing.
+class TieredProver final : public PartitionProver {
+ public:
+  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> sizes;  // id → (host, vram)
+  std::uint64_t arena = 250;
+  std::uint64_t working = 0;
+
+  std::string name() const override { return "tiered-test"; }
+  bool supports(const std::string&) const override { return true; }
+  Result<JobPlan> plan(const JobRequest&) override { return Status(Errc::unimplemented, "test"); }
+  Result<std::uint64_t> key_bytes(const std::string& id) override {
+    auto it = sizes.find(id);
+    if (it == sizes.end()) return Status(Errc::not_found, "no key " + id);
+    return it->second.first;
+  }
+  Result<std::shared_ptr<const ProvingKeyData>> load_key(const std::string& id) override {
+    auto b = key_bytes(id);
+    if (!b) return b.status();
+    std::lock_guard lock(mu);
+    ++loads[id];
+    live_host += *b;
+    return std::shared_ptr<const ProvingKeyData>(new TestKey(id, *b, sizes[id].second), [this](const ProvingKeyData* k) {
+      std::lock_guard lock(mu);
+      live_host -= k->size_bytes();
+      delete k;
+    });
+  }
+  Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest&, const JobPlan&, std::uint32_t, const CancelFlag&) override {
+    return Status(Errc::unimplemented, "test");
+  }
+  Result<std::string> prove_partition(int, const ProvingKeyData&, const JobRequest&, std::uint32_t, SynthesizedPartition&,
+                                      const CancelFlag&) override {
+    return Status(Errc::unimplemented, "test");
+  }
+  Status verify(const ProvingKeyData&, const JobRequest&, const std::string&) override { return {}; }
+
+  std::optional<DeviceArena> device_arena(int device) const override {
+    if (device != 1) return std::nullopt;
+    std::lock_guard lock(mu);
+    return DeviceArena{.total = arena, .used = used_locked()};
+  }
+  std::uint64_t device_key_bytes(const ProvingKeyData& key, int device) const override {
+    return device == 1 ? static_cast<const TestKey&>(key).vram : 0;
+  }
+  Status make_resident(const ProvingKeyData& key, int device) override {
+    const auto& k = static_cast<const TestKey&>(key);
+    std::lock_guard lock(mu);
+    if (device != 1 || resident.count(k.id)) return {};
+    if (used_locked() + k.vram > arena) return Status(Errc::out_of_memory, "test arena full");
+    resident[k.id] = k.vram;
+    peak_vram = std::max(peak_vram, used_locked());
+    ++placements;
+    return {};
+  }
+  void release_resident(const ProvingKeyData& key, int device) override {
+    const auto& k = static_cast<const TestKey&>(key);
+    std::lock_guard lock(mu);
+    if (device == 1 && resident.erase(k.id)) demoted.push_back(k.id);
+  }
+  std::vector<DiskKey> disk_keys() const override { return {DiskKey{.key_id = "k9", .path = "/keys/k9.params", .bytes = 1234}}; }
+
+  bool on_device(const std::string& id) const {
+    std::lock_guard lock(mu);
+    return resident.count(id) != 0;
+  }
+
+  mutable std::mutex mu;
+  std::map<std::string, std::uint64_t> resident;
+  std::vector<std::string> demoted;
+  std::map<std::string, int> loads;
+  std::uint64_t live_host = 0, peak_vram = 0;
+  int placements = 0;
+
+ private:
+  std::uint64_t used_locked() const {
+    std::uint64_t u = working;
+    for (auto& [id, b] : resident) u += b;
+    return u;
+  }
+};
+
+const SrsEntryStatus* find(const std::vector<SrsEntryStatus>& v, const std::string& id) {
+  for (auto& s : v)
+    if (s.key_id == id) return &s;
+  return nullptr;
+}
+
+std::shared_ptr<SrsLease> lease(SrsManager& m, TieredProver& p, const std::string& id) {
+  auto l = m.acquire(id, p, Priority::normal);
+  EXPECT_TRUE(l.ok()) << l.status().to_string();
+  if (!l.ok()) return nullptr;
+  EXPECT_TRUE((*l)->wait().ok());
+  return *l;
+}
+
+// Places |id| on device 1 and lets go of the pin and the lease (an idle copy remains).
+void use_on_device(SrsManager& m, TieredProver& p, const std::string& id) {
+  auto l = lease(m, p, id);
+  ASSERT_TRUE(l);
+  auto pin = l->on_device(1);
+  ASSERT_TRUE(pin.ok()) << pin.status().to_string();
+}
+
+void eight_keys(TieredProver& p) {
+  for (int i = 1; i <= 8; ++i) p.sizes["k" + std::to_string(i)] = {100, 100};
+}
+
+TEST(SrsManager, HostThenVramTierAndDiskListing) {
+  MemoryBudget budget(1000, 0);
+  SrsManager m(budget);
+  TieredProver p;
+  eight_keys(p);
+  PartitionProver* provers[] = {&p};
+
+  auto st = m.status(provers);
+  ASSERT_NE(find(st, "k9"), nullptr);
+  EXPECT_EQ(find(st, "k9")->tier, "disk");
+  EXPECT_EQ(find(st, "k9")->size_bytes, 1234u);
+  EXPECT_EQ(find(st, "k9")->path, "/keys/k9.params");
+
+  auto l = lease(m, p, "k1");
+  st = m.status(provers);
+  ASSERT_NE(find(st, "k1"), nullptr);
+  EXPECT_EQ(find(st, "k1")->tier, "host");
+  EXPECT_EQ(find(st, "k1")->host_bytes, 100u);
+  EXPECT_TRUE(find(st, "k1")->devices.empty());
+  EXPECT_EQ(budget.used(), 100u);
+
+  // Device 0 keeps nothing: a pin there places nothing.
+  ASSERT_TRUE(l->on_device(0).ok());
+  EXPECT_EQ(p.placements, 0);
+  {
+    auto pin = l->on_device(1);
+    ASSERT_TRUE(pin.ok()) << pin.status().to_string();
+    EXPECT_TRUE(p.on_device("k1"));
+    st = m.status(provers);
+    EXPECT_EQ(find(st, "k1")->tier, "vram");
+    ASSERT_EQ(find(st, "k1")->devices.size(), 1u);
+    EXPECT_EQ(find(st, "k1")->devices[0].device, 1);
+    EXPECT_EQ(find(st, "k1")->devices[0].bytes, 100u);
+    EXPECT_EQ(find(st, "k1")->devices[0].pins, 1u);
+    auto d = m.device_status(1, &p);
+    EXPECT_TRUE(d.has_arena);
+    EXPECT_EQ(d.arena_total, 250u);
+    EXPECT_EQ(d.arena_used, 100u);
+    EXPECT_EQ(d.keys_bytes, 100u);
+    EXPECT_EQ(d.keys, 1u);
+    EXPECT_FALSE(m.device_status(0, &p).has_arena);
+  }
+  // Unpinned, the copy stays (re-use places nothing new).
+  ASSERT_TRUE(l->on_device(1).ok());
+  EXPECT_EQ(p.placements, 1);
+  EXPECT_EQ(find(m.status(), "k1")->devices.at(0).pins, 0u);
+  EXPECT_EQ(budget.used(), 100u);  // VRAM is not charged to the host budget
+}
+
+TEST(SrsManager, IdleDeviceCopiesDemotedLeastRecentlyUsedFirst) {
+  MemoryBudget budget(1000, 0);
+  SrsManager m(budget);
+  TieredProver p;  // arena 250: two copies of 100 fit
+  eight_keys(p);
+  use_on_device(m, p, "k1");
+  use_on_device(m, p, "k2");
+  use_on_device(m, p, "k1");  // k2 is now the least recently used copy
+  use_on_device(m, p, "k3");
+  EXPECT_EQ(p.demoted, std::vector<std::string>{"k2"});
+  EXPECT_TRUE(p.on_device("k1"));
+  EXPECT_TRUE(p.on_device("k3"));
+  auto st = m.status();
+  EXPECT_EQ(find(st, "k2")->tier, "host");  // demoted from VRAM, still in host memory
+  EXPECT_EQ(find(st, "k3")->tier, "vram");
+  // Re-promotion on next use demotes the least recently used of the others (k1).
+  use_on_device(m, p, "k2");
+  EXPECT_EQ(p.demoted, (std::vector<std::string>{"k2", "k1"}));
+  EXPECT_TRUE(p.on_device("k2"));
+  EXPECT_LE(p.peak_vram, p.arena);
+  EXPECT_EQ(p.loads["k2"], 1);  // the host copy was kept: no reload
+}
+
+TEST(SrsManager, PinnedCopyIsNeverDemotedPlacementWaits) {
+  MemoryBudget budget(1000, 0);
+  SrsManager m(budget);
+  TieredProver p;
+  eight_keys(p);
+  p.arena = 150;  // one copy at a time
+  auto l1 = lease(m, p, "k1");
+  auto pin1 = l1->on_device(1);
+  ASSERT_TRUE(pin1.ok());
+  auto l2 = lease(m, p, "k2");
+  auto fut = std::async(std::launch::async, [&] { return l2->on_device(1).ok(); });
+  EXPECT_EQ(fut.wait_for(std::chrono::milliseconds(150)), std::future_status::timeout);
+  EXPECT_TRUE(p.on_device("k1"));
+  EXPECT_TRUE(p.demoted.empty());
+  pin1->reset();  // the device stage ends
+  ASSERT_EQ(fut.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  EXPECT_TRUE(fut.get());
+  EXPECT_TRUE(p.on_device("k2"));
+  EXPECT_FALSE(p.on_device("k1"));
+  EXPECT_EQ(p.demoted, std::vector<std::string>{"k1"});
+}
+
+TEST(SrsManager, KeyLargerThanArenaAndWorkingBuffers) {
+  MemoryBudget budget(1000, 0);
+  SrsManager m(budget);
+  TieredProver p;
+  eight_keys(p);
+  p.sizes["big"] = {100, 300};
+  auto l = lease(m, p, "big");
+  auto pin = l->on_device(1);
+  ASSERT_FALSE(pin.ok());
+  EXPECT_EQ(pin.status().code(), Errc::out_of_range);
+  EXPECT_NE(pin.status().message().find("arena holds 250"), std::string::npos) << pin.status().to_string();
+  // Nothing to demote, no key pinned, the rest held by working buffers: out_of_memory after retries.
+  p.working = 200;
+  auto l1 = lease(m, p, "k1");
+  auto pin1 = l1->on_device(1);
+  ASSERT_FALSE(pin1.ok());
+  EXPECT_EQ(pin1.status().code(), Errc::out_of_memory);
+  EXPECT_TRUE(m.status().size() >= 2u);
+  p.working = 0;
+  EXPECT_TRUE(l1->on_device(1).ok());
+}
+
+TEST(SrsManager, EvictionOfKeyInUseIsRefused) {
+  MemoryBudget budget(1000, 0);
+  SrsManager m(budget);
+  TieredProver p;
+  eight_keys(p);
+  auto l = lease(m, p, "k1");
+  ASSERT_TRUE(l->on_device(1).ok());
+  auto r = m.evict("k1");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Errc::invalid_argument);
+  EXPECT_NE(r.status().message().find("in use by 1 job"), std::string::npos) << r.status().to_string();
+  EXPECT_EQ(m.evict("k7").status().code(), Errc::not_found);
+  l.reset();
+  auto freed = m.evict("k1");
+  ASSERT_TRUE(freed.ok()) << freed.status().to_string();
+  EXPECT_EQ(*freed, 100u);
+  EXPECT_EQ(find(m.status(), "k1"), nullptr);
+  EXPECT_EQ(budget.used(), 0u);
+  EXPECT_FALSE(p.on_device("k1"));  // the device copy went with it
+  // The host copy is freed once the loader thread has let go of its promise (just after the load).
+  for (int i = 0; i < 100; ++i) {
+    {
+      std::lock_guard lock(p.mu);
+      if (p.live_host == 0) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::lock_guard lock(p.mu);
+  EXPECT_EQ(p.live_host, 0u);
+}
+
+TEST(SrsManager, HostBudgetDemotesIdleKeysLruAndPeakStaysUnderLimit) {
+  const std::uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::printf("SrsManager budget test seed %llu\n", static_cast<unsigned long long>(seed));
+  MemoryBudget budget(400, 0);
+  SrsManager m(budget);
+  TieredProver p;
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 12; ++i) p.sizes["k" + std::to_string(i)] = {50 + rng() % 150, 40 + rng() % 80};
+  p.arena = 200;
+  // LRU first: three keys of 100 in a budget of 400, then one more evicts the oldest only.
+  p.sizes["a"] = {100, 10};
+  p.sizes["b"] = {100, 10};
+  p.sizes["c"] = {100, 10};
+  p.sizes["d"] = {200, 10};
+  use_on_device(m, p, "a");
+  use_on_device(m, p, "b");
+  use_on_device(m, p, "c");
+  use_on_device(m, p, "a");
+  use_on_device(m, p, "d");  // needs 100 more than free: b (least recent) goes, with its device copy
+  auto st = m.status();
+  EXPECT_EQ(find(st, "b"), nullptr);
+  EXPECT_NE(find(st, "a"), nullptr);
+  EXPECT_NE(find(st, "c"), nullptr);
+  EXPECT_FALSE(p.on_device("b"));
+  EXPECT_EQ(budget.used(), 400u);
+  for (const char* id : {"a", "c", "d"}) ASSERT_TRUE(m.evict(id).ok());
+
+  // Random leases held by a few "jobs" at a time; the budget never passes its limit, the arena
+  // never overflows.
+  std::vector<std::shared_ptr<SrsLease>> held;
+  std::vector<std::unique_ptr<SrsDevicePin>> pins;
+  for (int step = 0; step < 400; ++step) {
+    const std::string id = "k" + std::to_string(rng() % 12);
+    if (held.size() >= 2 || (rng() % 3 == 0 && !held.empty())) {
+      pins.clear();
+      held.erase(held.begin());
+    }
+    auto l = m.acquire(id, p, Priority::normal);
+    if (!l.ok()) {
+      ASSERT_EQ(l.status().code(), Errc::out_of_memory) << l.status().to_string();
+      continue;
+    }
+    ASSERT_TRUE((*l)->wait().ok());
+    pins.clear();  // one device stage at a time in this single-threaded test
+    auto pin = (*l)->on_device(1);
+    if (pin.ok()) pins.push_back(std::move(*pin));
+    else ASSERT_EQ(pin.status().code(), Errc::out_of_memory) << pin.status().to_string();
+    held.push_back(*l);
+    ASSERT_LE(budget.used(), budget.limit());
+  }
+  pins.clear();
+  held.clear();
+  EXPECT_LE(budget.peak(), budget.limit());
+  EXPECT_LE(p.peak_vram, p.arena);
+}
+
+}  // namespace
+}  // namespace cuzk::engine
