@@ -1,10 +1,30 @@
 #include "cuzk/r1cs/pce.hpp"
 
+#include <emmintrin.h>
+
 #include <algorithm>
 #include <string>
 
 namespace cuzk {
 namespace {
+
+// acc ± v, inlined: Fr's operators test the run-time asm switch and are called out of line, which
+// on rows of 1–3 terms costs as much as the addition. add4/sub4 use only add/adc/sbb/cmov (no
+// mulx/adx), so they are valid on every x86-64 whatever the switch says.
+[[gnu::always_inline]] inline void acc_add(Fr& acc, const Fr& v) {
+#if CUZK_FF_X86_ASM
+  mont_x86::add4<Fr::kModulus>(acc.l, acc.l, v.l);
+#else
+  acc += v;
+#endif
+}
+[[gnu::always_inline]] inline void acc_sub(Fr& acc, const Fr& v) {
+#if CUZK_FF_X86_ASM
+  mont_x86::sub4<Fr::kModulus>(acc.l, acc.l, v.l);
+#else
+  acc -= v;
+#endif
+}
 
 // ⟨row k, z⟩. Entries are sorted by kind (+1, −1, general), so three tight loops with one exit
 // branch each replace a per-entry switch; |g| is the running index into gen_idx. kBool: a general
@@ -19,8 +39,8 @@ template <bool kBool>
   std::uint64_t e = m.row_ptr[k];
   const std::uint64_t end = m.row_ptr[k + 1];
   Fr acc = Fr::zero();
-  for (; e < end && col[e] < (1u << SparseMatrix::kKindShift); ++e) acc += z[col[e]];
-  for (; e < end && col[e] < (2u << SparseMatrix::kKindShift); ++e) acc -= z[col[e] & kMask];
+  for (; e < end && col[e] < (1u << SparseMatrix::kKindShift); ++e) acc_add(acc, z[col[e]]);
+  for (; e < end && col[e] < (2u << SparseMatrix::kKindShift); ++e) acc_sub(acc, z[col[e] & kMask]);
   if (e == end) return acc;
   const std::uint32_t* gi = m.gen_idx.data() + g;
   const Fr* coeffs = m.coeffs.data();
@@ -32,28 +52,42 @@ template <bool kBool>
       const Fr::Repr& v = z[j].l;
       if ((v[0] | v[1] | v[2] | v[3]) == 0) continue;
       if (((v[0] ^ kOne[0]) | (v[1] ^ kOne[1]) | (v[2] ^ kOne[2]) | (v[3] ^ kOne[3])) == 0) {
-        acc += coeffs[*gi];
+        acc_add(acc, coeffs[*gi]);
       } else {
-        acc += coeffs[*gi] * z[j];
+        acc_add(acc, coeffs[*gi] * z[j]);
       }
     } else {
-      acc += coeffs[*gi] * z[j];
+      acc_add(acc, coeffs[*gi] * z[j]);
     }
   }
   return acc;
 }
 
-// Rows of blocks [blo, bhi) (kBlockRows rows each).
-template <bool kBool>
+// Non-temporal store of one value (movnti per limb; consecutive rows fill whole lines in the
+// write-combining buffers, so the line is never read for ownership).
+[[gnu::always_inline]] inline void store_nt(Fr* dst, const Fr& v) {
+  auto* d = reinterpret_cast<long long*>(dst->l.data());
+  for (int i = 0; i < 4; ++i) _mm_stream_si64(d + i, static_cast<long long>(v.l[i]));
+}
+
+// Rows of blocks [blo, bhi) (kBlockRows rows each). kNt: a, b, c written with non-temporal stores.
+template <bool kBool, bool kNt>
 void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t blo, std::size_t bhi) {
   const std::size_t lo = blo * SparseMatrix::kBlockRows;
   const std::size_t hi = std::min<std::size_t>(m.num_constraints, bhi * SparseMatrix::kBlockRows);
   std::uint64_t ga = m.a.block_gen[blo], gb = m.b.block_gen[blo], gc = m.c.block_gen[blo];
   for (std::size_t k = lo; k < hi; ++k) {
-    a[k] = row_dot<kBool>(m.a, k, z, ga);
-    b[k] = row_dot<kBool>(m.b, k, z, gb);
-    c[k] = row_dot<kBool>(m.c, k, z, gc);
+    if constexpr (kNt) {
+      store_nt(a + k, row_dot<kBool>(m.a, k, z, ga));
+      store_nt(b + k, row_dot<kBool>(m.b, k, z, gb));
+      store_nt(c + k, row_dot<kBool>(m.c, k, z, gc));
+    } else {
+      a[k] = row_dot<kBool>(m.a, k, z, ga);
+      b[k] = row_dot<kBool>(m.b, k, z, gb);
+      c[k] = row_dot<kBool>(m.c, k, z, gc);
+    }
   }
+  if constexpr (kNt) _mm_sfence();
 }
 
 // Output and matrix shapes (not the witness).
@@ -79,10 +113,11 @@ Status check_witness(const R1csMatrices& m, std::size_t z) {
 
 void eval_range(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t blo, std::size_t bhi,
                 const PceOptions& opt) {
+  const bool nt = m.num_constraints >= opt.nt_store_min_rows;
   if (opt.boolean_fast_path) {
-    eval_blocks<true>(m, z, a, b, c, blo, bhi);
+    nt ? eval_blocks<true, true>(m, z, a, b, c, blo, bhi) : eval_blocks<true, false>(m, z, a, b, c, blo, bhi);
   } else {
-    eval_blocks<false>(m, z, a, b, c, blo, bhi);
+    nt ? eval_blocks<false, true>(m, z, a, b, c, blo, bhi) : eval_blocks<false, false>(m, z, a, b, c, blo, bhi);
   }
 }
 
@@ -142,8 +177,8 @@ PceStream::PceStream(const R1csMatrices& m, const PceSchedule& s, std::span<Fr> 
 
 void PceStream::advance(const Fr* z, std::size_t columns, std::size_t inputs, std::size_t& next_columns,
                         std::size_t& next_inputs) {
-  // Batches of 4 blocks (256 rows) per call: the values they read are still in L1/L2.
-  constexpr std::size_t kBatch = 4;
+  // Batches of 32 blocks (2048 rows) per call: the values they read are still in L2.
+  constexpr std::size_t kBatch = 32;
   if (!status_.ok()) {
     next_columns = next_inputs = SIZE_MAX;
     return;

@@ -21,6 +21,9 @@ namespace cuzk {
 struct PceOptions {
   bool boolean_fast_path = true;      ///< general terms: skip value 0, add for value 1
   std::size_t min_rows_per_task = 2048;
+  /// From this many constraints on, a, b, c are written with non-temporal stores: at that size
+  /// they no longer fit the caches, and a normal store would first read every line it writes.
+  std::size_t nt_store_min_rows = std::size_t{1} << 17;
 };
 
 /// a, b, c: one entry per constraint.

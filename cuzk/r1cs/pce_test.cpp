@@ -68,9 +68,12 @@ TEST(Pce, MatchesNaiveOnRandomMatrices) {
     const AbcVectors want = spmv_naive(m, z);
     for (bool fast : {false, true}) {
       for (ThreadPool* pool : {&pool1, &pool3}) {
-        auto got = pce_evaluate(*pool, m, z, {.boolean_fast_path = fast, .min_rows_per_task = 64});
+        // Non-temporal stores on (threshold 0) and off, whatever the size.
+        const std::size_t nt = pool == &pool1 ? 0 : SIZE_MAX;
+        auto got =
+            pce_evaluate(*pool, m, z, {.boolean_fast_path = fast, .min_rows_per_task = 64, .nt_store_min_rows = nt});
         ASSERT_TRUE(got.ok());
-        EXPECT_EQ(got->a, want.a) << "seed=" << seed << " rows=" << rows << " fast=" << fast;
+        EXPECT_EQ(got->a, want.a) << "seed=" << seed << " rows=" << rows << " fast=" << fast << " nt=" << nt;
         EXPECT_EQ(got->b, want.b) << "seed=" << seed;
         EXPECT_EQ(got->c, want.c) << "seed=" << seed;
       }
@@ -143,7 +146,8 @@ TEST(Pce, StreamMatchesClassicPathOnBenchCircuit) {
       got.a.assign(rows, Fr::one());  // stale contents must all be overwritten
       got.b.assign(rows, Fr::one());
       got.c.assign(rows, Fr::one());
-      PceStream stream(m, sched, got.a, got.b, got.c, {.boolean_fast_path = fast});
+      PceStream stream(m, sched, got.a, got.b, got.c,
+                       {.boolean_fast_path = fast, .nt_store_min_rows = fast ? std::size_t{0} : SIZE_MAX});
       WitnessConstraintSystem wcs({.num_inputs_hint = m.num_inputs, .stream = &stream}, std::move(storage));
       ASSERT_TRUE(synthesize_circuit(circuit, wcs).ok());
       EXPECT_GT(stream.rows_streamed(), rows / 2) << "seed=" << seed;
