@@ -1,6 +1,8 @@
 #include "cuzk/msm/pippenger.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 #include <memory>
 #include <vector>
 
@@ -123,6 +125,19 @@ Xyzz<C> window_sum(const SignedWindowPlan& plan, unsigned j, const T& terms, std
   return sum;
 }
 
+// Field elements equal as stored (Montgomery form is canonical): an inline word compare, where the
+// field's operator== of the limb arrays goes through a memcmp call (7 % of a G1 MSM in perf).
+template <class F>
+inline bool equal_limbs(const F& a, const F& b) {
+  static_assert(sizeof(F) % 8 == 0 && std::is_trivially_copyable_v<F>);
+  std::uint64_t wa[sizeof(F) / 8], wb[sizeof(F) / 8];
+  std::memcpy(wa, &a, sizeof(F));
+  std::memcpy(wb, &b, sizeof(F));
+  std::uint64_t diff = 0;
+  for (std::size_t i = 0; i < sizeof(F) / 8; ++i) diff |= wa[i] ^ wb[i];
+  return diff == 0;
+}
+
 // Batch-affine bucket accumulation (the affine chord rule with one shared inversion):
 //   λ = (y2 − y1)/(x2 − x1) (or 3x²/2y for equal points), x3 = λ² − x1 − x2, y3 = λ(x1 − x3) − y1.
 // Up to |batch| additions into distinct buckets are collected; their denominators are inverted
@@ -138,7 +153,8 @@ class AffineBuckets {
   using A = Affine<C>;
 
   AffineBuckets(std::uint32_t nb, std::size_t batch)
-      : max_batch_(batch), batch_(batch), bucket_(nb), slot_(batch), point_(batch), den_(batch), prefix_(batch) {
+      : max_batch_(batch), batch_(batch), bucket_(nb), slot_(batch), doubling_(batch), point_(batch), den_(batch),
+        prefix_(batch) {
     queue_.reserve(batch);
     reset(batch);
   }
@@ -217,8 +233,9 @@ class AffineBuckets {
       acc.state = kSet;
       return true;
     }
-    if (acc.x == p.x) {
-      if (!(acc.y == p.y) || p.y.is_zero()) {  // P + (−P), or a 2-torsion doubling
+    const bool same_x = equal_limbs(acc.x, p.x);
+    if (same_x) {
+      if (!equal_limbs(acc.y, p.y) || p.y.is_zero()) {  // P + (−P), or a 2-torsion doubling
         acc.state = kEmpty;
         return true;
       }
@@ -226,6 +243,7 @@ class AffineBuckets {
     } else {
       den_[m_] = p.x - acc.x;
     }
+    doubling_[m_] = same_x ? 1 : 0;
     slot_[m_] = b;
     point_[m_] = p;
     acc.state = kBusy;
@@ -257,7 +275,7 @@ class AffineBuckets {
       Slot& a = bucket_[slot_[k]];
       const A& p = point_[k];
       F lambda;
-      if (a.x == p.x) {
+      if (doubling_[k]) {
         const F xx = p.x.square();
         lambda = (xx.dbl() + xx) * d_inv;
       } else {
@@ -275,6 +293,7 @@ class AffineBuckets {
   std::size_t max_batch_, batch_;
   ScratchArray<Slot> bucket_;
   std::vector<std::uint32_t> slot_;
+  std::vector<std::uint8_t> doubling_;  // the batch entry is P + P (denominator 2y)
   std::vector<A> point_;
   std::vector<F> den_, prefix_;
   std::vector<Pending> queue_;
