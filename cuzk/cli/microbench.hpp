@@ -1,6 +1,8 @@
 // `cuzk microbench OP`: times one operation (median of repeats after a warm-up) and reports it as
-// one JSON line {"op":…,"n":…,"threads":…,"backend":…,"seconds":…}, so every build's figures are
-// taken the same way. For per-element ops, n is the count of operations timed and seconds their
+// one JSON line {"op":…,"n":…,"threads":…,"backend":…,"seconds":…,"cpu_seconds":…}, so every
+// build's figures are taken the same way (cpu_seconds: the process's CPU time, all threads, user +
+// system, median over the same repeats: on a shared machine it says what the wall time cannot).
+// For per-element ops, n is the count of operations timed and seconds their
 // total; for bulk ops (NTT, MSM), n is the size of one call.
 #pragma once
 
@@ -24,7 +26,8 @@ struct MicrobenchResult {
   std::uint64_t n = 0;
   unsigned threads = 1;
   std::string backend;
-  double seconds = 0;  ///< median over the repeats
+  double seconds = 0;      ///< median wall time over the repeats
+  double cpu_seconds = 0;  ///< median process CPU time (all threads, user + system) over the repeats
   std::string to_json() const;
 };
 
