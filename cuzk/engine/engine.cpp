@@ -155,6 +155,7 @@ struct Engine::WorkerSlot {
   std::mutex mu;
   std::string job_id, circuit;
   std::atomic<std::uint64_t> busy_ns{0}, proved{0};
+  std::atomic<std::uint64_t> taken{0};  // partitions taken over from another (busy) device
 };
 
 // Busy time of a device as the union of its workers' device stages.
@@ -734,8 +735,17 @@ void Engine::synthesis_loop() {
 void Engine::device_loop(std::size_t device, std::size_t slot_index) {
   WorkerSlot& slot = *slots_[slot_index];
   int ordinal = opt_.devices[device].ordinal;
+  // Partitions bound to this device first; with none, one bound to another device that its job
+  // allows here (that device is busy, this one would idle): the binding moves with it.
   auto mine = [device](const WorkKey&, const GpuItem& g) { return g.ticket.device() == device; };
-  while (auto popped = gpu_q_.pop_if(mine)) {
+  auto stealable = [device](const WorkKey&, const GpuItem& g) {
+    return std::find(g.job->devices.begin(), g.job->devices.end(), device) != g.job->devices.end();
+  };
+  while (auto popped = gpu_q_.pop_prefer(mine, stealable)) {
+    if (popped->second.ticket.device() != device) {
+      popped->second.ticket = DeviceTicket(this, device);
+      ++slot.taken;
+    }
     std::vector<GpuItem> batch;
     batch.push_back(std::move(popped->second));
     // Batch collector: more partitions of the same circuit (same prover and key), in priority
@@ -974,6 +984,7 @@ EngineStatus Engine::status() const {
       if (slot->device != d) continue;
       ds.busy_seconds += static_cast<double>(slot->busy_ns.load()) * 1e-9;
       ds.partitions_proved += slot->proved.load();
+      ds.partitions_taken += slot->taken.load();
       ++ds.workers;
       std::lock_guard lock(slot->mu);
       if (!slot->job_id.empty()) {
@@ -1065,6 +1076,8 @@ std::string Engine::metrics_text() const {
       << (s.uptime_seconds > 0 ? d.busy_any_seconds / s.uptime_seconds : 0.0) << '\n';
   metric("cuzk_device_assigned_partitions", "gauge", "Partitions bound to a device and not yet through its device stage.");
   for (auto& d : s.devices) o << "cuzk_device_assigned_partitions{device=\"" << d.info.ordinal << "\"} " << d.assigned << '\n';
+  metric("cuzk_device_partitions_taken_total", "counter", "Partitions a device took over from another device's queue while idle.");
+  for (auto& d : s.devices) o << "cuzk_device_partitions_taken_total{device=\"" << d.info.ordinal << "\"} " << d.partitions_taken << '\n';
   metric("cuzk_device_busy_workers", "gauge", "Device workers inside the device stage now.");
   for (auto& d : s.devices) o << "cuzk_device_busy_workers{device=\"" << d.info.ordinal << "\"} " << d.current_jobs.size() << '\n';
   metric("cuzk_device_current_job", "gauge", "1 for each job a device worker is proving now.");

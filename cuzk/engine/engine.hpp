@@ -10,6 +10,8 @@
 //                EngineOptions::circuit_devices): the one with the fewest partitions bound and not
 //                yet through its device stage; a device holding its full share is skipped, and a
 //                job whose devices are all full lets a job for other devices be admitted first.
+//                A device worker with nothing bound to its device takes a queued partition bound
+//                to another device that its job allows here (the binding moves with it).
 //   device     — gw workers per device run prove_partition, then give a/b/c back at once.
 //   finalize   — off the device: concatenate partition proofs in order, self-verify, complete.
 // Cancellation and failure set the job's flag (polled by running stages), drop its queued
@@ -89,6 +91,7 @@ struct DeviceStatus {
   SrsDeviceStatus vram;       ///< arena figures and resident proving keys (has_arena false: none)
   std::uint32_t assigned = 0;  ///< partitions bound to this device and not yet through its device stage
   std::uint32_t depth = 0;     ///< most partitions bound to it at once (its share of the pipeline)
+  std::uint64_t partitions_taken = 0;  ///< partitions it took over from another device's queue (it was idle)
 };
 
 struct QueueFigures {

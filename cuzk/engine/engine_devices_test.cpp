@@ -102,6 +102,26 @@ TEST(EngineDevices, ThroughputScalesWithDevices) {
   }
 }
 
+TEST(EngineDevices, FasterDeviceTakesMorePartitions) {
+  // Device 1's stage takes 3x device 0's: binding to the least-loaded device gives device 0
+  // about three quarters of the partitions, and the pair beats device 0 alone.
+  constexpr std::uint32_t kJobs = 4, kParts = 12;
+  auto fake = std::make_shared<FakeProver>(
+      FakeProverOptions{.synth_ms = 1, .gpu_ms = 15, .key_load_ms = 1, .device_gpu_ms = {15, 45}});
+  auto e = Engine::create({.synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices(2)}, {fake});
+  ASSERT_TRUE(e.ok()) << e.status().to_string();
+  for (std::uint32_t j = 0; j < kJobs; ++j) ASSERT_TRUE((*e)->submit(job("h" + std::to_string(j), "bench-10", j, kParts)).ok());
+  for (std::uint32_t j = 0; j < kJobs; ++j)
+    EXPECT_EQ((*e)->await("h" + std::to_string(j))->proof, fake_expected_proof("bench-10", j, kParts));
+  auto st = (*e)->status();
+  std::uint64_t fast = st.devices[0].partitions_proved, slow = st.devices[1].partitions_proved;
+  std::printf("device 0 (15 ms) proved %llu, device 1 (45 ms) proved %llu of %u\n", static_cast<unsigned long long>(fast),
+              static_cast<unsigned long long>(slow), kJobs * kParts);
+  EXPECT_EQ(fast + slow, std::uint64_t{kJobs} * kParts);
+  EXPECT_GT(slow, 0u);
+  EXPECT_GE(fast, 2 * slow);
+}
+
 TEST(EngineDevices, AffinityPerCircuitIsRespected) {
   auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 5, .key_load_ms = 1});
   EngineOptions eo{.synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices({0, 1, 2, 3})};

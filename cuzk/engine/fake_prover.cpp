@@ -181,7 +181,9 @@ Result<std::string> FakeProver::prove_partition(int device, const ProvingKeyData
   std::uint32_t m = max_dev_.load();
   while (now > m && !max_dev_.compare_exchange_weak(m, now)) {
   }
-  bool ok = sleep_cancellable(opt_.gpu_ms, cancel);
+  std::uint32_t ms = opt_.gpu_ms;
+  if (device >= 0 && static_cast<std::size_t>(device) < opt_.device_gpu_ms.size() && opt_.device_gpu_ms[device]) ms = opt_.device_gpu_ms[device];
+  bool ok = sleep_cancellable(ms, cancel);
   --dev_now_;
   if (!ok) return Status(Errc::cancelled, "device stage cancelled");
   if (in->fault_stage == 2 && in->fault_partition == k)

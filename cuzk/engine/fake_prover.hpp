@@ -30,6 +30,8 @@ struct FakeProverOptions {
   std::uint32_t default_partitions = 10;
   /// When non-zero, replaces the size rule: every partition holds this many bytes (abc 3/4).
   std::uint64_t partition_bytes_override = 0;
+  /// Device-stage time per device ordinal (a slower or faster device); absent or 0 = gpu_ms.
+  std::vector<std::uint32_t> device_gpu_ms = {};
 };
 
 /// Builds a fake input: "cuzkfake" ‖ seed ‖ optional fault.

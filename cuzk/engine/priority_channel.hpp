@@ -76,6 +76,28 @@ class PriorityChannel {
     }
   }
 
+  /// Like pop_if(first), but when no item matches |first| takes the first item matching |second|.
+  template <class First, class Second>
+  std::optional<std::pair<WorkKey, T>> pop_prefer(First first, Second second) {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      auto take = [&](auto& pred) -> std::optional<std::pair<WorkKey, T>> {
+        for (auto it = items_.begin(); it != items_.end(); ++it) {
+          if (pred(it->first, it->second)) {
+            auto node = items_.extract(it);
+            not_full_.notify_one();
+            return std::make_pair(node.key(), std::move(node.mapped()));
+          }
+        }
+        return std::nullopt;
+      };
+      if (auto r = take(first)) return r;
+      if (auto r = take(second)) return r;
+      if (closed_) return std::nullopt;
+      not_empty_.wait(lock);
+    }
+  }
+
   /// Waits until |deadline| for the first item (in order) matching |pred| and takes it.
   template <class Pred>
   std::optional<std::pair<WorkKey, T>> pop_matching(Pred pred, std::chrono::steady_clock::time_point deadline) {
