@@ -100,8 +100,13 @@ TEST(Config, GpuSection) {
   EXPECT_DOUBLE_EQ(d->gpu_arena_fraction, 0.90);
   EXPECT_EQ(d->gpu_vram_cap_bytes, 0u);
 
-  auto c = parse_config("[gpu]\ndevices = [0, 2]\narena_bytes = \"40GiB\"\nvram_cap_bytes = \"16GiB\"\n");
+  auto c = parse_config(
+      "[gpu]\ndevices = [0, 2]\narena_bytes = \"40GiB\"\nvram_cap_bytes = \"16GiB\"\nworking_reserve_bytes = \"6GiB\"\n");
   ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_EQ(c->gpu_working_reserve_bytes, 6ull << 30);
+  auto eo = engine_options(*c);
+  ASSERT_TRUE(eo.ok()) << eo.status().to_string();
+  EXPECT_EQ(eo->device_reserve_bytes, 6ull << 30);
   EXPECT_EQ(c->devices, (std::vector<int>{0, 2}));
   EXPECT_EQ(c->gpu_arena_bytes, 40ull << 30);
   EXPECT_EQ(c->gpu_vram_cap_bytes, 16ull << 30);
@@ -131,6 +136,7 @@ TEST(Config, GpuSectionBadValuesNameTheKey) {
       {"[gpu]\narena_fraction = \"half\"\n", "gpu.arena_fraction"},
       {"[gpu]\narena_bytes = \"8GiB\"\narena_fraction = 0.5\n", "exclude each other"},
       {"[gpu]\nvram_cap_bytes = -5\n", "gpu.vram_cap_bytes"},
+      {"[gpu]\nworking_reserve_bytes = \"6 apples\"\n", "gpu.working_reserve_bytes"},
       {"[gpu]\nvram_cap = \"16GiB\"\n", "unknown key 'gpu.vram_cap'"},
       {"[engine]\ndevices = [0]\n[gpu]\ndevices = [1]\n", "both set"},
   };

@@ -196,7 +196,7 @@ Engine::Engine(EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> 
     : opt_(std::move(opt)),
       provers_(std::move(provers)),
       budget_(opt_.memory_limit, opt_.critical_headroom),
-      srs_(budget_),
+      srs_(budget_, opt_.device_reserve_bytes),
       synth_q_(opt_.synthesis_queue_depth ? opt_.synthesis_queue_depth : std::max<std::uint32_t>(1, opt_.synthesis_workers)),
       // Admission bounds what reaches the device queue (each device's share, below), so the queue
       // itself never blocks a synthesis worker holding one device's partition behind another's.
@@ -925,9 +925,10 @@ Result<Engine::PreloadResult> Engine::preload(const std::string& circuit_id) {
   auto t0 = Clock::now();
   auto key = lease->wait();
   if (!key) return key.status();
-  // The top tier: a copy on every device that keeps one (pinned only while placing it).
-  for (const auto& d : opt_.devices) {
-    auto pin = lease->on_device(d.ordinal);
+  // The top tier: a copy on every device that keeps one and may prove this circuit (affinity),
+  // pinned only while placing it.
+  for (std::size_t d : devices_for(circuit_id)) {
+    auto pin = lease->on_device(opt_.devices[d].ordinal);
     if (!pin) return pin.status();
   }
   r.load_ms = ms_between(t0, Clock::now());

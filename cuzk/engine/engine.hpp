@@ -69,6 +69,9 @@ struct EngineOptions {
   std::uint32_t max_pending_per_client = 0;  ///< unfinished jobs per client; 0 = unlimited
   std::uint32_t max_pending_total = 0;       ///< unfinished jobs in all; 0 = unlimited
   std::string journal_path;                  ///< SQLite file; empty = no journal
+  /// Bytes of each device's VRAM arena that placing proving keys leaves free for the device
+  /// stages' working buffers (idle keys' copies are demoted to keep it); 0 = none.
+  std::uint64_t device_reserve_bytes = 0;
   /// Device affinity: circuit id → ordinals (of |devices|) that may prove it. A circuit not
   /// named here may use every device. An ordinal that is not a device is an error at create().
   std::map<std::string, std::vector<int>> circuit_devices;

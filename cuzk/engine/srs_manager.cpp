@@ -222,11 +222,13 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
       return std::unique_ptr<SrsDevicePin>(new SrsDevicePin(this, e, device));
     }
     // Room: demote idle copies on this device, least recently used first, until the arena has
-    // |need| bytes free; wait for pinned ones when that is not enough.
+    // |need| bytes free plus the working reserve; wait for pinned ones when even |need| is not
+    // free (the reserve alone is not waited for).
     bool others_busy = false;
     if (auto arena = prover.device_arena(device)) {
       std::uint64_t free = arena->total - std::min(arena->used, arena->total);
-      if (free < need) {
+      const std::uint64_t want = need + std::min(device_reserve_, arena->total - need);
+      if (free < want) {
         std::vector<std::pair<std::shared_ptr<Entry>, Clock::time_point>> idle;
         for (auto& [id, o] : entries_) {
           if (o == e) continue;
@@ -238,7 +240,7 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
         std::sort(idle.begin(), idle.end(), [](auto& a, auto& b) { return a.second < b.second; });
         std::vector<std::pair<std::shared_ptr<Entry>, std::shared_ptr<const ProvingKeyData>>> victims;
         for (auto& [o, t] : idle) {
-          if (free >= need) break;
+          if (free >= want) break;
           free += o->copies[device].bytes;
           o->copies.erase(device);
           victims.emplace_back(o, loaded_key(*o));
@@ -250,7 +252,7 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
           lock.lock();
           continue;  // re-read the arena
         }
-        if (others_busy) {
+        if (others_busy && free < need) {
           device_cv_.wait(lock);
           continue;
         }

@@ -11,8 +11,8 @@
 // Loads run on their own thread; a lease holder blocks in wait() only when it needs the key (the
 // device stage), so synthesis of the first partitions overlaps the load. A device stage pins the
 // key on its device (on_device): the copy is made on first use there, after demoting idle keys'
-// copies on that device, least recently used first, until the arena has room; a copy is never
-// released while pinned. Under host-budget pressure idle keys (no lease) leave host memory, LRU,
+// copies on that device, least recently used first, until the arena has room for it and the
+// working reserve (device_reserve); a copy is never released while pinned. Under host-budget pressure idle keys (no lease) leave host memory, LRU,
 // with their device copies. Evicting a key in use is refused with a reason.
 //
 // VRAM figures come from the prover's view of the backend's arena (DeviceArena), never from a
@@ -108,7 +108,11 @@ class SrsLease {
 
 class SrsManager {
  public:
-  explicit SrsManager(MemoryBudget& budget) : budget_(budget) {}
+  /// |device_reserve|: bytes of each device arena that placing a key leaves free for working
+  /// buffers; idle copies are demoted to keep it (a key is still placed when only the reserve is
+  /// short and nothing more can be demoted).
+  explicit SrsManager(MemoryBudget& budget, std::uint64_t device_reserve = 0)
+      : budget_(budget), device_reserve_(device_reserve) {}
   ~SrsManager();
 
   /// A lease on |key_id|, starting its load when absent. Errc::out_of_memory means "the budget
@@ -140,6 +144,7 @@ class SrsManager {
   static void free_entry(const std::shared_ptr<SrsLease::Entry>& e);
 
   MemoryBudget& budget_;
+  const std::uint64_t device_reserve_;
   mutable std::mutex mu_;
   std::condition_variable device_cv_;  // a pin released or a device copy finished loading
   std::map<std::string, std::shared_ptr<SrsLease::Entry>> entries_;

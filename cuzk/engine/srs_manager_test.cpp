@@ -226,6 +226,27 @@ TEST(SrsManager, PinnedCopyIsNeverDemotedPlacementWaits) {
   EXPECT_EQ(p.demoted, std::vector<std::string>{"k1"});
 }
 
+TEST(SrsManager, WorkingReserveKeptFreeByDemotingIdleCopies) {
+  MemoryBudget budget(1000, 0);
+  SrsManager m(budget, /*device_reserve=*/100);
+  TieredProver p;  // arena 250: with 100 reserved, one copy of 100 at a time when others are idle
+  eight_keys(p);
+  use_on_device(m, p, "k1");
+  use_on_device(m, p, "k2");
+  EXPECT_EQ(p.demoted, std::vector<std::string>{"k1"});
+  EXPECT_EQ(m.device_status(1, &p).keys, 1u);
+  // A pinned copy is not waited for to keep the reserve: both are placed, the reserve is short.
+  auto l2 = lease(m, p, "k2");
+  auto pin2 = l2->on_device(1);
+  ASSERT_TRUE(pin2.ok());
+  auto l3 = lease(m, p, "k3");
+  auto pin3 = l3->on_device(1);
+  ASSERT_TRUE(pin3.ok()) << pin3.status().to_string();
+  EXPECT_TRUE(p.on_device("k2"));
+  EXPECT_TRUE(p.on_device("k3"));
+  EXPECT_EQ(m.device_status(1, &p).keys_bytes, 200u);
+}
+
 TEST(SrsManager, KeyLargerThanArenaAndWorkingBuffers) {
   MemoryBudget budget(1000, 0);
   SrsManager m(budget);
