@@ -1,7 +1,8 @@
 // Conformance: the CUDA backend equals the CPU backend (the reference) through the Backend
 // interface on random inputs: NTT (forward, inverse, coset) at sizes 2^1..2^14, the H step (satisfied
-// and unsatisfied systems), G1/G2 MSM with identity and duplicated bases, 0/1-heavy scalars, density
-// bitmaps with offsets, each bit-split mode, lengths that are not powers of two. Prints the seed;
+// and unsatisfied systems), G1/G2 MSM with identity and duplicated bases, 0/1-heavy scalars (the 70 %
+// PoRep mix among them), all-zero scalars, density bitmaps with offsets, each bit-split mode, lengths
+// that are not powers of two (also past 2^17, where the window is 16 bits). Prints the seed;
 // skips with a message where no GPU is present.
 #include <gtest/gtest.h>
 
@@ -97,6 +98,19 @@ std::vector<Affine<C>> make_points(std::size_t n, std::mt19937_64& rng) {
   return batch_to_affine_vartime<C>(j);
 }
 
+/// Scalar mixes of one round: 0 uniform; 1 40 % zero, 40 % one (bit split off); 2 the PoRep mix
+/// (35 % zero, 35 % one, 30 % random); 3 all zero; 4 zeros and ones only.
+Fr round_scalar(int mode, std::mt19937_64& rng) {
+  const unsigned r = rng() % 20;
+  switch (mode) {
+    case 0: return random_fr(rng);
+    case 1: return r < 8 ? Fr::zero() : r < 16 ? Fr::one() : random_fr(rng);
+    case 2: return r < 7 ? Fr::zero() : r < 14 ? Fr::one() : random_fr(rng);
+    case 3: return Fr::zero();
+    default: return r < 10 ? Fr::zero() : Fr::one();
+  }
+}
+
 template <class C, class Load, class Msm>
 void compare_msm(Pair& p, std::size_t n_min, std::size_t n_span, Load load, Msm msm) {
   const std::uint64_t seed = fresh_seed();
@@ -105,14 +119,12 @@ void compare_msm(Pair& p, std::size_t n_min, std::size_t n_span, Load load, Msm 
   const auto pts = make_points<C>(nb, rng);
   auto idc = load(*p.cpu, pts), idg = load(*p.gpu, pts);
   ASSERT_TRUE(idc.ok() && idg.ok());
-  for (int round = 0; round < 6; ++round) {
-    const bool density = round >= 3;
+  for (int round = 0; round < 10; ++round) {
+    const bool density = round >= 5;
+    const int mode = round % 5;
     const std::size_t n = density ? nb + rng() % nb : nb - rng() % (nb / 3);
     std::vector<Fr> s(n);
-    for (auto& v : s) {
-      const unsigned r = rng() % 10;
-      v = round % 3 == 0 ? random_fr(rng) : r < 4 ? Fr::zero() : r < 8 ? Fr::one() : random_fr(rng);
-    }
+    for (auto& v : s) v = round_scalar(mode, rng);
     std::vector<std::uint64_t> bits;
     std::size_t offset = 0;
     if (density) {
@@ -123,7 +135,7 @@ void compare_msm(Pair& p, std::size_t n_min, std::size_t n_span, Load load, Msm 
       offset = rng() % (nb - used + 1);
     }
     const MsmOptions o{.density = {.bits = bits, .base_offset = offset},
-                       .bit_split = round % 3 == 1 ? BitSplit::never : BitSplit::automatic};
+                       .bit_split = mode == 1 ? BitSplit::never : mode == 4 ? BitSplit::always : BitSplit::automatic};
     auto rc = msm(*p.cpu, *idc, s, o), rg = msm(*p.gpu, *idg, s, o);
     ASSERT_TRUE(rc.ok()) << rc.status().to_string();
     ASSERT_TRUE(rg.ok()) << rg.status().to_string();
@@ -148,6 +160,17 @@ TEST(GpuConformance, MsmG2) {
   compare_msm<G2Curve>(
       p, 600, 800, [](Backend& b, const auto& pts) { return b.load_bases_g2(pts); },
       [](Backend& b, BasesId id, std::span<const Fr> s, const MsmOptions& o) { return b.msm_g2(id, s, o); });
+}
+
+// Past 2^17 scalars the device takes windows of 16 bits (8 below): the large-window path with a
+// length that is not a power of two.
+TEST(GpuConformance, MsmG1LargeWindow) {
+  REQUIRE_GPU();
+  Pair p;
+  ASSERT_TRUE(p.gpu);
+  compare_msm<G1Curve>(
+      p, (1u << 17) + 3000, 1u << 15, [](Backend& b, const auto& pts) { return b.load_bases_g1(pts); },
+      [](Backend& b, BasesId id, std::span<const Fr> s, const MsmOptions& o) { return b.msm_g1(id, s, o); });
 }
 
 }  // namespace

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Copies the GPU test binaries, gpu_bench and the `cuzk` program from a CUDA build, with every
+# shared library they need that is not part of glibc or the driver, into DEST (binaries in DEST,
+# libraries in DEST/lib, all stripped), so they run on a machine without the build dependencies:
+#   scripts/gpu-carry.sh BUILD_DIR DEST [NAMES]
+# NAMES (comma-separated, e.g. cuzk or cuzk,gpu_groth16_test) carries only those binaries: each test
+# binary holds the whole device code (≈ 11 MB), and a call's working tree travels within 64 MiB.
+#   (on that machine) export LD_LIBRARY_PATH=DEST/lib:$LD_LIBRARY_PATH; DEST/cuzk --help
+# DEST/env.sh sets LD_LIBRARY_PATH when sourced. Keep DEST out of git (.git/info/exclude).
+set -euo pipefail
+[ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: $0 BUILD_DIR DEST [NAMES]" >&2; exit 2; }
+build="$1" dest="$2" only="${3:-}"
+mkdir -p "$dest/lib"
+bins=()
+for f in "$build"/tests/gpu_*_test "$build"/bin/gpu_bench "$build"/bin/cuzk; do
+  [ -x "$f" ] || continue
+  [ -z "$only" ] || [[ ",$only," == *",$(basename "$f"),"* ]] || continue
+  bins+=("$f")
+done
+[ ${#bins[@]} -gt 0 ] || { echo "no binaries under $build" >&2; exit 1; }
+# glibc, the dynamic loader and the driver's libcuda come from the target machine.
+skip='^(linux-vdso|libc\.so|libm\.so|libpthread\.so|libdl\.so|librt\.so|ld-linux|libcuda\.so|libresolv\.so)'
+for b in "${bins[@]}"; do
+  cp -f "$b" "$dest/"
+  strip --strip-unneeded "$dest/$(basename "$b")" 2>/dev/null || true
+  ldd "$b" | awk '/=> \// {print $1, $3}' | while read -r name path; do
+    [[ "$name" =~ $skip ]] && continue
+    [ -e "$dest/lib/$name" ] && continue
+    cp -fL "$path" "$dest/lib/$name"
+    strip --strip-unneeded "$dest/lib/$name" 2>/dev/null || true
+  done
+done
+cat > "$dest/env.sh" <<'EOF'
+# Source this file: the carried libraries come before the machine's.
+export LD_LIBRARY_PATH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+EOF
+echo "carried ${#bins[@]} binaries and $(ls "$dest/lib" | wc -l) libraries into $dest ($(du -sh "$dest" | cut -f1))"
