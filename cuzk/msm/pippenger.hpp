@@ -5,11 +5,14 @@
 // |d_ij| − 1 with the sign of d_ij (XYZZ mixed add, 8M + 2S), reduces its 2^(c−1) buckets by running
 // sums (2 full adds per bucket, 12M + 2S each), and the window sums are combined by Horner's rule
 // with c doublings between windows. Work is split into K·P tasks, (window, chunk of points), run
-// on the caller's ThreadPool; each task owns its buckets. Cost (PERF.md §4d):
+// on the caller's ThreadPool; each thread's range of tasks reuses one bucket array. Cost (PERF.md §4d):
 //   K·n mixed adds + K·P·2^c full adds + (K−1)·c doublings,   K = ⌈256/c⌉.
 // The window c and chunk count P minimise ⌈K·P/t⌉·(a·n/P + 2.7·2^c) for t threads (a full add with
 // its running-sum partner costs about 2.7 mixed adds; a = 1 for XYZZ buckets, ≈ 0.7 for the
 // batch-affine accumulation used from c = 10 up).
+// With the endomorphism split (endomorphism.hpp) the same run covers D·n terms of shorter scalars
+// (G1: 2n of 127 bits, G2: 4n of 64 bits): the same bucket additions in K/D windows, so 1/D of the
+// reductions; chosen when the model's cost drops by more than one mixed add per scalar.
 #pragma once
 
 #include <cstddef>
