@@ -276,9 +276,9 @@ class MontField {
   }
   constexpr MontField pow_u64(std::uint64_t e) const { return pow_vartime(Limbs<1>{e}); }
 
-  /// a^{-1} in constant time: Bernstein–Yang divsteps for a fixed iteration count (safegcd.hpp) at
-  /// run time, Fermat (a^{p−2}, steps fixed by the public p − 2) in constant evaluation and device
-  /// code; the inverse of 0 is 0.
+  /// a^{-1} in constant time: Pornin's binary GCD on approximations (safegcd.hpp) at run time,
+  /// Fermat (a^{p−2}, steps fixed by the public p − 2) in constant evaluation and device code; the
+  /// inverse of 0 is 0.
   constexpr MontField inverse() const {
 #if defined(__CUDA_ARCH__)
     return pow_vartime(kPMinus2);

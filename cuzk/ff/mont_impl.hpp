@@ -19,8 +19,11 @@ MontField<P> MontField<P>::inverse_vartime() const {
 
 template <class P>
 MontField<P> MontField<P>::inverse_ct() const {
-  static constexpr safegcd::Inverter<N> kInverter{kModulus};
-  return from_mont_unchecked(kInverter.invert_ct(l)) * from_mont_unchecked(kR3);  // 0 ↦ 0
+  // Pornin's binary GCD gives x^{−1}·2^(−s) for the stored x = a·R; a^{−1}·R = x^{−1}·R² is one
+  // Montgomery product with 2^s·R³. Zero maps to zero.
+  static constexpr safegcd::Pornin<N> kPornin{kModulus};
+  static constexpr Repr kFix = mont_detail::pow2_mod(kModulus, kPornin.kScaleBits + 192 * N);
+  return from_mont_unchecked(kPornin.invert_scaled(l)) * from_mont_unchecked(kFix);
 }
 
 template <class P>

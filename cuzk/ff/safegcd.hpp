@@ -7,7 +7,6 @@
 // Invariants (see libsecp256k1 doc/safegcd_implementation.md): f, g ∈ (−p, p], d, e ∈ (−2p, p),
 // d·x ≡ f, e·x ≡ g (mod p) up to the common factor 2^(−62·iterations) that update_de divides out.
 // The loop stops at g = 0; then f = ±1 and d·sign(f) ≡ x^{−1}. Host only (uses __int128).
-// invert_ct runs the plain divsteps branch-free for the Bernstein–Yang iteration bound instead.
 #pragma once
 
 #include <array>
@@ -18,6 +17,7 @@
 namespace cuzk::safegcd {
 
 using i128 = __int128;
+using u128 = unsigned __int128;
 
 template <std::size_t N>
 struct Inverter {
@@ -101,35 +101,6 @@ struct Inverter {
     return eta;
   }
 
-  /// 62 divsteps without branches or table look-ups on the data (original divsteps, delta starting
-  /// at 1 as eta = −delta; the same steps as divsteps_62_var, one at a time).
-  static std::int64_t divsteps_62_ct(std::int64_t eta, std::uint64_t f0, std::uint64_t g0, Trans& t) {
-    std::uint64_t u = 1, v = 0, q = 0, r = 1, f = f0, g = g0;
-    for (int i = 0; i < 62; ++i) {
-      const auto c1 = static_cast<std::uint64_t>(eta >> 63);  // all ones when delta > 0
-      const std::uint64_t c2 = 0 - (g & 1);                    // all ones when g is odd
-      const std::uint64_t x = (f ^ c1) - c1, y = (u ^ c1) - c1, z = (v ^ c1) - c1;
-      g += x & c2;  // g ± f
-      q += y & c2;
-      r += z & c2;
-      const std::uint64_t c3 = c1 & c2;  // swap: (delta, f, g) → (1 − delta, g, (g − f)/2)
-      eta = (eta ^ static_cast<std::int64_t>(c3)) - (static_cast<std::int64_t>(c3) + 1);
-      f += g & c3;
-      u += q & c3;
-      v += r & c3;
-      g >>= 1;
-      u <<= 1;
-      v <<= 1;
-    }
-    t = {static_cast<std::int64_t>(u), static_cast<std::int64_t>(v), static_cast<std::int64_t>(q),
-         static_cast<std::int64_t>(r)};
-    return eta;
-  }
-
-  /// Divsteps that always reach g = 0 from f = p, 0 ≤ g < p < 2^(64N) (Bernstein–Yang, Theorem
-  /// 11.2: ⌊(49d + 57)/17⌋ for d ≥ 46 bits), in batches of 62.
-  static constexpr unsigned kCtBatches = ((49 * 64 * N + 57) / 17 + 61) / 62;
-
   /// [d, e] ← (t·[d, e] + p·[md, me]) / 2^62, md, me chosen to make the division exact.
   void update_de(S62& d, S62& e, const Trans& t) const {
     const std::int64_t u = t.u, v = t.v, q = t.q, r = t.r;
@@ -195,22 +166,6 @@ struct Inverter {
     carry();
   }
 
-  /// x^{−1} mod p for 0 ≤ x < p (x = 0 gives 0) in a fixed number of steps with no branch or
-  /// memory access that depends on x.
-  Repr invert_ct(const Repr& x) const {
-    S62 d{}, e{}, f = modulus, g = to_s62(x);
-    e[0] = 1;
-    std::int64_t eta = -1;
-    for (unsigned i = 0; i < kCtBatches; ++i) {
-      Trans t;
-      eta = divsteps_62_ct(eta, static_cast<std::uint64_t>(f[0]), static_cast<std::uint64_t>(g[0]), t);
-      update_de(d, e, t);
-      update_fg_var(L, f, g, t);  // full length: no data-dependent shortening
-    }
-    normalize(d, f[L - 1]);
-    return from_s62(d);
-  }
-
   /// x^{−1} mod p for 0 < x < p (x = 0 gives 0). Variable time.
   Repr invert(const Repr& x) const {
     S62 d{}, e{}, f = modulus, g = to_s62(x);
@@ -239,6 +194,225 @@ struct Inverter {
     }
     normalize(d, f[len - 1]);
     return from_s62(d);
+  }
+};
+
+/// Constant-time inversion by Pornin's optimized binary GCD (eprint 2020/972, algorithm 2, the
+/// method blst uses): binary GCD on (a, b) = (x, p) whose inner loop runs kSteps = 30 steps on
+/// 62-bit approximations (the low 30 bits and the top 32 bits of the common length; exact while
+/// both fit in 62 bits), then applies the 2×2 factors to the full a, b (a negative result is
+/// negated with its factors) and to the cofactors u, v with one Montgomery step by 2^64 (u, v stay
+/// in (−m, 2m), reduced once at the end). 2·64N steps in all (≥ 2·len(m) − 1, the binary GCD's
+/// bound). The result is x^{−1}·2^(−kScaleBits) mod m; the caller multiplies by a constant.
+/// Checked against the variable-time inverse on random and edge inputs (ff_gmp_test, fp_test).
+template <std::size_t N>
+struct Pornin {
+  using Repr = std::array<std::uint64_t, N>;
+  static constexpr unsigned kSteps = 30;
+  static constexpr unsigned kRounds = (2 * 64 * N + kSteps - 1) / kSteps;
+  static constexpr unsigned kScaleBits = (64 - kSteps) * kRounds;  // v = x^{−1}·2^(−kScaleBits)
+
+  Repr m{};
+  std::uint64_t m_inv_neg = 0;  // −m^{−1} mod 2^64
+
+  constexpr explicit Pornin(const Repr& p) : m(p) {
+    std::uint64_t x = p[0];
+    for (int i = 0; i < 6; ++i) x *= 2 - p[0] * x;
+    m_inv_neg = 0 - x;
+  }
+
+  static std::uint64_t select(std::uint64_t mask, std::uint64_t a, std::uint64_t b) { return (a & mask) | (b & ~mask); }
+
+  /// Words for u, v: signed values in (−m, 2m) (see lin_mod).
+  static constexpr std::size_t W = N + 1;
+  using Wide = std::array<std::uint64_t, W>;
+
+  /// kSteps binary-GCD steps on the approximations, factors packed f + 2^32·g per row: odd ā:
+  /// ā ← |ā − b̄|/2, b̄ ← min(ā, b̄) (rows alike); even ā: ā ← ā/2; row 1 doubles. Every step is
+  /// selections (cmov on x86-64), no branch on the data.
+  static void inner_steps(std::uint64_t& abar, std::uint64_t& bbar, std::uint64_t& p0, std::uint64_t& p1) {
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+    std::uint64_t n, d, dp, np, amin, pmin, cnt = kSteps;
+    __asm__ volatile(
+        "1:\n\t"
+        "mov %[b], %[n]\n\t"
+        "sub %[a], %[n]\n\t"  // n = b − a
+        "mov %[p0], %[dp]\n\t"
+        "sub %[p1], %[dp]\n\t"  // dp = p0 − p1
+        "mov %[p1], %[np]\n\t"
+        "sub %[p0], %[np]\n\t"  // np = p1 − p0
+        "mov %[b], %[amin]\n\t"
+        "mov %[p1], %[pmin]\n\t"
+        "mov %[a], %[d]\n\t"
+        "sub %[b], %[d]\n\t"  // d = a − b, CF = a < b
+        "cmovc %[a], %[amin]\n\t"
+        "cmovc %[p0], %[pmin]\n\t"
+        "cmovc %[n], %[d]\n\t"
+        "cmovc %[np], %[dp]\n\t"
+        "test $1, %[a]\n\t"
+        "cmovnz %[amin], %[b]\n\t"
+        "cmovnz %[pmin], %[p1]\n\t"
+        "cmovnz %[d], %[a]\n\t"
+        "cmovnz %[dp], %[p0]\n\t"
+        "shr $1, %[a]\n\t"
+        "add %[p1], %[p1]\n\t"
+        "dec %[cnt]\n\t"
+        "jnz 1b\n\t"
+        : [a] "+r"(abar), [b] "+r"(bbar), [p0] "+r"(p0), [p1] "+r"(p1), [cnt] "+r"(cnt), [n] "=&r"(n), [d] "=&r"(d),
+          [dp] "=&r"(dp), [np] "=&r"(np), [amin] "=&r"(amin), [pmin] "=&r"(pmin)
+        :
+        : "cc");
+#else
+    for (unsigned j = 0; j < kSteps; ++j) {
+      const std::uint64_t odd = 0 - (abar & 1);
+      const std::uint64_t sw = odd & static_cast<std::uint64_t>(static_cast<std::int64_t>(abar - bbar) >> 63);
+      std::uint64_t t = (abar ^ bbar) & sw;
+      abar ^= t;
+      bbar ^= t;
+      t = (p0 ^ p1) & sw;
+      p0 ^= t;
+      p1 ^= t;
+      abar -= bbar & odd;
+      p0 -= p1 & odd;
+      abar >>= 1;
+      p1 <<= 1;
+    }
+#endif
+  }
+
+  /// Both rows of lin_shift at once, in place: (a, b) ← ((f0·a + g0·b), (f1·a + g1·b)) / 2^kSteps,
+  /// absolute values, the factors of a negative row negated.
+  static void lin_shift2(Repr& a, Repr& b, std::int64_t& f0, std::int64_t& g0, std::int64_t& f1, std::int64_t& g1) {
+    std::uint64_t ta[N + 1], tb[N + 1];
+    i128 acca = 0, accb = 0;
+    for (std::size_t i = 0; i < N; ++i) {
+      const i128 ai = i128(a[i]), bi = i128(b[i]);
+      acca += i128(f0) * ai + i128(g0) * bi;
+      accb += i128(f1) * ai + i128(g1) * bi;
+      ta[i] = static_cast<std::uint64_t>(acca);
+      tb[i] = static_cast<std::uint64_t>(accb);
+      acca >>= 64;
+      accb >>= 64;
+    }
+    ta[N] = static_cast<std::uint64_t>(acca);
+    tb[N] = static_cast<std::uint64_t>(accb);
+    const std::uint64_t nega = 0 - (ta[N] >> 63), negb = 0 - (tb[N] >> 63);
+    std::uint64_t ca = nega & 1, cb = negb & 1;
+    for (std::size_t i = 0; i < N; ++i) {
+      const u128 va = u128(((ta[i] >> kSteps) | (ta[i + 1] << (64 - kSteps))) ^ nega) + ca;
+      const u128 vb = u128(((tb[i] >> kSteps) | (tb[i + 1] << (64 - kSteps))) ^ negb) + cb;
+      a[i] = static_cast<std::uint64_t>(va);
+      b[i] = static_cast<std::uint64_t>(vb);
+      ca = static_cast<std::uint64_t>(va >> 64);
+      cb = static_cast<std::uint64_t>(vb >> 64);
+    }
+    f0 = (f0 ^ static_cast<std::int64_t>(nega)) - static_cast<std::int64_t>(nega);
+    g0 = (g0 ^ static_cast<std::int64_t>(nega)) - static_cast<std::int64_t>(nega);
+    f1 = (f1 ^ static_cast<std::int64_t>(negb)) - static_cast<std::int64_t>(negb);
+    g1 = (g1 ^ static_cast<std::int64_t>(negb)) - static_cast<std::int64_t>(negb);
+  }
+
+  /// Both rows of lin_mod at once, in place.
+  void lin_mod2(Wide& u, Wide& v, std::int64_t f0, std::int64_t g0, std::int64_t f1, std::int64_t g1) const {
+    std::uint64_t tu[W + 1], tv[W + 1];
+    i128 accu = 0, accv = 0;
+    for (std::size_t i = 0; i + 1 < W; ++i) {
+      const i128 ui = i128(u[i]), vi = i128(v[i]);
+      accu += i128(f0) * ui + i128(g0) * vi;
+      accv += i128(f1) * ui + i128(g1) * vi;
+      tu[i] = static_cast<std::uint64_t>(accu);
+      tv[i] = static_cast<std::uint64_t>(accv);
+      accu >>= 64;
+      accv >>= 64;
+    }
+    {
+      const i128 ui = i128(static_cast<std::int64_t>(u[W - 1])), vi = i128(static_cast<std::int64_t>(v[W - 1]));
+      accu += i128(f0) * ui + i128(g0) * vi;
+      accv += i128(f1) * ui + i128(g1) * vi;
+      tu[W - 1] = static_cast<std::uint64_t>(accu);
+      tv[W - 1] = static_cast<std::uint64_t>(accv);
+      tu[W] = static_cast<std::uint64_t>(accu >> 64);
+      tv[W] = static_cast<std::uint64_t>(accv >> 64);
+    }
+    const std::uint64_t qu = tu[0] * m_inv_neg, qv = tv[0] * m_inv_neg;
+    u128 cu = 0, cv = 0;
+    for (std::size_t i = 0; i < N; ++i) {
+      cu += u128(qu) * m[i] + tu[i];
+      cv += u128(qv) * m[i] + tv[i];
+      if (i > 0) {
+        u[i - 1] = static_cast<std::uint64_t>(cu);
+        v[i - 1] = static_cast<std::uint64_t>(cv);
+      }
+      cu >>= 64;
+      cv >>= 64;
+    }
+    for (std::size_t i = N; i <= W; ++i) {
+      cu += tu[i];
+      cv += tv[i];
+      u[i - 1] = static_cast<std::uint64_t>(cu);
+      v[i - 1] = static_cast<std::uint64_t>(cv);
+      cu >>= 64;
+      cv >>= 64;
+    }
+  }
+
+  /// r ∈ (−m, 2m) → r mod m in [0, m).
+  Repr normalize(Wide r) const {
+    const std::uint64_t neg = 0 - (r[W - 1] >> 63);
+    std::uint64_t cc = 0;
+    for (std::size_t i = 0; i < W; ++i) {
+      const u128 s = u128(r[i]) + ((i < N ? m[i] : 0) & neg) + cc;
+      r[i] = static_cast<std::uint64_t>(s);
+      cc = static_cast<std::uint64_t>(s >> 64);
+    }
+    std::uint64_t d[W];
+    std::uint64_t br = 0;
+    for (std::size_t i = 0; i < W; ++i) {
+      const u128 s = u128(r[i]) - (i < N ? m[i] : 0) - br;
+      d[i] = static_cast<std::uint64_t>(s);
+      br = static_cast<std::uint64_t>(s >> 64) & 1;
+    }
+    const std::uint64_t keep = 0 - br;
+    Repr out{};
+    for (std::size_t i = 0; i < N; ++i) out[i] = select(keep, r[i], d[i]);
+    return out;
+  }
+
+  /// v with v ≡ x^{−1}·2^(−kScaleBits) (mod m) for 0 ≤ x < m (x = 0 gives 0). No branch or memory
+  /// index depends on x.
+  Repr invert_scaled(const Repr& x) const {
+    Repr a = x, b = m;
+    Wide u{}, v{};
+    u[0] = 1;
+    for (unsigned round = 0; round < kRounds; ++round) {
+      // The two words at the top non-zero index of a | b (index ≥ 1), or exact values.
+      std::uint64_t ahi = a[0], alo = 0, bhi = b[0], blo = 0, found = 0;
+      for (std::size_t i = N; i-- > 1;) {
+        const std::uint64_t nz = 0 - static_cast<std::uint64_t>((a[i] | b[i]) != 0);
+        const std::uint64_t take = nz & ~found;
+        ahi = select(take, a[i], ahi);
+        alo = select(take, a[i - 1], alo);
+        bhi = select(take, b[i], bhi);
+        blo = select(take, b[i - 1], blo);
+        found |= nz;
+      }
+      const unsigned sh = static_cast<unsigned>(std::countl_zero(ahi | bhi | 1));
+      const std::uint64_t atop = (ahi << sh) | ((alo >> 1) >> (63 - sh));
+      const std::uint64_t btop = (bhi << sh) | ((blo >> 1) >> (63 - sh));
+      constexpr std::uint64_t kLow = (std::uint64_t{1} << kSteps) - 1;
+      // top kSteps + 2 bits of the common length, then the low kSteps bits: 2·kSteps + 2 bits
+      const std::uint64_t approx = found | (0 - ((a[0] | b[0]) >> 62 != 0));  // common length > 62
+      std::uint64_t abar = select(approx, ((atop >> (62 - 2 * kSteps)) & ~kLow) | (a[0] & kLow), a[0]);
+      std::uint64_t bbar = select(approx, ((btop >> (62 - 2 * kSteps)) & ~kLow) | (b[0] & kLow), b[0]);
+      std::uint64_t p0 = 1, p1 = std::uint64_t{1} << 32;  // f + 2^32·g, row 0 and row 1
+      inner_steps(abar, bbar, p0, p1);
+      std::int64_t f0 = static_cast<std::int32_t>(p0), f1 = static_cast<std::int32_t>(p1);
+      std::int64_t g0 = static_cast<std::int64_t>(p0 - static_cast<std::uint64_t>(f0)) >> 32;
+      std::int64_t g1 = static_cast<std::int64_t>(p1 - static_cast<std::uint64_t>(f1)) >> 32;
+      lin_shift2(a, b, f0, g0, f1, g1);
+      lin_mod2(u, v, f0, g0, f1, g1);
+    }
+    return normalize(v);
   }
 };
 
