@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -157,6 +158,52 @@ TEST(EngineDevices, AffinityPerCircuitIsRespected) {
   for (const char* want : {"cuzk_device_busy_fraction{device=\"3\"}", "cuzk_device_partitions_total{device=\"2\"}",
                            "cuzk_device_assigned_partitions{device=\"1\"} 0", "cuzk_device_busy_workers{device=\"0\"} 0"})
     EXPECT_NE(m.find(want), std::string::npos) << want;
+}
+
+// The fake prover with an arena on every device, recording where keys are placed.
+class ArenaFake final : public PartitionProver {
+ public:
+  std::shared_ptr<FakeProver> fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 1, .key_load_ms = 1});
+  std::string name() const override { return "arena-fake"; }
+  bool supports(const std::string& id) const override { return fake->supports(id); }
+  Result<JobPlan> plan(const JobRequest& r) override { return fake->plan(r); }
+  Result<std::uint64_t> key_bytes(const std::string& id) override { return fake->key_bytes(id); }
+  Result<std::shared_ptr<const ProvingKeyData>> load_key(const std::string& id) override { return fake->load_key(id); }
+  Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest& r, const JobPlan& p, std::uint32_t k,
+                                                            const CancelFlag& c) override {
+    return fake->synthesize(r, p, k, c);
+  }
+  Result<std::string> prove_partition(int d, const ProvingKeyData& key, const JobRequest& r, std::uint32_t k,
+                                      SynthesizedPartition& part, const CancelFlag& c) override {
+    return fake->prove_partition(d, key, r, k, part, c);
+  }
+  Status verify(const ProvingKeyData& key, const JobRequest& r, const std::string& proof) override { return fake->verify(key, r, proof); }
+  std::optional<DeviceArena> device_arena(int) const override { return DeviceArena{.total = 1u << 30, .used = 0}; }
+  std::uint64_t device_key_bytes(const ProvingKeyData&, int) const override { return 1000; }
+  Status make_resident(const ProvingKeyData&, int device) override {
+    std::lock_guard lock(mu);
+    placed.insert(device);
+    return {};
+  }
+  std::set<int> placed_on() const {
+    std::lock_guard lock(mu);
+    return placed;
+  }
+  mutable std::mutex mu;
+  std::set<int> placed;
+};
+
+TEST(EngineDevices, KeysArePlacedOnlyOnTheCircuitsDevices) {
+  auto p = std::make_shared<ArenaFake>();
+  EngineOptions eo{.synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices({0, 1, 2})};
+  eo.circuit_devices = {{"bench-10", {1}}};
+  auto e = Engine::create(eo, {p});
+  ASSERT_TRUE(e.ok()) << e.status().to_string();
+  ASSERT_TRUE((*e)->preload("bench-10").ok());
+  EXPECT_EQ(p->placed_on(), (std::set<int>{1}));  // PreloadSRS places the key where the circuit may run only
+  ASSERT_TRUE((*e)->submit(job("k", "bench-10", 3, 6)).ok());
+  EXPECT_EQ((*e)->await("k")->proof, fake_expected_proof("bench-10", 3, 6));
+  EXPECT_EQ(p->placed_on(), (std::set<int>{1}));
 }
 
 TEST(EngineDevices, UnknownDeviceInAffinityIsAnError) {
