@@ -20,6 +20,7 @@
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/ec/pairing.hpp"
 #include "cuzk/ff/fp.hpp"
+#include "cuzk/groth16/prove.hpp"
 #include "cuzk/r1cs/bench_circuit.hpp"
 #include "cuzk/r1cs/gadgets/gadget_bench.hpp"
 #include "cuzk/r1cs/pce.hpp"
@@ -45,6 +46,8 @@ struct OpContext {
   Backend* backend = nullptr;  ///< set for bulk ops (uses_threads)
   ThreadPool* pool = nullptr;
   std::mt19937_64 rng{0x5eed};
+  /// Set by an op whose timed body consumes its inputs: restores them before every run, untimed.
+  std::function<void()> before_each{};
 };
 
 /// An op: prepares state for n, returns the timed body.
@@ -212,6 +215,66 @@ std::function<void()> synth_pce_op(OpContext& c, ThreadPool& pool) {
   };
 }
 
+/// |count| points made of a run of |distinct| distinct points repeated (an MSM's time does not
+/// depend on which points it adds; distinct runs cost CPU time at 2^27).
+template <class Jac, class Aff>
+std::vector<Aff> repeated_points(std::size_t count, std::size_t distinct, std::mt19937_64& rng) {
+  const Aff p0 = mul(Jac::generator(), random_field<Fr>(rng)).to_affine();
+  const Aff q = mul(Jac::generator(), random_field<Fr>(rng)).to_affine();
+  const auto run = point_run<Jac, Aff>(std::min<std::size_t>(std::max<std::size_t>(count, 1), distinct), p0, q);
+  std::vector<Aff> out(count);
+  for (std::size_t i = 0; i < count; ++i) out[i] = run[i % run.size()];
+  return out;
+}
+
+/// The device part of one partition of the benchmark circuit at 2^K rows (its PoRep statistics:
+/// mostly 0/1 witness, A density ≈ 99.7 %, B ≈ 25 %): prove_with_abc, i.e. the H step and the A,
+/// B_G1, B_G2, L and H MSMs with bellperson's densities plus the (small) assembly. The query bases
+/// (repeated random points of the key's sizes) are resident before timing; a, b, c and z are on
+/// the host at the start of each run, so their upload counts. Each run's stage times go to stderr.
+std::function<void()> partition_op(OpContext& c) {
+  const unsigned k = static_cast<unsigned>(std::countr_zero(c.n));
+  auto r = generate_bench_r1cs(*c.pool, {.log_rows = k});
+  check(r.status());
+  auto circuit = std::make_shared<BenchR1cs>(std::move(*r));
+  auto z = std::make_shared<std::vector<Fr>>(circuit->assignment());
+  const R1csMatrices& m = circuit->matrices;
+  auto abc0 = pce_evaluate(*c.pool, m, *z);
+  check(abc0.status());
+  auto pk = std::make_shared<ProvingKey>();
+  pk->layout = KeyLayout::bellperson;
+  pk->domain_size = std::bit_ceil(m.num_constraints);
+  const std::size_t distinct = std::size_t{1} << 14;
+  pk->h = repeated_points<G1Jacobian, G1Affine>(pk->domain_size - 1, distinct, c.rng);
+  pk->l = repeated_points<G1Jacobian, G1Affine>(m.num_aux, distinct, c.rng);
+  pk->a = repeated_points<G1Jacobian, G1Affine>(m.num_inputs + m.a_aux_density.count(), distinct, c.rng);
+  const std::size_t nb = m.b_input_density.count() + m.b_aux_density.count();
+  pk->b_g1 = repeated_points<G1Jacobian, G1Affine>(nb, distinct, c.rng);
+  pk->b_g2 = repeated_points<G2Jacobian, G2Affine>(nb, distinct / 4, c.rng);
+  pk->vk.ic = repeated_points<G1Jacobian, G1Affine>(m.num_inputs, distinct, c.rng);
+  pk->vk.alpha_g1 = random_g1(c.rng), pk->vk.beta_g1 = random_g1(c.rng), pk->vk.delta_g1 = random_g1(c.rng);
+  pk->vk.beta_g2 = random_g2(c.rng), pk->vk.gamma_g2 = random_g2(c.rng), pk->vk.delta_g2 = random_g2(c.rng);
+  check(check_key_matches(*pk, m));
+  auto key = ResidentKey::load(*c.backend, *pk);
+  check(key.status());
+  std::shared_ptr<ResidentKey> resident = std::move(*key);
+  auto src = std::make_shared<AbcVectors>(std::move(*abc0));
+  auto work = std::make_shared<AbcVectors>();
+  c.before_each = [src, work]() { *work = *src; };
+  return [circuit, z, pk, resident, work, pool = c.pool]() {
+    ProveTimings t;
+    SeededRng rng(7);
+    auto p = prove_with_abc(*pool, *resident, circuit->matrices, std::move(*work), *z, {.rng = &rng, .timings = &t});
+    check(p.status());
+    keep(*p);
+    std::fprintf(stderr,
+                 "partition: h %.1f ms, msm a %.1f, b_g1 %.1f, b_g2 %.1f, l %.1f, h %.1f, assemble %.1f, "
+                 "total %.1f ms\n",
+                 t.h * 1e3, t.msm_a * 1e3, t.msm_b1 * 1e3, t.msm_b2 * 1e3, t.msm_l * 1e3, t.msm_h * 1e3,
+                 t.assemble * 1e3, t.total * 1e3);
+  };
+}
+
 const std::map<std::string, OpInfo>& registry() {
   static const std::map<std::string, OpInfo> ops = {
       {"fp-mul", {20, [](OpContext& c) {
@@ -314,6 +377,7 @@ const std::map<std::string, OpInfo>& registry() {
       {"synth-classic", {16, [](OpContext& c) { return synth_classic_op(c); }, true, 10}},
       {"synth-classic-reuse", {16, [](OpContext& c) { return synth_classic_reuse_op(c); }, true, 10}},
       {"synth-pce", {16, [](OpContext& c) { return synth_pce_op(c, *c.pool); }, true, 10}},
+      {"partition", {16, [](OpContext& c) { return partition_op(c); }, true, 10}},
       // n gadget instances (sha256: 45,386 constraints each; poseidon arity 8: 505 each).
       {"sha256-gadget", {2, [](OpContext& c) {
          return std::function<void()>([n = c.n]() { check(run_sha256_gadget({.n = n}).status()); });
@@ -366,8 +430,10 @@ Result<MicrobenchResult> run_microbench(const MicrobenchOptions& o) {
   std::vector<double> times, cpu;
   try {
     auto body = info.make(ctx);
+    if (ctx.before_each) ctx.before_each();
     body();  // warm-up
     for (unsigned r = 0; r < std::max(1u, o.repeats); ++r) {
+      if (ctx.before_each) ctx.before_each();
       const double c0 = process_cpu_seconds();
       auto t0 = Clock::now();
       body();

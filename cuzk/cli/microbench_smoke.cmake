@@ -11,7 +11,7 @@ if(count LESS 10)
 endif()
 foreach(op IN LISTS ops)
   set(log_n 3)
-  if(op MATCHES "^synth-")
+  if(op MATCHES "^(synth-|partition)")
     set(log_n 10)  # the benchmark circuit starts at 2^10 constraints
   endif()
   execute_process(COMMAND ${CUZK} microbench ${op} --log-n ${log_n} --repeats 1 --threads 2
