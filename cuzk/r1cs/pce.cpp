@@ -38,7 +38,10 @@ template <bool kBool>
   const std::uint32_t* col = m.col.data();
   std::uint64_t e = m.row_ptr[k];
   const std::uint64_t end = m.row_ptr[k + 1];
+  // The first +1 term is copied, not added to zero (0 + v = v for a reduced v): most rows of A, B
+  // and C start with one, and rows are 1–3 terms long, so this removes about half the additions.
   Fr acc = Fr::zero();
+  if (e < end && col[e] < (1u << SparseMatrix::kKindShift)) acc = z[col[e++]];
   for (; e < end && col[e] < (1u << SparseMatrix::kKindShift); ++e) acc_add(acc, z[col[e]]);
   for (; e < end && col[e] < (2u << SparseMatrix::kKindShift); ++e) acc_sub(acc, z[col[e] & kMask]);
   if (e == end) return acc;
