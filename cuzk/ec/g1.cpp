@@ -1,6 +1,10 @@
 // G1: [x] multiplication, subgroup test, cofactor clearing and GLV multiplication.
 #include "cuzk/ec/g1.hpp"
 
+#include <vector>
+
+#include "cuzk/ec/batch_affine.hpp"
+
 namespace cuzk {
 
 namespace {
@@ -72,16 +76,19 @@ G1Jacobian mul_glv(const G1Jacobian& p, const Fr& k) {
   std::int8_t d1[kDigits], d2[kDigits];
   ec_detail::signed_window_digits(k1, kW, kDigits, d1);
   ec_detail::signed_window_digits(k2, kW, kDigits, d2);
-  G1Jacobian t1[kT], t2[kT];
-  t1[0] = G1Jacobian::identity();
-  t1[1] = p;
-  for (unsigned i = 2; i < kT; ++i) t1[i] = (i & 1) ? t1[i - 1] + p : t1[i / 2].doubled();
-  for (unsigned i = 0; i < kT; ++i) t2[i] = {t1[i].X * kBeta2, t1[i].Y, t1[i].Z};  // σ² = [λ]
+  G1Jacobian tj[kT];
+  tj[0] = G1Jacobian::identity();
+  tj[1] = p;
+  for (unsigned i = 2; i < kT; ++i) tj[i] = (i & 1) ? tj[i - 1] + p : tj[i / 2].doubled();
+  // Affine tables (one inversion, on values that depend on p only), so additions are mixed.
+  const std::vector<G1Affine> t1 = batch_to_affine_vartime<G1Curve>(tj);
+  G1Affine t2[kT];
+  for (unsigned i = 0; i < kT; ++i) t2[i] = {t1[i].x * kBeta2, t1[i].y, t1[i].infinity};  // σ² = [λ]
   G1Jacobian acc = G1Jacobian::identity();
   for (int w = kDigits - 1; w >= 0; --w) {
     for (unsigned j = 0; j < kW; ++j) acc.dbl();
-    acc.add(ec_detail::select_signed(t1, kT, d1[w]));
-    acc.add(ec_detail::select_signed(t2, kT, d2[w]));
+    acc.add_mixed(ec_detail::select_signed(t1.data(), kT, d1[w]));
+    acc.add_mixed(ec_detail::select_signed(t2, kT, d2[w]));
   }
   return acc;
 }

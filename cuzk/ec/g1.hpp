@@ -62,8 +62,8 @@ G1Jacobian clear_cofactor(const G1Jacobian& p);
 /// interleaved wNAF pass (≈ 128 doublings). Only for p in G1; variable time.
 G1Jacobian mul_glv_vartime(const G1Jacobian& p, const Fr& k);
 /// [k]p with the same GLV split on a regular schedule: 26 signed 5-bit windows (digits in
-/// [−16, 16]) over both halves, 130 doublings + 52 additions, each addend taken by a masked scan
-/// of a 17-entry table and a masked negation; no branch on k. Only for p in G1.
+/// [−16, 16]) over both halves, 130 doublings + 52 mixed additions, each addend taken by a masked
+/// scan of a 17-entry affine table and a masked negation. Only for p in G1.
 G1Jacobian mul_glv(const G1Jacobian& p, const Fr& k);
 
 }  // namespace cuzk

@@ -1,6 +1,10 @@
 // G2: [x] multiplication, subgroup test and cofactor clearing.
 #include "cuzk/ec/g2.hpp"
 
+#include <vector>
+
+#include "cuzk/ec/batch_affine.hpp"
+
 namespace cuzk {
 
 G2Jacobian mul_by_x(const G2Jacobian& p) { return -mul_by_u64(p, kBlsXAbs); }
@@ -54,19 +58,23 @@ G2Jacobian mul_gls(const G2Jacobian& p, const Fr& k) {
     ec_detail::signed_window_digits(a, kW, kDigits, dj);
   }
   // t[j][i] = [i]·(p, −ψ(p), ψ²(p), −ψ³(p))[j]
-  G2Jacobian t[4][kT];
-  t[0][0] = G2Jacobian::identity();
-  t[0][1] = p;
-  for (unsigned i = 2; i < kT; ++i) t[0][i] = (i & 1) ? t[0][i - 1] + p : t[0][i / 2].doubled();
+  G2Jacobian tj[kT];
+  tj[0] = G2Jacobian::identity();
+  tj[1] = p;
+  for (unsigned i = 2; i < kT; ++i) tj[i] = (i & 1) ? tj[i - 1] + p : tj[i / 2].doubled();
+  // Affine tables (one inversion, on values that depend on p only), so additions are mixed.
+  const std::vector<G2Affine> t0 = batch_to_affine_vartime<G2Curve>(tj);
+  G2Affine t[4][kT];
   for (unsigned i = 0; i < kT; ++i) {
-    t[1][i] = -psi(t[0][i]);
-    t[2][i] = psi2(t[0][i]);
+    t[0][i] = t0[i];
+    t[1][i] = -psi(t0[i]);
+    t[2][i] = {t0[i].x.mul_fp(G2Curve::kPsi2X), -t0[i].y, t0[i].infinity};  // ψ²
     t[3][i] = -psi(t[2][i]);
   }
   G2Jacobian acc = G2Jacobian::identity();
   for (int w = kDigits - 1; w >= 0; --w) {
     for (unsigned j = 0; j < kW; ++j) acc.dbl();
-    for (int j = 0; j < 4; ++j) acc.add(ec_detail::select_signed(t[j], kT, d[j][w]));
+    for (int j = 0; j < 4; ++j) acc.add_mixed(ec_detail::select_signed(t[j], kT, d[j][w]));
   }
   return acc;
 }

@@ -80,8 +80,8 @@ bool is_in_subgroup(const G2Jacobian& p);
 /// wNAF pass of 64 doublings. Only for p in G2 (elsewhere ψ is not [x]); variable time.
 G2Jacobian mul_gls_vartime(const G2Jacobian& p, const Fr& k);
 /// [k]p with the same 4-dimensional split on a regular schedule: 13 signed 5-bit windows over
-/// the four 64-bit digits (65 doublings + 52 additions, addends taken by masked table scans and
-/// masked negation). Only for p in G2.
+/// the four 64-bit digits (65 doublings + 52 mixed additions, addends taken by masked scans of
+/// affine tables and masked negation). Only for p in G2.
 G2Jacobian mul_gls(const G2Jacobian& p, const Fr& k);
 /// Budroni–Pintore cofactor clearing as in RFC 9380 (§8.8.2, appendix G.4):
 /// [x² − x − 1]p + [x − 1]ψ(p) + ψ²(2p), which equals [h_eff]p.

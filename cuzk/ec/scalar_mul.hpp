@@ -65,6 +65,18 @@ inline Jacobian<C> select_signed(const Jacobian<C>* table, unsigned n, int d) {
   return t;
 }
 
+/// The affine form of select_signed (table[0] = the affine identity).
+template <class C>
+inline Affine<C> select_signed(const Affine<C>* table, unsigned n, int d) {
+  const std::uint32_t s = static_cast<std::uint32_t>(d >> 31);
+  const unsigned a = (static_cast<std::uint32_t>(d) ^ s) - s;
+  Affine<C> t = table[0];
+  for (unsigned i = 1; i < n; ++i) masked_assign(t, table[i], i == a);
+  const auto neg_y = -t.y;
+  masked_assign(t.y, neg_y, s != 0);
+  return t;
+}
+
 /// Width-w NAF digits of k, least significant first; returns the digit count (≤ 64·M + 1).
 /// Every non-zero digit is odd with |d| < 2^(w−1), and any two non-zero digits are ≥ w apart.
 template <std::size_t M>
