@@ -230,8 +230,11 @@ struct Pornin {
   /// kSteps binary-GCD steps on the approximations, factors packed f + 2^32·g per row: odd ā:
   /// ā ← |ā − b̄|/2, b̄ ← min(ā, b̄) (rows alike); even ā: ā ← ā/2; row 1 doubles. Every step is
   /// selections (cmov on x86-64), no branch on the data.
+  /// kPortable selects the mask-based C++ loop (what other targets run; tested against the asm).
+  template <bool kPortable>
   static void inner_steps(std::uint64_t& abar, std::uint64_t& bbar, std::uint64_t& p0, std::uint64_t& p1) {
 #if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+    if constexpr (!kPortable) {
     std::uint64_t n, d, dp, np, amin, pmin, cnt = kSteps;
     __asm__ volatile(
         "1:\n\t"
@@ -262,7 +265,9 @@ struct Pornin {
           [dp] "=&r"(dp), [np] "=&r"(np), [amin] "=&r"(amin), [pmin] "=&r"(pmin)
         :
         : "cc");
-#else
+      return;
+    }
+#endif
     for (unsigned j = 0; j < kSteps; ++j) {
       const std::uint64_t odd = 0 - (abar & 1);
       const std::uint64_t sw = odd & static_cast<std::uint64_t>(static_cast<std::int64_t>(abar - bbar) >> 63);
@@ -277,7 +282,6 @@ struct Pornin {
       abar >>= 1;
       p1 <<= 1;
     }
-#endif
   }
 
   /// Both rows of lin_shift at once, in place: (a, b) ← ((f0·a + g0·b), (f1·a + g1·b)) / 2^kSteps,
@@ -380,6 +384,7 @@ struct Pornin {
 
   /// v with v ≡ x^{−1}·2^(−kScaleBits) (mod m) for 0 ≤ x < m (x = 0 gives 0). No branch or memory
   /// index depends on x.
+  template <bool kPortable = false>
   Repr invert_scaled(const Repr& x) const {
     Repr a = x, b = m;
     Wide u{}, v{};
@@ -405,7 +410,7 @@ struct Pornin {
       std::uint64_t abar = select(approx, ((atop >> (62 - 2 * kSteps)) & ~kLow) | (a[0] & kLow), a[0]);
       std::uint64_t bbar = select(approx, ((btop >> (62 - 2 * kSteps)) & ~kLow) | (b[0] & kLow), b[0]);
       std::uint64_t p0 = 1, p1 = std::uint64_t{1} << 32;  // f + 2^32·g, row 0 and row 1
-      inner_steps(abar, bbar, p0, p1);
+      inner_steps<kPortable>(abar, bbar, p0, p1);
       std::int64_t f0 = static_cast<std::int32_t>(p0), f1 = static_cast<std::int32_t>(p1);
       std::int64_t g0 = static_cast<std::int64_t>(p0 - static_cast<std::uint64_t>(f0)) >> 32;
       std::int64_t g1 = static_cast<std::int64_t>(p1 - static_cast<std::uint64_t>(f1)) >> 32;
