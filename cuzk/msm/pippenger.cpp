@@ -23,7 +23,7 @@ PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t x
     const bool affine = c >= kBatchAffineMinWindow;
     // Affine buckets are two coordinates and a state byte: about half an XYZZ point.
     const std::size_t bucket_bytes = affine ? xyzz_bytes / 2 + 8 : xyzz_bytes;
-    if ((std::size_t{1} << (c - 1)) * bucket_bytes > kBucketBytesCap) break;
+    if ((std::size_t{1} << (c - 1)) * bucket_bytes > (threads == 1 ? kBucketBytesCapOneThread : kBucketBytesCap)) break;
     const std::size_t k = msm_window_count(c, scalar_bits);
     for (unsigned p = 1; p <= 16; ++p) {
       if (p > 1 && n / p < (std::size_t{1} << c)) break;  // chunks smaller than the buckets waste work

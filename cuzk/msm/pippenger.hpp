@@ -46,6 +46,9 @@ constexpr std::size_t batch_affine_batch_size(unsigned c) {
 /// Bucket memory of one task, at most: the 2 MiB L2 of the machines measured (docs/perf/msm.md:
 /// c = 16 with 3.4 MiB of G1 buckets measured no faster than c = 13..15 at 2^20).
 inline constexpr std::size_t kBucketBytesCap = std::size_t{2} << 20;
+/// The cap on one thread, where no second task shares the caches: GLV with c = 16 (3.4 MiB of
+/// buckets, K = 8) measured 5–7 % faster than c = 15 at G1 2^20 on one thread, equal on two.
+inline constexpr std::size_t kBucketBytesCapOneThread = std::size_t{4} << 20;
 
 /// The endomorphism split (endomorphism.hpp): G1 scalars as two 127-bit halves on P and σ²(P) (GLV),
 /// G2 scalars as four 64-bit base-|x| digits on P, ψ(P), ψ²(P), ψ³(P) (GLS). Same bucket additions,
@@ -66,7 +69,7 @@ struct PippengerOptions {
 
 /// The window width, chunk count and accumulation Pippenger uses for |n| points on |threads|
 /// threads, for points whose XYZZ form has |xyzz_bytes| bytes; one task's buckets stay within
-/// kBucketBytesCap.
+/// kBucketBytesCap (kBucketBytesCapOneThread on one thread).
 /// |scalar_bits|: the scalars are below 2^scalar_bits (255 for Fr, shorter after an endomorphism
 /// split). |cost| is the model's figure in mixed-addition units (for comparing shapes).
 struct PippengerShape {
