@@ -735,8 +735,8 @@ void Engine::synthesis_loop() {
 void Engine::device_loop(std::size_t device, std::size_t slot_index) {
   WorkerSlot& slot = *slots_[slot_index];
   int ordinal = opt_.devices[device].ordinal;
-  // Partitions bound to this device first; with none, one bound to another device that its job
-  // allows here (that device is busy, this one would idle): the binding moves with it.
+  // The most urgent partition bound to this device, or bound to another (busy) device and allowed
+  // here by its job — the binding then moves here; between equally urgent ones, its own.
   auto mine = [device](const WorkKey&, const GpuItem& g) { return g.ticket.device() == device; };
   auto stealable = [device](const WorkKey&, const GpuItem& g) {
     return std::find(g.job->devices.begin(), g.job->devices.end(), device) != g.job->devices.end();

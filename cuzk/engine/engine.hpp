@@ -10,8 +10,9 @@
 //                EngineOptions::circuit_devices): the one with the fewest partitions bound and not
 //                yet through its device stage; a device holding its full share is skipped, and a
 //                job whose devices are all full lets a job for other devices be admitted first.
-//                A device worker with nothing bound to its device takes a queued partition bound
-//                to another device that its job allows here (the binding moves with it).
+//                A device worker takes the most urgent partition it may prove: bound to its
+//                device, or bound to another (busy) device and allowed here by its job (the
+//                binding moves); between equally urgent ones, its own.
 //   device     — gw workers per device run prove_partition, then give a/b/c back at once.
 //   finalize   — off the device: concatenate partition proofs in order, self-verify, complete.
 // Cancellation and failure set the job's flag (polled by running stages), drop its queued

@@ -123,6 +123,30 @@ TEST(EngineDevices, FasterDeviceTakesMorePartitions) {
   EXPECT_GE(fast, 2 * slow);
 }
 
+TEST(EngineDevices, TakeoverKeepsPriorityOrder) {
+  // pop_prefer(own, other): a more urgent item bound elsewhere goes before the device's own;
+  // between equally urgent items the device's own goes first, even when younger.
+  PriorityChannel<int> q(16);
+  auto own = [](const WorkKey&, const int& tag) { return tag == 1; };
+  auto other = [](const WorkKey&, const int& tag) { return tag == 2; };
+  q.push(WorkKey{Priority::normal, 5, 0}, 1);
+  q.push(WorkKey{Priority::critical, 9, 0}, 2);
+  q.push(WorkKey{Priority::normal, 3, 0}, 2);
+  q.push(WorkKey{Priority::high, 1, 0}, 3);  // matches neither: never taken
+  auto a = q.pop_prefer(own, other);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->first.priority, Priority::critical);
+  auto b = q.pop_prefer(own, other);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->second, 1);  // own, although seq 3 (other) is older
+  auto c = q.pop_prefer(own, other);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->first.seq, 3u);
+  q.close();
+  EXPECT_FALSE(q.pop_prefer(own, other));
+  EXPECT_EQ(q.size(), 1u);
+}
+
 TEST(EngineDevices, AffinityPerCircuitIsRespected) {
   auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 5, .key_load_ms = 1});
   EngineOptions eo{.synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices({0, 1, 2, 3})};

@@ -76,23 +76,26 @@ class PriorityChannel {
     }
   }
 
-  /// Like pop_if(first), but when no item matches |first| takes the first item matching |second|.
+  /// Takes the most urgent item matching |first| or |second|; between items of the same
+  /// priority, one matching |first| (a device's own work before work it may take over). Blocks
+  /// until there is one; nullopt once closed with none.
   template <class First, class Second>
   std::optional<std::pair<WorkKey, T>> pop_prefer(First first, Second second) {
     std::unique_lock lock(mu_);
     for (;;) {
-      auto take = [&](auto& pred) -> std::optional<std::pair<WorkKey, T>> {
-        for (auto it = items_.begin(); it != items_.end(); ++it) {
-          if (pred(it->first, it->second)) {
-            auto node = items_.extract(it);
-            not_full_.notify_one();
-            return std::make_pair(node.key(), std::move(node.mapped()));
-          }
+      auto cand = items_.end();
+      for (auto it = items_.begin(); it != items_.end(); ++it) {
+        if (first(it->first, it->second)) {
+          if (cand == items_.end() || cand->first.priority == it->first.priority) cand = it;
+          break;
         }
-        return std::nullopt;
-      };
-      if (auto r = take(first)) return r;
-      if (auto r = take(second)) return r;
+        if (cand == items_.end() && second(it->first, it->second)) cand = it;
+      }
+      if (cand != items_.end()) {
+        auto node = items_.extract(cand);
+        not_full_.notify_one();
+        return std::make_pair(node.key(), std::move(node.mapped()));
+      }
       if (closed_) return std::nullopt;
       not_empty_.wait(lock);
     }
