@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <random>
+#include <tuple>
 
 #include "cuzk/backend/cpu_backend.hpp"
 #include "cuzk/gpu/cuda_backend.hpp"
@@ -13,6 +14,7 @@
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verify.hpp"
 #include "cuzk/r1cs/bench_circuit.hpp"
+#include "cuzk/r1cs/pce.hpp"
 
 namespace cuzk {
 namespace {
@@ -73,6 +75,72 @@ TEST_P(GpuGroth16, CudaProofEqualsCpuProofAndVerifies) {
   ASSERT_TRUE(q_gpu.ok() && q_cpu.ok());
   EXPECT_EQ(*q_cpu, *q_gpu) << "seed=" << seed;
   EXPECT_TRUE(*verify(pvk, pub, *q_gpu));
+}
+
+// The prover's backend calls one by one on the bellperson layout (CPU vs CUDA): the H step on the
+// circuit's a, b, c, and each MSM with the prover's scalars, densities and base offsets. Names the
+// first stage that differs when the whole proofs disagree.
+TEST(GpuGroth16Stages, BellpersonStagesMatchCpu) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device present: GPU Groth16 test skipped";
+  for (unsigned lg : {10u, 11u, 13u}) {
+    const std::uint64_t seed = std::random_device{}();
+    std::printf("seed=%llu log_rows=%u\n", static_cast<unsigned long long>(seed), lg);
+    ThreadPool pool(2);
+    auto circuit = generate_bench_r1cs(pool, {.log_rows = lg, .seed = seed, .num_public = 3});
+    ASSERT_TRUE(circuit.ok());
+    const R1csMatrices& m = circuit->matrices;
+    const std::vector<Fr> z = circuit->assignment();
+    SeededRng rng(seed);
+    auto pk = setup(m, rng, {.layout = KeyLayout::bellperson, .pool = &pool});
+    ASSERT_TRUE(pk.ok());
+    CpuBackend cpu(pool);
+    auto gpu = make_cuda_backend("cuda:0", {.arena_bytes = std::size_t{1} << 30});
+    ASSERT_TRUE(gpu.ok());
+    auto kc = ResidentKey::load(cpu, *pk);
+    auto kg = ResidentKey::load(**gpu, *pk);
+    ASSERT_TRUE(kc.ok() && kg.ok());
+    // H.
+    auto abc = pce_evaluate(pool, m, z);
+    ASSERT_TRUE(abc.ok());
+    const std::size_t n = pk->domain_size;
+    for (auto* v : {&abc->a, &abc->b, &abc->c}) v->resize(n, Fr::zero());
+    AbcVectors abc2 = *abc;
+    std::vector<Fr> h1(n - 1), h2(n - 1);
+    ASSERT_TRUE(cpu.compute_h({abc->a, abc->b, abc->c}, h1).ok());
+    ASSERT_TRUE((*gpu)->compute_h({abc2.a, abc2.b, abc2.c}, h2).ok());
+    std::size_t h_diff = 0;
+    for (std::size_t i = 0; i < n - 1; ++i) h_diff += h1[i] != h2[i];
+    EXPECT_EQ(h_diff, 0u) << "H differs in " << h_diff << " of " << n - 1 << " lg=" << lg << " seed=" << seed;
+    // MSMs as prove_with_abc calls them.
+    const std::span<const Fr> inputs(z.data(), m.num_inputs), aux(z.data() + m.num_inputs, m.num_aux);
+    const MsmDensity a_aux{.bits = m.a_aux_density.words, .base_offset = m.num_inputs};
+    const MsmDensity b_in{.bits = m.b_input_density.words, .base_offset = 0};
+    const MsmDensity b_aux{.bits = m.b_aux_density.words, .base_offset = m.b_input_density.count()};
+    struct G1Call {
+      const char* name;
+      BasesId ResidentKey::*q;
+      std::span<const Fr> s;
+      MsmDensity d;
+    };
+    const G1Call g1_calls[] = {{"a inputs", &ResidentKey::a, inputs, {}}, {"a aux", &ResidentKey::a, aux, a_aux},
+                               {"b_g1 inputs", &ResidentKey::b_g1, inputs, b_in},
+                               {"b_g1 aux", &ResidentKey::b_g1, aux, b_aux}, {"l", &ResidentKey::l, aux, {}},
+                               {"h", &ResidentKey::h, h1, {}}};
+    for (const auto& c : g1_calls) {
+      auto rc = cpu.msm_g1((**kc).*c.q, c.s, {.density = c.d});
+      auto rg = (*gpu)->msm_g1((**kg).*c.q, c.s, {.density = c.d});
+      ASSERT_TRUE(rc.ok() && rg.ok()) << c.name;
+      EXPECT_EQ(rc->to_affine_vartime(), rg->to_affine_vartime()) << "MSM " << c.name << " n=" << c.s.size()
+                                                                  << " lg=" << lg << " seed=" << seed;
+    }
+    for (const auto& [name, s, d] : {std::tuple{"b_g2 inputs", inputs, b_in}, std::tuple{"b_g2 aux", aux, b_aux}}) {
+      auto rc = cpu.msm_g2((**kc).b_g2, s, {.density = d});
+      auto rg = (*gpu)->msm_g2((**kg).b_g2, s, {.density = d});
+      ASSERT_TRUE(rc.ok() && rg.ok()) << name;
+      EXPECT_EQ(rc->to_affine_vartime(), rg->to_affine_vartime()) << "MSM " << name << " n=" << s.size()
+                                                                  << " lg=" << lg << " seed=" << seed;
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Bench, GpuGroth16,
