@@ -174,7 +174,10 @@ __global__ void reduce_kernel(const Xyzz<C>* in, std::size_t n, std::size_t per,
 /// Sums |n| device points into one, in place in |buf| (which is overwritten); returns its address.
 template <class C>
 Xyzz<C>* reduce_all(DeviceContext& ctx, Xyzz<C>* buf, std::size_t n, cudaStream_t stream) {
-  DeviceBuffer tmp = must_alloc(ctx, std::max<std::size_t>(1, (n + 31) / 32) * sizeof(Xyzz<C>), "reduce scratch");
+  // The first round writes ⌈n/per⌉ sums with per ≥ 16 (or one sum for n ≤ 64); later rounds write
+  // fewer. (Sized for per = 32 before, so 64 < n ≤ 4096 wrote past the scratch into whatever the
+  // arena held next: wrong Groth16 proofs at 2^10, no sanitizer report inside the one arena.)
+  DeviceBuffer tmp = must_alloc(ctx, std::max<std::size_t>(1, (n + 15) / 16) * sizeof(Xyzz<C>), "reduce scratch");
   Xyzz<C>* src = buf;
   Xyzz<C>* dst = tmp.as<Xyzz<C>>();
   while (n > 1) {
