@@ -443,6 +443,81 @@ void asm_matches_portable() {
   }
 }
 TEST(AsmVsPortable, Fp) { asm_matches_portable<Fp>(); }
+
+// The Fp squaring loop (mont_x86::sqr_n6_nonred, behind square_n_inplace / square_n_mul_inplace)
+// against the plain chain of portable Montgomery squarings: fully reduced inputs (edge values 0, 1,
+// p − 1, … and random), and for the partly reduced kernel inputs in [p, 2p) as well (p + k,
+// 2p − 1, values around 2^381), whose results must stay below 2p and agree mod p.
+TEST(AsmVsPortable, FpSquareLoop) {
+  if constexpr (Fp::kHasAsmPath) {
+    if (!mont_x86::cpu_has_mulx_adx()) GTEST_SKIP() << "no mulx/adx on this CPU";
+    const std::uint64_t seed = std::random_device{}();
+    std::mt19937_64 rng(seed);
+    using R = Fp::Repr;
+    auto chain = [](R a, unsigned n) {  // n portable squarings of any a < 2p, result < p
+      if (limbs_cmp(a, Fp::kModulus) >= 0) limbs_sub(a, a, Fp::kModulus);
+      for (unsigned i = 0; i < n; ++i) Fp::mul_portable(a, a, a);
+      return a;
+    };
+    std::vector<R> v;
+    for (const auto& m : edge_values<Fp>()) v.push_back(field_of<Fp>(m).l);
+    v.push_back(limbs_sub_small(Fp::kModulus, 1));
+    v.push_back(R{});
+    v.push_back(Fp::one().l);
+    for (int i = 0; i < 100; ++i) v.push_back(field_of<Fp>(random_mpz<Fp>(rng)).l);
+    const std::size_t reduced = v.size();
+    R two_p{};
+    limbs_add(two_p, Fp::kModulus, Fp::kModulus);
+    v.push_back(Fp::kModulus);                    // p ≡ 0
+    v.push_back(limbs_add_small(Fp::kModulus, 1));
+    v.push_back(limbs_sub_small(two_p, 1));       // 2p − 1
+    R near{};
+    near[5] = std::uint64_t{1} << 61;             // 2^381
+    v.push_back(near);
+    v.push_back(limbs_sub_small(near, 1));
+    v.push_back(limbs_add_small(near, 12345));
+    for (int i = 0; i < 50; ++i) {  // random in [p, 2p)
+      R r = field_of<Fp>(random_mpz<Fp>(rng)).l;
+      limbs_add(r, r, Fp::kModulus);
+      v.push_back(r);
+    }
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      const R& a = v[k];
+      for (unsigned n : {1u, 2u, 3u, 5u, 32u, 100u}) {
+        const R want = chain(a, n);
+        R x = a;
+        Fp::sqr_n_nonred_asm_unchecked(x, n);
+        ASSERT_LT(limbs_cmp(x, two_p), 0) << "n=" << n << " k=" << k << " seed=" << seed;
+        ASSERT_EQ(chain(x, 0), want) << "n=" << n << " k=" << k << " seed=" << seed;
+        if (k >= reduced) continue;
+        // the field-element forms, asm against the portable twin
+        Fp f = Fp::from_mont_unchecked(a), g = f;
+        const Fp b = Fp::from_mont_unchecked(v[(k * 7 + n) % reduced]);
+        f.square_n_inplace(n);
+        ASSERT_EQ(f.l, want) << "n=" << n << " k=" << k << " seed=" << seed;
+        Fp h = g;
+        g.square_n_mul_inplace(n, b);
+        R wm{};
+        Fp::mul_portable(wm, want, b.l);
+        ASSERT_EQ(g.l, wm) << "n=" << n << " k=" << k << " seed=" << seed;
+        mont_x86::set_asm_enabled(false);
+        h.square_n_mul_inplace(n, b);
+        mont_x86::set_asm_enabled(true);
+        ASSERT_EQ(h.l, wm) << "portable, n=" << n << " k=" << k << " seed=" << seed;
+      }
+      Fp z = Fp::from_mont_unchecked(a);
+      if (k < reduced) {
+        ASSERT_EQ(z.square_n_inplace(0).l, a);
+        const Fp b = Fp::from_mont_unchecked(v[(k + 1) % reduced]);
+        R wm{};
+        Fp::mul_portable(wm, a, b.l);
+        ASSERT_EQ(z.square_n_mul_inplace(0, b).l, wm) << "k=" << k;
+      }
+    }
+  } else {
+    GTEST_SKIP() << "built without the asm path";
+  }
+}
 TEST(AsmVsPortable, Fr) { asm_matches_portable<Fr>(); }
 
 // Constant evaluation keeps the portable path (std::is_constant_evaluated).

@@ -217,6 +217,36 @@ class MontField {
     return *this *= *this;
   }
 
+  /// this = this^(2^n): n squarings (n = 0 leaves it). On the Fp assembly path one loop that keeps
+  /// the value below 2p between squarings and reduces once (mont_x86::sqr_n6_nonred); elsewhere
+  /// n calls of square_inplace (the portable twin).
+  constexpr MontField& square_n_inplace(unsigned n) {
+    if constexpr (kHasAsmPath && N == 6) {
+      if (!std::is_constant_evaluated() && mont_x86::g_use_asm) {
+        if (n != 0) sqr_n_asm_unchecked(l, n);
+        return *this;
+      }
+    }
+    for (unsigned i = 0; i < n; ++i) square_inplace();
+    return *this;
+  }
+  /// this = this^(2^n)·b (n ≥ 0): the squaring loop above, then one multiplication that also makes
+  /// the final reduction.
+  constexpr MontField& square_n_mul_inplace(unsigned n, const MontField& b) {
+    if constexpr (kHasAsmPath && N == 6) {
+      if (!std::is_constant_evaluated() && mont_x86::g_use_asm) {
+        if (n != 0) {
+          sqr_n_mul_asm_unchecked(l, n, b.l);
+        } else {
+          mul_asm_unchecked(l, l, b.l);
+        }
+        return *this;
+      }
+    }
+    for (unsigned i = 0; i < n; ++i) square_inplace();
+    return *this *= b;
+  }
+
   /// a^e for an exponent given as little-endian limbs; time depends only on the exponent length.
   template <std::size_t M>
   constexpr MontField pow(const Limbs<M>& e) const {
@@ -245,15 +275,18 @@ class MontField {
       }
       return r;
     }
+    // Squarings are counted and run in one square_n_mul_inplace per window (runs of zero bits
+    // included), so the Fp assembly path squares in one loop.
     constexpr unsigned kW = 5;
     MontField odd[1u << (kW - 1)];  // odd[j] = a^(2j+1)
     odd[0] = *this;
     const MontField a2 = square();
     for (unsigned j = 1; j < (1u << (kW - 1)); ++j) odd[j] = odd[j - 1] * a2;
     bool started = false;
+    unsigned pending = 0;  // squarings owed to r
     for (int i = static_cast<int>(nbits) - 1; i >= 0;) {
       if (!limbs_bit(e, static_cast<unsigned>(i))) {
-        r.square_inplace();
+        ++pending;
         --i;
         continue;
       }
@@ -264,14 +297,15 @@ class MontField {
       unsigned d = 0;
       for (int b = i; b >= j; --b) d = (d << 1) | (limbs_bit(e, static_cast<unsigned>(b)) ? 1u : 0u);
       if (started) {
-        for (int b = i; b >= j; --b) r.square_inplace();
-        r *= odd[d >> 1];
+        r.square_n_mul_inplace(pending + static_cast<unsigned>(i - j + 1), odd[d >> 1]);
       } else {
-        r = odd[d >> 1];
+        r = odd[d >> 1];  // the top bit is set: nothing is pending
         started = true;
       }
+      pending = 0;
       i = j - 1;
     }
+    r.square_n_inplace(pending);
     return r;
   }
   constexpr MontField pow_u64(std::uint64_t e) const { return pow_vartime(Limbs<1>{e}); }
@@ -415,6 +449,30 @@ CUZK_UNROLL
       mont_x86::mul4<kModulus, kInv>(r, a, a);
     }
 #endif
+  }
+
+  /// a ← a^(2^n) (Montgomery squarings) for n ≥ 1 with the squaring loop of mont_x86.hpp, partly
+  /// reduced: needs a < 2p, leaves a < 2p (not a field element: for tests of the kernel).
+  static void sqr_n_nonred_asm_unchecked(Repr& a, unsigned n)
+    requires(kHasAsmPath && N == 6)
+  {
+#if CUZK_FF_X86_ASM
+    mont_x86::sqr_n6_nonred<kModulus, kInv>(a, n);
+#endif
+  }
+  /// a ← a^(2^n) for n ≥ 1, fully reduced (the loop above and one conditional subtraction).
+  static void sqr_n_asm_unchecked(Repr& a, unsigned n)
+    requires(kHasAsmPath && N == 6)
+  {
+    sqr_n_nonred_asm_unchecked(a, n);
+    reduce_once_limbs(a);
+  }
+  /// a ← a^(2^n)·b for n ≥ 1, b < p: the loop, then mul6 (which takes its first operand < 2p).
+  static void sqr_n_mul_asm_unchecked(Repr& a, unsigned n, const Repr& b)
+    requires(kHasAsmPath && N == 6)
+  {
+    sqr_n_nonred_asm_unchecked(a, n);
+    mul_asm_unchecked(a, a, b);
   }
 
   /// Run-time multiplication: mulx/adx when the CPU has it and tests have not switched it off

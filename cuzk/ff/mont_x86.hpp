@@ -429,6 +429,54 @@ CUZK_X86_INLINE void sqr6(Limbs<6>& r, const Limbs<6>& a) {
   r = {t6, t0, t1, t2, t3, t4};
 }
 
+// ---- n squarings in one loop, N = 6 (Fp square chains: square roots, exponentiations) ----
+// The body of sqr6 without its final conditional subtraction, n times over, the value written back
+// to |a| at the end of each turn. For a < 2p (p < 2^381, so 4p/R < 1/2): S < 4p², the reduced low
+// half (S_lo + M·p)/R < p + 1 and S_hi < 4p²/R < p/2, so each result is < 1.5p + 1 < 2p and the
+// next turn may take it unreduced; the caller reduces once at the end (sqr_n6) or multiplies
+// (mul6 takes a < 2p as well: a·b/R + p < 1.25p for b < p, reduced by its one subtraction).
+// Saves per squaring the 6-word subtraction and cmov chain, the call and the copy out.
+
+/// a ← a^(2^n)·R^(1−2^n) mod p, only partly reduced: needs a < 2p and n ≥ 1, leaves a < 2p.
+template <const Limbs<6>& p, const std::uint64_t& inv>
+CUZK_X86_INLINE void sqr_n6_nonred(Limbs<6>& a, unsigned n) {
+  std::uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, rdx;
+  std::uint64_t buf[12];
+  std::uint64_t* w = buf;
+  std::uint64_t* pa = a.data();
+  std::uint64_t cnt = n;
+  __asm__("1:\n\t"
+          CUZK_X86_SQR6_CROSS
+          CUZK_X86_SQR6_DIAG
+          "xorl %k[t6], %k[t6]\n\t"
+          CUZK_X86_RED6(t0, t1, t2, t3, t4, t5, t6)
+          CUZK_X86_RED6(t1, t2, t3, t4, t5, t6, t0)
+          CUZK_X86_RED6(t2, t3, t4, t5, t6, t0, t1)
+          CUZK_X86_RED6(t3, t4, t5, t6, t0, t1, t2)
+          CUZK_X86_RED6(t4, t5, t6, t0, t1, t2, t3)
+          CUZK_X86_RED6(t5, t6, t0, t1, t2, t3, t4)
+          "addq 48(%[w]), %[t6]\n\t"
+          "adcq 56(%[w]), %[t0]\n\t"
+          "adcq 64(%[w]), %[t1]\n\t"
+          "adcq 72(%[w]), %[t2]\n\t"
+          "adcq 80(%[w]), %[t3]\n\t"
+          "adcq 88(%[w]), %[t4]\n\t"
+          "movq %[t6], 0(%[a])\n\t"
+          "movq %[t0], 8(%[a])\n\t"
+          "movq %[t1], 16(%[a])\n\t"
+          "movq %[t2], 24(%[a])\n\t"
+          "movq %[t3], 32(%[a])\n\t"
+          "movq %[t4], 40(%[a])\n\t"
+          "decq %[cnt]\n\t"
+          "jnz 1b\n\t"
+          : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+            [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx),
+            [cnt] "+&r"(cnt), "=m"(buf), "+m"(a)
+          : [a] "r"(pa), [w] "r"(w), [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]),
+            [p2] "m"(p[2]), [p3] "m"(p[3]), [p4] "m"(p[4]), [p5] "m"(p[5])
+          : "cc");
+}
+
 // ---- Modular addition and subtraction (base x86-64: add/adc, sub/sbb, cmov) ----
 // a + b < 2p < 2^(64N) never carries out of N words (p has a spare top bit), so one trial
 // subtraction of p and a cmov on its borrow give the reduced sum; a − b adds p back, selected by
