@@ -28,6 +28,7 @@ TYPED_TEST_SUITE(FieldLaws, Fields);
 TYPED_TEST(FieldLaws, PorninInnerLoopMatchesPortable) {
   using F = TypeParam;
   static constexpr safegcd::Pornin<F::N> kPornin{F::kModulus};
+  if (!mont_x86::cpu_has_mulx_adx()) GTEST_SKIP() << "no mulx/adx on this CPU";
   const std::uint64_t seed = std::random_device{}();
   std::mt19937_64 rng(seed);
   for (int i = 0; i < 300; ++i) {

@@ -23,7 +23,9 @@ MontField<P> MontField<P>::inverse_ct() const {
   // Montgomery product with 2^s·R³. Zero maps to zero.
   static constexpr safegcd::Pornin<N> kPornin{kModulus};
   static constexpr Repr kFix = mont_detail::pow2_mod(kModulus, kPornin.kScaleBits + 192 * N);
-  return from_mont_unchecked(kPornin.invert_scaled(l)) * from_mont_unchecked(kFix);
+  // The x86-64 updates use mulx/adx: taken when the multiplications take the assembly path.
+  const Repr v = mont_x86::g_use_asm ? kPornin.template invert_scaled<false>(l) : kPornin.template invert_scaled<true>(l);
+  return from_mont_unchecked(v) * from_mont_unchecked(kFix);
 }
 
 template <class P>

@@ -14,6 +14,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cuzk/ff/limbs.hpp"
+
 namespace cuzk::safegcd {
 
 using i128 = __int128;
@@ -197,6 +199,295 @@ struct Inverter {
   }
 };
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CUZK_NO_ASM) && \
+    !defined(__CUDA_ARCH__) && defined(__OPTIMIZE__)
+#define CUZK_SAFEGCD_X86 1
+#else
+#define CUZK_SAFEGCD_X86 0
+#endif
+
+#if CUZK_SAFEGCD_X86
+/// x86-64 pieces of Pornin's updates (the portable twins are the __int128 loops of Pornin::lin_*).
+namespace pornin_x86 {
+
+/// out[0..L] = the (L+1)-word two's complement of −x when s = −1, of x when s = 0, for an L-word x
+/// (two's complement when kSigned, else non-negative): (x ⊕ s) − s, the words loaded, flipped,
+/// subtracted (sub/sbb) and stored here, 8 bytes at a time (a compiler-vectorised copy would
+/// reload the 8-byte stores of the previous round with 16-byte loads, which stalls). Base x86-64.
+template <std::size_t L, bool kSigned>
+[[gnu::always_inline]] inline void neg_copy(std::uint64_t* out, const std::uint64_t* x, std::uint64_t s) {
+  static_assert((L == 6 && !kSigned) || (L == 7 && kSigned));
+  std::uint64_t t[L + 1];
+  if constexpr (L == 6) {
+    __asm__("movq 0(%[x]), %[t0]\n\t"
+            "movq 8(%[x]), %[t1]\n\t"
+            "movq 16(%[x]), %[t2]\n\t"
+            "movq 24(%[x]), %[t3]\n\t"
+            "movq 32(%[x]), %[t4]\n\t"
+            "movq 40(%[x]), %[t5]\n\t"
+            "xorl %k[t6], %k[t6]\n\t"
+            "xorq %[s], %[t0]\n\t"
+            "xorq %[s], %[t1]\n\t"
+            "xorq %[s], %[t2]\n\t"
+            "xorq %[s], %[t3]\n\t"
+            "xorq %[s], %[t4]\n\t"
+            "xorq %[s], %[t5]\n\t"
+            "xorq %[s], %[t6]\n\t"
+            "subq %[s], %[t0]\n\t"
+            "sbbq %[s], %[t1]\n\t"
+            "sbbq %[s], %[t2]\n\t"
+            "sbbq %[s], %[t3]\n\t"
+            "sbbq %[s], %[t4]\n\t"
+            "sbbq %[s], %[t5]\n\t"
+            "sbbq %[s], %[t6]\n\t"
+            "movq %[t0], 0(%[out])\n\t"
+            "movq %[t1], 8(%[out])\n\t"
+            "movq %[t2], 16(%[out])\n\t"
+            "movq %[t3], 24(%[out])\n\t"
+            "movq %[t4], 32(%[out])\n\t"
+            "movq %[t5], 40(%[out])\n\t"
+            "movq %[t6], 48(%[out])\n\t"
+            : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [t6] "=&r"(t[6]),
+              "=m"(*reinterpret_cast<std::uint64_t(*)[7]>(out))
+            : [x] "r"(x), "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(x)), [s] "r"(s), [out] "r"(out)
+            : "cc");
+  } else {
+    __asm__("movq 0(%[x]), %[t0]\n\t"
+            "movq 8(%[x]), %[t1]\n\t"
+            "movq 16(%[x]), %[t2]\n\t"
+            "movq 24(%[x]), %[t3]\n\t"
+            "movq 32(%[x]), %[t4]\n\t"
+            "movq 40(%[x]), %[t5]\n\t"
+            "movq 48(%[x]), %[t6]\n\t"
+            "movq %[t6], %[t7]\n\t"
+            "sarq $63, %[t7]\n\t"
+            "xorq %[s], %[t0]\n\t"
+            "xorq %[s], %[t1]\n\t"
+            "xorq %[s], %[t2]\n\t"
+            "xorq %[s], %[t3]\n\t"
+            "xorq %[s], %[t4]\n\t"
+            "xorq %[s], %[t5]\n\t"
+            "xorq %[s], %[t6]\n\t"
+            "xorq %[s], %[t7]\n\t"
+            "subq %[s], %[t0]\n\t"
+            "sbbq %[s], %[t1]\n\t"
+            "sbbq %[s], %[t2]\n\t"
+            "sbbq %[s], %[t3]\n\t"
+            "sbbq %[s], %[t4]\n\t"
+            "sbbq %[s], %[t5]\n\t"
+            "sbbq %[s], %[t6]\n\t"
+            "sbbq %[s], %[t7]\n\t"
+            "movq %[t0], 0(%[out])\n\t"
+            "movq %[t1], 8(%[out])\n\t"
+            "movq %[t2], 16(%[out])\n\t"
+            "movq %[t3], 24(%[out])\n\t"
+            "movq %[t4], 32(%[out])\n\t"
+            "movq %[t5], 40(%[out])\n\t"
+            "movq %[t6], 48(%[out])\n\t"
+            "movq %[t7], 56(%[out])\n\t"
+            : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [t6] "=&r"(t[6]), [t7] "=&r"(t[7]),
+              "=m"(*reinterpret_cast<std::uint64_t(*)[8]>(out))
+            : [x] "r"(x), "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(x)), [s] "r"(s), [out] "r"(out)
+            : "cc");
+  }
+}
+
+/// out[0..L] = xs·fa + ys·ga mod 2^(64(L+1)) for (L+1)-word xs, ys (two's complement) and
+/// unsigned fa, ga: mulx rows, the second added with adox (low words) and adcx (high words), the
+/// top words by imul (only their low halves matter mod 2^(64(L+1))). Needs BMI2 and ADX.
+template <std::size_t L>
+[[gnu::always_inline]] inline void mul2(std::uint64_t* out, const std::uint64_t* xs, std::uint64_t fa,
+                                         const std::uint64_t* ys, std::uint64_t ga) {
+  static_assert(L == 6 || L == 7);
+  std::uint64_t lo, hi, rdx;
+  if constexpr (L == 6) {
+    __asm__("movq %[fa], %%rdx\n\t"
+            "mulxq 0(%[xs]), %[o0], %[o1]\n\t"
+            "mulxq 8(%[xs]), %[lo], %[o2]\n\t"
+            "addq %[lo], %[o1]\n\t"
+            "mulxq 16(%[xs]), %[lo], %[o3]\n\t"
+            "adcq %[lo], %[o2]\n\t"
+            "mulxq 24(%[xs]), %[lo], %[o4]\n\t"
+            "adcq %[lo], %[o3]\n\t"
+            "mulxq 32(%[xs]), %[lo], %[o5]\n\t"
+            "adcq %[lo], %[o4]\n\t"
+            "mulxq 40(%[xs]), %[lo], %[o6]\n\t"
+            "adcq %[lo], %[o5]\n\t"
+            "adcq $0, %[o6]\n\t"
+            "movq 48(%[xs]), %[lo]\n\t"
+            "imulq %%rdx, %[lo]\n\t"
+            "addq %[lo], %[o6]\n\t"
+            "movq %[ga], %%rdx\n\t"
+            "xorl %k[lo], %k[lo]\n\t"
+            "mulxq 0(%[ys]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[o0]\n\t"
+            "adcxq %[hi], %[o1]\n\t"
+            "mulxq 8(%[ys]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[o1]\n\t"
+            "adcxq %[hi], %[o2]\n\t"
+            "mulxq 16(%[ys]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[o2]\n\t"
+            "adcxq %[hi], %[o3]\n\t"
+            "mulxq 24(%[ys]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[o3]\n\t"
+            "adcxq %[hi], %[o4]\n\t"
+            "mulxq 32(%[ys]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[o4]\n\t"
+            "adcxq %[hi], %[o5]\n\t"
+            "mulxq 40(%[ys]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[o5]\n\t"
+            "adcxq %[hi], %[o6]\n\t"
+            "movl $0, %k[lo]\n\t"
+            "adoxq %[lo], %[o6]\n\t"
+            "movq 48(%[ys]), %[lo]\n\t"
+            "imulq %%rdx, %[lo]\n\t"
+            "addq %[lo], %[o6]\n\t"
+            : [o0] "=&r"(out[0]), [o1] "=&r"(out[1]), [o2] "=&r"(out[2]), [o3] "=&r"(out[3]), [o4] "=&r"(out[4]), [o5] "=&r"(out[5]), [o6] "=&r"(out[6]), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx)
+            : [xs] "r"(xs), [ys] "r"(ys), [fa] "rm"(fa), [ga] "rm"(ga), "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(xs)),
+              "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(ys))
+            : "cc");
+  } else {
+    __asm__("movq %[fa], %%rdx\n\t"
+            "mulxq 0(%[xs]), %[o0], %[o1]\n\t"
+            "mulxq 8(%[xs]), %[lo], %[o2]\n\t"
+            "addq %[lo], %[o1]\n\t"
+            "mulxq 16(%[xs]), %[lo], %[o3]\n\t"
+            "adcq %[lo], %[o2]\n\t"
+            "mulxq 24(%[xs]), %[lo], %[o4]\n\t"
+            "adcq %[lo], %[o3]\n\t"
+            "mulxq 32(%[xs]), %[lo], %[o5]\n\t"
+            "adcq %[lo], %[o4]\n\t"
+            "mulxq 40(%[xs]), %[lo], %[o6]\n\t"
+            "adcq %[lo], %[o5]\n\t"
+            "mulxq 48(%[xs]), %[lo], %[o7]\n\t"
+            "adcq %[lo], %[o6]\n\t"
+            "adcq $0, %[o7]\n\t"
+            "movq 56(%[xs]), %[lo]\n\t"
+            "imulq %%rdx, %[lo]\n\t"
+            "addq %[lo], %[o7]\n\t"
+            "movq %[ga], %%rdx\n\t"
+            "xorl %k[lo], %k[lo]\n\t"
+            "mulxq 0(%[ys]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[o0]\n\t"
+            "adcxq %[hi], %[o1]\n\t"
+            "mulxq 8(%[ys]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[o1]\n\t"
+            "adcxq %[hi], %[o2]\n\t"
+            "mulxq 16(%[ys]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[o2]\n\t"
+            "adcxq %[hi], %[o3]\n\t"
+            "mulxq 24(%[ys]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[o3]\n\t"
+            "adcxq %[hi], %[o4]\n\t"
+            "mulxq 32(%[ys]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[o4]\n\t"
+            "adcxq %[hi], %[o5]\n\t"
+            "mulxq 40(%[ys]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[o5]\n\t"
+            "adcxq %[hi], %[o6]\n\t"
+            "mulxq 48(%[ys]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[o6]\n\t"
+            "adcxq %[hi], %[o7]\n\t"
+            "movl $0, %k[lo]\n\t"
+            "adoxq %[lo], %[o7]\n\t"
+            "movq 56(%[ys]), %[lo]\n\t"
+            "imulq %%rdx, %[lo]\n\t"
+            "addq %[lo], %[o7]\n\t"
+            : [o0] "=&r"(out[0]), [o1] "=&r"(out[1]), [o2] "=&r"(out[2]), [o3] "=&r"(out[3]), [o4] "=&r"(out[4]), [o5] "=&r"(out[5]), [o6] "=&r"(out[6]), [o7] "=&r"(out[7]), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx)
+            : [xs] "r"(xs), [ys] "r"(ys), [fa] "rm"(fa), [ga] "rm"(ga), "m"(*reinterpret_cast<const std::uint64_t(*)[8]>(xs)),
+              "m"(*reinterpret_cast<const std::uint64_t(*)[8]>(ys))
+            : "cc");
+  }
+}
+
+/// a[0..5] = |t| / 2^k for a 7-word two's-complement t whose low k bits are zero (shrd, then the
+/// conditional negation as (x ⊕ m) − m); returns m = −1 when t < 0, else 0; t is overwritten.
+/// The words of t are register operands and a is stored by the asm: a compiler copy through the
+/// stack reloaded 8-byte stores with 16-byte loads, whose store-forwarding stalls cost more than
+/// the arithmetic. Base x86-64.
+template <unsigned k>
+[[gnu::always_inline]] inline std::uint64_t shift_abs6(std::uint64_t* a, std::uint64_t* t) {
+  std::uint64_t m;
+  __asm__("movq %[t6], %[m]\n\t"
+            "sarq $63, %[m]\n\t"
+            "shrdq %[k], %[t1], %[t0]\n\t"
+            "shrdq %[k], %[t2], %[t1]\n\t"
+            "shrdq %[k], %[t3], %[t2]\n\t"
+            "shrdq %[k], %[t4], %[t3]\n\t"
+            "shrdq %[k], %[t5], %[t4]\n\t"
+            "shrdq %[k], %[t6], %[t5]\n\t"
+            "xorq %[m], %[t0]\n\t"
+            "xorq %[m], %[t1]\n\t"
+            "xorq %[m], %[t2]\n\t"
+            "xorq %[m], %[t3]\n\t"
+            "xorq %[m], %[t4]\n\t"
+            "xorq %[m], %[t5]\n\t"
+            "subq %[m], %[t0]\n\t"
+            "sbbq %[m], %[t1]\n\t"
+            "sbbq %[m], %[t2]\n\t"
+            "sbbq %[m], %[t3]\n\t"
+            "sbbq %[m], %[t4]\n\t"
+            "sbbq %[m], %[t5]\n\t"
+          "movq %[t0], 0(%[a])\n\t"
+          "movq %[t1], 8(%[a])\n\t"
+          "movq %[t2], 16(%[a])\n\t"
+          "movq %[t3], 24(%[a])\n\t"
+          "movq %[t4], 32(%[a])\n\t"
+          "movq %[t5], 40(%[a])\n\t"
+          : [t0] "+r"(t[0]), [t1] "+r"(t[1]), [t2] "+r"(t[2]), [t3] "+r"(t[3]), [t4] "+r"(t[4]), [t5] "+r"(t[5]), [t6] "+r"(t[6]), [m] "=&r"(m),
+            "=m"(*reinterpret_cast<std::uint64_t(*)[6]>(a))
+          : [k] "i"(k), [a] "r"(a)
+          : "cc");
+  return m;
+}
+
+/// out[0..6] = (t + q·m)/2^64 with q = t[0]·inv mod 2^64 (inv = −m^(−1) mod 2^64, so the low word
+/// of t + q·m is 0): one Montgomery step on an 8-word two's-complement t (overwritten), 6-word m.
+/// Needs BMI2 and ADX.
+[[gnu::always_inline]] inline void mont_step6(std::uint64_t* out, std::uint64_t* t, const std::uint64_t* m,
+                                               const std::uint64_t& inv) {
+  std::uint64_t lo, hi, rdx;
+  __asm__("movq %[t0], %%rdx\n\t"
+            "imulq %[inv], %%rdx\n\t"
+            "xorl %k[lo], %k[lo]\n\t"
+            "mulxq 0(%[m]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[t0]\n\t"
+            "adcxq %[hi], %[t1]\n\t"
+            "mulxq 8(%[m]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[t1]\n\t"
+            "adcxq %[hi], %[t2]\n\t"
+            "mulxq 16(%[m]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[t2]\n\t"
+            "adcxq %[hi], %[t3]\n\t"
+            "mulxq 24(%[m]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[t3]\n\t"
+            "adcxq %[hi], %[t4]\n\t"
+            "mulxq 32(%[m]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[t4]\n\t"
+            "adcxq %[hi], %[t5]\n\t"
+            "mulxq 40(%[m]), %[lo], %[hi]\n\t"
+            "adoxq %[lo], %[t5]\n\t"
+            "adcxq %[hi], %[t6]\n\t"
+            "movl $0, %k[lo]\n\t"
+            "adoxq %[lo], %[t6]\n\t"
+            "adcxq %[lo], %[t7]\n\t"
+            "adoxq %[lo], %[t7]\n\t"
+          "movq %[t1], 0(%[out])\n\t"
+          "movq %[t2], 8(%[out])\n\t"
+          "movq %[t3], 16(%[out])\n\t"
+          "movq %[t4], 24(%[out])\n\t"
+          "movq %[t5], 32(%[out])\n\t"
+          "movq %[t6], 40(%[out])\n\t"
+          "movq %[t7], 48(%[out])\n\t"
+          : [t0] "+r"(t[0]), [t1] "+r"(t[1]), [t2] "+r"(t[2]), [t3] "+r"(t[3]), [t4] "+r"(t[4]), [t5] "+r"(t[5]), [t6] "+r"(t[6]), [t7] "+r"(t[7]), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx),
+            "=m"(*reinterpret_cast<std::uint64_t(*)[7]>(out))
+          : [m] "r"(m), "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(m)), [inv] "m"(inv), [out] "r"(out)
+          : "cc");
+}
+
+}  // namespace pornin_x86
+#endif
+
 /// Constant-time inversion by Pornin's optimized binary GCD (eprint 2020/972, algorithm 2, the
 /// method blst uses): binary GCD on (a, b) = (x, p) whose inner loop runs kSteps = 30 steps on
 /// 62-bit approximations (the low 30 bits and the top 32 bits of the common length; exact while
@@ -284,10 +575,41 @@ struct Pornin {
     }
   }
 
+#if CUZK_SAFEGCD_X86
+  /// out[0..L] = f·x + g·y (two's complement) for |f|, |g| < 2^63: the inputs negated by the signs
+  /// of their factors, then unsigned mulx rows (pornin_x86::mul2).
+  template <std::size_t L, bool kSigned>
+  [[gnu::always_inline]] static void lin2_x86(std::uint64_t* out, const std::uint64_t* x, const std::uint64_t* y, std::int64_t f,
+                       std::int64_t g) {
+    const std::uint64_t sf = static_cast<std::uint64_t>(f >> 63), sg = static_cast<std::uint64_t>(g >> 63);
+    std::uint64_t xs[L + 1], ys[L + 1];
+    pornin_x86::neg_copy<L, kSigned>(xs, x, sf);
+    pornin_x86::neg_copy<L, kSigned>(ys, y, sg);
+    pornin_x86::mul2<L>(out, xs, (static_cast<std::uint64_t>(f) ^ sf) - sf, ys,
+                        (static_cast<std::uint64_t>(g) ^ sg) - sg);
+  }
+#endif
+
   /// Both rows of lin_shift at once, in place: (a, b) ← ((f0·a + g0·b), (f1·a + g1·b)) / 2^kSteps,
-  /// absolute values, the factors of a negative row negated.
+  /// absolute values, the factors of a negative row negated. kPortable: the __int128 loop (other
+  /// targets, and the twin the x86-64 path is tested against).
+  template <bool kPortable>
   static void lin_shift2(Repr& a, Repr& b, std::int64_t& f0, std::int64_t& g0, std::int64_t& f1, std::int64_t& g1) {
     std::uint64_t ta[N + 1], tb[N + 1];
+#if CUZK_SAFEGCD_X86
+    if constexpr (!kPortable && N == 6) {
+      lin2_x86<N, false>(ta, a.data(), b.data(), f0, g0);
+      lin2_x86<N, false>(tb, a.data(), b.data(), f1, g1);
+      const std::int64_t nega = static_cast<std::int64_t>(pornin_x86::shift_abs6<kSteps>(a.data(), ta));
+      const std::int64_t negb = static_cast<std::int64_t>(pornin_x86::shift_abs6<kSteps>(b.data(), tb));
+      f0 = (f0 ^ nega) - nega;
+      g0 = (g0 ^ nega) - nega;
+      f1 = (f1 ^ negb) - negb;
+      g1 = (g1 ^ negb) - negb;
+      return;
+    } else
+#endif
+    {
     i128 acca = 0, accb = 0;
     for (std::size_t i = 0; i < N; ++i) {
       const i128 ai = i128(a[i]), bi = i128(b[i]);
@@ -300,6 +622,7 @@ struct Pornin {
     }
     ta[N] = static_cast<std::uint64_t>(acca);
     tb[N] = static_cast<std::uint64_t>(accb);
+    }
     const std::uint64_t nega = 0 - (ta[N] >> 63), negb = 0 - (tb[N] >> 63);
     std::uint64_t ca = nega & 1, cb = negb & 1;
     for (std::size_t i = 0; i < N; ++i) {
@@ -316,9 +639,20 @@ struct Pornin {
     g1 = (g1 ^ static_cast<std::int64_t>(negb)) - static_cast<std::int64_t>(negb);
   }
 
-  /// Both rows of lin_mod at once, in place.
+  /// Both rows of lin_mod at once, in place (kPortable as for lin_shift2).
+  template <bool kPortable>
   void lin_mod2(Wide& u, Wide& v, std::int64_t f0, std::int64_t g0, std::int64_t f1, std::int64_t g1) const {
     std::uint64_t tu[W + 1], tv[W + 1];
+#if CUZK_SAFEGCD_X86
+    if constexpr (!kPortable && N == 6) {
+      lin2_x86<W, true>(tu, u.data(), v.data(), f0, g0);
+      lin2_x86<W, true>(tv, u.data(), v.data(), f1, g1);
+      pornin_x86::mont_step6(u.data(), tu, m.data(), m_inv_neg);
+      pornin_x86::mont_step6(v.data(), tv, m.data(), m_inv_neg);
+      return;
+    } else
+#endif
+    {
     i128 accu = 0, accv = 0;
     for (std::size_t i = 0; i + 1 < W; ++i) {
       const i128 ui = i128(u[i]), vi = i128(v[i]);
@@ -337,6 +671,7 @@ struct Pornin {
       tv[W - 1] = static_cast<std::uint64_t>(accv);
       tu[W] = static_cast<std::uint64_t>(accu >> 64);
       tv[W] = static_cast<std::uint64_t>(accv >> 64);
+    }
     }
     const std::uint64_t qu = tu[0] * m_inv_neg, qv = tv[0] * m_inv_neg;
     u128 cu = 0, cv = 0;
@@ -414,8 +749,8 @@ struct Pornin {
       std::int64_t f0 = static_cast<std::int32_t>(p0), f1 = static_cast<std::int32_t>(p1);
       std::int64_t g0 = static_cast<std::int64_t>(p0 - static_cast<std::uint64_t>(f0)) >> 32;
       std::int64_t g1 = static_cast<std::int64_t>(p1 - static_cast<std::uint64_t>(f1)) >> 32;
-      lin_shift2(a, b, f0, g0, f1, g1);
-      lin_mod2(u, v, f0, g0, f1, g1);
+      lin_shift2<kPortable>(a, b, f0, g0, f1, g1);
+      lin_mod2<kPortable>(u, v, f0, g0, f1, g1);
     }
     return normalize(v);
   }
