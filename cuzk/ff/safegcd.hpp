@@ -492,16 +492,20 @@ template <unsigned k>
 /// method blst uses): binary GCD on (a, b) = (x, p) whose inner loop runs kSteps = 30 steps on
 /// 62-bit approximations (the low 30 bits and the top 32 bits of the common length; exact while
 /// both fit in 62 bits), then applies the 2×2 factors to the full a, b (a negative result is
-/// negated with its factors) and to the cofactors u, v with one Montgomery step by 2^64 (u, v stay
-/// in (−m, 2m), reduced once at the end). 2·64N steps in all (≥ 2·len(m) − 1, the binary GCD's
-/// bound). The result is x^{−1}·2^(−kScaleBits) mod m; the caller multiplies by a constant.
+/// negated with its factors); the factor matrices of two rounds are multiplied (entries ≤ 2^60)
+/// and applied to the cofactors u, v at once, with one Montgomery step by 2^64 (u, v stay in
+/// (−m, 2m): |F·u + G·v| < 2^61·m, so (F·u + G·v + q·m)/2^64 ∈ (−m/8, 1.125m); reduced once at the
+/// end). At least 2·64N steps in all (≥ 2·len(m) − 1, the binary GCD's bound). The result is
+/// x^{−1}·2^(−kScaleBits) mod m; the caller multiplies by a constant.
 /// Checked against the variable-time inverse on random and edge inputs (ff_gmp_test, fp_test).
 template <std::size_t N>
 struct Pornin {
   using Repr = std::array<std::uint64_t, N>;
   static constexpr unsigned kSteps = 30;
   static constexpr unsigned kRounds = (2 * 64 * N + kSteps - 1) / kSteps;
-  static constexpr unsigned kScaleBits = (64 - kSteps) * kRounds;  // v = x^{−1}·2^(−kScaleBits)
+  /// Cofactor updates: one per two rounds (each a Montgomery step by 2^64).
+  static constexpr unsigned kModSteps = (kRounds + 1) / 2;
+  static constexpr unsigned kScaleBits = 64 * kModSteps - kSteps * kRounds;  // v = x^{−1}·2^(−kScaleBits)
 
   Repr m{};
   std::uint64_t m_inv_neg = 0;  // −m^{−1} mod 2^64
@@ -724,7 +728,8 @@ struct Pornin {
     Repr a = x, b = m;
     Wide u{}, v{};
     u[0] = 1;
-    for (unsigned round = 0; round < kRounds; ++round) {
+    // One round: kSteps steps on the approximations of a, b, then a, b updated; gives the factors.
+    auto round = [&](std::int64_t& f0, std::int64_t& g0, std::int64_t& f1, std::int64_t& g1) {
       // The two words at the top non-zero index of a | b (index ≥ 1), or exact values.
       std::uint64_t ahi = a[0], alo = 0, bhi = b[0], blo = 0, found = 0;
       for (std::size_t i = N; i-- > 1;) {
@@ -746,10 +751,25 @@ struct Pornin {
       std::uint64_t bbar = select(approx, ((btop >> (62 - 2 * kSteps)) & ~kLow) | (b[0] & kLow), b[0]);
       std::uint64_t p0 = 1, p1 = std::uint64_t{1} << 32;  // f + 2^32·g, row 0 and row 1
       inner_steps<kPortable>(abar, bbar, p0, p1);
-      std::int64_t f0 = static_cast<std::int32_t>(p0), f1 = static_cast<std::int32_t>(p1);
-      std::int64_t g0 = static_cast<std::int64_t>(p0 - static_cast<std::uint64_t>(f0)) >> 32;
-      std::int64_t g1 = static_cast<std::int64_t>(p1 - static_cast<std::uint64_t>(f1)) >> 32;
+      f0 = static_cast<std::int32_t>(p0);
+      f1 = static_cast<std::int32_t>(p1);
+      g0 = static_cast<std::int64_t>(p0 - static_cast<std::uint64_t>(f0)) >> 32;
+      g1 = static_cast<std::int64_t>(p1 - static_cast<std::uint64_t>(f1)) >> 32;
       lin_shift2<kPortable>(a, b, f0, g0, f1, g1);
+    };
+    // Rounds in pairs: the two factor matrices multiplied (entries ≤ 2^(2·kSteps), rows of
+    // L1 norm ≤ 2^(2·kSteps)) and applied to u, v at once, so one update of the cofactors per
+    // 2·kSteps steps; an odd last round alone.
+    for (unsigned r = 0; r < kRounds; r += 2) {
+      std::int64_t f0, g0, f1, g1;
+      round(f0, g0, f1, g1);
+      if (r + 1 < kRounds) {
+        std::int64_t h0, k0, h1, k1;
+        round(h0, k0, h1, k1);
+        const std::int64_t F0 = h0 * f0 + k0 * f1, G0 = h0 * g0 + k0 * g1;
+        const std::int64_t F1 = h1 * f0 + k1 * f1, G1 = h1 * g0 + k1 * g1;
+        f0 = F0, g0 = G0, f1 = F1, g1 = G1;
+      }
       lin_mod2<kPortable>(u, v, f0, g0, f1, g1);
     }
     return normalize(v);
