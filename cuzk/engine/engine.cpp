@@ -7,6 +7,8 @@
 #include <utility>
 #include <spdlog/spdlog.h>
 
+#include "cuzk/base/process_memory.hpp"
+
 namespace cuzk::engine {
 namespace {
 
@@ -1007,6 +1009,9 @@ EngineStatus Engine::status() const {
   s.input_bytes = input_bytes_.load();
   s.input_budget = opt_.input_budget;
   s.uptime_seconds = std::chrono::duration<double>(Clock::now() - started_).count();
+  const ProcessMemory pm = read_process_memory();
+  s.process_rss = pm.rss_bytes;
+  s.process_peak_rss = pm.peak_rss_bytes;
   return s;
 }
 
@@ -1063,6 +1068,10 @@ std::string Engine::metrics_text() const {
     << "cuzk_memory_budget_bytes{kind=\"headroom\"} " << s.memory_headroom << '\n'
     << "cuzk_memory_budget_bytes{kind=\"inputs\"} " << s.input_bytes << '\n'
     << "cuzk_memory_budget_bytes{kind=\"input_budget\"} " << s.input_budget << '\n';
+  metric("process_resident_memory_bytes", "gauge", "Resident memory of the daemon (VmRSS).");
+  o << "process_resident_memory_bytes " << s.process_rss << '\n';
+  metric("cuzk_process_peak_resident_memory_bytes", "gauge", "Peak resident memory of the daemon since start (VmHWM).");
+  o << "cuzk_process_peak_resident_memory_bytes " << s.process_peak_rss << '\n';
   metric("cuzk_gpu_workers", "gauge", "Device workers.");
   o << "cuzk_gpu_workers " << slots_.size() << '\n';
   metric("cuzk_device_busy_seconds_total", "counter", "Time device workers spent in the device stage.");
@@ -1104,6 +1113,15 @@ std::string Engine::metrics_text() const {
     o << "cuzk_device_vram_bytes{device=\"" << d.info.ordinal << "\",kind=\"total\"} " << d.vram.arena_total << '\n'
       << "cuzk_device_vram_bytes{device=\"" << d.info.ordinal << "\",kind=\"used\"} " << d.vram.arena_used << '\n'
       << "cuzk_device_vram_bytes{device=\"" << d.info.ordinal << "\",kind=\"keys\"} " << d.vram.keys_bytes << '\n';
+  }
+  metric("cuzk_device_host_bytes", "gauge",
+         "Small-card path per device: pinned host pool (pinned_total, pinned_used) and host bytes of base tables streamed "
+         "from host memory instead of resident (streamed).");
+  for (auto& d : s.devices) {
+    if (!d.vram.has_arena) continue;
+    o << "cuzk_device_host_bytes{device=\"" << d.info.ordinal << "\",kind=\"pinned_total\"} " << d.vram.pinned_total << '\n'
+      << "cuzk_device_host_bytes{device=\"" << d.info.ordinal << "\",kind=\"pinned_used\"} " << d.vram.pinned_used << '\n'
+      << "cuzk_device_host_bytes{device=\"" << d.info.ordinal << "\",kind=\"streamed\"} " << d.vram.streamed_bytes << '\n';
   }
   return o.str();
 }

@@ -118,6 +118,7 @@ struct EngineStatus {
   std::uint64_t partitions_resumed = 0;  ///< partition proofs taken from the journal at start
   std::uint64_t memory_used = 0, memory_limit = 0, memory_peak = 0, memory_headroom = 0;
   std::uint64_t input_bytes = 0, input_budget = 0;  ///< job inputs held (part of memory_used)
+  std::uint64_t process_rss = 0, process_peak_rss = 0;  ///< the process as the kernel counts it (VmRSS, VmHWM)
   double uptime_seconds = 0;
   std::uint32_t jobs_known = 0;
 };

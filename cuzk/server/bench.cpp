@@ -162,6 +162,8 @@ void print_summary(const std::vector<JobRecord>& recs, double wall_s, const pb::
   std::printf("%-28s %12.1f\n", "avg server total (ms)", tot / n);
   std::printf("%-28s %12.1f\n", "client latency p50 (ms)", pct(0.5));
   std::printf("%-28s %12.1f\n", "client latency p99 (ms)", pct(0.99));
+  std::printf("%-28s %12.1f\n", "daemon budget peak (MiB)", after.memory_peak_bytes() / 1048576.0);
+  std::printf("%-28s %12.1f\n", "daemon peak RSS (MiB)", after.process_peak_rss_bytes() / 1048576.0);
   // Per device: busy fraction (the union of its workers' device stages over the wall time) and
   // the partitions it proved during the run.
   auto b0 = busy_any(before), b1 = busy_any(after);
@@ -281,6 +283,8 @@ int run_status(const BenchOptions& o) {
   std::printf("memory budget: used %.1f MiB of %.1f MiB (peak %.1f MiB, critical headroom %.1f MiB)\n",
               s.pinned_memory_bytes() / 1048576.0, s.pinned_memory_limit_bytes() / 1048576.0, s.memory_peak_bytes() / 1048576.0,
               s.memory_critical_headroom_bytes() / 1048576.0);
+  std::printf("daemon resident memory: %.1f MiB (peak %.1f MiB)\n", s.process_rss_bytes() / 1048576.0,
+              s.process_peak_rss_bytes() / 1048576.0);
   auto& p = s.pipeline();
   std::printf("partitions: admission %u, synth queue %u, synthesizing %u, device queue %u, on device %u; finalizing jobs %u\n",
               p.awaiting_admission(), p.awaiting_synthesis(), p.synthesizing(), p.awaiting_device(), p.on_device(),

@@ -136,6 +136,12 @@ class Service final : public pb::ProvingEngine::Service {
       g->set_vram_arena_used_bytes(d.vram.arena_used);
       g->set_vram_srs_bytes(d.vram.keys_bytes);
       g->set_vram_srs_keys(d.vram.keys);
+      g->set_partitions_assigned(d.assigned);
+      g->set_partitions_depth(d.depth);
+      g->set_partitions_taken(d.partitions_taken);
+      g->set_pinned_host_total_bytes(d.vram.pinned_total);
+      g->set_pinned_host_used_bytes(d.vram.pinned_used);
+      g->set_streamed_bases_bytes(d.vram.streamed_bytes);
     }
     for (auto& k : s.keys) {
       auto* m = resp->add_loaded_srs();
@@ -169,6 +175,8 @@ class Service final : public pb::ProvingEngine::Service {
     resp->set_pinned_memory_limit_bytes(s.memory_limit);
     resp->set_memory_peak_bytes(s.memory_peak);
     resp->set_memory_critical_headroom_bytes(s.memory_headroom);
+    resp->set_process_rss_bytes(s.process_rss);
+    resp->set_process_peak_rss_bytes(s.process_peak_rss);
     auto* p = resp->mutable_pipeline();
     p->set_awaiting_admission(s.partitions_awaiting_admission);
     p->set_awaiting_synthesis(s.partitions_awaiting_synthesis);

@@ -168,6 +168,11 @@ TEST(Server, EveryRpcRoundTrip) {
     EXPECT_EQ(s.gpus(0).partitions_proved(), 5u);
     EXPECT_EQ(s.gpus(0).workers(), 2u);
     EXPECT_GT(s.gpus(0).busy_any_seconds(), 0.0);
+    EXPECT_EQ(s.gpus(0).partitions_assigned(), 0u);  // every partition went through the device stage
+    EXPECT_GE(s.gpus(0).partitions_depth(), 1u);
+    EXPECT_EQ(s.gpus(0).partitions_taken(), 0u);  // one device: nothing to take over
+    EXPECT_EQ(s.gpus(0).pinned_host_total_bytes(), 0u);  // the fake prover has no device memory
+    EXPECT_EQ(s.gpus(0).streamed_bases_bytes(), 0u);
     ASSERT_EQ(s.loaded_srs_size(), 1);
     EXPECT_EQ(s.loaded_srs(0).circuit_id(), "bench-10");
     EXPECT_EQ(s.loaded_srs(0).tier(), pb::SRSStatus::HOT);
@@ -175,6 +180,8 @@ TEST(Server, EveryRpcRoundTrip) {
     EXPECT_EQ(s.pinned_memory_bytes(), 576u << 10);
     EXPECT_GT(s.pinned_memory_limit_bytes(), 0u);
     EXPECT_GE(s.memory_peak_bytes(), s.pinned_memory_bytes());
+    EXPECT_GT(s.process_rss_bytes(), 0u);
+    EXPECT_GE(s.process_peak_rss_bytes(), s.process_rss_bytes());
   }
   {  // GetMetrics
     grpc::ClientContext ctx;
@@ -182,6 +189,8 @@ TEST(Server, EveryRpcRoundTrip) {
     ASSERT_TRUE(d.stub->GetMetrics(&ctx, pb::GetMetricsRequest(), &m).ok());
     EXPECT_NE(m.prometheus_text().find("cuzk_proofs_completed_total 2"), std::string::npos) << m.prometheus_text();
     EXPECT_NE(m.prometheus_text().find("cuzk_memory_budget_bytes{kind=\"peak\"}"), std::string::npos);
+    EXPECT_NE(m.prometheus_text().find("process_resident_memory_bytes "), std::string::npos);
+    EXPECT_NE(m.prometheus_text().find("cuzk_process_peak_resident_memory_bytes "), std::string::npos);
   }
   {  // EvictSRS: frees the key; a second evict finds nothing; unknown circuit NOT_FOUND
     grpc::ClientContext ctx;
