@@ -210,194 +210,209 @@ struct Inverter {
 /// x86-64 pieces of Pornin's updates (the portable twins are the __int128 loops of Pornin::lin_*).
 namespace pornin_x86 {
 
-/// out[0..L] = the (L+1)-word two's complement of −x when s = −1, of x when s = 0, for an L-word x
-/// (two's complement when kSigned, else non-negative): (x ⊕ s) − s, the words loaded, flipped,
-/// subtracted (sub/sbb) and stored here, 8 bytes at a time (a compiler-vectorised copy would
-/// reload the 8-byte stores of the previous round with 16-byte loads, which stalls). Base x86-64.
-template <std::size_t L, bool kSigned>
-[[gnu::always_inline]] inline void neg_copy(std::uint64_t* out, const std::uint64_t* x, std::uint64_t s) {
-  static_assert((L == 6 && !kSigned) || (L == 7 && kSigned));
-  std::uint64_t t[L + 1];
-  if constexpr (L == 6) {
-    __asm__("movq 0(%[x]), %[t0]\n\t"
-            "movq 8(%[x]), %[t1]\n\t"
-            "movq 16(%[x]), %[t2]\n\t"
-            "movq 24(%[x]), %[t3]\n\t"
-            "movq 32(%[x]), %[t4]\n\t"
-            "movq 40(%[x]), %[t5]\n\t"
-            "xorl %k[t6], %k[t6]\n\t"
-            "xorq %[s], %[t0]\n\t"
-            "xorq %[s], %[t1]\n\t"
-            "xorq %[s], %[t2]\n\t"
-            "xorq %[s], %[t3]\n\t"
-            "xorq %[s], %[t4]\n\t"
-            "xorq %[s], %[t5]\n\t"
-            "xorq %[s], %[t6]\n\t"
-            "subq %[s], %[t0]\n\t"
-            "sbbq %[s], %[t1]\n\t"
-            "sbbq %[s], %[t2]\n\t"
-            "sbbq %[s], %[t3]\n\t"
-            "sbbq %[s], %[t4]\n\t"
-            "sbbq %[s], %[t5]\n\t"
-            "sbbq %[s], %[t6]\n\t"
-            "movq %[t0], 0(%[out])\n\t"
-            "movq %[t1], 8(%[out])\n\t"
-            "movq %[t2], 16(%[out])\n\t"
-            "movq %[t3], 24(%[out])\n\t"
-            "movq %[t4], 32(%[out])\n\t"
-            "movq %[t5], 40(%[out])\n\t"
-            "movq %[t6], 48(%[out])\n\t"
-            : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [t6] "=&r"(t[6]),
-              "=m"(*reinterpret_cast<std::uint64_t(*)[7]>(out))
-            : [x] "r"(x), "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(x)), [s] "r"(s), [out] "r"(out)
-            : "cc");
-  } else {
-    __asm__("movq 0(%[x]), %[t0]\n\t"
-            "movq 8(%[x]), %[t1]\n\t"
-            "movq 16(%[x]), %[t2]\n\t"
-            "movq 24(%[x]), %[t3]\n\t"
-            "movq 32(%[x]), %[t4]\n\t"
-            "movq 40(%[x]), %[t5]\n\t"
-            "movq 48(%[x]), %[t6]\n\t"
-            "movq %[t6], %[t7]\n\t"
-            "sarq $63, %[t7]\n\t"
-            "xorq %[s], %[t0]\n\t"
-            "xorq %[s], %[t1]\n\t"
-            "xorq %[s], %[t2]\n\t"
-            "xorq %[s], %[t3]\n\t"
-            "xorq %[s], %[t4]\n\t"
-            "xorq %[s], %[t5]\n\t"
-            "xorq %[s], %[t6]\n\t"
-            "xorq %[s], %[t7]\n\t"
-            "subq %[s], %[t0]\n\t"
-            "sbbq %[s], %[t1]\n\t"
-            "sbbq %[s], %[t2]\n\t"
-            "sbbq %[s], %[t3]\n\t"
-            "sbbq %[s], %[t4]\n\t"
-            "sbbq %[s], %[t5]\n\t"
-            "sbbq %[s], %[t6]\n\t"
-            "sbbq %[s], %[t7]\n\t"
-            "movq %[t0], 0(%[out])\n\t"
-            "movq %[t1], 8(%[out])\n\t"
-            "movq %[t2], 16(%[out])\n\t"
-            "movq %[t3], 24(%[out])\n\t"
-            "movq %[t4], 32(%[out])\n\t"
-            "movq %[t5], 40(%[out])\n\t"
-            "movq %[t6], 48(%[out])\n\t"
-            "movq %[t7], 56(%[out])\n\t"
-            : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [t6] "=&r"(t[6]), [t7] "=&r"(t[7]),
-              "=m"(*reinterpret_cast<std::uint64_t(*)[8]>(out))
-            : [x] "r"(x), "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(x)), [s] "r"(s), [out] "r"(out)
-            : "cc");
-  }
+/// s[0..6] = (a + b)·2^k for 6-word a, b (the sum has 7 words; needs a + b < 2^(448 − k)).
+/// Base x86-64 (add/adc, shld).
+template <unsigned k>
+[[gnu::always_inline]] inline void sum_shl6(std::uint64_t* s, const std::uint64_t* a, const std::uint64_t* b) {
+  std::uint64_t t[7];
+  __asm__("xorl %k[t6], %k[t6]\n\t"
+          "movq 0(%[a]), %[t0]\n\t"
+          "movq 8(%[a]), %[t1]\n\t"
+          "movq 16(%[a]), %[t2]\n\t"
+          "movq 24(%[a]), %[t3]\n\t"
+          "movq 32(%[a]), %[t4]\n\t"
+          "movq 40(%[a]), %[t5]\n\t"
+          "addq 0(%[b]), %[t0]\n\t"
+          "adcq 8(%[b]), %[t1]\n\t"
+          "adcq 16(%[b]), %[t2]\n\t"
+          "adcq 24(%[b]), %[t3]\n\t"
+          "adcq 32(%[b]), %[t4]\n\t"
+          "adcq 40(%[b]), %[t5]\n\t"
+          "adcq $0, %[t6]\n\t"
+          "shldq %[k], %[t5], %[t6]\n\t"
+          "shldq %[k], %[t4], %[t5]\n\t"
+          "shldq %[k], %[t3], %[t4]\n\t"
+          "shldq %[k], %[t2], %[t3]\n\t"
+          "shldq %[k], %[t1], %[t2]\n\t"
+          "shldq %[k], %[t0], %[t1]\n\t"
+          "shlq %[k], %[t0]\n\t"
+          "movq %[t0], 0(%[s])\n\t"
+          "movq %[t1], 8(%[s])\n\t"
+          "movq %[t2], 16(%[s])\n\t"
+          "movq %[t3], 24(%[s])\n\t"
+          "movq %[t4], 32(%[s])\n\t"
+          "movq %[t5], 40(%[s])\n\t"
+          "movq %[t6], 48(%[s])\n\t"
+          : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [t6] "=&r"(t[6]), "=m"(*reinterpret_cast<std::uint64_t(*)[7]>(s))
+          : [a] "r"(a), [b] "r"(b), "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(a)),
+            "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(b)), [s] "r"(s), [k] "i"(k)
+          : "cc");
 }
 
-/// out[0..L] = xs·fa + ys·ga mod 2^(64(L+1)) for (L+1)-word xs, ys (two's complement) and
-/// unsigned fa, ga: mulx rows, the second added with adox (low words) and adcx (high words), the
-/// top words by imul (only their low halves matter mod 2^(64(L+1))). Needs BMI2 and ADX.
-template <std::size_t L>
-[[gnu::always_inline]] inline void mul2(std::uint64_t* out, const std::uint64_t* xs, std::uint64_t fa,
-                                         const std::uint64_t* ys, std::uint64_t ga) {
-  static_assert(L == 6 || L == 7);
+/// out[0..6] = x·fa + y·ga − s mod 2^448 for 6-word x, y, unsigned fa, ga < 2^63 and a 7-word s:
+/// with fa = f + 2^k, ga = g + 2^k and s = (x + y)·2^k (sum_shl6) this is f·x + g·y in two's
+/// complement, without negating any input. mulx rows (adox/adcx for the second), then sub/sbb.
+/// Needs BMI2 and ADX.
+[[gnu::always_inline]] inline void mul2u_sub6(std::uint64_t* out, const std::uint64_t* x, std::uint64_t fa,
+                                               const std::uint64_t* y, std::uint64_t ga, const std::uint64_t* s) {
   std::uint64_t lo, hi, rdx;
-  if constexpr (L == 6) {
-    __asm__("movq %[fa], %%rdx\n\t"
-            "mulxq 0(%[xs]), %[o0], %[o1]\n\t"
-            "mulxq 8(%[xs]), %[lo], %[o2]\n\t"
-            "addq %[lo], %[o1]\n\t"
-            "mulxq 16(%[xs]), %[lo], %[o3]\n\t"
-            "adcq %[lo], %[o2]\n\t"
-            "mulxq 24(%[xs]), %[lo], %[o4]\n\t"
-            "adcq %[lo], %[o3]\n\t"
-            "mulxq 32(%[xs]), %[lo], %[o5]\n\t"
-            "adcq %[lo], %[o4]\n\t"
-            "mulxq 40(%[xs]), %[lo], %[o6]\n\t"
-            "adcq %[lo], %[o5]\n\t"
-            "adcq $0, %[o6]\n\t"
-            "movq 48(%[xs]), %[lo]\n\t"
-            "imulq %%rdx, %[lo]\n\t"
-            "addq %[lo], %[o6]\n\t"
-            "movq %[ga], %%rdx\n\t"
-            "xorl %k[lo], %k[lo]\n\t"
-            "mulxq 0(%[ys]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[o0]\n\t"
-            "adcxq %[hi], %[o1]\n\t"
-            "mulxq 8(%[ys]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[o1]\n\t"
-            "adcxq %[hi], %[o2]\n\t"
-            "mulxq 16(%[ys]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[o2]\n\t"
-            "adcxq %[hi], %[o3]\n\t"
-            "mulxq 24(%[ys]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[o3]\n\t"
-            "adcxq %[hi], %[o4]\n\t"
-            "mulxq 32(%[ys]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[o4]\n\t"
-            "adcxq %[hi], %[o5]\n\t"
-            "mulxq 40(%[ys]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[o5]\n\t"
-            "adcxq %[hi], %[o6]\n\t"
-            "movl $0, %k[lo]\n\t"
-            "adoxq %[lo], %[o6]\n\t"
-            "movq 48(%[ys]), %[lo]\n\t"
-            "imulq %%rdx, %[lo]\n\t"
-            "addq %[lo], %[o6]\n\t"
-            : [o0] "=&r"(out[0]), [o1] "=&r"(out[1]), [o2] "=&r"(out[2]), [o3] "=&r"(out[3]), [o4] "=&r"(out[4]), [o5] "=&r"(out[5]), [o6] "=&r"(out[6]), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx)
-            : [xs] "r"(xs), [ys] "r"(ys), [fa] "rm"(fa), [ga] "rm"(ga), "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(xs)),
-              "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(ys))
-            : "cc");
-  } else {
-    __asm__("movq %[fa], %%rdx\n\t"
-            "mulxq 0(%[xs]), %[o0], %[o1]\n\t"
-            "mulxq 8(%[xs]), %[lo], %[o2]\n\t"
-            "addq %[lo], %[o1]\n\t"
-            "mulxq 16(%[xs]), %[lo], %[o3]\n\t"
-            "adcq %[lo], %[o2]\n\t"
-            "mulxq 24(%[xs]), %[lo], %[o4]\n\t"
-            "adcq %[lo], %[o3]\n\t"
-            "mulxq 32(%[xs]), %[lo], %[o5]\n\t"
-            "adcq %[lo], %[o4]\n\t"
-            "mulxq 40(%[xs]), %[lo], %[o6]\n\t"
-            "adcq %[lo], %[o5]\n\t"
-            "mulxq 48(%[xs]), %[lo], %[o7]\n\t"
-            "adcq %[lo], %[o6]\n\t"
-            "adcq $0, %[o7]\n\t"
-            "movq 56(%[xs]), %[lo]\n\t"
-            "imulq %%rdx, %[lo]\n\t"
-            "addq %[lo], %[o7]\n\t"
-            "movq %[ga], %%rdx\n\t"
-            "xorl %k[lo], %k[lo]\n\t"
-            "mulxq 0(%[ys]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[o0]\n\t"
-            "adcxq %[hi], %[o1]\n\t"
-            "mulxq 8(%[ys]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[o1]\n\t"
-            "adcxq %[hi], %[o2]\n\t"
-            "mulxq 16(%[ys]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[o2]\n\t"
-            "adcxq %[hi], %[o3]\n\t"
-            "mulxq 24(%[ys]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[o3]\n\t"
-            "adcxq %[hi], %[o4]\n\t"
-            "mulxq 32(%[ys]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[o4]\n\t"
-            "adcxq %[hi], %[o5]\n\t"
-            "mulxq 40(%[ys]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[o5]\n\t"
-            "adcxq %[hi], %[o6]\n\t"
-            "mulxq 48(%[ys]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[o6]\n\t"
-            "adcxq %[hi], %[o7]\n\t"
-            "movl $0, %k[lo]\n\t"
-            "adoxq %[lo], %[o7]\n\t"
-            "movq 56(%[ys]), %[lo]\n\t"
-            "imulq %%rdx, %[lo]\n\t"
-            "addq %[lo], %[o7]\n\t"
-            : [o0] "=&r"(out[0]), [o1] "=&r"(out[1]), [o2] "=&r"(out[2]), [o3] "=&r"(out[3]), [o4] "=&r"(out[4]), [o5] "=&r"(out[5]), [o6] "=&r"(out[6]), [o7] "=&r"(out[7]), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx)
-            : [xs] "r"(xs), [ys] "r"(ys), [fa] "rm"(fa), [ga] "rm"(ga), "m"(*reinterpret_cast<const std::uint64_t(*)[8]>(xs)),
-              "m"(*reinterpret_cast<const std::uint64_t(*)[8]>(ys))
-            : "cc");
-  }
+  __asm__("movq %[fa], %%rdx\n\t"
+          "mulxq 0(%[x]), %[o0], %[o1]\n\t"
+          "mulxq 8(%[x]), %[lo], %[o2]\n\t"
+          "addq %[lo], %[o1]\n\t"
+          "mulxq 16(%[x]), %[lo], %[o3]\n\t"
+          "adcq %[lo], %[o2]\n\t"
+          "mulxq 24(%[x]), %[lo], %[o4]\n\t"
+          "adcq %[lo], %[o3]\n\t"
+          "mulxq 32(%[x]), %[lo], %[o5]\n\t"
+          "adcq %[lo], %[o4]\n\t"
+          "mulxq 40(%[x]), %[lo], %[o6]\n\t"
+          "adcq %[lo], %[o5]\n\t"
+          "adcq $0, %[o6]\n\t"
+          "movq %[ga], %%rdx\n\t"
+          "xorl %k[lo], %k[lo]\n\t"
+          "mulxq 0(%[y]), %[lo], %[hi]\n\t"
+          "adoxq %[lo], %[o0]\n\t"
+          "adcxq %[hi], %[o1]\n\t"
+          "mulxq 8(%[y]), %[lo], %[hi]\n\t"
+          "adoxq %[lo], %[o1]\n\t"
+          "adcxq %[hi], %[o2]\n\t"
+          "mulxq 16(%[y]), %[lo], %[hi]\n\t"
+          "adoxq %[lo], %[o2]\n\t"
+          "adcxq %[hi], %[o3]\n\t"
+          "mulxq 24(%[y]), %[lo], %[hi]\n\t"
+          "adoxq %[lo], %[o3]\n\t"
+          "adcxq %[hi], %[o4]\n\t"
+          "mulxq 32(%[y]), %[lo], %[hi]\n\t"
+          "adoxq %[lo], %[o4]\n\t"
+          "adcxq %[hi], %[o5]\n\t"
+          "mulxq 40(%[y]), %[lo], %[hi]\n\t"
+          "adoxq %[lo], %[o5]\n\t"
+          "adcxq %[hi], %[o6]\n\t"
+          "movl $0, %k[lo]\n\t"
+          "adoxq %[lo], %[o6]\n\t"
+          "subq 0(%[s]), %[o0]\n\t"
+          "sbbq 8(%[s]), %[o1]\n\t"
+          "sbbq 16(%[s]), %[o2]\n\t"
+          "sbbq 24(%[s]), %[o3]\n\t"
+          "sbbq 32(%[s]), %[o4]\n\t"
+          "sbbq 40(%[s]), %[o5]\n\t"
+          "sbbq 48(%[s]), %[o6]\n\t"
+          : [o0] "=&r"(out[0]), [o1] "=&r"(out[1]), [o2] "=&r"(out[2]), [o3] "=&r"(out[3]), [o4] "=&r"(out[4]), [o5] "=&r"(out[5]), [o6] "=&r"(out[6]), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx)
+          : [x] "r"(x), [y] "r"(y), [s] "r"(s), [fa] "rm"(fa), [ga] "rm"(ga),
+            "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(x)), "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(y)),
+            "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(s))
+          : "cc");
+}
+
+/// s[0..7] = (u + v)·2^k + c·2^448 mod 2^512 for 7-word two's-complement u, v (the sum sign-
+/// extended to 8 words). Base x86-64 (add/adc, shld).
+template <unsigned k>
+[[gnu::always_inline]] inline void sum_shl7s(std::uint64_t* s, const std::uint64_t* a, const std::uint64_t* b,
+                                              std::uint64_t c) {
+  std::uint64_t t[8], lo;
+  __asm__("movq 48(%[a]), %[t7]\n\t"
+          "sarq $63, %[t7]\n\t"
+          "movq 48(%[b]), %[lo]\n\t"
+          "sarq $63, %[lo]\n\t"
+          "addq %[lo], %[t7]\n\t"
+          "movq 0(%[a]), %[t0]\n\t"
+          "movq 8(%[a]), %[t1]\n\t"
+          "movq 16(%[a]), %[t2]\n\t"
+          "movq 24(%[a]), %[t3]\n\t"
+          "movq 32(%[a]), %[t4]\n\t"
+          "movq 40(%[a]), %[t5]\n\t"
+          "movq 48(%[a]), %[t6]\n\t"
+          "addq 0(%[b]), %[t0]\n\t"
+          "adcq 8(%[b]), %[t1]\n\t"
+          "adcq 16(%[b]), %[t2]\n\t"
+          "adcq 24(%[b]), %[t3]\n\t"
+          "adcq 32(%[b]), %[t4]\n\t"
+          "adcq 40(%[b]), %[t5]\n\t"
+          "adcq 48(%[b]), %[t6]\n\t"
+          "adcq $0, %[t7]\n\t"
+          "shldq %[k], %[t6], %[t7]\n\t"
+          "shldq %[k], %[t5], %[t6]\n\t"
+          "shldq %[k], %[t4], %[t5]\n\t"
+          "shldq %[k], %[t3], %[t4]\n\t"
+          "shldq %[k], %[t2], %[t3]\n\t"
+          "shldq %[k], %[t1], %[t2]\n\t"
+          "shldq %[k], %[t0], %[t1]\n\t"
+          "shlq %[k], %[t0]\n\t"
+          "addq %[c], %[t7]\n\t"
+          "movq %[t0], 0(%[s])\n\t"
+          "movq %[t1], 8(%[s])\n\t"
+          "movq %[t2], 16(%[s])\n\t"
+          "movq %[t3], 24(%[s])\n\t"
+          "movq %[t4], 32(%[s])\n\t"
+          "movq %[t5], 40(%[s])\n\t"
+          "movq %[t6], 48(%[s])\n\t"
+          "movq %[t7], 56(%[s])\n\t"
+          : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [t6] "=&r"(t[6]), [t7] "=&r"(t[7]), [lo] "=&r"(lo), "=m"(*reinterpret_cast<std::uint64_t(*)[8]>(s))
+          : [a] "r"(a), [b] "r"(b), "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(a)),
+            "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(b)), [s] "r"(s), [k] "i"(k), [c] "rm"(c)
+          : "cc");
+}
+
+/// out[0..7] = x·fa + y·ga − s mod 2^512 for 7-word x, y read as unsigned, fa, ga < 2^63 and an
+/// 8-word s. With fa = f + 2^k, ga = g + 2^k and s from sum_shl7s with c = (fa if x < 0) +
+/// (ga if y < 0) this is f·x + g·y for two's-complement x, y. Needs BMI2 and ADX.
+[[gnu::always_inline]] inline void mul2u_sub7(std::uint64_t* out, const std::uint64_t* x, std::uint64_t fa,
+                                               const std::uint64_t* y, std::uint64_t ga, const std::uint64_t* s) {
+  std::uint64_t lo, hi, rdx;
+  __asm__("movq %[fa], %%rdx\n\t"
+          "mulxq 0(%[x]), %[o0], %[o1]\n\t"
+          "mulxq 8(%[x]), %[lo], %[o2]\n\t"
+          "addq %[lo], %[o1]\n\t"
+          "mulxq 16(%[x]), %[lo], %[o3]\n\t"
+          "adcq %[lo], %[o2]\n\t"
+          "mulxq 24(%[x]), %[lo], %[o4]\n\t"
+          "adcq %[lo], %[o3]\n\t"
+          "mulxq 32(%[x]), %[lo], %[o5]\n\t"
+          "adcq %[lo], %[o4]\n\t"
+          "mulxq 40(%[x]), %[lo], %[o6]\n\t"
+          "adcq %[lo], %[o5]\n\t"
+          "mulxq 48(%[x]), %[lo], %[o7]\n\t"
+          "adcq %[lo], %[o6]\n\t"
+          "adcq $0, %[o7]\n\t"
+          "movq %[ga], %%rdx\n\t"
+          "xorl %k[lo], %k[lo]\n\t"
+          "mulxq 0(%[y]), %[lo], %[hi]\n\t"
+          "adoxq %[lo], %[o0]\n\t"
+          "adcxq %[hi], %[o1]\n\t"
+          "mulxq 8(%[y]), %[lo], %[hi]\n\t"
+          "adoxq %[lo], %[o1]\n\t"
+          "adcxq %[hi], %[o2]\n\t"
+          "mulxq 16(%[y]), %[lo], %[hi]\n\t"
+          "adoxq %[lo], %[o2]\n\t"
+          "adcxq %[hi], %[o3]\n\t"
+          "mulxq 24(%[y]), %[lo], %[hi]\n\t"
+          "adoxq %[lo], %[o3]\n\t"
+          "adcxq %[hi], %[o4]\n\t"
+          "mulxq 32(%[y]), %[lo], %[hi]\n\t"
+          "adoxq %[lo], %[o4]\n\t"
+          "adcxq %[hi], %[o5]\n\t"
+          "mulxq 40(%[y]), %[lo], %[hi]\n\t"
+          "adoxq %[lo], %[o5]\n\t"
+          "adcxq %[hi], %[o6]\n\t"
+          "mulxq 48(%[y]), %[lo], %[hi]\n\t"
+          "adoxq %[lo], %[o6]\n\t"
+          "adcxq %[hi], %[o7]\n\t"
+          "movl $0, %k[lo]\n\t"
+          "adoxq %[lo], %[o7]\n\t"
+          "subq 0(%[s]), %[o0]\n\t"
+          "sbbq 8(%[s]), %[o1]\n\t"
+          "sbbq 16(%[s]), %[o2]\n\t"
+          "sbbq 24(%[s]), %[o3]\n\t"
+          "sbbq 32(%[s]), %[o4]\n\t"
+          "sbbq 40(%[s]), %[o5]\n\t"
+          "sbbq 48(%[s]), %[o6]\n\t"
+          "sbbq 56(%[s]), %[o7]\n\t"
+          : [o0] "=&r"(out[0]), [o1] "=&r"(out[1]), [o2] "=&r"(out[2]), [o3] "=&r"(out[3]), [o4] "=&r"(out[4]), [o5] "=&r"(out[5]), [o6] "=&r"(out[6]), [o7] "=&r"(out[7]), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx)
+          : [x] "r"(x), [y] "r"(y), [s] "r"(s), [fa] "rm"(fa), [ga] "rm"(ga),
+            "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(x)), "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(y)),
+            "m"(*reinterpret_cast<const std::uint64_t(*)[8]>(s))
+          : "cc");
 }
 
 /// a[0..5] = |t| / 2^k for a 7-word two's-complement t whose low k bits are zero (shrd, then the
@@ -579,20 +594,6 @@ struct Pornin {
     }
   }
 
-#if CUZK_SAFEGCD_X86
-  /// out[0..L] = f·x + g·y (two's complement) for |f|, |g| < 2^63: the inputs negated by the signs
-  /// of their factors, then unsigned mulx rows (pornin_x86::mul2).
-  template <std::size_t L, bool kSigned>
-  [[gnu::always_inline]] static void lin2_x86(std::uint64_t* out, const std::uint64_t* x, const std::uint64_t* y, std::int64_t f,
-                       std::int64_t g) {
-    const std::uint64_t sf = static_cast<std::uint64_t>(f >> 63), sg = static_cast<std::uint64_t>(g >> 63);
-    std::uint64_t xs[L + 1], ys[L + 1];
-    pornin_x86::neg_copy<L, kSigned>(xs, x, sf);
-    pornin_x86::neg_copy<L, kSigned>(ys, y, sg);
-    pornin_x86::mul2<L>(out, xs, (static_cast<std::uint64_t>(f) ^ sf) - sf, ys,
-                        (static_cast<std::uint64_t>(g) ^ sg) - sg);
-  }
-#endif
 
   /// Both rows of lin_shift at once, in place: (a, b) ← ((f0·a + g0·b), (f1·a + g1·b)) / 2^kSteps,
   /// absolute values, the factors of a negative row negated. kPortable: the __int128 loop (other
@@ -602,8 +603,15 @@ struct Pornin {
     std::uint64_t ta[N + 1], tb[N + 1];
 #if CUZK_SAFEGCD_X86
     if constexpr (!kPortable && N == 6) {
-      lin2_x86<N, false>(ta, a.data(), b.data(), f0, g0);
-      lin2_x86<N, false>(tb, a.data(), b.data(), f1, g1);
+      // f·a + g·b = (f + 2^31)·a + (g + 2^31)·b − 2^31·(a + b): unsigned products, |f|, |g| ≤ 2^30.
+      constexpr std::int64_t kBias = std::int64_t{1} << 31;
+      static_assert(kSteps <= 30);
+      std::uint64_t sab[7];
+      pornin_x86::sum_shl6<31>(sab, a.data(), b.data());
+      pornin_x86::mul2u_sub6(ta, a.data(), static_cast<std::uint64_t>(f0 + kBias), b.data(),
+                             static_cast<std::uint64_t>(g0 + kBias), sab);
+      pornin_x86::mul2u_sub6(tb, a.data(), static_cast<std::uint64_t>(f1 + kBias), b.data(),
+                             static_cast<std::uint64_t>(g1 + kBias), sab);
       const std::int64_t nega = static_cast<std::int64_t>(pornin_x86::shift_abs6<kSteps>(a.data(), ta));
       const std::int64_t negb = static_cast<std::int64_t>(pornin_x86::shift_abs6<kSteps>(b.data(), tb));
       f0 = (f0 ^ nega) - nega;
@@ -649,8 +657,19 @@ struct Pornin {
     std::uint64_t tu[W + 1], tv[W + 1];
 #if CUZK_SAFEGCD_X86
     if constexpr (!kPortable && N == 6) {
-      lin2_x86<W, true>(tu, u.data(), v.data(), f0, g0);
-      lin2_x86<W, true>(tv, u.data(), v.data(), f1, g1);
+      // f·u + g·v = (f + 2^61)·u + (g + 2^61)·v − 2^61·(u + v), |f|, |g| ≤ 2^60; u, v read as
+      // unsigned 7-word numbers, a negative one corrected by its factor times 2^448.
+      constexpr std::int64_t kBias = std::int64_t{1} << 61;
+      static_assert(2 * kSteps <= 60);
+      const std::uint64_t su = static_cast<std::uint64_t>(static_cast<std::int64_t>(u[W - 1]) >> 63);
+      const std::uint64_t sv = static_cast<std::uint64_t>(static_cast<std::int64_t>(v[W - 1]) >> 63);
+      const std::uint64_t F0 = static_cast<std::uint64_t>(f0 + kBias), G0 = static_cast<std::uint64_t>(g0 + kBias);
+      const std::uint64_t F1 = static_cast<std::uint64_t>(f1 + kBias), G1 = static_cast<std::uint64_t>(g1 + kBias);
+      std::uint64_t s0[8], s1[8];
+      pornin_x86::sum_shl7s<61>(s0, u.data(), v.data(), (F0 & su) + (G0 & sv));
+      pornin_x86::sum_shl7s<61>(s1, u.data(), v.data(), (F1 & su) + (G1 & sv));
+      pornin_x86::mul2u_sub7(tu, u.data(), F0, v.data(), G0, s0);
+      pornin_x86::mul2u_sub7(tv, u.data(), F1, v.data(), G1, s1);
       pornin_x86::mont_step6(u.data(), tu, m.data(), m_inv_neg);
       pornin_x86::mont_step6(v.data(), tv, m.data(), m_inv_neg);
       return;
