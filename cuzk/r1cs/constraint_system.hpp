@@ -15,6 +15,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "cuzk/base/status.hpp"
 #include "cuzk/ff/fr.hpp"
@@ -54,6 +55,15 @@ class ConstraintSystem {
 
   template <class N, class V>
   Result<Variable> alloc(N&& name, V&& value) {
+    using R = std::decay_t<std::invoke_result_t<V&>>;
+    if constexpr (!std::is_same_v<R, Result<Fr>> && !std::is_same_v<R, std::optional<Fr>>) {
+      // A value that cannot be missing, for a system that only collects values: stored here,
+      // inlined into the circuit's code (no virtual call, closure thunk or Result<Fr>).
+      if (direct_values_ != nullptr) {
+        direct_values_->push_back(Fr(value()));
+        return Variable::aux(static_cast<std::uint32_t>(direct_values_->size() - 1 - direct_offset_));
+      }
+    }
     auto nf = name_fn(name);
     auto vf = value_fn(value);
     return alloc_aux_fn(nf, vf);
@@ -67,7 +77,7 @@ class ConstraintSystem {
   /// |a|, |b|, |c| are LCs, Variables, callables LC(LC) (bellman's `|lc| lc + x`) or LC().
   template <class N, class A, class B, class C>
   void enforce(N&& name, A&& a, B&& b, C&& c) {
-    if (!wants_constraints()) {
+    if (skip_constraints_ || !wants_constraints()) {
       ++skipped_constraints_;
       return;
     }
@@ -112,6 +122,14 @@ class ConstraintSystem {
 
  protected:
   std::size_t skipped_constraints_ = 0;  // enforce() calls a witness system skipped
+  // Set by a system that only collects values (the witness system), and only while the values it
+  // keeps are exactly its aux values appended in order: alloc() of a value closure returning Fr
+  // (or a type convertible to it) then appends to *direct_values_ itself; aux variable j is
+  // (*direct_values_)[direct_offset_ + j]. alloc_aux_fn is still what fallible closures go through.
+  std::vector<Fr>* direct_values_ = nullptr;
+  std::size_t direct_offset_ = 0;
+  // Set by a system for which wants_constraints() is false: enforce() returns without a virtual call.
+  bool skip_constraints_ = false;
 
  private:
   template <class X>

@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "cuzk/r1cs/bench_circuit.hpp"
 #include "cuzk/r1cs/pce.hpp"
 #include "cuzk/r1cs/recording_cs.hpp"
 #include "cuzk/r1cs/test_cs.hpp"
@@ -200,6 +201,33 @@ TEST(ConstraintSystems, ClosuresAreCalledOnlyWhenNeeded) {
   EXPECT_EQ(t.num_constraints(), 3u);
   EXPECT_TRUE(t.finish().ok());  // finishing twice adds nothing
   EXPECT_EQ(t.num_constraints(), 3u);
+}
+
+// Infallible value closures stored inline by alloc() (direct_alloc) and through the virtual
+// alloc_aux_fn give the same assignment, variables and counts, with fallible closures
+// (optional, Result) and inputs interleaved, with and without an exact input hint.
+TEST(WitnessConstraintSystem, DirectAllocMatchesVirtualPath) {
+  const std::uint64_t seed = std::random_device{}();
+  std::mt19937_64 rng(seed);
+  CubeCircuit cube(Fr::from_u64(rng()));
+  BenchCircuit bench({.rows = 500 + rng() % 2000, .seed = seed, .num_public = 3});
+  for (Circuit* c : {static_cast<Circuit*>(&cube), static_cast<Circuit*>(&bench)}) {
+    for (std::size_t hint : {std::size_t{1}, std::size_t{2}, std::size_t{4}}) {
+      WitnessConstraintSystem slow({.num_inputs_hint = hint, .direct_alloc = false});
+      WitnessConstraintSystem fast({.num_inputs_hint = hint, .direct_alloc = true});
+      ASSERT_TRUE(synthesize_circuit(*c, slow).ok());
+      ASSERT_TRUE(synthesize_circuit(*c, fast).ok());
+      EXPECT_EQ(fast.num_aux(), slow.num_aux()) << "seed=" << seed << " hint=" << hint;
+      EXPECT_EQ(fast.num_inputs(), slow.num_inputs()) << "seed=" << seed;
+      EXPECT_EQ(fast.num_constraints(), slow.num_constraints()) << "seed=" << seed;
+      EXPECT_EQ(fast.take_assignment(), slow.take_assignment()) << "seed=" << seed << " hint=" << hint;
+    }
+  }
+  CountingCircuit counting;  // checks the variables' numbering itself
+  WitnessConstraintSystem w({.direct_alloc = true});
+  ASSERT_TRUE(synthesize_circuit(counting, w).ok());
+  EXPECT_EQ(counting.value_calls, 3);
+  EXPECT_EQ(counting.lc_calls, 0);
 }
 
 }  // namespace

@@ -20,6 +20,10 @@ namespace cuzk {
 
 struct PceOptions {
   bool boolean_fast_path = true;      ///< general terms: skip value 0, add for value 1
+  /// Rows of the common gadget forms (boolean, xor, mul: recognised by their three lengths and
+  /// entry kinds) evaluated by straight-line code chosen once per row; off: every row through
+  /// the per-matrix kind loops. Same results either way.
+  bool row_shapes = true;
   std::size_t min_rows_per_task = 2048;
   /// From this many constraints on, a, b, c are written with non-temporal stores: at that size
   /// they no longer fit the caches, and a normal store would first read every line it writes.

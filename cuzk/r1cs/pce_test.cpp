@@ -67,15 +67,47 @@ TEST(Pce, MatchesNaiveOnRandomMatrices) {
     }
     const AbcVectors want = spmv_naive(m, z);
     for (bool fast : {false, true}) {
-      for (ThreadPool* pool : {&pool1, &pool3}) {
-        // Non-temporal stores on (threshold 0) and off, whatever the size.
-        const std::size_t nt = pool == &pool1 ? 0 : SIZE_MAX;
-        auto got =
-            pce_evaluate(*pool, m, z, {.boolean_fast_path = fast, .min_rows_per_task = 64, .nt_store_min_rows = nt});
+      for (bool shapes : {false, true}) {
+        for (ThreadPool* pool : {&pool1, &pool3}) {
+          // Non-temporal stores on (threshold 0) and off, whatever the size.
+          const std::size_t nt = pool == &pool1 ? 0 : SIZE_MAX;
+          auto got = pce_evaluate(
+              *pool, m, z,
+              {.boolean_fast_path = fast, .row_shapes = shapes, .min_rows_per_task = 64, .nt_store_min_rows = nt});
+          ASSERT_TRUE(got.ok());
+          EXPECT_EQ(got->a, want.a) << "seed=" << seed << " rows=" << rows << " fast=" << fast << " shapes=" << shapes
+                                    << " nt=" << nt;
+          EXPECT_EQ(got->b, want.b) << "seed=" << seed;
+          EXPECT_EQ(got->c, want.c) << "seed=" << seed;
+        }
+      }
+    }
+  }
+}
+
+// The per-row shape dispatch on the benchmark circuit (its rows are mostly of the recognised
+// boolean / xor / mul forms, random matrices rarely are) against the slow twin, for witnesses
+// of bits and of random values (the general terms' 0 / 1 / other cases).
+TEST(Pce, RowShapesMatchNaiveOnBenchCircuit) {
+  const std::uint64_t seed = std::random_device{}();
+  std::mt19937_64 rng(seed);
+  ThreadPool pool(2);
+  for (int iter = 0; iter < 3; ++iter) {
+    const std::uint64_t rows = 1000 + rng() % 9000;
+    auto r = generate_bench_r1cs({.rows = rows, .seed = seed + iter});
+    ASSERT_TRUE(r.ok());
+    std::vector<Fr> z = r->assignment();
+    if (iter == 2)
+      for (std::size_t j = 1; j < z.size(); ++j) z[j] = rng() % 2 ? random_fr(rng) : z[j];
+    const AbcVectors want = spmv_naive(r->matrices, z);
+    for (bool fast : {false, true}) {
+      for (bool shapes : {false, true}) {
+        auto got = pce_evaluate(pool, r->matrices, z,
+                                {.boolean_fast_path = fast, .row_shapes = shapes, .nt_store_min_rows = iter == 1 ? 0 : SIZE_MAX});
         ASSERT_TRUE(got.ok());
-        EXPECT_EQ(got->a, want.a) << "seed=" << seed << " rows=" << rows << " fast=" << fast << " nt=" << nt;
-        EXPECT_EQ(got->b, want.b) << "seed=" << seed;
-        EXPECT_EQ(got->c, want.c) << "seed=" << seed;
+        EXPECT_EQ(got->a, want.a) << "seed=" << seed << " rows=" << rows << " fast=" << fast << " shapes=" << shapes;
+        EXPECT_EQ(got->b, want.b) << "seed=" << seed << " rows=" << rows << " fast=" << fast << " shapes=" << shapes;
+        EXPECT_EQ(got->c, want.c) << "seed=" << seed << " rows=" << rows << " fast=" << fast << " shapes=" << shapes;
       }
     }
   }

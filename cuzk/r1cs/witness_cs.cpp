@@ -20,11 +20,16 @@ void WitnessConstraintSystem::init() {
   z_.assign(slots_, Fr::zero());
   z_[0] = Fr::one();
   inputs_.push_back(Fr::one());
+  skip_constraints_ = true;
   if (opt_.stream && opt_.stream->accepts(slots_)) {
     stream_ = opt_.stream;
     stream_columns_ = 0;
     stream_inputs_ = 0;
     poll_stream();
+  } else if (opt_.direct_alloc) {
+    // Nothing to do per allocation but the push: let alloc() do it inline.
+    direct_values_ = &z_;
+    direct_offset_ = slots_;
   }
 }
 

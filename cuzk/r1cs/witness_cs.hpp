@@ -27,6 +27,10 @@ struct WitnessOptions {
   /// still in cache). Used only when num_inputs_hint equals the matrices' num_inputs; the caller
   /// calls stream->finish(take_assignment()) after synthesis.
   PceStream* stream = nullptr;
+  /// Infallible value closures (returning Fr) are stored by ConstraintSystem::alloc() inline
+  /// instead of through alloc_aux_fn (off: every allocation takes the virtual path; for tests of
+  /// the two paths). Not used with a stream.
+  bool direct_alloc = true;
 };
 
 class WitnessConstraintSystem final : public ConstraintSystem {
@@ -36,6 +40,9 @@ class WitnessConstraintSystem final : public ConstraintSystem {
   /// previous take_assignment() returned so that proof after proof reuses memory already mapped
   /// (a fresh multi-MiB buffer costs a page fault per 4 KiB on first touch).
   WitnessConstraintSystem(const WitnessOptions& opt, std::vector<Fr>&& storage);
+  // alloc() may write to z_ through a pointer the base class holds.
+  WitnessConstraintSystem(const WitnessConstraintSystem&) = delete;
+  WitnessConstraintSystem& operator=(const WitnessConstraintSystem&) = delete;
 
   Result<Variable> alloc_aux_fn(NameFn name, ValueFn value) override;
   Result<Variable> alloc_input_fn(NameFn name, ValueFn value) override;
