@@ -14,6 +14,9 @@ namespace cuzk {
 struct DeviceMemory {
   std::uint64_t total = 0;  ///< arena bytes
   std::uint64_t used = 0;   ///< arena bytes handed out now (resident tables and working buffers)
+  std::uint64_t pinned_total = 0;    ///< pinned host pool reserved at start-up
+  std::uint64_t pinned_used = 0;     ///< of which held by streamed tables
+  std::uint64_t streamed_bytes = 0;  ///< host bytes of tables that stream (pinned or plain)
 };
 
 class DeviceMemoryReport {
@@ -24,6 +27,12 @@ class DeviceMemoryReport {
   /// in |tables| separate tables (each rounded to the arena's granule).
   virtual std::uint64_t resident_bases_bytes(std::uint64_t g1_points, std::uint64_t g2_points,
                                              std::uint32_t tables) const = 0;
+  /// Whether a table of |points| bases stays in host memory and streams through the device
+  /// (occupying nothing there between calls) instead of becoming resident.
+  virtual bool streams_table(std::uint64_t points, bool g2) const {
+    (void)points, (void)g2;
+    return false;
+  }
 };
 
 /// The report of |backend|, or nullptr when it has no device memory of its own.

@@ -22,6 +22,9 @@ struct DeviceBackendOptions {
   double arena_fraction = 0;
   /// Upper bound on the arena (0 = none), e.g. 16 GiB to behave as a small card.
   std::uint64_t vram_cap_bytes = 0;
+  /// Pinned host pool reserved at start for base tables that stream from host memory (tables
+  /// larger than half the arena); 0 = none (such tables then stream from plain host memory).
+  std::uint64_t pinned_host_bytes = 0;
 };
 
 /// The backend named |spec|: "cpu" or "cuda:N" (N a device ordinal). invalid_argument for another

@@ -231,7 +231,7 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
   {
     const toml::table& t = section("gpu");
     Reader r{t, "gpu", origin, {}};
-    r.only({"devices", "arena_bytes", "arena_fraction", "vram_cap_bytes", "working_reserve_bytes"});
+    r.only({"devices", "arena_bytes", "arena_fraction", "vram_cap_bytes", "working_reserve_bytes", "pinned_host_bytes"});
     CUZK_RETURN_IF_ERROR(r.err);
     if (t.contains("devices")) {
       if (!c.devices.empty())
@@ -257,6 +257,7 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     if (has_bytes && c.gpu_arena_bytes == 0) return type_error(origin, "gpu.arena_bytes", "\"auto\" or a size above 0");
     r.size("vram_cap_bytes", c.gpu_vram_cap_bytes);
     r.size("working_reserve_bytes", c.gpu_working_reserve_bytes);
+    r.size("pinned_host_bytes", c.gpu_pinned_host_bytes);
     CUZK_RETURN_IF_ERROR(r.err);
   }
   // [circuits."<id>"] devices = [0, 2]: the devices that may prove a circuit (affinity).

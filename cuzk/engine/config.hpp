@@ -52,6 +52,7 @@ struct DaemonConfig {
   std::uint64_t gpu_arena_bytes = 0;     ///< VRAM arena per device; 0 = gpu_arena_fraction of free memory
   double gpu_arena_fraction = 0.90;      ///< share of the free VRAM the arena takes (arena_bytes auto)
   std::uint64_t gpu_vram_cap_bytes = 0;  ///< upper bound on each arena (0 = none)
+  std::uint64_t gpu_pinned_host_bytes = 0;  ///< pinned host pool per device for streamed bases (0 = none)
   std::uint64_t gpu_working_reserve_bytes = 0;  ///< arena bytes key placement leaves for working buffers
   // [circuits."<id>"] devices: circuit id → device ordinals that may prove it (absent: every device)
   std::map<std::string, std::vector<int>> circuit_devices;

@@ -99,11 +99,14 @@ TEST(Config, GpuSection) {
   EXPECT_EQ(d->gpu_arena_bytes, 0u);
   EXPECT_DOUBLE_EQ(d->gpu_arena_fraction, 0.90);
   EXPECT_EQ(d->gpu_vram_cap_bytes, 0u);
+  EXPECT_EQ(d->gpu_pinned_host_bytes, 0u);
 
   auto c = parse_config(
-      "[gpu]\ndevices = [0, 2]\narena_bytes = \"40GiB\"\nvram_cap_bytes = \"16GiB\"\nworking_reserve_bytes = \"6GiB\"\n");
+      "[gpu]\ndevices = [0, 2]\narena_bytes = \"40GiB\"\nvram_cap_bytes = \"16GiB\"\nworking_reserve_bytes = \"6GiB\"\n"
+      "pinned_host_bytes = \"8GiB\"\n");
   ASSERT_TRUE(c.ok()) << c.status().to_string();
   EXPECT_EQ(c->gpu_working_reserve_bytes, 6ull << 30);
+  EXPECT_EQ(c->gpu_pinned_host_bytes, 8ull << 30);
   auto eo = engine_options(*c);
   ASSERT_TRUE(eo.ok()) << eo.status().to_string();
   EXPECT_EQ(eo->device_reserve_bytes, 6ull << 30);

@@ -562,7 +562,8 @@ std::optional<DeviceArena> Groth16Prover::device_arena(int device) const {
   const DeviceMemoryReport* r = device_memory_report(*it->second);
   if (!r) return std::nullopt;
   DeviceMemory m = r->device_memory();
-  return DeviceArena{.total = m.total, .used = m.used};
+  return DeviceArena{.total = m.total, .used = m.used, .pinned_total = m.pinned_total, .pinned_used = m.pinned_used,
+                     .streamed_bytes = m.streamed_bytes};
 }
 
 std::uint64_t Groth16Prover::device_key_bytes(const ProvingKeyData& key, int device) const {
@@ -572,7 +573,13 @@ std::uint64_t Groth16Prover::device_key_bytes(const ProvingKeyData& key, int dev
   const DeviceMemoryReport* r = device_memory_report(*it->second);
   if (!r) return 0;
   const ProvingKey& pk = gk->pk;
-  return r->resident_bases_bytes(pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size(), pk.b_g2.size(), 5);
+  // Tables the backend streams from host memory (larger than half its arena) occupy nothing there.
+  std::uint64_t g1 = 0, g2 = 0;
+  std::uint32_t tables = 0;
+  for (std::size_t n : {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size()})
+    if (!r->streams_table(n, false)) g1 += n, ++tables;
+  if (!r->streams_table(pk.b_g2.size(), true)) g2 += pk.b_g2.size(), ++tables;
+  return tables ? r->resident_bases_bytes(g1, g2, tables) : 0;
 }
 
 Status Groth16Prover::make_resident(const ProvingKeyData& key, int device) {

@@ -387,19 +387,27 @@ TEST(Groth16Prover, ConfigRegistersCircomCircuits) {
 // charges them (resident_bases_bytes), out_of_memory when they do not fit.
 class FakeArenaBackend final : public Backend, public DeviceMemoryReport {
  public:
-  FakeArenaBackend(std::string name, ThreadPool& pool, std::uint64_t arena) : name_(std::move(name)), cpu_(pool), arena_(arena) {}
+  FakeArenaBackend(std::string name, ThreadPool& pool, std::uint64_t arena, bool streams = false)
+      : name_(std::move(name)), cpu_(pool), arena_(arena), streams_(streams) {}
   std::string name() const override { return name_; }
   DeviceMemory device_memory() const override {
     std::lock_guard lock(mu_);
-    return {.total = arena_, .used = used_};
+    return {.total = arena_, .used = used_, .streamed_bytes = streamed_};
+  }
+  // With |streams|, the CUDA backend's small-card rule: a table over half the arena stays on the
+  // host (charged to streamed_bytes, not the arena).
+  bool streams_table(std::uint64_t points, bool g2) const override {
+    return streams_ && (g2 ? 192 : 96) * points + 256 > arena_ / 2;
   }
   std::uint64_t resident_bases_bytes(std::uint64_t g1, std::uint64_t g2, std::uint32_t tables) const override {
     return 96 * g1 + 192 * g2 + 256 * std::uint64_t{tables};
   }
   Result<BasesId> load_bases_g1(std::span<const G1Affine> b) override {
+    if (streams_table(b.size(), false)) return stream(96 * b.size(), [&] { return cpu_.load_bases_g1(b); });
     return charge(resident_bases_bytes(b.size(), 0, 1), [&] { return cpu_.load_bases_g1(b); });
   }
   Result<BasesId> load_bases_g2(std::span<const G2Affine> b) override {
+    if (streams_table(b.size(), true)) return stream(192 * b.size(), [&] { return cpu_.load_bases_g2(b); });
     return charge(resident_bases_bytes(0, b.size(), 1), [&] { return cpu_.load_bases_g2(b); });
   }
   Status release_bases(BasesId id) override {
@@ -408,6 +416,10 @@ class FakeArenaBackend final : public Backend, public DeviceMemoryReport {
       if (auto it = sizes_.find(id.value); it != sizes_.end()) {
         used_ -= it->second;
         sizes_.erase(it);
+      }
+      if (auto it = streamed_sizes_.find(id.value); it != streamed_sizes_.end()) {
+        streamed_ -= it->second;
+        streamed_sizes_.erase(it);
       }
     }
     return cpu_.release_bases(id);
@@ -436,12 +448,20 @@ class FakeArenaBackend final : public Backend, public DeviceMemoryReport {
     else sizes_[r->value] = bytes;
     return r;
   }
+  template <class F>
+  Result<BasesId> stream(std::uint64_t bytes, F load) {
+    auto r = load();
+    std::lock_guard lock(mu_);
+    if (r) streamed_ += bytes, streamed_sizes_[r->value] = bytes;
+    return r;
+  }
   std::string name_;
   CpuBackend cpu_;
   std::uint64_t arena_;
+  bool streams_;
   mutable std::mutex mu_;
-  std::uint64_t used_ = 0, peak_ = 0;
-  std::map<std::uint64_t, std::uint64_t> sizes_;
+  std::uint64_t used_ = 0, peak_ = 0, streamed_ = 0;
+  std::map<std::uint64_t, std::uint64_t> sizes_, streamed_sizes_;
 };
 
 const SrsEntryStatus* key_status(const EngineStatus& s, const std::string& id) {
@@ -546,6 +566,83 @@ TEST(Groth16Prover, KeysMoveBetweenHostAndFakeVramTiers) {
   auto s = (*e)->status();
   ASSERT_NE(key_status(s, "bench-10"), nullptr);
   EXPECT_EQ(key_status(s, "bench-10")->tier, "disk");  // the cached file is still listed
+  (*e)->shutdown(std::chrono::seconds(5));
+  std::filesystem::remove_all(dir);
+}
+
+// The small-card path through the engine: bench-11 on a fake arena smaller than its key. The
+// tables over half the arena (h, l, a) stay on the host and stream; b_g1 and b_g2 are resident
+// and are all the SRS manager places and counts in VRAM. Jobs prove and verify, the arena never
+// holds more than its size, the status and metrics report the streamed bytes; evicting the key
+// drops both.
+TEST(Groth16Prover, KeyLargerThanFakeArenaStreamsItsLargeTables) {
+  auto dir = temp_dir("stream");
+  FakeArenaBackend* device = nullptr;
+  std::uint64_t arena = ~std::uint64_t{0};
+  bool streams = false;
+  Groth16ProverOptions o;
+  o.cache_dir = dir;
+  o.threads = 2;
+  o.backends = {"cuda:0"};
+  o.backend_factory = [&](const std::string& spec, ThreadPool& pool) -> Result<std::unique_ptr<Backend>> {
+    auto b = std::make_unique<FakeArenaBackend>(spec, pool, arena, streams);
+    device = b.get();
+    return std::unique_ptr<Backend>(std::move(b));
+  };
+  std::uint64_t whole = 0;
+  const std::uint64_t n_h = 1u << 11;  // the h query covers the domain
+  {
+    auto sizer = Groth16Prover::create(o);
+    ASSERT_TRUE(sizer.ok()) << sizer.status().to_string();
+    auto k = (*sizer)->load_key("bench-11");
+    ASSERT_TRUE(k.ok());
+    whole = (*sizer)->device_key_bytes(**k, 0);
+  }
+  // Half the arena is below one 2^11-point G1 table: h, l and a stream, b_g1 and b_g2 stay.
+  arena = 96 * n_h * 3 / 2;
+  streams = true;
+  ASSERT_LT(arena, whole);
+  auto p = Groth16Prover::create(o);
+  ASSERT_TRUE(p.ok()) << p.status().to_string();
+  std::shared_ptr<Groth16Prover> prover(std::move(*p));
+  EngineOptions eo;
+  eo.devices = prover->devices();
+  auto e = Engine::create(eo, {prover});
+  ASSERT_TRUE(e.ok()) << e.status().to_string();
+  for (std::uint64_t seed : {5u, 6u}) {
+    auto req = bench_job("s-" + std::to_string(seed), seed, 2);
+    req.circuit_id = "bench-11";
+    auto sub = (*e)->submit(req);
+    ASSERT_TRUE(sub.ok()) << sub.status().to_string();
+    auto out = (*e)->await(sub->job_id, std::chrono::seconds(60));
+    ASSERT_TRUE(out.ok()) << out.status().to_string();
+    ASSERT_EQ(out->status, AwaitStatus::completed) << out->error;  // self-verified
+  }
+  auto s = (*e)->status();
+  auto* k = key_status(s, "bench-11");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->tier, "vram");
+  ASSERT_EQ(k->devices.size(), 1u);
+  const std::uint64_t placed = k->devices[0].bytes;
+  EXPECT_GT(placed, 0u);
+  EXPECT_LT(placed, arena);
+  EXPECT_EQ(device->device_memory().used, placed);
+  EXPECT_LE(device->peak(), arena);
+  ASSERT_EQ(s.devices.size(), 1u);
+  const std::uint64_t streamed = s.devices[0].vram.streamed_bytes;
+  EXPECT_GE(streamed, 96 * (n_h - 1));  // h at least
+  EXPECT_EQ(streamed, device->device_memory().streamed_bytes);
+  // Every base of the key is either resident or streamed (a streamed table has no 256-byte granule).
+  EXPECT_LT(whole - (streamed + placed), 5u * 256);
+  EXPECT_GE(whole - (streamed + placed), 256u);
+  const std::string m = (*e)->metrics_text();
+  EXPECT_NE(m.find("cuzk_device_host_bytes{device=\"0\",kind=\"streamed\"} " + std::to_string(streamed)),
+            std::string::npos)
+      << m;
+  auto ev = (*e)->evict("bench-11");
+  ASSERT_TRUE(ev.ok()) << ev.status().to_string();
+  EXPECT_EQ(device->device_memory().streamed_bytes, 0u);
+  EXPECT_EQ(device->device_memory().used, 0u);
   (*e)->shutdown(std::chrono::seconds(5));
   std::filesystem::remove_all(dir);
 }

@@ -47,6 +47,9 @@ class ProvingKeyData {
 struct DeviceArena {
   std::uint64_t total = 0;
   std::uint64_t used = 0;
+  /// The small-card path: the device's pinned host pool (reserved at start) and the host bytes
+  /// of base tables that stream from host memory instead of being resident.
+  std::uint64_t pinned_total = 0, pinned_used = 0, streamed_bytes = 0;
 };
 
 /// A proving key file on disk that nothing has loaded (the SRS manager's "disk" tier).

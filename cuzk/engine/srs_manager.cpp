@@ -351,6 +351,9 @@ SrsDeviceStatus SrsManager::device_status(int device, const PartitionProver* pro
       s.has_arena = true;
       s.arena_total = a->total;
       s.arena_used = a->used;
+      s.pinned_total = a->pinned_total;
+      s.pinned_used = a->pinned_used;
+      s.streamed_bytes = a->streamed_bytes;
     }
   }
   std::lock_guard lock(mu_);

@@ -64,6 +64,8 @@ struct SrsDeviceStatus {
   std::uint64_t arena_total = 0, arena_used = 0;
   std::uint64_t keys_bytes = 0;
   std::uint32_t keys = 0;
+  /// The small-card path: pinned host pool and host bytes of streamed base tables.
+  std::uint64_t pinned_total = 0, pinned_used = 0, streamed_bytes = 0;
 };
 
 class SrsManager;

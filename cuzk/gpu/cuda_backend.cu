@@ -10,6 +10,7 @@
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/device_context.hpp"
 #include "cuzk/gpu/msm/pippenger.cuh"
+#include "cuzk/gpu/msm/streamed.cuh"
 #include "cuzk/gpu/ntt/ntt.cuh"
 
 namespace cuzk {
@@ -27,11 +28,22 @@ Status from_cuda_error(const CudaError& e) {
 
 class CudaBackend final : public Backend, public DeviceMemoryReport {
  public:
-  CudaBackend(std::unique_ptr<DeviceContext> ctx) : ctx_(std::move(ctx)), tables_(*ctx_) {}
+  CudaBackend(std::unique_ptr<DeviceContext> ctx, const CudaBackendOptions& o)
+      : ctx_(std::move(ctx)), tables_(*ctx_), stream_mode_(o.stream_bases), slot_points_(o.stream_slot_points) {}
 
   std::string name() const override { return "cuda:" + std::to_string(ctx_->device()); }
 
-  DeviceMemory device_memory() const override { return {.total = ctx_->arena_bytes(), .used = ctx_->arena_used()}; }
+  DeviceMemory device_memory() const override {
+    std::lock_guard<std::mutex> lock(streamed_mu_);
+    return {.total = ctx_->arena_bytes(), .used = ctx_->arena_used(), .pinned_total = ctx_->pinned_host_bytes(),
+            .pinned_used = ctx_->pinned_host_used(), .streamed_bytes = streamed_bytes_};
+  }
+  // Small-card rule (msm/streamed.cuh): a table larger than half the arena stays in host memory
+  // and streams through arena slots; so does one whose upload finds no room.
+  bool streams_table(std::uint64_t points, bool g2) const override {
+    return stream_mode_ == StreamBases::always ||
+           (stream_mode_ == StreamBases::automatic && (g2 ? 192 : 96) * points + 256 > ctx_->arena_bytes() / 2);
+  }
   // upload_bases packs each point to (x, y): 96 B in G1, 192 B in G2; each table is one arena
   // block rounded up to 256 B.
   std::uint64_t resident_bases_bytes(std::uint64_t g1_points, std::uint64_t g2_points, std::uint32_t tables) const override {
@@ -39,13 +51,21 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   }
 
   Result<BasesId> load_bases_g1(std::span<const G1Affine> bases) override {
-    return load([&] { return gpu::upload_bases_g1(*ctx_, bases, ctx_->stream()); });
+    return load([&] { return gpu::upload_bases_g1(*ctx_, bases, ctx_->stream()); },
+                [&] { return gpu::make_streamed_bases_g1(*ctx_, bases); }, bases.size(), false);
   }
   Result<BasesId> load_bases_g2(std::span<const G2Affine> bases) override {
-    return load([&] { return gpu::upload_bases_g2(*ctx_, bases, ctx_->stream()); });
+    return load([&] { return gpu::upload_bases_g2(*ctx_, bases, ctx_->stream()); },
+                [&] { return gpu::make_streamed_bases_g2(*ctx_, bases); }, bases.size(), true);
   }
   Status release_bases(BasesId id) override {
     std::lock_guard<std::mutex> lock(mu_);
+    if (auto it = streamed_.find(id.value); it != streamed_.end()) {
+      std::lock_guard<std::mutex> sl(streamed_mu_);
+      streamed_bytes_ -= it->second.bytes();
+      streamed_.erase(it);
+      return {};
+    }
     if (bases_.erase(id.value) == 0) return Status(Errc::not_found, "bases " + std::to_string(id.value) + " are not loaded");
     return {};
   }
@@ -125,22 +145,37 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   }
 
  private:
-  template <class F>
-  Result<BasesId> load(F&& upload) {
+  template <class F, class S>
+  Result<BasesId> load(F&& upload, S&& make_streamed, std::size_t points, bool g2) {
     std::lock_guard<std::mutex> lock(mu_);
+    bool stream = streams_table(points, g2);
+    if (!stream) {
+      try {
+        gpu::ResidentBases rb = upload();
+        const std::uint64_t id = ++next_id_;
+        bases_.emplace(id, std::move(rb));
+        return BasesId{id};
+      } catch (const CudaError& e) {
+        if (e.code() != cudaErrorMemoryAllocation || stream_mode_ == StreamBases::never) return from_cuda_error(e);
+        stream = true;  // no room in the arena now: keep it on the host
+      }
+    }
     try {
-      gpu::ResidentBases rb = upload();
+      gpu::StreamedBases sb = make_streamed();
       const std::uint64_t id = ++next_id_;
-      bases_.emplace(id, std::move(rb));
+      std::lock_guard<std::mutex> sl(streamed_mu_);
+      streamed_bytes_ += sb.bytes();
+      streamed_.emplace(id, std::move(sb));
       return BasesId{id};
-    } catch (const CudaError& e) {
-      return from_cuda_error(e);
+    } catch (const std::bad_alloc&) {
+      return Status(Errc::out_of_memory, "no host memory for a streamed base table of " + std::to_string(points) + " points");
     }
   }
 
   template <class HostXyzz>
   Result<HostXyzz> msm(BasesId id, std::span<const Fr> scalars, const MsmOptions& options, bool g2) {
     std::lock_guard<std::mutex> lock(mu_);
+    if (auto s = streamed_.find(id.value); s != streamed_.end()) return msm_streamed<HostXyzz>(s->second, scalars, options, g2);
     auto it = bases_.find(id.value);
     if (it == bases_.end()) return Status(Errc::not_found, "bases " + std::to_string(id.value) + " are not loaded");
     const gpu::ResidentBases& rb = it->second;
@@ -175,10 +210,54 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     }
   }
 
+  // The streamed-bases MSM (msm/streamed.cuh); mu_ held. Same checks as the resident one.
+  template <class HostXyzz>
+  Result<HostXyzz> msm_streamed(const gpu::StreamedBases& sb, std::span<const Fr> scalars, const MsmOptions& options,
+                                bool g2) {
+    if (sb.g2 != g2)
+      return Status(Errc::invalid_argument, std::string("streamed bases are ") + (sb.g2 ? "G2" : "G1") + " points");
+    const std::size_t n = scalars.size();
+    const auto& bits = options.density.bits;
+    std::size_t used = n;
+    if (!bits.empty()) {
+      const std::size_t words = (n + 63) / 64;
+      if (bits.size() < words)
+        return Status(Errc::size_mismatch, "density has " + std::to_string(bits.size() * 64) + " bits for " +
+                                               std::to_string(n) + " scalars");
+      used = 0;
+      for (std::size_t w = 0; w < words; ++w) {
+        std::uint64_t word = bits[w];
+        if (w + 1 == words && n % 64) word &= (std::uint64_t{1} << (n % 64)) - 1;
+        used += static_cast<std::size_t>(std::popcount(word));
+      }
+    }
+    if (options.density.base_offset + used > sb.count)
+      return Status(Errc::size_mismatch, "MSM needs bases up to " + std::to_string(options.density.base_offset + used) +
+                                             ", the table has " + std::to_string(sb.count));
+    const gpu::StreamedMsmConfig cfg{
+        .slot_points = slot_points_,
+        .msm = {.density_bits = bits.empty() ? bits : bits.subspan(0, (n + 63) / 64),
+                .base_offset = options.density.base_offset,
+                .bit_split = options.bit_split != BitSplit::never}};
+    try {
+      if constexpr (std::is_same_v<HostXyzz, G1Xyzz>)
+        return gpu::msm_g1_streamed(*ctx_, sb, scalars, cfg, ctx_->stream(0), ctx_->stream(1));
+      else
+        return gpu::msm_g2_streamed(*ctx_, sb, scalars, cfg, ctx_->stream(0), ctx_->stream(1));
+    } catch (const CudaError& e) {
+      return from_cuda_error(e);
+    }
+  }
+
   std::unique_ptr<DeviceContext> ctx_;
   gpu::NttTables tables_;
+  const StreamBases stream_mode_;
+  const std::size_t slot_points_;
   std::mutex mu_;  // the device's compute section
   std::map<std::uint64_t, gpu::ResidentBases> bases_;
+  std::map<std::uint64_t, gpu::StreamedBases> streamed_;  // tables kept on the host (small-card path)
+  mutable std::mutex streamed_mu_;                       // streamed_bytes_ for device_memory()
+  std::uint64_t streamed_bytes_ = 0;
   std::uint64_t next_id_ = 0;
 };
 
@@ -203,11 +282,12 @@ Result<std::unique_ptr<Backend>> make_cuda_backend(std::string_view spec, const 
   } else if (spec != "cuda") {
     return Status(Errc::invalid_argument, "not a CUDA backend spec: \"" + std::string(spec) + "\"");
   }
-  gpu::DeviceContextOptions co{.device = device, .arena_bytes = options.arena_bytes, .vram_cap_bytes = options.vram_cap_bytes};
+  gpu::DeviceContextOptions co{.device = device, .arena_bytes = options.arena_bytes, .vram_cap_bytes = options.vram_cap_bytes,
+                               .pinned_host_bytes = options.pinned_host_bytes};
   if (options.arena_fraction > 0) co.free_fraction = options.arena_fraction;
   auto ctx = gpu::DeviceContext::create(co);
   if (!ctx.ok()) return ctx.status();
-  return Result<std::unique_ptr<Backend>>(std::unique_ptr<Backend>(new CudaBackend(std::move(ctx).value())));
+  return Result<std::unique_ptr<Backend>>(std::unique_ptr<Backend>(new CudaBackend(std::move(ctx).value(), options)));
 }
 
 }  // namespace cuzk

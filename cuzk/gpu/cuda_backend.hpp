@@ -6,6 +6,10 @@
 // (the compute section of DESIGN.md §3); CUDA errors become device_failure, arena exhaustion
 // out_of_memory, at this boundary only. The backend also implements DeviceMemoryReport
 // (backend/device_memory.hpp): arena size and use from the arena's own bookkeeping.
+//
+// Small-card path: a base table that does not fit (over half the arena, or no room at upload)
+// stays in host memory, packed, in the pinned host pool when it has room, and each MSM over it
+// streams the bases through two arena slots (gpu/msm/streamed.cuh).
 #pragma once
 
 #include <cstddef>
@@ -17,6 +21,13 @@
 
 namespace cuzk {
 
+/// When a base table stays in host memory and streams through the arena (msm/streamed.cuh).
+enum class StreamBases {
+  automatic,  ///< tables larger than half the arena, and any whose upload finds no room
+  always,     ///< every table (benchmarks, tests)
+  never,      ///< none: a table that does not fit fails with out_of_memory
+};
+
 struct CudaBackendOptions {
   /// VRAM arena size; 0 takes |arena_fraction| of the memory free at start.
   std::size_t arena_bytes = 0;
@@ -24,6 +35,12 @@ struct CudaBackendOptions {
   double arena_fraction = 0;
   /// Upper bound on the arena (0: none), e.g. 16 GiB to behave as a small card.
   std::size_t vram_cap_bytes = 0;
+  /// Pinned host pool reserved at creation for streamed base tables (0: none; such tables then
+  /// live in plain host memory and their uploads do not overlap the MSM).
+  std::size_t pinned_host_bytes = 0;
+  StreamBases stream_bases = StreamBases::automatic;
+  /// Bases per streaming slot (0: sized from the free arena).
+  std::size_t stream_slot_points = 0;
 };
 
 /// "cuda" or "cuda:N" → a backend on device N; invalid_argument for another spec, device_failure

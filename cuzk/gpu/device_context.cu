@@ -56,6 +56,55 @@ void PinnedBuffer::reset() {
   index_ = -1;
 }
 
+PinnedHostBlock& PinnedHostBlock::operator=(PinnedHostBlock&& o) noexcept {
+  if (this != &o) {
+    reset();
+    ctx_ = o.ctx_;
+    ptr_ = o.ptr_;
+    bytes_ = o.bytes_;
+    o.ctx_ = nullptr;
+    o.ptr_ = nullptr;
+    o.bytes_ = 0;
+  }
+  return *this;
+}
+
+void PinnedHostBlock::reset() {
+  if (ctx_ && ptr_) ctx_->release_host(ptr_, bytes_);
+  ctx_ = nullptr;
+  ptr_ = nullptr;
+  bytes_ = 0;
+}
+
+namespace {
+// First fit from a coalesced free list (offset → size); returns the offset or SIZE_MAX.
+std::size_t take_range(std::map<std::size_t, std::size_t>& free, std::size_t need) {
+  for (auto it = free.begin(); it != free.end(); ++it) {
+    if (it->second < need) continue;
+    const std::size_t off = it->first, size = it->second;
+    free.erase(it);
+    if (size > need) free[off + need] = size - need;
+    return off;
+  }
+  return SIZE_MAX;
+}
+void give_range(std::map<std::size_t, std::size_t>& free, std::size_t off, std::size_t bytes) {
+  auto next = free.lower_bound(off);
+  if (next != free.end() && next->first == off + bytes) {
+    bytes += next->second;
+    next = free.erase(next);
+  }
+  if (next != free.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == off) {
+      prev->second += bytes;
+      return;
+    }
+  }
+  free[off] = bytes;
+}
+}  // namespace
+
 Result<std::unique_ptr<DeviceContext>> DeviceContext::create(const DeviceContextOptions& o) {
   std::unique_ptr<DeviceContext> ctx(new DeviceContext());
   try {
@@ -108,6 +157,17 @@ Result<std::unique_ptr<DeviceContext>> DeviceContext::create(const DeviceContext
       ctx->pinned_.push_back(h);
       ctx->pinned_busy_.push_back(false);
     }
+    if (o.pinned_host_bytes) {
+      const std::size_t want_host = round_up(o.pinned_host_bytes);
+      void* h = nullptr;
+      if (cudaMallocHost(&h, want_host) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return Status(Errc::out_of_memory, "cannot reserve a pinned host pool of " + std::to_string(want_host) + " bytes");
+      }
+      ctx->host_pool_ = static_cast<char*>(h);
+      ctx->host_pool_bytes_ = want_host;
+      ctx->host_free_[0] = want_host;
+    }
   } catch (const CudaError& e) {
     return Status(Errc::device_failure, e.what());
   }
@@ -119,6 +179,7 @@ DeviceContext::~DeviceContext() {
   (void)cudaSetDevice(device_);
   for (auto s : streams_) (void)cudaStreamSynchronize(s);
   for (auto h : pinned_) (void)cudaFreeHost(h);
+  if (host_pool_) (void)cudaFreeHost(host_pool_);
   for (auto e : events_) (void)cudaEventDestroy(e);
   for (auto s : streams_) (void)cudaStreamDestroy(s);
   if (arena_) (void)cudaFree(arena_);
@@ -183,6 +244,36 @@ std::size_t DeviceContext::slots_for(std::size_t bytes_per_slot) const {
   std::size_t n = 0;
   for (auto& [o, s] : free_) n += s / round_up(bytes_per_slot);
   return n;
+}
+
+Result<PinnedHostBlock> DeviceContext::alloc_pinned_host(std::size_t bytes, const char* what) {
+  const std::size_t need = round_up(std::max<std::size_t>(bytes, 1));
+  std::lock_guard<std::mutex> lock(host_mu_);
+  const std::size_t off = take_range(host_free_, need);
+  if (off == SIZE_MAX) {
+    std::size_t largest = 0;
+    for (auto& [o, s] : host_free_) largest = std::max(largest, s);
+    return Status(Errc::out_of_memory, std::string(what) + ": " + std::to_string(need) +
+                                           " bytes needed, largest free block of the pinned host pool is " +
+                                           std::to_string(largest) + " of " + std::to_string(host_pool_bytes_));
+  }
+  PinnedHostBlock b;
+  b.ctx_ = this;
+  b.ptr_ = host_pool_ + off;
+  b.bytes_ = need;
+  return Result<PinnedHostBlock>(std::move(b));
+}
+
+void DeviceContext::release_host(void* ptr, std::size_t bytes) {
+  std::lock_guard<std::mutex> lock(host_mu_);
+  give_range(host_free_, static_cast<std::size_t>(static_cast<char*>(ptr) - host_pool_), bytes);
+}
+
+std::size_t DeviceContext::pinned_host_used() const {
+  std::lock_guard<std::mutex> lock(host_mu_);
+  std::size_t f = 0;
+  for (auto& [o, s] : host_free_) f += s;
+  return host_pool_bytes_ - f;
 }
 
 PinnedBuffer DeviceContext::acquire_pinned() {

@@ -5,6 +5,9 @@
 // arena, waits are on streams or events. scripts/check-interlock.sh fails the build's tests if such
 // a call appears in any other file.
 //
+// A pinned host pool (pinned_host_bytes), reserved here once, holds host tables whose bases
+// stream to the device when they do not fit the arena.
+//
 // A VRAM cap (vram_cap_bytes) makes the arena no larger than that, so the small-card path (e.g. a
 // 16 GiB card, where two partition slots do not fit) is exercised on the H200.
 #pragma once
@@ -35,6 +38,10 @@ struct DeviceContextOptions {
   /// Pinned staging: |pinned_buffers| buffers of |pinned_buffer_bytes| each.
   int pinned_buffers = 4;
   std::size_t pinned_buffer_bytes = std::size_t{64} << 20;
+  /// Pinned host pool reserved once at creation (0: none) for host tables whose bases stream to
+  /// the device (msm/streamed.cuh): blocks are carved from it like arena buffers, so nothing on
+  /// the proving path pins memory.
+  std::size_t pinned_host_bytes = 0;
 };
 
 class DeviceContext;
@@ -85,6 +92,27 @@ class PinnedBuffer {
   int index_ = -1;
 };
 
+/// A block of the context's pinned host pool; returned to it on destruction (move-only).
+class PinnedHostBlock {
+ public:
+  PinnedHostBlock() = default;
+  PinnedHostBlock(PinnedHostBlock&& o) noexcept { *this = std::move(o); }
+  PinnedHostBlock& operator=(PinnedHostBlock&& o) noexcept;
+  PinnedHostBlock(const PinnedHostBlock&) = delete;
+  PinnedHostBlock& operator=(const PinnedHostBlock&) = delete;
+  ~PinnedHostBlock() { reset(); }
+  void* data() const { return ptr_; }
+  std::size_t size() const { return bytes_; }
+  explicit operator bool() const { return ptr_ != nullptr; }
+  void reset();
+
+ private:
+  friend class DeviceContext;
+  DeviceContext* ctx_ = nullptr;
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
 class DeviceContext {
  public:
   /// Selects the device, reserves the arena, creates streams, events and pinned buffers.
@@ -116,6 +144,12 @@ class DeviceContext {
   PinnedBuffer acquire_pinned();
   std::size_t pinned_buffer_bytes() const { return pinned_bytes_; }
 
+  /// A block of |bytes| (rounded up to 256) from the pinned host pool, or out_of_memory naming
+  /// |what| when the pool (possibly of size 0) has no such block free.
+  Result<PinnedHostBlock> alloc_pinned_host(std::size_t bytes, const char* what);
+  std::size_t pinned_host_bytes() const { return host_pool_bytes_; }
+  std::size_t pinned_host_used() const;
+
   /// Host → device copy of |bytes| on |stream| through the pinned pool (double-buffered: the CPU
   /// fills one buffer while the previous one is in flight). Returns when the source may be reused.
   void upload(void* dst, const void* src, std::size_t bytes, cudaStream_t stream);
@@ -126,8 +160,10 @@ class DeviceContext {
   DeviceContext() = default;
   friend class DeviceBuffer;
   friend class PinnedBuffer;
+  friend class PinnedHostBlock;
   void release(void* ptr, std::size_t bytes);
   void release_pinned(int index);
+  void release_host(void* ptr, std::size_t bytes);
 
   int device_ = 0;
   std::string name_;
@@ -143,6 +179,10 @@ class DeviceContext {
   std::vector<bool> pinned_busy_;
   std::mutex pinned_mu_;
   std::condition_variable pinned_cv_;
+  char* host_pool_ = nullptr;
+  std::size_t host_pool_bytes_ = 0;
+  mutable std::mutex host_mu_;
+  std::map<std::size_t, std::size_t> host_free_;  // offset → size, coalesced
 };
 
 }  // namespace cuzk::gpu

@@ -88,7 +88,8 @@ int run_daemon(const DaemonOptions& opt) {
     go.cache_dir = opt.cache_dir.empty() ? cfg.cache_dir : opt.cache_dir;
     go.backends = {opt.backend.empty() ? "auto" : opt.backend};
     go.circom = cfg.circom;
-    go.device = {.arena_bytes = cfg.gpu_arena_bytes, .arena_fraction = cfg.gpu_arena_fraction, .vram_cap_bytes = cfg.gpu_vram_cap_bytes};
+    go.device = {.arena_bytes = cfg.gpu_arena_bytes, .arena_fraction = cfg.gpu_arena_fraction, .vram_cap_bytes = cfg.gpu_vram_cap_bytes,
+                 .pinned_host_bytes = cfg.gpu_pinned_host_bytes};
     if (cfg.cpu_only && opt.backend.empty()) go.backends = {"cpu"};
     if (!cfg.devices.empty()) {
       go.backends.clear();
@@ -117,6 +118,20 @@ int run_daemon(const DaemonOptions& opt) {
     return 2;
   }
   if (!groth16_devices.empty()) eo->devices = groth16_devices;
+  // Each CUDA device reserved its pinned host pool at start: it comes out of the one budget.
+  if (cfg.gpu_pinned_host_bytes && cfg.prover != "fake") {
+    std::uint64_t pools = 0;
+    for (const auto& p : provers)
+      if (auto* g = dynamic_cast<engine::Groth16Prover*>(p.get()))
+        for (const auto& d : g->devices())
+          if (g->device_arena(d.ordinal)) pools += cfg.gpu_pinned_host_bytes;
+    if (pools >= eo->memory_limit) {
+      spdlog::error("config: gpu.pinned_host_bytes ({} MiB per device) leaves nothing of the memory budget", cfg.gpu_pinned_host_bytes >> 20);
+      return 2;
+    }
+    eo->memory_limit -= pools;
+    if (pools) spdlog::info("pinned host pools: {} MiB taken from the memory budget", pools >> 20);
+  }
   auto eng = engine::Engine::create(*eo, provers);
   if (!eng) {
     spdlog::error("engine: {}", eng.status().to_string());

@@ -1,6 +1,8 @@
 // gpu_bench: device-side benchmarks of the CUDA backend on the H200 (PERF.md anchors). Prints one
 // CSV line per measurement (op,size,ms,metric,unit,anchor,ratio) and a short table at the end.
-//   gpu_bench [--quick] [--ops field,ntt,h,msm_g1,msm_g2,batch_add,partition] [--max-log K] [--partition-log K]
+//   gpu_bench [--quick] [--ops field,ntt,h,msm_g1,msm_g2,batch_add,partition,msm_stream] [--max-log K]
+//             [--partition-log K] [--stream-log K]
+// (msm_stream is not in the default list: it reserves a pinned host pool of the table's size.)
 // Inputs are generated on the device (hash of the index) so no time goes to host generation; MSM
 // bases are 2^16 distinct points (P0 + i·Q, from the host) replicated, as in PERF.md §7.
 #include <cuda_runtime.h>
@@ -23,6 +25,7 @@
 #include "cuzk/gpu/ec/dev_curves.cuh"
 #include "cuzk/gpu/ff/dev_fields.cuh"
 #include "cuzk/gpu/msm/pippenger.cuh"
+#include "cuzk/gpu/msm/streamed.cuh"
 #include "cuzk/gpu/ntt/ntt.cuh"
 
 namespace cuzk::gpu {
@@ -315,6 +318,62 @@ void bench_batch_add(DeviceContext& ctx, unsigned lg) {
          st.ones * 0.51e-6);
 }
 
+/// The small-card path at 2^lg G1 (msm/streamed.cuh): one MSM with host scalars over bases
+/// resident in the arena, against the same MSM with the bases streamed from the pinned host pool
+/// through two slots of 2^slot_log points (and from plain host memory once); also the bare H2D copy
+/// of the packed table from the pinned pool (the floor of the streamed upload: bytes / PCIe rate).
+void bench_msm_stream(DeviceContext& ctx, unsigned lg) {
+  cudaStream_t s = ctx.stream(0), copy = ctx.stream(1);
+  const std::size_t n = std::size_t{1} << lg;
+  const std::size_t distinct = std::min<std::size_t>(n, 1 << 16);
+  const auto few = host_distinct_points<G1Curve>(distinct);
+  std::vector<G1Affine> pts(n);
+  for (std::size_t i = 0; i < n; ++i) pts[i] = few[i % distinct];
+  std::mt19937_64 rng(lg * 13);
+  std::vector<Fr> sc(n);
+  for (auto& v : sc) v = Fr::from_limbs_reduce(Limbs<4>{rng(), rng(), rng(), rng() >> 2});
+  const std::string sz = "2^" + std::to_string(lg);
+  G1Xyzz ref;
+  {
+    ResidentBases rb = upload_bases_g1(ctx, pts, s);
+    const double ms = time_ms(3, [&] { ref = msm_g1_device(ctx, rb, sc, {}, s); });
+    report("msm_resident", sz + " host scalars", ms, ms * 1e6 / static_cast<double>(n), "ns/pt", 0);
+  }
+  StreamedBases sb = make_streamed_bases_g1(ctx, pts);
+  std::printf("streamed table %.1f MiB, pinned %d\n", static_cast<double>(sb.bytes()) / (1 << 20), sb.is_pinned() ? 1 : 0);
+  if (sb.is_pinned()) {
+    auto dst = ctx.alloc(sb.bytes(), "copy probe");
+    if (dst.ok()) {
+      const double ms = time_ms(3, [&] {
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(dst->data(), sb.data(), sb.bytes(), cudaMemcpyHostToDevice, copy));
+        CUZK_CUDA_CHECK(cudaStreamSynchronize(copy));
+      });
+      report("h2d_pinned", sz + " bases", ms, static_cast<double>(sb.bytes()) / ms / 1e6, "GB/s", 0);
+    }
+  }
+  for (unsigned slot_log : {lg - 2, lg - 3, lg - 4}) {
+    StreamedMsmStats st;
+    G1Xyzz got;
+    const double ms = time_ms(3, [&] {
+      got = msm_g1_streamed(ctx, sb, sc, {.slot_points = std::size_t{1} << slot_log}, s, copy, &st);
+    });
+    const bool eq = got.to_affine_vartime() == ref.to_affine_vartime();
+    report("msm_streamed", sz + " slot 2^" + std::to_string(slot_log) + (eq ? "" : " WRONG"), ms,
+           ms * 1e6 / static_cast<double>(n), "ns/pt", 0);
+  }
+  {
+    StreamedBases plain;
+    plain.count = sb.count;
+    plain.plain.reset(new unsigned char[sb.bytes()]);
+    std::memcpy(plain.plain.get(), sb.data(), sb.bytes());
+    G1Xyzz got;
+    const double ms = time_ms(1, [&] { got = msm_g1_streamed(ctx, plain, sc, {.slot_points = n / 4}, s, copy); });
+    const bool eq = got.to_affine_vartime() == ref.to_affine_vartime();
+    report("msm_streamed", sz + " plain host, slot 2^" + std::to_string(lg - 2) + (eq ? "" : " WRONG"), ms,
+           ms * 1e6 / static_cast<double>(n), "ns/pt", 0);
+  }
+}
+
 /// The GPU part of one partition at 2^lg constraints with the PoRep statistics (FORMATS.md, r1cs
 /// bench circuit): H (7 NTTs), A over ~n (99.7 % density), B_G1 and B_G2 over 25.3 %, L over n,
 /// H MSM over n − 1; witness 72.6 % 0/1 values (split evenly here), the rest random.
@@ -385,6 +444,7 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg) {
 int main(int argc, char** argv) {
   using namespace cuzk::gpu;
   std::string ops = "field,ntt,h,msm_g1,msm_g2,batch_add,partition";
+  unsigned stream_log = 24;
   unsigned max_log = 27, part_log = 27, min_log = 20;
   int window = 0;
   for (int i = 1; i < argc; ++i) {
@@ -394,6 +454,7 @@ int main(int argc, char** argv) {
     else if (a == "--min-log" && i + 1 < argc) min_log = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--partition-log" && i + 1 < argc) part_log = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--window" && i + 1 < argc) window = std::stoi(argv[++i]);
+    else if (a == "--stream-log" && i + 1 < argc) stream_log = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--quick") max_log = 20, part_log = 20, min_log = 16;
     else {
       std::fprintf(stderr, "usage: gpu_bench [--quick] [--ops list] [--min-log K] [--max-log K] [--partition-log K] [--window c]\n");
@@ -401,7 +462,9 @@ int main(int argc, char** argv) {
     }
   }
   auto has = [&](const char* op) { return ("," + ops + ",").find("," + std::string(op) + ",") != std::string::npos; };
-  auto ctx_r = DeviceContext::create({});
+  DeviceContextOptions co;
+  if (has("msm_stream")) co.pinned_host_bytes = (std::size_t{96} << stream_log) + (std::size_t{1} << 20);
+  auto ctx_r = DeviceContext::create(co);
   if (!ctx_r.ok()) {
     std::printf("gpu_bench: %s\n", ctx_r.status().to_string().c_str());
     return 0;
@@ -425,6 +488,7 @@ int main(int argc, char** argv) {
     if (has("msm_g2")) bench_msm<true>(ctx, g2_logs, window);
     if (has("batch_add")) bench_batch_add(ctx, std::min(max_log, 26u));
     if (has("partition")) bench_partition(ctx, tables, part_log);
+    if (has("msm_stream")) bench_msm_stream(ctx, stream_log);
   } catch (const CudaError& e) {
     std::printf("gpu_bench: device failure: %s\n", e.what());
   }
