@@ -224,6 +224,7 @@ Result<std::unique_ptr<Engine>> Engine::create(EngineOptions opt, std::vector<st
 
 Status Engine::start() {
   budget_.set_on_release([this] { wake(); });
+  for (auto& p : provers_) p->attach_budget(&budget_);
   for (std::size_t d = 0; d < opt_.devices.size(); ++d)
     for (std::size_t e = 0; e < d; ++e)
       if (opt_.devices[d].ordinal == opt_.devices[e].ordinal)
@@ -397,6 +398,13 @@ void Engine::shutdown(std::chrono::milliseconds grace) {
   std::lock_guard lock(mu_);
   admit_q_.clear();
   for (auto& [id, j] : jobs_) j->key.reset();
+  for (auto& p : provers_) p->detach_budget(&budget_);  // kept buffers freed, their charges released
+}
+
+std::uint64_t Engine::release_kept_buffers() {
+  std::uint64_t bytes = 0;
+  for (auto& p : provers_) bytes += p->release_kept_buffers();
+  return bytes;
 }
 
 void Engine::wake() {
@@ -450,7 +458,8 @@ std::shared_ptr<const Engine::JobInput> Engine::make_input(JobRequest req, Prior
   std::uint64_t n = req.payload_bytes();
   in->req = std::move(req);
   if (opt_.input_budget == 0 || n == 0) return in;
-  if (input_bytes_.load() + n <= opt_.input_budget && budget_.try_reserve(n, p)) {
+  const bool fits = input_bytes_.load() + n <= opt_.input_budget;
+  if (fits && (budget_.try_reserve(n, p) || (release_kept_buffers() > 0 && budget_.try_reserve(n, p)))) {
     in->res = Reservation(&budget_, n);
   } else if (required) {
     return nullptr;
@@ -651,7 +660,8 @@ bool Engine::admit_one_locked() {
     if (!job->key) {
       auto lease = srs_.acquire(job->plan.key_id, *job->prover, job->prio);
       if (!lease) {
-        if (lease.status().code() == Errc::out_of_memory) return false;
+        // Buffers the provers keep for reuse give way first (then this is tried again).
+        if (lease.status().code() == Errc::out_of_memory) return release_kept_buffers() > 0;
         finish_locked(job, JobState::failed, lease.status().to_string(), "");
         return true;
       }
@@ -674,7 +684,8 @@ bool Engine::admit_one_locked() {
     if (!device) continue;
     std::uint64_t bytes = job->plan.partition_bytes;
     if (!budget_.try_reserve(bytes, job->prio)) {
-      if (srs_.evict_idle(bytes, job->plan.key_id) == 0 || !budget_.try_reserve(bytes, job->prio)) return false;
+      if (release_kept_buffers() == 0 || !budget_.try_reserve(bytes, job->prio))
+        if (srs_.evict_idle(bytes, job->plan.key_id) == 0 || !budget_.try_reserve(bytes, job->prio)) return false;
     }
     SynthItem item{job, job->input, job->next_partition, Reservation(&budget_, bytes), DeviceTicket(this, *device)};
     WorkKey key = job->key_of(job->next_partition);

@@ -179,6 +179,8 @@ class Engine {
   /// Wraps a request with its input reservation; nullptr when |required| and it does not fit.
   std::shared_ptr<const JobInput> make_input(JobRequest req, Priority p, bool required);
   void wake();
+  /// Frees the buffers every prover keeps for reuse; the bytes given back to the budget.
+  std::uint64_t release_kept_buffers();
   bool admit_one_locked();
   void admission_loop();
   void synthesis_loop();

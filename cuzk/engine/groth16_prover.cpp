@@ -9,6 +9,7 @@
 
 #include "cuzk/backend/device_memory.hpp"
 #include "cuzk/backend/make_backend.hpp"
+#include "cuzk/engine/buffer_pool.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/formats/mapped_file.hpp"
 #include "cuzk/formats/zkey.hpp"
@@ -98,11 +99,34 @@ class Groth16Key final : public ProvingKeyData {
   ~Groth16Key() override { resident.clear(); }
 };
 
+// A partition's vectors come from the prover's FrBufferPool and go back to it: a, b, c when
+// released after the device stage (if the stage handed them back), z when the partition ends.
 class Groth16Partition final : public SynthesizedPartition {
  public:
-  void release_abc() override { abc = AbcVectors{}; }
+  explicit Groth16Partition(std::shared_ptr<FrBufferPool> buffers) : buffers_(std::move(buffers)) {}
+  ~Groth16Partition() override {
+    release_abc();
+    buffers_->give(std::move(w.z));
+  }
+  void release_abc() override {
+    buffers_->give(std::move(abc.a));
+    buffers_->give(std::move(abc.b));
+    buffers_->give(std::move(abc.c));
+    abc = AbcVectors{};
+  }
+  /// a, b, c of |rows| entries in buffers of capacity |capacity| (≥ rows: the H step extends
+  /// them to the domain in place).
+  void take_abc(std::size_t rows, std::size_t capacity) {
+    for (std::vector<Fr>* v : {&abc.a, &abc.b, &abc.c}) {
+      *v = buffers_->take(capacity);
+      v->resize(rows);
+    }
+  }
   BenchWitness w;
   AbcVectors abc;
+
+ private:
+  std::shared_ptr<FrBufferPool> buffers_;
 };
 
 std::string inputs_key(const std::string& circuit, std::uint64_t seed, std::uint32_t k) {
@@ -157,9 +181,11 @@ Result<BenchWitness> circom_witness(const JobRequest& req, const R1csMatrices& m
 
 }  // namespace
 
-Result<BenchWitness> solve_bench_witness(const R1csMatrices& m, std::uint64_t seed, const CancelFlag* cancel) {
+Result<BenchWitness> solve_bench_witness(const R1csMatrices& m, std::uint64_t seed, const CancelFlag* cancel,
+                                         std::vector<Fr> storage) {
   const std::uint64_t cols = m.num_columns();
   BenchWitness out;
+  out.z = std::move(storage);
   out.z.assign(cols, Fr::zero());
   std::vector<std::uint8_t> known(cols, 0);
   if (cols == 0 || m.num_inputs == 0) return Status(Errc::invalid_argument, "circuit without the ONE variable");
@@ -479,14 +505,14 @@ Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const Jo
   if (opt_.circom.count(req.circuit_id)) {
     auto shape = circom_shape(req.circuit_id);
     if (!shape) return shape.status();
-    auto part = std::make_unique<Groth16Partition>();
+    auto part = std::make_unique<Groth16Partition>(buffers_);
     auto w = circom_witness(req, *(*shape)->m);
     if (!w) return w.status();
     part->w = std::move(*w);
     if (cancel.load()) return Status(Errc::cancelled, "synthesis cancelled");
-    auto abc = pce_evaluate(*pool_, *(*shape)->m, part->w.z);
-    if (!abc) return abc.status();
-    part->abc = std::move(*abc);
+    const R1csMatrices& cm = *(*shape)->m;
+    part->take_abc(cm.num_constraints, std::max<std::size_t>(cm.num_constraints, (*shape)->domain_size));
+    CUZK_RETURN_IF_ERROR(pce_evaluate_into(*pool_, cm, part->w.z, part->abc.a, part->abc.b, part->abc.c));
     return std::unique_ptr<SynthesizedPartition>(std::move(part));
   }
   auto lr = parse_bench_log2(req.circuit_id);
@@ -496,14 +522,14 @@ Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const Jo
   if (k >= plan.partitions) return Status(Errc::out_of_range, "partition beyond the job's partitions");
   auto m = matrices(*lr);
   if (!m) return m.status();
-  auto part = std::make_unique<Groth16Partition>();
-  auto w = solve_bench_witness(**m, bench_partition_seed(*seed, k), &cancel);
+  auto part = std::make_unique<Groth16Partition>(buffers_);
+  auto w = solve_bench_witness(**m, bench_partition_seed(*seed, k), &cancel, buffers_->take((*m)->num_columns()));
   if (!w) return w.status().with_context("partition " + std::to_string(k) + " witness");
   part->w = std::move(*w);
   if (cancel.load()) return Status(Errc::cancelled, "synthesis cancelled");
-  auto abc = pce_evaluate(*pool_, **m, part->w.z);
-  if (!abc) return abc.status();
-  part->abc = std::move(*abc);
+  // Rows = 2^K = the domain: the H step extends nothing.
+  part->take_abc((*m)->num_constraints, (*m)->num_constraints);
+  CUZK_RETURN_IF_ERROR(pce_evaluate_into(*pool_, **m, part->w.z, part->abc.a, part->abc.b, part->abc.c));
   {
     std::lock_guard lock(mu_);
     if (inputs_.size() >= kMaxKeptInputs) inputs_.clear();  // verify recomputes what is missing
@@ -532,8 +558,9 @@ Result<std::string> Groth16Prover::prove_partition(int device, const ProvingKeyD
     if (!rk && attempt == 0) CUZK_RETURN_IF_ERROR(make_resident(key, device));
   }
   if (!rk) return Status(Errc::invalid_argument, "key not resident on device " + std::to_string(device));
-  auto proof = prove_with_abc(*pool_, *rk, *gk->m, std::move(gp->abc), gp->w.z);
-  gp->abc = AbcVectors{};
+  AbcVectors used;  // a/b/c come back (scratch) for the buffer pool: release_abc() gives them
+  auto proof = prove_with_abc(*pool_, *rk, *gk->m, std::move(gp->abc), gp->w.z, {.used_abc = &used});
+  gp->abc = std::move(used);
   if (!proof) return proof.status().with_context("partition " + std::to_string(k));
   auto bytes = write_proofs(std::span<const Proof>(&*proof, 1));
   return std::string(bytes.begin(), bytes.end());

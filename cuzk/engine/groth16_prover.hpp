@@ -50,6 +50,7 @@
 #include "cuzk/backend/backend.hpp"
 #include "cuzk/backend/make_backend.hpp"
 #include "cuzk/base/thread_pool.hpp"
+#include "cuzk/engine/buffer_pool.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/partition_prover.hpp"
 #include "cuzk/ff/fr.hpp"
@@ -88,7 +89,9 @@ struct BenchWitness {
 /// matrices: row by row, the one unknown variable is either a boolean ((ONE − b)·b = 0 shape:
 /// drawn from |seed|) or appears in C only and is solved as (a·b − c_rest)/coeff. Errors name the
 /// row when a row has two unknowns, an unknown it cannot solve, or does not hold.
-Result<BenchWitness> solve_bench_witness(const R1csMatrices& m, std::uint64_t seed, const CancelFlag* cancel = nullptr);
+/// |storage|: a vector whose capacity z may reuse (e.g. a previous partition's witness).
+Result<BenchWitness> solve_bench_witness(const R1csMatrices& m, std::uint64_t seed, const CancelFlag* cancel = nullptr,
+                                         std::vector<Fr> storage = {});
 
 /// The bench-circuit job seed of a request (see the file comment) and a partition's witness seed.
 Result<std::uint64_t> bench_job_seed(const JobRequest& req);
@@ -115,6 +118,11 @@ class Groth16Prover final : public PartitionProver {
   Status make_resident(const ProvingKeyData& key, int device) override;
   void release_resident(const ProvingKeyData& key, int device) override;
   std::vector<DiskKey> disk_keys() const override;
+  void attach_budget(MemoryBudget* budget) override { buffers_->attach(budget); }
+  void detach_budget(MemoryBudget* budget) override { buffers_->detach(budget); }
+  std::uint64_t release_kept_buffers() override { return buffers_->trim(); }
+  /// The witness and a/b/c buffers kept between partitions (tests, statistics).
+  const FrBufferPool& kept_buffers() const { return *buffers_; }
 
   /// The engine devices this prover serves (ordinal and backend name), one per backend.
   std::vector<DeviceInfo> devices() const;
@@ -148,6 +156,8 @@ class Groth16Prover final : public PartitionProver {
   std::mutex mu_;                                      // matrices_, inputs_
   std::map<int, std::shared_ptr<const R1csMatrices>> matrices_;
   std::mutex build_mu_;  // one matrices build / key generation at a time
+  // z and a/b/c reused from partition to partition, charged to the engine's budget while kept.
+  std::shared_ptr<FrBufferPool> buffers_ = std::make_shared<FrBufferPool>();
   std::map<std::string, std::vector<Fr>> inputs_;  // "circuit/seed/k" → public inputs
   std::uint64_t keys_generated_ = 0;
 };

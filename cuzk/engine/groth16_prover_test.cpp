@@ -6,6 +6,9 @@
 #include "cuzk/engine/groth16_prover.hpp"
 
 #include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -167,6 +170,41 @@ TEST(Groth16Prover, EngineJobProvesAndVerifies) {
   expect_partitions_verify(*prover, o2->proof, 78, 2);
   EXPECT_NE(o->proof.substr(0, 192), o2->proof.substr(0, 192));
   eng.shutdown(std::chrono::seconds(5));
+  std::filesystem::remove_all(dir);
+}
+
+// Partition buffers reused from one partition to the next, charged exactly: once the jobs are
+// done the budget holds the key and the kept buffers' charges, nothing else; the second job's
+// partitions take buffers the first one gave back; after shutdown nothing is kept or charged.
+TEST(Groth16Prover, EngineReusesPartitionBuffersUnderTheBudget) {
+  auto dir = temp_dir("reuse");
+  auto prover = make_prover(dir);
+  auto kb = prover->key_bytes("bench-10");
+  ASSERT_TRUE(kb.ok());
+  {
+    auto e = Engine::create(EngineOptions{}, {prover});
+    ASSERT_TRUE(e.ok()) << e.status().to_string();
+    auto& eng = **e;
+    auto settled = [&] {
+      // The last partition's release races await(): wait until the budget is the key and the kept buffers.
+      for (int i = 0; i < 200 && eng.budget().used() != *kb + prover->kept_buffers().kept_bytes(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      return eng.budget().used();
+    };
+    for (std::uint64_t seed : {91, 92}) {
+      const std::string id = "r" + std::to_string(seed);
+      ASSERT_TRUE(eng.submit(bench_job(id, seed, 3)).ok());
+      auto o = eng.await(id);
+      ASSERT_TRUE(o.ok());
+      ASSERT_EQ(o->status, AwaitStatus::completed) << o->error;
+      expect_partitions_verify(*prover, o->proof, seed, 3);
+      EXPECT_GT(prover->kept_buffers().kept(), 0u);
+      EXPECT_EQ(settled(), *kb + prover->kept_buffers().kept_bytes()) << "seed " << seed;
+    }
+    EXPECT_GE(prover->kept_buffers().reused(), 3u * 4u);  // the second job's z, a, b, c
+    eng.shutdown(std::chrono::seconds(5));
+    EXPECT_EQ(prover->kept_buffers().kept(), 0u);
+  }
   std::filesystem::remove_all(dir);
 }
 

@@ -22,6 +22,7 @@
 
 #include "cuzk/base/status.hpp"
 #include "cuzk/engine/job_types.hpp"
+#include "cuzk/engine/memory_budget.hpp"
 
 namespace cuzk::engine {
 
@@ -123,6 +124,16 @@ class PartitionProver {
   virtual void release_resident(const ProvingKeyData& key, int device) { (void)key, (void)device; }
   /// Key files on disk (cached or registered) this prover could load.
   virtual std::vector<DiskKey> disk_keys() const { return {}; }
+
+  // Buffers kept between partitions (reused capacity: the witness and a/b/c of the previous
+  // partition, already mapped). The engine attaches its budget at start: a prover keeps a buffer
+  // only under a reservation of its own in that budget (engine/buffer_pool.hpp), so the budget
+  // stays exact; release_kept_buffers() frees them when the engine needs the room; the engine
+  // detaches before its budget goes away. The defaults keep nothing.
+  virtual void attach_budget(MemoryBudget* budget) { (void)budget; }
+  virtual void detach_budget(MemoryBudget* budget) { (void)budget; }
+  /// Frees every kept buffer; the bytes given back to the budget.
+  virtual std::uint64_t release_kept_buffers() { return 0; }
 };
 
 }  // namespace cuzk::engine

@@ -127,7 +127,11 @@ Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1c
   std::vector<Fr> hs(snarkjs ? n : n - 1);
   CUZK_RETURN_IF_ERROR(be.compute_h(
       {.a = abc.a, .b = abc.b, .c = abc.c, .convention = snarkjs ? HConvention::snarkjs : HConvention::bellperson}, hs));
-  abc = AbcVectors{};
+  if (opt.used_abc != nullptr) {
+    *opt.used_abc = std::move(abc);
+  } else {
+    abc = AbcVectors{};
+  }
   tm.h = since(t0);
 
   // MSMs.

@@ -36,6 +36,9 @@ struct ProveOptions {
   std::optional<Fr> r{}, s{};
   Rng* rng = nullptr;
   ProveTimings* timings = nullptr;
+  /// prove_with_abc: when set, a/b/c (scratch once H is computed; their capacity kept) are moved
+  /// here instead of freed, so a caller can reuse the buffers for its next proof.
+  AbcVectors* used_abc = nullptr;
 };
 
 /// A proving key whose queries are resident on a backend (loaded once, reused by every proof);
