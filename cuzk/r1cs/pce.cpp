@@ -70,11 +70,13 @@ template <bool kBool>
   return acc;
 }
 
-// Non-temporal store of one value (movnti per limb; consecutive rows fill whole lines in the
-// write-combining buffers, so the line is never read for ownership).
+// Non-temporal store of one value (two 16-byte movntdq, |dst| 16-byte aligned; consecutive rows
+// fill whole lines in the write-combining buffers, so the line is never read for ownership).
+// Measured 3 % faster over the SpMV than four 8-byte movnti at 2^18 (quiet machine).
 [[gnu::always_inline]] inline void store_nt(Fr* dst, const Fr& v) {
-  auto* d = reinterpret_cast<long long*>(dst->l.data());
-  for (int i = 0; i < 4; ++i) _mm_stream_si64(d + i, static_cast<long long>(v.l[i]));
+  auto* d = reinterpret_cast<__m128i*>(dst->l.data());
+  _mm_stream_si128(d, _mm_set_epi64x(static_cast<long long>(v.l[1]), static_cast<long long>(v.l[0])));
+  _mm_stream_si128(d + 1, _mm_set_epi64x(static_cast<long long>(v.l[3]), static_cast<long long>(v.l[2])));
 }
 
 // The shape of row k across A, B, C: its three lengths (4 standing for 4 or more), 3 bits each. Rows of the
@@ -180,7 +182,9 @@ Status check_witness(const R1csMatrices& m, std::size_t z) {
 
 void eval_range(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t blo, std::size_t bhi,
                 const PceOptions& opt) {
-  const bool nt = m.num_constraints >= opt.nt_store_min_rows;
+  // Non-temporal stores need 16-byte aligned outputs (vectors are; a span need not be).
+  auto aligned = [](const Fr* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  const bool nt = m.num_constraints >= opt.nt_store_min_rows && aligned(a) && aligned(b) && aligned(c);
   const unsigned sel = (opt.boolean_fast_path ? 4u : 0u) | (nt ? 2u : 0u) | (opt.row_shapes ? 1u : 0u);
   switch (sel) {
     case 0: return eval_blocks<false, false, false>(m, z, a, b, c, blo, bhi);
