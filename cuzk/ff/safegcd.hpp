@@ -415,6 +415,54 @@ template <unsigned k>
           : "cc");
 }
 
+/// The two words at the top index i ≥ 1 where a[i] | b[i] ≠ 0 — (a[i], a[i−1]) and (b[i], b[i−1])
+/// — or (a[0], 0) and (b[0], 0) when there is none, for 6-word a, b; returns a non-zero word when
+/// there is one. cmov only (the loads are unconditional), no branch. Base x86-64.
+[[gnu::always_inline]] inline std::uint64_t top2_6(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t& ahi,
+                                                   std::uint64_t& alo, std::uint64_t& bhi, std::uint64_t& blo) {
+  std::uint64_t t, z;
+  __asm__("movq 40(%[a]), %[ahi]\n\t"
+          "movq 32(%[a]), %[alo]\n\t"
+          "movq 40(%[b]), %[bhi]\n\t"
+          "movq 32(%[b]), %[blo]\n\t"
+          "movq %[ahi], %[t]\n\t"
+          "orq %[bhi], %[t]\n\t"
+          "cmovzq %[alo], %[ahi]\n\t"
+          "cmovzq %[blo], %[bhi]\n\t"
+          "cmovzq 24(%[a]), %[alo]\n\t"
+          "cmovzq 24(%[b]), %[blo]\n\t"
+          "movq %[ahi], %[t]\n\t"
+          "orq %[bhi], %[t]\n\t"
+          "cmovzq %[alo], %[ahi]\n\t"
+          "cmovzq %[blo], %[bhi]\n\t"
+          "cmovzq 16(%[a]), %[alo]\n\t"
+          "cmovzq 16(%[b]), %[blo]\n\t"
+          "movq %[ahi], %[t]\n\t"
+          "orq %[bhi], %[t]\n\t"
+          "cmovzq %[alo], %[ahi]\n\t"
+          "cmovzq %[blo], %[bhi]\n\t"
+          "cmovzq 8(%[a]), %[alo]\n\t"
+          "cmovzq 8(%[b]), %[blo]\n\t"
+          "movq %[ahi], %[t]\n\t"
+          "orq %[bhi], %[t]\n\t"
+          "cmovzq %[alo], %[ahi]\n\t"
+          "cmovzq %[blo], %[bhi]\n\t"
+          "cmovzq 0(%[a]), %[alo]\n\t"
+          "cmovzq 0(%[b]), %[blo]\n\t"
+          "xorl %k[z], %k[z]\n\t"
+          "movq %[ahi], %[t]\n\t"
+          "orq %[bhi], %[t]\n\t"
+          "cmovzq %[alo], %[ahi]\n\t"
+          "cmovzq %[blo], %[bhi]\n\t"
+          "cmovzq %[z], %[alo]\n\t"
+          "cmovzq %[z], %[blo]\n\t"
+          : [ahi] "=&r"(ahi), [alo] "=&r"(alo), [bhi] "=&r"(bhi), [blo] "=&r"(blo), [t] "=&r"(t), [z] "=&r"(z)
+          : [a] "r"(a), [b] "r"(b), "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(a)),
+            "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(b))
+          : "cc");
+  return t;
+}
+
 /// a[0..5] = |t| / 2^k for a 7-word two's-complement t whose low k bits are zero (shrd, then the
 /// conditional negation as (x ⊕ m) − m); returns m = −1 when t < 0, else 0; t is overwritten.
 /// The words of t are register operands and a is stored by the asm: a compiler copy through the
@@ -750,15 +798,23 @@ struct Pornin {
     // One round: kSteps steps on the approximations of a, b, then a, b updated; gives the factors.
     auto round = [&](std::int64_t& f0, std::int64_t& g0, std::int64_t& f1, std::int64_t& g1) {
       // The two words at the top non-zero index of a | b (index ≥ 1), or exact values.
-      std::uint64_t ahi = a[0], alo = 0, bhi = b[0], blo = 0, found = 0;
-      for (std::size_t i = N; i-- > 1;) {
-        const std::uint64_t nz = 0 - static_cast<std::uint64_t>((a[i] | b[i]) != 0);
-        const std::uint64_t take = nz & ~found;
-        ahi = select(take, a[i], ahi);
-        alo = select(take, a[i - 1], alo);
-        bhi = select(take, b[i], bhi);
-        blo = select(take, b[i - 1], blo);
-        found |= nz;
+      std::uint64_t ahi, alo, bhi, blo, found;
+#if CUZK_SAFEGCD_X86
+      if constexpr (!kPortable && N == 6) {
+        found = 0 - static_cast<std::uint64_t>(pornin_x86::top2_6(a.data(), b.data(), ahi, alo, bhi, blo) != 0);
+      } else
+#endif
+      {
+        ahi = a[0], alo = 0, bhi = b[0], blo = 0, found = 0;
+        for (std::size_t i = N; i-- > 1;) {
+          const std::uint64_t nz = 0 - static_cast<std::uint64_t>((a[i] | b[i]) != 0);
+          const std::uint64_t take = nz & ~found;
+          ahi = select(take, a[i], ahi);
+          alo = select(take, a[i - 1], alo);
+          bhi = select(take, b[i], bhi);
+          blo = select(take, b[i - 1], blo);
+          found |= nz;
+        }
       }
       const unsigned sh = static_cast<unsigned>(std::countl_zero(ahi | bhi | 1));
       const std::uint64_t atop = (ahi << sh) | ((alo >> 1) >> (63 - sh));
