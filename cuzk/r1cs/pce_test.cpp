@@ -132,6 +132,41 @@ TEST(Pce, MisalignedOutputsFallBack) {
   EXPECT_TRUE(std::equal(c.begin(), c.end(), want.c.begin()));
 }
 
+// Matrices with no entry at all in C (snarkjs's layout) or trailing empty rows: nothing may be
+// read past a matrix's entries (the SpMV prefetches ahead), results equal the slow twin.
+TEST(Pce, EmptyMatricesAndTrailingEmptyRows) {
+  const std::uint64_t seed = std::random_device{}();
+  std::mt19937_64 rng(seed);
+  ThreadPool pool(1);
+  for (int iter = 0; iter < 4; ++iter) {
+    const auto rows = static_cast<std::uint32_t>(1 + rng() % 700);
+    R1csMatrices m = random_r1cs(rng, rows, 2, 300);
+    m.c = SparseMatrix{};
+    for (std::uint32_t k = 0; k < rows; ++k) m.c.append_empty_row();
+    // Trailing empty rows in A and B too.
+    const std::uint32_t extra = static_cast<std::uint32_t>(rng() % 20);
+    for (std::uint32_t k = 0; k < extra; ++k) {
+      m.a.append_empty_row();
+      m.b.append_empty_row();
+      m.c.append_empty_row();
+    }
+    m.num_constraints = rows + extra;
+    for (SparseMatrix* x : {&m.a, &m.b, &m.c}) x->rebuild_blocks();
+    m.compute_density();
+    ASSERT_TRUE(m.validate().ok()) << m.validate().to_string();
+    std::vector<Fr> z(m.num_columns());
+    for (Fr& v : z) v = rng() % 2 ? Fr::one() : random_fr(rng);
+    const AbcVectors want = spmv_naive(m, z);
+    for (bool shapes : {false, true}) {
+      auto got = pce_evaluate(pool, m, z, {.row_shapes = shapes, .nt_store_min_rows = iter % 2 ? 0 : SIZE_MAX});
+      ASSERT_TRUE(got.ok());
+      EXPECT_EQ(got->a, want.a) << "seed=" << seed << " rows=" << rows << " extra=" << extra;
+      EXPECT_EQ(got->b, want.b) << "seed=" << seed;
+      EXPECT_EQ(got->c, want.c) << "seed=" << seed;
+    }
+  }
+}
+
 TEST(Pce, RejectsWrongSizes) {
   auto r = generate_bench_r1cs({.rows = 300, .seed = 5});
   ASSERT_TRUE(r.ok());
