@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
+#include <thread>
 
 #include "cuzk/gpu/cuda_check.cuh"
 
@@ -150,6 +152,7 @@ Result<std::unique_ptr<DeviceContext>> DeviceContext::create(const DeviceContext
       CUZK_CUDA_CHECK(cudaEventCreate(&e));
       ctx->events_.push_back(e);
     }
+    ctx->copy_threads_ = std::max(1, o.copy_threads);
     ctx->pinned_bytes_ = o.pinned_buffer_bytes;
     for (int i = 0; i < std::max(2, o.pinned_buffers); ++i) {
       void* h = nullptr;
@@ -294,6 +297,29 @@ PinnedBuffer DeviceContext::acquire_pinned() {
   }
 }
 
+std::vector<PinnedBuffer> DeviceContext::acquire_pinned(int min, int max) {
+  std::unique_lock<std::mutex> lock(pinned_mu_);
+  min = std::clamp(min, 1, static_cast<int>(pinned_.size()));
+  for (;;) {
+    int free_count = 0;
+    for (bool busy : pinned_busy_) free_count += busy ? 0 : 1;
+    if (free_count >= min) break;
+    pinned_cv_.wait(lock);
+  }
+  std::vector<PinnedBuffer> out;
+  for (std::size_t i = 0; i < pinned_.size() && static_cast<int>(out.size()) < max; ++i) {
+    if (pinned_busy_[i]) continue;
+    pinned_busy_[i] = true;
+    PinnedBuffer b;
+    b.ctx_ = this;
+    b.ptr_ = pinned_[i];
+    b.bytes_ = pinned_bytes_;
+    b.index_ = static_cast<int>(i);
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
 void DeviceContext::release_pinned(int index) {
   {
     std::lock_guard<std::mutex> lock(pinned_mu_);
@@ -303,45 +329,79 @@ void DeviceContext::release_pinned(int index) {
 }
 
 void DeviceContext::upload(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
-  PinnedBuffer buf[2] = {acquire_pinned(), acquire_pinned()};
-  cudaEvent_t ev[2] = {events_[kUserEvents + buf[0].index_], events_[kUserEvents + buf[1].index_]};
-  bool pending[2] = {false, false};
-  const std::size_t chunk = pinned_bytes_;
-  int k = 0;
-  for (std::size_t off = 0; off < bytes; off += chunk, k ^= 1) {
-    const std::size_t n = std::min(chunk, bytes - off);
-    if (pending[k]) CUZK_CUDA_CHECK(cudaEventSynchronize(ev[k]));
-    std::memcpy(buf[k].data(), static_cast<const char*>(src) + off, n);
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst) + off, buf[k].data(), n, cudaMemcpyHostToDevice, stream));
-    CUZK_CUDA_CHECK(cudaEventRecord(ev[k], stream));
-    pending[k] = true;
-  }
-  for (int i = 0; i < 2; ++i)
-    if (pending[i]) CUZK_CUDA_CHECK(cudaEventSynchronize(ev[i]));
+  copy_chunks(true, dst, src, bytes, stream);
 }
 
 void DeviceContext::download(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
-  PinnedBuffer buf[2] = {acquire_pinned(), acquire_pinned()};
-  cudaEvent_t ev[2] = {events_[kUserEvents + buf[0].index_], events_[kUserEvents + buf[1].index_]};
+  copy_chunks(false, dst, src, bytes, stream);
+}
+
+// Chunk i goes to worker i mod T; a worker owns two pinned buffers and alternates between them.
+// Upload: wait for the buffer's previous DMA (its event), memcpy pageable → pinned, queue the DMA,
+// record the event. Download: queue the DMA into one buffer, then drain the worker's previous chunk
+// (wait, memcpy pinned → pageable) while this one is in flight. All DMA copies share |stream|; an
+// event there completes once everything queued before it has.
+void DeviceContext::copy_chunks(bool to_device, void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
+  if (bytes == 0) return;
   const std::size_t chunk = pinned_bytes_;
-  std::size_t prev_off = 0, prev_n = 0;
-  int k = 0, prev_k = -1;
-  for (std::size_t off = 0; off < bytes; off += chunk, k ^= 1) {
-    const std::size_t n = std::min(chunk, bytes - off);
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(buf[k].data(), static_cast<const char*>(src) + off, n, cudaMemcpyDeviceToHost, stream));
-    CUZK_CUDA_CHECK(cudaEventRecord(ev[k], stream));
-    if (prev_k >= 0) {  // drain the previous chunk while this one is in flight
-      CUZK_CUDA_CHECK(cudaEventSynchronize(ev[prev_k]));
-      std::memcpy(static_cast<char*>(dst) + prev_off, buf[prev_k].data(), prev_n);
+  const std::size_t chunks = (bytes + chunk - 1) / chunk;
+  const int want = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(copy_threads_), chunks));
+  std::vector<PinnedBuffer> bufs = acquire_pinned(2, 2 * want);
+  const int workers = static_cast<int>(bufs.size()) / 2;
+  auto work = [&](int w) {
+    PinnedBuffer* b[2] = {&bufs[static_cast<std::size_t>(2 * w)], &bufs[static_cast<std::size_t>(2 * w + 1)]};
+    cudaEvent_t ev[2] = {events_[kUserEvents + b[0]->index_], events_[kUserEvents + b[1]->index_]};
+    bool pending[2] = {false, false};
+    std::size_t prev_off = 0, prev_n = 0;
+    int k = 0, prev_k = -1;
+    for (std::size_t i = static_cast<std::size_t>(w); i < chunks; i += static_cast<std::size_t>(workers), k ^= 1) {
+      const std::size_t off = i * chunk, n = std::min(chunk, bytes - off);
+      if (to_device) {
+        if (pending[k]) CUZK_CUDA_CHECK(cudaEventSynchronize(ev[k]));
+        std::memcpy(b[k]->data(), static_cast<const char*>(src) + off, n);
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst) + off, b[k]->data(), n, cudaMemcpyHostToDevice, stream));
+        CUZK_CUDA_CHECK(cudaEventRecord(ev[k], stream));
+        pending[k] = true;
+      } else {
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(b[k]->data(), static_cast<const char*>(src) + off, n, cudaMemcpyDeviceToHost, stream));
+        CUZK_CUDA_CHECK(cudaEventRecord(ev[k], stream));
+        if (prev_k >= 0) {
+          CUZK_CUDA_CHECK(cudaEventSynchronize(ev[prev_k]));
+          std::memcpy(static_cast<char*>(dst) + prev_off, b[prev_k]->data(), prev_n);
+        }
+        prev_k = k, prev_off = off, prev_n = n;
+      }
     }
-    prev_k = k;
-    prev_off = off;
-    prev_n = n;
+    if (to_device) {
+      for (int i = 0; i < 2; ++i)
+        if (pending[i]) CUZK_CUDA_CHECK(cudaEventSynchronize(ev[i]));
+    } else if (prev_k >= 0) {
+      CUZK_CUDA_CHECK(cudaEventSynchronize(ev[prev_k]));
+      std::memcpy(static_cast<char*>(dst) + prev_off, b[prev_k]->data(), prev_n);
+    }
+  };
+  if (workers == 1) {
+    work(0);
+    return;
   }
-  if (prev_k >= 0) {
-    CUZK_CUDA_CHECK(cudaEventSynchronize(ev[prev_k]));
-    std::memcpy(static_cast<char*>(dst) + prev_off, buf[prev_k].data(), prev_n);
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(workers));
+  std::vector<std::thread> threads;
+  for (int w = 1; w < workers; ++w)
+    threads.emplace_back([&, w] {
+      try {
+        work(w);
+      } catch (...) {
+        errors[static_cast<std::size_t>(w)] = std::current_exception();
+      }
+    });
+  try {
+    work(0);
+  } catch (...) {
+    errors[0] = std::current_exception();
   }
+  for (auto& t : threads) t.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace cuzk::gpu

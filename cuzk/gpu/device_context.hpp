@@ -35,9 +35,12 @@ struct DeviceContextOptions {
   /// Upper bound on the arena (0: none), to behave like a smaller card.
   std::size_t vram_cap_bytes = 0;
   int streams = 2;
-  /// Pinned staging: |pinned_buffers| buffers of |pinned_buffer_bytes| each.
-  int pinned_buffers = 4;
-  std::size_t pinned_buffer_bytes = std::size_t{64} << 20;
+  /// Pinned staging: |pinned_buffers| buffers of |pinned_buffer_bytes| each (allocated at creation).
+  int pinned_buffers = 8;
+  std::size_t pinned_buffer_bytes = std::size_t{32} << 20;
+  /// Host threads that copy between pageable memory and the pinned buffers in one upload or
+  /// download (each double-buffered, so at most pinned_buffers / 2 of them work).
+  int copy_threads = 4;
   /// Pinned host pool reserved once at creation (0: none) for host tables whose bases stream to
   /// the device (msm/streamed.cuh): blocks are carved from it like arena buffers, so nothing on
   /// the proving path pins memory.
@@ -142,6 +145,9 @@ class DeviceContext {
 
   /// Waits for a free pinned staging buffer and takes it.
   PinnedBuffer acquire_pinned();
+  /// Waits until at least |min| buffers are free, then takes up to |max| of them at once (so two
+  /// callers never each hold part of what the other waits for).
+  std::vector<PinnedBuffer> acquire_pinned(int min, int max);
   std::size_t pinned_buffer_bytes() const { return pinned_bytes_; }
 
   /// A block of |bytes| (rounded up to 256) from the pinned host pool, or out_of_memory naming
@@ -150,11 +156,15 @@ class DeviceContext {
   std::size_t pinned_host_bytes() const { return host_pool_bytes_; }
   std::size_t pinned_host_used() const;
 
-  /// Host → device copy of |bytes| on |stream| through the pinned pool (double-buffered: the CPU
-  /// fills one buffer while the previous one is in flight). Returns when the source may be reused.
+  /// Host → device copy of |bytes| on |stream| through the pinned pool: the chunks are dealt to up
+  /// to copy_threads host threads, each double-buffered (it fills one pinned buffer while its
+  /// previous one is in flight); the DMA copies queue on |stream|. Returns when the source may be
+  /// reused and the data is on the device.
   void upload(void* dst, const void* src, std::size_t bytes, cudaStream_t stream);
-  /// Device → host copy on |stream| through the pinned pool; returns when |dst| holds the data.
+  /// Device → host copy on |stream| through the pinned pool, the same way (each thread drains one
+  /// buffer while its next is in flight); returns when |dst| holds the data.
   void download(void* dst, const void* src, std::size_t bytes, cudaStream_t stream);
+  int copy_threads() const { return copy_threads_; }
 
  private:
   DeviceContext() = default;
@@ -174,6 +184,9 @@ class DeviceContext {
   std::map<std::size_t, std::size_t> free_;  // offset → size, coalesced
   std::vector<cudaStream_t> streams_;
   std::vector<cudaEvent_t> events_;
+  void copy_chunks(bool to_device, void* dst, const void* src, std::size_t bytes, cudaStream_t stream);
+
+  int copy_threads_ = 1;
   std::size_t pinned_bytes_ = 0;
   std::vector<void*> pinned_;
   std::vector<bool> pinned_busy_;
