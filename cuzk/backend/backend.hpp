@@ -4,6 +4,7 @@
 // CpuBackend (backend/cpu_backend.*) is the reference; gpu/ implements the same interface.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -67,6 +68,38 @@ struct HInputs {
   HConvention convention = HConvention::bellperson;
 };
 
+/// One Groth16 partition's device work (DESIGN.md §2 steps 2–3) in one call: the H step, then
+/// the five query MSMs of FORMATS.md §2 over the resident tables of a proving key:
+///   bellperson: A  = Σ inputs·a (all) + Σ aux·a (a_aux), B_G1/B_G2 = Σ inputs·b (b_input) +
+///               Σ aux·b (b_aux), L = Σ aux·l, H = Σ h·h (h the n − 1 coefficients);
+///   snarkjs:    A, B_G1, B_G2 over the whole of z with no density (the densities are not read),
+///               L = Σ aux·l, H = Σ h·h (h the n odd-coset values).
+/// The caller hands everything once, so a device backend can upload a/b/c and the witness once,
+/// keep h where it was computed, and run the MSMs back to back (CudaBackend does).
+struct PartitionInputs {
+  /// a, b, c over the domain (consumed as scratch: on return they hold unspecified values).
+  HInputs abc;
+  /// The witness (inputs ‖ aux), ONE first.
+  std::span<const Fr> z;
+  std::size_t num_inputs = 0;
+  /// The key's resident query tables.
+  BasesId a, b_g1, b_g2, l, h;
+  /// bellperson densities (base_offset included); not read for snarkjs.
+  MsmDensity a_aux{}, b_input{}, b_aux{};
+};
+
+/// The five sums (without the key's α/β/δ terms).
+struct PartitionSums {
+  G1Jacobian a, b_g1, l, h;
+  G2Jacobian b_g2;
+};
+
+/// Seconds per stage of prove_partition (a device backend whose stages overlap reports each stage's
+/// span on its own timeline; |upload| is the host→device transfer where the backend has one).
+struct PartitionTimings {
+  double h = 0, msm_a = 0, msm_b1 = 0, msm_b2 = 0, msm_l = 0, msm_h = 0, upload = 0;
+};
+
 /// A device (or the CPU) that runs the prover's large operations.
 class Backend {
  public:
@@ -92,8 +125,78 @@ class Backend {
   /// The H step over the domain of size n = len(a) in the inputs' convention, written to |h|:
   /// bellperson → the n − 1 low coefficients of (A·B − C)/Z (|h| has n − 1 entries); snarkjs →
   /// the n odd-coset evaluations of A·B − C (|h| has n entries). FORMATS.md §2.2. size_mismatch
-  /// for other lengths.
+  /// for other lengths. |h| may be the prefix of |inputs.a| (no other overlap).
   virtual Status compute_h(HInputs inputs, std::span<Fr> h) = 0;
+
+  /// The whole device part of one partition (PartitionInputs). The default runs the step-wise
+  /// sequence (prove_partition_steps); a device backend overrides it to move each input once.
+  /// Results are the same either way. |timings| (optional) receives the stage times.
+  virtual Result<PartitionSums> prove_partition(const PartitionInputs& in, PartitionTimings* timings = nullptr) {
+    return prove_partition_steps(in, timings);
+  }
+
+  /// prove_partition as one compute_h call (h written over the prefix of a) and eight MSM calls.
+  Result<PartitionSums> prove_partition_steps(const PartitionInputs& in, PartitionTimings* timings = nullptr);
 };
+
+inline Result<PartitionSums> Backend::prove_partition_steps(const PartitionInputs& in, PartitionTimings* timings) {
+  using Clock = std::chrono::steady_clock;
+  auto t0 = Clock::now();
+  auto lap = [&t0](double& field) {
+    const auto t = Clock::now();
+    field = std::chrono::duration<double>(t - t0).count();
+    t0 = t;
+  };
+  PartitionTimings tm;
+  const bool snarkjs = in.abc.convention == HConvention::snarkjs;
+  const std::size_t n = in.abc.a.size();
+  if (n < 2) return Status(Errc::size_mismatch, "partition domain has " + std::to_string(n) + " rows");
+  if (in.num_inputs > in.z.size())
+    return Status(Errc::size_mismatch, "witness has " + std::to_string(in.z.size()) + " values, fewer than " +
+                                           std::to_string(in.num_inputs) + " inputs");
+  const std::span<Fr> hs = in.abc.a.subspan(0, snarkjs ? n : n - 1);
+  if (Status st = compute_h(in.abc, hs); !st.ok()) return st;
+  lap(tm.h);
+  const std::span<const Fr> inputs = in.z.subspan(0, in.num_inputs), aux = in.z.subspan(in.num_inputs);
+  PartitionSums out{G1Jacobian::identity(), G1Jacobian::identity(), G1Jacobian::identity(), G1Jacobian::identity(),
+                    G2Jacobian::identity()};
+  auto g1 = [&](BasesId id, std::span<const Fr> sc, MsmDensity d, G1Jacobian& acc) -> Status {
+    auto r = msm_g1(id, sc, {.density = d});
+    if (!r.ok()) return r.status();
+    acc += *r;
+    return {};
+  };
+  auto g2 = [&](BasesId id, std::span<const Fr> sc, MsmDensity d, G2Jacobian& acc) -> Status {
+    auto r = msm_g2(id, sc, {.density = d});
+    if (!r.ok()) return r.status();
+    acc += *r;
+    return {};
+  };
+  Status st;
+  if (snarkjs) {
+    if (st = g1(in.a, in.z, {}, out.a); !st.ok()) return st;
+    lap(tm.msm_a);
+    if (st = g1(in.b_g1, in.z, {}, out.b_g1); !st.ok()) return st;
+    lap(tm.msm_b1);
+    if (st = g2(in.b_g2, in.z, {}, out.b_g2); !st.ok()) return st;
+    lap(tm.msm_b2);
+  } else {
+    if (st = g1(in.a, inputs, {}, out.a); !st.ok()) return st;
+    if (st = g1(in.a, aux, in.a_aux, out.a); !st.ok()) return st;
+    lap(tm.msm_a);
+    if (st = g1(in.b_g1, inputs, in.b_input, out.b_g1); !st.ok()) return st;
+    if (st = g1(in.b_g1, aux, in.b_aux, out.b_g1); !st.ok()) return st;
+    lap(tm.msm_b1);
+    if (st = g2(in.b_g2, inputs, in.b_input, out.b_g2); !st.ok()) return st;
+    if (st = g2(in.b_g2, aux, in.b_aux, out.b_g2); !st.ok()) return st;
+    lap(tm.msm_b2);
+  }
+  if (st = g1(in.l, aux, {}, out.l); !st.ok()) return st;
+  lap(tm.msm_l);
+  if (st = g1(in.h, hs, {}, out.h); !st.ok()) return st;
+  lap(tm.msm_h);
+  if (timings != nullptr) *timings = tm;
+  return out;
+}
 
 }  // namespace cuzk

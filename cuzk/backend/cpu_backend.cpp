@@ -127,7 +127,8 @@ Status CpuBackend::compute_h(HInputs inputs, std::span<Fr> h) {
   } else {
     CUZK_RETURN_IF_ERROR(cuzk::compute_h(inputs.a, inputs.b, inputs.c, **p, pool_));
   }
-  std::copy(inputs.a.begin(), inputs.a.begin() + static_cast<std::ptrdiff_t>(h_len), h.begin());
+  if (h.data() != inputs.a.data())  // h may be the prefix of a (Backend::compute_h)
+    std::copy(inputs.a.begin(), inputs.a.begin() + static_cast<std::ptrdiff_t>(h_len), h.begin());
   return {};
 }
 

@@ -232,7 +232,8 @@ std::vector<Aff> repeated_points(std::size_t count, std::size_t distinct, std::m
 /// B_G1, B_G2, L and H MSMs with bellperson's densities plus the (small) assembly. The query bases
 /// (repeated random points of the key's sizes) are resident before timing; a, b, c and z are on
 /// the host at the start of each run, so their upload counts. Each run's stage times go to stderr.
-std::function<void()> partition_op(OpContext& c) {
+/// |stepwise|: the step-wise Backend calls (compute_h + eight MSMs) instead of one prove_partition.
+std::function<void()> partition_op(OpContext& c, bool stepwise) {
   const unsigned k = static_cast<unsigned>(std::countr_zero(c.n));
   auto r = generate_bench_r1cs(*c.pool, {.log_rows = k});
   check(r.status());
@@ -261,17 +262,18 @@ std::function<void()> partition_op(OpContext& c) {
   auto src = std::make_shared<AbcVectors>(std::move(*abc0));
   auto work = std::make_shared<AbcVectors>();
   c.before_each = [src, work]() { *work = *src; };
-  return [circuit, z, pk, resident, work, pool = c.pool]() {
+  return [circuit, z, pk, resident, work, pool = c.pool, stepwise]() {
     ProveTimings t;
     SeededRng rng(7);
-    auto p = prove_with_abc(*pool, *resident, circuit->matrices, std::move(*work), *z, {.rng = &rng, .timings = &t});
+    auto p = prove_with_abc(*pool, *resident, circuit->matrices, std::move(*work), *z,
+                            {.rng = &rng, .timings = &t, .stepwise = stepwise});
     check(p.status());
     keep(*p);
     std::fprintf(stderr,
-                 "partition: h %.1f ms, msm a %.1f, b_g1 %.1f, b_g2 %.1f, l %.1f, h %.1f, assemble %.1f, "
-                 "total %.1f ms\n",
-                 t.h * 1e3, t.msm_a * 1e3, t.msm_b1 * 1e3, t.msm_b2 * 1e3, t.msm_l * 1e3, t.msm_h * 1e3,
-                 t.assemble * 1e3, t.total * 1e3);
+                 "partition%s: h %.1f ms, msm a %.1f, b_g1 %.1f, b_g2 %.1f, l %.1f, h %.1f, upload %.1f, "
+                 "backend call %.1f, assemble %.1f, total %.1f ms\n",
+                 stepwise ? "-steps" : "", t.h * 1e3, t.msm_a * 1e3, t.msm_b1 * 1e3, t.msm_b2 * 1e3, t.msm_l * 1e3,
+                 t.msm_h * 1e3, t.upload * 1e3, t.partition * 1e3, t.assemble * 1e3, t.total * 1e3);
   };
 }
 
@@ -377,7 +379,8 @@ const std::map<std::string, OpInfo>& registry() {
       {"synth-classic", {16, [](OpContext& c) { return synth_classic_op(c); }, true, 10}},
       {"synth-classic-reuse", {16, [](OpContext& c) { return synth_classic_reuse_op(c); }, true, 10}},
       {"synth-pce", {16, [](OpContext& c) { return synth_pce_op(c, *c.pool); }, true, 10}},
-      {"partition", {16, [](OpContext& c) { return partition_op(c); }, true, 10}},
+      {"partition", {16, [](OpContext& c) { return partition_op(c, false); }, true, 10}},
+      {"partition-steps", {16, [](OpContext& c) { return partition_op(c, true); }, true, 10}},
       // n gadget instances (sha256: 45,386 constraints each; poseidon arity 8: 505 each).
       {"sha256-gadget", {2, [](OpContext& c) {
          return std::function<void()>([n = c.n]() { check(run_sha256_gadget({.n = n}).status()); });

@@ -12,6 +12,7 @@
 #include "cuzk/gpu/msm/pippenger.cuh"
 #include "cuzk/gpu/msm/streamed.cuh"
 #include "cuzk/gpu/ntt/ntt.cuh"
+#include "cuzk/gpu/partition.cuh"
 
 namespace cuzk {
 
@@ -142,6 +143,41 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       return from_cuda_error(e);
     }
     return {};
+  }
+
+  // The whole partition with each input crossing the bus once (gpu/partition.cuh). a, b, c are
+  // staged before the compute section, so with two device workers they cross while the other
+  // partition computes. Tables that are not resident (streamed), or a working set the arena cannot
+  // hold, take the step-wise calls.
+  Result<PartitionSums> prove_partition(const PartitionInputs& in, PartitionTimings* timings) override {
+    CUZK_RETURN_IF_ERROR(gpu::check_partition_lengths(in));
+    gpu::StagedPartition staged;
+    try {
+      staged = gpu::stage_partition(*ctx_, in);
+    } catch (const CudaError& e) {
+      if (e.code() != cudaErrorMemoryAllocation) return from_cuda_error(e);  // no room now: staged inside
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      gpu::PartitionTables t;
+      bool resident = true;
+      auto find = [&](BasesId id) -> const gpu::ResidentBases* {
+        auto it = bases_.find(id.value);
+        if (it == bases_.end()) resident = false;
+        return it == bases_.end() ? nullptr : &it->second;
+      };
+      t.a = find(in.a), t.b_g1 = find(in.b_g1), t.b_g2 = find(in.b_g2), t.l = find(in.l), t.h = find(in.h);
+      if (resident) {
+        CUZK_RETURN_IF_ERROR(gpu::check_partition(in, t));
+        try {
+          return gpu::prove_partition_device(*ctx_, tables_, in, t, std::move(staged), timings);
+        } catch (const CudaError& e) {
+          if (e.code() != cudaErrorMemoryAllocation) return from_cuda_error(e);
+        }
+      }
+    }
+    staged = {};
+    return prove_partition_steps(in, timings);
   }
 
  private:

@@ -118,66 +118,40 @@ Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1c
   const Fr r = opt.r ? *opt.r : random_fr(rng);
   const Fr s = opt.s ? *opt.s : random_fr(rng);
 
-  // H.
+  // H and the MSMs: one backend call.
   const std::size_t n = pk.domain_size;
   abc.a.resize(n, Fr::zero());
   abc.b.resize(n, Fr::zero());
   abc.c.resize(n, Fr::zero());
   const bool snarkjs = pk.layout == KeyLayout::snarkjs;
-  std::vector<Fr> hs(snarkjs ? n : n - 1);
-  CUZK_RETURN_IF_ERROR(be.compute_h(
-      {.a = abc.a, .b = abc.b, .c = abc.c, .convention = snarkjs ? HConvention::snarkjs : HConvention::bellperson}, hs));
+  PartitionInputs in{.abc = {.a = abc.a, .b = abc.b, .c = abc.c,
+                             .convention = snarkjs ? HConvention::snarkjs : HConvention::bellperson},
+                     .z = z,
+                     .num_inputs = m.num_inputs,
+                     .a = key.a,
+                     .b_g1 = key.b_g1,
+                     .b_g2 = key.b_g2,
+                     .l = key.l,
+                     .h = key.h};
+  if (!snarkjs) {
+    in.a_aux = {.bits = m.a_aux_density.words, .base_offset = m.num_inputs};
+    in.b_input = {.bits = m.b_input_density.words, .base_offset = 0};
+    in.b_aux = {.bits = m.b_aux_density.words, .base_offset = m.b_input_density.count()};
+  }
+  PartitionTimings pt;
+  auto sums = opt.stepwise ? be.prove_partition_steps(in, &pt) : be.prove_partition(in, &pt);
+  if (!sums.ok()) return sums.status();
   if (opt.used_abc != nullptr) {
     *opt.used_abc = std::move(abc);
   } else {
     abc = AbcVectors{};
   }
-  tm.h = since(t0);
-
-  // MSMs.
-  const std::span<const Fr> inputs = z.subspan(0, m.num_inputs), aux = z.subspan(m.num_inputs);
-  G1Jacobian a_q, b1_q, l_q, h_q;
-  G2Jacobian b2_q;
-  auto g1 = [&](BasesId id, std::span<const Fr> sc, MsmDensity d, G1Jacobian& out) -> Status {
-    auto r = be.msm_g1(id, sc, {.density = d});
-    if (!r.ok()) return r.status();
-    out += *r;
-    return {};
-  };
-  auto g2 = [&](BasesId id, std::span<const Fr> sc, MsmDensity d, G2Jacobian& out) -> Status {
-    auto r = be.msm_g2(id, sc, {.density = d});
-    if (!r.ok()) return r.status();
-    out += *r;
-    return {};
-  };
-  a_q = b1_q = l_q = h_q = G1Jacobian::identity();
-  b2_q = G2Jacobian::identity();
+  tm.partition = since(t0);
+  tm.h = pt.h, tm.msm_a = pt.msm_a, tm.msm_b1 = pt.msm_b1, tm.msm_b2 = pt.msm_b2, tm.msm_l = pt.msm_l;
+  tm.msm_h = pt.msm_h, tm.upload = pt.upload;
   t0 = Clock::now();
-  if (pk.layout == KeyLayout::snarkjs) {
-    CUZK_RETURN_IF_ERROR(g1(key.a, z, {}, a_q));
-    tm.msm_a = since(t0), t0 = Clock::now();
-    CUZK_RETURN_IF_ERROR(g1(key.b_g1, z, {}, b1_q));
-    tm.msm_b1 = since(t0), t0 = Clock::now();
-    CUZK_RETURN_IF_ERROR(g2(key.b_g2, z, {}, b2_q));
-    tm.msm_b2 = since(t0), t0 = Clock::now();
-  } else {
-    const MsmDensity a_aux{.bits = m.a_aux_density.words, .base_offset = m.num_inputs};
-    const MsmDensity b_in{.bits = m.b_input_density.words, .base_offset = 0};
-    const MsmDensity b_aux{.bits = m.b_aux_density.words, .base_offset = m.b_input_density.count()};
-    CUZK_RETURN_IF_ERROR(g1(key.a, inputs, {}, a_q));
-    CUZK_RETURN_IF_ERROR(g1(key.a, aux, a_aux, a_q));
-    tm.msm_a = since(t0), t0 = Clock::now();
-    CUZK_RETURN_IF_ERROR(g1(key.b_g1, inputs, b_in, b1_q));
-    CUZK_RETURN_IF_ERROR(g1(key.b_g1, aux, b_aux, b1_q));
-    tm.msm_b1 = since(t0), t0 = Clock::now();
-    CUZK_RETURN_IF_ERROR(g2(key.b_g2, inputs, b_in, b2_q));
-    CUZK_RETURN_IF_ERROR(g2(key.b_g2, aux, b_aux, b2_q));
-    tm.msm_b2 = since(t0), t0 = Clock::now();
-  }
-  CUZK_RETURN_IF_ERROR(g1(key.l, aux, {}, l_q));
-  tm.msm_l = since(t0), t0 = Clock::now();
-  CUZK_RETURN_IF_ERROR(g1(key.h, hs, {}, h_q));
-  tm.msm_h = since(t0), t0 = Clock::now();
+  const G1Jacobian &a_q = sums->a, &b1_q = sums->b_g1, &l_q = sums->l, &h_q = sums->h;
+  const G2Jacobian& b2_q = sums->b_g2;
 
   // Assembly.
   const VerifyingKey& vk = pk.vk;

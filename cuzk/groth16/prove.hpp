@@ -4,7 +4,7 @@
 //      by Z, n − 1 coefficients; snarkjs layout → p_j = (a·b − c)(ω_2n^(2j+1)) on the odd coset
 //      with the ffjs roots and c = a∘b (snarkjs's groth16_prove.js; oracles/README.md), n values,
 //      no division;
-//   3. five MSMs: A_q = Σ z_i·a_i, B1_q, B2_q (G2), L = Σ aux_j·l_j, H = Σ h_i·h_i, with bellperson's
+//   3. five MSMs (steps 2 and 3 are one Backend::prove_partition call): A_q = Σ z_i·a_i, B1_q, B2_q (G2), L = Σ aux_j·l_j, H = Σ h_i·h_i, with bellperson's
 //      density bitmaps for the bellperson layout and none for snarkjs (identity bases kept);
 //   4. A = α + A_q + r·δ₁, B = β₂ + B2_q + s·δ₂, B₁ = β₁ + B1_q + s·δ₁,
 //      C = H + L + s·A + r·B₁ − r·s·δ₁.
@@ -29,6 +29,11 @@ namespace cuzk {
 /// Seconds spent in each prover stage (filled when ProveOptions::timings is set).
 struct ProveTimings {
   double abc = 0, h = 0, msm_a = 0, msm_b1 = 0, msm_b2 = 0, msm_l = 0, msm_h = 0, assemble = 0, total = 0;
+  /// Host → device transfer inside the partition call (0 where the backend has none); the stage
+  /// times of a backend that overlaps stages are spans on its own timeline (PartitionTimings).
+  double upload = 0;
+  /// Wall time of the Backend::prove_partition call (H and the MSMs).
+  double partition = 0;
 };
 
 struct ProveOptions {
@@ -39,6 +44,9 @@ struct ProveOptions {
   /// prove_with_abc: when set, a/b/c (scratch once H is computed; their capacity kept) are moved
   /// here instead of freed, so a caller can reuse the buffers for its next proof.
   AbcVectors* used_abc = nullptr;
+  /// Run the partition as step-wise Backend calls (Backend::prove_partition_steps: compute_h and
+  /// eight MSMs) instead of one Backend::prove_partition; benchmarks compare the two.
+  bool stepwise = false;
 };
 
 /// A proving key whose queries are resident on a backend (loaded once, reused by every proof);
