@@ -1,7 +1,8 @@
 // Conformance: the CUDA backend equals the CPU backend (the reference) through the Backend
 // interface on random inputs: NTT (forward, inverse, coset) at sizes 2^1..2^14, the H step (satisfied
 // and unsatisfied systems), G1/G2 MSM with identity and duplicated bases, 0/1-heavy scalars (the 70 %
-// PoRep mix among them), all-zero scalars, density bitmaps with offsets, each bit-split mode, lengths
+// PoRep mix among them), repeated small and negated scalars (buckets that cross accumulation
+// segments), all-zero scalars, density bitmaps with offsets, each bit-split mode, lengths
 // that are not powers of two (also past 2^17, where the window is 16 bits). Prints the seed;
 // skips with a message where no GPU is present.
 #include <gtest/gtest.h>
@@ -99,7 +100,8 @@ std::vector<Affine<C>> make_points(std::size_t n, std::mt19937_64& rng) {
 }
 
 /// Scalar mixes of one round: 0 uniform; 1 40 % zero, 40 % one (bit split off); 2 the PoRep mix
-/// (35 % zero, 35 % one, 30 % random); 3 all zero; 4 zeros and ones only.
+/// (35 % zero, 35 % one, 30 % random); 3 all zero; 4 zeros and ones only; 5 a witness's repeats
+/// (30 % zero, 30 % one, 20 % of 2..4, 20 % of −1..−3: a few buckets per window hold most points).
 Fr round_scalar(int mode, std::mt19937_64& rng) {
   const unsigned r = rng() % 20;
   switch (mode) {
@@ -107,6 +109,7 @@ Fr round_scalar(int mode, std::mt19937_64& rng) {
     case 1: return r < 8 ? Fr::zero() : r < 16 ? Fr::one() : random_fr(rng);
     case 2: return r < 7 ? Fr::zero() : r < 14 ? Fr::one() : random_fr(rng);
     case 3: return Fr::zero();
+    case 5: return r < 6 ? Fr::zero() : r < 12 ? Fr::one() : r < 16 ? Fr::from_u64(2 + rng() % 3) : Fr::zero() - Fr::from_u64(1 + rng() % 3);
     default: return r < 10 ? Fr::zero() : Fr::one();
   }
 }
@@ -119,9 +122,9 @@ void compare_msm(Pair& p, std::size_t n_min, std::size_t n_span, Load load, Msm 
   const auto pts = make_points<C>(nb, rng);
   auto idc = load(*p.cpu, pts), idg = load(*p.gpu, pts);
   ASSERT_TRUE(idc.ok() && idg.ok());
-  for (int round = 0; round < 10; ++round) {
-    const bool density = round >= 5;
-    const int mode = round % 5;
+  for (int round = 0; round < 12; ++round) {
+    const bool density = round >= 6;
+    const int mode = round % 6;
     const std::size_t n = density ? nb + rng() % nb : nb - rng() % (nb / 3);
     std::vector<Fr> s(n);
     for (auto& v : s) v = round_scalar(mode, rng);

@@ -8,7 +8,9 @@
 //                then a tree of full additions.
 //  3. tail       Pippenger with signed c-bit digits (K = ⌈256/c⌉ windows, 2^(c−1) buckets each):
 //                digits → (bucket key, base index·2 + sign) pairs → CUB radix sort by key → bucket
-//                ranges → one thread per bucket accumulates mixed XYZZ additions → per window, the
+//                ranges → mixed XYZZ additions over segments of 128 sorted pairs, one thread each (a
+//                bucket that crosses segments is summed from its pieces, so a bucket that repeated
+//                scalars fill is not one thread's serial work) → per window, the
 //                running-sum reduction Σ j·S_j split over chunks of buckets → Horner over windows.
 //                Windows are processed in groups sized to the arena (a 16 GiB cap runs more groups).
 // Everything after the scalar upload stays on the device; one point comes back.

@@ -240,19 +240,67 @@ __global__ void bucket_ranges_kernel(const std::uint32_t* keys, std::size_t coun
   if (i + 1 == count || keys[i + 1] != k) end[k] = static_cast<std::uint32_t>(i + 1);
 }
 
+/// Bucket accumulation split into segments of |S| sorted pairs (one thread each), so a bucket that
+/// collects many points (repeated scalars: a witness's small integers and their negatives put
+/// thousands of points in one bucket per window) is summed by many threads, not one. A run of equal
+/// keys that is its whole bucket is written to |out|; a piece of a bucket that crosses a segment
+/// boundary goes to the segment's slot: |slot_a| for the segment's first run, |slot_b| for its last.
 template <class C>
-__global__ void accumulate_kernel(const DevAffine<typename C::Field>* bases, const std::uint32_t* vals,
-                                  const std::uint32_t* start, const std::uint32_t* end, std::size_t buckets,
-                                  Xyzz<C>* out) {
-  const std::size_t b = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-  if (b >= buckets) return;
+__global__ void segment_accumulate_kernel(const DevAffine<typename C::Field>* bases, const std::uint32_t* keys,
+                                          const std::uint32_t* vals, std::size_t count, std::uint32_t sentinel,
+                                          std::uint32_t S, const std::uint32_t* start, const std::uint32_t* end,
+                                          Xyzz<C>* out, Xyzz<C>* slot_a, Xyzz<C>* slot_b) {
+  const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  const std::size_t lo = t * S;
+  if (lo >= count) return;
+  const std::size_t hi = min(count, lo + S);
+  // One flat loop: every lane runs the same number of mixed additions in step; only the short
+  // flush at a key change diverges (nested per-run loops made lanes at different runs serialize
+  // the additions: 1.8x slower on uniform buckets, measured).
+  std::uint32_t cur = keys[lo];
+  if (cur == sentinel) return;
+  std::size_t a = lo, j = lo;
+  bool first = true;
   Xyzz<C> acc = Xyzz<C>::identity();
-  for (std::uint32_t j = start[b]; j < end[b]; ++j) {
+  auto flush = [&](std::uint32_t k, std::size_t b) {
+    if (a == start[k] && b == end[k]) out[k] = acc;
+    else if (first) slot_a[t] = acc;
+    else slot_b[t] = acc;
+    first = false;
+  };
+  for (; j < hi; ++j) {
+    const std::uint32_t k = keys[j];
+    if (k != cur) {
+      flush(cur, j);
+      cur = k;
+      if (k == sentinel) break;
+      a = j;
+      acc = Xyzz<C>::identity();
+    }
     const std::uint32_t v = vals[j];
     Affine<C> p = unpack<C>(bases[v >> 1]);
     if (v & 1) p.y = -p.y;
     acc.add_mixed(p);
   }
+  if (cur != sentinel) flush(cur, j);
+}
+
+/// Buckets that segment_accumulate_kernel left: empty ones become the identity; one that crosses
+/// segments s0 < s1 sums its pieces (s0's last run, whole segments, s1's first run).
+template <class C>
+__global__ void segment_fixup_kernel(const std::uint32_t* start, const std::uint32_t* end, std::size_t buckets,
+                                     std::uint32_t S, const Xyzz<C>* slot_a, const Xyzz<C>* slot_b, Xyzz<C>* out) {
+  const std::size_t b = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (b >= buckets) return;
+  const std::uint32_t s = start[b], e = end[b];
+  if (s == e) {
+    out[b] = Xyzz<C>::identity();
+    return;
+  }
+  const std::size_t s0 = s / S, s1 = (e - 1) / S;
+  if (s0 == s1) return;
+  Xyzz<C> acc = s == s0 * S ? slot_a[s0] : slot_b[s0];
+  for (std::size_t q = s0 + 1; q <= s1; ++q) add_ool<C>(acc, slot_a[q]);
   out[b] = acc;
 }
 
@@ -391,8 +439,11 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     const std::uint32_t B = 1u << (c - 1);
     st.window_bits = c;
     st.windows = K;
-    // Per window: keys + values, sorted copies (16 bytes per pair), buckets and ranges.
-    const std::size_t per_window = m * 16 + static_cast<std::size_t>(B) * (sizeof(P) + 8);
+    // Per window: keys + values, sorted copies (16 bytes per pair), buckets and ranges, two
+    // segment slots per kSegment pairs.
+    constexpr std::uint32_t kSegment = 128;
+    const std::size_t per_window = m * 16 + static_cast<std::size_t>(B) * (sizeof(P) + 8) +
+                                   2 * ((m + kSegment - 1) / kSegment + 1) * sizeof(P);
     const std::size_t room = ctx.arena_largest_free();
     const std::size_t headroom = std::min(std::size_t{256} << 20, room / 8);  // sort scratch, reductions
     const std::size_t budget = room - headroom;
@@ -407,6 +458,9 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     const std::size_t nb = static_cast<std::size_t>(G) * B;
     DeviceBuffer starts = must_alloc(ctx, nb * 4, "bucket starts"), ends = must_alloc(ctx, nb * 4, "bucket ends");
     DeviceBuffer buckets = must_alloc(ctx, nb * sizeof(P), "buckets");
+    const std::size_t max_segments = (pairs + kSegment - 1) / kSegment;
+    DeviceBuffer slot_a = must_alloc(ctx, max_segments * sizeof(P), "segment slots");
+    DeviceBuffer slot_b = must_alloc(ctx, max_segments * sizeof(P), "segment slots");
     const std::uint32_t chunks = std::min<std::uint32_t>(B, 256);
     DeviceBuffer chunk_sums = must_alloc(ctx, static_cast<std::size_t>(G) * chunks * sizeof(P), "window chunks");
     DeviceBuffer window_sums = must_alloc(ctx, static_cast<std::size_t>(G) * sizeof(P), "window sums");
@@ -435,8 +489,14 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
       bucket_ranges_kernel<<<blocks_for(cnt, 256), 256, 0, stream>>>(kb.Current(), cnt, sent, starts.as<std::uint32_t>(),
                                                                      ends.as<std::uint32_t>());
       CUZK_CUDA_CHECK_LAUNCH();
-      accumulate_kernel<C><<<blocks_for(gb, 128), 128, 0, stream>>>(d_bases, vb.Current(), starts.as<std::uint32_t>(),
-                                                                    ends.as<std::uint32_t>(), gb, buckets.as<P>());
+      const std::size_t segments = (cnt + kSegment - 1) / kSegment;
+      segment_accumulate_kernel<C><<<blocks_for(segments, 128), 128, 0, stream>>>(
+          d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(), ends.as<std::uint32_t>(),
+          buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>());
+      CUZK_CUDA_CHECK_LAUNCH();
+      segment_fixup_kernel<C><<<blocks_for(gb, 128), 128, 0, stream>>>(starts.as<std::uint32_t>(), ends.as<std::uint32_t>(),
+                                                                       gb, kSegment, slot_a.as<P>(), slot_b.as<P>(),
+                                                                       buckets.as<P>());
       CUZK_CUDA_CHECK_LAUNCH();
       const std::size_t nch = static_cast<std::size_t>(g) * chunks;
       window_chunks_kernel<C><<<blocks_for(nch, 64), 64, 0, stream>>>(buckets.as<P>(), g, B, chunks, chunk_sums.as<P>());
