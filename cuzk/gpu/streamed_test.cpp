@@ -94,7 +94,9 @@ void compare(std::size_t nb, const CudaBackendOptions& opt, int rounds, bool exp
   if (expect_streamed) {
     EXPECT_EQ(m0.streamed_bytes, nb * (std::is_same_v<C, G1Curve> ? 96u : 192u));
     EXPECT_LT(m0.used, std::uint64_t{1} << 20) << "a streamed table occupies no arena between calls";
-    if (opt.pinned_host_bytes >= m0.streamed_bytes) EXPECT_GE(m0.pinned_used, m0.streamed_bytes);
+    if (opt.pinned_host_bytes >= m0.streamed_bytes) {
+      EXPECT_GE(m0.pinned_used, m0.streamed_bytes);
+    }
   }
   for (int round = 0; round < rounds; ++round) {
     const bool density = round % 2 == 1;
