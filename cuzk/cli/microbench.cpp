@@ -215,6 +215,35 @@ std::function<void()> synth_pce_op(OpContext& c, ThreadPool& pool) {
   };
 }
 
+/// synth-pce as a two-thread pipeline: a helper thread evaluates the 64-row blocks whose
+/// columns are already assigned (PceStream, concurrent) while this thread goes on synthesising;
+/// the rest after synthesis. Whatever --threads says, two threads.
+std::function<void()> synth_pce_pipe_op(OpContext& c, ThreadPool& pool) {
+  const unsigned k = static_cast<unsigned>(std::countr_zero(c.n));
+  auto circuit = std::make_shared<BenchCircuit>(BenchCircuitParams{.log_rows = k});
+  check(circuit->prepare());
+  auto r = generate_bench_r1cs(pool, {.log_rows = k}, false);
+  check(r.status());
+  auto m = std::make_shared<R1csMatrices>(std::move(r->matrices));
+  auto sched = std::make_shared<PceSchedule>(pce_schedule(*m));
+  auto v = std::make_shared<AbcVectors>();
+  v->a.resize(m->num_constraints);
+  v->b.resize(m->num_constraints);
+  v->c.resize(m->num_constraints);
+  auto z = std::make_shared<std::vector<Fr>>();
+  return [circuit, m, sched, v, z]() {
+    PceStream stream(*m, *sched, v->a, v->b, v->c, {}, /*concurrent=*/true);
+    {
+      WitnessConstraintSystem cs({.reserve_aux = m->num_aux, .num_inputs_hint = m->num_inputs, .stream = &stream},
+                                 std::move(*z));
+      check(synthesize_circuit(*circuit, cs));
+      *z = cs.take_assignment();
+    }
+    check(stream.finish(*z));
+    keep(v->c.data());
+  };
+}
+
 /// |count| points made of a run of |distinct| distinct points repeated (an MSM's time does not
 /// depend on which points it adds; distinct runs cost CPU time at 2^27).
 template <class Jac, class Aff>
@@ -379,6 +408,7 @@ const std::map<std::string, OpInfo>& registry() {
       {"synth-classic", {16, [](OpContext& c) { return synth_classic_op(c); }, true, 10}},
       {"synth-classic-reuse", {16, [](OpContext& c) { return synth_classic_reuse_op(c); }, true, 10}},
       {"synth-pce", {16, [](OpContext& c) { return synth_pce_op(c, *c.pool); }, true, 10}},
+      {"synth-pce-pipe", {16, [](OpContext& c) { return synth_pce_pipe_op(c, *c.pool); }, true, 10}},
       {"partition", {16, [](OpContext& c) { return partition_op(c, false); }, true, 10}},
       {"partition-steps", {16, [](OpContext& c) { return partition_op(c, true); }, true, 10}},
       // n gadget instances (sha256: 45,386 constraints each; poseidon arity 8: 505 each).

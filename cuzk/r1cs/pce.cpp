@@ -1,6 +1,7 @@
 #include "cuzk/r1cs/pce.hpp"
 
 #include <emmintrin.h>
+#include <immintrin.h>
 
 #include <algorithm>
 #include <string>
@@ -258,12 +259,54 @@ PceSchedule pce_schedule(const R1csMatrices& m) {
 }
 
 PceStream::PceStream(const R1csMatrices& m, const PceSchedule& s, std::span<Fr> a, std::span<Fr> b,
-                     std::span<Fr> c, const PceOptions& opt)
-    : m_(m), s_(s), a_(a), b_(b), c_(c), opt_(opt) {
+                     std::span<Fr> c, const PceOptions& opt, bool concurrent)
+    : m_(m), s_(s), a_(a), b_(b), c_(c), opt_(opt), concurrent_(concurrent) {
   status_ = check_outputs(m, a.size(), b.size(), c.size());
   blocks_ = (m.num_constraints + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
   if (status_.ok() && (s.need_columns.size() != blocks_ || s.need_inputs.size() != blocks_))
     status_ = Status(Errc::size_mismatch, "PCE schedule was built for other matrices");
+}
+
+PceStream::~PceStream() { stop_helper(); }
+
+void PceStream::helper_loop() {
+  unsigned idle = 0;
+  for (;;) {
+    const std::size_t ready = ready_.load(std::memory_order_acquire);
+    if (ready > done_) {
+      eval_range(m_, z_.load(std::memory_order_relaxed), a_.data(), b_.data(), c_.data(), done_, ready, opt_);
+      done_ = ready;
+      idle = 0;
+      continue;
+    }
+    if (stop_.load(std::memory_order_acquire)) {
+      // Blocks published just before the stop are still ours.
+      const std::size_t last = ready_.load(std::memory_order_acquire);
+      if (last > done_) {
+        eval_range(m_, z_.load(std::memory_order_relaxed), a_.data(), b_.data(), c_.data(), done_, last, opt_);
+        done_ = last;
+      }
+      return;
+    }
+    if (++idle < 64) {
+      _mm_pause();
+    } else {
+      std::this_thread::yield();
+    }
+  }
+}
+
+void PceStream::stop_helper() {
+  if (!helper_.joinable()) return;
+  stop_.store(true, std::memory_order_release);
+  helper_.join();
+  // Everything published is evaluated; the caller's thread continues from there.
+  next_block_ = done_;
+}
+
+void PceStream::before_grow() {
+  stop_helper();
+  concurrent_ = false;
 }
 
 void PceStream::advance(const Fr* z, std::size_t columns, std::size_t inputs, std::size_t& next_columns,
@@ -277,7 +320,14 @@ void PceStream::advance(const Fr* z, std::size_t columns, std::size_t inputs, st
   std::size_t b = next_block_;
   while (b < blocks_ && s_.need_columns[b] <= columns && s_.need_inputs[b] <= inputs) ++b;
   if (b > next_block_) {
-    eval_range(m_, z, a_.data(), b_.data(), c_.data(), next_block_, b, opt_);
+    if (concurrent_) {
+      // Published for the helper: z's values up to here happen-before its acquire of ready_.
+      z_.store(z, std::memory_order_relaxed);
+      ready_.store(b, std::memory_order_release);
+      if (!helper_.joinable()) helper_ = std::thread([this] { helper_loop(); });
+    } else {
+      eval_range(m_, z, a_.data(), b_.data(), c_.data(), next_block_, b, opt_);
+    }
     rows_streamed_ = std::min<std::size_t>(m_.num_constraints, b * SparseMatrix::kBlockRows);
     next_block_ = b;
   }
@@ -291,6 +341,11 @@ void PceStream::advance(const Fr* z, std::size_t columns, std::size_t inputs, st
 }
 
 Status PceStream::finish(std::span<const Fr> z) {
+  if (helper_.joinable()) {
+    stop_helper();
+  } else {
+    next_block_ = std::max(next_block_, done_);
+  }
   CUZK_RETURN_IF_ERROR(status_);
   CUZK_RETURN_IF_ERROR(check_witness(m_, z.size()));
   if (next_block_ < blocks_) eval_range(m_, z.data(), a_.data(), b_.data(), c_.data(), next_block_, blocks_, opt_);

@@ -8,8 +8,10 @@
 // costs only the add, so bit-heavy Filecoin witnesses (≈ 70 %+ zeros and ones) avoid most muls.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "cuzk/base/status.hpp"
@@ -59,10 +61,22 @@ PceSchedule pce_schedule(const R1csMatrices& m);
 /// (WitnessOptions::stream, with num_inputs_hint = m.num_inputs); after synthesis, finish(z)
 /// evaluates the rows still pending and checks sizes. One thread; the result equals
 /// pce_evaluate_into's bit for bit. |m|, |s| and the outputs must outlive the stream.
+///
+/// Concurrent form (|concurrent| true): the ready blocks are evaluated by a helper thread while
+/// the witness system goes on synthesising, so two threads take about max(synthesis, SpMV)
+/// instead of their sum. The witness system publishes its progress at the same thresholds; it
+/// stops the helper before its buffer could move (before_grow) and the stream must outlive it.
 class PceStream {
  public:
   PceStream(const R1csMatrices& m, const PceSchedule& s, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
-            const PceOptions& opt = {});
+            const PceOptions& opt = {}, bool concurrent = false);
+  ~PceStream();
+  PceStream(const PceStream&) = delete;
+  PceStream& operator=(const PceStream&) = delete;
+  /// Called by the witness system before its assignment's buffer may be reallocated: the helper
+  /// thread (concurrent form) finishes what it was given and stops; later blocks are evaluated
+  /// on the calling thread.
+  void before_grow();
   /// True when a witness system whose assignment starts with |input_slots| input slots can feed
   /// this stream (the matrices' num_inputs) and the shapes are consistent.
   bool accepts(std::size_t input_slots) const { return status_.ok() && input_slots == m_.num_inputs; }
@@ -76,12 +90,23 @@ class PceStream {
   std::size_t rows_streamed() const { return rows_streamed_; }
 
  private:
+  void stop_helper();
+  void helper_loop();
+
   const R1csMatrices& m_;
   const PceSchedule& s_;
   std::span<Fr> a_, b_, c_;
   PceOptions opt_;
   Status status_;
   std::size_t next_block_ = 0, blocks_ = 0, rows_streamed_ = 0;
+  // Concurrent form: blocks [0, ready_) may be evaluated from z_ (published with release order);
+  // the helper has evaluated [0, done_).
+  bool concurrent_ = false;
+  std::thread helper_;
+  std::atomic<std::size_t> ready_{0};
+  std::atomic<const Fr*> z_{nullptr};
+  std::atomic<bool> stop_{false};
+  std::size_t done_ = 0;
 };
 
 /// Slow twin: one row at a time through for_each_term, every coefficient multiplied.

@@ -227,21 +227,29 @@ TEST(Pce, StreamMatchesClassicPathOnBenchCircuit) {
     ASSERT_TRUE(synthesize_circuit(circuit, classic).ok());
     const Recording want = classic.take();
 
-    for (bool fast : {true, false}) {
-      AbcVectors got;
-      got.a.assign(rows, Fr::one());  // stale contents must all be overwritten
-      got.b.assign(rows, Fr::one());
-      got.c.assign(rows, Fr::one());
-      PceStream stream(m, sched, got.a, got.b, got.c,
-                       {.boolean_fast_path = fast, .nt_store_min_rows = fast ? std::size_t{0} : SIZE_MAX});
-      WitnessConstraintSystem wcs({.num_inputs_hint = m.num_inputs, .stream = &stream}, std::move(storage));
-      ASSERT_TRUE(synthesize_circuit(circuit, wcs).ok());
-      EXPECT_GT(stream.rows_streamed(), rows / 2) << "seed=" << seed;
-      storage = wcs.take_assignment();
-      ASSERT_TRUE(stream.finish(storage).ok());
-      EXPECT_EQ(got.a, want.a) << "seed=" << seed << " rows=" << rows << " fast=" << fast;
-      EXPECT_EQ(got.b, want.b) << "seed=" << seed << " rows=" << rows;
-      EXPECT_EQ(got.c, want.c) << "seed=" << seed << " rows=" << rows;
+    // Concurrent: a helper thread evaluates the ready blocks; with no reservation the witness
+    // buffer grows mid-synthesis and the helper must be stopped first (before_grow).
+    for (int mode = 0; mode < 4; ++mode) {
+      const bool fast = mode % 2 == 0, concurrent = mode >= 2;
+      for (std::size_t reserve : {std::size_t{0}, static_cast<std::size_t>(m.num_aux)}) {
+        AbcVectors got;
+        got.a.assign(rows, Fr::one());  // stale contents must all be overwritten
+        got.b.assign(rows, Fr::one());
+        got.c.assign(rows, Fr::one());
+        PceStream stream(m, sched, got.a, got.b, got.c,
+                         {.boolean_fast_path = fast, .nt_store_min_rows = fast ? std::size_t{0} : SIZE_MAX}, concurrent);
+        if (reserve == 0) storage = {};
+        WitnessConstraintSystem wcs({.reserve_aux = reserve, .num_inputs_hint = m.num_inputs, .stream = &stream},
+                                    std::move(storage));
+        ASSERT_TRUE(synthesize_circuit(circuit, wcs).ok());
+        EXPECT_GT(stream.rows_streamed(), rows / 2) << "seed=" << seed;
+        storage = wcs.take_assignment();
+        ASSERT_TRUE(stream.finish(storage).ok());
+        EXPECT_EQ(got.a, want.a) << "seed=" << seed << " rows=" << rows << " fast=" << fast << " concurrent=" << concurrent
+                                 << " reserve=" << reserve;
+        EXPECT_EQ(got.b, want.b) << "seed=" << seed << " rows=" << rows << " concurrent=" << concurrent;
+        EXPECT_EQ(got.c, want.c) << "seed=" << seed << " rows=" << rows << " concurrent=" << concurrent;
+      }
     }
   }
 }

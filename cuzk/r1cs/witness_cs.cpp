@@ -54,6 +54,7 @@ Result<Variable> WitnessConstraintSystem::alloc_aux_fn(NameFn name, ValueFn valu
   if (!v) {
     return v.status().with_context("aux variable " + std::to_string(num_aux()) + " '" + path(name()) + "'");
   }
+  if (stream_ != nullptr && z_.size() == z_.capacity()) stream_->before_grow();  // z_ may move
   z_.push_back(*v);
   if (stream_) poll_stream();
   return Variable::aux(static_cast<std::uint32_t>(z_.size() - 1 - slots_));
@@ -95,7 +96,12 @@ std::vector<Fr> WitnessConstraintSystem::assignment() const {
   return z;
 }
 
+WitnessConstraintSystem::~WitnessConstraintSystem() {
+  if (stream_ != nullptr) stream_->before_grow();  // a concurrent stream reads z_ until stopped
+}
+
 std::vector<Fr> WitnessConstraintSystem::take_assignment() {
+  if (stream_ != nullptr) stream_->before_grow();
   std::vector<Fr> z = inputs_.size() == slots_ ? std::move(z_) : assignment();
   z_.assign(slots_, Fr::zero());
   return z;

@@ -25,7 +25,7 @@ struct WitnessOptions {
   std::size_t num_inputs_hint = 1;
   /// Fused PCE: blocks of rows are evaluated as soon as their columns are assigned (the values
   /// still in cache). Used only when num_inputs_hint equals the matrices' num_inputs; the caller
-  /// calls stream->finish(take_assignment()) after synthesis.
+  /// calls stream->finish(take_assignment()) after synthesis. The stream must outlive the system.
   PceStream* stream = nullptr;
   /// Infallible value closures (returning Fr) are stored by ConstraintSystem::alloc() inline
   /// instead of through alloc_aux_fn (off: every allocation takes the virtual path; for tests of
@@ -40,6 +40,8 @@ class WitnessConstraintSystem final : public ConstraintSystem {
   /// previous take_assignment() returned so that proof after proof reuses memory already mapped
   /// (a fresh multi-MiB buffer costs a page fault per 4 KiB on first touch).
   WitnessConstraintSystem(const WitnessOptions& opt, std::vector<Fr>&& storage);
+  /// Stops a concurrent stream's helper (the stream must outlive this system).
+  ~WitnessConstraintSystem() override;
   // alloc() may write to z_ through a pointer the base class holds.
   WitnessConstraintSystem(const WitnessConstraintSystem&) = delete;
   WitnessConstraintSystem& operator=(const WitnessConstraintSystem&) = delete;
