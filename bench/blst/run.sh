@@ -4,7 +4,7 @@
 #   bench/blst/run.sh [BUILD_DIR] [ROUNDS] [REPEATS]
 #
 # Fetches blst's C/asm sources as shipped in the npm package @chainsafe/blst@0.2.11 (pinned,
-# integrity checked) into bench/blst/work/ (gitignored), builds libblst.a with blst's own build.sh
+# integrity checked) into bench/blst/scratch/ (gitignored), builds libblst.a with blst's own build.sh
 # (default flags: -O, x86-64 assembly, -D__ADX__ when the CPU has ADX), configures BUILD_DIR
 # (default: build-blst) with -DCUZK_BLST_DIR, builds the blst_compare program and runs it REPEATS
 # times (default 3) with ROUNDS alternating rounds each (default 15). Not part of the tests; exits 77
@@ -18,7 +18,7 @@ REPEATS="${3:-3}"
 PKG="@chainsafe/blst@0.2.11"
 TARBALL="chainsafe-blst-0.2.11.tgz"
 INTEGRITY="sha512-URyOLq5GtxBoxibOnd2pgLydCy0UZzbiIIBcsRAvGxAsRzjZL04TsQfwRkz5aphU3a1ebeRoMmI/HHyMCiFSQg=="
-WORK="$HERE/work"
+WORK="$HERE/scratch"
 
 if ! command -v npm > /dev/null || ! command -v node > /dev/null; then
   echo "SKIP: npm/node not found (needed to fetch and check $PKG)"
