@@ -18,6 +18,29 @@ namespace cuzk {
 
 namespace {
 
+// The MSM's density against its table (FORMATS.md §2.3): enough bits for the n scalars, and
+// base_offset + (scalars taking part) within the table's |count| bases.
+Status check_density(std::size_t n, const MsmDensity& density, std::size_t count) {
+  const auto& bits = density.bits;
+  std::size_t used = n;
+  if (!bits.empty()) {
+    const std::size_t words = (n + 63) / 64;
+    if (bits.size() < words)
+      return Status(Errc::size_mismatch,
+                    "density has " + std::to_string(bits.size() * 64) + " bits for " + std::to_string(n) + " scalars");
+    used = 0;
+    for (std::size_t w = 0; w < words; ++w) {
+      std::uint64_t word = bits[w];
+      if (w + 1 == words && n % 64) word &= (std::uint64_t{1} << (n % 64)) - 1;
+      used += static_cast<std::size_t>(std::popcount(word));
+    }
+  }
+  if (density.base_offset + used > count)
+    return Status(Errc::size_mismatch, "MSM needs bases up to " + std::to_string(density.base_offset + used) +
+                                           ", the table has " + std::to_string(count));
+  return {};
+}
+
 using gpu::CudaError;
 using gpu::DeviceBuffer;
 using gpu::DeviceContext;
@@ -219,22 +242,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
                                                                (rb.g2 ? "G2" : "G1") + " points");
     const std::size_t n = scalars.size();
     const auto& bits = options.density.bits;
-    std::size_t used = n;
-    if (!bits.empty()) {
-      const std::size_t words = (n + 63) / 64;
-      if (bits.size() < words)
-        return Status(Errc::size_mismatch, "density has " + std::to_string(bits.size() * 64) + " bits for " +
-                                               std::to_string(n) + " scalars");
-      used = 0;
-      for (std::size_t w = 0; w < words; ++w) {
-        std::uint64_t word = bits[w];
-        if (w + 1 == words && n % 64) word &= (std::uint64_t{1} << (n % 64)) - 1;
-        used += static_cast<std::size_t>(std::popcount(word));
-      }
-    }
-    if (options.density.base_offset + used > rb.count)
-      return Status(Errc::size_mismatch, "MSM needs bases up to " + std::to_string(options.density.base_offset + used) +
-                                             ", the table has " + std::to_string(rb.count));
+    CUZK_RETURN_IF_ERROR(check_density(n, options.density, rb.count));
     const gpu::GpuMsmConfig cfg{.density_bits = bits.empty() ? bits : bits.subspan(0, (n + 63) / 64),
                                 .base_offset = options.density.base_offset,
                                 .bit_split = options.bit_split != BitSplit::never};
@@ -254,22 +262,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       return Status(Errc::invalid_argument, std::string("streamed bases are ") + (sb.g2 ? "G2" : "G1") + " points");
     const std::size_t n = scalars.size();
     const auto& bits = options.density.bits;
-    std::size_t used = n;
-    if (!bits.empty()) {
-      const std::size_t words = (n + 63) / 64;
-      if (bits.size() < words)
-        return Status(Errc::size_mismatch, "density has " + std::to_string(bits.size() * 64) + " bits for " +
-                                               std::to_string(n) + " scalars");
-      used = 0;
-      for (std::size_t w = 0; w < words; ++w) {
-        std::uint64_t word = bits[w];
-        if (w + 1 == words && n % 64) word &= (std::uint64_t{1} << (n % 64)) - 1;
-        used += static_cast<std::size_t>(std::popcount(word));
-      }
-    }
-    if (options.density.base_offset + used > sb.count)
-      return Status(Errc::size_mismatch, "MSM needs bases up to " + std::to_string(options.density.base_offset + used) +
-                                             ", the table has " + std::to_string(sb.count));
+    CUZK_RETURN_IF_ERROR(check_density(n, options.density, sb.count));
     const gpu::StreamedMsmConfig cfg{
         .slot_points = slot_points_,
         .msm = {.density_bits = bits.empty() ? bits : bits.subspan(0, (n + 63) / 64),
