@@ -102,6 +102,17 @@ void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::s
   auto is_general = [](std::uint32_t w) { return (w >> SparseMatrix::kKindShift) == 2; };
   const std::size_t last = m.num_constraints;
   const std::uint64_t na = m.a.col.size(), nb = m.b.col.size(), nc = m.c.col.size();
+  // Index of the coefficient 2 in A's table (UINT32_MAX when absent): xor rows double instead.
+  std::uint32_t two_a = UINT32_MAX;
+  if constexpr (kShapes) {
+    const Fr two = Fr::one() + Fr::one();
+    for (std::size_t i = 0; i < m.a.coeffs.size(); ++i) {
+      if (fr_eq(m.a.coeffs[i], two)) {
+        two_a = static_cast<std::uint32_t>(i);
+        break;
+      }
+    }
+  }
   for (std::size_t k = lo; k < hi; ++k) {
     {
       // The witness values that row k + kAhead reads (its first term in A, B and C), fetched now
@@ -135,8 +146,15 @@ void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::s
         case shape(1, 1, 3):  // xor (k·a)·b = a + b − c
           if (is_general(ca[a0]) && cb[b0] < kPlusEnd && cc[c0] < kPlusEnd && cc[c0 + 1] < kPlusEnd &&
               is_minus(cc[c0 + 2])) {
-            va = Fr::zero();
-            acc_general<kBool>(va, m.a.coeffs[m.a.gen_idx[ga++]], z[ca[a0] & kMask]);
+            const std::uint32_t ci = m.a.gen_idx[ga++];
+            if (ci == two_a) {
+              // Boolean::xor's 2a: a doubling, whatever a's value (no test of it, no multiplication).
+              va = z[ca[a0] & kMask];
+              acc_add(va, va);
+            } else {
+              va = Fr::zero();
+              acc_general<kBool>(va, m.a.coeffs[ci], z[ca[a0] & kMask]);
+            }
             vb = z[cb[b0]];
             vc = z[cc[c0]];
             acc_add(vc, z[cc[c0 + 1]]);
