@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -56,6 +57,7 @@ struct JobRecord {
   bool ok = false;
   std::string error;
   double wall_ms = 0;
+  Clock::time_point submitted{}, done{};  ///< SubmitProof answered; AwaitProof answered
   pb::AwaitProofResponse r;
 };
 
@@ -87,13 +89,15 @@ class Client {
         return rec;
       }
     }
+    rec.submitted = Clock::now();
     pb::AwaitProofRequest ar;
     ar.set_job_id(sr.job_id());
     ar.set_timeout_ms(o_.timeout_ms);
     grpc::ClientContext ctx;
     prep(ctx);
     auto st = stub_->AwaitProof(&ctx, ar, &rec.r);
-    rec.wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    rec.done = Clock::now();
+    rec.wall_ms = std::chrono::duration<double, std::milli>(rec.done - t0).count();
     if (!st.ok()) {
       rec.error = "await: " + st.error_message();
       return rec;
@@ -131,8 +135,51 @@ std::map<std::uint32_t, std::uint64_t> proved(const pb::GetStatusResponse& s) {
   return m;
 }
 
+// Samples GetStatus every |period_ms| on its own channel from construction to stop().
+class BusySampler {
+ public:
+  BusySampler(const BenchOptions& o, Clock::time_point t0) : t0_(t0) {
+    if (o.sample_ms <= 0) return;
+    th_ = std::thread([this, &o] {
+      Client c(o);
+      const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(o.sample_ms));
+      for (auto next = Clock::now();; next += period) {
+        pb::GetStatusResponse s;
+        if (c.status(&s, nullptr)) {
+          BusySample b;
+          b.t = std::chrono::duration<double>(Clock::now() - t0_).count();
+          b.busy_any = busy_any(s);
+          std::lock_guard lock(mu_);
+          samples_.push_back(std::move(b));
+        }
+        std::unique_lock lock(mu_);
+        if (cv_.wait_until(lock, next + period, [this] { return stop_; })) return;
+      }
+    });
+  }
+  ~BusySampler() { stop(); }
+  std::vector<BusySample> stop() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    if (th_.joinable()) th_.join();
+    std::lock_guard lock(mu_);
+    return samples_;
+  }
+
+ private:
+  Clock::time_point t0_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::vector<BusySample> samples_;
+  std::thread th_;
+};
+
 void print_summary(const std::vector<JobRecord>& recs, double wall_s, const pb::GetStatusResponse& before,
-                   const pb::GetStatusResponse& after) {
+                   const pb::GetStatusResponse& after, Clock::time_point t0, const std::vector<BusySample>& samples) {
   std::size_t ok = 0;
   double q = 0, srs = 0, syn = 0, gpu = 0, tot = 0;
   std::vector<double> lat;
@@ -164,13 +211,30 @@ void print_summary(const std::vector<JobRecord>& recs, double wall_s, const pb::
   std::printf("%-28s %12.1f\n", "client latency p99 (ms)", pct(0.99));
   std::printf("%-28s %12.1f\n", "daemon budget peak (MiB)", after.memory_peak_bytes() / 1048576.0);
   std::printf("%-28s %12.1f\n", "daemon peak RSS (MiB)", after.process_peak_rss_bytes() / 1048576.0);
-  // Per device: busy fraction (the union of its workers' device stages over the wall time) and
-  // the partitions it proved during the run.
+  // Steady state: from the first completion to the last submission (steady_window).
+  std::vector<double> sub, fin;
+  for (auto& r : recs) {
+    if (!r.ok) continue;
+    sub.push_back(std::chrono::duration<double>(r.submitted - t0).count());
+    fin.push_back(std::chrono::duration<double>(r.done - t0).count());
+  }
+  SteadyWindow sw = steady_window(samples, sub, fin);
+  if (sw.valid) {
+    std::printf("%-28s %5.2f..%.2f s\n", "steady window (samples)", sw.t0, sw.t1);
+    if (sw.completions >= 2) std::printf("%-28s %12.3f  (%zu completions)\n", "steady seconds per job", sw.seconds_per_job, sw.completions);
+  } else {
+    std::printf("%-28s %12s  (needs more jobs than in flight; %zu samples)\n", "steady window", "n/a", samples.size());
+  }
+  // Per device: busy fraction over the whole run (the union of its workers' device stages over the
+  // wall time, pipeline fill and drain included), over the steady window, and the partitions it
+  // proved during the run.
   auto b0 = busy_any(before), b1 = busy_any(after);
   auto p0 = proved(before), p1 = proved(after);
   for (auto& [dev, v] : b1) {
     double frac = wall_s > 0 ? (v - b0[dev]) / wall_s : 0;
-    std::printf("device %-21u %11.1f%%  %llu partitions\n", dev, 100.0 * frac,
+    char steady[32] = "n/a";
+    if (sw.valid && sw.busy_fraction.count(dev)) std::snprintf(steady, sizeof steady, "%.1f%%", 100.0 * sw.busy_fraction.at(dev));
+    std::printf("device %-21u %11.1f%%  whole run, %s steady, %llu partitions\n", dev, 100.0 * frac, steady,
                 static_cast<unsigned long long>(p1[dev] - p0[dev]));
   }
 }
@@ -187,6 +251,7 @@ int run_jobs(const BenchOptions& o, std::uint32_t count, std::uint32_t concurren
   std::atomic<std::uint32_t> next{0}, done{0};
   std::mutex print_mu;
   auto t0 = Clock::now();
+  BusySampler sampler(o, t0);
   std::vector<std::thread> ts;
   for (std::uint32_t w = 0; w < std::max<std::uint32_t>(1, concurrency); ++w) {
     ts.emplace_back([&] {
@@ -207,7 +272,7 @@ int run_jobs(const BenchOptions& o, std::uint32_t count, std::uint32_t concurren
   for (auto& t : ts) t.join();
   double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   c.status(&after, nullptr);
-  print_summary(recs, wall, before, after);
+  print_summary(recs, wall, before, after, t0, sampler.stop());
   if (o.command == "single" && !o.proof_out.empty() && !recs.empty() && recs[0].ok) {
     std::ofstream(o.proof_out, std::ios::binary) << recs[0].r.proof();
     std::printf("proof (%zu bytes) written to %s\n", recs[0].r.proof().size(), o.proof_out.c_str());
@@ -235,6 +300,7 @@ int run_stress(const BenchOptions& o) {
   double gap = o.rate > 0 ? 1.0 / o.rate : 1.0;
   std::uint64_t i = 0;
   std::atomic<std::uint32_t> in_flight{0};
+  BusySampler sampler(o, t0);
   for (auto next = t0; next < end; next += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(gap)), ++i) {
     std::this_thread::sleep_until(next);
     if (o.concurrency && in_flight.load() >= o.concurrency) continue;  // bounded: skip a slot
@@ -255,7 +321,7 @@ int run_stress(const BenchOptions& o) {
   for (auto& t : ts) t.join();
   double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   c.status(&after, nullptr);
-  print_summary(recs, wall, before, after);
+  print_summary(recs, wall, before, after, t0, sampler.stop());
   std::printf("\n%-10s %8s %14s %14s\n", "priority", "jobs", "avg ms", "max ms");
   for (std::uint32_t p = 1; p <= 4; ++p) {
     double sum = 0, mx = 0;
@@ -308,6 +374,36 @@ int run_status(const BenchOptions& o) {
 }
 
 }  // namespace
+
+SteadyWindow steady_window(const std::vector<BusySample>& samples, const std::vector<double>& submit_s,
+                           const std::vector<double>& done_s) {
+  SteadyWindow w;
+  if (done_s.empty() || submit_s.empty()) return w;
+  w.open = *std::min_element(done_s.begin(), done_s.end());
+  w.close = *std::max_element(submit_s.begin(), submit_s.end());
+  std::vector<double> inside;
+  for (double d : done_s)
+    if (d >= w.open && d <= w.close) inside.push_back(d);
+  std::sort(inside.begin(), inside.end());
+  w.completions = inside.size();
+  if (inside.size() >= 2) w.seconds_per_job = (inside.back() - inside.front()) / static_cast<double>(inside.size() - 1);
+  // Snap inward: the first sample at or after open, the last at or before close.
+  const BusySample* a = nullptr;
+  const BusySample* b = nullptr;
+  for (const auto& s : samples) {
+    if (!a && s.t >= w.open) a = &s;
+    if (s.t <= w.close) b = &s;
+  }
+  if (!a || !b || b->t <= a->t) return w;
+  w.valid = true;
+  w.t0 = a->t;
+  w.t1 = b->t;
+  for (const auto& [dev, v1] : b->busy_any) {
+    auto it = a->busy_any.find(dev);
+    if (it != a->busy_any.end()) w.busy_fraction[dev] = (v1 - it->second) / (w.t1 - w.t0);
+  }
+  return w;
+}
 
 int run_bench(const BenchOptions& o) {
   if (o.command == "single") return run_jobs(o, 1, 1);

@@ -31,6 +31,7 @@ void add_server_commands(CLI::App& app, ServerCommands& sc) {
     s->add_option("--priority", b.priority, "1 LOW .. 4 CRITICAL (0 = default)");
     s->add_option("--seed", b.seed, "Input seed")->capture_default_str();
     s->add_option("--timeout-ms", b.timeout_ms, "Per-job await limit");
+    s->add_option("--sample-ms", b.sample_ms, "GetStatus period for the steady-state busy fraction")->capture_default_str();
   };
   auto* single = bench->add_subcommand("single", "Prove one job");
   job_opts(single);
