@@ -3,11 +3,33 @@
 // for p ≡ 3 mod 4. Serialization order c1 then c0 (FORMATS.md §1.1).
 #pragma once
 
+#include <cstddef>
 #include <optional>
+#include <type_traits>
 
 #include "cuzk/ff/fp.hpp"
 
 namespace cuzk {
+
+namespace fp2_detail {
+/// p² as 12 words (the lazy-reduction Karatsuba adds it to keep T0 − T1 positive; mont_x86.hpp).
+constexpr Limbs<12> square_wide(const Limbs<6>& a) {
+  Limbs<12> w{};
+  for (std::size_t i = 0; i < 6; ++i) {
+    u128 carry = 0;
+    for (std::size_t j = 0; j < 6; ++j) {
+      const u128 t = static_cast<u128>(a[i]) * a[j] + w[i + j] + carry;
+      w[i + j] = static_cast<std::uint64_t>(t);
+      carry = t >> 64;
+    }
+    w[i + 6] = static_cast<std::uint64_t>(carry);
+  }
+  return w;
+}
+inline constexpr Limbs<12> kP2 = square_wide(Fp::kModulus);
+/// The lazy-reduction path on or off (Fp2::set_lazy_enabled; benchmarks and tests only).
+inline bool g_lazy = true;
+}  // namespace fp2_detail
 
 struct Fp2 {
   Fp c0, c1;
@@ -22,18 +44,50 @@ struct Fp2 {
   friend constexpr Fp2 operator-(const Fp2& a, const Fp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
   constexpr Fp2 operator-() const { return {-c0, -c1}; }
   constexpr Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
-  /// (a0 + a1u)(b0 + b1u) = (a0b0 − a1b1) + ((a0 + a1)(b0 + b1) − a0b0 − a1b1)u; 3M.
+  /// (a0 + a1u)(b0 + b1u) = (a0b0 − a1b1) + ((a0 + a1)(b0 + b1) − a0b0 − a1b1)u; 3M. On the Fp
+  /// assembly path with lazy reduction (mont_x86::fp2_mul6: three 768-bit products, two
+  /// reductions); mul_plain is the formula with reduced Fp operations, its slow twin.
   friend constexpr Fp2 operator*(const Fp2& a, const Fp2& b) {
+    if (!std::is_constant_evaluated() && lazy_asm()) {
+      Fp2 r;
+      mul_lazy(r, a, b);
+      return r;
+    }
+    return mul_plain(a, b);
+  }
+  static constexpr Fp2 mul_plain(const Fp2& a, const Fp2& b) {
     Fp t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
     return {t0 - t1, (a.c0 + a.c1) * (b.c0 + b.c1) - t0 - t1};
   }
   constexpr Fp2& operator+=(const Fp2& b) { return *this = *this + b; }
   constexpr Fp2& operator-=(const Fp2& b) { return *this = *this - b; }
-  constexpr Fp2& operator*=(const Fp2& b) { return *this = *this * b; }
-  /// (a0 + a1u)² = (a0 + a1)(a0 − a1) + 2a0a1·u; 2M.
+  constexpr Fp2& operator*=(const Fp2& b) {
+    if (!std::is_constant_evaluated() && lazy_asm()) {
+      mul_lazy(*this, *this, b);
+      return *this;
+    }
+    return *this = mul_plain(*this, b);
+  }
+  /// (a0 + a1u)² = (a0 + a1)(a0 − a1) + 2a0a1·u; 2M. (A lazy form with unreduced operands,
+  /// mont_x86 style, measured no faster: docs/perf/msm.md Version 3.)
   constexpr Fp2 square() const {
     Fp t = c0 * c1;
     return {(c0 + c1) * (c0 - c1), t.dbl()};
+  }
+  /// Whether multiplication takes the lazy-reduction assembly (Fp's mulx/adx path is on).
+  static bool lazy_asm() {
+#if CUZK_FF_X86_ASM
+    return mont_x86::g_use_asm && fp2_detail::g_lazy;
+#else
+    return false;
+#endif
+  }
+  /// Turns the lazy-reduction path off (the plain formula, on whatever Fp path is on) or back on;
+  /// returns the previous setting. For A/B benchmarks and tests, not while other threads compute.
+  static bool set_lazy_enabled(bool on) {
+    const bool prev = fp2_detail::g_lazy;
+    fp2_detail::g_lazy = on;
+    return prev;
   }
   /// Multiplication by an Fp scalar; 2M.
   constexpr Fp2 mul_fp(const Fp& s) const { return {c0 * s, c1 * s}; }
@@ -104,6 +158,17 @@ struct Fp2 {
   bool is_lexicographically_largest() const {
     return c1.is_zero() ? c0.is_lexicographically_largest() : c1.is_lexicographically_largest();
   }
+
+ private:
+  static void mul_lazy(Fp2& r, const Fp2& a, const Fp2& b) {
+#if CUZK_FF_X86_ASM
+    mont_x86::fp2_mul6<Fp::kModulus, Fp::kInv, fp2_detail::kP2>(r.c0.l.data(), a.c0.l.data(), b.c0.l.data());
+#else
+    r = mul_plain(a, b);
+#endif
+  }
 };
+// The lazy paths read c0 and c1 as 12 consecutive words.
+static_assert(sizeof(Fp2) == 96 && offsetof(Fp2, c1) == 48);
 
 }  // namespace cuzk

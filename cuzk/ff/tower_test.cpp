@@ -1,11 +1,15 @@
+// Fp2 multiplication with lazy reduction (mont_x86::fp2_mul6) against the plain formula on random
+// and edge inputs, on both Fp paths.
 // Fp6/Fp12 tower: field laws on random elements, sparse products against full products,
 // Frobenius against x^(p^k) and the constant table against ξ^(j(p^k−1)/6), cyclotomic squaring
 // and exponentiation against the generic ones on cyclotomic elements. Seeds are printed.
 #include <gtest/gtest.h>
 
 #include <random>
+#include <vector>
 
 #include "cuzk/ff/fp12.hpp"
+#include "cuzk/ff/fp2.hpp"
 #include "cuzk/ff/fp6.hpp"
 
 namespace cuzk {
@@ -31,6 +35,69 @@ std::uint64_t fresh_seed() {
   const std::uint64_t seed = std::random_device{}();
   std::printf("seed=%llu\n", static_cast<unsigned long long>(seed));
   return seed;
+}
+
+// Coefficients where the lazy bounds are tight: 0, 1, 2, p − 1, p − 2, (p ± 1)/2, and values with
+// all-ones or all-zero low words (carries through every word of the 768-bit products).
+std::vector<Fp> fp_edges() {
+  std::vector<Fp> e{Fp::zero(), Fp::one(), Fp::from_u64(2), -Fp::one(), -Fp::from_u64(2)};
+  const Fp half = Fp::from_u64(2).inverse();
+  e.push_back(half);
+  e.push_back(half + Fp::one());
+  e.push_back(-half);
+  Limbs<6> c{};
+  for (std::size_t i = 0; i < 5; ++i) c[i] = ~std::uint64_t{0};
+  c[5] = Fp::kModulus[5] - 1;
+  e.push_back(Fp::from_mont_unchecked(c));  // Montgomery limbs just below p, all-ones low words
+  Limbs<6> m = Fp::kModulus;
+  m[0] -= 1;
+  e.push_back(Fp::from_mont_unchecked(m));  // limbs p − 1
+  Limbs<6> t{};
+  t[5] = Fp::kModulus[5] >> 1;
+  e.push_back(Fp::from_mont_unchecked(t));  // one high word, zero low words
+  return e;
+}
+
+void check_fp2_lazy(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const auto edges = fp_edges();
+  std::vector<Fp2> vals;
+  for (const Fp& x : edges)
+    for (const Fp& y : edges) vals.push_back({x, y});
+  for (int i = 0; i < 40; ++i) vals.push_back(random_fp2(rng));
+  for (const Fp2& a : vals) {
+    for (const Fp2& b : vals) {
+      const Fp2 want = Fp2::mul_plain(a, b);
+      ASSERT_EQ(a * b, want) << "seed=" << seed;
+      Fp2 in_place = a;
+      in_place *= b;
+      ASSERT_EQ(in_place, want) << "seed=" << seed;
+    }
+    Fp2 self = a;
+    self *= self;  // the output aliases both operands
+    ASSERT_EQ(self, Fp2::mul_plain(a, a)) << "seed=" << seed;
+  }
+  for (int i = 0; i < 20000; ++i) {
+    const Fp2 a = random_fp2(rng), b = random_fp2(rng);
+    ASSERT_EQ(a * b, Fp2::mul_plain(a, b)) << "i=" << i << " seed=" << seed;
+  }
+  // The plain formula itself: (a·b)·c = a·(b·c) and a·(b + c) = a·b + a·c on the result values.
+  const Fp2 a = random_fp2(rng), b = random_fp2(rng), c = random_fp2(rng);
+  EXPECT_EQ((a * b) * c, a * (b * c)) << "seed=" << seed;
+  EXPECT_EQ(a * (b + c), a * b + a * c) << "seed=" << seed;
+}
+
+TEST(Fp2, LazyMultiplicationMatchesPlainFormula) {
+  const auto seed = fresh_seed();
+  check_fp2_lazy(seed);
+  // With Fp's portable path the lazy path is off and the plain formula runs on portable Fp: the
+  // same products.
+  const bool prev = mont_x86::set_asm_enabled(false);
+  check_fp2_lazy(seed);
+  mont_x86::set_asm_enabled(prev);
+  const bool lazy = Fp2::set_lazy_enabled(false);
+  check_fp2_lazy(seed);
+  Fp2::set_lazy_enabled(lazy);
 }
 
 /// Schoolbook product of little-endian limb vectors (exponents only).

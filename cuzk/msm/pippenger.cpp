@@ -146,15 +146,33 @@ inline bool equal_limbs(const F& a, const F& b) {
 // waits in the batch goes to a queue, retried after the batch runs; when the queue is full (many
 // equal digits) it is added in XYZZ to an overflow bucket instead, so no input degenerates into one
 // inversion per point. Identity results, empty buckets and P + (−P) are settled without the batch.
+// On G2 the shared inversion runs in Fp: 1/d = conj(d)/N(d) with N(d) = d0² + d1², so the batch
+// multiplies norms (3 Fp products per entry) instead of Fp2 elements (3 Fp2 products, ≈ 9 Fp), and
+// each entry pays the norm (2 Fp squarings) and conj(d)·N⁻¹ (2 Fp products) on top.
+template <class F>
+struct BatchField {
+  using B = F;  // the field the batch inversion runs in
+  static const B& value(const F& d) { return d; }
+  static const F& inverse(const F&, const B& inv) { return inv; }
+};
+template <>
+struct BatchField<Fp2> {
+  using B = Fp;
+  static Fp value(const Fp2& d) { return d.norm(); }
+  static Fp2 inverse(const Fp2& d, const Fp& inv_norm) { return d.conjugate().mul_fp(inv_norm); }
+};
+
 template <class C>
 class AffineBuckets {
  public:
   using F = typename C::Field;
   using A = Affine<C>;
+  using BF = BatchField<F>;
+  using B = typename BF::B;
 
   AffineBuckets(std::uint32_t nb, std::size_t batch)
       : max_batch_(batch), batch_(batch), bucket_(nb), slot_(batch), doubling_(batch), point_(batch), den_(batch),
-        prefix_(batch) {
+        prefix_(batch), norm_(std::is_same_v<B, F> ? 0 : batch) {
     queue_.reserve(batch);
     reset(batch);
   }
@@ -265,13 +283,25 @@ class AffineBuckets {
     overflow_[b].add_mixed(p);
   }
 
+  // Entry k's value in the batch inversion: its denominator, or on G2 the denominator's norm.
+  const B& batch_value(std::size_t k) const {
+    if constexpr (std::is_same_v<B, F>) {
+      return den_[k];
+    } else {
+      return norm_[k];
+    }
+  }
+
   void execute() {
-    prefix_[0] = den_[0];
-    for (std::size_t k = 1; k < m_; ++k) prefix_[k] = prefix_[k - 1] * den_[k];
-    F inv = prefix_[m_ - 1].inverse_vartime();
+    if constexpr (!std::is_same_v<B, F>) {
+      for (std::size_t k = 0; k < m_; ++k) norm_[k] = BF::value(den_[k]);
+    }
+    prefix_[0] = batch_value(0);
+    for (std::size_t k = 1; k < m_; ++k) prefix_[k] = prefix_[k - 1] * batch_value(k);
+    B inv = prefix_[m_ - 1].inverse_vartime();
     for (std::size_t k = m_; k-- > 0;) {
-      const F d_inv = k > 0 ? inv * prefix_[k - 1] : inv;
-      if (k > 0) inv *= den_[k];
+      const F d_inv = BF::inverse(den_[k], k > 0 ? inv * prefix_[k - 1] : inv);
+      if (k > 0) inv *= batch_value(k);
       Slot& a = bucket_[slot_[k]];
       const A& p = point_[k];
       F lambda;
@@ -295,7 +325,8 @@ class AffineBuckets {
   std::vector<std::uint32_t> slot_;
   std::vector<std::uint8_t> doubling_;  // the batch entry is P + P (denominator 2y)
   std::vector<A> point_;
-  std::vector<F> den_, prefix_;
+  std::vector<F> den_;
+  std::vector<B> prefix_, norm_;  // norm_: G2 only (empty when B = F)
   std::vector<Pending> queue_;
   std::vector<Xyzz<C>> overflow_;
   std::size_t m_ = 0;
