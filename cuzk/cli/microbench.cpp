@@ -215,9 +215,9 @@ std::function<void()> synth_pce_op(OpContext& c, ThreadPool& pool) {
   };
 }
 
-/// synth-pce as a two-thread pipeline: a helper thread evaluates the 64-row blocks whose
-/// columns are already assigned (PceStream, concurrent) while this thread goes on synthesising;
-/// the rest after synthesis. Whatever --threads says, two threads.
+/// synth-pce as a two-thread pipeline (synthesize_pce): the pool's second thread evaluates the
+/// 64-row blocks whose columns are already assigned while this thread goes on synthesising, and
+/// both finish the rest. With --threads 1: synthesis then SpMV on one thread (= synth-pce).
 std::function<void()> synth_pce_pipe_op(OpContext& c, ThreadPool& pool) {
   const unsigned k = static_cast<unsigned>(std::countr_zero(c.n));
   auto circuit = std::make_shared<BenchCircuit>(BenchCircuitParams{.log_rows = k});
@@ -231,15 +231,10 @@ std::function<void()> synth_pce_pipe_op(OpContext& c, ThreadPool& pool) {
   v->b.resize(m->num_constraints);
   v->c.resize(m->num_constraints);
   auto z = std::make_shared<std::vector<Fr>>();
-  return [circuit, m, sched, v, z]() {
-    PceStream stream(*m, *sched, v->a, v->b, v->c, {}, /*concurrent=*/true);
-    {
-      WitnessConstraintSystem cs({.reserve_aux = m->num_aux, .num_inputs_hint = m->num_inputs, .stream = &stream},
-                                 std::move(*z));
-      check(synthesize_circuit(*circuit, cs));
-      *z = cs.take_assignment();
-    }
-    check(stream.finish(*z));
+  return [circuit, m, sched, v, z, &pool]() {
+    auto w = synthesize_pce(pool, *circuit, *m, *sched, v->a, v->b, v->c, std::move(*z));
+    check(w.status());
+    *z = std::move(*w);
     keep(v->c.data());
   };
 }

@@ -61,7 +61,9 @@ class ConstraintSystem {
       // inlined into the circuit's code (no virtual call, closure thunk or Result<Fr>).
       if (direct_values_ != nullptr) {
         direct_values_->push_back(Fr(value()));
-        return Variable::aux(static_cast<std::uint32_t>(direct_values_->size() - 1 - direct_offset_));
+        const std::size_t size = direct_values_->size();
+        if (size >= direct_limit_) direct_limit_reached();
+        return Variable::aux(static_cast<std::uint32_t>(size - 1 - direct_offset_));
       }
     }
     auto nf = name_fn(name);
@@ -128,6 +130,11 @@ class ConstraintSystem {
   // (*direct_values_)[direct_offset_ + j]. alloc_aux_fn is still what fallible closures go through.
   std::vector<Fr>* direct_values_ = nullptr;
   std::size_t direct_offset_ = 0;
+  // alloc() calls direct_limit_reached() after appending when direct_values_ holds this many
+  // values (a fused PCE stream's next threshold, or its capacity: the buffer must not move
+  // inside push_back while a stream's helper may read it, so the system grows it in the call).
+  std::size_t direct_limit_ = SIZE_MAX;
+  virtual void direct_limit_reached() {}
   // Set by a system for which wants_constraints() is false: enforce() returns without a virtual call.
   bool skip_constraints_ = false;
 

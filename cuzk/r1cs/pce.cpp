@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <string>
+#include <thread>
+
+#include "cuzk/r1cs/witness_cs.hpp"
 
 namespace cuzk {
 namespace {
@@ -276,6 +279,16 @@ PceSchedule pce_schedule(const R1csMatrices& m) {
   return s;
 }
 
+namespace {
+// Concurrent stream: blocks per claim (512 rows: the helper's chunk in flight, which
+// before_grow may wait for, stays ≈ 20 µs), blocks pending before a sleeping helper is woken
+// (a wake costs a futex call and a reschedule: ≈ 5–50 µs on the development VM), and the
+// helper's spin (pause instructions) before it sleeps.
+constexpr std::size_t kClaimBlocks = 8;
+constexpr std::size_t kWakeBlocks = 64;
+constexpr unsigned kHelperSpin = 512;
+}  // namespace
+
 PceStream::PceStream(const R1csMatrices& m, const PceSchedule& s, std::span<Fr> a, std::span<Fr> b,
                      std::span<Fr> c, const PceOptions& opt, bool concurrent)
     : m_(m), s_(s), a_(a), b_(b), c_(c), opt_(opt), concurrent_(concurrent) {
@@ -285,28 +298,33 @@ PceStream::PceStream(const R1csMatrices& m, const PceSchedule& s, std::span<Fr> 
     status_ = Status(Errc::size_mismatch, "PCE schedule was built for other matrices");
 }
 
-PceStream::~PceStream() { stop_helper(); }
+PceStream::~PceStream() { close(); }
 
-void PceStream::helper_loop() {
-  unsigned idle = 0;
+bool PceStream::claim(std::size_t& lo, std::size_t& hi) {
+  std::size_t c = claimed_.load(std::memory_order_relaxed);
   for (;;) {
-    const std::size_t ready = ready_.load(std::memory_order_acquire);
-    if (ready > done_) {
-      eval_range(m_, z_.load(std::memory_order_relaxed), a_.data(), b_.data(), c_.data(), done_, ready, opt_);
-      done_ = ready;
-      idle = 0;
-      continue;
+    const std::size_t r = ready_.load(std::memory_order_acquire);
+    if (c >= r) return false;
+    const std::size_t n = std::min(r, c + kClaimBlocks);
+    if (claimed_.compare_exchange_weak(c, n, std::memory_order_acq_rel, std::memory_order_relaxed)) {
+      lo = c;
+      hi = n;
+      return true;
     }
-    if (stop_.load(std::memory_order_acquire)) {
-      // Blocks published just before the stop are still ours.
-      const std::size_t last = ready_.load(std::memory_order_acquire);
-      if (last > done_) {
-        eval_range(m_, z_.load(std::memory_order_relaxed), a_.data(), b_.data(), c_.data(), done_, last, opt_);
-        done_ = last;
-      }
-      return;
-    }
-    if (++idle < 64) {
+  }
+}
+
+void PceStream::run_claim(std::size_t lo, std::size_t hi) {
+  // z_ is replaced only after every claim below ready_ has completed (before_grow), so the
+  // pointer loaded after a successful claim is the one the claimed blocks were published with.
+  eval_range(m_, z_.load(std::memory_order_acquire), a_.data(), b_.data(), c_.data(), lo, hi, opt_);
+  completed_.fetch_add(hi - lo, std::memory_order_release);
+}
+
+void PceStream::wait_completed(std::size_t target) {
+  // The other thread holds at most one claim (kClaimBlocks blocks): a short wait.
+  for (unsigned i = 0; completed_.load(std::memory_order_acquire) < target; ++i) {
+    if (i < 4096) {
       _mm_pause();
     } else {
       std::this_thread::yield();
@@ -314,24 +332,66 @@ void PceStream::helper_loop() {
   }
 }
 
-void PceStream::stop_helper() {
-  if (!helper_.joinable()) return;
-  stop_.store(true, std::memory_order_release);
-  helper_.join();
-  // Everything published is evaluated; the caller's thread continues from there.
-  next_block_ = done_;
+void PceStream::wake_helper(bool force) {
+  if (!sleeping_.load(std::memory_order_seq_cst)) return;
+  if (!force &&
+      ready_.load(std::memory_order_relaxed) < claimed_.load(std::memory_order_relaxed) + kWakeBlocks)
+    return;
+  std::lock_guard lock(mu_);
+  cv_.notify_one();
+}
+
+void PceStream::run_helper() {
+  if (!concurrent_) return;
+  std::size_t lo = 0, hi = 0;
+  for (;;) {
+    if (claim(lo, hi)) {
+      run_claim(lo, hi);
+      helper_blocks_.fetch_add(hi - lo, std::memory_order_relaxed);
+      continue;
+    }
+    if (closed_.load(std::memory_order_acquire)) return;
+    bool more = false;
+    for (unsigned i = 0; i < kHelperSpin && !more; ++i) {
+      _mm_pause();
+      more = ready_.load(std::memory_order_relaxed) > claimed_.load(std::memory_order_relaxed) ||
+             closed_.load(std::memory_order_relaxed);
+    }
+    if (more) continue;
+    // Sleep until kWakeBlocks blocks are pending, or the end. sleeping_ is stored before the
+    // predicate reads ready_ and the publisher stores ready_ before it reads sleeping_ (both
+    // sequentially consistent): one of the two sees the other, so no wake is lost.
+    std::unique_lock lock(mu_);
+    sleeping_.store(true, std::memory_order_seq_cst);
+    cv_.wait(lock, [this] {
+      return closed_.load(std::memory_order_seq_cst) || final_.load(std::memory_order_seq_cst) ||
+             ready_.load(std::memory_order_seq_cst) >= claimed_.load(std::memory_order_relaxed) + kWakeBlocks;
+    });
+    sleeping_.store(false, std::memory_order_relaxed);
+  }
+}
+
+void PceStream::close() {
+  if (!concurrent_ || closed_.exchange(true, std::memory_order_acq_rel)) return;
+  // Take every block still claimable without evaluating it, then wait for the helper's chunk.
+  std::size_t lo = 0, hi = 0;
+  while (claim(lo, hi)) completed_.fetch_add(hi - lo, std::memory_order_release);
+  wake_helper(true);
+  wait_completed(claimed_.load(std::memory_order_acquire));
 }
 
 void PceStream::before_grow() {
-  stop_helper();
-  concurrent_ = false;
+  if (!concurrent_ || closed_.load(std::memory_order_relaxed)) return;
+  std::size_t lo = 0, hi = 0;
+  while (claim(lo, hi)) run_claim(lo, hi);
+  wait_completed(claimed_.load(std::memory_order_acquire));
 }
 
 void PceStream::advance(const Fr* z, std::size_t columns, std::size_t inputs, std::size_t& next_columns,
                         std::size_t& next_inputs) {
   // Batches of 32 blocks (2048 rows) per call: the values they read are still in L2.
   constexpr std::size_t kBatch = 32;
-  if (!status_.ok()) {
+  if (!status_.ok() || closed_.load(std::memory_order_relaxed)) {
     next_columns = next_inputs = SIZE_MAX;
     return;
   }
@@ -340,9 +400,9 @@ void PceStream::advance(const Fr* z, std::size_t columns, std::size_t inputs, st
   if (b > next_block_) {
     if (concurrent_) {
       // Published for the helper: z's values up to here happen-before its acquire of ready_.
-      z_.store(z, std::memory_order_relaxed);
-      ready_.store(b, std::memory_order_release);
-      if (!helper_.joinable()) helper_ = std::thread([this] { helper_loop(); });
+      z_.store(z, std::memory_order_release);
+      ready_.store(b, std::memory_order_seq_cst);
+      wake_helper(false);
     } else {
       eval_range(m_, z, a_.data(), b_.data(), c_.data(), next_block_, b, opt_);
     }
@@ -359,16 +419,68 @@ void PceStream::advance(const Fr* z, std::size_t columns, std::size_t inputs, st
 }
 
 Status PceStream::finish(std::span<const Fr> z) {
-  if (helper_.joinable()) {
-    stop_helper();
-  } else {
-    next_block_ = std::max(next_block_, done_);
+  Status st = status_;
+  if (st.ok()) st = check_witness(m_, z.size());
+  if (!st.ok()) {
+    close();
+    return st;
   }
-  CUZK_RETURN_IF_ERROR(status_);
-  CUZK_RETURN_IF_ERROR(check_witness(m_, z.size()));
+  if (concurrent_ && !closed_.load(std::memory_order_relaxed)) {
+    // Everything is ready now: publish the rest and work through it beside the helper.
+    z_.store(z.data(), std::memory_order_release);
+    ready_.store(blocks_, std::memory_order_seq_cst);
+    final_.store(true, std::memory_order_seq_cst);
+    wake_helper(true);
+    std::size_t lo = 0, hi = 0;
+    while (claim(lo, hi)) run_claim(lo, hi);
+    wait_completed(blocks_);
+    close();
+    next_block_ = blocks_;
+    return {};
+  }
   if (next_block_ < blocks_) eval_range(m_, z.data(), a_.data(), b_.data(), c_.data(), next_block_, blocks_, opt_);
   next_block_ = blocks_;
   return {};
+}
+
+Result<std::vector<Fr>> synthesize_pce(ThreadPool& pool, Circuit& circuit, const R1csMatrices& m, const PceSchedule& s,
+                                       std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, std::vector<Fr>&& storage,
+                                       const PceOptions& opt) {
+  const bool two = pool.size() >= 2;
+  PceStream stream(m, s, a, b, c, opt, two);
+  Status st;
+  std::vector<Fr> z;
+  auto synth = [&] {
+    struct Closer {  // the helper must return whatever happens here (an exception included)
+      PceStream& s;
+      ~Closer() { s.close(); }
+    } closer{stream};
+    WitnessConstraintSystem cs({.reserve_aux = m.num_aux, .num_inputs_hint = m.num_inputs, .stream = &stream},
+                               std::move(storage));
+    st = synthesize_circuit(circuit, cs);
+    if (!st.ok()) return;
+    z = cs.take_assignment();
+    st = stream.finish(z);
+  };
+  if (!two) {
+    synth();
+  } else {
+    // Index 0 synthesises, index 1 is the helper. A thread claims index 1 only after index 0 was
+    // claimed, so the helper never waits on a synthesis that has not started; a busy pool runs
+    // both inline, in order (the helper then finds the stream closed and returns).
+    pool.parallel_for(
+        2,
+        [&](std::size_t i) {
+          if (i == 0) {
+            synth();
+          } else {
+            stream.run_helper();
+          }
+        },
+        1);
+  }
+  CUZK_RETURN_IF_ERROR(st);
+  return z;
 }
 
 Status pce_evaluate_into(ThreadPool& pool, const R1csMatrices& m, std::span<const Fr> z, std::span<Fr> a,

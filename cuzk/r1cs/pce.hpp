@@ -9,13 +9,15 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <cstdint>
 #include <span>
-#include <thread>
 #include <vector>
 
 #include "cuzk/base/status.hpp"
 #include "cuzk/base/thread_pool.hpp"
+#include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/r1cs/matrices.hpp"
 
 namespace cuzk {
@@ -62,36 +64,54 @@ PceSchedule pce_schedule(const R1csMatrices& m);
 /// evaluates the rows still pending and checks sizes. One thread; the result equals
 /// pce_evaluate_into's bit for bit. |m|, |s| and the outputs must outlive the stream.
 ///
-/// Concurrent form (|concurrent| true): the ready blocks are evaluated by a helper thread while
-/// the witness system goes on synthesising, so two threads take about max(synthesis, SpMV)
-/// instead of their sum. The witness system publishes its progress at the same thresholds; it
-/// stops the helper before its buffer could move (before_grow) and the stream must outlive it.
+/// Concurrent form (|concurrent| true): the witness system only publishes which blocks are ready
+/// and a second thread, running run_helper(), evaluates them while synthesis goes on, so two
+/// threads take about max(synthesis, SpMV) instead of their sum. The helper is a thread the caller
+/// already has (synthesize_pce takes it from a ThreadPool): nothing is created per proof. Both
+/// threads claim chunks of 8 ready blocks from one atomic counter; finish() publishes the rest and
+/// works through it together with the helper. The helper never spins for long: after a bounded
+/// spin it sleeps on a condition variable until enough blocks are pending (or finish / close).
+/// Without a helper (none running, or it starts late) finish() evaluates everything itself.
+/// before_grow() (the witness buffer is about to move) evaluates what is ready and waits for
+/// the helper's chunk in flight; later blocks are read from the new buffer.
 class PceStream {
  public:
   PceStream(const R1csMatrices& m, const PceSchedule& s, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
             const PceOptions& opt = {}, bool concurrent = false);
+  /// Calls close(); the helper (if any) must have returned from run_helper() before destruction.
   ~PceStream();
   PceStream(const PceStream&) = delete;
   PceStream& operator=(const PceStream&) = delete;
-  /// Called by the witness system before its assignment's buffer may be reallocated: the helper
-  /// thread (concurrent form) finishes what it was given and stops; later blocks are evaluated
-  /// on the calling thread.
+  /// Called by the witness system before its assignment's buffer may be reallocated or freed:
+  /// afterwards no thread reads the old buffer.
   void before_grow();
   /// True when a witness system whose assignment starts with |input_slots| input slots can feed
   /// this stream (the matrices' num_inputs) and the shapes are consistent.
   bool accepts(std::size_t input_slots) const { return status_.ok() && input_slots == m_.num_inputs; }
   /// Called by the witness system: z[0, columns) is final except inputs ≥ |inputs|. Evaluates
-  /// every block now ready; sets the counts at which to call again.
+  /// (concurrent: publishes) every block now ready; sets the counts at which to call again.
   void advance(const Fr* z, std::size_t columns, std::size_t inputs, std::size_t& next_columns,
                std::size_t& next_inputs);
-  /// Evaluates the remaining rows from the complete witness z (num_columns() entries).
+  /// Evaluates the remaining rows from the complete witness z (num_columns() entries), with the
+  /// helper's help in the concurrent form, then closes the stream. The buffer the witness system
+  /// published must still be alive (take_assignment() moves it out without moving the values).
   Status finish(std::span<const Fr> z);
-  /// Rows evaluated during synthesis (before finish), for tests and statistics.
+  /// Concurrent form: the helper thread's body. Evaluates published blocks until close() (or
+  /// finish()); returns at once for a stream that is not concurrent.
+  void run_helper();
+  /// Stops the stream without evaluating what is left (error paths): the helper returns, and once
+  /// close() returns no thread reads the witness or writes a, b, c. Idempotent.
+  void close();
+  /// Rows made ready during synthesis (before finish), for tests and statistics.
   std::size_t rows_streamed() const { return rows_streamed_; }
+  /// Concurrent form: blocks the helper evaluated (the rest ran on the synthesising thread).
+  std::size_t blocks_by_helper() const { return helper_blocks_.load(std::memory_order_relaxed); }
 
  private:
-  void stop_helper();
-  void helper_loop();
+  bool claim(std::size_t& lo, std::size_t& hi);
+  void run_claim(std::size_t lo, std::size_t hi);
+  void wait_completed(std::size_t target);
+  void wake_helper(bool force);
 
   const R1csMatrices& m_;
   const PceSchedule& s_;
@@ -99,15 +119,25 @@ class PceStream {
   PceOptions opt_;
   Status status_;
   std::size_t next_block_ = 0, blocks_ = 0, rows_streamed_ = 0;
-  // Concurrent form: blocks [0, ready_) may be evaluated from z_ (published with release order);
-  // the helper has evaluated [0, done_).
+  // Concurrent form: blocks [0, ready_) may be evaluated from z_ (z_ stored before ready_ with
+  // release order); [0, claimed_) are taken by one thread or the other; completed_ counts the
+  // blocks whose rows are written (release; the synthesising thread acquires it).
   bool concurrent_ = false;
-  std::thread helper_;
-  std::atomic<std::size_t> ready_{0};
+  std::atomic<std::size_t> ready_{0}, claimed_{0}, completed_{0}, helper_blocks_{0};
   std::atomic<const Fr*> z_{nullptr};
-  std::atomic<bool> stop_{false};
-  std::size_t done_ = 0;
+  std::atomic<bool> closed_{false}, final_{false}, sleeping_{false};
+  std::mutex mu_;
+  std::condition_variable cv_;
 };
+
+/// Witness-only synthesis of |circuit| plus a = A·z, b = B·z, c = C·z (each num_constraints
+/// long), the SpMV pipelined on a second thread of |pool| while synthesis runs (PceStream,
+/// concurrent) when the pool has one; with a 1-thread pool, or a pool busy with another loop,
+/// synthesis then SpMV on the calling thread. |storage| is the previous proof's witness buffer
+/// (capacity reused). Returns z = (inputs ‖ aux); a, b, c equal pce_evaluate_into's bit for bit.
+Result<std::vector<Fr>> synthesize_pce(ThreadPool& pool, Circuit& circuit, const R1csMatrices& m, const PceSchedule& s,
+                                       std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
+                                       std::vector<Fr>&& storage = {}, const PceOptions& opt = {});
 
 /// Slow twin: one row at a time through for_each_term, every coefficient multiplied.
 AbcVectors spmv_naive(const R1csMatrices& m, std::span<const Fr> z);

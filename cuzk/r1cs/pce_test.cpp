@@ -3,7 +3,9 @@
 // benchmark circuit at sizes that are not powers of two.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <random>
+#include <thread>
 
 #include "cuzk/r1cs/bench_circuit.hpp"
 #include "cuzk/r1cs/pce.hpp"
@@ -231,7 +233,9 @@ TEST(Pce, StreamMatchesClassicPathOnBenchCircuit) {
     // buffer grows mid-synthesis and the helper must be stopped first (before_grow).
     for (int mode = 0; mode < 4; ++mode) {
       const bool fast = mode % 2 == 0, concurrent = mode >= 2;
-      for (std::size_t reserve : {std::size_t{0}, static_cast<std::size_t>(m.num_aux)}) {
+      for (int variant = 0; variant < 4; ++variant) {
+        const std::size_t reserve = variant % 2 ? static_cast<std::size_t>(m.num_aux) : 0;
+        const bool direct = variant >= 2;
         AbcVectors got;
         got.a.assign(rows, Fr::one());  // stale contents must all be overwritten
         got.b.assign(rows, Fr::one());
@@ -239,14 +243,23 @@ TEST(Pce, StreamMatchesClassicPathOnBenchCircuit) {
         PceStream stream(m, sched, got.a, got.b, got.c,
                          {.boolean_fast_path = fast, .nt_store_min_rows = fast ? std::size_t{0} : SIZE_MAX}, concurrent);
         if (reserve == 0) storage = {};
-        WitnessConstraintSystem wcs({.reserve_aux = reserve, .num_inputs_hint = m.num_inputs, .stream = &stream},
-                                    std::move(storage));
-        ASSERT_TRUE(synthesize_circuit(circuit, wcs).ok());
-        EXPECT_GT(stream.rows_streamed(), rows / 2) << "seed=" << seed;
-        storage = wcs.take_assignment();
-        ASSERT_TRUE(stream.finish(storage).ok());
+        // Concurrent: a helper thread runs beside synthesis (with the inline appends of
+        // direct_alloc or through the virtual path, alternately).
+        std::thread helper;
+        if (concurrent) helper = std::thread([&stream] { stream.run_helper(); });
+        {
+          WitnessConstraintSystem wcs(
+              {.reserve_aux = reserve, .num_inputs_hint = m.num_inputs, .stream = &stream, .direct_alloc = direct},
+              std::move(storage));
+          ASSERT_TRUE(synthesize_circuit(circuit, wcs).ok());
+          EXPECT_GT(stream.rows_streamed(), rows / 2) << "seed=" << seed;
+          storage = wcs.take_assignment();
+        }
+        const Status fin = stream.finish(storage);
+        if (helper.joinable()) helper.join();
+        ASSERT_TRUE(fin.ok());
         EXPECT_EQ(got.a, want.a) << "seed=" << seed << " rows=" << rows << " fast=" << fast << " concurrent=" << concurrent
-                                 << " reserve=" << reserve;
+                                 << " reserve=" << reserve << " direct=" << direct;
         EXPECT_EQ(got.b, want.b) << "seed=" << seed << " rows=" << rows << " concurrent=" << concurrent;
         EXPECT_EQ(got.c, want.c) << "seed=" << seed << " rows=" << rows << " concurrent=" << concurrent;
       }
@@ -320,6 +333,148 @@ TEST(Pce, StreamOnRandomMatricesAndWrongHint) {
   PceStream good(m, sched, v.a, v.b, v.c);
   z.pop_back();
   EXPECT_EQ(good.finish(z).code(), Errc::size_mismatch);
+}
+
+// A chain circuit whose values go through fallible closures (the witness system's virtual
+// path): x_i = 2·x_{i−1} + i, enforced as (x_{i−1} + x_{i−1} + i·ONE)·ONE = x_i, with a bit
+// squared every 7th row. |fail_at| < n: the value of x_fail_at is missing.
+class ChainCircuit final : public Circuit {
+ public:
+  ChainCircuit(std::size_t n, std::size_t fail_at) : n_(n), fail_at_(fail_at) {}
+  Status synthesize(ConstraintSystem& cs) override {
+    Variable prev = Variable::one();
+    Fr pv = Fr::one();
+    for (std::size_t i = 0; i < n_; ++i) {
+      const Fr v = pv + pv + Fr::from_u64(i);
+      auto x = cs.alloc("x", [&]() -> Result<Fr> {
+        if (i == fail_at_) return Status(Errc::invalid_argument, "value missing");
+        return v;
+      });
+      if (!x) return x.status();
+      cs.enforce("step", LC().add(prev).add(prev).add(Fr::from_u64(i), Variable::one()), LC().add(Variable::one()),
+                 LC().add(*x));
+      if (i % 7 == 0) {
+        const Fr bit = Fr::from_u64(i % 2);
+        auto b = cs.alloc("bit", [&]() -> Result<Fr> { return bit; });
+        if (!b) return b.status();
+        cs.enforce("bit", LC().add(*b), LC().add(*b), LC().add(*b));
+      }
+      prev = *x;
+      pv = v;
+    }
+    return {};
+  }
+
+ private:
+  std::size_t n_, fail_at_;
+};
+
+// The pipeline (synthesize_pce: witness synthesis with the SpMV on a pool thread) == classic, bit
+// for bit, for random sizes, pools of 1, 2 and 3 threads, the witness buffer recycled, with
+// stale a/b/c contents overwritten; the helper evaluates part of the rows when it has a thread.
+TEST(Pce, PipelineMatchesClassicOnBenchCircuit) {
+  const std::uint64_t seed = std::random_device{}();
+  std::mt19937_64 rng(seed);
+  std::printf("PipelineMatchesClassicOnBenchCircuit seed=%llu\n", static_cast<unsigned long long>(seed));
+  std::vector<Fr> storage;
+  for (int iter = 0; iter < 4; ++iter) {
+    const std::uint64_t rows = iter == 3 ? 40000 + rng() % 20000 : 500 + rng() % 12000;
+    BenchCircuit circuit({.rows = rows, .seed = seed + iter, .num_public = static_cast<std::uint32_t>(rng() % 6)});
+    RecordingConstraintSystem setup;
+    ASSERT_TRUE(synthesize_circuit(circuit, setup).ok());
+    const R1csMatrices m = setup.take().matrices;
+    const PceSchedule sched = pce_schedule(m);
+    RecordingConstraintSystem classic({.with_values = true, .record_matrices = false, .evaluate_abc = true});
+    ASSERT_TRUE(synthesize_circuit(circuit, classic).ok());
+    const Recording want = classic.take();
+    for (std::size_t threads : {1, 2, 3}) {
+      ThreadPool pool(threads);
+      AbcVectors got;
+      got.a.assign(rows, Fr::one());
+      got.b.assign(rows, Fr::one());
+      got.c.assign(rows, Fr::one());
+      auto z = synthesize_pce(pool, circuit, m, sched, got.a, got.b, got.c, std::move(storage),
+                              {.nt_store_min_rows = rng() % 2 ? 0 : SIZE_MAX});
+      ASSERT_TRUE(z.ok()) << z.status().to_string() << " seed=" << seed;
+      EXPECT_EQ(z->size(), m.num_columns());
+      EXPECT_TRUE(got.a == want.a && got.b == want.b && got.c == want.c)
+          << "seed=" << seed << " rows=" << rows << " threads=" << threads;
+      storage = std::move(*z);
+    }
+  }
+}
+
+// Values through fallible closures (virtual path) with the pipeline, and a missing value: the
+// error comes back (no hang: the helper is released), and the next proof works.
+TEST(Pce, PipelineFallibleValuesAndErrors) {
+  const std::uint64_t seed = std::random_device{}();
+  std::mt19937_64 rng(seed);
+  std::printf("PipelineFallibleValuesAndErrors seed=%llu\n", static_cast<unsigned long long>(seed));
+  for (int iter = 0; iter < 3; ++iter) {
+    const std::size_t n = 2000 + rng() % 20000;
+    ChainCircuit ok_circuit(n, SIZE_MAX), bad(n, rng() % n);
+    RecordingConstraintSystem setup;
+    ASSERT_TRUE(synthesize_circuit(ok_circuit, setup).ok());
+    const R1csMatrices m = setup.take().matrices;
+    const PceSchedule sched = pce_schedule(m);
+    RecordingConstraintSystem classic({.with_values = true, .record_matrices = false, .evaluate_abc = true});
+    ASSERT_TRUE(synthesize_circuit(ok_circuit, classic).ok());
+    const Recording want = classic.take();
+    for (std::size_t threads : {1, 2}) {
+      ThreadPool pool(threads);
+      AbcVectors got;
+      got.a.resize(m.num_constraints);
+      got.b.resize(m.num_constraints);
+      got.c.resize(m.num_constraints);
+      auto e = synthesize_pce(pool, bad, m, sched, got.a, got.b, got.c);
+      EXPECT_EQ(e.status().code(), Errc::invalid_argument) << "seed=" << seed;
+      auto z = synthesize_pce(pool, ok_circuit, m, sched, got.a, got.b, got.c);
+      ASSERT_TRUE(z.ok()) << "seed=" << seed;
+      EXPECT_TRUE(got.a == want.a && got.b == want.b && got.c == want.c) << "seed=" << seed << " n=" << n;
+    }
+  }
+}
+
+// xor-shaped rows (k·x)·y = x + y − w with k = 2 (evaluated as a doubling) and other k (the
+// general path), bits and full values, every option: equal to the slow twin.
+TEST(Pce, XorShapeAnyCoefficientMatchesNaive) {
+  const std::uint64_t seed = std::random_device{}();
+  std::mt19937_64 rng(seed);
+  const std::uint32_t ni = 2, na = 400, rows = 3000;
+  R1csMatrices m;
+  m.num_inputs = ni;
+  m.num_aux = na;
+  auto column = [](Variable v) { return v.is_input() ? v.index : ni + v.index; };
+  const Fr ks[] = {Fr::from_u64(2), Fr::from_u64(3), -Fr::from_u64(2), random_fr(rng)};
+  for (std::uint32_t k = 0; k < rows; ++k) {
+    const Variable x = Variable::aux(static_cast<std::uint32_t>(rng() % na));
+    const Variable y = Variable::aux(static_cast<std::uint32_t>(rng() % na));
+    Variable w = Variable::aux(static_cast<std::uint32_t>(rng() % na));
+    while (w == x || w == y) w = Variable::aux(static_cast<std::uint32_t>(rng() % na));
+    LC a, b, c;
+    a.add(ks[rng() % 4], x);
+    b.add(y);
+    c.add(x).add(y).sub(w);
+    for (LC* l : {&a, &b, &c}) l->normalize();
+    m.a.append_row(a.terms(), column);
+    m.b.append_row(b.terms(), column);
+    m.c.append_row(c.terms(), column);
+  }
+  m.num_constraints = rows;
+  for (SparseMatrix* s : {&m.a, &m.b, &m.c}) s->rebuild_blocks();
+  m.compute_density();
+  std::vector<Fr> z(ni + na);
+  z[0] = Fr::one();
+  for (std::size_t i = 1; i < z.size(); ++i) z[i] = rng() % 3 ? Fr::from_u64(rng() % 2) : random_fr(rng);
+  const AbcVectors want = spmv_naive(m, z);
+  ThreadPool pool(1);
+  for (int opt = 0; opt < 8; ++opt) {
+    auto got = pce_evaluate(pool, m, z,
+                            {.boolean_fast_path = (opt & 1) != 0, .row_shapes = (opt & 2) != 0,
+                             .nt_store_min_rows = (opt & 4) ? 0 : SIZE_MAX});
+    ASSERT_TRUE(got.ok());
+    EXPECT_TRUE(got->a == want.a && got->b == want.b && got->c == want.c) << "seed=" << seed << " opt=" << opt;
+  }
 }
 
 }  // namespace

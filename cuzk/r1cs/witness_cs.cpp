@@ -26,6 +26,12 @@ void WitnessConstraintSystem::init() {
     stream_columns_ = 0;
     stream_inputs_ = 0;
     poll_stream();
+    if (opt_.direct_alloc) {
+      // Inline appends too; alloc() calls back at the stream's thresholds and before growth.
+      direct_values_ = &z_;
+      direct_offset_ = slots_;
+      set_direct_limit();
+    }
   } else if (opt_.direct_alloc) {
     // Nothing to do per allocation but the push: let alloc() do it inline.
     direct_values_ = &z_;
@@ -42,6 +48,22 @@ void WitnessConstraintSystem::advance_stream() {
   stream_->advance(z_.data(), z_.size(), inputs_.size(), stream_columns_, stream_inputs_);
 }
 
+void WitnessConstraintSystem::set_direct_limit() {
+  if (direct_values_ == nullptr || stream_ == nullptr) return;
+  if (z_.size() == z_.capacity()) {
+    stream_->before_grow();  // z_ moves now, with no reader left; never inside alloc()'s push_back
+    z_.reserve(std::max<std::size_t>(64, 2 * z_.capacity()));
+  }
+  // Columns reached but an input still missing: only growth needs a call (alloc_input polls).
+  const bool waiting_for_inputs = z_.size() >= stream_columns_ && inputs_.size() < stream_inputs_;
+  direct_limit_ = waiting_for_inputs ? z_.capacity() : std::min(stream_columns_, z_.capacity());
+}
+
+void WitnessConstraintSystem::direct_limit_reached() {
+  poll_stream();
+  set_direct_limit();
+}
+
 std::string WitnessConstraintSystem::path(const std::string& leaf) const {
   std::string s;
   for (const std::string& p : scopes_) s += p + "/";
@@ -56,7 +78,10 @@ Result<Variable> WitnessConstraintSystem::alloc_aux_fn(NameFn name, ValueFn valu
   }
   if (stream_ != nullptr && z_.size() == z_.capacity()) stream_->before_grow();  // z_ may move
   z_.push_back(*v);
-  if (stream_) poll_stream();
+  if (stream_) {
+    poll_stream();
+    set_direct_limit();
+  }
   return Variable::aux(static_cast<std::uint32_t>(z_.size() - 1 - slots_));
 }
 
@@ -68,7 +93,10 @@ Result<Variable> WitnessConstraintSystem::alloc_input_fn(NameFn name, ValueFn va
   }
   if (inputs_.size() < slots_) z_[inputs_.size()] = *v;
   inputs_.push_back(*v);
-  if (stream_) poll_stream();
+  if (stream_) {
+    poll_stream();
+    set_direct_limit();
+  }
   return Variable::input(static_cast<std::uint32_t>(inputs_.size() - 1));
 }
 
@@ -104,6 +132,7 @@ std::vector<Fr> WitnessConstraintSystem::take_assignment() {
   if (stream_ != nullptr) stream_->before_grow();
   std::vector<Fr> z = inputs_.size() == slots_ ? std::move(z_) : assignment();
   z_.assign(slots_, Fr::zero());
+  direct_limit_ = SIZE_MAX;  // no stream call after this
   return z;
 }
 

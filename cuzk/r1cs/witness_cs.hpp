@@ -29,7 +29,7 @@ struct WitnessOptions {
   PceStream* stream = nullptr;
   /// Infallible value closures (returning Fr) are stored by ConstraintSystem::alloc() inline
   /// instead of through alloc_aux_fn (off: every allocation takes the virtual path; for tests of
-  /// the two paths). Not used with a stream.
+  /// the two paths). With a stream, alloc() calls back at the stream's thresholds only.
   bool direct_alloc = true;
 };
 
@@ -76,6 +76,8 @@ class WitnessConstraintSystem final : public ConstraintSystem {
     if (z_.size() >= stream_columns_ && inputs_.size() >= stream_inputs_) advance_stream();
   }
   void advance_stream();
+  void set_direct_limit();
+  void direct_limit_reached() override;
 
   WitnessOptions opt_;
   std::vector<std::string> scopes_;
