@@ -352,8 +352,8 @@ Result<JobPlan> Groth16Prover::plan(const JobRequest& req) {
     JobPlan p;
     p.key_id = req.circuit_id;
     p.partitions = 1;
-    // a, b, c and H over the domain, and the witness.
-    p.abc_bytes = 4 * sizeof(Fr) * (*shape)->domain_size;
+    // a, b, c over the domain (the H step writes h over a: no vector of its own), and the witness.
+    p.abc_bytes = 3 * sizeof(Fr) * (*shape)->domain_size;
     p.partition_bytes = p.abc_bytes + sizeof(Fr) * (*shape)->m->num_columns();
     return p;
   }
@@ -368,11 +368,11 @@ Result<JobPlan> Groth16Prover::plan(const JobRequest& req) {
     return Status(Errc::out_of_range, "num_partitions must be 1..64, got " + std::to_string(p.partitions));
   // Rows n = 2^K (input constraints included); columns = n − num_public (each circuit row
   // allocates one variable, num_public of them inputs). Held per partition: witness z (32 B per
-  // column), a/b/c (3 · 32 B per row) and the H step's output (32 B per row) until the device
-  // stage ends, and the solver's known-bitmap (1 B per column) during synthesis.
+  // column), a/b/c (3 · 32 B per row) until the device stage ends (the H step writes its output
+  // over a: no vector of its own), and the solver's known-bitmap (1 B per column) during synthesis.
   const std::uint64_t n = std::uint64_t{1} << *k;
   const std::uint64_t cols = n - kNumPublic;
-  p.abc_bytes = 4 * sizeof(Fr) * n;
+  p.abc_bytes = 3 * sizeof(Fr) * n;
   p.partition_bytes = p.abc_bytes + (sizeof(Fr) + 1) * cols;
   return p;
 }

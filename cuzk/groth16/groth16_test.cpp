@@ -13,6 +13,7 @@
 #include "cuzk/groth16/verify.hpp"
 #include "cuzk/poly/domain.hpp"
 #include "cuzk/r1cs/bench_circuit.hpp"
+#include "cuzk/r1cs/pce.hpp"
 
 namespace cuzk {
 namespace {
@@ -136,6 +137,44 @@ TEST_P(Groth16Test, KeyThatDoesNotFitIsRejected) {
   EXPECT_NE(p.status().message().find("l"), std::string::npos) << p.status().message();
   std::vector<Fr> short_z(f.z.begin(), f.z.end() - 1);
   EXPECT_EQ(prove(backend, pool, *pk, f.circuit.matrices, short_z).status().code(), Errc::size_mismatch);
+}
+
+// The H step reuses a/b/c (h is written over a's prefix, FORMATS.md §2.2): a/b/c reserved to the
+// domain once are extended, used and handed back (ProveOptions::used_abc) in place, proof after
+// proof, with no vector of the domain allocated per proof; the proofs match the slow twin.
+TEST_P(Groth16Test, ProveWithAbcReusesItsBuffersForH) {
+  const KeyLayout layout = GetParam();
+  const std::uint64_t seed = std::random_device{}();
+  std::printf("seed=%llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 gen(seed);
+  const std::uint64_t rows = 300 + gen() % 400;  // not a power of two: the domain extends a/b/c
+  Fixture f = make_circuit(seed, rows);
+  const R1csMatrices& m = f.circuit.matrices;
+  ThreadPool pool(2);
+  CpuBackend backend(pool);
+  SeededRng rng(seed);
+  const Trapdoor td = random_trapdoor(rng);
+  auto pk = setup_with_trapdoor(m, td, {.layout = layout, .pool = &pool});
+  ASSERT_TRUE(pk.ok()) << pk.status().to_string();
+  auto key = ResidentKey::load(backend, *pk);
+  ASSERT_TRUE(key.ok());
+  AbcVectors abc;
+  for (std::vector<Fr>* v : {&abc.a, &abc.b, &abc.c}) v->reserve(pk->domain_size);
+  const Fr* where[3] = {abc.a.data(), abc.b.data(), abc.c.data()};
+  for (int proof_no = 0; proof_no < 3; ++proof_no) {
+    for (std::vector<Fr>* v : {&abc.a, &abc.b, &abc.c}) v->resize(m.num_constraints);
+    ASSERT_TRUE(pce_evaluate_into(pool, m, f.z, abc.a, abc.b, abc.c).ok());
+    const Fr r = random_fr(rng), s = random_fr(rng);
+    AbcVectors used;
+    auto proof = prove_with_abc(pool, **key, m, std::move(abc), f.z, {.r = r, .s = s, .used_abc = &used});
+    ASSERT_TRUE(proof.ok()) << proof.status().to_string();
+    EXPECT_EQ(*proof, slow_proof(m, f.z, td, layout, r, s)) << "seed=" << seed << " proof " << proof_no;
+    abc = std::move(used);
+    EXPECT_EQ(abc.a.data(), where[0]) << "a reallocated, seed=" << seed;
+    EXPECT_EQ(abc.b.data(), where[1]) << "b reallocated, seed=" << seed;
+    EXPECT_EQ(abc.c.data(), where[2]) << "c reallocated, seed=" << seed;
+    EXPECT_EQ(abc.a.capacity(), pk->domain_size);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, Groth16Test, ::testing::Values(KeyLayout::bellperson, KeyLayout::snarkjs),
