@@ -111,6 +111,17 @@ class Backend {
   virtual Result<BasesId> load_bases_g1(std::span<const G1Affine> bases) = 0;
   /// Makes a G2 base table resident.
   virtual Result<BasesId> load_bases_g2(std::span<const G2Affine> bases) = 0;
+  /// The same for points that stay valid while |owner| lives (a proving key's owned or mapped
+  /// storage): a host backend may use them in place instead of copying them (CpuBackend does);
+  /// the default copies (load_bases_g1 / load_bases_g2).
+  virtual Result<BasesId> load_bases_g1_shared(std::span<const G1Affine> bases, std::shared_ptr<const void> owner) {
+    (void)owner;
+    return load_bases_g1(bases);
+  }
+  virtual Result<BasesId> load_bases_g2_shared(std::span<const G2Affine> bases, std::shared_ptr<const void> owner) {
+    (void)owner;
+    return load_bases_g2(bases);
+  }
   /// Frees a table; not_found for an unknown id.
   virtual Status release_bases(BasesId id) = 0;
 

@@ -47,11 +47,23 @@ Result<BasesId> CpuBackend::insert(Table table) {
 }
 
 Result<BasesId> CpuBackend::load_bases_g1(std::span<const G1Affine> bases) {
-  return insert(G1Table(bases.begin(), bases.end()));
+  auto copy = std::make_shared<const std::vector<G1Affine>>(bases.begin(), bases.end());
+  return insert(G1Table{std::span<const G1Affine>(*copy), copy});
 }
 
 Result<BasesId> CpuBackend::load_bases_g2(std::span<const G2Affine> bases) {
-  return insert(G2Table(bases.begin(), bases.end()));
+  auto copy = std::make_shared<const std::vector<G2Affine>>(bases.begin(), bases.end());
+  return insert(G2Table{std::span<const G2Affine>(*copy), copy});
+}
+
+Result<BasesId> CpuBackend::load_bases_g1_shared(std::span<const G1Affine> bases, std::shared_ptr<const void> owner) {
+  if (!owner) return load_bases_g1(bases);
+  return insert(G1Table{bases, std::move(owner)});
+}
+
+Result<BasesId> CpuBackend::load_bases_g2_shared(std::span<const G2Affine> bases, std::shared_ptr<const void> owner) {
+  if (!owner) return load_bases_g2(bases);
+  return insert(G2Table{bases, std::move(owner)});
 }
 
 Status CpuBackend::release_bases(BasesId id) {
@@ -95,7 +107,7 @@ Result<G1Jacobian> CpuBackend::msm_g1(BasesId bases, std::span<const Fr> scalars
   if (!table) return Status(Errc::not_found, "cpu msm_g1: no base table with id " + std::to_string(bases.value));
   const auto* g1 = std::get_if<G1Table>(table.get());
   if (!g1) return Status(Errc::invalid_argument, "cpu msm_g1: base table " + std::to_string(bases.value) + " holds G2 points");
-  return msm<G1Curve>(*g1, scalars, pool_, to_config(options));
+  return msm<G1Curve>(g1->points, scalars, pool_, to_config(options));
 }
 
 Result<G2Jacobian> CpuBackend::msm_g2(BasesId bases, std::span<const Fr> scalars, const MsmOptions& options) {
@@ -103,7 +115,7 @@ Result<G2Jacobian> CpuBackend::msm_g2(BasesId bases, std::span<const Fr> scalars
   if (!table) return Status(Errc::not_found, "cpu msm_g2: no base table with id " + std::to_string(bases.value));
   const auto* g2 = std::get_if<G2Table>(table.get());
   if (!g2) return Status(Errc::invalid_argument, "cpu msm_g2: base table " + std::to_string(bases.value) + " holds G1 points");
-  return msm<G2Curve>(*g2, scalars, pool_, to_config(options));
+  return msm<G2Curve>(g2->points, scalars, pool_, to_config(options));
 }
 
 Status CpuBackend::compute_h(HInputs inputs, std::span<Fr> h) {

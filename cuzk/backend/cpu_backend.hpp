@@ -33,6 +33,9 @@ class CpuBackend final : public Backend {
 
   Result<BasesId> load_bases_g1(std::span<const G1Affine> bases) override;
   Result<BasesId> load_bases_g2(std::span<const G2Affine> bases) override;
+  /// In place: the table is a view of |bases| holding |owner| (no copy).
+  Result<BasesId> load_bases_g1_shared(std::span<const G1Affine> bases, std::shared_ptr<const void> owner) override;
+  Result<BasesId> load_bases_g2_shared(std::span<const G2Affine> bases, std::shared_ptr<const void> owner) override;
   Status release_bases(BasesId id) override;
 
   Status ntt(std::span<Fr> values, const NttOptions& options) override;
@@ -46,8 +49,14 @@ class CpuBackend final : public Backend {
   std::size_t loaded_tables() const;
 
  private:
-  using G1Table = std::vector<G1Affine>;
-  using G2Table = std::vector<G2Affine>;
+  // A table: points and what keeps them alive (a copy the backend made, or the caller's storage).
+  template <class P>
+  struct View {
+    std::span<const P> points;
+    std::shared_ptr<const void> owner;
+  };
+  using G1Table = View<G1Affine>;
+  using G2Table = View<G2Affine>;
   using Table = std::variant<G1Table, G2Table>;
 
   // The table of |id|, shared so a concurrent release cannot free it under a running MSM.

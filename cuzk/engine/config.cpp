@@ -206,9 +206,10 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
   {
     Reader r{section("engine"), "engine", origin, {}};
     r.only({"prover", "cache_dir", "synthesis_workers", "gpu_workers_per_device", "devices", "synthesis_queue_depth",
-            "gpu_queue_depth", "max_batch_size", "batch_wait_ms", "self_verify", "job_retention_s", "max_pending_per_client", "max_pending_total"});
+            "gpu_queue_depth", "max_batch_size", "batch_wait_ms", "self_verify", "job_retention_s", "max_pending_per_client", "max_pending_total", "key_images"});
     r.str("prover", c.prover);
     r.str("cache_dir", c.cache_dir);
+    r.boolean("key_images", c.key_images);
     r.uint("synthesis_workers", c.synthesis_workers);
     r.uint("gpu_workers_per_device", c.gpu_workers_per_device);
     r.ints("devices", c.devices);

@@ -36,6 +36,7 @@ struct DaemonConfig {
   // [engine]
   std::string prover = "groth16";  ///< groth16 | fake
   std::string cache_dir = "cuzk-cache";  ///< groth16: generated keys and recorded matrices
+  bool key_images = true;  ///< groth16: key images in cache_dir (the SRS manager's mmap tier)
   std::uint32_t synthesis_workers = 0;  ///< 0 = max(1, cores / 2)
   std::uint32_t gpu_workers_per_device = 2;
   std::vector<int> devices;  ///< empty = every GPU found, else the CPU ([gpu] devices, or engine.devices)

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <shared_mutex>
+#include <sys/stat.h>
 #include <sstream>
 #include <spdlog/spdlog.h>
 
@@ -11,6 +13,7 @@
 #include "cuzk/backend/make_backend.hpp"
 #include "cuzk/engine/buffer_pool.hpp"
 #include "cuzk/formats/bellperson.hpp"
+#include "cuzk/formats/key_image.hpp"
 #include "cuzk/formats/mapped_file.hpp"
 #include "cuzk/formats/zkey.hpp"
 #include "cuzk/r1cs/circom.hpp"
@@ -90,8 +93,13 @@ class Groth16Key final : public ProvingKeyData {
   int log_rows = 0;
   std::uint64_t bytes = 0;
   std::shared_ptr<const R1csMatrices> m;
+  // The tables are owned or views of |image| (the SRS manager's mmap tier); they change only in
+  // switch_tables, under |tier_mu| held exclusively, with no device stage on a host backend.
   ProvingKey pk;
   PreparedVerifyingKey pvk;
+  std::shared_ptr<const KeyImage> image;
+  mutable std::shared_mutex tier_mu;
+  mutable bool mapped = false;  // under tier_mu
   // By device ordinal; destroyed before pk. Device copies come and go while the key is shared
   // (make_resident / release_resident), hence mutable under |resident_mu|.
   mutable std::mutex resident_mu;
@@ -317,19 +325,83 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_circom_key(con
   if (!shape) return shape.status();
   auto bytes = key_bytes(id);
   if (!bytes) return bytes.status();
-  ZkeyReadOptions ro;
-  ro.pool = pool_.get();
-  auto zk = read_zkey(opt_.circom.at(id), ro);
-  if (!zk) return zk.status().with_context("circuit '" + id + "'");
   auto key = std::make_shared<Groth16Key>();
   key->circom = true;
   key->bytes = *bytes;
   key->m = (*shape)->m;
-  key->pk = std::move(zk->pk);
+  // The image is bound to the zkey file as it is now (path, size, mtime) and the image format.
+  const std::string& zpath = opt_.circom.at(id);
+  std::uint64_t tag = 0;
+  {
+    struct stat st {};
+    if (::stat(zpath.c_str(), &st) != 0) return Status(Errc::not_found, zpath + ": cannot stat");
+    const std::string s = "cuzk-circom-key v" + std::to_string(kKeyCacheVersion) + " " + zpath + " " +
+                          std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+                          std::to_string(st.st_mtim.tv_nsec);
+    tag = checksum64(s.data(), s.size());
+  }
+  bool from_image = false;
+  if (opt_.key_images) {
+    auto img = KeyImage::open(image_path(id), tag, pool_.get());
+    if (img.ok()) {
+      key->pk = (*img)->key();
+      key->image = *img;
+      from_image = check_key_matches(key->pk, *key->m).ok() && key->pk.layout == KeyLayout::snarkjs;
+      if (!from_image) key->image.reset();
+    } else if (img.status().code() != Errc::not_found) {
+      spdlog::warn("circuit '{}': {}; rebuilding the key image", id, img.status().to_string());
+    }
+  }
+  if (!from_image) {
+    ZkeyReadOptions ro;
+    ro.pool = pool_.get();
+    auto zk = read_zkey(zpath, ro);
+    if (!zk) return zk.status().with_context("circuit '" + id + "'");
+    key->pk = std::move(zk->pk);
+  }
   CUZK_RETURN_IF_ERROR(check_key_matches(key->pk, *key->m));
+  attach_image(*key, id, tag, from_image);
   key->pvk = prepare_verifying_key(key->pk.vk);
   CUZK_RETURN_IF_ERROR(load_host_resident(*key, "'" + id + "'"));
   return std::shared_ptr<const ProvingKeyData>(std::move(key));
+}
+
+std::string Groth16Prover::image_path(const std::string& key_id) const {
+  std::string name = key_id;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+  if (opt_.circom.count(key_id)) name = "circom-" + name;
+  return (std::filesystem::path(opt_.cache_dir) / (name + ".kimg")).string();
+}
+
+void Groth16Prover::attach_image(ProvingKeyData& kd, const std::string& key_id, std::uint64_t tag, bool from_image) {
+  auto& key = static_cast<Groth16Key&>(kd);
+  if (!opt_.key_images) return;
+  if (!from_image) {
+    const std::string path = image_path(key_id);
+    if (Status st = write_key_image(path, key.pk, tag, pool_.get()); !st.ok()) {
+      spdlog::warn("{}: key image not written: {}", key_id, st.to_string());
+      return;
+    }
+    auto img = KeyImage::open(path, tag, pool_.get());
+    if (!img) {
+      spdlog::warn("{}: key image written but not readable: {}", key_id, img.status().to_string());
+      return;
+    }
+    key.image = *img;
+  }
+  // The tier the backends want: mapped when no host backend proves from the tables (a device
+  // uploads from the mapping), owned otherwise.
+  const bool want_mapped = !host_tables_used(key);
+  if (want_mapped && !from_image) key.image->view_queries(key.pk);  // the decoded copy is freed
+  if (!want_mapped && from_image) {
+    key.pk.h = PointArray<G1Affine>::copy_of(key.pk.h.span());
+    key.pk.l = PointArray<G1Affine>::copy_of(key.pk.l.span());
+    key.pk.a = PointArray<G1Affine>::copy_of(key.pk.a.span());
+    key.pk.b_g1 = PointArray<G1Affine>::copy_of(key.pk.b_g1.span());
+    key.pk.b_g2 = PointArray<G2Affine>::copy_of(key.pk.b_g2.span());
+  }
+  key.mapped = want_mapped;
 }
 
 std::string Groth16Prover::key_path(int log_rows) const {
@@ -409,9 +481,27 @@ Result<std::shared_ptr<const R1csMatrices>> Groth16Prover::matrices(int log_rows
   return m;
 }
 
+Result<std::shared_ptr<const BenchSolvePlan>> Groth16Prover::solve_plan(int log_rows) {
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = solve_plans_.find(log_rows); it != solve_plans_.end()) return it->second;
+  }
+  auto m = matrices(log_rows);
+  if (!m) return m.status();
+  std::lock_guard build(build_mu_);
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = solve_plans_.find(log_rows); it != solve_plans_.end()) return it->second;
+  }
+  auto plan = bench_solve_plan(**m);
+  if (!plan) return plan.status().with_context("bench-" + std::to_string(log_rows) + " solve plan");
+  std::lock_guard lock(mu_);
+  solve_plans_[log_rows] = *plan;
+  return *plan;
+}
+
 Result<std::uint64_t> Groth16Prover::key_bytes(const std::string& key_id) {
-  std::uint64_t copies = 1;  // the CPU backend keeps its own copy of the tables in host memory
-  for (const auto& [ord, be] : backends_) copies += be->name() == "cpu";
+  const std::uint64_t copies = 1;  // the CPU backend proves from the key's tables in place
   if (opt_.circom.count(key_id)) {
     auto shape = circom_shape(key_id);
     if (!shape) return shape.status();
@@ -450,6 +540,31 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key(const std:
   const std::string sum_path = path + ".sum";
   const std::uint64_t circuit = matrices_fingerprint(**m);
 
+  // The key image first: bound to the cache's checksum line (the .params hash, the circuit and
+  // the seeds) and the .params file's size and mtime, so a regenerated, replaced or damaged
+  // cache makes it stale.
+  auto image_tag = [&](const std::string& line) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return std::uint64_t{0};
+    const std::string s = line + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+                          std::to_string(st.st_mtim.tv_nsec);
+    return checksum64(s.data(), s.size(), kKeyCacheVersion);
+  };
+  auto try_image = [&]() -> Status {
+    if (!opt_.key_images) return Status(Errc::not_found, "key images off");
+    std::ifstream sf(sum_path);
+    std::string line;
+    if (!sf || !std::getline(sf, line)) return Status(Errc::not_found, "no checksum file " + sum_path);
+    auto img = KeyImage::open(image_path("bench-" + std::to_string(*k)), image_tag(line + "\n"), pool_.get());
+    if (!img) return img.status();
+    ProvingKey pk = (*img)->key();
+    if (pk.layout != KeyLayout::bellperson) return Status(Errc::bad_encoding, "key image with the snarkjs layout");
+    CUZK_RETURN_IF_ERROR(check_key_matches(pk, **m));
+    key->pk = std::move(pk);
+    key->image = *img;
+    return {};
+  };
+  std::uint64_t tag = 0;
   // The cache: sidecar line must match what this file's bytes hash to; then VK checked, queries
   // unchecked (our own hash-protected file), then the key must fit the circuit.
   auto try_cache = [&]() -> Status {
@@ -457,6 +572,7 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key(const std:
     std::ifstream sf(sum_path);
     std::string line;
     if (!sf || !std::getline(sf, line)) return Status(Errc::not_found, "no checksum file " + sum_path);
+    tag = image_tag(line + "\n");
     auto mf = MappedFile::open(path);
     if (!mf) return mf.status();
     auto span = mf->bytes();
@@ -471,12 +587,18 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key(const std:
     key->pk = std::move(*pk);
     return {};
   };
+  bool from_image = false;
   {
     std::lock_guard build(build_mu_);  // one generation per key, never two writers of a file
-    Status cached = try_cache();
+    Status imaged = try_image();
+    from_image = imaged.ok();
+    if (!from_image && imaged.code() != Errc::not_found)
+      spdlog::warn("bench-{}: {}; rebuilding the key image", *k, imaged.to_string());
+    Status cached = from_image ? Status() : try_cache();
     if (!cached.ok()) {
       if (cached.code() != Errc::not_found) spdlog::warn("bench-{}: {}; regenerating the key", *k, cached.to_string());
       spdlog::info("bench-{}: generating the proving key (benchmark setup, seeded; cached in {})", *k, path);
+      tag = 0;  // an image only of a key whose cache was written
       SeededRng rng(opt_.key_seed ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(*k)));
       SetupOptions so;
       so.pool = pool_.get();
@@ -490,10 +612,12 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key(const std:
         std::string line = sum_line(*k, opt_, circuit, img->size(), checksum64(img->data(), img->size()));
         auto st2 = write_file_atomic(sum_path, std::span(reinterpret_cast<const std::uint8_t*>(line.data()), line.size()));
         if (!st2.ok()) spdlog::warn("bench-{}: key checksum not written: {}", *k, st2.to_string());
+        else tag = image_tag(line);
       }
       key->pk = std::move(*pk);
       ++keys_generated_;
     }
+    if (tag != 0 || from_image) attach_image(*key, "bench-" + std::to_string(*k), tag, from_image);
   }
   key->pvk = prepare_verifying_key(key->pk.vk);
   CUZK_RETURN_IF_ERROR(load_host_resident(*key, "bench-" + std::to_string(*k)));
@@ -522,14 +646,16 @@ Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const Jo
   if (k >= plan.partitions) return Status(Errc::out_of_range, "partition beyond the job's partitions");
   auto m = matrices(*lr);
   if (!m) return m.status();
+  auto sp = solve_plan(*lr);
+  if (!sp) return sp.status();
   auto part = std::make_unique<Groth16Partition>(buffers_);
-  auto w = solve_bench_witness(**m, bench_partition_seed(*seed, k), &cancel, buffers_->take((*m)->num_columns()));
-  if (!w) return w.status().with_context("partition " + std::to_string(k) + " witness");
-  part->w = std::move(*w);
-  if (cancel.load()) return Status(Errc::cancelled, "synthesis cancelled");
-  // Rows = 2^K = the domain: the H step extends nothing.
+  // One pass: the witness and a/b/c (rows = 2^K = the domain: the H step extends nothing).
+  part->w.z = buffers_->take((*m)->num_columns());
   part->take_abc((*m)->num_constraints, (*m)->num_constraints);
-  CUZK_RETURN_IF_ERROR(pce_evaluate_into(*pool_, **m, part->w.z, part->abc.a, part->abc.b, part->abc.c));
+  CUZK_RETURN_IF_ERROR(solve_bench_partition(**m, **sp, bench_partition_seed(*seed, k), &cancel, part->w.z, part->abc.a,
+                                             part->abc.b, part->abc.c)
+                           .with_context("partition " + std::to_string(k) + " witness"));
+  part->w.public_inputs.assign(part->w.z.begin() + 1, part->w.z.begin() + static_cast<std::ptrdiff_t>((*m)->num_inputs));
   {
     std::lock_guard lock(mu_);
     if (inputs_.size() >= kMaxKeptInputs) inputs_.clear();  // verify recomputes what is missing
@@ -618,10 +744,77 @@ Status Groth16Prover::make_resident(const ProvingKeyData& key, int device) {
     std::lock_guard lock(gk->resident_mu);
     if (gk->resident.count(device)) return {};
   }
+  std::shared_lock tier(gk->tier_mu);  // the tables stay as they are while the device reads them
   auto rk = ResidentKey::load(*it->second, gk->pk);
   if (!rk) return rk.status().with_context("loading the key on " + it->second->name());
   std::lock_guard lock(gk->resident_mu);
   gk->resident.try_emplace(device, std::move(*rk));  // a concurrent load won: ours is freed
+  return {};
+}
+
+std::optional<PartitionProver::KeyMapping> Groth16Prover::key_mapping(const ProvingKeyData& key) const {
+  const auto* gk = dynamic_cast<const Groth16Key*>(&key);
+  if (!gk || !gk->image) return std::nullopt;
+  std::shared_lock tier(gk->tier_mu);
+  const std::uint64_t tables = gk->pk.query_bytes();
+  return KeyMapping{.charged_bytes = gk->bytes > tables ? gk->bytes - tables : 0, .image_bytes = gk->image->file_bytes()};
+}
+
+bool Groth16Prover::key_is_mapped(const ProvingKeyData& key) const {
+  const auto* gk = dynamic_cast<const Groth16Key*>(&key);
+  if (!gk) return false;
+  std::shared_lock tier(gk->tier_mu);
+  return gk->mapped;
+}
+
+bool Groth16Prover::host_tables_used(const ProvingKeyData& key) const {
+  (void)key;
+  for (const auto& [ord, be] : backends_)
+    if (!device_memory_report(*be)) return true;
+  return false;
+}
+
+Status Groth16Prover::map_key(const ProvingKeyData& key) { return switch_tables(key, true); }
+Status Groth16Prover::unmap_key(const ProvingKeyData& key) { return switch_tables(key, false); }
+
+Status Groth16Prover::switch_tables(const ProvingKeyData& key, bool to_mapped) {
+  const auto* cgk = dynamic_cast<const Groth16Key*>(&key);
+  if (!cgk) return Status(Errc::invalid_argument, "groth16 prover given another prover's key");
+  if (!cgk->image) return Status(Errc::unimplemented, "the key has no image");
+  auto& gk = const_cast<Groth16Key&>(*cgk);  // the tables are the tier's to change (see Groth16Key)
+  std::unique_lock tier(gk.tier_mu);
+  if (gk.mapped == to_mapped) return {};
+  // Host backends prove from the tables in place: their tables go first and come back over the
+  // new storage (the caller guarantees no device stage runs on them).
+  std::vector<int> host;
+  {
+    std::lock_guard lock(gk.resident_mu);
+    for (auto it = gk.resident.begin(); it != gk.resident.end();) {
+      if (!device_memory_report(*backends_.at(it->first))) {
+        host.push_back(it->first);
+        it = gk.resident.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  ProvingKey& pk = gk.pk;
+  if (to_mapped) {
+    gk.image->view_queries(pk);
+  } else {
+    pk.h = PointArray<G1Affine>::copy_of(pk.h.span());
+    pk.l = PointArray<G1Affine>::copy_of(pk.l.span());
+    pk.a = PointArray<G1Affine>::copy_of(pk.a.span());
+    pk.b_g1 = PointArray<G1Affine>::copy_of(pk.b_g1.span());
+    pk.b_g2 = PointArray<G2Affine>::copy_of(pk.b_g2.span());
+  }
+  gk.mapped = to_mapped;
+  for (int ord : host) {
+    auto rk = ResidentKey::load(*backends_.at(ord), pk);
+    if (!rk) return rk.status().with_context("reloading the key on " + backends_.at(ord)->name());
+    std::lock_guard lock(gk.resident_mu);
+    gk.resident[ord] = std::move(*rk);
+  }
   return {};
 }
 

@@ -32,7 +32,8 @@
 // device_key_bytes is the backend's own prediction of the resident tables' bytes. disk_keys lists
 // the cached bench keys (.params with their .sum) and the registered zkeys.
 //
-// Stages: synthesize = witness solve + PCE a/b/c (parallel SpMV); prove_partition = prove_with_abc
+// Stages: synthesize = one pass that solves the witness and writes a/b/c (bench_solve.hpp, with
+// the topology's solve plan; circom: the .wtns witness + PCE a/b/c, parallel SpMV); prove_partition = prove_with_abc
 // on the backend of the engine device (CpuBackend "cpu" as device 0, or "cuda:N" as device N);
 // verify = each 192-byte partition proof against the VK with the partition's public inputs
 // (kept from synthesis, recomputed when absent).
@@ -50,6 +51,7 @@
 #include "cuzk/backend/backend.hpp"
 #include "cuzk/backend/make_backend.hpp"
 #include "cuzk/base/thread_pool.hpp"
+#include "cuzk/engine/bench_solve.hpp"
 #include "cuzk/engine/buffer_pool.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/partition_prover.hpp"
@@ -77,6 +79,9 @@ struct Groth16ProverOptions {
   std::map<std::string, std::string> circom;
   std::uint64_t structure_seed = 1;  ///< topology of every bench-K circuit
   std::uint64_t key_seed = 0x6b65792d62656e63ULL;
+  /// Key images (formats/key_image.hpp) in cache_dir: written after a key's first decode or
+  /// generation, then mapped instead of decoded; they back the SRS manager's mmap tier.
+  bool key_images = true;
 };
 
 /// Public inputs of a partition (ONE excluded) and the full assignment z = (inputs ‖ aux).
@@ -118,6 +123,13 @@ class Groth16Prover final : public PartitionProver {
   Status make_resident(const ProvingKeyData& key, int device) override;
   void release_resident(const ProvingKeyData& key, int device) override;
   std::vector<DiskKey> disk_keys() const override;
+  std::optional<KeyMapping> key_mapping(const ProvingKeyData& key) const override;
+  bool key_is_mapped(const ProvingKeyData& key) const override;
+  bool host_tables_used(const ProvingKeyData& key) const override;
+  Status map_key(const ProvingKeyData& key) override;
+  Status unmap_key(const ProvingKeyData& key) override;
+  /// The key image path of a key id (bench-<K> or a circom id).
+  std::string image_path(const std::string& key_id) const;
   void attach_budget(MemoryBudget* budget) override { buffers_->attach(budget); }
   void detach_budget(MemoryBudget* budget) override { buffers_->detach(budget); }
   std::uint64_t release_kept_buffers() override { return buffers_->trim(); }
@@ -132,6 +144,8 @@ class Groth16Prover final : public PartitionProver {
   std::uint64_t keys_generated() const { return keys_generated_; }
   /// The matrices of bench-<K> (built or read from the disk cache once, then shared).
   Result<std::shared_ptr<const R1csMatrices>> matrices(int log_rows);
+  /// The solve plan of bench-<K> (engine/bench_solve.hpp), built once from its matrices.
+  Result<std::shared_ptr<const BenchSolvePlan>> solve_plan(int log_rows);
 
  private:
   explicit Groth16Prover(Groth16ProverOptions opt);
@@ -147,6 +161,11 @@ class Groth16Prover final : public PartitionProver {
   Result<std::unique_ptr<Backend>> new_backend(const std::string& spec);
   /// Loads the key onto the backends that keep their tables in host memory (part of the host tier).
   Status load_host_resident(const ProvingKeyData& key, const std::string& what);
+  /// Attaches the key's image (written now when absent) and puts its tables in the tier that
+  /// fits the backends: mapped when no host backend proves from them, owned otherwise.
+  void attach_image(ProvingKeyData& key, const std::string& key_id, std::uint64_t tag, bool from_image);
+  /// Moves the key's tables to views of its image (to_mapped) or to owned memory.
+  Status switch_tables(const ProvingKeyData& key, bool to_mapped);
 
   Groth16ProverOptions opt_;
   std::map<std::string, std::shared_ptr<const CircomShape>> circom_;  // under build_mu_
@@ -155,6 +174,7 @@ class Groth16Prover final : public PartitionProver {
   std::map<int, std::unique_ptr<Backend>> backends_;  // by engine device ordinal
   std::mutex mu_;                                      // matrices_, inputs_
   std::map<int, std::shared_ptr<const R1csMatrices>> matrices_;
+  std::map<int, std::shared_ptr<const BenchSolvePlan>> solve_plans_;  // under mu_, built under build_mu_
   std::mutex build_mu_;  // one matrices build / key generation at a time
   // z and a/b/c reused from partition to partition, charged to the engine's budget while kept.
   std::shared_ptr<FrBufferPool> buffers_ = std::make_shared<FrBufferPool>();

@@ -22,7 +22,9 @@
 #include "cuzk/engine/config.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
+#include "cuzk/engine/srs_manager.hpp"
 #include "cuzk/formats/bellperson.hpp"
+#include "cuzk/formats/key_image.hpp"
 #include "cuzk/formats/snarkjs_json.hpp"
 #include "cuzk/groth16/verify.hpp"
 #include "cuzk/r1cs/bench_circuit.hpp"
@@ -142,7 +144,7 @@ TEST(Groth16Prover, PlanAndKeyBytesAreExact) {
   ASSERT_TRUE(pk.ok());
   std::uint64_t pts = sizeof(G1Affine) * (pk->h.size() + pk->l.size() + pk->a.size() + pk->b_g1.size()) +
                       sizeof(G2Affine) * pk->b_g2.size();
-  EXPECT_EQ(*kb, 2 * pts + (*m)->memory_bytes());  // the key and the CPU backend's copy
+  EXPECT_EQ(*kb, pts + (*m)->memory_bytes());  // the CPU backend proves from the key's tables in place
   std::filesystem::remove_all(dir);
 }
 
@@ -572,9 +574,12 @@ TEST(Groth16Prover, KeysMoveBetweenHostAndFakeVramTiers) {
     if (!in_host.empty()) {
       auto* h = key_status(s, in_host);
       ASSERT_NE(h, nullptr);
-      EXPECT_EQ(h->tier, "host");
+      // Its device copy was made, no host backend proves from its tables: served from its image.
+      EXPECT_EQ(h->tier, "mmap");
       EXPECT_TRUE(h->devices.empty());
-      EXPECT_GT(h->host_bytes, 0u);
+      EXPECT_GT(h->host_bytes, 0u);  // the matrices
+      EXPECT_LT(h->host_bytes, h->size_bytes);
+      EXPECT_GT(h->mapped_bytes, 0u);
     }
     ASSERT_EQ(s.devices.size(), 1u);
     EXPECT_TRUE(s.devices[0].vram.has_arena);
@@ -682,6 +687,125 @@ TEST(Groth16Prover, KeyLargerThanFakeArenaStreamsItsLargeTables) {
   EXPECT_EQ(device->device_memory().streamed_bytes, 0u);
   EXPECT_EQ(device->device_memory().used, 0u);
   (*e)->shutdown(std::chrono::seconds(5));
+  std::filesystem::remove_all(dir);
+}
+
+// Key images and the mmap tier on the CPU backend: the first load writes bench-<K>.kimg, a fresh
+// prover loads from it (no generation, no decode) into owned memory (the CPU proves from host
+// tables); under a small budget the SRS manager maps the idle bench-10 to make room for bench-11,
+// a job proves and self-verifies from the mapping while there is no room to promote it, and the
+// next use with room promotes it back; the budget's peak stays under its limit. A damaged or
+// stale image is rebuilt.
+TEST(Groth16Prover, KeyImageBacksTheMmapTierOnTheCpu) {
+  auto dir = temp_dir("mmap");
+  {
+    auto gen = make_prover(dir);
+    ASSERT_TRUE(gen->load_key("bench-10").ok());
+    ASSERT_TRUE(gen->load_key("bench-11").ok());
+    EXPECT_EQ(gen->keys_generated(), 2u);
+  }
+  auto prover = make_prover(dir);
+  const std::string img10 = prover->image_path("bench-10");
+  ASSERT_TRUE(std::filesystem::exists(img10));
+  auto kb10 = prover->key_bytes("bench-10"), kb11 = prover->key_bytes("bench-11");
+  ASSERT_TRUE(kb10.ok() && kb11.ok());
+  const std::uint64_t charged10 = (*prover->matrices(10))->memory_bytes();
+  const std::uint64_t limit = *kb11 + charged10 + (*kb10 - charged10) / 2;  // bench-11 and a mapped bench-10
+  MemoryBudget budget(limit, 0);
+  SrsManager m(budget);
+  auto prove_one = [&](const std::shared_ptr<SrsLease>& l, std::uint64_t seed) {
+    auto key = l->wait();
+    ASSERT_TRUE(key.ok()) << key.status().to_string();
+    auto req = bench_job("m" + std::to_string(seed), seed, 1);
+    auto plan = prover->plan(req);
+    ASSERT_TRUE(plan.ok());
+    CancelFlag cancel{false};
+    auto part = prover->synthesize(req, *plan, 0, cancel);
+    ASSERT_TRUE(part.ok()) << part.status().to_string();
+    auto proof = prover->prove_partition(0, **key, req, 0, **part, cancel);
+    ASSERT_TRUE(proof.ok()) << proof.status().to_string();
+    EXPECT_TRUE(prover->verify(**key, req, *proof).ok());
+    expect_partitions_verify(*prover, *proof, seed, 1);
+  };
+  auto tier = [&](const std::string& id) {
+    for (auto& s : m.status())
+      if (s.key_id == id) return s;
+    return SrsEntryStatus{};
+  };
+  {
+    auto l10 = m.acquire("bench-10", *prover, Priority::normal);
+    ASSERT_TRUE(l10.ok()) << l10.status().to_string();
+    auto key = (*l10)->wait();
+    ASSERT_TRUE(key.ok()) << key.status().to_string();
+    EXPECT_EQ(prover->keys_generated(), 0u);
+    EXPECT_FALSE(prover->key_is_mapped(**key));  // the CPU proves from owned tables
+    auto km = prover->key_mapping(**key);
+    ASSERT_TRUE(km.has_value());
+    EXPECT_EQ(km->charged_bytes, charged10);
+    EXPECT_EQ(km->image_bytes, std::filesystem::file_size(img10));
+    EXPECT_EQ(tier("bench-10").tier, "host");
+    prove_one(*l10, 1);
+  }
+  auto l11 = m.acquire("bench-11", *prover, Priority::normal);
+  ASSERT_TRUE(l11.ok()) << l11.status().to_string();
+  ASSERT_TRUE((*l11)->wait().ok());
+  auto s10 = tier("bench-10");
+  EXPECT_EQ(s10.tier, "mmap");
+  EXPECT_EQ(s10.host_bytes, charged10);
+  EXPECT_EQ(s10.mapped_bytes, std::filesystem::file_size(img10));
+  EXPECT_EQ(budget.used(), *kb11 + charged10);
+  {
+    auto l10 = m.acquire("bench-10", *prover, Priority::normal);  // no room to promote
+    ASSERT_TRUE(l10.ok());
+    auto key = (*l10)->wait();
+    ASSERT_TRUE(key.ok());
+    EXPECT_TRUE(prover->key_is_mapped(**key));
+    prove_one(*l10, 2);
+    EXPECT_EQ(tier("bench-10").tier, "mmap");
+  }
+  l11->reset();
+  ASSERT_TRUE(m.evict("bench-11").ok());
+  {
+    auto l10 = m.acquire("bench-10", *prover, Priority::normal);  // room: promoted
+    ASSERT_TRUE(l10.ok());
+    auto key = (*l10)->wait();
+    ASSERT_TRUE(key.ok());
+    EXPECT_FALSE(prover->key_is_mapped(**key));
+    EXPECT_EQ(tier("bench-10").tier, "host");
+    EXPECT_EQ(budget.used(), *kb10);
+    prove_one(*l10, 3);
+  }
+  EXPECT_LE(budget.peak(), limit);
+  ASSERT_TRUE(m.evict("bench-10").ok());
+  EXPECT_EQ(budget.used(), 0u);
+
+  // A damaged image is rebuilt from the .params (not used, not a generation).
+  {
+    const auto size = std::filesystem::file_size(img10);
+    std::fstream f(img10, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(size - 5000));
+    const char junk[4] = {1, 2, 3, 4};
+    f.write(junk, 4);
+  }
+  auto p2 = make_prover(dir);
+  auto k2 = p2->load_key("bench-10");
+  ASSERT_TRUE(k2.ok()) << k2.status().to_string();
+  EXPECT_EQ(p2->keys_generated(), 0u);
+  {
+    const auto size = std::filesystem::file_size(img10);
+    std::ifstream f(img10, std::ios::binary);
+    f.seekg(static_cast<std::streamoff>(size - 5000));
+    char back[4] = {};
+    f.read(back, 4);
+    EXPECT_FALSE(back[0] == 1 && back[1] == 2 && back[2] == 3 && back[3] == 4) << "the damaged image was not rebuilt";
+  }
+  // A replaced .params (new mtime) makes the image stale: rebuilt, and the key still loads.
+  const auto before = std::filesystem::last_write_time(img10);
+  std::filesystem::last_write_time(prover->key_path(10), std::filesystem::file_time_type::clock::now());
+  auto p3 = make_prover(dir);
+  ASSERT_TRUE(p3->load_key("bench-10").ok());
+  EXPECT_EQ(p3->keys_generated(), 0u);
+  EXPECT_NE(std::filesystem::last_write_time(img10), before);
   std::filesystem::remove_all(dir);
 }
 

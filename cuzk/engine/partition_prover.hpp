@@ -122,6 +122,29 @@ class PartitionProver {
   virtual Status make_resident(const ProvingKeyData& key, int device) { (void)key, (void)device; return {}; }
   /// Frees |device|'s copy of |key| (no-op when absent). Never called while a device stage uses it.
   virtual void release_resident(const ProvingKeyData& key, int device) { (void)key, (void)device; }
+
+  // The "mmap" tier: a key whose query tables can be served from a mapped image of itself
+  // (Groth16Prover: formats/key_image.hpp) instead of owned host memory. The SRS manager maps
+  // idle keys under host-budget pressure, and a key whose device copy is made when no host
+  // backend proves from its tables; it unmaps (promotes) a key again on use when a host backend
+  // proves from the tables and the budget has room. The defaults: no image, no mmap tier.
+
+  /// |key|'s figures in the mmap tier; nullopt when it has no image (it leaves host memory only
+  /// by eviction).
+  struct KeyMapping {
+    std::uint64_t charged_bytes = 0;  ///< host bytes still charged while mapped (≤ size_bytes())
+    std::uint64_t image_bytes = 0;    ///< the mapped file
+  };
+  virtual std::optional<KeyMapping> key_mapping(const ProvingKeyData& key) const { (void)key; return std::nullopt; }
+  /// Whether |key|'s tables are mapped now (load_key may return a key already mapped).
+  virtual bool key_is_mapped(const ProvingKeyData& key) const { (void)key; return false; }
+  /// Whether a host backend (the CPU) proves from |key|'s tables in host memory.
+  virtual bool host_tables_used(const ProvingKeyData& key) const { (void)key; return false; }
+  /// Moves |key|'s tables to views of its image (map) or back to owned memory (unmap). Called
+  /// only while no device stage on a host backend uses the key; unimplemented without an image.
+  virtual Status map_key(const ProvingKeyData& key) { (void)key; return Status(Errc::unimplemented, "no key image"); }
+  virtual Status unmap_key(const ProvingKeyData& key) { (void)key; return Status(Errc::unimplemented, "no key image"); }
+
   /// Key files on disk (cached or registered) this prover could load.
   virtual std::vector<DiskKey> disk_keys() const { return {}; }
 

@@ -9,7 +9,12 @@ struct SrsLease::Entry {
   std::string key_id;
   PartitionProver* prover = nullptr;
   std::uint64_t size = 0;
-  Reservation res;
+  Reservation res;    // host bytes charged (the mapped figure once mapped)
+  Reservation promo;  // bytes charged back by a promotion mmap → host
+  bool mapped = false;  // tables served from the key's image (tier "mmap")
+  bool busy = false;    // a tier transition (map / unmap) is running
+  std::uint64_t image_bytes = 0;
+  std::shared_future<void> ready;  // not ready while a transition runs (leases wait for it)
   std::shared_future<Result<std::shared_ptr<const ProvingKeyData>>> key;
   std::uint32_t refs = 0;
   Clock::time_point last_used = Clock::now();
@@ -37,13 +42,25 @@ std::shared_ptr<const ProvingKeyData> loaded_key(const Entry& e) {
   return r.ok() ? *r : nullptr;
 }
 
+std::uint64_t charged(const Entry& e) { return e.res.bytes() + e.promo.bytes(); }
+
 }  // namespace
 
 SrsLease::~SrsLease() { m_->unref(e_); }
 
+void SrsManager::wait_ready(const std::shared_ptr<Entry>& e) const {
+  std::shared_future<void> f;
+  {
+    std::lock_guard lock(mu_);
+    f = e->ready;
+  }
+  if (f.valid()) f.wait();
+}
+
 Result<std::shared_ptr<const ProvingKeyData>> SrsLease::wait(std::uint64_t* waited_ms) const {
   auto t0 = Clock::now();
   auto r = e_->key.get();
+  m_->wait_ready(e_);
   if (waited_ms)
     *waited_ms = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
   return r;
@@ -53,6 +70,7 @@ Result<std::unique_ptr<SrsDevicePin>> SrsLease::on_device(int device, std::uint6
   auto t0 = Clock::now();
   auto r = e_->key.get();
   if (!r) return r.status();
+  m_->wait_ready(e_);
   auto pin = m_->pin(e_, device);
   if (waited_ms)
     *waited_ms = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
@@ -80,6 +98,51 @@ void SrsManager::free_entry(const std::shared_ptr<Entry>& e) {
   e->copies.clear();
   e->key = {};
   e->res.reset();
+  e->promo.reset();
+}
+
+bool SrsManager::begin_transition(Entry& e, std::shared_ptr<std::promise<void>>& done) {
+  if (e.busy) return false;
+  e.busy = true;
+  done = std::make_shared<std::promise<void>>();
+  e.ready = done->get_future().share();
+  return true;
+}
+
+void SrsManager::end_transition(Entry& e, const std::shared_ptr<std::promise<void>>& done) {
+  e.busy = false;
+  done->set_value();
+}
+
+std::uint64_t SrsManager::map_entry(const std::shared_ptr<Entry>& e) {
+  std::shared_ptr<std::promise<void>> done;
+  std::shared_ptr<const ProvingKeyData> key;
+  std::optional<PartitionProver::KeyMapping> km;
+  {
+    std::lock_guard lock(mu_);
+    key = loaded_key(*e);
+    if (!key || e->mapped) return 0;
+    km = e->prover->key_mapping(*key);
+    if (!km || !begin_transition(*e, done)) return 0;
+  }
+  Status st = e->prover->map_key(*key);
+  std::uint64_t freed = 0;
+  {
+    std::lock_guard lock(mu_);
+    if (st.ok()) {
+      e->mapped = true;
+      e->image_bytes = km->image_bytes;
+      freed = e->promo.bytes();
+      e->promo.reset();
+      if (e->res.bytes() > km->charged_bytes) {
+        freed += e->res.bytes() - km->charged_bytes;
+        e->res.release(e->res.bytes() - km->charged_bytes);
+      }
+    }
+    end_transition(*e, done);
+  }
+  device_cv_.notify_all();
+  return freed;
 }
 
 Result<std::shared_ptr<SrsLease>> SrsManager::acquire(const std::string& key_id, PartitionProver& prover, Priority p) {
@@ -98,9 +161,30 @@ Result<std::shared_ptr<SrsLease>> SrsManager::acquire(const std::string& key_id,
         it = entries_.end();
       }
       if (it != entries_.end()) {
-        ++it->second->refs;
-        it->second->last_used = Clock::now();
-        return std::shared_ptr<SrsLease>(new SrsLease(this, it->second));
+        auto e = it->second;
+        ++e->refs;
+        e->last_used = Clock::now();
+        // mmap → host on use: a host backend proves from the tables, nobody else holds the key
+        // and the budget has room now (otherwise the job proves from the mapping).
+        if (e->refs == 1 && e->mapped && !e->busy)
+          if (auto key = loaded_key(*e); key && e->prover->host_tables_used(*key)) {
+            const std::uint64_t extra = e->size > charged(*e) ? e->size - charged(*e) : 0;
+            std::shared_ptr<std::promise<void>> done;
+            if (budget_.try_reserve(extra, p) && begin_transition(*e, done)) {
+              e->promo = Reservation(&budget_, extra);
+              loads_.push_back(std::async(std::launch::async, [this, e, key, done]() mutable {
+                Status st = e->prover->unmap_key(*key);
+                {
+                  std::lock_guard lock(mu_);
+                  if (st.ok()) e->mapped = false;
+                  else e->promo.reset();  // stays mapped
+                  end_transition(*e, done);
+                }
+                device_cv_.notify_all();
+              }));
+            }
+          }
+        return std::shared_ptr<SrsLease>(new SrsLease(this, e));
       }
       auto bytes = prover.key_bytes(key_id);
       if (!bytes) return bytes.status();
@@ -128,6 +212,13 @@ Result<std::shared_ptr<SrsLease>> SrsManager::acquire(const std::string& key_id,
             if (auto e = weak.lock()) {
               e->load_ms = ms;
               if (r.ok() && (*r)->size_bytes() < e->size) e->res.release(e->size - (*r)->size_bytes());  // trust the real size
+              if (r.ok() && prover.key_is_mapped(**r)) {  // loaded straight into the mmap tier
+                if (auto km = prover.key_mapping(**r)) {
+                  e->mapped = true;
+                  e->image_bytes = km->image_bytes;
+                  if (e->res.bytes() > km->charged_bytes) e->res.release(e->res.bytes() - km->charged_bytes);
+                }
+              }
               if (!r.ok()) e->res.reset();
               // The result is visible before done is set, so status never reports a loaded key
               // whose future is still empty.
@@ -155,24 +246,45 @@ Result<std::shared_ptr<SrsLease>> SrsManager::acquire(const std::string& key_id,
 }
 
 std::uint64_t SrsManager::evict_idle(std::uint64_t bytes, const std::string& keep) {
+  // First host → mmap: idle keys with an image keep serving from it, their tables uncharged.
+  std::uint64_t freed = 0;
+  {
+    std::vector<std::shared_ptr<Entry>> idle;
+    {
+      std::lock_guard lock(mu_);
+      for (auto& [id, e] : entries_)
+        if (e->refs == 0 && e->done && !e->failed && !e->mapped && !e->busy && id != keep) idle.push_back(e);
+    }
+    std::sort(idle.begin(), idle.end(), [](auto& a, auto& b) { return a->last_used < b->last_used; });
+    for (auto& e : idle) {
+      if (freed >= bytes) break;
+      {
+        std::lock_guard lock(mu_);
+        if (e->refs != 0) continue;  // leased meanwhile
+      }
+      freed += map_entry(e);
+    }
+  }
+  if (freed >= bytes) return freed;
+  // Then out of memory altogether (with the device copies), least recently used first; keys that
+  // are charged nothing (mapped) stay.
   std::vector<std::shared_ptr<Entry>> victims;
   {
     std::lock_guard lock(mu_);
     std::vector<std::shared_ptr<Entry>> idle;
     for (auto& [id, e] : entries_)
-      if (e->refs == 0 && e->done && id != keep) idle.push_back(e);
+      if (e->refs == 0 && e->done && !e->busy && id != keep && (charged(*e) > 0 || e->failed)) idle.push_back(e);
     std::sort(idle.begin(), idle.end(), [](auto& a, auto& b) { return a->last_used < b->last_used; });
-    std::uint64_t freed = 0;
+    std::uint64_t more = 0;
     for (auto& e : idle) {
-      if (freed >= bytes) break;
-      freed += e->res.bytes();
+      if (freed + more >= bytes) break;
+      more += charged(*e);
       entries_.erase(e->key_id);
       victims.push_back(e);
     }
   }
-  std::uint64_t freed = 0;
   for (auto& e : victims) {
-    freed += e->res.bytes();
+    freed += charged(*e);
     free_entry(e);
   }
   if (!victims.empty()) device_cv_.notify_all();
@@ -189,10 +301,11 @@ Result<std::uint64_t> SrsManager::evict(const std::string& key_id) {
       return Status(Errc::invalid_argument, "proving key " + key_id + " is in use by " +
                                                 std::to_string(it->second->refs) + " job(s)");
     if (!it->second->done) return Status(Errc::invalid_argument, "proving key " + key_id + " is still loading");
+    if (it->second->busy) return Status(Errc::invalid_argument, "proving key " + key_id + " is changing tiers");
     victim = it->second;
     entries_.erase(it);
   }
-  std::uint64_t freed = victim->res.bytes();
+  std::uint64_t freed = charged(*victim);
   free_entry(victim);
   device_cv_.notify_all();
   return freed;
@@ -277,7 +390,12 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
     c.loading = false;
     c.pins = 1;
     c.last_used = Clock::now();
+    // The device has its copy: when no host backend proves from the tables, the owned host copy
+    // is not needed any more (host → mmap, its bytes leave the budget and the RSS).
+    const bool map_now = !e->mapped && !e->busy && !prover.host_tables_used(*key) && prover.key_mapping(*key);
+    lock.unlock();
     device_cv_.notify_all();
+    if (map_now) map_entry(e);
     return std::unique_ptr<SrsDevicePin>(new SrsDevicePin(this, e, device));
   }
 }
@@ -312,14 +430,15 @@ std::vector<SrsEntryStatus> SrsManager::status(std::span<PartitionProver* const>
       s.key_id = id;
       s.loaded = e->done && !e->failed;
       s.size_bytes = e->size;
-      s.host_bytes = s.loaded ? e->res.bytes() : 0;
+      s.host_bytes = s.loaded ? charged(*e) : 0;
+      s.mapped_bytes = s.loaded && e->mapped ? e->image_bytes : 0;
       for (auto& [device, c] : e->copies) {
         if (c.loading) continue;
         s.devices.push_back(SrsDeviceCopy{.device = device, .bytes = c.bytes, .pins = c.pins,
                                           .idle_seconds = c.pins ? 0.0 : seconds_since(c.last_used, now)});
         s.vram_bytes += c.bytes;
       }
-      s.tier = !e->done ? "loading" : e->failed ? "failed" : !s.devices.empty() ? "vram" : "host";
+      s.tier = !e->done ? "loading" : e->failed ? "failed" : !s.devices.empty() ? "vram" : e->mapped ? "mmap" : "host";
       s.ref_count = e->refs;
       s.load_ms = e->load_ms;
       s.idle_seconds = e->refs ? 0.0 : seconds_since(e->last_used, now);

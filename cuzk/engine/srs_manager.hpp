@@ -1,10 +1,11 @@
 // SrsManager: proving keys held for the circuits the daemon proves, in tiers (DESIGN.md §3):
 //
 //   vram  — the key's bases resident on device N (a CUDA arena); per-device bytes and pins.
-//   host  — the decoded key in host memory (and the CPU backend's tables), charged to the one
-//           MemoryBudget before it is loaded.
+//   host  — the key's tables in owned host memory (the CPU backend proves from them in place),
+//           charged to the one MemoryBudget before it is loaded.
+//   mmap  — the tables are views of the key's image (PartitionProver::key_mapping), charged only
+//           what stays owned; the page cache holds the rest and the kernel may drop it.
 //   disk  — a key file (cached bench key, registered zkey) that nothing has loaded; listed only.
-//   (no separate mmap tier: a load maps the file, decodes it and unmaps it.)
 //
 // One entry per key id with a reference count (jobs that hold a lease), its last-use time for
 // LRU, and per device its resident bytes, pins (device stages running with it) and last use.
@@ -12,8 +13,13 @@
 // device stage), so synthesis of the first partitions overlaps the load. A device stage pins the
 // key on its device (on_device): the copy is made on first use there, after demoting idle keys'
 // copies on that device, least recently used first, until the arena has room for it and the
-// working reserve (device_reserve); a copy is never released while pinned. Under host-budget pressure idle keys (no lease) leave host memory, LRU,
-// with their device copies. Evicting a key in use is refused with a reason.
+// working reserve (device_reserve); a copy is never released while pinned. Under host-budget
+// pressure idle keys (no lease) first move host → mmap (LRU, those with an image), then leave
+// memory altogether with their device copies (LRU). A key whose device copy is made and whose
+// tables no host backend proves from moves host → mmap at once. A mapped key is promoted back
+// (mmap → host, on the loader thread; leases wait for it) when a job takes it, nobody else holds
+// it, a host backend proves from its tables and the budget has room; otherwise it proves from
+// the mapping. Evicting a key in use is refused with a reason.
 //
 // VRAM figures come from the prover's view of the backend's arena (DeviceArena), never from a
 // device-global query.
@@ -45,10 +51,11 @@ struct SrsDeviceCopy {
 
 struct SrsEntryStatus {
   std::string key_id;
-  std::string tier;  ///< top tier: "vram", "host", "disk", "loading", "failed"
+  std::string tier;  ///< top tier: "vram", "host", "mmap", "disk", "loading", "failed"
   bool loaded = false;
   std::uint64_t size_bytes = 0;  ///< host bytes charged to the budget (the file's bytes for "disk")
-  std::uint64_t host_bytes = 0;  ///< 0 unless loaded
+  std::uint64_t host_bytes = 0;  ///< host bytes charged to the budget now; 0 unless loaded
+  std::uint64_t mapped_bytes = 0;  ///< the key image the tables are served from (tier "mmap", or "vram" over it)
   std::uint64_t vram_bytes = 0;  ///< sum over devices
   std::vector<SrsDeviceCopy> devices;
   std::uint32_t ref_count = 0;
@@ -144,6 +151,13 @@ class SrsManager {
   /// Frees a dropped entry (no longer in the map, no lease): its device copies, its host copy,
   /// then its budget bytes. Called without mu_.
   static void free_entry(const std::shared_ptr<SrsLease::Entry>& e);
+  /// Waits for a tier transition of |e| to finish.
+  void wait_ready(const std::shared_ptr<SrsLease::Entry>& e) const;
+  /// Marks |e| busy with a transition (false when one runs); under mu_.
+  static bool begin_transition(SrsLease::Entry& e, std::shared_ptr<std::promise<void>>& done);
+  static void end_transition(SrsLease::Entry& e, const std::shared_ptr<std::promise<void>>& done);
+  /// host → mmap for a loaded key with an image; returns the budget bytes freed. Without mu_.
+  std::uint64_t map_entry(const std::shared_ptr<SrsLease::Entry>& e);
 
   MemoryBudget& budget_;
   const std::uint64_t device_reserve_;

@@ -49,7 +49,7 @@ class TieredProver final : public PartitionProver {
     live_host += *b;
     return std::shared_ptr<const ProvingKeyData>(new TestKey(id, *b, sizes[id].second), [this](const ProvingKeyData* k) {
       std::lock_guard lock(mu);
-      live_host -= k->size_bytes();
+      live_host -= mapped.erase(static_cast<const TestKey*>(k)->id) ? k->size_bytes() / 10 : k->size_bytes();
       delete k;
     });
   }
@@ -86,6 +86,35 @@ class TieredProver final : public PartitionProver {
     if (device == 1 && resident.erase(k.id)) demoted.push_back(k.id);
   }
   std::vector<DiskKey> disk_keys() const override { return {DiskKey{.key_id = "k9", .path = "/keys/k9.params", .bytes = 1234}}; }
+
+  // The mmap tier (with |images|): a key's image is its host bytes; mapped, it is charged a tenth.
+  bool images = false;
+  bool host_backend = true;  // a host backend proves from the tables (promotion on use)
+  std::optional<KeyMapping> key_mapping(const ProvingKeyData& key) const override {
+    if (!images) return std::nullopt;
+    const auto& k = static_cast<const TestKey&>(key);
+    return KeyMapping{.charged_bytes = k.host / 10, .image_bytes = k.host};
+  }
+  bool key_is_mapped(const ProvingKeyData& key) const override {
+    std::lock_guard lock(mu);
+    return mapped.count(static_cast<const TestKey&>(key).id) != 0;
+  }
+  bool host_tables_used(const ProvingKeyData&) const override { return host_backend; }
+  Status map_key(const ProvingKeyData& key) override {
+    const auto& k = static_cast<const TestKey&>(key);
+    std::lock_guard lock(mu);
+    if (!images) return Status(Errc::unimplemented, "no image");
+    if (mapped.insert(k.id).second) live_host -= k.host - k.host / 10, ++maps;
+    return {};
+  }
+  Status unmap_key(const ProvingKeyData& key) override {
+    const auto& k = static_cast<const TestKey&>(key);
+    std::lock_guard lock(mu);
+    if (mapped.erase(k.id)) live_host += k.host - k.host / 10, ++unmaps;
+    return {};
+  }
+  std::set<std::string> mapped;
+  int maps = 0, unmaps = 0;
 
   bool on_device(const std::string& id) const {
     std::lock_guard lock(mu);
@@ -400,6 +429,139 @@ TEST(SrsManager, HostBudgetDemotesIdleKeysLruAndPeakStaysUnderLimit) {
   held.clear();
   EXPECT_LE(budget.peak(), budget.limit());
   EXPECT_LE(p.peak_vram, p.arena);
+}
+
+// The mmap tier: under budget pressure an idle key moves host → mmap (charged a tenth here)
+// before any key is evicted; a mapped key still serves leases; it is promoted back on use when
+// nobody else holds it and the budget has room; status shows tier, host and mapped bytes; the
+// budget's peak stays under its limit.
+TEST(SrsManager, IdleKeysMapUnderPressureAndPromoteOnUse) {
+  MemoryBudget budget(250, 0);
+  TieredProver p;  // outlives the manager: its keys' deleters use it
+  SrsManager m(budget);
+  p.images = true;
+  eight_keys(p);  // 100 host bytes each
+  { auto l1 = lease(m, p, "k1"); }
+  { auto l2 = lease(m, p, "k2"); }
+  EXPECT_EQ(budget.used(), 200u);
+  auto l3 = lease(m, p, "k3");  // 300 > 250: k1 (least recent) is mapped, nothing evicted
+  ASSERT_TRUE(l3);
+  auto st = m.status();
+  ASSERT_NE(find(st, "k1"), nullptr);
+  EXPECT_EQ(find(st, "k1")->tier, "mmap");
+  EXPECT_EQ(find(st, "k1")->host_bytes, 10u);
+  EXPECT_EQ(find(st, "k1")->mapped_bytes, 100u);
+  EXPECT_EQ(find(st, "k2")->tier, "host");
+  EXPECT_EQ(find(st, "k2")->mapped_bytes, 0u);
+  EXPECT_EQ(budget.used(), 210u);
+  EXPECT_EQ(p.maps, 1);
+  EXPECT_EQ(p.loads["k1"], 1);
+  // k1 in use again: no room for its 90 bytes now, so it proves from the mapping.
+  {
+    auto l1 = lease(m, p, "k1");
+    ASSERT_TRUE(l1);
+    EXPECT_EQ(find(m.status(), "k1")->tier, "mmap");
+    EXPECT_EQ(p.unmaps, 0);
+  }
+  // Room again (k3 evicted): the next use promotes k1 (mmap → host) before its lease proceeds.
+  l3.reset();
+  ASSERT_TRUE(m.evict("k3").ok());
+  EXPECT_EQ(budget.used(), 110u);
+  {
+    auto l1 = lease(m, p, "k1");  // lease() waits: the promotion is done
+    ASSERT_TRUE(l1);
+    st = m.status();
+    EXPECT_EQ(find(st, "k1")->tier, "host");
+    EXPECT_EQ(find(st, "k1")->host_bytes, 100u);
+    EXPECT_EQ(find(st, "k1")->mapped_bytes, 0u);
+    EXPECT_EQ(p.unmaps, 1);
+    EXPECT_EQ(budget.used(), 200u);
+  }
+  EXPECT_EQ(p.loads["k1"], 1);  // never reloaded
+  EXPECT_LE(budget.peak(), budget.limit());
+  {
+    std::lock_guard lock(p.mu);
+    EXPECT_EQ(p.live_host, budget.used());  // the charges follow the tiers
+  }
+  for (const char* id : {"k1", "k2"}) ASSERT_TRUE(m.evict(id).ok());
+  EXPECT_EQ(budget.used(), 0u);
+}
+
+// Without a host backend, a key whose device copy is made needs no owned host copy: host → mmap
+// right after the placement, and no promotion on later use.
+TEST(SrsManager, DeviceCopyMapsTheHostCopyWhenNoHostBackendUsesIt) {
+  MemoryBudget budget(1000, 0);
+  TieredProver p;  // outlives the manager: its keys' deleters use it
+  SrsManager m(budget);
+  p.images = true;
+  p.host_backend = false;
+  eight_keys(p);
+  {
+    auto l = lease(m, p, "k1");
+    ASSERT_TRUE(l);
+    EXPECT_EQ(budget.used(), 100u);
+    auto pin = l->on_device(1);
+    ASSERT_TRUE(pin.ok()) << pin.status().to_string();
+    auto st = m.status();
+    EXPECT_EQ(find(st, "k1")->tier, "vram");
+    EXPECT_EQ(find(st, "k1")->host_bytes, 10u);
+    EXPECT_EQ(find(st, "k1")->mapped_bytes, 100u);
+    EXPECT_EQ(budget.used(), 10u);
+  }
+  use_on_device(m, p, "k1");
+  EXPECT_EQ(p.unmaps, 0);
+  EXPECT_EQ(p.maps, 1);
+  EXPECT_EQ(budget.used(), 10u);
+  // Demoted from VRAM too (an arena too small for both): tier mmap.
+  p.arena = 150;
+  use_on_device(m, p, "k2");
+  auto st = m.status();
+  EXPECT_EQ(find(st, "k1")->tier, "mmap");
+  EXPECT_EQ(find(st, "k2")->tier, "vram");
+  EXPECT_EQ(budget.used(), 20u);
+}
+
+// The randomized budget load with images: peaks stay under the limits, charges match the tiers.
+TEST(SrsManager, RandomLoadWithMappedTierStaysUnderBudget) {
+  const std::uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::printf("SrsManager mmap budget test seed %llu\n", static_cast<unsigned long long>(seed));
+  MemoryBudget budget(400, 0);
+  TieredProver p;  // outlives the manager: its keys' deleters use it
+  SrsManager m(budget);
+  p.images = true;
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 12; ++i) p.sizes["k" + std::to_string(i)] = {50 + rng() % 150, 40 + rng() % 80};
+  p.arena = 200;
+  std::vector<std::shared_ptr<SrsLease>> held;
+  std::vector<std::unique_ptr<SrsDevicePin>> pins;
+  for (int step = 0; step < 400; ++step) {
+    p.host_backend = rng() % 2;
+    const std::string id = "k" + std::to_string(rng() % 12);
+    if (held.size() >= 2 || (rng() % 3 == 0 && !held.empty())) {
+      pins.clear();
+      held.erase(held.begin());
+    }
+    auto l = m.acquire(id, p, Priority::normal);
+    if (!l.ok()) {
+      ASSERT_EQ(l.status().code(), Errc::out_of_memory) << l.status().to_string();
+      continue;
+    }
+    ASSERT_TRUE((*l)->wait().ok());
+    pins.clear();
+    auto pin = (*l)->on_device(1);
+    if (pin.ok()) pins.push_back(std::move(*pin));
+    else ASSERT_EQ(pin.status().code(), Errc::out_of_memory) << pin.status().to_string();
+    held.push_back(*l);
+    ASSERT_LE(budget.used(), budget.limit());
+    std::lock_guard lock(p.mu);
+    ASSERT_EQ(p.live_host, budget.used()) << "step " << step;
+  }
+  pins.clear();
+  held.clear();
+  EXPECT_LE(budget.peak(), budget.limit());
+  EXPECT_LE(p.peak_vram, p.arena);
+  EXPECT_GT(p.maps, 0);
 }
 
 }  // namespace

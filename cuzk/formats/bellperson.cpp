@@ -10,23 +10,23 @@ namespace cuzk {
 
 namespace {
 
-template <class P>
-Status reject_identity(const std::vector<P>& pts, const std::string& where) {
+template <class V>
+Status reject_identity(const V& pts, const std::string& where) {
   for (std::size_t i = 0; i < pts.size(); ++i)
     if (pts[i].is_identity()) return Status(Errc::bad_encoding, where + ": point " + std::to_string(i) + ": point at infinity");
   return {};
 }
 
 // u32 count then count points of |bytes_per| bytes, decoded into |out|.
-template <class P, class Decode>
-Status read_section(ByteReader& r, const char* name, std::size_t bytes_per, std::vector<P>& out, Decode&& decode) {
+template <class Out, class Decode>
+Status read_section(ByteReader& r, const char* name, std::size_t bytes_per, Out& out, Decode&& decode) {
   const std::string where = std::string("params section ") + name;
   auto n = r.u32_be(where + " length");
   if (!n.ok()) return n.status();
   auto body = r.take(std::size_t{*n} * bytes_per, where + " (" + std::to_string(*n) + " points)");
   if (!body.ok()) return body.status();
   out.resize(*n);
-  CUZK_RETURN_IF_ERROR(decode(*body, std::span<P>(out)).with_context(where));
+  CUZK_RETURN_IF_ERROR(decode(*body, std::span(out.data(), out.size())).with_context(where));
   return reject_identity(out, where);
 }
 
@@ -122,7 +122,7 @@ Result<std::vector<std::uint8_t>> write_params(const ProvingKey& pk, ThreadPool*
   out.reserve(868 + 96 * pk.vk.ic.size() + 20 + 96 * (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size()) +
               192 * pk.b_g2.size());
   put_vk(out, pk.vk);
-  auto g1s = [&](const std::vector<G1Affine>& v) {
+  auto g1s = [&](std::span<const G1Affine> v) {
     put_u32_be(out, static_cast<std::uint32_t>(v.size()));
     const std::size_t at = out.size();
     out.resize(at + v.size() * kG1UncompressedBytes);

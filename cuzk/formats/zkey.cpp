@@ -53,7 +53,8 @@ void put_limbs_le(std::vector<std::uint8_t>& out, const Limbs<N>& l) {
   for (std::size_t i = 0; i < N * 8; ++i) out.push_back(static_cast<std::uint8_t>(l[i / 8] >> (8 * (i % 8))));
 }
 
-Status decode_g1s(std::span<const std::uint8_t> b, std::vector<G1Affine>& out, std::size_t count, std::uint32_t id,
+template <class Out>
+Status decode_g1s(std::span<const std::uint8_t> b, Out& out, std::size_t count, std::uint32_t id,
                   ThreadPool& pool, bool subgroup) {
   if (b.size() != count * kG1LemBytes)
     return Status(Errc::size_mismatch, sec(id) + ": " + std::to_string(b.size()) + " bytes, expected " +
@@ -64,7 +65,8 @@ Status decode_g1s(std::span<const std::uint8_t> b, std::vector<G1Affine>& out, s
   return s.with_context(sec(id));
 }
 
-Status decode_g2s(std::span<const std::uint8_t> b, std::vector<G2Affine>& out, std::size_t count, std::uint32_t id,
+template <class Out>
+Status decode_g2s(std::span<const std::uint8_t> b, Out& out, std::size_t count, std::uint32_t id,
                   ThreadPool& pool, bool subgroup) {
   if (b.size() != count * kG2LemBytes)
     return Status(Errc::size_mismatch, sec(id) + ": " + std::to_string(b.size()) + " bytes, expected " +

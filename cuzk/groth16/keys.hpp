@@ -20,6 +20,7 @@
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/ec/pairing.hpp"
 #include "cuzk/ff/fp12.hpp"
+#include "cuzk/groth16/point_array.hpp"
 
 namespace cuzk {
 
@@ -46,14 +47,19 @@ struct ProvingKey {
   VerifyingKey vk;
   /// Domain size n (a power of two ≥ the constraint count, input constraints included).
   std::uint64_t domain_size = 0;
-  std::vector<G1Affine> h;     ///< n − 1 (bellperson) or n (snarkjs) points
-  std::vector<G1Affine> l;     ///< one per aux variable
-  std::vector<G1Affine> a;     ///< see KeyLayout
-  std::vector<G1Affine> b_g1;  ///< see KeyLayout
-  std::vector<G2Affine> b_g2;  ///< same index set as b_g1
+  // The queries: owned (huge-page advised) or views of a mapped key image (point_array.hpp).
+  PointArray<G1Affine> h;     ///< n − 1 (bellperson) or n (snarkjs) points
+  PointArray<G1Affine> l;     ///< one per aux variable
+  PointArray<G1Affine> a;     ///< see KeyLayout
+  PointArray<G1Affine> b_g1;  ///< see KeyLayout
+  PointArray<G2Affine> b_g2;  ///< same index set as b_g1
   /// Inputs (ONE included) and aux variables of the circuit.
   std::uint64_t num_inputs() const { return vk.ic.size(); }
   std::uint64_t num_aux() const { return l.size(); }
+  /// Bytes of the five queries.
+  std::uint64_t query_bytes() const {
+    return h.size_bytes() + l.size_bytes() + a.size_bytes() + b_g1.size_bytes() + b_g2.size_bytes();
+  }
   friend bool operator==(const ProvingKey&, const ProvingKey&) = default;
 };
 

@@ -28,8 +28,9 @@ Result<std::unique_ptr<ResidentKey>> ResidentKey::load(Backend& backend, const P
   std::unique_ptr<ResidentKey> k(new ResidentKey());
   k->backend_ = &backend;
   k->pk_ = &pk;
-  auto g1 = [&](const std::vector<G1Affine>& v, BasesId& id) -> Status {
-    auto r = backend.load_bases_g1(v);
+  // Tables are shared with the key's storage where the backend can use them in place (the CPU).
+  auto g1 = [&](const PointArray<G1Affine>& v, BasesId& id) -> Status {
+    auto r = backend.load_bases_g1_shared(v.span(), v.owner());
     if (!r.ok()) return r.status();
     id = *r;
     return {};
@@ -38,7 +39,7 @@ Result<std::unique_ptr<ResidentKey>> ResidentKey::load(Backend& backend, const P
   CUZK_RETURN_IF_ERROR(g1(pk.l, k->l));
   CUZK_RETURN_IF_ERROR(g1(pk.a, k->a));
   CUZK_RETURN_IF_ERROR(g1(pk.b_g1, k->b_g1));
-  auto r2 = backend.load_bases_g2(pk.b_g2);
+  auto r2 = backend.load_bases_g2_shared(pk.b_g2.span(), pk.b_g2.owner());
   if (!r2.ok()) return r2.status();
   k->b_g2 = *r2;
   if (pk.layout == KeyLayout::snarkjs && (!is_power_of_two(pk.domain_size) || pk.domain_size > (std::uint64_t{1} << 31)))

@@ -86,6 +86,7 @@ int run_daemon(const DaemonOptions& opt) {
     // Groth16 on the configured GPUs, else every GPU found (CUDA builds), else the CPU backend.
     engine::Groth16ProverOptions go;
     go.cache_dir = opt.cache_dir.empty() ? cfg.cache_dir : opt.cache_dir;
+    go.key_images = cfg.key_images;
     go.backends = {opt.backend.empty() ? "auto" : opt.backend};
     go.circom = cfg.circom;
     go.device = {.arena_bytes = cfg.gpu_arena_bytes, .arena_fraction = cfg.gpu_arena_fraction, .vram_cap_bytes = cfg.gpu_vram_cap_bytes,

@@ -148,6 +148,7 @@ class Service final : public pb::ProvingEngine::Service {
       m->set_circuit_id(k.key_id);
       m->set_tier(k.loaded ? pb::SRSStatus::HOT : k.tier == "loading" ? pb::SRSStatus::WARM : pb::SRSStatus::COLD);
       m->set_host_bytes(k.host_bytes);
+      m->set_mapped_bytes(k.mapped_bytes);
       m->set_path(k.path);
       for (auto& c : k.devices) {
         auto* v = m->add_vram();

@@ -1,0 +1,270 @@
+#include "cuzk/formats/key_image.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "cuzk/r1cs/checksum.hpp"
+
+namespace cuzk {
+namespace {
+
+constexpr char kMagic[8] = {'C', 'U', 'Z', 'K', 'K', 'I', 'M', 'G'};
+constexpr std::size_t kHeaderBytes = 4096;
+constexpr std::size_t kAlign = 4096;
+constexpr std::size_t kGenAt = 176, kHeaderSumAt = 280;
+constexpr std::size_t kChunk = std::size_t{16} << 20;
+enum { kVk, kIc, kH, kL, kA, kBG1, kBG2, kSections };
+constexpr const char* kNames[kSections] = {"vk", "ic", "h", "l", "a", "b_g1", "b_g2"};
+constexpr std::size_t kVkBytes = 3 * sizeof(G1Affine) + 3 * sizeof(G2Affine);
+
+std::size_t align_up(std::size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+
+void put32(std::uint8_t* p, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+}
+void put64(std::uint8_t* p, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+}
+std::uint32_t get32(const std::uint8_t* p) {
+  std::uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+std::uint64_t get64(const std::uint8_t* p) {
+  std::uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+// The generator's coordinates as this build stores them (Montgomery limbs).
+void put_generator(std::uint8_t* p) {
+  const G1Affine g = G1Affine::generator();
+  std::memcpy(p, &g.x, sizeof g.x);
+  std::memcpy(p + sizeof g.x, &g.y, sizeof g.y);
+}
+
+std::size_t element_bytes(int s) {
+  return s == kVk ? kVkBytes : s == kBG2 ? sizeof(G2Affine) : sizeof(G1Affine);
+}
+
+// Files whose data this process has checked: (device, inode, size, mtime ns).
+using FileId = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::int64_t>;
+std::mutex g_checked_mu;
+std::set<FileId> g_checked;
+
+Result<FileId> file_id(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    return Status(errno == ENOENT ? Errc::not_found : Errc::io_error, path + ": " + std::strerror(errno));
+  return FileId{st.st_dev, st.st_ino, static_cast<std::uint64_t>(st.st_size),
+                static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+Status write_all(int fd, const void* data, std::size_t n, const std::string& path) {
+  const auto* p = static_cast<const std::uint8_t*>(data);
+  while (n) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return Status(Errc::io_error, path + ": write: " + std::strerror(errno));
+    }
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::uint64_t key_image_checksum(std::span<const std::uint8_t> bytes, ThreadPool* pool) {
+  const std::size_t chunks = (bytes.size() + kChunk - 1) / kChunk;
+  std::vector<std::uint64_t> sums(chunks);
+  auto one = [&](std::size_t i) {
+    const std::size_t at = i * kChunk;
+    sums[i] = checksum64(bytes.data() + at, std::min(kChunk, bytes.size() - at), i);
+  };
+  if (pool) pool->parallel_for(chunks, one);
+  else
+    for (std::size_t i = 0; i < chunks; ++i) one(i);
+  return checksum64(sums.data(), sums.size() * sizeof(std::uint64_t), bytes.size());
+}
+
+Status write_key_image(const std::string& path, const ProvingKey& pk, std::uint64_t source_tag, ThreadPool* pool) {
+  // Section table.
+  const std::uint64_t counts[kSections] = {1, pk.vk.ic.size(), pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size(),
+                                           pk.b_g2.size()};
+  const void* data[kSections] = {nullptr, pk.vk.ic.data(), pk.h.data(), pk.l.data(), pk.a.data(), pk.b_g1.data(),
+                                 pk.b_g2.data()};
+  std::uint64_t offset[kSections];
+  std::size_t at = kHeaderBytes;
+  for (int s = 0; s < kSections; ++s) {
+    offset[s] = at;
+    at = align_up(at + counts[s] * element_bytes(s));
+  }
+  const std::uint64_t file_bytes = at;
+  std::vector<std::uint8_t> vk(kVkBytes, 0);
+  {
+    std::uint8_t* p = vk.data();
+    for (const G1Affine* g : {&pk.vk.alpha_g1, &pk.vk.beta_g1}) std::memcpy(p, g, sizeof *g), p += sizeof *g;
+    for (const G2Affine* g : {&pk.vk.beta_g2, &pk.vk.gamma_g2}) std::memcpy(p, g, sizeof *g), p += sizeof *g;
+    std::memcpy(p, &pk.vk.delta_g1, sizeof(G1Affine)), p += sizeof(G1Affine);
+    std::memcpy(p, &pk.vk.delta_g2, sizeof(G2Affine));
+  }
+  data[kVk] = vk.data();
+
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return Status(Errc::io_error, tmp + ": " + std::strerror(errno));
+  auto fail = [&](Status st) {
+    ::close(fd);
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    return st;
+  };
+  std::vector<std::uint8_t> header(kHeaderBytes, 0);
+  if (Status st = write_all(fd, header.data(), header.size(), tmp); !st.ok()) return fail(st);
+  std::uint64_t pos = kHeaderBytes;
+  const std::vector<std::uint8_t> zeros(kAlign, 0);
+  for (int s = 0; s < kSections; ++s) {
+    if (Status st = write_all(fd, zeros.data(), offset[s] - pos, tmp); !st.ok()) return fail(st);
+    const std::size_t n = counts[s] * element_bytes(s);
+    if (Status st = write_all(fd, data[s], n, tmp); !st.ok()) return fail(st);
+    pos = offset[s] + n;
+  }
+  if (Status st = write_all(fd, zeros.data(), file_bytes - pos, tmp); !st.ok()) return fail(st);
+  // The data checksum from the file as written (page cache), then the header.
+  std::uint64_t sum = 0;
+  {
+    ::close(fd);
+    auto mf = MappedFile::open(tmp);
+    if (!mf) return fail(mf.status());
+    sum = key_image_checksum(mf->bytes().subspan(kHeaderBytes), pool);
+  }
+  const int fd2 = ::open(tmp.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd2 < 0) return Status(Errc::io_error, tmp + ": " + std::strerror(errno));
+  std::uint8_t* h = header.data();
+  std::memcpy(h, kMagic, 8);
+  put32(h + 8, kKeyImageVersion);
+  put32(h + 12, kHeaderBytes);
+  put32(h + 16, sizeof(G1Affine));
+  put32(h + 20, sizeof(G2Affine));
+  put32(h + 24, pk.layout == KeyLayout::snarkjs ? 1 : 0);
+  put64(h + 32, pk.domain_size);
+  put64(h + 40, source_tag);
+  put64(h + 48, file_bytes);
+  put64(h + 56, sum);
+  for (int s = 0; s < kSections; ++s) {
+    put64(h + 64 + 16 * s, offset[s]);
+    put64(h + 72 + 16 * s, counts[s]);
+  }
+  put_generator(h + kGenAt);
+  put64(h + kHeaderSumAt, checksum64(h, kHeaderSumAt));
+  Status st;
+  if (::pwrite(fd2, h, kHeaderBytes, 0) != static_cast<ssize_t>(kHeaderBytes))
+    st = Status(Errc::io_error, tmp + ": header write: " + std::strerror(errno));
+  ::close(fd2);
+  if (!st.ok()) return st;
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return Status(Errc::io_error, "rename " + tmp + ": " + ec.message());
+  if (auto id = file_id(path); id.ok()) {
+    std::lock_guard lock(g_checked_mu);
+    g_checked.insert(*id);
+  }
+  return {};
+}
+
+Result<std::shared_ptr<const KeyImage>> KeyImage::open(const std::string& path, std::uint64_t source_tag,
+                                                       ThreadPool* pool, KeyImageCheck check) {
+  auto id = file_id(path);
+  if (!id) return id.status();
+  auto mf = MappedFile::open(path);
+  if (!mf) return mf.status();
+  const auto bytes = mf->bytes();
+  auto bad = [&](const std::string& why) { return Status(Errc::bad_encoding, "key image " + path + ": " + why); };
+  if (bytes.size() < kHeaderBytes) return bad("shorter than its header");
+  const std::uint8_t* h = bytes.data();
+  if (std::memcmp(h, kMagic, 8) != 0) return bad("bad magic");
+  if (get64(h + kHeaderSumAt) != checksum64(h, kHeaderSumAt)) return bad("header checksum mismatch");
+  if (get32(h + 8) != kKeyImageVersion) return bad("version " + std::to_string(get32(h + 8)));
+  std::uint8_t gen[sizeof(G1Affine)] = {};
+  put_generator(gen);
+  if (get32(h + 12) != kHeaderBytes || get32(h + 16) != sizeof(G1Affine) || get32(h + 20) != sizeof(G2Affine) ||
+      std::memcmp(h + kGenAt, gen, 2 * sizeof(Fp)) != 0)
+    return bad("written by a build with another point layout");
+  if (get64(h + 48) != bytes.size())
+    return bad("file has " + std::to_string(bytes.size()) + " bytes, the header says " + std::to_string(get64(h + 48)));
+  std::shared_ptr<KeyImage> img(new KeyImage());
+  img->layout_ = get32(h + 24) == 1 ? KeyLayout::snarkjs : KeyLayout::bellperson;
+  img->domain_size_ = get64(h + 32);
+  for (int s = 0; s < kSections; ++s) {
+    Section& sec = img->sec_[s];
+    sec.offset = get64(h + 64 + 16 * s);
+    sec.count = get64(h + 72 + 16 * s);
+    const std::uint64_t eb = element_bytes(s);
+    if (sec.offset < kHeaderBytes || sec.offset % kAlign != 0 || sec.offset > bytes.size() ||
+        sec.count > (bytes.size() - sec.offset) / eb)
+      return bad(std::string("section ") + kNames[s] + " outside the file");
+  }
+  if (img->sec_[kVk].count != 1) return bad("no verifying key");
+  if (get64(h + 40) != source_tag)
+    return Status(Errc::invalid_argument, "key image " + path + " is stale (made from another key file or circuit)");
+  const bool seen = [&] {
+    std::lock_guard lock(g_checked_mu);
+    return g_checked.count(*id) != 0;
+  }();
+  if (check == KeyImageCheck::always || (check == KeyImageCheck::once_per_process && !seen)) {
+    if (key_image_checksum(bytes.subspan(kHeaderBytes), pool) != get64(h + 56)) return bad("data checksum mismatch");
+    img->data_checked_ = true;
+    std::lock_guard lock(g_checked_mu);
+    g_checked.insert(*id);
+  }
+  img->file_ = std::move(*mf);
+  img->path_ = path;
+  return std::shared_ptr<const KeyImage>(std::move(img));
+}
+
+void KeyImage::view_queries(ProvingKey& pk) const {
+  const std::uint8_t* base = file_.bytes().data();
+  auto self = shared_from_this();
+  auto g1 = [&](int s) {
+    return PointArray<G1Affine>::view({reinterpret_cast<const G1Affine*>(base + sec_[s].offset), sec_[s].count}, self);
+  };
+  pk.h = g1(kH);
+  pk.l = g1(kL);
+  pk.a = g1(kA);
+  pk.b_g1 = g1(kBG1);
+  pk.b_g2 = PointArray<G2Affine>::view(
+      {reinterpret_cast<const G2Affine*>(base + sec_[kBG2].offset), sec_[kBG2].count}, self);
+}
+
+ProvingKey KeyImage::key() const {
+  const std::uint8_t* base = file_.bytes().data();
+  ProvingKey pk;
+  pk.layout = layout_;
+  pk.domain_size = domain_size_;
+  const std::uint8_t* p = base + sec_[kVk].offset;
+  auto g1 = [&p](G1Affine& dst) { std::memcpy(&dst, p, sizeof dst), p += sizeof dst; };
+  auto g2 = [&p](G2Affine& dst) { std::memcpy(&dst, p, sizeof dst), p += sizeof dst; };
+  g1(pk.vk.alpha_g1);
+  g1(pk.vk.beta_g1);
+  g2(pk.vk.beta_g2);
+  g2(pk.vk.gamma_g2);
+  g1(pk.vk.delta_g1);
+  g2(pk.vk.delta_g2);
+  const auto* ic = reinterpret_cast<const G1Affine*>(base + sec_[kIc].offset);
+  pk.vk.ic.assign(ic, ic + sec_[kIc].count);
+  view_queries(pk);
+  return pk;
+}
+
+}  // namespace cuzk

@@ -1,0 +1,175 @@
+// Key images (key_image.hpp) and the key storage they back (groth16/point_array.hpp): round trip
+// in both layouts with the queries as views of the mapping, a proof from the mapped key equal
+// byte for byte to one from the owned key (fixed r, s) on the CPU backend, damaged / stale /
+// truncated / missing images refused with their reasons, and PointArray's owned/view behaviour.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "cuzk/backend/cpu_backend.hpp"
+#include "cuzk/formats/bellperson.hpp"
+#include "cuzk/formats/key_image.hpp"
+#include "cuzk/groth16/prove.hpp"
+#include "cuzk/groth16/rng.hpp"
+#include "cuzk/groth16/setup.hpp"
+#include "cuzk/groth16/verify.hpp"
+#include "cuzk/r1cs/bench_circuit.hpp"
+
+namespace cuzk {
+namespace {
+
+std::string temp_path(const std::string& tag) {
+  return ::testing::TempDir() + "cuzk_kimg_" + tag + "_" + std::to_string(::getpid()) + ".kimg";
+}
+
+void flip_byte(const std::string& path, std::uint64_t at) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(static_cast<std::streamoff>(at));
+  char c = 0;
+  f.read(&c, 1);
+  c ^= 0x20;
+  f.seekp(static_cast<std::streamoff>(at));
+  f.write(&c, 1);
+}
+
+TEST(KeyImage, RoundTripProvesLikeTheOwnedKey) {
+  ThreadPool pool(2);
+  const std::uint64_t seed = std::random_device{}();
+  std::printf("seed=%llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 g(seed);
+  auto c = generate_bench_r1cs({.rows = 256 + g() % 400, .seed = seed, .num_public = 2});
+  ASSERT_TRUE(c.ok());
+  const auto z = c->assignment();
+  for (KeyLayout layout : {KeyLayout::bellperson, KeyLayout::snarkjs}) {
+    SeededRng rng(seed);
+    auto pk = setup(c->matrices, rng, {.layout = layout, .pool = &pool});
+    ASSERT_TRUE(pk.ok()) << pk.status().to_string();
+    const std::string path = temp_path(layout == KeyLayout::snarkjs ? "rt-snarkjs" : "rt-bellperson");
+    ASSERT_TRUE(write_key_image(path, *pk, 0x1234, &pool).ok());
+    // Written by this process: counted as checked; "always" reads it all.
+    auto img = KeyImage::open(path, 0x1234, &pool);
+    ASSERT_TRUE(img.ok()) << img.status().to_string();
+    EXPECT_FALSE((*img)->data_checked());
+    auto img2 = KeyImage::open(path, 0x1234, &pool, KeyImageCheck::always);
+    ASSERT_TRUE(img2.ok()) << img2.status().to_string();
+    EXPECT_TRUE((*img2)->data_checked());
+    EXPECT_EQ((*img)->file_bytes(), std::filesystem::file_size(path));
+    ProvingKey mapped = (*img)->key();
+    EXPECT_TRUE(mapped == *pk) << "seed=" << seed;
+    EXPECT_TRUE(mapped.h.is_view() && mapped.l.is_view() && mapped.a.is_view() && mapped.b_g1.is_view() &&
+                mapped.b_g2.is_view());
+    EXPECT_EQ(mapped.query_bytes(), pk->query_bytes());
+    // The mapping outlives the image handle through the views.
+    img->reset();
+    img2->reset();
+    std::filesystem::remove(path);  // unlinked: the mapping stays valid
+    CpuBackend backend(pool);
+    const Fr r = Fr::from_u64(seed | 1), s = Fr::from_u64(seed ^ 0x5555);
+    auto from_owned = prove(backend, pool, *pk, c->matrices, z, {.r = r, .s = s});
+    auto from_mapped = prove(backend, pool, mapped, c->matrices, z, {.r = r, .s = s});
+    ASSERT_TRUE(from_owned.ok() && from_mapped.ok()) << from_mapped.status().to_string();
+    const Proof a[1] = {*from_owned}, b[1] = {*from_mapped};
+    EXPECT_EQ(write_proofs(a), write_proofs(b)) << "seed=" << seed;
+    const auto pvk = prepare_verifying_key(mapped.vk);
+    const std::span<const Fr> pub(z.data() + 1, c->matrices.num_inputs - 1);
+    EXPECT_TRUE(*verify(pvk, pub, *from_mapped)) << "seed=" << seed;
+    // A ResidentKey on the CPU proves from the mapping in place: the key's owner is shared.
+    auto rk = ResidentKey::load(backend, mapped);
+    ASSERT_TRUE(rk.ok());
+    EXPECT_GE(mapped.h.owner().use_count(), 3);  // 5 query views + the backend's tables
+  }
+}
+
+TEST(KeyImage, DamagedStaleTruncatedImagesRefused) {
+  ThreadPool pool(2);
+  auto c = generate_bench_r1cs({.rows = 300, .seed = 7, .num_public = 2});
+  ASSERT_TRUE(c.ok());
+  SeededRng rng(7);
+  auto pk = setup(c->matrices, rng, {.pool = &pool});
+  ASSERT_TRUE(pk.ok());
+  const std::string path = temp_path("damage");
+  auto fresh = [&] { ASSERT_TRUE(write_key_image(path, *pk, 42, &pool).ok()); };
+  fresh();
+  EXPECT_EQ(KeyImage::open(path, 43, &pool).status().code(), Errc::invalid_argument);  // stale
+  EXPECT_NE(KeyImage::open(path, 43, &pool).status().to_string().find("stale"), std::string::npos);
+  EXPECT_EQ(KeyImage::open(path + ".none", 42, &pool).status().code(), Errc::not_found);
+  // A flipped bit in the data: the file changed (mtime/size), so the first open checks it again.
+  const std::uint64_t size = std::filesystem::file_size(path);
+  flip_byte(path, size - 4096 - 100);  // inside b_g2 or padding before the end
+  flip_byte(path, 4096 + 200);         // inside the vk / ic
+  auto bad = KeyImage::open(path, 42, &pool);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), Errc::bad_encoding);
+  EXPECT_NE(bad.status().to_string().find("data checksum"), std::string::npos) << bad.status().to_string();
+  // Header damage.
+  fresh();
+  flip_byte(path, 33);  // domain size
+  auto hb = KeyImage::open(path, 42, &pool, KeyImageCheck::header_only);
+  ASSERT_FALSE(hb.ok());
+  EXPECT_NE(hb.status().to_string().find("header checksum"), std::string::npos) << hb.status().to_string();
+  fresh();
+  flip_byte(path, 0);
+  EXPECT_EQ(KeyImage::open(path, 42, &pool).status().code(), Errc::bad_encoding);
+  // Truncated.
+  fresh();
+  std::filesystem::resize_file(path, size / 2);
+  auto tr = KeyImage::open(path, 42, &pool);
+  ASSERT_FALSE(tr.ok());
+  EXPECT_EQ(tr.status().code(), Errc::bad_encoding);
+  std::filesystem::resize_file(path, 100);
+  EXPECT_EQ(KeyImage::open(path, 42, &pool).status().code(), Errc::bad_encoding);
+  // Rewritten: good again.
+  fresh();
+  auto ok = KeyImage::open(path, 42, &pool, KeyImageCheck::always);
+  ASSERT_TRUE(ok.ok()) << ok.status().to_string();
+  EXPECT_TRUE((*ok)->key() == *pk);
+  std::filesystem::remove(path);
+}
+
+TEST(PointArray, OwnedAndViewBehaveLikeVectors) {
+  PointArray<G1Affine> a;
+  EXPECT_TRUE(a.empty());
+  for (std::uint64_t i = 0; i < 100; ++i) a.push_back(G1Affine{Fp::from_u64(i), Fp::from_u64(i + 1), false});
+  ASSERT_EQ(a.size(), 100u);
+  EXPECT_FALSE(a.is_view());
+  EXPECT_EQ(a[7].x, Fp::from_u64(7));
+  PointArray<G1Affine> copy = a;  // owned: deep copy
+  copy[7] = G1Affine::identity();
+  EXPECT_EQ(a[7].x, Fp::from_u64(7));
+  // A view shares its owner; a write through it copies first.
+  auto owner = std::make_shared<std::vector<G1Affine>>(a.begin(), a.end());
+  auto v = PointArray<G1Affine>::view(std::span<const G1Affine>(*owner), owner);
+  EXPECT_TRUE(v.is_view());
+  EXPECT_EQ(owner.use_count(), 2);
+  auto v2 = v;  // shares
+  EXPECT_TRUE(v2.is_view());
+  EXPECT_EQ(owner.use_count(), 3);
+  v2[3] = G1Affine::identity();  // detaches
+  EXPECT_FALSE(v2.is_view());
+  EXPECT_EQ(owner.use_count(), 2);
+  EXPECT_FALSE((*owner)[3].is_identity());
+  EXPECT_TRUE(v2[3].is_identity());
+  EXPECT_TRUE(v == a);
+  EXPECT_FALSE(v2 == a);
+  // Large arrays (huge-page advised mappings) and adopting a vector.
+  PointArray<G1Affine> big((std::size_t{3} << 20) / sizeof(G1Affine));
+  EXPECT_TRUE(big[big.size() - 1].x == Fp::zero());
+  big.resize(big.size() + 5, G1Affine::generator());
+  EXPECT_TRUE(big.back() == G1Affine::generator());
+  std::vector<G1Affine> vec(10, G1Affine::generator());
+  const G1Affine* p = vec.data();
+  PointArray<G1Affine> adopted(std::move(vec));
+  EXPECT_EQ(adopted.data(), p);
+  adopted.pop_back();
+  EXPECT_EQ(adopted.size(), 9u);
+  adopted.clear();
+  EXPECT_TRUE(adopted.empty());
+}
+
+}  // namespace
+}  // namespace cuzk
