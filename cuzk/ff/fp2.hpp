@@ -40,10 +40,15 @@ struct Fp2 {
   constexpr bool is_one() const { return c0.is_one() && c1.is_zero(); }
   friend constexpr bool operator==(const Fp2& a, const Fp2& b) = default;
 
-  friend constexpr Fp2 operator+(const Fp2& a, const Fp2& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
-  friend constexpr Fp2 operator-(const Fp2& a, const Fp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
-  constexpr Fp2 operator-() const { return {-c0, -c1}; }
-  constexpr Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
+  // Inlined like Fp's (an out-of-line Fp2 subtraction was ≈ 3 % of a G2 MSM in perf).
+  [[gnu::always_inline]] friend constexpr Fp2 operator+(const Fp2& a, const Fp2& b) {
+    return {a.c0 + b.c0, a.c1 + b.c1};
+  }
+  [[gnu::always_inline]] friend constexpr Fp2 operator-(const Fp2& a, const Fp2& b) {
+    return {a.c0 - b.c0, a.c1 - b.c1};
+  }
+  [[gnu::always_inline]] constexpr Fp2 operator-() const { return {-c0, -c1}; }
+  [[gnu::always_inline]] constexpr Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
   /// (a0 + a1u)(b0 + b1u) = (a0b0 − a1b1) + ((a0 + a1)(b0 + b1) − a0b0 − a1b1)u; 3M. On the Fp
   /// assembly path with lazy reduction (mont_x86::fp2_mul6: three 768-bit products, two
   /// reductions); mul_plain is the formula with reduced Fp operations, its slow twin.
