@@ -282,11 +282,13 @@ PceSchedule pce_schedule(const R1csMatrices& m) {
 namespace {
 // Concurrent stream: blocks per claim (512 rows: the helper's chunk in flight, which
 // before_grow may wait for, stays ≈ 20 µs), blocks pending before a sleeping helper is woken
-// (a wake costs a futex call and a reschedule: ≈ 5–50 µs on the development VM), and the
-// helper's spin (pause instructions) before it sleeps.
+// (a wake costs a futex call and a reschedule: ≈ 5–50 µs on the development VM; woken with
+// 16 k rows pending, the helper catches up with synthesis after ≈ 2.4 × that, so a proof sees
+// a few sleep/wake cycles, and finish() shares at most that backlog), and the helper's spin
+// (pause instructions) before it sleeps: short, since synthesis publishes every 2048 rows.
 constexpr std::size_t kClaimBlocks = 8;
-constexpr std::size_t kWakeBlocks = 64;
-constexpr unsigned kHelperSpin = 512;
+constexpr std::size_t kWakeBlocks = 256;
+constexpr unsigned kHelperSpin = 64;
 }  // namespace
 
 PceStream::PceStream(const R1csMatrices& m, const PceSchedule& s, std::span<Fr> a, std::span<Fr> b,
