@@ -11,6 +11,7 @@
 #include "cuzk/ff/batch_invert.hpp"
 #include "cuzk/ff/fp.hpp"
 #include "cuzk/ff/fp2.hpp"
+#include "cuzk/ff/fp_ifma.hpp"
 #include "cuzk/ff/fr.hpp"
 
 namespace cuzk {
@@ -186,6 +187,42 @@ BENCHMARK(BM_sqrt<Fr>)->Name("fr_sqrt");
 BENCHMARK(BM_batch_invert<Fp>)->Name("fp_batch_invert")->Arg(1000);
 BENCHMARK(BM_batch_invert<Fr>)->Name("fr_batch_invert")->Arg(1000);
 BENCHMARK(BM_fp2_mul_chain)->Name("fp2_mul_chain");
+// The plain formula (three Montgomery products), the twin of the lazy-reduction product above.
+void BM_fp2_mul_chain_plain(benchmark::State& state) {
+  const bool prev = Fp2::set_lazy_enabled(false);
+  BM_fp2_mul_chain(state);
+  Fp2::set_lazy_enabled(prev);
+}
+BENCHMARK(BM_fp2_mul_chain_plain)->Name("fp2_mul_chain_plain");
+
+// Eight Fp products per call in AVX-512 IFMA lanes (fp_ifma.hpp), two independent chains;
+// items = Fp products. The _portable row is the scalar twin.
+template <bool kPortable>
+void BM_fp_ifma_mul8(benchmark::State& state) {
+  std::mt19937_64 rng(10);
+  ifma::Fp8 a{}, b{}, c{};
+  for (unsigned k = 0; k < ifma::kLanes; ++k) {
+    std::uint64_t l[8];
+    ifma::to_radix52(random_element<Fp>(rng).l, l);
+    for (unsigned j = 0; j < 8; ++j) a.l[j][k] = c.l[j][k] = l[j];
+    ifma::to_radix52(random_element<Fp>(rng).l, l);
+    for (unsigned j = 0; j < 8; ++j) b.l[j][k] = l[j];
+  }
+  const bool prev = ifma::set_ifma_enabled(!kPortable);
+  if (!kPortable && !ifma::g_use_ifma) state.SkipWithError("no AVX-512 IFMA on this CPU");
+  for (auto _ : state) {
+    for (int i = 0; i < kChain / 8; ++i) {
+      ifma::mul8(a, a, b);
+      ifma::mul8(c, c, b);
+    }
+    benchmark::DoNotOptimize(a);
+    benchmark::DoNotOptimize(c);
+  }
+  ifma::set_ifma_enabled(prev);
+  state.SetItemsProcessed(state.iterations() * (kChain / 8) * 16);
+}
+BENCHMARK(BM_fp_ifma_mul8<false>)->Name("fp_ifma_mul8");
+BENCHMARK(BM_fp_ifma_mul8<true>)->Name("fp_ifma_mul8_portable");
 BENCHMARK(BM_fp2_square_chain)->Name("fp2_square_chain");
 
 }  // namespace
