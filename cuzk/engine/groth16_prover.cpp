@@ -752,6 +752,38 @@ Status Groth16Prover::make_resident(const ProvingKeyData& key, int device) {
   return {};
 }
 
+PartitionProver::DeviceHostBytes Groth16Prover::device_host_bytes(const ProvingKeyData& key, int device) const {
+  const auto* gk = dynamic_cast<const Groth16Key*>(&key);
+  auto it = backends_.find(device);
+  if (!gk || it == backends_.end()) return {};
+  const DeviceMemoryReport* r = device_memory_report(*it->second);
+  if (!r) return {};
+  std::lock_guard lock(gk->resident_mu);
+  auto rk = gk->resident.find(device);
+  if (rk == gk->resident.end()) return {};
+  DeviceHostBytes out;
+  for (BasesId id : {rk->second->h, rk->second->l, rk->second->a, rk->second->b_g1, rk->second->b_g2}) {
+    out.plain += r->table_plain_host_bytes(id);
+    out.pinned += r->table_pinned_bytes(id);
+  }
+  return out;
+}
+
+std::uint64_t Groth16Prover::device_host_bytes_bound(const ProvingKeyData& key, int device) const {
+  const auto* gk = dynamic_cast<const Groth16Key*>(&key);
+  auto it = backends_.find(device);
+  if (!gk || it == backends_.end()) return 0;
+  const DeviceMemoryReport* r = device_memory_report(*it->second);
+  if (!r) return 0;
+  std::shared_lock tier(gk->tier_mu);
+  const ProvingKey& pk = gk->pk;
+  std::uint64_t bytes = 0;  // the packed streamed layout: 96 B per G1 point, 192 per G2
+  for (std::size_t n : {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size()})
+    if (r->streams_table(n, false)) bytes += 96 * std::uint64_t{n};
+  if (r->streams_table(pk.b_g2.size(), true)) bytes += 192 * std::uint64_t{pk.b_g2.size()};
+  return bytes;
+}
+
 std::optional<PartitionProver::KeyMapping> Groth16Prover::key_mapping(const ProvingKeyData& key) const {
   const auto* gk = dynamic_cast<const Groth16Key*>(&key);
   if (!gk || !gk->image) return std::nullopt;

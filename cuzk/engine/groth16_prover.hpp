@@ -121,6 +121,8 @@ class Groth16Prover final : public PartitionProver {
   std::optional<DeviceArena> device_arena(int device) const override;
   std::uint64_t device_key_bytes(const ProvingKeyData& key, int device) const override;
   Status make_resident(const ProvingKeyData& key, int device) override;
+  DeviceHostBytes device_host_bytes(const ProvingKeyData& key, int device) const override;
+  std::uint64_t device_host_bytes_bound(const ProvingKeyData& key, int device) const override;
   void release_resident(const ProvingKeyData& key, int device) override;
   std::vector<DiskKey> disk_keys() const override;
   std::optional<KeyMapping> key_mapping(const ProvingKeyData& key) const override;
@@ -177,7 +179,11 @@ class Groth16Prover final : public PartitionProver {
   std::map<int, std::shared_ptr<const BenchSolvePlan>> solve_plans_;  // under mu_, built under build_mu_
   std::mutex build_mu_;  // one matrices build / key generation at a time
   // z and a/b/c reused from partition to partition, charged to the engine's budget while kept.
-  std::shared_ptr<FrBufferPool> buffers_ = std::make_shared<FrBufferPool>();
+  // Room for every buffer the pipeline circulates (4 per partition held by a synthesis worker, a
+  // queue or a device worker): a buffer the pool cannot keep is freed by the thread giving it
+  // back, the device worker, which then idles (on the H200 about 11 ms per 2^22 partition and
+  // 42 ms per 2^24 one, docs/perf/engine.md Version 3). The budget still bounds what is kept.
+  std::shared_ptr<FrBufferPool> buffers_ = std::make_shared<FrBufferPool>(256);
   std::map<std::string, std::vector<Fr>> inputs_;  // "circuit/seed/k" → public inputs
   std::uint64_t keys_generated_ = 0;
 };

@@ -442,6 +442,12 @@ class FakeArenaBackend final : public Backend, public DeviceMemoryReport {
   std::uint64_t resident_bases_bytes(std::uint64_t g1, std::uint64_t g2, std::uint32_t tables) const override {
     return 96 * g1 + 192 * g2 + 256 * std::uint64_t{tables};
   }
+  // No pinned pool here: a streamed table is plain host memory.
+  std::uint64_t table_plain_host_bytes(BasesId id) const override {
+    std::lock_guard lock(mu_);
+    auto it = streamed_sizes_.find(id.value);
+    return it == streamed_sizes_.end() ? 0 : it->second;
+  }
   Result<BasesId> load_bases_g1(std::span<const G1Affine> b) override {
     if (streams_table(b.size(), false)) return stream(96 * b.size(), [&] { return cpu_.load_bases_g1(b); });
     return charge(resident_bases_bytes(b.size(), 0, 1), [&] { return cpu_.load_bases_g1(b); });
@@ -675,6 +681,12 @@ TEST(Groth16Prover, KeyLargerThanFakeArenaStreamsItsLargeTables) {
   const std::uint64_t streamed = s.devices[0].vram.streamed_bytes;
   EXPECT_GE(streamed, 96 * (n_h - 1));  // h at least
   EXPECT_EQ(streamed, device->device_memory().streamed_bytes);
+  // The streamed tables are plain host memory (no pinned pool): charged to the budget with the
+  // device copy; the key itself is mapped (no host backend), charged its matrices only.
+  EXPECT_EQ(k->devices[0].host_bytes, streamed);
+  EXPECT_EQ(k->devices[0].pinned_bytes, 0u);
+  EXPECT_GT(k->mapped_bytes, 0u);
+  const std::uint64_t key_host = k->host_bytes;
   // Every base of the key is either resident or streamed (a streamed table has no 256-byte granule).
   EXPECT_LT(whole - (streamed + placed), 5u * 256);
   EXPECT_GE(whole - (streamed + placed), 256u);
@@ -684,6 +696,7 @@ TEST(Groth16Prover, KeyLargerThanFakeArenaStreamsItsLargeTables) {
       << m;
   auto ev = (*e)->evict("bench-11");
   ASSERT_TRUE(ev.ok()) << ev.status().to_string();
+  EXPECT_EQ(*ev, key_host + streamed);  // the key's charge and its streamed tables'
   EXPECT_EQ(device->device_memory().streamed_bytes, 0u);
   EXPECT_EQ(device->device_memory().used, 0u);
   (*e)->shutdown(std::chrono::seconds(5));

@@ -118,6 +118,22 @@ class PartitionProver {
     (void)key, (void)device;
     return 0;
   }
+  /// Host memory |key|'s copy on |device| holds (the small-card path: tables that stream from
+  /// host memory): in plain memory — charged to the budget by the SRS manager — and in the
+  /// device's pinned pool (reserved at start, charged then).
+  struct DeviceHostBytes {
+    std::uint64_t plain = 0, pinned = 0;
+  };
+  virtual DeviceHostBytes device_host_bytes(const ProvingKeyData& key, int device) const {
+    (void)key, (void)device;
+    return {};
+  }
+  /// Upper bound of the host bytes a copy of |key| on |device| will hold (every streamed table
+  /// in plain memory); reserved before make_resident, trimmed to device_host_bytes().plain after.
+  virtual std::uint64_t device_host_bytes_bound(const ProvingKeyData& key, int device) const {
+    (void)key, (void)device;
+    return 0;
+  }
   /// Copies |key| to |device| (no-op when already there); out_of_memory when it does not fit now.
   virtual Status make_resident(const ProvingKeyData& key, int device) { (void)key, (void)device; return {}; }
   /// Frees |device|'s copy of |key| (no-op when absent). Never called while a device stage uses it.

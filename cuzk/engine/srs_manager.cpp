@@ -26,6 +26,8 @@ struct SrsLease::Entry {
     std::uint32_t pins = 0;
     bool loading = false;  // make_resident running
     Clock::time_point last_used = Clock::now();
+    Reservation host;         // streamed tables in plain host memory (the budget's share)
+    std::uint64_t pinned = 0;  // streamed tables in the device's pinned pool
   };
   std::map<int, Copy> copies;  // by device ordinal
 };
@@ -43,6 +45,12 @@ std::shared_ptr<const ProvingKeyData> loaded_key(const Entry& e) {
 }
 
 std::uint64_t charged(const Entry& e) { return e.res.bytes() + e.promo.bytes(); }
+// With the streamed tables of its device copies in plain host memory.
+std::uint64_t charged_all(const Entry& e) {
+  std::uint64_t b = charged(e);
+  for (auto& [d, c] : e.copies) b += c.host.bytes();
+  return b;
+}
 
 }  // namespace
 
@@ -273,18 +281,18 @@ std::uint64_t SrsManager::evict_idle(std::uint64_t bytes, const std::string& kee
     std::lock_guard lock(mu_);
     std::vector<std::shared_ptr<Entry>> idle;
     for (auto& [id, e] : entries_)
-      if (e->refs == 0 && e->done && !e->busy && id != keep && (charged(*e) > 0 || e->failed)) idle.push_back(e);
+      if (e->refs == 0 && e->done && !e->busy && id != keep && (charged_all(*e) > 0 || e->failed)) idle.push_back(e);
     std::sort(idle.begin(), idle.end(), [](auto& a, auto& b) { return a->last_used < b->last_used; });
     std::uint64_t more = 0;
     for (auto& e : idle) {
       if (freed + more >= bytes) break;
-      more += charged(*e);
+      more += charged_all(*e);
       entries_.erase(e->key_id);
       victims.push_back(e);
     }
   }
   for (auto& e : victims) {
-    freed += charged(*e);
+    freed += charged_all(*e);
     free_entry(e);
   }
   if (!victims.empty()) device_cv_.notify_all();
@@ -305,7 +313,7 @@ Result<std::uint64_t> SrsManager::evict(const std::string& key_id) {
     victim = it->second;
     entries_.erase(it);
   }
-  std::uint64_t freed = charged(*victim);
+  std::uint64_t freed = charged_all(*victim);
   free_entry(victim);
   device_cv_.notify_all();
   return freed;
@@ -317,13 +325,28 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
   std::shared_ptr<const ProvingKeyData> key = *r;
   PartitionProver& prover = *e->prover;
   const std::uint64_t need = prover.device_key_bytes(*key, device);
-  if (need == 0) return std::unique_ptr<SrsDevicePin>(new SrsDevicePin(this, nullptr, device));  // nothing to place
+  // The small-card path: tables that stream from host memory (pinned pool or plain memory).
+  const std::uint64_t host_bound = prover.device_host_bytes_bound(*key, device);
+  if (need == 0 && host_bound == 0) return std::unique_ptr<SrsDevicePin>(new SrsDevicePin(this, nullptr, device));  // nothing to place
   const std::string where = "proving key " + e->key_id + " on device " + std::to_string(device);
   if (auto arena = prover.device_arena(device); arena && need > arena->total)
     return Status(Errc::out_of_range, where + ": needs " + std::to_string(need) + " bytes of VRAM, the arena holds " +
                                           std::to_string(arena->total));
   std::unique_lock lock(mu_);
   int failures = 0;
+  struct Victim {
+    std::shared_ptr<Entry> entry;
+    std::shared_ptr<const ProvingKeyData> key;
+    Reservation host;  // released after the copy is
+  };
+  // Demotes |victims|' copies on |device| (lock released meanwhile).
+  auto demote = [&](std::vector<Victim>& victims) {
+    lock.unlock();
+    for (auto& v : victims)
+      if (v.key) v.entry->prover->release_resident(*v.key, device);
+    victims.clear();
+    lock.lock();
+  };
   for (;;) {
     if (auto it = e->copies.find(device); it != e->copies.end()) {
       if (it->second.loading) {
@@ -334,35 +357,60 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
       it->second.last_used = Clock::now();
       return std::unique_ptr<SrsDevicePin>(new SrsDevicePin(this, e, device));
     }
+    // Idle copies on this device (no pins, not loading), least recently used first.
+    bool others_busy = false;
+    auto idle_copies = [&] {
+      std::vector<std::pair<std::shared_ptr<Entry>, Clock::time_point>> idle;
+      others_busy = false;
+      for (auto& [id, o] : entries_) {
+        if (o == e) continue;
+        auto c = o->copies.find(device);
+        if (c == o->copies.end()) continue;
+        if (c->second.pins || c->second.loading) others_busy = true;
+        else idle.emplace_back(o, c->second.last_used);
+      }
+      std::sort(idle.begin(), idle.end(), [](auto& a, auto& b) { return a.second < b.second; });
+      return idle;
+    };
+    auto take = [&](const std::shared_ptr<Entry>& o, std::vector<Victim>& victims) {
+      Victim v{o, loaded_key(*o), std::move(o->copies[device].host)};
+      o->copies.erase(device);
+      victims.push_back(std::move(v));
+    };
+    const auto arena = prover.device_arena(device);
+    // Pinned pool, LRU across keys: when this key's streamed tables would not find room in the
+    // pool (but could in an empty one), idle copies holding pinned bytes give theirs back first.
+    if (arena && host_bound && arena->pinned_total >= host_bound &&
+        arena->pinned_total - std::min(arena->pinned_used, arena->pinned_total) < host_bound) {
+      std::uint64_t pfree = arena->pinned_total - std::min(arena->pinned_used, arena->pinned_total);
+      std::vector<Victim> victims;
+      for (auto& [o, t] : idle_copies()) {
+        if (pfree >= host_bound) break;
+        const std::uint64_t held = o->copies[device].pinned;
+        if (held == 0) continue;
+        pfree += held;
+        take(o, victims);
+      }
+      if (!victims.empty()) {
+        demote(victims);
+        continue;  // re-read the arena and the pool
+      }
+    }
     // Room: demote idle copies on this device, least recently used first, until the arena has
     // |need| bytes free plus the working reserve; wait for pinned ones when even |need| is not
     // free (the reserve alone is not waited for).
-    bool others_busy = false;
-    if (auto arena = prover.device_arena(device)) {
+    if (arena) {
       std::uint64_t free = arena->total - std::min(arena->used, arena->total);
       const std::uint64_t want = need + std::min(device_reserve_, arena->total - need);
       if (free < want) {
-        std::vector<std::pair<std::shared_ptr<Entry>, Clock::time_point>> idle;
-        for (auto& [id, o] : entries_) {
-          if (o == e) continue;
-          auto c = o->copies.find(device);
-          if (c == o->copies.end()) continue;
-          if (c->second.pins || c->second.loading) others_busy = true;
-          else idle.emplace_back(o, c->second.last_used);
-        }
-        std::sort(idle.begin(), idle.end(), [](auto& a, auto& b) { return a.second < b.second; });
-        std::vector<std::pair<std::shared_ptr<Entry>, std::shared_ptr<const ProvingKeyData>>> victims;
-        for (auto& [o, t] : idle) {
+        std::vector<Victim> victims;
+        for (auto& [o, t] : idle_copies()) {
           if (free >= want) break;
           free += o->copies[device].bytes;
-          o->copies.erase(device);
-          victims.emplace_back(o, loaded_key(*o));
+          take(o, victims);
         }
         if (!victims.empty()) {
-          lock.unlock();
-          for (auto& [o, k] : victims)
-            if (k) o->prover->release_resident(*k, device);
-          lock.lock();
+          demote(victims);
           continue;  // re-read the arena
         }
         if (others_busy && free < need) {
@@ -373,13 +421,39 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
         // of running device stages; try, and wait on out_of_memory below.
       }
     }
+    // Streamed tables in plain memory are charged to the budget: the bound (every streamed
+    // table outside the pinned pool) before the copy is made, trimmed to what it holds after.
+    Reservation host;
+    if (host_bound) {
+      bool ok = budget_.try_reserve(host_bound, Priority::high);
+      if (!ok) {
+        lock.unlock();
+        evict_idle(host_bound, e->key_id);
+        lock.lock();
+        ok = budget_.try_reserve(host_bound, Priority::high);
+      }
+      if (!ok) {
+        if (++failures < 3) {
+          device_cv_.wait_for(lock, std::chrono::milliseconds(200));  // a partition may give its bytes back
+          continue;
+        }
+        return Status(Errc::out_of_memory, where + ": no budget room for " + std::to_string(host_bound) +
+                                               " bytes of streamed tables in host memory");
+      }
+      host = Reservation(&budget_, host_bound);
+    }
     e->copies[device] = Entry::Copy{.bytes = need, .pins = 0, .loading = true};
     lock.unlock();
     Status st = prover.make_resident(*key, device);
+    const PartitionProver::DeviceHostBytes held = st.ok() ? prover.device_host_bytes(*key, device) : PartitionProver::DeviceHostBytes{};
+    if (held.plain < host.bytes()) host.release(host.bytes() - held.plain);
+    else if (held.plain > host.bytes() && budget_.try_reserve(held.plain - host.bytes(), Priority::critical))
+      host = Reservation(&budget_, held.plain);  // a table that found no arena room streams too
     lock.lock();
     if (!st.ok()) {
       e->copies.erase(device);
       device_cv_.notify_all();
+      host.reset();
       if (st.code() == Errc::out_of_memory && ++failures < 3) {
         device_cv_.wait_for(lock, std::chrono::milliseconds(200));  // a device stage may free its buffers
         continue;
@@ -390,6 +464,8 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
     c.loading = false;
     c.pins = 1;
     c.last_used = Clock::now();
+    c.host = std::move(host);
+    c.pinned = held.pinned;
     // The device has its copy: when no host backend proves from the tables, the owned host copy
     // is not needed any more (host → mmap, its bytes leave the budget and the RSS).
     const bool map_now = !e->mapped && !e->busy && !prover.host_tables_used(*key) && prover.key_mapping(*key);
@@ -435,7 +511,8 @@ std::vector<SrsEntryStatus> SrsManager::status(std::span<PartitionProver* const>
       for (auto& [device, c] : e->copies) {
         if (c.loading) continue;
         s.devices.push_back(SrsDeviceCopy{.device = device, .bytes = c.bytes, .pins = c.pins,
-                                          .idle_seconds = c.pins ? 0.0 : seconds_since(c.last_used, now)});
+                                          .idle_seconds = c.pins ? 0.0 : seconds_since(c.last_used, now),
+                                          .host_bytes = c.host.bytes(), .pinned_bytes = c.pinned});
         s.vram_bytes += c.bytes;
       }
       s.tier = !e->done ? "loading" : e->failed ? "failed" : !s.devices.empty() ? "vram" : e->mapped ? "mmap" : "host";

@@ -47,6 +47,9 @@ struct SrsDeviceCopy {
   std::uint64_t bytes = 0;
   std::uint32_t pins = 0;  ///< device stages using the copy now
   double idle_seconds = 0;
+  /// The small-card path: streamed tables in plain host memory (charged to the budget) and in
+  /// the device's pinned pool.
+  std::uint64_t host_bytes = 0, pinned_bytes = 0;
 };
 
 struct SrsEntryStatus {

@@ -65,7 +65,30 @@ class TieredProver final : public PartitionProver {
   std::optional<DeviceArena> device_arena(int device) const override {
     if (device != 1) return std::nullopt;
     std::lock_guard lock(mu);
-    return DeviceArena{.total = arena, .used = used_locked()};
+    std::uint64_t pinned_used = 0;
+    for (auto& [id, h] : host_copies) pinned_used += h.pinned;
+    return DeviceArena{.total = arena, .used = used_locked(), .pinned_total = pinned_pool, .pinned_used = pinned_used};
+  }
+
+  // The small-card path on device 1: |streamed| bytes of a key stay in host memory, in the pinned
+  // pool of |pinned_pool| bytes when it has room, else in plain memory.
+  std::map<std::string, std::uint64_t> streamed;
+  std::uint64_t pinned_pool = 0;
+  std::map<std::string, DeviceHostBytes> host_copies;
+  std::uint64_t device_host_bytes_bound(const ProvingKeyData& key, int device) const override {
+    auto it = streamed.find(static_cast<const TestKey&>(key).id);
+    return device == 1 && it != streamed.end() ? it->second : 0;
+  }
+  DeviceHostBytes device_host_bytes(const ProvingKeyData& key, int device) const override {
+    std::lock_guard lock(mu);
+    auto it = host_copies.find(static_cast<const TestKey&>(key).id);
+    return device == 1 && it != host_copies.end() ? it->second : DeviceHostBytes{};
+  }
+  std::uint64_t plain_host() const {
+    std::lock_guard lock(mu);
+    std::uint64_t b = 0;
+    for (auto& [id, h] : host_copies) b += h.plain;
+    return b;
   }
   std::uint64_t device_key_bytes(const ProvingKeyData& key, int device) const override {
     return device == 1 ? static_cast<const TestKey&>(key).vram : 0;
@@ -76,6 +99,12 @@ class TieredProver final : public PartitionProver {
     if (device != 1 || resident.count(k.id)) return {};
     if (used_locked() + k.vram > arena) return Status(Errc::out_of_memory, "test arena full");
     resident[k.id] = k.vram;
+    if (auto s = streamed.find(k.id); s != streamed.end()) {
+      std::uint64_t pinned_used = 0;
+      for (auto& [id, h] : host_copies) pinned_used += h.pinned;
+      host_copies[k.id] = pinned_used + s->second <= pinned_pool ? DeviceHostBytes{.pinned = s->second}
+                                                                 : DeviceHostBytes{.plain = s->second};
+    }
     peak_vram = std::max(peak_vram, used_locked());
     ++placements;
     return {};
@@ -84,6 +113,7 @@ class TieredProver final : public PartitionProver {
     const auto& k = static_cast<const TestKey&>(key);
     std::lock_guard lock(mu);
     if (device == 1 && resident.erase(k.id)) demoted.push_back(k.id);
+    if (device == 1) host_copies.erase(k.id);
   }
   std::vector<DiskKey> disk_keys() const override { return {DiskKey{.key_id = "k9", .path = "/keys/k9.params", .bytes = 1234}}; }
 
@@ -562,6 +592,67 @@ TEST(SrsManager, RandomLoadWithMappedTierStaysUnderBudget) {
   EXPECT_LE(budget.peak(), budget.limit());
   EXPECT_LE(p.peak_vram, p.arena);
   EXPECT_GT(p.maps, 0);
+}
+
+// The small-card path: a copy's streamed tables in plain host memory are charged to the budget
+// (the bound before the placement, what the copy holds after) and given back with the copy;
+// the pinned pool goes to the key being placed, the least recently used idle copy giving its
+// pinned tables back; a pinned copy in use keeps them (the newcomer streams from plain memory).
+TEST(SrsManager, StreamedTablesChargedAndPinnedPoolLru) {
+  MemoryBudget budget(1000, 0);
+  TieredProver p;
+  SrsManager m(budget);
+  eight_keys(p);  // host 100, vram 100 each; arena 250
+  for (auto& [id, sz] : p.sizes) sz.second = 10, p.streamed[id] = 60;
+  // No pinned pool: every streamed table is plain memory, charged.
+  use_on_device(m, p, "k1");
+  auto st = m.status();
+  ASSERT_EQ(find(st, "k1")->devices.size(), 1u);
+  EXPECT_EQ(find(st, "k1")->devices[0].host_bytes, 60u);
+  EXPECT_EQ(find(st, "k1")->devices[0].pinned_bytes, 0u);
+  EXPECT_EQ(budget.used(), 160u);
+  auto ev = m.evict("k1");
+  ASSERT_TRUE(ev.ok());
+  EXPECT_EQ(*ev, 160u);
+  EXPECT_EQ(budget.used(), 0u);
+  p.demoted.clear();  // (the eviction released k1's copy)
+  // A pool for one key's tables: LRU across keys.
+  p.pinned_pool = 100;
+  use_on_device(m, p, "k1");
+  EXPECT_EQ(find(m.status(), "k1")->devices.at(0).pinned_bytes, 60u);
+  EXPECT_EQ(budget.used(), 100u);  // pinned bytes are the pool's (charged at start), not the copy's
+  use_on_device(m, p, "k2");       // the pool is short: k1's idle copy gives its tables back
+  EXPECT_EQ(p.demoted, std::vector<std::string>{"k1"});
+  st = m.status();
+  EXPECT_TRUE(find(st, "k1")->devices.empty());
+  EXPECT_EQ(find(st, "k2")->devices.at(0).pinned_bytes, 60u);
+  EXPECT_EQ(budget.used(), 200u);
+  {
+    auto l2 = lease(m, p, "k2");
+    auto pin2 = l2->on_device(1);  // k2 in use: its pinned tables stay
+    ASSERT_TRUE(pin2.ok());
+    use_on_device(m, p, "k3");
+    st = m.status();
+    EXPECT_EQ(find(st, "k2")->devices.at(0).pinned_bytes, 60u);
+    EXPECT_EQ(find(st, "k3")->devices.at(0).pinned_bytes, 0u);
+    EXPECT_EQ(find(st, "k3")->devices.at(0).host_bytes, 60u);
+    EXPECT_EQ(budget.used(), 360u);
+  }
+  EXPECT_EQ(p.plain_host(), 60u);
+  // A budget too small for the bound: idle keys make room first (k1 out: 100), then it fits.
+  MemoryBudget small(250, 0);
+  TieredProver q;
+  SrsManager m2(small);
+  eight_keys(q);
+  for (auto& [id, sz] : q.sizes) sz.second = 10, q.streamed[id] = 60;
+  { auto l = lease(m2, q, "k1"); }
+  auto l2 = lease(m2, q, "k2");
+  ASSERT_TRUE(l2);
+  auto pin = l2->on_device(1);  // 200 used + 60 > 250: k1 (idle) is evicted
+  ASSERT_TRUE(pin.ok()) << pin.status().to_string();
+  EXPECT_EQ(find(m2.status(), "k1"), nullptr);
+  EXPECT_EQ(small.used(), 160u);
+  EXPECT_LE(small.peak(), 250u);
 }
 
 }  // namespace

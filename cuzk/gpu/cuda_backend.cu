@@ -68,6 +68,16 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     return stream_mode_ == StreamBases::always ||
            (stream_mode_ == StreamBases::automatic && (g2 ? 192 : 96) * points + 256 > ctx_->arena_bytes() / 2);
   }
+  std::uint64_t table_plain_host_bytes(BasesId id) const override {
+    std::lock_guard<std::mutex> sl(streamed_mu_);  // streamed_ changes under it too
+    auto it = streamed_.find(id.value);
+    return it == streamed_.end() || it->second.is_pinned() ? 0 : it->second.bytes();
+  }
+  std::uint64_t table_pinned_bytes(BasesId id) const override {
+    std::lock_guard<std::mutex> sl(streamed_mu_);
+    auto it = streamed_.find(id.value);
+    return it != streamed_.end() && it->second.is_pinned() ? it->second.bytes() : 0;
+  }
   // upload_bases packs each point to (x, y): 96 B in G1, 192 B in G2; each table is one arena
   // block rounded up to 256 B.
   std::uint64_t resident_bases_bytes(std::uint64_t g1_points, std::uint64_t g2_points, std::uint32_t tables) const override {
