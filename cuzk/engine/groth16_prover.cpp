@@ -725,6 +725,7 @@ std::uint64_t Groth16Prover::device_key_bytes(const ProvingKeyData& key, int dev
   if (!gk || it == backends_.end()) return 0;
   const DeviceMemoryReport* r = device_memory_report(*it->second);
   if (!r) return 0;
+  std::shared_lock tier(gk->tier_mu);
   const ProvingKey& pk = gk->pk;
   // Tables the backend streams from host memory (larger than half its arena) occupy nothing there.
   std::uint64_t g1 = 0, g2 = 0;
@@ -807,7 +808,14 @@ bool Groth16Prover::host_tables_used(const ProvingKeyData& key) const {
 }
 
 Status Groth16Prover::map_key(const ProvingKeyData& key) { return switch_tables(key, true); }
-Status Groth16Prover::unmap_key(const ProvingKeyData& key) { return switch_tables(key, false); }
+
+Status Groth16Prover::unmap_key(const ProvingKeyData& key) {
+  try {
+    return switch_tables(key, false);
+  } catch (const std::bad_alloc&) {  // the copies are made before anything changes: still mapped
+    return Status(Errc::out_of_memory, "no host memory for an owned copy of the key's tables");
+  }
+}
 
 Status Groth16Prover::switch_tables(const ProvingKeyData& key, bool to_mapped) {
   const auto* cgk = dynamic_cast<const Groth16Key*>(&key);
@@ -816,6 +824,18 @@ Status Groth16Prover::switch_tables(const ProvingKeyData& key, bool to_mapped) {
   auto& gk = const_cast<Groth16Key&>(*cgk);  // the tables are the tier's to change (see Groth16Key)
   std::unique_lock tier(gk.tier_mu);
   if (gk.mapped == to_mapped) return {};
+  // The new storage first (a failed copy changes nothing).
+  ProvingKey next;
+  if (to_mapped) {
+    gk.image->view_queries(next);
+  } else {
+    const ProvingKey& pk = gk.pk;
+    next.h = PointArray<G1Affine>::copy_of(pk.h.span());
+    next.l = PointArray<G1Affine>::copy_of(pk.l.span());
+    next.a = PointArray<G1Affine>::copy_of(pk.a.span());
+    next.b_g1 = PointArray<G1Affine>::copy_of(pk.b_g1.span());
+    next.b_g2 = PointArray<G2Affine>::copy_of(pk.b_g2.span());
+  }
   // Host backends prove from the tables in place: their tables go first and come back over the
   // new storage (the caller guarantees no device stage runs on them).
   std::vector<int> host;
@@ -831,15 +851,11 @@ Status Groth16Prover::switch_tables(const ProvingKeyData& key, bool to_mapped) {
     }
   }
   ProvingKey& pk = gk.pk;
-  if (to_mapped) {
-    gk.image->view_queries(pk);
-  } else {
-    pk.h = PointArray<G1Affine>::copy_of(pk.h.span());
-    pk.l = PointArray<G1Affine>::copy_of(pk.l.span());
-    pk.a = PointArray<G1Affine>::copy_of(pk.a.span());
-    pk.b_g1 = PointArray<G1Affine>::copy_of(pk.b_g1.span());
-    pk.b_g2 = PointArray<G2Affine>::copy_of(pk.b_g2.span());
-  }
+  pk.h = std::move(next.h);
+  pk.l = std::move(next.l);
+  pk.a = std::move(next.a);
+  pk.b_g1 = std::move(next.b_g1);
+  pk.b_g2 = std::move(next.b_g2);
   gk.mapped = to_mapped;
   for (int ord : host) {
     auto rk = ResidentKey::load(*backends_.at(ord), pk);

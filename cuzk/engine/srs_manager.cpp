@@ -122,14 +122,14 @@ void SrsManager::end_transition(Entry& e, const std::shared_ptr<std::promise<voi
   done->set_value();
 }
 
-std::uint64_t SrsManager::map_entry(const std::shared_ptr<Entry>& e) {
+std::uint64_t SrsManager::map_entry(const std::shared_ptr<Entry>& e, bool idle_only) {
   std::shared_ptr<std::promise<void>> done;
   std::shared_ptr<const ProvingKeyData> key;
   std::optional<PartitionProver::KeyMapping> km;
   {
     std::lock_guard lock(mu_);
     key = loaded_key(*e);
-    if (!key || e->mapped) return 0;
+    if (!key || e->mapped || (idle_only && e->refs != 0)) return 0;  // leased meanwhile: stays
     km = e->prover->key_mapping(*key);
     if (!km || !begin_transition(*e, done)) return 0;
   }
@@ -266,11 +266,7 @@ std::uint64_t SrsManager::evict_idle(std::uint64_t bytes, const std::string& kee
     std::sort(idle.begin(), idle.end(), [](auto& a, auto& b) { return a->last_used < b->last_used; });
     for (auto& e : idle) {
       if (freed >= bytes) break;
-      {
-        std::lock_guard lock(mu_);
-        if (e->refs != 0) continue;  // leased meanwhile
-      }
-      freed += map_entry(e);
+      freed += map_entry(e, /*idle_only=*/true);
     }
   }
   if (freed >= bytes) return freed;
@@ -471,7 +467,7 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
     const bool map_now = !e->mapped && !e->busy && !prover.host_tables_used(*key) && prover.key_mapping(*key);
     lock.unlock();
     device_cv_.notify_all();
-    if (map_now) map_entry(e);
+    if (map_now) map_entry(e, /*idle_only=*/false);
     return std::unique_ptr<SrsDevicePin>(new SrsDevicePin(this, e, device));
   }
 }

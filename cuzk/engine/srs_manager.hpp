@@ -159,8 +159,9 @@ class SrsManager {
   /// Marks |e| busy with a transition (false when one runs); under mu_.
   static bool begin_transition(SrsLease::Entry& e, std::shared_ptr<std::promise<void>>& done);
   static void end_transition(SrsLease::Entry& e, const std::shared_ptr<std::promise<void>>& done);
-  /// host → mmap for a loaded key with an image; returns the budget bytes freed. Without mu_.
-  std::uint64_t map_entry(const std::shared_ptr<SrsLease::Entry>& e);
+  /// host → mmap for a loaded key with an image (with |idle_only|, only while no lease holds it,
+  /// checked as the transition starts); returns the budget bytes freed. Without mu_.
+  std::uint64_t map_entry(const std::shared_ptr<SrsLease::Entry>& e, bool idle_only);
 
   MemoryBudget& budget_;
   const std::uint64_t device_reserve_;
