@@ -401,6 +401,34 @@ TEST(Groth16Prover, CircomZkeyJobThroughEngine) {
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), Errc::size_mismatch) << bad.status().to_string();
   (*e)->shutdown(std::chrono::seconds(5));
+  // The zkey's key image: written by the first load, a fresh prover's key comes from it (same
+  // verifying key, proves and self-verifies from the mapping).
+  const std::string img = prover->image_path("mulchain");
+  ASSERT_TRUE(std::filesystem::exists(img)) << img;
+  const auto written = std::filesystem::last_write_time(img);
+  auto p2 = Groth16Prover::create(o);
+  ASSERT_TRUE(p2.ok());
+  auto key = (*p2)->load_key("mulchain");
+  ASSERT_TRUE(key.ok()) << key.status().to_string();
+  EXPECT_EQ(std::filesystem::last_write_time(img), written);  // used, not rebuilt
+  ASSERT_TRUE((*p2)->key_mapping(**key).has_value());
+  ASSERT_TRUE((*p2)->map_key(**key).ok());
+  EXPECT_TRUE((*p2)->key_is_mapped(**key));
+  r.request_id = "c4";
+  r.vanilla_proof = slurp(v + "mulchain_1021.wtns");
+  auto plan = (*p2)->plan(r);
+  ASSERT_TRUE(plan.ok());
+  CancelFlag cancel{false};
+  auto part = (*p2)->synthesize(r, *plan, 0, cancel);
+  ASSERT_TRUE(part.ok()) << part.status().to_string();
+  auto proof = (*p2)->prove_partition(0, **key, r, 0, **part, cancel);
+  ASSERT_TRUE(proof.ok()) << proof.status().to_string();
+  EXPECT_TRUE((*p2)->verify(**key, r, *proof).ok());
+  auto proofs2 = parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof->data()), proof->size()));
+  ASSERT_TRUE(proofs2.ok());
+  auto ok2 = verify(prepare_verifying_key(*vk), *pub, (*proofs2)[0]);
+  ASSERT_TRUE(ok2.ok());
+  EXPECT_TRUE(*ok2);
   std::filesystem::remove_all(dir);
 }
 
