@@ -441,11 +441,11 @@ Result<JobPlan> Groth16Prover::plan(const JobRequest& req) {
   // Rows n = 2^K (input constraints included); columns = n − num_public (each circuit row
   // allocates one variable, num_public of them inputs). Held per partition: witness z (32 B per
   // column), a/b/c (3 · 32 B per row) until the device stage ends (the H step writes its output
-  // over a: no vector of its own), and the solver's known-bitmap (1 B per column) during synthesis.
+  // over a: no vector of its own). The one-pass solve (bench_solve.hpp) needs nothing else.
   const std::uint64_t n = std::uint64_t{1} << *k;
   const std::uint64_t cols = n - kNumPublic;
   p.abc_bytes = 3 * sizeof(Fr) * n;
-  p.partition_bytes = p.abc_bytes + (sizeof(Fr) + 1) * cols;
+  p.partition_bytes = p.abc_bytes + sizeof(Fr) * cols;
   return p;
 }
 

@@ -134,7 +134,7 @@ TEST(Groth16Prover, PlanAndKeyBytesAreExact) {
   ASSERT_TRUE(m.ok());
   const std::uint64_t n = 1024;
   EXPECT_EQ((*m)->num_constraints, n);
-  EXPECT_EQ(plan->partition_bytes, 3 * 32 * n + 33 * (*m)->num_columns());  // a, b, c (h over a), z
+  EXPECT_EQ(plan->partition_bytes, 3 * 32 * n + 32 * (*m)->num_columns());  // a, b, c (h over a), z
   EXPECT_EQ(plan->partitions, 3u);
   auto kb = prover->key_bytes("bench-10");
   auto key = prover->load_key("bench-10");
