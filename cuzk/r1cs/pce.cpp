@@ -365,9 +365,13 @@ void PceStream::run_helper() {
     // sequentially consistent): one of the two sees the other, so no wake is lost.
     std::unique_lock lock(mu_);
     sleeping_.store(true, std::memory_order_seq_cst);
+    // After finish() published the rest, any pending block is worth waking for; once everything
+    // is claimed the helper sleeps until close() (waking for final_ alone would busy-loop).
     cv_.wait(lock, [this] {
-      return closed_.load(std::memory_order_seq_cst) || final_.load(std::memory_order_seq_cst) ||
-             ready_.load(std::memory_order_seq_cst) >= claimed_.load(std::memory_order_relaxed) + kWakeBlocks;
+      if (closed_.load(std::memory_order_seq_cst)) return true;
+      const std::size_t ready = ready_.load(std::memory_order_seq_cst);
+      const std::size_t claimed = claimed_.load(std::memory_order_relaxed);
+      return ready >= claimed + (final_.load(std::memory_order_seq_cst) ? 1 : kWakeBlocks);
     });
     sleeping_.store(false, std::memory_order_relaxed);
   }
