@@ -181,7 +181,7 @@ class Groth16Prover final : public PartitionProver {
   // z and a/b/c reused from partition to partition, charged to the engine's budget while kept.
   // Room for every buffer the pipeline circulates (4 per partition held by a synthesis worker, a
   // queue or a device worker): a buffer the pool cannot keep is freed by the thread giving it
-  // back, the device worker, which then idles (on the H200 about 11 ms per 2^22 partition and
+  // back, the device worker, which then idles (on the H200 about 10 ms per 2^22 partition and
   // 42 ms per 2^24 one, docs/perf/engine.md Version 3). The budget still bounds what is kept.
   std::shared_ptr<FrBufferPool> buffers_ = std::make_shared<FrBufferPool>(256);
   std::map<std::string, std::vector<Fr>> inputs_;  // "circuit/seed/k" → public inputs
