@@ -1108,13 +1108,18 @@ std::string Engine::metrics_text() const {
         << "\"} 1\n";
   metric("cuzk_partitions_resumed_total", "counter", "Partition proofs taken from the journal at start (not proved again).");
   o << "cuzk_partitions_resumed_total " << s.partitions_resumed << '\n';
-  metric("cuzk_srs_bytes", "gauge", "Proving keys by key and tier: host bytes (budget), mapped key-image bytes (mmap), VRAM bytes per device, file bytes of keys on disk only.");
+  metric("cuzk_srs_bytes", "gauge", "Proving keys by key and tier: host bytes (budget), mapped key-image bytes (mmap), VRAM bytes per device, streamed tables in plain host memory (streamed_host, budget) and in the pinned pool (pinned) per device, file bytes of keys on disk only.");
   for (auto& k : s.keys) {
     if (k.tier == "disk") o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"disk\"} " << k.size_bytes << '\n';
     if (k.loaded) o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"host\"} " << k.host_bytes << '\n';
     if (k.mapped_bytes) o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"mmap\"} " << k.mapped_bytes << '\n';
-    for (auto& c : k.devices)
+    for (auto& c : k.devices) {
       o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"vram\",device=\"" << c.device << "\"} " << c.bytes << '\n';
+      if (c.host_bytes)
+        o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"streamed_host\",device=\"" << c.device << "\"} " << c.host_bytes << '\n';
+      if (c.pinned_bytes)
+        o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"pinned\",device=\"" << c.device << "\"} " << c.pinned_bytes << '\n';
+    }
   }
   metric("cuzk_srs_ref_count", "gauge", "Jobs holding each loaded proving key.");
   for (auto& k : s.keys)

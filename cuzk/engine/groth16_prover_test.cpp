@@ -722,6 +722,11 @@ TEST(Groth16Prover, KeyLargerThanFakeArenaStreamsItsLargeTables) {
   EXPECT_NE(m.find("cuzk_device_host_bytes{device=\"0\",kind=\"streamed\"} " + std::to_string(streamed)),
             std::string::npos)
       << m;
+  EXPECT_NE(m.find("cuzk_srs_bytes{key=\"bench-11\",tier=\"streamed_host\",device=\"0\"} " + std::to_string(streamed)),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("cuzk_srs_bytes{key=\"bench-11\",tier=\"mmap\"} " + std::to_string(k->mapped_bytes)), std::string::npos)
+      << m;
   auto ev = (*e)->evict("bench-11");
   ASSERT_TRUE(ev.ok()) << ev.status().to_string();
   EXPECT_EQ(*ev, key_host + streamed);  // the key's charge and its streamed tables'

@@ -155,6 +155,8 @@ class Service final : public pb::ProvingEngine::Service {
         v->set_ordinal(static_cast<std::uint32_t>(c.device));
         v->set_bytes(c.bytes);
         v->set_pins(c.pins);
+        v->set_host_bytes(c.host_bytes);
+        v->set_pinned_bytes(c.pinned_bytes);
       }
       m->set_size_bytes(k.size_bytes);
       m->set_ref_count(k.ref_count);
