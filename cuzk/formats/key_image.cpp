@@ -121,7 +121,7 @@ Status write_key_image(const std::string& path, const ProvingKey& pk, std::uint6
   }
   data[kVk] = vk.data();
 
-  const std::string tmp = path + ".tmp";
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());  // two writers never share one
   const int fd = ::open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Status(Errc::io_error, tmp + ": " + std::strerror(errno));
   auto fail = [&](Status st) {
