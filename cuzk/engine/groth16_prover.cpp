@@ -394,12 +394,13 @@ void Groth16Prover::attach_image(ProvingKeyData& kd, const std::string& key_id, 
   // uploads from the mapping), owned otherwise.
   const bool want_mapped = !host_tables_used(key);
   if (want_mapped && !from_image) key.image->view_queries(key.pk);  // the decoded copy is freed
+  if (want_mapped) key.image->release_pages();  // read by the checksum; a device reads it on upload
   if (!want_mapped && from_image) {
-    key.pk.h = PointArray<G1Affine>::copy_of(key.pk.h.span());
-    key.pk.l = PointArray<G1Affine>::copy_of(key.pk.l.span());
-    key.pk.a = PointArray<G1Affine>::copy_of(key.pk.a.span());
-    key.pk.b_g1 = PointArray<G1Affine>::copy_of(key.pk.b_g1.span());
-    key.pk.b_g2 = PointArray<G2Affine>::copy_of(key.pk.b_g2.span());
+    key.pk.h = PointArray<G1Affine>::copy_of(key.pk.h.span(), pool_.get());
+    key.pk.l = PointArray<G1Affine>::copy_of(key.pk.l.span(), pool_.get());
+    key.pk.a = PointArray<G1Affine>::copy_of(key.pk.a.span(), pool_.get());
+    key.pk.b_g1 = PointArray<G1Affine>::copy_of(key.pk.b_g1.span(), pool_.get());
+    key.pk.b_g2 = PointArray<G2Affine>::copy_of(key.pk.b_g2.span(), pool_.get());
   }
   key.mapped = want_mapped;
 }
@@ -748,6 +749,8 @@ Status Groth16Prover::make_resident(const ProvingKeyData& key, int device) {
   std::shared_lock tier(gk->tier_mu);  // the tables stay as they are while the device reads them
   auto rk = ResidentKey::load(*it->second, gk->pk);
   if (!rk) return rk.status().with_context("loading the key on " + it->second->name());
+  // Uploaded from the mapping: its pages leave the process (page cache keeps them).
+  if (gk->mapped && device_memory_report(*it->second)) gk->image->release_pages();
   std::lock_guard lock(gk->resident_mu);
   gk->resident.try_emplace(device, std::move(*rk));  // a concurrent load won: ours is freed
   return {};
@@ -830,11 +833,11 @@ Status Groth16Prover::switch_tables(const ProvingKeyData& key, bool to_mapped) {
     gk.image->view_queries(next);
   } else {
     const ProvingKey& pk = gk.pk;
-    next.h = PointArray<G1Affine>::copy_of(pk.h.span());
-    next.l = PointArray<G1Affine>::copy_of(pk.l.span());
-    next.a = PointArray<G1Affine>::copy_of(pk.a.span());
-    next.b_g1 = PointArray<G1Affine>::copy_of(pk.b_g1.span());
-    next.b_g2 = PointArray<G2Affine>::copy_of(pk.b_g2.span());
+    next.h = PointArray<G1Affine>::copy_of(pk.h.span(), pool_.get());
+    next.l = PointArray<G1Affine>::copy_of(pk.l.span(), pool_.get());
+    next.a = PointArray<G1Affine>::copy_of(pk.a.span(), pool_.get());
+    next.b_g1 = PointArray<G1Affine>::copy_of(pk.b_g1.span(), pool_.get());
+    next.b_g2 = PointArray<G2Affine>::copy_of(pk.b_g2.span(), pool_.get());
   }
   // Host backends prove from the tables in place: their tables go first and come back over the
   // new storage (the caller guarantees no device stage runs on them).
@@ -851,6 +854,7 @@ Status Groth16Prover::switch_tables(const ProvingKeyData& key, bool to_mapped) {
     }
   }
   ProvingKey& pk = gk.pk;
+  if (to_mapped) gk.image->release_pages();  // resident again only where a host backend reads it
   pk.h = std::move(next.h);
   pk.l = std::move(next.l);
   pk.a = std::move(next.a);

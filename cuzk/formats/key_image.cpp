@@ -1,6 +1,7 @@
 #include "cuzk/formats/key_image.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -231,6 +232,11 @@ Result<std::shared_ptr<const KeyImage>> KeyImage::open(const std::string& path, 
   img->file_ = std::move(*mf);
   img->path_ = path;
   return std::shared_ptr<const KeyImage>(std::move(img));
+}
+
+void KeyImage::release_pages() const {
+  const auto b = file_.bytes();
+  if (!b.empty()) (void)::madvise(const_cast<std::uint8_t*>(b.data()), b.size(), MADV_DONTNEED);
 }
 
 void KeyImage::view_queries(ProvingKey& pk) const {

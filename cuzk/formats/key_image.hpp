@@ -65,6 +65,10 @@ class KeyImage : public std::enable_shared_from_this<KeyImage> {
   const std::string& path() const { return path_; }
   /// Whether this open read the whole file to check its data.
   bool data_checked() const { return data_checked_; }
+  /// Drops the mapping's pages from this process (madvise MADV_DONTNEED: they stay in the page
+  /// cache and fault back on the next read), so a key nobody reads now (its copy made on a
+  /// device, or idle in the mmap tier) leaves the process's RSS. Safe while others read.
+  void release_pages() const;
 
   struct Section {
     std::uint64_t offset = 0, count = 0;

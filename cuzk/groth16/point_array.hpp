@@ -23,6 +23,8 @@
 #include <utility>
 #include <vector>
 
+#include "cuzk/base/thread_pool.hpp"
+
 namespace cuzk {
 
 namespace point_array_detail {
@@ -79,10 +81,22 @@ class PointArray {
     a.owner_ = std::const_pointer_cast<void>(std::move(owner));
     return a;
   }
-  /// An owned copy of |points| in fresh (huge-page advised) memory.
-  static PointArray copy_of(std::span<const T> points) {
+  /// An owned copy of |points| in fresh (huge-page advised) memory; with |pool|, copied in
+  /// parallel (the first touch of fresh pages, page faults included, is most of the cost).
+  static PointArray copy_of(std::span<const T> points, ThreadPool* pool = nullptr) {
     PointArray a;
-    a.assign(points.begin(), points.end());
+    if (!pool || points.size_bytes() < (std::size_t{8} << 20)) {
+      a.assign(points.begin(), points.end());
+      return a;
+    }
+    a.reallocate(points.size());
+    constexpr std::size_t kChunk = (std::size_t{2} << 20) / sizeof(T) + 1;  // ≥ one huge page
+    const std::size_t chunks = (points.size() + kChunk - 1) / kChunk;
+    pool->parallel_for(chunks, [&](std::size_t c) {
+      const std::size_t lo = c * kChunk, n = std::min(kChunk, points.size() - lo);
+      std::memcpy(static_cast<void*>(a.data_ + lo), static_cast<const void*>(points.data() + lo), n * sizeof(T));
+    });
+    a.size_ = points.size();
     return a;
   }
 
