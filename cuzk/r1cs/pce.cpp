@@ -452,7 +452,7 @@ Status PceStream::finish(std::span<const Fr> z) {
 Result<std::vector<Fr>> synthesize_pce(ThreadPool& pool, Circuit& circuit, const R1csMatrices& m, const PceSchedule& s,
                                        std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, std::vector<Fr>&& storage,
                                        const PceOptions& opt) {
-  const bool two = pool.size() >= 2;
+  const bool two = pool.size() >= 2 && m.num_constraints >= opt.pipeline_min_rows;
   PceStream stream(m, s, a, b, c, opt, two);
   Status st;
   std::vector<Fr> z;

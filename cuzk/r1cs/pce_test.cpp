@@ -394,7 +394,7 @@ TEST(Pce, PipelineMatchesClassicOnBenchCircuit) {
       got.b.assign(rows, Fr::one());
       got.c.assign(rows, Fr::one());
       auto z = synthesize_pce(pool, circuit, m, sched, got.a, got.b, got.c, std::move(storage),
-                              {.nt_store_min_rows = rng() % 2 ? 0 : SIZE_MAX});
+                              {.nt_store_min_rows = rng() % 2 ? 0 : SIZE_MAX, .pipeline_min_rows = 0});
       ASSERT_TRUE(z.ok()) << z.status().to_string() << " seed=" << seed;
       EXPECT_EQ(z->size(), m.num_columns());
       EXPECT_TRUE(got.a == want.a && got.b == want.b && got.c == want.c)
@@ -426,9 +426,10 @@ TEST(Pce, PipelineFallibleValuesAndErrors) {
       got.a.resize(m.num_constraints);
       got.b.resize(m.num_constraints);
       got.c.resize(m.num_constraints);
-      auto e = synthesize_pce(pool, bad, m, sched, got.a, got.b, got.c);
+      const PceOptions opt{.pipeline_min_rows = 0};
+      auto e = synthesize_pce(pool, bad, m, sched, got.a, got.b, got.c, {}, opt);
       EXPECT_EQ(e.status().code(), Errc::invalid_argument) << "seed=" << seed;
-      auto z = synthesize_pce(pool, ok_circuit, m, sched, got.a, got.b, got.c);
+      auto z = synthesize_pce(pool, ok_circuit, m, sched, got.a, got.b, got.c, {}, opt);
       ASSERT_TRUE(z.ok()) << "seed=" << seed;
       EXPECT_TRUE(got.a == want.a && got.b == want.b && got.c == want.c) << "seed=" << seed << " n=" << n;
     }
