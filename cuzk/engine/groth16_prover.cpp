@@ -320,7 +320,7 @@ Result<std::shared_ptr<const Groth16Prover::CircomShape>> Groth16Prover::circom_
   return std::shared_ptr<const CircomShape>(shape);
 }
 
-Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_circom_key(const std::string& id) {
+Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_circom_key(const std::string& id, bool mapped_only) {
   auto shape = circom_shape(id);
   if (!shape) return shape.status();
   auto bytes = key_bytes(id);
@@ -352,6 +352,8 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_circom_key(con
       spdlog::warn("circuit '{}': {}; rebuilding the key image", id, img.status().to_string());
     }
   }
+  if (!from_image && mapped_only)
+    return Status(Errc::out_of_memory, "circuit '" + id + "': no usable key image; the key needs room for a host copy");
   if (!from_image) {
     ZkeyReadOptions ro;
     ro.pool = pool_.get();
@@ -360,7 +362,7 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_circom_key(con
     key->pk = std::move(zk->pk);
   }
   CUZK_RETURN_IF_ERROR(check_key_matches(key->pk, *key->m));
-  attach_image(*key, id, tag, from_image);
+  attach_image(*key, id, tag, from_image, mapped_only);
   key->pvk = prepare_verifying_key(key->pk.vk);
   CUZK_RETURN_IF_ERROR(load_host_resident(*key, "'" + id + "'"));
   return std::shared_ptr<const ProvingKeyData>(std::move(key));
@@ -374,7 +376,8 @@ std::string Groth16Prover::image_path(const std::string& key_id) const {
   return (std::filesystem::path(opt_.cache_dir) / (name + ".kimg")).string();
 }
 
-void Groth16Prover::attach_image(ProvingKeyData& kd, const std::string& key_id, std::uint64_t tag, bool from_image) {
+void Groth16Prover::attach_image(ProvingKeyData& kd, const std::string& key_id, std::uint64_t tag, bool from_image,
+                                 bool mapped_only) {
   auto& key = static_cast<Groth16Key&>(kd);
   if (!opt_.key_images) return;
   if (!from_image) {
@@ -392,7 +395,7 @@ void Groth16Prover::attach_image(ProvingKeyData& kd, const std::string& key_id, 
   }
   // The tier the backends want: mapped when no host backend proves from the tables (a device
   // uploads from the mapping), owned otherwise.
-  const bool want_mapped = !host_tables_used(key);
+  const bool want_mapped = mapped_only || !host_tables_used(key);
   if (want_mapped && !from_image) key.image->view_queries(key.pk);  // the decoded copy is freed
   if (want_mapped) key.image->release_pages();  // read by the checksum; a device reads it on upload
   if (!want_mapped && from_image) {
@@ -526,7 +529,27 @@ Result<std::uint64_t> Groth16Prover::key_bytes(const std::string& key_id) {
 }
 
 Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key(const std::string& key_id) {
-  if (opt_.circom.count(key_id)) return load_circom_key(key_id);
+  return load(key_id, false);
+}
+
+Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key_mapped(const std::string& key_id) {
+  return load(key_id, true);
+}
+
+std::optional<std::uint64_t> Groth16Prover::mapped_load_bytes(const std::string& key_id) {
+  if (!opt_.key_images) return std::nullopt;
+  std::error_code ec;
+  if (!std::filesystem::exists(image_path(key_id), ec)) return std::nullopt;
+  if (opt_.circom.count(key_id)) return std::uint64_t{0};  // key_bytes counts the points only
+  auto k = parse_bench_log2(key_id);
+  if (!k) return std::nullopt;
+  auto m = matrices(*k);
+  if (!m) return std::nullopt;
+  return (*m)->memory_bytes();  // what stays owned: the matrices (key_bytes' share of them)
+}
+
+Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load(const std::string& key_id, bool mapped_only) {
+  if (opt_.circom.count(key_id)) return load_circom_key(key_id, mapped_only);
   auto k = parse_bench_log2(key_id);
   if (!k) return k.status();
   auto m = matrices(*k);
@@ -595,6 +618,8 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key(const std:
     from_image = imaged.ok();
     if (!from_image && imaged.code() != Errc::not_found)
       spdlog::warn("bench-{}: {}; rebuilding the key image", *k, imaged.to_string());
+    if (!from_image && mapped_only)
+      return Status(Errc::out_of_memory, "bench-" + std::to_string(*k) + ": no usable key image; the key needs room for a host copy");
     Status cached = from_image ? Status() : try_cache();
     if (!cached.ok()) {
       if (cached.code() != Errc::not_found) spdlog::warn("bench-{}: {}; regenerating the key", *k, cached.to_string());
@@ -618,7 +643,7 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key(const std:
       key->pk = std::move(*pk);
       ++keys_generated_;
     }
-    if (tag != 0 || from_image) attach_image(*key, "bench-" + std::to_string(*k), tag, from_image);
+    if (tag != 0 || from_image) attach_image(*key, "bench-" + std::to_string(*k), tag, from_image, mapped_only);
   }
   key->pvk = prepare_verifying_key(key->pk.vk);
   CUZK_RETURN_IF_ERROR(load_host_resident(*key, "bench-" + std::to_string(*k)));

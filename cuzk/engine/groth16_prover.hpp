@@ -129,6 +129,8 @@ class Groth16Prover final : public PartitionProver {
   bool key_is_mapped(const ProvingKeyData& key) const override;
   bool host_tables_used(const ProvingKeyData& key) const override;
   Status map_key(const ProvingKeyData& key) override;
+  std::optional<std::uint64_t> mapped_load_bytes(const std::string& key_id) override;
+  Result<std::shared_ptr<const ProvingKeyData>> load_key_mapped(const std::string& key_id) override;
   Status unmap_key(const ProvingKeyData& key) override;
   /// The key image path of a key id (bench-<K> or a circom id).
   std::string image_path(const std::string& key_id) const;
@@ -159,13 +161,16 @@ class Groth16Prover final : public PartitionProver {
     std::uint64_t domain_size = 0, n_vars = 0, n_public = 0;
   };
   Result<std::shared_ptr<const CircomShape>> circom_shape(const std::string& id);
-  Result<std::shared_ptr<const ProvingKeyData>> load_circom_key(const std::string& id);
+  Result<std::shared_ptr<const ProvingKeyData>> load_circom_key(const std::string& id, bool mapped_only);
+  /// load_key; with |mapped_only|, from the key image into the mmap tier or out_of_memory.
+  Result<std::shared_ptr<const ProvingKeyData>> load(const std::string& key_id, bool mapped_only);
   Result<std::unique_ptr<Backend>> new_backend(const std::string& spec);
   /// Loads the key onto the backends that keep their tables in host memory (part of the host tier).
   Status load_host_resident(const ProvingKeyData& key, const std::string& what);
   /// Attaches the key's image (written now when absent) and puts its tables in the tier that
   /// fits the backends: mapped when no host backend proves from them, owned otherwise.
-  void attach_image(ProvingKeyData& key, const std::string& key_id, std::uint64_t tag, bool from_image);
+  void attach_image(ProvingKeyData& key, const std::string& key_id, std::uint64_t tag, bool from_image,
+                    bool mapped_only = false);
   /// Moves the key's tables to views of its image (to_mapped) or to owned memory.
   Status switch_tables(const ProvingKeyData& key, bool to_mapped);
 

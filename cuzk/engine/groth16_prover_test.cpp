@@ -824,6 +824,23 @@ TEST(Groth16Prover, KeyImageBacksTheMmapTierOnTheCpu) {
   EXPECT_LE(budget.peak(), limit);
   ASSERT_TRUE(m.evict("bench-10").ok());
   EXPECT_EQ(budget.used(), 0u);
+  // A budget smaller than the key's host copy: it loads straight from its image into the mmap
+  // tier (charged its matrices) and proves from the mapping.
+  {
+    MemoryBudget tiny(*kb10 / 2, 0);
+    ASSERT_GT(*kb10 / 2, charged10);
+    SrsManager m2(tiny);
+    auto l = m2.acquire("bench-10", *prover, Priority::normal);
+    ASSERT_TRUE(l.ok()) << l.status().to_string();
+    auto key = (*l)->wait();
+    ASSERT_TRUE(key.ok()) << key.status().to_string();
+    EXPECT_TRUE(prover->key_is_mapped(**key));
+    EXPECT_EQ(tiny.used(), charged10);
+    for (auto& st : m2.status())
+      if (st.key_id == "bench-10") EXPECT_EQ(st.tier, "mmap");
+    prove_one(*l, 4);
+    EXPECT_LE(tiny.peak(), tiny.limit());
+  }
 
   // A damaged image is rebuilt from the .params (not used, not a generation).
   {

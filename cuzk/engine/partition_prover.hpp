@@ -159,6 +159,13 @@ class PartitionProver {
   /// Moves |key|'s tables to views of its image (map) or back to owned memory (unmap). Called
   /// only while no device stage on a host backend uses the key; unimplemented without an image.
   virtual Status map_key(const ProvingKeyData& key) { (void)key; return Status(Errc::unimplemented, "no key image"); }
+  /// When the budget has no room for a key's host copy: the bytes |key_id| would be charged if
+  /// loaded straight into the mmap tier (nullopt: no image to load from), and that load, which
+  /// fails (out_of_memory) rather than decode when the image turns out unusable.
+  virtual std::optional<std::uint64_t> mapped_load_bytes(const std::string& key_id) { (void)key_id; return std::nullopt; }
+  virtual Result<std::shared_ptr<const ProvingKeyData>> load_key_mapped(const std::string& key_id) {
+    return Status(Errc::unimplemented, "no key image for " + key_id);
+  }
   virtual Status unmap_key(const ProvingKeyData& key) { (void)key; return Status(Errc::unimplemented, "no key image"); }
 
   /// Key files on disk (cached or registered) this prover could load.

@@ -196,30 +196,46 @@ Result<std::shared_ptr<SrsLease>> SrsManager::acquire(const std::string& key_id,
       }
       auto bytes = prover.key_bytes(key_id);
       if (!bytes) return bytes.status();
-      if (!budget_.can_ever_fit(*bytes, p))
+      // No room for the host copy (ever, or after idle keys made what room they could): a key
+      // with an image loads straight into the mmap tier, charged what stays owned.
+      const bool fits_ever = budget_.can_ever_fit(*bytes, p);
+      bool reserved = fits_ever && budget_.try_reserve(*bytes, p);
+      bool mapped_only = false;
+      std::uint64_t reserve = *bytes;
+      std::optional<std::uint64_t> mb;
+      if (!reserved && (round > 0 || !fits_ever)) {
+        mb = prover.mapped_load_bytes(key_id);
+        if (mb && budget_.try_reserve(*mb, p)) {
+          reserved = mapped_only = true;
+          reserve = *mb;
+        }
+      }
+      if (!reserved && !fits_ever) {
+        if (mb && budget_.can_ever_fit(*mb, p)) return Status(Errc::out_of_memory, "no room for proving key " + key_id + " yet");
         return Status(Errc::invalid_argument, "proving key " + key_id + " needs " + std::to_string(*bytes) +
                                                   " bytes, more than the memory budget");
-      if (budget_.try_reserve(*bytes, p)) {
+      }
+      if (reserved) {
         auto e = std::make_shared<Entry>();
         e->key_id = key_id;
         e->prover = &prover;
         e->size = *bytes;
-        e->res = Reservation(&budget_, *bytes);
+        e->res = Reservation(&budget_, reserve);
         e->refs = 1;
         auto promise = std::make_shared<std::promise<Result<std::shared_ptr<const ProvingKeyData>>>>();
         e->key = promise->get_future().share();
         entries_[key_id] = e;
         std::weak_ptr<Entry> weak = e;
-        loads_.push_back(std::async(std::launch::async, [this, weak, promise, key_id, &prover]() mutable {
+        loads_.push_back(std::async(std::launch::async, [this, weak, promise, key_id, &prover, mapped_only]() mutable {
           auto t0 = Clock::now();
-          auto r = prover.load_key(key_id);
+          auto r = mapped_only ? prover.load_key_mapped(key_id) : prover.load_key(key_id);
           auto ms = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
           if (!r.ok()) r = r.status().with_context("loading key " + key_id);
           {
             std::lock_guard lock(mu_);
             if (auto e = weak.lock()) {
               e->load_ms = ms;
-              if (r.ok() && (*r)->size_bytes() < e->size) e->res.release(e->size - (*r)->size_bytes());  // trust the real size
+              if (r.ok() && (*r)->size_bytes() < e->res.bytes()) e->res.release(e->res.bytes() - (*r)->size_bytes());  // trust the real size
               if (r.ok() && prover.key_is_mapped(**r)) {  // loaded straight into the mmap tier
                 if (auto km = prover.key_mapping(**r)) {
                   e->mapped = true;
@@ -248,8 +264,9 @@ Result<std::shared_ptr<SrsLease>> SrsManager::acquire(const std::string& key_id,
       const std::uint64_t used = budget_.used();
       shortfall = used + *bytes > cap ? used + *bytes - cap : 1;
     }
-    // Demote idle keys out of host memory (least recently used first), then try once more.
-    if (evict_idle(shortfall, key_id) == 0) return Status(Errc::out_of_memory, "no room for proving key " + key_id + " yet");
+    // Demote idle keys out of host memory (least recently used first), then try once more (with
+    // the mmap tier as the fallback).
+    evict_idle(shortfall, key_id);
   }
 }
 

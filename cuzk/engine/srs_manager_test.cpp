@@ -143,8 +143,23 @@ class TieredProver final : public PartitionProver {
     if (mapped.erase(k.id)) live_host += k.host - k.host / 10, ++unmaps;
     return {};
   }
+  std::optional<std::uint64_t> mapped_load_bytes(const std::string& id) override {
+    auto b = key_bytes(id);
+    if (!images || !b) return std::nullopt;
+    return *b / 10;
+  }
+  Result<std::shared_ptr<const ProvingKeyData>> load_key_mapped(const std::string& id) override {
+    auto k = load_key(id);
+    if (!k) return k;
+    std::lock_guard lock(mu);
+    const auto& t = static_cast<const TestKey&>(**k);
+    mapped.insert(t.id);
+    live_host -= t.host - t.host / 10;
+    ++mapped_loads;
+    return k;
+  }
   std::set<std::string> mapped;
-  int maps = 0, unmaps = 0;
+  int maps = 0, unmaps = 0, mapped_loads = 0;
 
   bool on_device(const std::string& id) const {
     std::lock_guard lock(mu);
@@ -653,6 +668,51 @@ TEST(SrsManager, StreamedTablesChargedAndPinnedPoolLru) {
   EXPECT_EQ(find(m2.status(), "k1"), nullptr);
   EXPECT_EQ(small.used(), 160u);
   EXPECT_LE(small.peak(), 250u);
+}
+
+// No room for a key's host copy (others in use, or the key larger than the budget): a key with
+// an image loads straight into the mmap tier, charged a tenth here; without one it waits or is
+// refused as before.
+TEST(SrsManager, KeyWithoutRoomLoadsStraightIntoTheMappedTier) {
+  MemoryBudget budget(150, 0);
+  TieredProver p;
+  SrsManager m(budget);
+  p.images = true;
+  eight_keys(p);
+  p.sizes["big"] = {500, 10};
+  auto l1 = lease(m, p, "k1");  // 100, held
+  ASSERT_TRUE(l1);
+  auto l2 = lease(m, p, "k2");  // no room for 100 and k1 in use: mapped, 10
+  ASSERT_TRUE(l2);
+  auto st = m.status();
+  EXPECT_EQ(find(st, "k2")->tier, "mmap");
+  EXPECT_EQ(find(st, "k2")->host_bytes, 10u);
+  EXPECT_EQ(find(st, "k2")->size_bytes, 100u);
+  EXPECT_EQ(budget.used(), 110u);
+  l2.reset();
+  ASSERT_TRUE(m.evict("k2").ok());
+  EXPECT_EQ(budget.used(), 100u);
+  auto lb = lease(m, p, "big");  // larger than the whole budget: mapped, 50
+  ASSERT_TRUE(lb);
+  EXPECT_EQ(find(m.status(), "big")->tier, "mmap");
+  EXPECT_EQ(budget.used(), 150u);
+  EXPECT_EQ(p.mapped_loads, 2);
+  // Full: a third key waits (out_of_memory), the mapped charge does not fit either.
+  EXPECT_EQ(m.acquire("k3", p, Priority::normal).status().code(), Errc::out_of_memory);
+  EXPECT_LE(budget.peak(), budget.limit());
+  {
+    std::lock_guard lock(p.mu);
+    EXPECT_EQ(p.live_host, budget.used());
+  }
+  // Without images: the old answers.
+  TieredProver q;
+  MemoryBudget b2(150, 0);
+  SrsManager m2(b2);
+  eight_keys(q);
+  q.sizes["big"] = {500, 10};
+  auto h1 = lease(m2, q, "k1");
+  EXPECT_EQ(m2.acquire("k2", q, Priority::normal).status().code(), Errc::out_of_memory);
+  EXPECT_EQ(m2.acquire("big", q, Priority::normal).status().code(), Errc::invalid_argument);
 }
 
 }  // namespace
