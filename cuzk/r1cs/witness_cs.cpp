@@ -129,8 +129,11 @@ WitnessConstraintSystem::~WitnessConstraintSystem() {
 }
 
 std::vector<Fr> WitnessConstraintSystem::take_assignment() {
-  if (stream_ != nullptr) stream_->before_grow();
-  std::vector<Fr> z = inputs_.size() == slots_ ? std::move(z_) : assignment();
+  // Moving z_ out keeps its buffer where a concurrent stream reads it (the caller passes it to
+  // finish()); only a copy, after which z_ is overwritten, needs the stream's readers stopped.
+  const bool move = inputs_.size() == slots_;
+  if (stream_ != nullptr && !move) stream_->before_grow();
+  std::vector<Fr> z = move ? std::move(z_) : assignment();
   z_.assign(slots_, Fr::zero());
   direct_limit_ = SIZE_MAX;  // no stream call after this
   return z;

@@ -65,7 +65,8 @@ class WitnessConstraintSystem final : public ConstraintSystem {
   /// The full assignment z = (inputs ‖ aux), the column order of R1csMatrices (a copy).
   std::vector<Fr> assignment() const;
   /// The full assignment, moved out without a copy when num_inputs_hint was exact; the system
-  /// holds no values afterwards.
+  /// holds no values afterwards. With a concurrent stream, the helper may still read the moved
+  /// buffer: keep the vector unchanged until the stream's finish() returned.
   std::vector<Fr> take_assignment();
 
  private:
