@@ -15,6 +15,7 @@
 #include "cuzk/msm/bit_split.hpp"
 #include "cuzk/msm/digits.hpp"
 #include "cuzk/msm/endomorphism.hpp"
+#include "cuzk/msm/ifma_buckets.hpp"
 #include "cuzk/msm/msm.hpp"
 #include "cuzk/msm/naive.hpp"
 #include "cuzk/msm/pippenger.hpp"
@@ -366,8 +367,9 @@ TEST(MsmPippenger, G2BatchAffineAgreesWithXyzzAtMediumSize) {
 TEST(MsmPippenger, G1SpecialScalarsAndBases) { check_special_scalars<G1Curve>(); }
 TEST(MsmPippenger, G2SpecialScalarsAndBases) { check_special_scalars<G2Curve>(); }
 
+// |window_bits| 0: the automatic shape (XYZZ at these sizes); 10: batch-affine buckets.
 template <class C>
-void check_density() {
+void check_density(unsigned window_bits = 0) {
   const auto seed = fresh_seed();
   std::mt19937_64 rng(seed);
   ThreadPool pool(3);
@@ -386,7 +388,10 @@ void check_density() {
       MsmReport report;
       const auto endo = static_cast<MsmEndomorphism>(rng() % 3);
       const auto got = msm<C>(bases, scalars, pool,
-                              {.density_bits = bits, .base_offset = offset, .split = s, .pippenger = {.endomorphism = endo}},
+                              {.density_bits = bits,
+                               .base_offset = offset,
+                               .split = s,
+                               .pippenger = {.window_bits = window_bits, .endomorphism = endo}},
                               &report);
       ASSERT_TRUE(got.ok()) << got.status().to_string();
       EXPECT_TRUE(*got == *expect) << "n=" << n << " selected=" << selected << " seed=" << seed;
@@ -412,6 +417,84 @@ void check_density() {
 
 TEST(MsmDensity, G1MatchesNaive) { check_density<G1Curve>(); }
 TEST(MsmDensity, G2MatchesNaive) { check_density<G2Curve>(); }
+
+// G1 batch-affine accumulation in IFMA lanes (ifma_buckets.hpp) and the scalar AffineBuckets, both
+// dispatch choices through the same checks (the IFMA one skipped where the CPU lacks IFMA).
+class MsmIfmaDispatch : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    prev_ = set_msm_ifma_enabled(GetParam());
+    if (GetParam() && !msm_ifma_enabled()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
+  }
+  void TearDown() override { set_msm_ifma_enabled(prev_); }
+  bool prev_ = false;
+};
+TEST_P(MsmIfmaDispatch, G1MatchesNaive) { check_against_naive<G1Curve>(300, 20); }
+TEST_P(MsmIfmaDispatch, G1SpecialScalarsAndBases) { check_special_scalars<G1Curve>(); }
+TEST_P(MsmIfmaDispatch, G1BatchAffineCollisions) { check_batch_affine_collisions<G1Curve>(1200); }
+TEST_P(MsmIfmaDispatch, G1DensityBatchAffine) { check_density<G1Curve>(10); }
+TEST_P(MsmIfmaDispatch, G1EndomorphismBoundaries) { check_endomorphism_boundaries<G1Curve>(); }
+INSTANTIATE_TEST_SUITE_P(Msm, MsmIfmaDispatch, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "ifma" : "scalar"; });
+
+// The IFMA path against the scalar batch-affine path and XYZZ buckets at random sizes that are not
+// powers of two (window 10..14, GLV on and off, 1..3 chunks, one and two threads).
+TEST(MsmIfma, G1AgreesWithScalarPathAtRandomSizes) {
+  if (!ifma::ifma_kernel_available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  ThreadPool pool1(1), pool2(2);
+  const bool prev = set_msm_ifma_enabled(true);
+  for (int round = 0; round < 6; ++round) {
+    std::size_t n = 1000 + rng() % 5000;
+    if ((n & (n - 1)) == 0) ++n;
+    const auto bases = make_bases<G1Curve>(n, rng);
+    const auto scalars = make_scalars(n, rng);
+    ThreadPool& pool = round % 2 ? pool2 : pool1;
+    MsmConfig cfg{.split = round % 3 == 0 ? MsmSplit::automatic : MsmSplit::never};
+    cfg.pippenger = {.window_bits = 10 + static_cast<unsigned>(rng() % 5),
+                     .chunks = 1 + static_cast<unsigned>(rng() % 3),
+                     .accumulation = PippengerAccumulation::batch_affine,
+                     .endomorphism = round % 2 ? MsmEndomorphism::on : MsmEndomorphism::off};
+    set_msm_ifma_enabled(true);
+    const auto fast = msm<G1Curve>(bases, scalars, pool, cfg);
+    set_msm_ifma_enabled(false);
+    const auto scalar = msm<G1Curve>(bases, scalars, pool, cfg);
+    cfg.pippenger.accumulation = PippengerAccumulation::xyzz;
+    const auto xyzz = msm<G1Curve>(bases, scalars, pool, cfg);
+    ASSERT_TRUE(fast.ok() && scalar.ok() && xyzz.ok());
+    EXPECT_TRUE(*fast == *scalar && *fast == *xyzz)
+        << "n=" << n << " c=" << cfg.pippenger.window_bits << " chunks=" << cfg.pippenger.chunks
+        << " endo=" << static_cast<int>(cfg.pippenger.endomorphism) << " threads=" << pool.size() << " seed=" << seed;
+  }
+  // The automatic shape (GLV, batch-affine) at a size with many full batches, against the naive
+  // MSM on a slice and the scalar path on the whole.
+  const std::size_t n = 20000 + rng() % 3000;
+  const auto bases = make_bases<G1Curve>(n, rng);
+  const auto scalars = make_scalars(n, rng);
+  set_msm_ifma_enabled(true);
+  const auto fast = msm<G1Curve>(bases, scalars, pool2, {.split = MsmSplit::never});
+  set_msm_ifma_enabled(false);
+  const auto scalar = msm<G1Curve>(bases, scalars, pool2, {.split = MsmSplit::never});
+  set_msm_ifma_enabled(prev);
+  ASSERT_TRUE(fast.ok() && scalar.ok());
+  EXPECT_TRUE(*fast == *scalar) << "n=" << n << " seed=" << seed;
+}
+
+// The R' = 2^416 form: to_rp / from_rp invert each other and scale by 2^32.
+TEST(MsmIfma, RPrimeFormRoundTrips) {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const Fp two32 = Fp::from_u64(std::uint64_t{1} << 32);
+  for (int i = 0; i < 100; ++i) {
+    Limbs<6> raw{};
+    for (auto& w : raw) w = rng();
+    const Fp x = Fp::from_limbs_reduce(raw);
+    EXPECT_TRUE(ifma::from_rp(ifma::to_rp(x)) == x) << "seed=" << seed;
+    // x·R' as raw limbs is the Fp element (x·2^32)·R.
+    EXPECT_TRUE(ifma::to_rp(x) == x * two32) << "seed=" << seed;
+  }
+}
 
 TEST(MsmBitSplit, PartsKeepOrderAndCounts) {
   const auto seed = fresh_seed();

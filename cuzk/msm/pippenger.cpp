@@ -1,6 +1,7 @@
 #include "cuzk/msm/pippenger.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 #include <memory>
@@ -11,9 +12,25 @@
 #include "cuzk/ec/xyzz.hpp"
 #include "cuzk/msm/digits.hpp"
 #include "cuzk/msm/endomorphism.hpp"
+#include "cuzk/msm/ifma_buckets.hpp"
 #include "cuzk/msm/scratch.hpp"
 
 namespace cuzk {
+
+namespace {
+bool ifma_default() {
+  const char* env = std::getenv("CUZK_MSM_IFMA");
+  return ifma::ifma_kernel_available() && !(env != nullptr && env[0] == '0');
+}
+bool g_msm_ifma = ifma_default();
+}  // namespace
+
+bool msm_ifma_enabled() { return g_msm_ifma; }
+bool set_msm_ifma_enabled(bool on) {
+  const bool prev = g_msm_ifma;
+  g_msm_ifma = on && ifma::ifma_kernel_available();
+  return prev;
+}
 
 PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes, unsigned scalar_bits) {
   threads = std::max<std::size_t>(1, threads);
@@ -344,9 +361,9 @@ inline std::size_t top_live_buckets(const SignedWindowPlan& plan, unsigned bits)
 inline constexpr std::size_t kDigitBlock = 256;
 inline constexpr std::size_t kPrefetchAhead = 8;
 
-template <class C, class T>
+template <class C, class T, class Buckets>
 Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned bits, unsigned j, const T& terms, std::size_t begin,
-                          std::size_t end, AffineBuckets<C>& buckets) {
+                          std::size_t end, Buckets& buckets) {
   // The top window uses only the buckets up to 2^(bits − (K−1)c) + 1: a batch of a quarter of the
   // live buckets keeps collisions (queue, XYZZ overflow) as rare as in the full windows.
   std::size_t batch = batch_affine_batch_size(plan.c);
@@ -384,9 +401,11 @@ Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned bits, unsigned 
   return buckets.reduce();
 }
 
-// Pippenger over |terms| whose scalars are below 2^|bits|, in the given shape.
+// Pippenger over |terms| whose scalars are below 2^|bits|, in the given shape. |rp_terms| (G1 only,
+// or null): the same terms with the points in IFMA R' form, accumulated by ifma::IfmaG1Buckets.
 template <class C, class T>
-Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, ThreadPool& pool) {
+Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, ThreadPool& pool,
+                          const T* rp_terms = nullptr) {
   const std::size_t n = terms.size();
   const bool affine = shape.accumulation == PippengerAccumulation::batch_affine;
   const SignedWindowPlan plan = SignedWindowPlan::make(shape.window_bits, bits);
@@ -397,8 +416,21 @@ Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, T
   // One bucket array per range of tasks, reused window after window.
   pool.parallel_for(k * p, [&](std::size_t tb, std::size_t te) {
     std::unique_ptr<AffineBuckets<C>> affine_buckets;
+#if CUZK_FF_IFMA
+    std::unique_ptr<ifma::IfmaG1Buckets> ifma_buckets;
+#endif
     std::vector<Xyzz<C>> buckets;
-    if (affine) affine_buckets = std::make_unique<AffineBuckets<C>>(plan.buckets(), batch_affine_batch_size(plan.c));
+    if (affine) {
+#if CUZK_FF_IFMA
+      if constexpr (std::is_same_v<C, G1Curve>) {
+        if (rp_terms != nullptr) {
+          ifma_buckets = std::make_unique<ifma::IfmaG1Buckets>(plan.buckets(), batch_affine_batch_size(plan.c));
+        }
+      }
+      if (!ifma_buckets)
+#endif
+        affine_buckets = std::make_unique<AffineBuckets<C>>(plan.buckets(), batch_affine_batch_size(plan.c));
+    }
     for (std::size_t t = tb; t < te; ++t) {
       const unsigned j = static_cast<unsigned>(t / p);
       const std::size_t chunk = t % p;
@@ -406,6 +438,14 @@ Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, T
       // A top window with few live buckets (batches under 128) is cheaper in XYZZ.
       const bool small_top = j + 1 == k && top_live_buckets(plan, bits) / 4 < 128;
       if (affine && !small_top) {
+#if CUZK_FF_IFMA
+        if constexpr (std::is_same_v<C, G1Curve>) {
+          if (ifma_buckets) {
+            partial[t] = window_sum_affine<C>(plan, bits, j, *rp_terms, begin, end, *ifma_buckets);
+            continue;
+          }
+        }
+#endif
         partial[t] = window_sum_affine<C>(plan, bits, j, terms, begin, end, *affine_buckets);
       } else {
         partial[t] = window_sum<C>(plan, j, terms, begin, end, buckets);
@@ -497,7 +537,30 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<
     endo = bytes <= kEndomorphismMaxBytes && options.window_bits == 0 &&
            split_shape.cost + static_cast<double>(n) < shape.cost;
   }
-  if (!endo) return pippenger_run<C>(plain, kMsmScalarBits, shape, pool);
+  // G1 batch-affine in IFMA lanes: the bases in R' form, converted once per call.
+  constexpr bool kIfmaCurve = std::is_same_v<C, G1Curve> && CUZK_FF_IFMA;
+  const bool use_ifma = kIfmaCurve && msm_ifma_enabled();
+  auto convert = [&](std::span<const Affine<C>> in, std::span<const std::uint32_t> idx, std::size_t count,
+                     ScratchArray<Affine<C>>& out) {
+    out = ScratchArray<Affine<C>>(count);
+    pool.parallel_for(
+        count,
+        [&](std::size_t b, std::size_t e) {
+          if constexpr (kIfmaCurve) {
+            for (std::size_t i = b; i < e; ++i) out[i] = ifma::to_rp(in[idx.empty() ? i : idx[i]]);
+          }
+        },
+        1024);
+  };
+  if (!endo) {
+    if (!use_ifma || shape.accumulation != PippengerAccumulation::batch_affine) {
+      return pippenger_run<C>(plain, kMsmScalarBits, shape, pool);
+    }
+    ScratchArray<Affine<C>> rp;
+    convert(bases, indices, n, rp);
+    const PlainTerms<C> rp_terms{rp.span(), scalars, {}};
+    return pippenger_run<C>(plain, kMsmScalarBits, shape, pool, &rp_terms);
+  }
 
   ScratchArray<Limbs<4>> sc(dn);
   ScratchArray<std::uint8_t> neg(E::kDim == 2 ? dn : 0);
@@ -509,7 +572,15 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<
       },
       1024);
   const SplitTerms<C> terms{bases, indices, mapped.span(), sc.span(), neg.span(), n};
-  return pippenger_run<C>(terms, E::kBits, choose_shape<C>(dn, E::kBits, pool.size(), options), pool);
+  const PippengerShape split_shape = choose_shape<C>(dn, E::kBits, pool.size(), options);
+  if (!use_ifma || split_shape.accumulation != PippengerAccumulation::batch_affine) {
+    return pippenger_run<C>(terms, E::kBits, split_shape, pool);
+  }
+  ScratchArray<Affine<C>> rp_first, rp_mapped;
+  convert(bases, indices, n, rp_first);
+  convert(mapped.span(), {}, dn - n, rp_mapped);
+  const SplitTerms<C> rp_terms{rp_first.span(), {}, rp_mapped.span(), sc.span(), neg.span(), n};
+  return pippenger_run<C>(terms, E::kBits, split_shape, pool, &rp_terms);
 }
 
 template Jacobian<G1Curve> msm_pippenger_unchecked<G1Curve>(std::span<const G1Affine>, std::span<const Limbs<4>>,

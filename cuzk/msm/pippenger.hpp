@@ -81,6 +81,13 @@ struct PippengerShape {
 PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes,
                                unsigned scalar_bits = 255);
 
+/// Whether G1 batch-affine accumulation runs in AVX-512 IFMA lanes (msm/ifma_buckets.hpp): on where
+/// the CPU and OS support AVX-512 IFMA, unless the environment sets CUZK_MSM_IFMA=0 at start-up.
+bool msm_ifma_enabled();
+/// Sets that switch (it stays off where the CPU lacks IFMA); returns the previous value. Not to be
+/// flipped while an MSM runs.
+bool set_msm_ifma_enabled(bool on);
+
 /// Σ scalars[i]·bases[indices[i]] (or bases[i] when |indices| is empty). The bases must lie in the
 /// prime-order subgroup when the endomorphism split is used (σ² = [λ] and ψ = [x] hold only there). Scalars are canonical
 /// (< r, 4 limbs); the bases may contain the identity and repeat. Unchecked: the caller guarantees
