@@ -149,6 +149,66 @@ CUZK_IFMA_INLINE void mul(V* r, const V* a, const V* b) {
   for (unsigned j = 0; j < kLimbs; ++j) r[j] = t[j];
 }
 
+// Transposes an 8×8 matrix of 64-bit words held as eight rows.
+CUZK_IFMA_INLINE void transpose8(V* r) {
+  V t[8], u[8];
+#pragma GCC unroll 4
+  for (unsigned i = 0; i < 4; ++i) {
+    t[2 * i] = _mm512_maskz_unpacklo_epi64(0xff, r[2 * i], r[2 * i + 1]);      // r0[0] r1[0] r0[2] r1[2] …
+    t[2 * i + 1] = _mm512_maskz_unpackhi_epi64(0xff, r[2 * i], r[2 * i + 1]);  // r0[1] r1[1] r0[3] r1[3] …
+  }
+  const V lo = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13), hi = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+#pragma GCC unroll 2
+  for (unsigned h = 0; h < 2; ++h) {  // rows 0–3 (h = 0) and 4–7 (h = 1)
+    u[4 * h + 0] = _mm512_permutex2var_epi64(t[4 * h], lo, t[4 * h + 2]);      // columns 0, 4
+    u[4 * h + 1] = _mm512_permutex2var_epi64(t[4 * h + 1], lo, t[4 * h + 3]);  // columns 1, 5
+    u[4 * h + 2] = _mm512_permutex2var_epi64(t[4 * h], hi, t[4 * h + 2]);      // columns 2, 6
+    u[4 * h + 3] = _mm512_permutex2var_epi64(t[4 * h + 1], hi, t[4 * h + 3]);  // columns 3, 7
+  }
+#pragma GCC unroll 4
+  for (unsigned c = 0; c < 4; ++c) {
+    r[c] = _mm512_maskz_shuffle_i64x2(0xff, u[c], u[4 + c], 0x44);
+    r[c + 4] = _mm512_maskz_shuffle_i64x2(0xff, u[c], u[4 + c], 0xee);
+  }
+}
+
+// Eight packed values (six 64-bit words at src[k], below 2^384) → limb-major radix 2^52.
+CUZK_IFMA_INLINE void gather(V* out, const std::uint64_t* const* src) {
+  // Limb j = bits 52j..52j+51: word w = 52j / 64 shifted right by s = 52j mod 64, or'd with word
+  // w + 1 shifted left by 64 − s (a count of 64 gives 0; word 6 is a zero lane of the load).
+  const V wlo = _mm512_setr_epi64(0, 0, 1, 2, 3, 4, 4, 5), whi = _mm512_setr_epi64(1, 1, 2, 3, 4, 5, 5, 6);
+  const V slo = _mm512_setr_epi64(0, 52, 40, 28, 16, 4, 56, 44), shi = _mm512_setr_epi64(64, 12, 24, 36, 48, 60, 8, 20);
+  const V mask = bcast(kMask52);
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < kLanes; ++k) {
+    const V x = _mm512_maskz_loadu_epi64(0x3f, src[k]);
+    const V a = _mm512_maskz_srlv_epi64(0xff, _mm512_maskz_permutexvar_epi64(0xff, wlo, x), slo);
+    const V b = _mm512_maskz_sllv_epi64(0xff, _mm512_maskz_permutexvar_epi64(0xff, whi, x), shi);
+    out[k] = _mm512_and_si512(_mm512_or_si512(a, b), mask);
+  }
+  transpose8(out);
+}
+
+// The inverse of gather for normalized values below 2^384: lane k's value packed into dst[k]
+// (six words; v is clobbered). Lanes with dst[k] null are skipped.
+CUZK_IFMA_INLINE void scatter(std::uint64_t* const* dst, V* v) {
+  // Word w = bits 64w..64w+63 = limb a >> o | limb a+1 << (52 − o) [| limb a+2 << (104 − o)].
+  const V ia = _mm512_setr_epi64(0, 1, 2, 3, 4, 6, 7, 7), sa = _mm512_setr_epi64(0, 12, 24, 36, 48, 8, 64, 64);
+  const V ib = _mm512_setr_epi64(1, 2, 3, 4, 5, 7, 7, 7), sb = _mm512_setr_epi64(52, 40, 28, 16, 4, 44, 64, 64);
+  const V ic = _mm512_setr_epi64(7, 7, 7, 7, 6, 7, 7, 7), sc = _mm512_setr_epi64(64, 64, 64, 64, 56, 64, 64, 64);
+  transpose8(v);
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < kLanes; ++k) {
+    if (dst[k] == nullptr) continue;
+    const V x = v[k];
+    const V w = _mm512_or_si512(
+        _mm512_or_si512(_mm512_maskz_srlv_epi64(0xff, _mm512_maskz_permutexvar_epi64(0xff, ia, x), sa),
+                        _mm512_maskz_sllv_epi64(0xff, _mm512_maskz_permutexvar_epi64(0xff, ib, x), sb)),
+        _mm512_maskz_sllv_epi64(0xff, _mm512_maskz_permutexvar_epi64(0xff, ic, x), sc));
+    _mm512_mask_storeu_epi64(dst[k], 0x3f, w);
+  }
+}
+
 }  // namespace vec
 
 /// G1 batch-affine buckets in IFMA lanes; the interface of pippenger.cpp's AffineBuckets. Points
@@ -159,7 +219,7 @@ class IfmaG1Buckets {
 
   IfmaG1Buckets(std::uint32_t nb, std::size_t batch)
       : max_batch_((batch + kLanes - 1) / kLanes * kLanes), batch_(max_batch_), bucket_(nb), slot_(max_batch_),
-        groups_(max_batch_ / kLanes) {
+        point_(max_batch_), dbl_(max_batch_ / kLanes), pre_(max_batch_ / kLanes) {
     queue_.reserve(max_batch_);
     reset(batch);
   }
@@ -221,26 +281,15 @@ class IfmaG1Buckets {
     std::uint32_t bucket;
     A point;
   };
-  // One group of eight batch entries: bucket and point coordinates, the chain's prefix product.
-  struct Group {
-    Fp8 ax, ay, px, py, pre;
-    std::uint8_t dbl = 0;  // lanes whose entry is P + P
-  };
+  // The coordinates of the unused lanes of a last group: bucket (0, 0) + point (1, 0), a non-zero
+  // denominator; the results are dropped.
+  static inline const Fp kPadZero = Fp::zero();
+  static inline const Fp kPadOne = Fp::from_mont_unchecked(kToRp);
 
   static bool equal(const Fp& a, const Fp& b) {
     std::uint64_t d = 0;
     for (unsigned i = 0; i < 6; ++i) d |= a.l[i] ^ b.l[i];
     return d == 0;
-  }
-  static void put(Fp8& dst, unsigned lane, const Fp& v) {
-    std::uint64_t t[kLimbs];
-    to_radix52(v.l, t);
-    for (unsigned j = 0; j < kLimbs; ++j) dst.l[j][lane] = t[j];
-  }
-  static Fp get(const Fp8& src, unsigned lane) {
-    std::uint64_t t[kLimbs];
-    for (unsigned j = 0; j < kLimbs; ++j) t[j] = src.l[j][lane];
-    return Fp::from_mont_unchecked(from_radix52(t));
   }
 
   bool try_add(std::uint32_t b, const A& p) {
@@ -257,14 +306,11 @@ class IfmaG1Buckets {
       acc.state = kEmpty;
       return true;
     }
-    Group& g = groups_[m_ / kLanes];
+    const std::size_t g = m_ / kLanes;
     const unsigned lane = static_cast<unsigned>(m_ % kLanes);
-    if (lane == 0) g.dbl = 0;
-    if (same_x) g.dbl = static_cast<std::uint8_t>(g.dbl | (1u << lane));
-    put(g.ax, lane, acc.x);
-    put(g.ay, lane, acc.y);
-    put(g.px, lane, p.x);
-    put(g.py, lane, p.y);
+    if (lane == 0) dbl_[g] = 0;
+    if (same_x) dbl_[g] = static_cast<std::uint8_t>(dbl_[g] | (1u << lane));
+    point_[m_] = p;
     slot_[m_] = b;
     acc.state = kBusy;
     if (++m_ == batch_) execute();
@@ -285,100 +331,116 @@ class IfmaG1Buckets {
     overflow_[b].add_mixed(from_rp(p));
   }
 
+  // The word pointers of group |g|'s bucket and point coordinates (pads past m_).
+  struct Ptrs {
+    const std::uint64_t *ax[kLanes], *ay[kLanes], *px[kLanes], *py[kLanes];
+  };
+  void pointers(std::size_t g, Ptrs& q) const {
+    for (unsigned k = 0; k < kLanes; ++k) {
+      const std::size_t e = g * kLanes + k;
+      if (e < m_) {
+        const Slot& s = bucket_[slot_[e]];
+        q.ax[k] = s.x.l.data();
+        q.ay[k] = s.y.l.data();
+        q.px[k] = point_[e].x.l.data();
+        q.py[k] = point_[e].y.l.data();
+      } else {
+        q.ax[k] = q.ay[k] = q.py[k] = kPadZero.l.data();
+        q.px[k] = kPadOne.l.data();
+      }
+    }
+  }
+
   // Denominators of group |g|: x_P − x_B (+p), or 2·y_P for a doubling.
-  CUZK_IFMA_INLINE static void denominator(const Group& g, vec::V* den) {
+  CUZK_IFMA_INLINE static void denominator(const vec::V* ax, const vec::V* px, const Ptrs& q, std::uint8_t dbl, vec::V* den) {
     using namespace vec;
-    V ax[kLimbs], px[kLimbs];
-    load(ax, g.ax);
-    load(px, g.px);
     sub_plus(den, px, ax, kMultP.p1);
-    if (g.dbl != 0) {
-      V py[kLimbs], d2[kLimbs];
-      load(py, g.py);
+    if (dbl != 0) {
+      V py[kLimbs];
+      gather(py, q.py);
 #pragma GCC unroll 8
-      for (unsigned j = 0; j < kLimbs; ++j) d2[j] = _mm512_add_epi64(py[j], py[j]);
-      normalize(d2);
+      for (unsigned j = 0; j < kLimbs; ++j) py[j] = _mm512_add_epi64(py[j], py[j]);
+      normalize(py);
 #pragma GCC unroll 8
-      for (unsigned j = 0; j < kLimbs; ++j) den[j] = _mm512_mask_blend_epi64(g.dbl, den[j], d2[j]);
+      for (unsigned j = 0; j < kLimbs; ++j) den[j] = _mm512_mask_blend_epi64(dbl, den[j], py[j]);
     }
   }
 
   [[gnu::target("avx512f,avx512ifma")]] void execute() {
     using namespace vec;
     const std::size_t ng = (m_ + kLanes - 1) / kLanes;
-    // Unused lanes of the last group: 0 + 1 (a non-zero denominator), results dropped.
-    for (std::size_t k = m_; k < ng * kLanes; ++k) {
-      Group& g = groups_[k / kLanes];
-      const unsigned lane = static_cast<unsigned>(k % kLanes);
-      if (lane == 0) g.dbl = 0;
-      put(g.ax, lane, Fp::zero());
-      put(g.ay, lane, Fp::zero());
-      put(g.px, lane, Fp::from_mont_unchecked(kToRp));
-      put(g.py, lane, Fp::zero());
-    }
-    V acc[kLimbs], den[kLimbs];
+    if (m_ % kLanes != 0) dbl_[ng - 1] &= static_cast<std::uint8_t>((1u << (m_ % kLanes)) - 1);
+    Ptrs q;
+    V acc[kLimbs], den[kLimbs], ax[kLimbs], px[kLimbs];
+#pragma GCC unroll 8
+    for (unsigned j = 0; j < kLimbs; ++j) acc[j] = _mm512_setzero_si512();
     for (std::size_t gi = 0; gi < ng; ++gi) {
-      Group& g = groups_[gi];
-      denominator(g, den);
+      pointers(gi, q);
+      gather(ax, q.ax);
+      gather(px, q.px);
+      denominator(ax, px, q, dbl_[gi], den);
       if (gi == 0) {
 #pragma GCC unroll 8
         for (unsigned j = 0; j < kLimbs; ++j) acc[j] = den[j];
       } else {
         mul(acc, acc, den);
       }
-      store(g.pre, acc);
+      store(pre_[gi], acc);
     }
     // The eight chain products (< 2p, R' form) inverted together in Fp.
-    Fp total[kLanes], pre[kLanes];
     {
-      const Fp8& last = groups_[ng - 1].pre;
+      alignas(64) std::uint64_t words[kLanes][8];
+      std::uint64_t* dst[kLanes];
+      for (unsigned k = 0; k < kLanes; ++k) dst[k] = words[k];
+      scatter(dst, acc);
+      Fp total[kLanes], pre[kLanes];
       Fp run = Fp::one();
       for (unsigned k = 0; k < kLanes; ++k) {
-        Fp v = get(last, k);
-        Limbs<6> s{};
-        if (!limbs_sub(s, v.l, Fp::kModulus)) v = Fp::from_mont_unchecked(s);  // < 2p → < p
-        total[k] = v;
+        Limbs<6> v{}, s{};
+        std::memcpy(v.data(), words[k], 48);
+        if (!limbs_sub(s, v, Fp::kModulus)) v = s;  // < 2p → < p
+        total[k] = Fp::from_mont_unchecked(v);
         pre[k] = run;
-        run = run * v;
+        run = run * total[k];
       }
       Fp inv = run.inverse_vartime();
       const Fp fix = Fp::from_mont_unchecked(kInvFix);
-      Fp8 invs;
+      const std::uint64_t* src[kLanes];
       for (unsigned k = kLanes; k-- > 0;) {
-        put(invs, k, inv * pre[k] * fix);
+        const Fp r = inv * pre[k] * fix;
+        std::memcpy(words[k], r.l.data(), 48);
+        src[k] = words[k];
         inv = inv * total[k];
       }
-      load(acc, invs);
+      gather(acc, src);
     }
-    Fp8 x3s, y3s;
     for (std::size_t gi = ng; gi-- > 0;) {
-      const Group& g = groups_[gi];
+      pointers(gi, q);
+      gather(ax, q.ax);
+      gather(px, q.px);
       V dinv[kLimbs];
       if (gi > 0) {
         V pre_prev[kLimbs];
-        load(pre_prev, groups_[gi - 1].pre);
+        load(pre_prev, pre_[gi - 1]);
         mul(dinv, acc, pre_prev);
-        denominator(g, den);
+        denominator(ax, px, q, dbl_[gi], den);
         mul(acc, acc, den);
       } else {
 #pragma GCC unroll 8
         for (unsigned j = 0; j < kLimbs; ++j) dinv[j] = acc[j];
       }
-      V ax[kLimbs], ay[kLimbs], px[kLimbs], py[kLimbs], num[kLimbs];
-      load(ax, g.ax);
-      load(ay, g.ay);
-      load(px, g.px);
-      load(py, g.py);
+      V ay[kLimbs], py[kLimbs], num[kLimbs];
+      gather(ay, q.ay);
+      gather(py, q.py);
       sub_plus(num, py, ay, kMultP.p1);
-      if (g.dbl != 0) {  // 3·x_P²
+      if (dbl_[gi] != 0) {  // 3·x_P²
         V xx[kLimbs];
         mul(xx, px, px);
 #pragma GCC unroll 8
-        for (unsigned j = 0; j < kLimbs; ++j)
-          xx[j] = _mm512_add_epi64(_mm512_add_epi64(xx[j], xx[j]), xx[j]);
+        for (unsigned j = 0; j < kLimbs; ++j) xx[j] = _mm512_add_epi64(_mm512_add_epi64(xx[j], xx[j]), xx[j]);
         normalize(xx);
 #pragma GCC unroll 8
-        for (unsigned j = 0; j < kLimbs; ++j) num[j] = _mm512_mask_blend_epi64(g.dbl, num[j], xx[j]);
+        for (unsigned j = 0; j < kLimbs; ++j) num[j] = _mm512_mask_blend_epi64(dbl_[gi], num[j], xx[j]);
       }
       V lambda[kLimbs], x3[kLimbs], t[kLimbs];
       mul(lambda, num, dinv);
@@ -396,15 +458,20 @@ class IfmaG1Buckets {
       sub_plus(t, t, ay, kMultP.p1);
       cond_sub(t, kMultP.p2);
       cond_sub(t, kMultP.p1);
-      store(x3s, x3);
-      store(y3s, t);
-      const std::size_t lanes = std::min<std::size_t>(kLanes, m_ - gi * kLanes);
-      for (unsigned k = 0; k < lanes; ++k) {
-        Slot& s = bucket_[slot_[gi * kLanes + k]];
-        s.x = get(x3s, k);
-        s.y = get(y3s, k);
-        s.state = kSet;
+      std::uint64_t *dx[kLanes], *dy[kLanes];
+      for (unsigned k = 0; k < kLanes; ++k) {
+        const std::size_t e = gi * kLanes + k;
+        if (e < m_) {
+          Slot& s = bucket_[slot_[e]];
+          dx[k] = s.x.l.data();
+          dy[k] = s.y.l.data();
+          s.state = kSet;
+        } else {
+          dx[k] = dy[k] = nullptr;
+        }
       }
+      scatter(dx, x3);
+      scatter(dy, t);
     }
     m_ = 0;
     flushed_ = true;
@@ -413,7 +480,9 @@ class IfmaG1Buckets {
   std::size_t max_batch_, batch_;
   ScratchArray<Slot> bucket_;
   std::vector<std::uint32_t> slot_;
-  std::vector<Group> groups_;
+  std::vector<A> point_;
+  std::vector<std::uint8_t> dbl_;  // per group: lanes whose entry is P + P
+  std::vector<Fp8> pre_;           // per group: the lanes' prefix products
   std::vector<Pending> queue_;
   std::vector<Xyzz<G1Curve>> overflow_;
   std::size_t m_ = 0;
