@@ -23,6 +23,7 @@
 
 #include "cuzk/ec/affine.hpp"
 #include "cuzk/ec/g1.hpp"
+#include "cuzk/ec/g2.hpp"
 #include "cuzk/ec/xyzz.hpp"
 #include "cuzk/ff/fp_ifma.hpp"
 #include "cuzk/msm/scratch.hpp"
@@ -40,6 +41,10 @@ inline Fp to_rp(const Fp& x) { return x * Fp::from_mont_unchecked(kToRp); }
 inline Fp from_rp(const Fp& x) { return x * Fp::from_mont_unchecked(kFromRp); }
 inline G1Affine to_rp(const G1Affine& p) { return {to_rp(p.x), to_rp(p.y), p.infinity}; }
 inline G1Affine from_rp(const G1Affine& p) { return {from_rp(p.x), from_rp(p.y), p.infinity}; }
+inline Fp2 to_rp(const Fp2& x) { return {to_rp(x.c0), to_rp(x.c1)}; }
+inline Fp2 from_rp(const Fp2& x) { return {from_rp(x.c0), from_rp(x.c1)}; }
+inline G2Affine to_rp(const G2Affine& p) { return {to_rp(p.x), to_rp(p.y), p.infinity}; }
+inline G2Affine from_rp(const G2Affine& p) { return {from_rp(p.x), from_rp(p.y), p.infinity}; }
 
 #if CUZK_FF_IFMA
 
@@ -52,14 +57,18 @@ using V = __m512i;
 
 // k·p in radix 2^52 (limbs < 2^52, the top one holding the rest).
 struct MultP {
-  std::uint64_t p1[kLimbs], p2[kLimbs];
+  std::uint64_t p1[kLimbs], p2[kLimbs], p4[kLimbs], p8[kLimbs];
 };
 constexpr MultP make_multp() {
   MultP m{};
   to_radix52(Fp::kModulus, m.p1);
-  Limbs<6> two{};
+  Limbs<6> two{}, four{}, eight{};
   limbs_add(two, Fp::kModulus, Fp::kModulus);
+  limbs_add(four, two, two);
+  limbs_add(eight, four, four);  // 8p < 2^384
   to_radix52(two, m.p2);
+  to_radix52(four, m.p4);
+  to_radix52(eight, m.p8);
   return m;
 }
 inline constexpr MultP kMultP = make_multp();
@@ -211,15 +220,71 @@ CUZK_IFMA_INLINE void scatter(std::uint64_t* const* dst, V* v) {
 
 }  // namespace vec
 
-/// G1 batch-affine buckets in IFMA lanes; the interface of pippenger.cpp's AffineBuckets. Points
-/// passed to add() are in R' form (to_rp); reduce() returns the usual (R-form) XYZZ sum.
-class IfmaG1Buckets {
- public:
-  using A = G1Affine;
+namespace vec {
 
-  IfmaG1Buckets(std::uint32_t nb, std::size_t batch)
+// Fp2 = Fp[u]/(u² + 1) on lanes: two Fp vectors.
+struct V2 {
+  V c0[kLimbs], c1[kLimbs];
+};
+
+// a + b (normalized; a, b non-negative).
+CUZK_IFMA_INLINE void vadd(V* r, const V* a, const V* b) {
+#pragma GCC unroll 8
+  for (unsigned j = 0; j < kLimbs; ++j) r[j] = _mm512_add_epi64(a[j], b[j]);
+  normalize(r);
+}
+
+// r = a·b in Fp2 (Karatsuba); inputs with normalized limbs below 12p, r.c0 < 4p, r.c1 < 6p.
+CUZK_IFMA_INLINE void mul2(V2& r, const V2& a, const V2& b) {
+  V t0[kLimbs], t1[kLimbs], sa[kLimbs], sb[kLimbs];
+  mul(t0, a.c0, b.c0);
+  mul(t1, a.c1, b.c1);
+  vadd(sa, a.c0, a.c1);
+  vadd(sb, b.c0, b.c1);
+  mul(sa, sa, sb);
+#pragma GCC unroll 8
+  for (unsigned j = 0; j < kLimbs; ++j) {
+    r.c0[j] = _mm512_add_epi64(_mm512_sub_epi64(t0[j], t1[j]), bcast(kMultP.p2[j]));
+    r.c1[j] = _mm512_add_epi64(_mm512_sub_epi64(sa[j], _mm512_add_epi64(t0[j], t1[j])), bcast(kMultP.p4[j]));
+  }
+  normalize(r.c0);
+  normalize(r.c1);
+}
+
+// r = a² in Fp2: ((a0 + a1)(a0 − a1), 2·a0·a1); a's limbs normalized, a1 < 8p. r.c0 < 2p, r.c1 < 4p.
+CUZK_IFMA_INLINE void sqr2(V2& r, const V2& a) {
+  V s[kLimbs], d[kLimbs], t[kLimbs];
+  vadd(s, a.c0, a.c1);
+  sub_plus(d, a.c0, a.c1, kMultP.p8);
+  mul(t, a.c0, a.c1);
+  mul(r.c0, s, d);
+  vadd(r.c1, t, t);
+}
+
+// Canonical from below 8p.
+CUZK_IFMA_INLINE void reduce8(V* v) {
+  cond_sub(v, kMultP.p4);
+  cond_sub(v, kMultP.p2);
+  cond_sub(v, kMultP.p1);
+}
+
+}  // namespace vec
+
+/// Batch-affine buckets in IFMA lanes for G1 (coordinates in Fp) and G2 (Fp2); the interface of
+/// pippenger.cpp's AffineBuckets. Points passed to add() are in R' form (to_rp); reduce() returns
+/// the usual (R-form) XYZZ sum. On G2 the shared inversion runs over the denominators' norms in Fp
+/// (as AffineBuckets does): 1/d = conj(d)/N(d), N(d) = d0² + d1².
+template <class C>
+class IfmaBuckets {
+ public:
+  using A = Affine<C>;
+  using F = typename C::Field;
+  static constexpr unsigned kD = sizeof(F) / sizeof(Fp);  // Fp components per coordinate
+  static_assert(kD == 1 || kD == 2);
+
+  IfmaBuckets(std::uint32_t nb, std::size_t batch)
       : max_batch_((batch + kLanes - 1) / kLanes * kLanes), batch_(max_batch_), bucket_(nb), slot_(max_batch_),
-        point_(max_batch_), dbl_(max_batch_ / kLanes), pre_(max_batch_ / kLanes) {
+        point_(max_batch_), dbl_(max_batch_ / kLanes), pre_(max_batch_ / kLanes), norm_(kD == 2 ? max_batch_ / kLanes : 0) {
     queue_.reserve(max_batch_);
     reset(batch);
   }
@@ -243,8 +308,9 @@ class IfmaG1Buckets {
   }
 
   void prefetch(std::uint32_t b) const {
-    __builtin_prefetch(&bucket_[b]);
-    __builtin_prefetch(reinterpret_cast<const char*>(&bucket_[b]) + 64);
+    for (std::size_t off = 0; off < sizeof(Slot); off += 64) {
+      __builtin_prefetch(reinterpret_cast<const char*>(&bucket_[b]) + off);
+    }
   }
 
   void finish() {
@@ -259,8 +325,8 @@ class IfmaG1Buckets {
     }
   }
 
-  Xyzz<G1Curve> reduce() const {
-    Xyzz<G1Curve> running = Xyzz<G1Curve>::identity(), sum = Xyzz<G1Curve>::identity();
+  Xyzz<C> reduce() const {
+    Xyzz<C> running = Xyzz<C>::identity(), sum = Xyzz<C>::identity();
     const bool overflow = !overflow_.empty();
     for (std::size_t b = bucket_.size(); b-- > 0;) {
       const Slot& s = bucket_[b];
@@ -274,7 +340,7 @@ class IfmaG1Buckets {
  private:
   static constexpr std::uint8_t kEmpty = 0, kSet = 1, kBusy = 2;
   struct Slot {
-    Fp x, y;  // R' form, canonical
+    F x, y;  // R' form, canonical
     std::uint8_t state = kEmpty;
   };
   struct Pending {
@@ -286,11 +352,18 @@ class IfmaG1Buckets {
   static inline const Fp kPadZero = Fp::zero();
   static inline const Fp kPadOne = Fp::from_mont_unchecked(kToRp);
 
-  static bool equal(const Fp& a, const Fp& b) {
+  static bool equal(const F& a, const F& b) {
+    std::uint64_t wa[6 * kD], wb[6 * kD];
+    std::memcpy(wa, &a, sizeof(F));
+    std::memcpy(wb, &b, sizeof(F));
     std::uint64_t d = 0;
-    for (unsigned i = 0; i < 6; ++i) d |= a.l[i] ^ b.l[i];
+    for (unsigned i = 0; i < 6 * kD; ++i) d |= wa[i] ^ wb[i];
     return d == 0;
   }
+  static const std::uint64_t* words(const F& v, unsigned i) {
+    return reinterpret_cast<const std::uint64_t*>(&v) + 6 * i;
+  }
+  static std::uint64_t* words(F& v, unsigned i) { return reinterpret_cast<std::uint64_t*>(&v) + 6 * i; }
 
   bool try_add(std::uint32_t b, const A& p) {
     Slot& acc = bucket_[b];
@@ -327,57 +400,128 @@ class IfmaG1Buckets {
   }
 
   void add_overflow(std::uint32_t b, const A& p) {
-    if (overflow_.empty()) overflow_.assign(bucket_.size(), Xyzz<G1Curve>::identity());
+    if (overflow_.empty()) overflow_.assign(bucket_.size(), Xyzz<C>::identity());
     overflow_[b].add_mixed(from_rp(p));
   }
 
-  // The word pointers of group |g|'s bucket and point coordinates (pads past m_).
+  // The word pointers of group |g|'s bucket and point coordinates, per Fp component (pads past m_).
   struct Ptrs {
-    const std::uint64_t *ax[kLanes], *ay[kLanes], *px[kLanes], *py[kLanes];
+    const std::uint64_t *ax[kD][kLanes], *ay[kD][kLanes], *px[kD][kLanes], *py[kD][kLanes];
   };
   void pointers(std::size_t g, Ptrs& q) const {
     for (unsigned k = 0; k < kLanes; ++k) {
       const std::size_t e = g * kLanes + k;
-      if (e < m_) {
-        const Slot& s = bucket_[slot_[e]];
-        q.ax[k] = s.x.l.data();
-        q.ay[k] = s.y.l.data();
-        q.px[k] = point_[e].x.l.data();
-        q.py[k] = point_[e].y.l.data();
-      } else {
-        q.ax[k] = q.ay[k] = q.py[k] = kPadZero.l.data();
-        q.px[k] = kPadOne.l.data();
+      for (unsigned i = 0; i < kD; ++i) {
+        if (e < m_) {
+          const Slot& s = bucket_[slot_[e]];
+          q.ax[i][k] = words(s.x, i);
+          q.ay[i][k] = words(s.y, i);
+          q.px[i][k] = words(point_[e].x, i);
+          q.py[i][k] = words(point_[e].y, i);
+        } else {
+          q.ax[i][k] = q.ay[i][k] = q.py[i][k] = kPadZero.l.data();
+          q.px[i][k] = i == 0 ? kPadOne.l.data() : kPadZero.l.data();
+        }
+      }
+    }
+  }
+  void destinations(std::size_t g, std::uint64_t* (&dx)[kD][kLanes], std::uint64_t* (&dy)[kD][kLanes]) {
+    for (unsigned k = 0; k < kLanes; ++k) {
+      const std::size_t e = g * kLanes + k;
+      Slot* s = e < m_ ? &bucket_[slot_[e]] : nullptr;
+      if (s != nullptr) s->state = kSet;
+      for (unsigned i = 0; i < kD; ++i) {
+        dx[i][k] = s != nullptr ? words(s->x, i) : nullptr;
+        dy[i][k] = s != nullptr ? words(s->y, i) : nullptr;
       }
     }
   }
 
-  // Denominators of group |g|: x_P − x_B (+p), or 2·y_P for a doubling.
-  CUZK_IFMA_INLINE static void denominator(const vec::V* ax, const vec::V* px, const Ptrs& q, std::uint8_t dbl, vec::V* den) {
+  // G1 denominators of a group: x_P − x_B (+p), or 2·y_P for a doubling.
+  CUZK_IFMA_INLINE static void denominator(const vec::V* ax, const vec::V* px, const Ptrs& q, std::uint8_t dbl,
+                                           vec::V* den) {
     using namespace vec;
     sub_plus(den, px, ax, kMultP.p1);
     if (dbl != 0) {
       V py[kLimbs];
-      gather(py, q.py);
-#pragma GCC unroll 8
-      for (unsigned j = 0; j < kLimbs; ++j) py[j] = _mm512_add_epi64(py[j], py[j]);
-      normalize(py);
+      gather(py, q.py[0]);
+      vadd(py, py, py);
 #pragma GCC unroll 8
       for (unsigned j = 0; j < kLimbs; ++j) den[j] = _mm512_mask_blend_epi64(dbl, den[j], py[j]);
     }
   }
 
-  [[gnu::target("avx512f,avx512ifma")]] void execute() {
+  // G2 denominators of a group (x_P − x_B, or 2·y_P) and their norms.
+  CUZK_IFMA_INLINE static void denominator2(const vec::V2& ax, const vec::V2& px, const Ptrs& q, std::uint8_t dbl,
+                                            vec::V2& den) {
+    using namespace vec;
+    sub_plus(den.c0, px.c0, ax.c0, kMultP.p1);
+    sub_plus(den.c1, px.c1, ax.c1, kMultP.p1);
+    if (dbl != 0) {
+      V2 py;
+      gather(py.c0, q.py[0]);
+      gather(py.c1, q.py[1]);
+      vadd(py.c0, py.c0, py.c0);
+      vadd(py.c1, py.c1, py.c1);
+#pragma GCC unroll 8
+      for (unsigned j = 0; j < kLimbs; ++j) {
+        den.c0[j] = _mm512_mask_blend_epi64(dbl, den.c0[j], py.c0[j]);
+        den.c1[j] = _mm512_mask_blend_epi64(dbl, den.c1[j], py.c1[j]);
+      }
+    }
+  }
+
+  // The eight lanes' chain products (< 2p, R' form) inverted together in Fp; acc in and out.
+  [[gnu::target("avx512f,avx512ifma")]] static void invert_lanes(vec::V* acc) {
+    using namespace vec;
+    alignas(64) std::uint64_t w[kLanes][8];
+    std::uint64_t* dst[kLanes];
+    for (unsigned k = 0; k < kLanes; ++k) dst[k] = w[k];
+    scatter(dst, acc);
+    Fp total[kLanes], pre[kLanes];
+    Fp run = Fp::one();
+    for (unsigned k = 0; k < kLanes; ++k) {
+      Limbs<6> v{}, s{};
+      std::memcpy(v.data(), w[k], 48);
+      if (!limbs_sub(s, v, Fp::kModulus)) v = s;  // < 2p → < p
+      total[k] = Fp::from_mont_unchecked(v);
+      pre[k] = run;
+      run = run * total[k];
+    }
+    Fp inv = run.inverse_vartime();
+    const Fp fix = Fp::from_mont_unchecked(kInvFix);
+    const std::uint64_t* src[kLanes];
+    for (unsigned k = kLanes; k-- > 0;) {
+      const Fp r = inv * pre[k] * fix;
+      std::memcpy(w[k], r.l.data(), 48);
+      src[k] = w[k];
+      inv = inv * total[k];
+    }
+    gather(acc, src);
+  }
+
+  void execute() {
+    if (m_ % kLanes != 0) dbl_[(m_ - 1) / kLanes] &= static_cast<std::uint8_t>((1u << (m_ % kLanes)) - 1);
+    if constexpr (kD == 1) {
+      execute_g1();
+    } else {
+      execute_g2();
+    }
+    m_ = 0;
+    flushed_ = true;
+  }
+
+  [[gnu::target("avx512f,avx512ifma")]] void execute_g1() {
     using namespace vec;
     const std::size_t ng = (m_ + kLanes - 1) / kLanes;
-    if (m_ % kLanes != 0) dbl_[ng - 1] &= static_cast<std::uint8_t>((1u << (m_ % kLanes)) - 1);
     Ptrs q;
     V acc[kLimbs], den[kLimbs], ax[kLimbs], px[kLimbs];
 #pragma GCC unroll 8
     for (unsigned j = 0; j < kLimbs; ++j) acc[j] = _mm512_setzero_si512();
     for (std::size_t gi = 0; gi < ng; ++gi) {
       pointers(gi, q);
-      gather(ax, q.ax);
-      gather(px, q.px);
+      gather(ax, q.ax[0]);
+      gather(px, q.px[0]);
       denominator(ax, px, q, dbl_[gi], den);
       if (gi == 0) {
 #pragma GCC unroll 8
@@ -387,37 +531,11 @@ class IfmaG1Buckets {
       }
       store(pre_[gi], acc);
     }
-    // The eight chain products (< 2p, R' form) inverted together in Fp.
-    {
-      alignas(64) std::uint64_t words[kLanes][8];
-      std::uint64_t* dst[kLanes];
-      for (unsigned k = 0; k < kLanes; ++k) dst[k] = words[k];
-      scatter(dst, acc);
-      Fp total[kLanes], pre[kLanes];
-      Fp run = Fp::one();
-      for (unsigned k = 0; k < kLanes; ++k) {
-        Limbs<6> v{}, s{};
-        std::memcpy(v.data(), words[k], 48);
-        if (!limbs_sub(s, v, Fp::kModulus)) v = s;  // < 2p → < p
-        total[k] = Fp::from_mont_unchecked(v);
-        pre[k] = run;
-        run = run * total[k];
-      }
-      Fp inv = run.inverse_vartime();
-      const Fp fix = Fp::from_mont_unchecked(kInvFix);
-      const std::uint64_t* src[kLanes];
-      for (unsigned k = kLanes; k-- > 0;) {
-        const Fp r = inv * pre[k] * fix;
-        std::memcpy(words[k], r.l.data(), 48);
-        src[k] = words[k];
-        inv = inv * total[k];
-      }
-      gather(acc, src);
-    }
+    invert_lanes(acc);
     for (std::size_t gi = ng; gi-- > 0;) {
       pointers(gi, q);
-      gather(ax, q.ax);
-      gather(px, q.px);
+      gather(ax, q.ax[0]);
+      gather(px, q.px[0]);
       V dinv[kLimbs];
       if (gi > 0) {
         V pre_prev[kLimbs];
@@ -430,8 +548,8 @@ class IfmaG1Buckets {
         for (unsigned j = 0; j < kLimbs; ++j) dinv[j] = acc[j];
       }
       V ay[kLimbs], py[kLimbs], num[kLimbs];
-      gather(ay, q.ay);
-      gather(py, q.py);
+      gather(ay, q.ay[0]);
+      gather(py, q.py[0]);
       sub_plus(num, py, ay, kMultP.p1);
       if (dbl_[gi] != 0) {  // 3·x_P²
         V xx[kLimbs];
@@ -458,23 +576,121 @@ class IfmaG1Buckets {
       sub_plus(t, t, ay, kMultP.p1);
       cond_sub(t, kMultP.p2);
       cond_sub(t, kMultP.p1);
-      std::uint64_t *dx[kLanes], *dy[kLanes];
-      for (unsigned k = 0; k < kLanes; ++k) {
-        const std::size_t e = gi * kLanes + k;
-        if (e < m_) {
-          Slot& s = bucket_[slot_[e]];
-          dx[k] = s.x.l.data();
-          dy[k] = s.y.l.data();
-          s.state = kSet;
-        } else {
-          dx[k] = dy[k] = nullptr;
+      std::uint64_t *dx[kD][kLanes], *dy[kD][kLanes];
+      destinations(gi, dx, dy);
+      scatter(dx[0], x3);
+      scatter(dy[0], t);
+    }
+  }
+
+  [[gnu::target("avx512f,avx512ifma")]] void execute_g2() {
+    using namespace vec;
+    const std::size_t ng = (m_ + kLanes - 1) / kLanes;
+    Ptrs q;
+    V acc[kLimbs];
+#pragma GCC unroll 8
+    for (unsigned j = 0; j < kLimbs; ++j) acc[j] = _mm512_setzero_si512();
+    for (std::size_t gi = 0; gi < ng; ++gi) {
+      pointers(gi, q);
+      V2 ax, px, den;
+      gather(ax.c0, q.ax[0]);
+      gather(ax.c1, q.ax[1]);
+      gather(px.c0, q.px[0]);
+      gather(px.c1, q.px[1]);
+      denominator2(ax, px, q, dbl_[gi], den);
+      V n0[kLimbs], n1[kLimbs];
+      mul(n0, den.c0, den.c0);
+      mul(n1, den.c1, den.c1);
+      vadd(n0, n0, n1);  // N(d) < 4p
+      store(norm_[gi], n0);
+      if (gi == 0) {
+#pragma GCC unroll 8
+        for (unsigned j = 0; j < kLimbs; ++j) acc[j] = n0[j];
+      } else {
+        mul(acc, acc, n0);
+      }
+      store(pre_[gi], acc);
+    }
+    invert_lanes(acc);
+    for (std::size_t gi = ng; gi-- > 0;) {
+      pointers(gi, q);
+      V2 ax, px, den;
+      gather(ax.c0, q.ax[0]);
+      gather(ax.c1, q.ax[1]);
+      gather(px.c0, q.px[0]);
+      gather(px.c1, q.px[1]);
+      V ninv[kLimbs];  // N(d)^-1
+      if (gi > 0) {
+        V t[kLimbs];
+        load(t, pre_[gi - 1]);
+        mul(ninv, acc, t);
+        load(t, norm_[gi]);
+        mul(acc, acc, t);
+      } else {
+#pragma GCC unroll 8
+        for (unsigned j = 0; j < kLimbs; ++j) ninv[j] = acc[j];
+      }
+      denominator2(ax, px, q, dbl_[gi], den);
+      V2 dinv;  // conj(d)·N^-1
+      mul(dinv.c0, den.c0, ninv);
+      mul(dinv.c1, den.c1, ninv);
+      {
+        const V zero[kLimbs] = {};
+        sub_plus(dinv.c1, zero, dinv.c1, kMultP.p2);
+      }
+      V2 ay, py, num;
+      gather(ay.c0, q.ay[0]);
+      gather(ay.c1, q.ay[1]);
+      gather(py.c0, q.py[0]);
+      gather(py.c1, q.py[1]);
+      sub_plus(num.c0, py.c0, ay.c0, kMultP.p1);
+      sub_plus(num.c1, py.c1, ay.c1, kMultP.p1);
+      if (dbl_[gi] != 0) {  // 3·x_P²
+        V2 xx;
+        sqr2(xx, px);
+#pragma GCC unroll 8
+        for (unsigned j = 0; j < kLimbs; ++j) {
+          xx.c0[j] = _mm512_add_epi64(_mm512_add_epi64(xx.c0[j], xx.c0[j]), xx.c0[j]);
+          xx.c1[j] = _mm512_add_epi64(_mm512_add_epi64(xx.c1[j], xx.c1[j]), xx.c1[j]);
+        }
+        normalize(xx.c0);
+        normalize(xx.c1);
+#pragma GCC unroll 8
+        for (unsigned j = 0; j < kLimbs; ++j) {
+          num.c0[j] = _mm512_mask_blend_epi64(dbl_[gi], num.c0[j], xx.c0[j]);
+          num.c1[j] = _mm512_mask_blend_epi64(dbl_[gi], num.c1[j], xx.c1[j]);
         }
       }
-      scatter(dx, x3);
-      scatter(dy, t);
+      V2 lambda, x3, t;
+      mul2(lambda, num, dinv);  // c0 < 4p, c1 < 6p
+      sqr2(x3, lambda);         // c0 < 2p, c1 < 4p
+      // x3 = λ² − x_B − x_P (+2p) < 6p → canonical
+#pragma GCC unroll 8
+      for (unsigned j = 0; j < kLimbs; ++j) {
+        x3.c0[j] = _mm512_sub_epi64(_mm512_add_epi64(x3.c0[j], bcast(kMultP.p2[j])),
+                                    _mm512_add_epi64(ax.c0[j], px.c0[j]));
+        x3.c1[j] = _mm512_sub_epi64(_mm512_add_epi64(x3.c1[j], bcast(kMultP.p2[j])),
+                                    _mm512_add_epi64(ax.c1[j], px.c1[j]));
+      }
+      normalize(x3.c0);
+      normalize(x3.c1);
+      reduce8(x3.c0);
+      reduce8(x3.c1);
+      // y3 = λ·(x_B − x3 + p) − y_B (+p) < 7p → canonical
+      sub_plus(t.c0, ax.c0, x3.c0, kMultP.p1);
+      sub_plus(t.c1, ax.c1, x3.c1, kMultP.p1);
+      mul2(t, lambda, t);
+      sub_plus(t.c0, t.c0, ay.c0, kMultP.p1);
+      sub_plus(t.c1, t.c1, ay.c1, kMultP.p1);
+      reduce8(t.c0);
+      reduce8(t.c1);
+      std::uint64_t *dx[kD][kLanes], *dy[kD][kLanes];
+      destinations(gi, dx, dy);
+      scatter(dx[0], x3.c0);
+      scatter(dx[1], x3.c1);
+      scatter(dy[0], t.c0);
+      scatter(dy[1], t.c1);
     }
-    m_ = 0;
-    flushed_ = true;
   }
 
   std::size_t max_batch_, batch_;
@@ -483,11 +699,15 @@ class IfmaG1Buckets {
   std::vector<A> point_;
   std::vector<std::uint8_t> dbl_;  // per group: lanes whose entry is P + P
   std::vector<Fp8> pre_;           // per group: the lanes' prefix products
+  std::vector<Fp8> norm_;          // G2, per group: the denominators' norms
   std::vector<Pending> queue_;
-  std::vector<Xyzz<G1Curve>> overflow_;
+  std::vector<Xyzz<C>> overflow_;
   std::size_t m_ = 0;
   bool flushed_ = false;
 };
+
+using IfmaG1Buckets = IfmaBuckets<G1Curve>;
+using IfmaG2Buckets = IfmaBuckets<G2Curve>;
 
 #else
 

@@ -418,8 +418,8 @@ void check_density(unsigned window_bits = 0) {
 TEST(MsmDensity, G1MatchesNaive) { check_density<G1Curve>(); }
 TEST(MsmDensity, G2MatchesNaive) { check_density<G2Curve>(); }
 
-// G1 batch-affine accumulation in IFMA lanes (ifma_buckets.hpp) and the scalar AffineBuckets, both
-// dispatch choices through the same checks (the IFMA one skipped where the CPU lacks IFMA).
+// Batch-affine accumulation in IFMA lanes (ifma_buckets.hpp) and the scalar AffineBuckets, G1 and
+// G2, both dispatch choices through the same checks (the IFMA one skipped where the CPU lacks IFMA).
 class MsmIfmaDispatch : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
@@ -434,6 +434,11 @@ TEST_P(MsmIfmaDispatch, G1SpecialScalarsAndBases) { check_special_scalars<G1Curv
 TEST_P(MsmIfmaDispatch, G1BatchAffineCollisions) { check_batch_affine_collisions<G1Curve>(1200); }
 TEST_P(MsmIfmaDispatch, G1DensityBatchAffine) { check_density<G1Curve>(10); }
 TEST_P(MsmIfmaDispatch, G1EndomorphismBoundaries) { check_endomorphism_boundaries<G1Curve>(); }
+TEST_P(MsmIfmaDispatch, G2MatchesNaive) { check_against_naive<G2Curve>(90, 10); }
+TEST_P(MsmIfmaDispatch, G2SpecialScalarsAndBases) { check_special_scalars<G2Curve>(); }
+TEST_P(MsmIfmaDispatch, G2BatchAffineCollisions) { check_batch_affine_collisions<G2Curve>(600); }
+TEST_P(MsmIfmaDispatch, G2DensityBatchAffine) { check_density<G2Curve>(10); }
+TEST_P(MsmIfmaDispatch, G2EndomorphismBoundaries) { check_endomorphism_boundaries<G2Curve>(); }
 INSTANTIATE_TEST_SUITE_P(Msm, MsmIfmaDispatch, ::testing::Values(false, true),
                          [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "ifma" : "scalar"; });
 
@@ -479,6 +484,39 @@ TEST(MsmIfma, G1AgreesWithScalarPathAtRandomSizes) {
   set_msm_ifma_enabled(prev);
   ASSERT_TRUE(fast.ok() && scalar.ok());
   EXPECT_TRUE(*fast == *scalar) << "n=" << n << " seed=" << seed;
+}
+
+// G2: the IFMA path (Fp2 on IFMA lanes, inversion over the norms) against the scalar batch-affine
+// path and XYZZ buckets at random sizes that are not powers of two.
+TEST(MsmIfma, G2AgreesWithScalarPathAtRandomSizes) {
+  if (!ifma::ifma_kernel_available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  ThreadPool pool1(1), pool2(2);
+  const bool prev = set_msm_ifma_enabled(true);
+  for (int round = 0; round < 4; ++round) {
+    std::size_t n = 700 + rng() % 2500;
+    if ((n & (n - 1)) == 0) ++n;
+    const auto bases = make_bases<G2Curve>(n, rng);
+    const auto scalars = make_scalars(n, rng);
+    ThreadPool& pool = round % 2 ? pool2 : pool1;
+    MsmConfig cfg{.split = MsmSplit::never};
+    cfg.pippenger = {.window_bits = 10 + static_cast<unsigned>(rng() % 4),
+                     .chunks = 1 + static_cast<unsigned>(rng() % 2),
+                     .accumulation = PippengerAccumulation::batch_affine,
+                     .endomorphism = round % 2 ? MsmEndomorphism::on : MsmEndomorphism::off};
+    set_msm_ifma_enabled(true);
+    const auto fast = msm<G2Curve>(bases, scalars, pool, cfg);
+    set_msm_ifma_enabled(false);
+    const auto scalar = msm<G2Curve>(bases, scalars, pool, cfg);
+    cfg.pippenger.accumulation = PippengerAccumulation::xyzz;
+    const auto xyzz = msm<G2Curve>(bases, scalars, pool, cfg);
+    ASSERT_TRUE(fast.ok() && scalar.ok() && xyzz.ok());
+    EXPECT_TRUE(*fast == *scalar && *fast == *xyzz)
+        << "n=" << n << " c=" << cfg.pippenger.window_bits << " chunks=" << cfg.pippenger.chunks
+        << " endo=" << static_cast<int>(cfg.pippenger.endomorphism) << " threads=" << pool.size() << " seed=" << seed;
+  }
+  set_msm_ifma_enabled(prev);
 }
 
 // The R' = 2^416 form: to_rp / from_rp invert each other and scale by 2^32.

@@ -401,8 +401,8 @@ Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned bits, unsigned 
   return buckets.reduce();
 }
 
-// Pippenger over |terms| whose scalars are below 2^|bits|, in the given shape. |rp_terms| (G1 only,
-// or null): the same terms with the points in IFMA R' form, accumulated by ifma::IfmaG1Buckets.
+// Pippenger over |terms| whose scalars are below 2^|bits|, in the given shape. |rp_terms| (or null):
+// the same terms with the points in IFMA R' form, accumulated by ifma::IfmaBuckets.
 template <class C, class T>
 Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, ThreadPool& pool,
                           const T* rp_terms = nullptr) {
@@ -417,15 +417,13 @@ Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, T
   pool.parallel_for(k * p, [&](std::size_t tb, std::size_t te) {
     std::unique_ptr<AffineBuckets<C>> affine_buckets;
 #if CUZK_FF_IFMA
-    std::unique_ptr<ifma::IfmaG1Buckets> ifma_buckets;
+    std::unique_ptr<ifma::IfmaBuckets<C>> ifma_buckets;
 #endif
     std::vector<Xyzz<C>> buckets;
     if (affine) {
 #if CUZK_FF_IFMA
-      if constexpr (std::is_same_v<C, G1Curve>) {
-        if (rp_terms != nullptr) {
-          ifma_buckets = std::make_unique<ifma::IfmaG1Buckets>(plan.buckets(), batch_affine_batch_size(plan.c));
-        }
+      if (rp_terms != nullptr) {
+        ifma_buckets = std::make_unique<ifma::IfmaBuckets<C>>(plan.buckets(), batch_affine_batch_size(plan.c));
       }
       if (!ifma_buckets)
 #endif
@@ -439,11 +437,9 @@ Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, T
       const bool small_top = j + 1 == k && top_live_buckets(plan, bits) / 4 < 128;
       if (affine && !small_top) {
 #if CUZK_FF_IFMA
-        if constexpr (std::is_same_v<C, G1Curve>) {
-          if (ifma_buckets) {
-            partial[t] = window_sum_affine<C>(plan, bits, j, *rp_terms, begin, end, *ifma_buckets);
-            continue;
-          }
+        if (ifma_buckets) {
+          partial[t] = window_sum_affine<C>(plan, bits, j, *rp_terms, begin, end, *ifma_buckets);
+          continue;
         }
 #endif
         partial[t] = window_sum_affine<C>(plan, bits, j, terms, begin, end, *affine_buckets);
@@ -537,8 +533,8 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<
     endo = bytes <= kEndomorphismMaxBytes && options.window_bits == 0 &&
            split_shape.cost + static_cast<double>(n) < shape.cost;
   }
-  // G1 batch-affine in IFMA lanes: the bases in R' form, converted once per call.
-  constexpr bool kIfmaCurve = std::is_same_v<C, G1Curve> && CUZK_FF_IFMA;
+  // Batch-affine in IFMA lanes: the bases in R' form, converted once per call.
+  constexpr bool kIfmaCurve = CUZK_FF_IFMA != 0;
   const bool use_ifma = kIfmaCurve && msm_ifma_enabled();
   auto convert = [&](std::span<const Affine<C>> in, std::span<const std::uint32_t> idx, std::size_t count,
                      ScratchArray<Affine<C>>& out) {

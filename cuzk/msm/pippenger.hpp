@@ -81,7 +81,7 @@ struct PippengerShape {
 PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes,
                                unsigned scalar_bits = 255);
 
-/// Whether G1 batch-affine accumulation runs in AVX-512 IFMA lanes (msm/ifma_buckets.hpp): on where
+/// Whether batch-affine accumulation (G1 and G2) runs in AVX-512 IFMA lanes (msm/ifma_buckets.hpp): on where
 /// the CPU and OS support AVX-512 IFMA, unless the environment sets CUZK_MSM_IFMA=0 at start-up.
 bool msm_ifma_enabled();
 /// Sets that switch (it stays off where the CPU lacks IFMA); returns the previous value. Not to be
