@@ -11,6 +11,7 @@
 
 #include "cuzk/backend/device_memory.hpp"
 #include "cuzk/backend/make_backend.hpp"
+#include "cuzk/engine/bench_circuit_id.hpp"
 #include "cuzk/engine/buffer_pool.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/formats/key_image.hpp"
@@ -41,16 +42,6 @@ std::uint64_t splitmix(std::uint64_t s) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
-}
-
-Result<int> parse_bench_log2(const std::string& id) {
-  if (id.rfind("bench-", 0) != 0) return Status(Errc::not_found, "unknown circuit '" + id + "'");
-  std::string d = id.substr(6);
-  if (d.empty() || d.size() > 2 || d.find_first_not_of("0123456789") != std::string::npos)
-    return Status(Errc::not_found, "unknown circuit '" + id + "' (bench-<10..27>)");
-  int k = std::stoi(d);
-  if (k < 10 || k > 27) return Status(Errc::out_of_range, "bench circuit log2 size must be 10..27, got " + d);
-  return k;
 }
 
 // One row of one matrix evaluated over the known values; the (single) unknown column noted.
