@@ -837,7 +837,9 @@ TEST(Groth16Prover, KeyImageBacksTheMmapTierOnTheCpu) {
     EXPECT_TRUE(prover->key_is_mapped(**key));
     EXPECT_EQ(tiny.used(), charged10);
     for (auto& st : m2.status()) {
-      if (st.key_id == "bench-10") EXPECT_EQ(st.tier, "mmap");
+      if (st.key_id == "bench-10") {
+        EXPECT_EQ(st.tier, "mmap");
+      }
     }
     prove_one(*l, 4);
     EXPECT_LE(tiny.peak(), tiny.limit());
