@@ -98,7 +98,9 @@ TEST(Bellperson, ParamsEndToEnd) {
   // Tampered proof bytes: a flipped bit in C either fails to decode or fails to verify.
   bytes[150] ^= 0x01;
   auto bad = parse_proofs(bytes);
-  if (bad.ok()) EXPECT_FALSE(*verify(pvk, pub, (*bad)[0]));
+  if (bad.ok()) {
+    EXPECT_FALSE(*verify(pvk, pub, (*bad)[0]));
+  }
 }
 
 TEST(Bellperson, MalformedParamsNameSectionAndIndex) {
