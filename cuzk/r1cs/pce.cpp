@@ -195,6 +195,288 @@ void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::s
   if constexpr (kNt) _mm_sfence();
 }
 
+// ---- The compiled plan (PcePlan) ----
+// Entry words per form: boolean [r, p, x, y], xor [r, x, y, u, v, w], mul [r, x, y, w],
+// long [r], linear [r, then per matrix A, B, C: hdr, n+ columns, n− columns, nb × (column,
+// coefficient index), n2+ × (column, e), n2− × (column, e), nf × (column, coefficient index)]
+// with hdr = n+ | n− << 5 | nb << 10 | n2+ << 15 | n2− << 20 | nf << 25 (nb: general terms on
+// bit columns; n2±: ±2^e on other columns; nf: the other general terms); r is the row's index in
+// its block. hdr == 1 (a single +1 term) is a copy.
+constexpr std::uint32_t kBooleanWords = 4, kXorWords = 6, kMulWords = 4;
+
+// A 320-bit accumulator in five registers (asm with register operands: the carry intrinsics take
+// addresses, which kept the accumulators on the stack).
+struct Wide {
+  std::uint64_t x0 = 0, x1 = 0, x2 = 0, x3 = 0, x4 = 0;
+};
+
+[[gnu::always_inline]] inline void wide_add(Wide& w, std::uint64_t v0, std::uint64_t v1, std::uint64_t v2,
+                                            std::uint64_t v3) {
+  __asm__("addq %[v0], %[x0]\n\t"
+          "adcq %[v1], %[x1]\n\t"
+          "adcq %[v2], %[x2]\n\t"
+          "adcq %[v3], %[x3]\n\t"
+          "adcq $0, %[x4]"
+          : [x0] "+r"(w.x0), [x1] "+r"(w.x1), [x2] "+r"(w.x2), [x3] "+r"(w.x3), [x4] "+r"(w.x4)
+          : [v0] "rm"(v0), [v1] "rm"(v1), [v2] "rm"(v2), [v3] "rm"(v3)
+          : "cc");
+}
+[[gnu::always_inline]] inline void wide_add(Wide& w, const Fr& v) {
+  __asm__("addq 0(%[v]), %[x0]\n\t"
+          "adcq 8(%[v]), %[x1]\n\t"
+          "adcq 16(%[v]), %[x2]\n\t"
+          "adcq 24(%[v]), %[x3]\n\t"
+          "adcq $0, %[x4]"
+          : [x0] "+r"(w.x0), [x1] "+r"(w.x1), [x2] "+r"(w.x2), [x3] "+r"(w.x3), [x4] "+r"(w.x4)
+          : [v] "r"(v.l.data()), "m"(v.l)
+          : "cc");
+}
+
+// h · 2^254 mod r for h < 64 (integers: the Montgomery representations are summed as integers).
+struct FoldTable {
+  Fr::Repr t[64];
+  std::uint64_t r16[5];  // 16 r
+  FoldTable() {
+    Fr step;
+    step.l = {0, 0, 0, std::uint64_t{1} << 62};  // 2^254 < r
+    Fr acc = Fr::zero();
+    for (auto& e : t) {
+      e = acc.l;
+      acc_add(acc, step);
+    }
+    const Fr::Repr& r = Fr::kModulus;
+    r16[0] = r[0] << 4;
+    r16[1] = (r[1] << 4) | (r[0] >> 60);
+    r16[2] = (r[2] << 4) | (r[1] >> 60);
+    r16[3] = (r[3] << 4) | (r[2] >> 60);
+    r16[4] = r[3] >> 60;
+  }
+};
+const FoldTable kFold;
+
+// (pos − neg) mod r for pos, neg < 16 r: x = pos + 16 r − neg < 32 r < 2^260; with h = x >> 254
+// (< 64), x ≡ T[h] + (x mod 2^254) < r + 2^254 < 2r, so one conditional subtraction is left.
+[[gnu::always_inline]] inline Fr wide_reduce(Wide p, const Wide& n) {
+  const std::uint64_t* r16 = kFold.r16;
+  __asm__("addq 0(%[k]), %[x0]\n\t"
+          "adcq 8(%[k]), %[x1]\n\t"
+          "adcq 16(%[k]), %[x2]\n\t"
+          "adcq 24(%[k]), %[x3]\n\t"
+          "adcq 32(%[k]), %[x4]\n\t"
+          "subq %[n0], %[x0]\n\t"
+          "sbbq %[n1], %[x1]\n\t"
+          "sbbq %[n2], %[x2]\n\t"
+          "sbbq %[n3], %[x3]\n\t"
+          "sbbq %[n4], %[x4]"
+          : [x0] "+r"(p.x0), [x1] "+r"(p.x1), [x2] "+r"(p.x2), [x3] "+r"(p.x3), [x4] "+r"(p.x4)
+          : [k] "r"(r16), "m"(kFold.r16), [n0] "rm"(n.x0), [n1] "rm"(n.x1), [n2] "rm"(n.x2), [n3] "rm"(n.x3),
+            [n4] "rm"(n.x4)
+          : "cc");
+  const std::uint64_t h = (p.x4 << 2) | (p.x3 >> 62);
+  const Fr::Repr& t = kFold.t[h];
+  std::uint64_t y0 = p.x0, y1 = p.x1, y2 = p.x2, y3 = p.x3 & ((std::uint64_t{1} << 62) - 1);
+  std::uint64_t s0, s1, s2, s3;
+  const Fr::Repr& r = Fr::kModulus;
+  __asm__("addq 0(%[t]), %[y0]\n\t"
+          "adcq 8(%[t]), %[y1]\n\t"
+          "adcq 16(%[t]), %[y2]\n\t"
+          "adcq 24(%[t]), %[y3]\n\t"
+          "movq %[y0], %[s0]\n\t"
+          "subq %[p0], %[s0]\n\t"
+          "movq %[y1], %[s1]\n\t"
+          "sbbq %[p1], %[s1]\n\t"
+          "movq %[y2], %[s2]\n\t"
+          "sbbq %[p2], %[s2]\n\t"
+          "movq %[y3], %[s3]\n\t"
+          "sbbq %[p3], %[s3]\n\t"
+          "cmovncq %[s0], %[y0]\n\t"
+          "cmovncq %[s1], %[y1]\n\t"
+          "cmovncq %[s2], %[y2]\n\t"
+          "cmovncq %[s3], %[y3]"
+          : [y0] "+&r"(y0), [y1] "+&r"(y1), [y2] "+&r"(y2), [y3] "+&r"(y3), [s0] "=&r"(s0), [s1] "=&r"(s1),
+            [s2] "=&r"(s2), [s3] "=&r"(s3)
+          : [t] "r"(t.data()), "m"(t), [p0] "m"(r[0]), [p1] "m"(r[1]), [p2] "m"(r[2]), [p3] "m"(r[3])
+          : "cc");
+  Fr out;
+  out.l = {y0, y1, y2, y3};
+  return out;
+}
+
+// Adds v · 2^e (1 ≤ e ≤ 63) as an integer below 3r: the 318-bit shift, less q·r with q from a
+// Barrett estimate on its top 64 bits (μ = ⌊2^318 / r⌋; q ≤ t / r < q + 3). No Montgomery product.
+constexpr std::uint64_t kPow2Mu = 0x8d54253b7fb78ddfULL;
+[[gnu::always_inline]] inline void wide_add_pow2(Wide& acc, const Fr& v, unsigned e) {
+  using u128 = unsigned __int128;
+  const unsigned s = 64 - e;
+  const std::uint64_t v0 = v.l[0], v1 = v.l[1], v2 = v.l[2], v3 = v.l[3];
+  const std::uint64_t t0 = v0 << e, t1 = (v1 << e) | (v0 >> s), t2 = (v2 << e) | (v1 >> s),
+                      t3 = (v3 << e) | (v2 >> s), t4 = v3 >> s;
+  const std::uint64_t q = static_cast<std::uint64_t>((static_cast<u128>((t4 << 2) | (t3 >> 62)) * kPow2Mu) >> 64);
+  const Fr::Repr& r = Fr::kModulus;
+  u128 p = static_cast<u128>(q) * r[0];
+  const std::uint64_t m0 = static_cast<std::uint64_t>(p);
+  p = static_cast<u128>(q) * r[1] + static_cast<std::uint64_t>(p >> 64);
+  const std::uint64_t m1 = static_cast<std::uint64_t>(p);
+  p = static_cast<u128>(q) * r[2] + static_cast<std::uint64_t>(p >> 64);
+  const std::uint64_t m2 = static_cast<std::uint64_t>(p);
+  p = static_cast<u128>(q) * r[3] + static_cast<std::uint64_t>(p >> 64);
+  const std::uint64_t m3 = static_cast<std::uint64_t>(p), m4 = static_cast<std::uint64_t>(p >> 64);
+  std::uint64_t d0 = t0, d1 = t1, d2 = t2, d3 = t3, d4 = t4;
+  __asm__("subq %[m0], %[d0]\n\t"
+          "sbbq %[m1], %[d1]\n\t"
+          "sbbq %[m2], %[d2]\n\t"
+          "sbbq %[m3], %[d3]\n\t"
+          "sbbq %[m4], %[d4]"
+          : [d0] "+r"(d0), [d1] "+r"(d1), [d2] "+r"(d2), [d3] "+r"(d3), [d4] "+r"(d4)
+          : [m0] "rm"(m0), [m1] "rm"(m1), [m2] "rm"(m2), [m3] "rm"(m3), [m4] "rm"(m4)
+          : "cc");
+  __asm__("addq %[d0], %[x0]\n\t"
+          "adcq %[d1], %[x1]\n\t"
+          "adcq %[d2], %[x2]\n\t"
+          "adcq %[d3], %[x3]\n\t"
+          "adcq %[d4], %[x4]"
+          : [x0] "+r"(acc.x0), [x1] "+r"(acc.x1), [x2] "+r"(acc.x2), [x3] "+r"(acc.x3), [x4] "+r"(acc.x4)
+          : [d0] "rm"(d0), [d1] "rm"(d1), [d2] "rm"(d2), [d3] "rm"(d3), [d4] "rm"(d4)
+          : "cc");
+}
+
+// One matrix's part of a linear entry; returns the next word. |bad| collects the bit checks.
+template <bool kBool>
+[[gnu::always_inline]] inline const std::uint32_t* linear_eval(const std::uint32_t* w, const Fr* z, const Fr* coeffs,
+                                                              Fr& out, std::uint64_t& bad) {
+  const std::uint32_t h = *w++;
+  if (h == 1) {
+    out = z[*w];
+    return w + 1;
+  }
+  Wide pos, neg;
+  const std::uint32_t np = h & 31, nm = (h >> 5) & 31, nb = (h >> 10) & 31, n2p = (h >> 15) & 31,
+                      n2m = (h >> 20) & 31, nf = h >> 25;
+  for (std::uint32_t i = 0; i < np; ++i) wide_add(pos, z[w[i]]);
+  w += np;
+  for (std::uint32_t i = 0; i < nm; ++i) wide_add(neg, z[w[i]]);
+  w += nm;
+  constexpr Fr::Repr kOne = Fr::one().l;
+  for (std::uint32_t i = 0; i < nb; ++i, w += 2) {
+    const Fr& v = z[w[0]];
+    const Fr& k = coeffs[w[1]];
+    if constexpr (kBool) {
+      // A bit: add k masked by it. Anything else than 0 or 1 (Montgomery R) sets |bad|.
+      const std::uint64_t m = 0 - static_cast<std::uint64_t>(v.l[0] != 0);
+      bad |= (v.l[0] ^ (kOne[0] & m)) | (v.l[1] ^ (kOne[1] & m)) | (v.l[2] ^ (kOne[2] & m)) |
+             (v.l[3] ^ (kOne[3] & m));
+      wide_add(pos, k.l[0] & m, k.l[1] & m, k.l[2] & m, k.l[3] & m);
+    } else {
+      wide_add(pos, k * v);
+    }
+  }
+  for (std::uint32_t i = 0; i < n2p; ++i, w += 2) wide_add_pow2(pos, z[w[0]], w[1]);
+  for (std::uint32_t i = 0; i < n2m; ++i, w += 2) wide_add_pow2(neg, z[w[0]], w[1]);
+  for (std::uint32_t i = 0; i < nf; ++i, w += 2) {
+    const Fr& v = z[w[0]];
+    const Fr& k = coeffs[w[1]];
+    if constexpr (kBool) {
+      const Fr::Repr& x = v.l;
+      if ((x[0] | x[1] | x[2] | x[3]) == 0) continue;
+      if (((x[0] ^ kOne[0]) | (x[1] ^ kOne[1]) | (x[2] ^ kOne[2]) | (x[3] ^ kOne[3])) == 0) {
+        wide_add(pos, k);
+        continue;
+      }
+    }
+    wide_add(pos, k * v);
+  }
+  out = wide_reduce(pos, neg);
+  return w;
+}
+
+template <bool kNt>
+[[gnu::always_inline]] inline void put(Fr* dst, const Fr& v) {
+  if constexpr (kNt) {
+    store_nt(dst, v);
+  } else {
+    *dst = v;
+  }
+}
+
+template <bool kBool, bool kNt>
+void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t blo,
+                      std::size_t bhi) {
+  constexpr std::size_t kRows = SparseMatrix::kBlockRows;
+  alignas(64) Fr sa[kRows], sb[kRows], sc[kRows];
+  const std::uint32_t* const bw = P.boolean.data();
+  const std::uint32_t* const xw = P.xor_.data();
+  const std::uint32_t* const mw = P.mul.data();
+  const std::uint64_t bn = P.boolean.size(), xn = P.xor_.size(), mn = P.mul.size();
+  for (std::size_t blk = blo; blk < bhi; ++blk) {
+    const std::size_t lo = blk * kRows;
+    const std::size_t n = std::min<std::size_t>(kRows, m.num_constraints - lo);
+    for (std::uint64_t e = P.boolean_off[blk], end = P.boolean_off[blk + 1]; e < end; e += kBooleanWords) {
+      const std::uint32_t* w = bw + e;
+      if (e + 8 * kBooleanWords < bn) _mm_prefetch(reinterpret_cast<const char*>(z + w[8 * kBooleanWords + 2]), _MM_HINT_T0);
+      Fr va = z[w[1]];
+      acc_sub(va, z[w[2]]);
+      sa[w[0]] = va;
+      sb[w[0]] = z[w[3]];
+      sc[w[0]] = Fr::zero();
+    }
+    for (std::uint64_t e = P.xor_off[blk], end = P.xor_off[blk + 1]; e < end; e += kXorWords) {
+      const std::uint32_t* w = xw + e;
+      if (e + 8 * kXorWords < xn) {
+        _mm_prefetch(reinterpret_cast<const char*>(z + w[8 * kXorWords + 1]), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(z + w[8 * kXorWords + 2]), _MM_HINT_T0);
+      }
+      Fr va = z[w[1]];
+      acc_add(va, va);
+      Fr vc = z[w[3]];
+      acc_add(vc, z[w[4]]);
+      acc_sub(vc, z[w[5]]);
+      sa[w[0]] = va;
+      sb[w[0]] = z[w[2]];
+      sc[w[0]] = vc;
+    }
+    for (std::uint64_t e = P.mul_off[blk], end = P.mul_off[blk + 1]; e < end; e += kMulWords) {
+      const std::uint32_t* w = mw + e;
+      if (e + 8 * kMulWords < mn) _mm_prefetch(reinterpret_cast<const char*>(z + w[8 * kMulWords + 1]), _MM_HINT_T0);
+      sa[w[0]] = z[w[1]];
+      sb[w[0]] = z[w[2]];
+      sc[w[0]] = z[w[3]];
+    }
+    {
+      const std::uint32_t* w = P.linear.data() + P.linear_off[blk];
+      const std::uint32_t* const end = P.linear.data() + P.linear_off[blk + 1];
+      while (w < end) {
+        const std::uint32_t r = *w++;
+        std::uint64_t bad = 0;
+        w = linear_eval<kBool>(w, z, m.a.coeffs.data(), sa[r], bad);
+        w = linear_eval<kBool>(w, z, m.b.coeffs.data(), sb[r], bad);
+        w = linear_eval<kBool>(w, z, m.c.coeffs.data(), sc[r], bad);
+        if (bad != 0) [[unlikely]] {
+          // A column expected to hold a bit does not: this row exactly, through the CSR.
+          const std::size_t k = lo + r;
+          std::uint64_t ga = m.a.general_offset(k), gb = m.b.general_offset(k), gc = m.c.general_offset(k);
+          sa[r] = row_dot<kBool>(m.a, k, z, ga);
+          sb[r] = row_dot<kBool>(m.b, k, z, gb);
+          sc[r] = row_dot<kBool>(m.c, k, z, gc);
+        }
+      }
+    }
+    for (std::uint64_t e = P.long_off[blk], end = P.long_off[blk + 1]; e < end; ++e) {
+      const std::uint32_t r = P.long_[e];
+      const std::size_t k = lo + r;
+      std::uint64_t ga = m.a.general_offset(k), gb = m.b.general_offset(k), gc = m.c.general_offset(k);
+      sa[r] = row_dot<kBool>(m.a, k, z, ga);
+      sb[r] = row_dot<kBool>(m.b, k, z, gb);
+      sc[r] = row_dot<kBool>(m.c, k, z, gc);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      put<kNt>(a + lo + i, sa[i]);
+      put<kNt>(b + lo + i, sb[i]);
+      put<kNt>(c + lo + i, sc[i]);
+    }
+  }
+  if constexpr (kNt) _mm_sfence();
+}
+
 // Output and matrix shapes (not the witness).
 Status check_outputs(const R1csMatrices& m, std::size_t na, std::size_t nb, std::size_t nc) {
   const std::size_t n = m.num_constraints;
@@ -205,6 +487,17 @@ Status check_outputs(const R1csMatrices& m, std::size_t na, std::size_t nb, std:
   const std::size_t blocks = (n + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
   if (m.a.block_gen.size() != blocks || m.b.block_gen.size() != blocks || m.c.block_gen.size() != blocks)
     return Status(Errc::size_mismatch, "matrices' block offsets disagree with the row count");
+  return {};
+}
+
+Status check_plan(const R1csMatrices& m, const PceOptions& opt) {
+  const PcePlan* p = opt.plan;
+  if (p == nullptr) return {};
+  const std::size_t blocks = (m.num_constraints + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
+  if (p->num_constraints != m.num_constraints || p->nnz_a != m.a.nnz() || p->nnz_b != m.b.nnz() ||
+      p->nnz_c != m.c.nnz() || p->general != m.a.num_general() + m.b.num_general() + m.c.num_general() ||
+      p->boolean_off.size() != blocks + 1)
+    return Status(Errc::size_mismatch, "PCE plan was built for other matrices");
   return {};
 }
 
@@ -221,6 +514,14 @@ void eval_range(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::si
   // Non-temporal stores need 16-byte aligned outputs (vectors are; a span need not be).
   auto aligned = [](const Fr* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
   const bool nt = m.num_constraints >= opt.nt_store_min_rows && aligned(a) && aligned(b) && aligned(c);
+  if (opt.plan != nullptr) {
+    switch ((opt.boolean_fast_path ? 2u : 0u) | (nt ? 1u : 0u)) {
+      case 0: return eval_plan_blocks<false, false>(*opt.plan, m, z, a, b, c, blo, bhi);
+      case 1: return eval_plan_blocks<false, true>(*opt.plan, m, z, a, b, c, blo, bhi);
+      case 2: return eval_plan_blocks<true, false>(*opt.plan, m, z, a, b, c, blo, bhi);
+      default: return eval_plan_blocks<true, true>(*opt.plan, m, z, a, b, c, blo, bhi);
+    }
+  }
   const unsigned sel = (opt.boolean_fast_path ? 4u : 0u) | (nt ? 2u : 0u) | (opt.row_shapes ? 1u : 0u);
   switch (sel) {
     case 0: return eval_blocks<false, false, false>(m, z, a, b, c, blo, bhi);
@@ -249,6 +550,204 @@ void classify_witness(ThreadPool& pool, std::span<const Fr> z, std::span<std::ui
         }
       },
       1 << 14);
+}
+
+namespace {
+
+// One row of one matrix, decoded: entries [b, e) of |s|, the first general term's index |g|.
+struct RowView {
+  const SparseMatrix* s;
+  std::uint64_t b, e, g;
+  std::uint64_t size() const { return e - b; }
+  std::uint32_t col(std::uint64_t i) const { return SparseMatrix::column_of(s->col[b + i]); }
+  CoeffKind kind(std::uint64_t i) const { return SparseMatrix::kind_of(s->col[b + i]); }
+  // The general coefficient of entry i (which must be general): entries are ordered by kind, so
+  // its index is g + (i − first general entry).
+  const Fr& coeff(std::uint64_t i) const {
+    std::uint64_t first = 0;
+    while (first < size() && kind(first) != CoeffKind::general) ++first;
+    return s->coeffs[s->gen_idx[g + (i - first)]];
+  }
+  std::uint64_t generals() const {
+    std::uint64_t n = 0;
+    for (std::uint64_t i = 0; i < size(); ++i) n += kind(i) == CoeffKind::general;
+    return n;
+  }
+};
+
+bool is_two(const Fr& k) { return fr_eq(k, Fr::one() + Fr::one()); }
+
+// Row k of the three matrices with running general offsets (advanced past the row).
+struct Rows {
+  RowView a, b, c;
+};
+Rows row_views(const R1csMatrices& m, std::size_t k, std::uint64_t g[3]) {
+  const SparseMatrix* s[3] = {&m.a, &m.b, &m.c};
+  RowView v[3];
+  for (int t = 0; t < 3; ++t) {
+    v[t] = {s[t], s[t]->row_ptr[k], s[t]->row_ptr[k + 1], g[t]};
+    g[t] += v[t].generals();
+  }
+  return {v[0], v[1], v[2]};
+}
+
+bool test_bit(const std::vector<std::uint64_t>& bits, std::uint64_t j) { return (bits[j / 64] >> (j % 64)) & 1; }
+
+}  // namespace
+
+std::vector<std::uint64_t> pce_bit_columns(const R1csMatrices& m) {
+  std::vector<std::uint64_t> bits((m.num_columns() + 63) / 64, 0);
+  if (m.num_columns() == 0 || m.a.num_rows() != m.num_constraints || m.b.num_rows() != m.num_constraints ||
+      m.c.num_rows() != m.num_constraints)
+    return bits;
+  auto set = [&](std::uint64_t j) { bits[j / 64] |= std::uint64_t{1} << (j % 64); };
+  set(0);  // ONE
+  auto plus = [](const RowView& v, std::uint64_t i) { return v.kind(i) == CoeffKind::plus_one; };
+  for (int pass = 0; pass < 2; ++pass) {
+    std::uint64_t g[3] = {0, 0, 0};
+    for (std::size_t k = 0; k < m.num_constraints; ++k) {
+      const Rows r = row_views(m, k, g);
+      // (ONE − x)·x = 0 and x·(ONE − x) = 0
+      for (int swap = 0; swap < 2; ++swap) {
+        const RowView& f = swap ? r.b : r.a;  // ONE − x
+        const RowView& x = swap ? r.a : r.b;
+        if (r.c.size() == 0 && f.size() == 2 && x.size() == 1 && plus(f, 0) && f.col(0) == 0 &&
+            f.kind(1) == CoeffKind::minus_one && plus(x, 0) && x.col(0) == f.col(1))
+          set(x.col(0));
+      }
+      // (2x)·y = x + y − w with x, y bits
+      if (r.a.size() == 1 && r.b.size() == 1 && r.c.size() == 3 && r.a.kind(0) == CoeffKind::general &&
+          plus(r.b, 0) && plus(r.c, 0) && plus(r.c, 1) && r.c.kind(2) == CoeffKind::minus_one && is_two(r.a.coeff(0))) {
+        const std::uint64_t x = r.a.col(0), y = r.b.col(0);
+        const bool same = (r.c.col(0) == x && r.c.col(1) == y) || (r.c.col(0) == y && r.c.col(1) == x);
+        if (same && test_bit(bits, x) && test_bit(bits, y)) set(r.c.col(2));
+      }
+      // x·y = w with x, y bits
+      if (r.a.size() == 1 && r.b.size() == 1 && r.c.size() == 1 && plus(r.a, 0) && plus(r.b, 0) && plus(r.c, 0) &&
+          test_bit(bits, r.a.col(0)) && test_bit(bits, r.b.col(0)))
+        set(r.c.col(0));
+    }
+  }
+  return bits;
+}
+
+PcePlan pce_plan(const R1csMatrices& m) {
+  PcePlan p;
+  const std::size_t rows = m.num_constraints;
+  p.num_constraints = rows;
+  p.nnz_a = m.a.nnz();
+  p.nnz_b = m.b.nnz();
+  p.nnz_c = m.c.nnz();
+  p.general = m.a.num_general() + m.b.num_general() + m.c.num_general();
+  if (check_outputs(m, rows, rows, rows).ok() == false) return p;  // malformed: check_plan rejects it
+  const std::size_t blocks = (rows + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
+  const std::vector<std::uint64_t> bits = pce_bit_columns(m);
+  for (auto* v : {&p.boolean_off, &p.xor_off, &p.mul_off, &p.linear_off, &p.long_off}) v->reserve(blocks + 1);
+  auto plus = [](const RowView& v, std::uint64_t i) { return v.kind(i) == CoeffKind::plus_one; };
+  auto minus = [](const RowView& v, std::uint64_t i) { return v.kind(i) == CoeffKind::minus_one; };
+  // Linear encoding of one matrix's row, or false when it has too many terms.
+  // Per coefficient of each matrix: e for 2^e, −e for −2^e (1 ≤ e ≤ 63), else 0.
+  auto pow2_of = [](const SparseMatrix& s) {
+    std::vector<int> e(s.coeffs.size(), 0);
+    Fr p = Fr::one();
+    for (int k = 1; k < 64; ++k) {
+      p = p + p;
+      const Fr n = Fr::zero() - p;
+      for (std::size_t i = 0; i < s.coeffs.size(); ++i) {
+        if (fr_eq(s.coeffs[i], p)) e[i] = k;
+        if (fr_eq(s.coeffs[i], n)) e[i] = -k;
+      }
+    }
+    return e;
+  };
+  const std::vector<int> pow2[3] = {pow2_of(m.a), pow2_of(m.b), pow2_of(m.c)};
+  // Linear encoding of one matrix's row (|t|: 0 A, 1 B, 2 C), or false when its sums could
+  // pass 16 r (a power-of-two term adds up to 3 r).
+  auto linear = [&](const RowView& v, int t, std::vector<std::uint32_t>& out) {
+    // Per general term: 0 bit column, 1 +2^e, 2 −2^e, 3 other.
+    std::uint32_t np = 0, nm = 0, n[4] = {0, 0, 0, 0};
+    std::uint64_t g = v.g;
+    auto cls = [&](std::uint64_t i, std::uint32_t ci) {
+      if (test_bit(bits, v.col(i))) return 0;
+      const int e = pow2[t][ci];
+      return e > 0 ? 1 : e < 0 ? 2 : 3;
+    };
+    for (std::uint64_t i = 0; i < v.size(); ++i) {
+      switch (v.kind(i)) {
+        case CoeffKind::plus_one: ++np; break;
+        case CoeffKind::minus_one: ++nm; break;
+        default: ++n[cls(i, v.s->gen_idx[g++])]; break;
+      }
+    }
+    if (np + n[0] + 3 * n[1] + n[3] > PcePlan::kMaxLinearTerms || nm + 3 * n[2] > PcePlan::kMaxLinearTerms)
+      return false;
+    out.push_back(np | nm << 5 | n[0] << 10 | n[1] << 15 | n[2] << 20 | n[3] << 25);
+    for (std::uint64_t i = 0; i < v.size(); ++i)
+      if (plus(v, i)) out.push_back(v.col(i));
+    for (std::uint64_t i = 0; i < v.size(); ++i)
+      if (minus(v, i)) out.push_back(v.col(i));
+    for (int want = 0; want < 4; ++want) {
+      g = v.g;
+      for (std::uint64_t i = 0; i < v.size(); ++i) {
+        if (v.kind(i) != CoeffKind::general) continue;
+        const std::uint32_t ci = v.s->gen_idx[g++];
+        if (cls(i, ci) != want) continue;
+        out.push_back(v.col(i));
+        const int e = pow2[t][ci];
+        out.push_back(want == 1 || want == 2 ? static_cast<std::uint32_t>(e < 0 ? -e : e) : ci);
+      }
+    }
+    return true;
+  };
+  std::uint64_t g[3] = {0, 0, 0};
+  std::vector<std::uint32_t> tmp;
+  for (std::size_t blk = 0; blk < blocks; ++blk) {
+    p.boolean_off.push_back(p.boolean.size());
+    p.xor_off.push_back(p.xor_.size());
+    p.mul_off.push_back(p.mul.size());
+    p.linear_off.push_back(p.linear.size());
+    p.long_off.push_back(p.long_.size());
+    const std::size_t lo = blk * SparseMatrix::kBlockRows;
+    const std::size_t hi = std::min(rows, lo + SparseMatrix::kBlockRows);
+    for (std::size_t k = lo; k < hi; ++k) {
+      const Rows r = row_views(m, k, g);
+      const auto ri = static_cast<std::uint32_t>(k - lo);
+      const std::uint64_t la = r.a.size(), lb = r.b.size(), lc = r.c.size();
+      if (la == 2 && lb == 1 && lc == 0 && plus(r.a, 0) && minus(r.a, 1) && plus(r.b, 0)) {
+        p.boolean.insert(p.boolean.end(), {ri, r.a.col(0), r.a.col(1), r.b.col(0)});
+        ++p.rows_by_form[0];
+      } else if (la == 1 && lb == 1 && lc == 3 && r.a.kind(0) == CoeffKind::general && is_two(r.a.coeff(0)) &&
+                 plus(r.b, 0) && plus(r.c, 0) && plus(r.c, 1) && minus(r.c, 2)) {
+        p.xor_.insert(p.xor_.end(), {ri, r.a.col(0), r.b.col(0), r.c.col(0), r.c.col(1), r.c.col(2)});
+        ++p.rows_by_form[1];
+      } else if (la == 1 && lb == 1 && lc == 1 && plus(r.a, 0) && plus(r.b, 0) && plus(r.c, 0)) {
+        p.mul.insert(p.mul.end(), {ri, r.a.col(0), r.b.col(0), r.c.col(0)});
+        ++p.rows_by_form[2];
+      } else {
+        tmp.assign(1, ri);
+        if (linear(r.a, 0, tmp) && linear(r.b, 1, tmp) && linear(r.c, 2, tmp)) {
+          p.linear.insert(p.linear.end(), tmp.begin(), tmp.end());
+          ++p.rows_by_form[3];
+        } else {
+          p.long_.push_back(ri);
+          ++p.rows_by_form[4];
+        }
+      }
+    }
+  }
+  p.boolean_off.push_back(p.boolean.size());
+  p.xor_off.push_back(p.xor_.size());
+  p.mul_off.push_back(p.mul.size());
+  p.linear_off.push_back(p.linear.size());
+  p.long_off.push_back(p.long_.size());
+  return p;
+}
+
+std::size_t PcePlan::memory_bytes() const {
+  std::size_t n = 0;
+  for (const auto* v : {&boolean_off, &xor_off, &mul_off, &linear_off, &long_off}) n += v->size() * 8;
+  for (const auto* v : {&boolean, &xor_, &mul, &linear, &long_}) n += v->size() * 4;
+  return n;
 }
 
 PceSchedule pce_schedule(const R1csMatrices& m) {
@@ -295,6 +794,7 @@ PceStream::PceStream(const R1csMatrices& m, const PceSchedule& s, std::span<Fr> 
                      std::span<Fr> c, const PceOptions& opt, bool concurrent)
     : m_(m), s_(s), a_(a), b_(b), c_(c), opt_(opt), concurrent_(concurrent) {
   status_ = check_outputs(m, a.size(), b.size(), c.size());
+  if (status_.ok()) status_ = check_plan(m, opt);
   blocks_ = (m.num_constraints + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
   if (status_.ok() && (s.need_columns.size() != blocks_ || s.need_inputs.size() != blocks_))
     status_ = Status(Errc::size_mismatch, "PCE schedule was built for other matrices");
@@ -502,6 +1002,7 @@ Status pce_evaluate_into(ThreadPool& pool, const R1csMatrices& m, std::span<cons
                          std::span<Fr> b, std::span<Fr> c, const PceOptions& opt) {
   CUZK_RETURN_IF_ERROR(check_witness(m, z.size()));
   CUZK_RETURN_IF_ERROR(check_outputs(m, a.size(), b.size(), c.size()));
+  CUZK_RETURN_IF_ERROR(check_plan(m, opt));
   const std::size_t blocks = (m.num_constraints + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
   pool.parallel_for(
       blocks,

@@ -22,6 +22,8 @@
 
 namespace cuzk {
 
+struct PcePlan;
+
 struct PceOptions {
   bool boolean_fast_path = true;      ///< general terms: skip value 0, add for value 1
   /// Rows of the common gadget forms (boolean, xor, mul: recognised by their three lengths and
@@ -36,7 +38,49 @@ struct PceOptions {
   /// synthesis then SpMV on the calling thread: waking the helper and waiting for it to return
   /// costs ≈ 100 µs on the development VM (measured at 2^10: 184 µs two threads, 69 µs one).
   std::size_t pipeline_min_rows = std::size_t{1} << 15;
+  /// The compiled form of these matrices (pce_plan), or null: the SpMV then walks the CSR rows.
+  /// Same results either way; the plan must have been built from the matrices evaluated
+  /// (size_mismatch when its counts disagree).
+  const PcePlan* plan = nullptr;
 };
+
+/// The SpMV's compiled form of one circuit topology, built once from the matrices (pce_plan),
+/// like the matrices themselves. Within each 64-row block the rows are grouped by form, so each
+/// form runs in its own loop with no per-row dispatch; results go to a small per-block buffer
+/// and then to a, b, c in row order (non-temporal stores where the CSR path uses them):
+///   boolean  A = [+1 p, −1 x], B = [+1 y], C = []           → z[p] − z[x], z[y], 0
+///   xor      A = [2·x], B = [+1 y], C = [+1 u, +1 v, −1 w]   → z[x] + z[x], z[y], z[u] + z[v] − z[w]
+///   mul      A = [+1 x], B = [+1 y], C = [+1 w]              → copies
+///   linear   any other row with at most 16 positive (+1, general) and 16 −1 terms per matrix:
+///            terms summed without reduction in 320-bit accumulators (positive and −1 apart) and
+///            reduced once per output (a 64-entry table of h·2^254 mod r and one conditional
+///            subtraction). A general coefficient on a column expected to hold a bit adds the
+///            coefficient masked by the value (no branch, no multiplication); the value is checked
+///            to be 0 or 1 on the way, and a row whose check fails is evaluated again exactly.
+///   long     the rest: the CSR row walk.
+/// "Expected to hold a bit" is a property of the topology: a column with a boolean constraint
+/// (ONE − x)·x = 0, or the output of an xor or product of such columns (pce_bit_columns). It
+/// only decides which code runs: every witness value is checked where the fast code assumes it.
+struct PcePlan {
+  static constexpr std::size_t kMaxLinearTerms = 16;
+  // What the plan was built from (checked on use).
+  std::uint64_t num_constraints = 0, nnz_a = 0, nnz_b = 0, nnz_c = 0, general = 0;
+  /// Per block b, the entries of each form are [off[b], off[b + 1]) of its array (words: see
+  /// pce.cpp); blocks + 1 offsets per form.
+  std::vector<std::uint64_t> boolean_off, xor_off, mul_off, linear_off, long_off;
+  std::vector<std::uint32_t> boolean, xor_, mul, linear, long_;
+  /// Rows per form, for statistics and tests: boolean, xor, mul, linear, long.
+  std::uint64_t rows_by_form[5] = {};
+  std::size_t memory_bytes() const;
+};
+
+/// Builds the plan of |m| (one pass over the rows, plus the bit-column analysis).
+PcePlan pce_plan(const R1csMatrices& m);
+
+/// Columns expected to hold 0 or 1 in a satisfying witness (one bit per column): a boolean
+/// constraint (ONE − x)·x = 0 (either factor order), or w in (2x)·y = x + y − w or x·y = w with
+/// x, y such columns. Two passes in row order.
+std::vector<std::uint64_t> pce_bit_columns(const R1csMatrices& m);
 
 /// a, b, c: one entry per constraint.
 struct AbcVectors {

@@ -201,13 +201,24 @@ TEST(Pce, MatchesClassicPathOnBenchCircuit) {
 
     WitnessConstraintSystem wcs({.num_inputs_hint = m.num_inputs});
     ASSERT_TRUE(synthesize_circuit(circuit, wcs).ok());
-    auto abc = pce_evaluate(pool, m, wcs.take_assignment());
+    const std::vector<Fr> z = wcs.take_assignment();
+    auto abc = pce_evaluate(pool, m, z);
     ASSERT_TRUE(abc.ok());
     ASSERT_EQ(abc->a.size(), rows);
     EXPECT_EQ(abc->a, c.a) << "seed=" << seed << " rows=" << rows;
     EXPECT_EQ(abc->b, c.b) << "seed=" << seed << " rows=" << rows;
     EXPECT_EQ(abc->c, c.c) << "seed=" << seed << " rows=" << rows;
     EXPECT_TRUE(abc_satisfied(*abc));
+    // The compiled plan: every form, with and without the 0/1 path and non-temporal stores.
+    const PcePlan plan = pce_plan(m);
+    EXPECT_GT(plan.rows_by_form[0] * plan.rows_by_form[1] * plan.rows_by_form[2] * plan.rows_by_form[3], 0u);
+    for (int o = 0; o < 4; ++o) {
+      auto got = pce_evaluate(pool, m, z,
+                              {.boolean_fast_path = (o & 1) != 0, .nt_store_min_rows = (o & 2) ? 0 : SIZE_MAX,
+                               .plan = &plan});
+      ASSERT_TRUE(got.ok()) << got.status().to_string();
+      EXPECT_TRUE(got->a == c.a && got->b == c.b && got->c == c.c) << "plan seed=" << seed << " o=" << o;
+    }
   }
 }
 
@@ -387,6 +398,7 @@ TEST(Pce, PipelineMatchesClassicOnBenchCircuit) {
     RecordingConstraintSystem classic({.with_values = true, .record_matrices = false, .evaluate_abc = true});
     ASSERT_TRUE(synthesize_circuit(circuit, classic).ok());
     const Recording want = classic.take();
+    const PcePlan plan = pce_plan(m);
     for (std::size_t threads : {1, 2, 3}) {
       ThreadPool pool(threads);
       AbcVectors got;
@@ -394,7 +406,8 @@ TEST(Pce, PipelineMatchesClassicOnBenchCircuit) {
       got.b.assign(rows, Fr::one());
       got.c.assign(rows, Fr::one());
       auto z = synthesize_pce(pool, circuit, m, sched, got.a, got.b, got.c, std::move(storage),
-                              {.nt_store_min_rows = rng() % 2 ? 0 : SIZE_MAX, .pipeline_min_rows = 0});
+                              {.nt_store_min_rows = rng() % 2 ? 0 : SIZE_MAX, .pipeline_min_rows = 0,
+                               .plan = rng() % 2 ? &plan : nullptr});
       ASSERT_TRUE(z.ok()) << z.status().to_string() << " seed=" << seed;
       EXPECT_EQ(z->size(), m.num_columns());
       EXPECT_TRUE(got.a == want.a && got.b == want.b && got.c == want.c)
@@ -476,6 +489,192 @@ TEST(Pce, XorShapeAnyCoefficientMatchesNaive) {
     ASSERT_TRUE(got.ok());
     EXPECT_TRUE(got->a == want.a && got->b == want.b && got->c == want.c) << "seed=" << seed << " opt=" << opt;
   }
+}
+
+// The compiled plan against the slow twin on random matrices (rows of 0..6 terms: ±1, small
+// coefficients 0..4, so 2 and 4 take the power-of-two path, full-width ones; repeated columns),
+// witnesses of 0, 1 and full values; pools of 1 and 3; every option.
+TEST(PcePlan, MatchesNaiveOnRandomMatrices) {
+  const std::uint64_t seed = std::random_device{}();
+  std::printf("PcePlan.MatchesNaiveOnRandomMatrices seed=%llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  ThreadPool pool1(1), pool3(3);
+  for (int iter = 0; iter < 6; ++iter) {
+    const auto rows = static_cast<std::uint32_t>(1 + rng() % 3000);
+    const auto ni = static_cast<std::uint32_t>(1 + rng() % 4), na = static_cast<std::uint32_t>(1 + rng() % 500);
+    R1csMatrices m = random_r1cs(rng, rows, ni, na);
+    for (SparseMatrix* s : {&m.a, &m.b, &m.c}) s->rebuild_blocks();
+    std::vector<Fr> z(ni + na);
+    z[0] = Fr::one();
+    for (std::size_t i = 1; i < z.size(); ++i) z[i] = rng() % 3 ? Fr::from_u64(rng() % 2) : random_fr(rng);
+    const AbcVectors want = spmv_naive(m, z);
+    const PcePlan plan = pce_plan(m);
+    std::uint64_t total = 0;
+    for (auto f : plan.rows_by_form) total += f;
+    EXPECT_EQ(total, rows);
+    for (int o = 0; o < 8; ++o) {
+      auto got = pce_evaluate(o & 4 ? pool3 : pool1, m, z,
+                              {.boolean_fast_path = (o & 1) != 0, .nt_store_min_rows = (o & 2) ? 0 : SIZE_MAX,
+                               .plan = &plan});
+      ASSERT_TRUE(got.ok()) << got.status().to_string();
+      EXPECT_TRUE(got->a == want.a && got->b == want.b && got->c == want.c) << "seed=" << seed << " o=" << o;
+    }
+  }
+}
+
+// Rows built to hit every boundary of the plan's integer sums: coefficients 2^k − 1, 2^k, −2^k
+// (k = 1, 2, 62, 63), 2^64 (a general coefficient), r − 1 (the −1 kind), r − 2, random; bit
+// columns (boolean constraints, xor and product outputs) and other columns holding 0, 1, 2,
+// r − 1 and random values, bit columns given non-bit values (the row is evaluated again exactly);
+// rows with the largest sums the linear form takes (16 positive and 16 negative terms of value
+// r − 1, five 2^63 terms on r − 1), one more term (the long form), and empty matrices.
+TEST(PcePlan, ClassBoundaries) {
+  const std::uint64_t seed = std::random_device{}();
+  std::printf("PcePlan.ClassBoundaries seed=%llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  const std::uint32_t ni = 3, nbits = 64, nfull = 64, na = nbits + nfull;
+  auto column = [](Variable v) { return v.is_input() ? v.index : ni + v.index; };
+  auto pow2 = [](int k) {
+    Fr p = Fr::one();
+    for (int i = 0; i < k; ++i) p = p + p;
+    return p;
+  };
+  const Fr r_minus_1 = kFrMinusOne;
+  std::vector<Fr> coeffs = {Fr::one(), kFrMinusOne, Fr::zero() - Fr::from_u64(2), pow2(64), random_fr(rng)};
+  for (int k : {1, 2, 62, 63}) {
+    coeffs.push_back(pow2(k));
+    coeffs.push_back(pow2(k) - Fr::one());
+    coeffs.push_back(Fr::zero() - pow2(k));
+  }
+  const Variable one = Variable::input(0);
+  auto bit = [&](std::uint64_t i) { return Variable::aux(static_cast<std::uint32_t>(i % nbits)); };
+  auto full = [&](std::uint64_t i) { return Variable::aux(static_cast<std::uint32_t>(nbits + i % nfull)); };
+  auto any = [&]() { return rng() % 2 ? bit(rng()) : full(rng()); };
+  for (int witness_kind = 0; witness_kind < 3; ++witness_kind) {
+    R1csMatrices m;
+    m.num_inputs = ni;
+    m.num_aux = na;
+    std::uint32_t rows = 0;
+    auto row = [&](LC a, LC b, LC c) {
+      for (LC* l : {&a, &b, &c}) l->normalize();
+      m.a.append_row(a.terms(), column);
+      m.b.append_row(b.terms(), column);
+      m.c.append_row(c.terms(), column);
+      ++rows;
+    };
+    // Boolean constraints on the first half of the bit columns, both factor orders; xor and
+    // product rows make the rest bit columns.
+    for (std::uint32_t i = 0; i < nbits / 2; ++i) {
+      LC a, b;
+      a.add(one).sub(bit(i));
+      b.add(bit(i));
+      if (i % 2) std::swap(a, b);
+      row(a, b, LC());
+    }
+    for (std::uint32_t i = nbits / 2; i < nbits; ++i) {
+      LC a, b, c;
+      if (i % 2) {
+        a.add(Fr::from_u64(2), bit(i - 32));
+        b.add(bit(i - 31));
+        c.add(bit(i - 32)).add(bit(i - 31)).sub(bit(i));
+      } else {
+        a.add(bit(i - 32));
+        b.add(bit(i - 31));
+        c.add(bit(i));
+      }
+      row(a, b, c);
+    }
+    for (int k = 0; k < 600; ++k) {
+      LC a, b, c;
+      switch (k % 6) {
+        case 0:  // the largest linear sums: 16 positive and 16 negative terms
+          for (int t = 0; t < 16; ++t) a.add(full(t));
+          for (int t = 0; t < 16; ++t) a.sub(full(16 + t));
+          b.add(one);
+          for (int t = 0; t < 5; ++t) c.add(pow2(63), full(40 + t));  // 15 units
+          c.add(full(50));
+          break;
+        case 1:  // one term more than the linear form takes
+          for (int t = 0; t < 17; ++t) a.add(coeffs[rng() % coeffs.size()], full(t));
+          b.add(one);
+          for (int t = 0; t < 17; ++t) c.sub(full(20 + t));
+          break;
+        case 2:  // random coefficients of every class on every kind of column
+        case 3: {
+          const int la = static_cast<int>(rng() % 9), lb = static_cast<int>(rng() % 4), lc = static_cast<int>(rng() % 9);
+          for (int t = 0; t < la; ++t) a.add(coeffs[rng() % coeffs.size()], any());
+          for (int t = 0; t < lb; ++t) b.add(coeffs[rng() % coeffs.size()], rng() % 4 ? any() : one);
+          for (int t = 0; t < lc; ++t) c.add(coeffs[rng() % coeffs.size()], any());
+          break;
+        }
+        case 4:  // general coefficients on bit columns only (the masked path)
+          for (int t = 0; t < 6; ++t) a.add(coeffs[2 + rng() % (coeffs.size() - 2)], bit(rng()));
+          b.add(coeffs[2 + rng() % (coeffs.size() - 2)], one);
+          c.add(bit(rng())).sub(bit(rng()));
+          break;
+        default:  // boolean / xor / product shapes on arbitrary columns
+          a.add(one).sub(any());
+          b.add(any());
+          if (rng() % 2) c.add(any());
+          break;
+      }
+      row(a, b, c);
+    }
+    m.num_constraints = rows;
+    for (SparseMatrix* s : {&m.a, &m.b, &m.c}) s->rebuild_blocks();
+    m.compute_density();
+    ASSERT_TRUE(m.validate().ok());
+    const std::vector<std::uint64_t> bits = pce_bit_columns(m);
+    for (std::uint32_t i = 0; i < nbits; ++i)
+      EXPECT_TRUE((bits[(ni + i) / 64] >> ((ni + i) % 64)) & 1) << "bit column " << i;
+    const PcePlan plan = pce_plan(m);
+    EXPECT_GT(plan.rows_by_form[3], 0u);
+    EXPECT_GT(plan.rows_by_form[4], 0u);
+    // Witness: 0: bits hold bits, full columns r − 1 (the largest sums); 1: full columns mixed
+    // (0, 1, 2, r − 1, random); 2: as 1, and some bit columns hold 2, r − 1 or random values.
+    std::vector<Fr> z(ni + na);
+    z[0] = Fr::one();
+    z[1] = r_minus_1;
+    z[2] = Fr::from_u64(2);
+    const Fr specials[] = {Fr::zero(), Fr::one(), Fr::from_u64(2), r_minus_1, random_fr(rng)};
+    for (std::uint32_t i = 0; i < nbits; ++i) z[ni + i] = Fr::from_u64(rng() % 2);
+    for (std::uint32_t i = 0; i < nfull; ++i) z[ni + nbits + i] = witness_kind == 0 ? r_minus_1 : specials[rng() % 5];
+    if (witness_kind == 2)
+      for (int t = 0; t < 8; ++t) z[ni + rng() % nbits] = specials[2 + rng() % 3];
+    const AbcVectors want = spmv_naive(m, z);
+    ThreadPool pool(2);
+    for (int o = 0; o < 4; ++o) {
+      auto got = pce_evaluate(pool, m, z,
+                              {.boolean_fast_path = (o & 1) != 0, .nt_store_min_rows = (o & 2) ? 0 : SIZE_MAX,
+                               .plan = &plan});
+      ASSERT_TRUE(got.ok()) << got.status().to_string();
+      EXPECT_TRUE(got->a == want.a && got->b == want.b && got->c == want.c)
+          << "seed=" << seed << " witness kind " << witness_kind << " o=" << o;
+    }
+  }
+}
+
+// A plan refuses other matrices; the bench circuit's bit columns hold bits in its witness.
+TEST(PcePlan, RejectsOtherMatricesAndFindsBenchBits) {
+  auto r = generate_bench_r1cs({.rows = 5000, .seed = 3});
+  ASSERT_TRUE(r.ok());
+  auto other = generate_bench_r1cs({.rows = 5000, .seed = 4});
+  ASSERT_TRUE(other.ok());
+  const PcePlan plan = pce_plan(r->matrices);
+  const PcePlan other_plan = pce_plan(other->matrices);
+  const std::vector<Fr> z = r->assignment();
+  ThreadPool pool(1);
+  EXPECT_TRUE(pce_evaluate(pool, r->matrices, z, {.plan = &plan}).ok());
+  auto bad = pce_evaluate(pool, r->matrices, z, {.plan = &other_plan});
+  EXPECT_EQ(bad.status().code(), Errc::size_mismatch);
+  const std::vector<std::uint64_t> bits = pce_bit_columns(r->matrices);
+  std::size_t flagged = 0;
+  for (std::size_t j = 0; j < z.size(); ++j) {
+    if (!((bits[j / 64] >> (j % 64)) & 1)) continue;
+    ++flagged;
+    EXPECT_TRUE(z[j].is_zero() || z[j].is_one()) << "column " << j;
+  }
+  EXPECT_GT(flagged, z.size() / 2);  // booleans, xor and bit-product outputs: ≈ 64 % of columns
 }
 
 }  // namespace

@@ -73,13 +73,23 @@ inline void expect_pce_matches_classic(Circuit& with_values, Circuit& blank) {
   ASSERT_TRUE(synthesize_circuit(with_values, wcs).ok());
   EXPECT_EQ(wcs.num_constraints(), c.a.size());
   ThreadPool pool(2);
-  auto abc = pce_evaluate(pool, m, wcs.take_assignment());
+  const std::vector<Fr> z = wcs.take_assignment();
+  auto abc = pce_evaluate(pool, m, z);
   ASSERT_TRUE(abc.ok()) << abc.status().to_string();
   EXPECT_EQ(abc->a, c.a);
   EXPECT_EQ(abc->b, c.b);
   EXPECT_EQ(abc->c, c.c);
   std::size_t bad = 0;
   EXPECT_TRUE(abc_satisfied(*abc, &bad)) << "row " << bad;
+  // The compiled plan (row forms, integer sums, bit columns), with and without the 0/1 path.
+  const PcePlan plan = pce_plan(m);
+  for (bool fast : {true, false}) {
+    auto viaplan = pce_evaluate(pool, m, z, {.boolean_fast_path = fast, .plan = &plan});
+    ASSERT_TRUE(viaplan.ok()) << viaplan.status().to_string();
+    EXPECT_EQ(viaplan->a, c.a) << "plan, fast path " << fast;
+    EXPECT_EQ(viaplan->b, c.b) << "plan, fast path " << fast;
+    EXPECT_EQ(viaplan->c, c.c) << "plan, fast path " << fast;
+  }
 }
 
 /// A seed from the environment's random device, printed by the caller.
