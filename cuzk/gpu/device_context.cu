@@ -14,6 +14,7 @@ namespace cuzk::gpu {
 namespace {
 constexpr std::size_t kAlign = 256;
 constexpr int kUserEvents = 16;
+constexpr std::size_t kDirectCopyBytes = std::size_t{4} << 20;
 std::size_t round_up(std::size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 }  // namespace
 
@@ -343,6 +344,13 @@ void DeviceContext::download(void* dst, const void* src, std::size_t bytes, cuda
 // event there completes once everything queued before it has.
 void DeviceContext::copy_chunks(bool to_device, void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
   if (bytes == 0) return;
+  if (bytes <= kDirectCopyBytes) {
+    // Small copies (density bitmaps, scale tables, results) go straight from pageable memory: they
+    // never wait for staging buffers that a large upload on another thread holds.
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, stream));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return;
+  }
   const std::size_t chunk = pinned_bytes_;
   const std::size_t chunks = (bytes + chunk - 1) / chunk;
   const int want = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(copy_threads_), chunks));

@@ -34,13 +34,15 @@ struct DeviceContextOptions {
   double free_fraction = 0.90;
   /// Upper bound on the arena (0: none), to behave like a smaller card.
   std::size_t vram_cap_bytes = 0;
-  int streams = 2;
+  /// Stream 0 computes, stream 1 copies, stream 2 runs a partition's G2 MSM beside the G1 work.
+  int streams = 3;
   /// Pinned staging: |pinned_buffers| buffers of |pinned_buffer_bytes| each (allocated at creation).
-  int pinned_buffers = 8;
+  int pinned_buffers = 16;
   std::size_t pinned_buffer_bytes = std::size_t{32} << 20;
   /// Host threads that copy between pageable memory and the pinned buffers in one upload or
-  /// download (each double-buffered, so at most pinned_buffers / 2 of them work).
-  int copy_threads = 4;
+  /// download (each double-buffered, so at most pinned_buffers / 2 of them work). Copies of at
+  /// most 4 MiB skip the staging buffers (one cudaMemcpyAsync from pageable memory).
+  int copy_threads = 8;
   /// Pinned host pool reserved once at creation (0: none) for host tables whose bases stream to
   /// the device (msm/streamed.cuh): blocks are carved from it like arena buffers, so nothing on
   /// the proving path pins memory.

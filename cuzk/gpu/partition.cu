@@ -3,12 +3,17 @@
 
 #include <bit>
 #include <chrono>
+#include <condition_variable>
+#include <cstdio>
 #include <exception>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "cuzk/gpu/cuda_check.cuh"
+#include "cuzk/gpu/trace.cuh"
 
 namespace cuzk::gpu {
 
@@ -103,82 +108,207 @@ Status check_partition(const PartitionInputs& in, const PartitionTables& t) {
 
 static cudaStream_t copy_stream(DeviceContext& ctx) { return ctx.stream(ctx.stream_count() > 1 ? 1 : 0); }
 
+struct StagedPartition::State {
+  std::mutex mu;
+  std::condition_variable cv;
+  int done = -1;  // inputs 0..done are on the device
+  std::exception_ptr error;
+  double seconds = 0;
+  double item_seconds[4] = {0, 0, 0, 0};  // when each input had crossed, from the start of staging
+  std::thread thread;
+  ~State() {
+    if (thread.joinable()) thread.join();
+  }
+};
+
+StagedPartition& StagedPartition::operator=(StagedPartition&& o) noexcept {
+  if (this != &o) {
+    reset();
+    for (int i = 0; i < 4; ++i) buf[i] = std::move(o.buf[i]);
+    z = std::move(o.z);
+    state_ = o.state_;
+    o.state_ = nullptr;
+  }
+  return *this;
+}
+
+void StagedPartition::reset() {
+  delete state_;  // joins the upload thread before the buffers go back
+  state_ = nullptr;
+  for (auto& b : buf) b.reset();
+  z.reset();
+}
+
+void StagedPartition::wait(int i) {
+  if (state_ == nullptr) return;
+  std::unique_lock lock(state_->mu);
+  state_->cv.wait(lock, [&] { return state_->done >= i || state_->error; });
+  if (state_->error) std::rethrow_exception(state_->error);
+}
+
+double StagedPartition::upload_seconds() const {
+  if (state_ == nullptr) return 0;
+  std::lock_guard lock(state_->mu);
+  return state_->seconds;
+}
+
+double StagedPartition::item_seconds(int i) const {
+  if (state_ == nullptr) return 0;
+  std::lock_guard lock(state_->mu);
+  return state_->item_seconds[i];
+}
+
 StagedPartition stage_partition(DeviceContext& ctx, const PartitionInputs& in) {
-  const std::size_t n = in.abc.a.size();
+  const std::size_t n = in.abc.a.size(), nz = in.z.size();
   const bool snarkjs = in.abc.convention == HConvention::snarkjs;
   StagedPartition s;
   for (auto& b : s.buf) b = must_alloc(ctx, n * sizeof(Fr), "partition H buffers");
-  const auto t0 = Clock::now();
-  cudaStream_t cp = copy_stream(ctx);
-  ctx.upload(s.buf[0].data(), in.abc.a.data(), n * sizeof(Fr), cp);
-  ctx.upload(s.buf[1].data(), in.abc.b.data(), n * sizeof(Fr), cp);
-  if (!snarkjs) ctx.upload(s.buf[2].data(), in.abc.c.data(), n * sizeof(Fr), cp);  // snarkjs forms c = a∘b
-  s.upload_seconds = since(t0);
+  s.z = must_alloc(ctx, std::max<std::size_t>(1, nz) * sizeof(Fr), "partition witness");
+  s.state_ = new StagedPartition::State();
+  StagedPartition::State* st = s.state_;
+  struct Item {
+    void* dst;
+    const void* src;
+    std::size_t bytes;
+  };
+  std::vector<Item> items = {{s.buf[0].data(), in.abc.a.data(), n * sizeof(Fr)},
+                             {s.buf[1].data(), in.abc.b.data(), n * sizeof(Fr)},
+                             {s.buf[2].data(), in.abc.c.data(), snarkjs ? 0 : n * sizeof(Fr)},  // snarkjs forms c = a∘b
+                             {s.z.data(), in.z.data(), nz * sizeof(Fr)}};
+  st->thread = std::thread([&ctx, st, items = std::move(items)] {
+    const auto t0 = Clock::now();
+    cudaStream_t cp = copy_stream(ctx);
+    try {
+      for (int i = 0; i < 4; ++i) {
+        if (items[i].bytes) ctx.upload(items[i].dst, items[i].src, items[i].bytes, cp);
+        std::lock_guard lock(st->mu);
+        st->done = i;
+        st->seconds = st->item_seconds[i] = since(t0);
+        st->cv.notify_all();
+      }
+    } catch (...) {
+      std::lock_guard lock(st->mu);
+      st->error = std::current_exception();
+      st->cv.notify_all();
+    }
+  });
   return s;
 }
 
 PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables, const PartitionInputs& in,
                                      const PartitionTables& t, StagedPartition staged, PartitionTimings* timings) {
-  const std::size_t n = in.abc.a.size(), nz = in.z.size();
+  const std::size_t n = in.abc.a.size();
   const bool snarkjs = in.abc.convention == HConvention::snarkjs;
   const unsigned log_n = static_cast<unsigned>(std::countr_zero(n));
   cudaStream_t st = ctx.stream(0), cp = copy_stream(ctx);
+  const bool have_g2_stream = ctx.stream_count() > 2;
+  cudaStream_t st2 = have_g2_stream ? ctx.stream(2) : st;
   PartitionTimings tm;
+  const auto t_start = Clock::now();
 
-  // The witness buffer first, so a partition that does not fit fails before more transfers.
-  DeviceBuffer dz = must_alloc(ctx, std::max<std::size_t>(1, nz) * sizeof(Fr), "partition witness");
-  // 1. a, b, c (unless staged before the compute section).
+  std::unique_ptr<GpuTrace> trace;
+  if (GpuTrace::enabled()) {
+    trace = std::make_unique<GpuTrace>(st);
+    trace->lane(st, "compute");
+    trace->lane(cp, "copy");
+    if (st2 != st) trace->lane(st2, "g2");
+  }
+  auto mark = [&](cudaStream_t s, const char* what) {
+    if (trace) trace->mark(s, what);
+  };
+
+  // 1. Staging (unless started before the compute section): a, b, c, z cross on the copy stream.
   if (!staged) staged = stage_partition(ctx, in);
   DeviceBuffer* buf = staged.buf;
-  tm.upload = staged.upload_seconds;
+  const Fr* d_z = staged.z.as<Fr>();
 
-  // 2. H on the compute stream, z on the copy stream from a second host thread.
-  double t_z = 0;
-  std::exception_ptr z_error;
-  std::thread zt([&] {
-    try {
-      const auto tz = Clock::now();
-      ctx.upload(dz.data(), in.z.data(), nz * sizeof(Fr), cp);
-      t_z = since(tz);
-    } catch (...) {
-      z_error = std::current_exception();
-    }
-  });
-  auto t0 = Clock::now();
-  try {
-    if (snarkjs)
-      compute_h_snarkjs_device(ctx, tables, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(), buf[3].as<Fr>(), log_n, st);
-    else
-      compute_h_device(ctx, tables, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(), buf[3].as<Fr>(), log_n, st);
-  } catch (...) {
-    zt.join();
-    throw;
-  }
-  tm.h = since(t0);
-  zt.join();
-  if (z_error) std::rethrow_exception(z_error);
-  tm.upload += t_z;  // overlapped with the H step
-  for (int i = 1; i < 4; ++i) buf[i].reset();  // room for the MSMs
-
-  // 3. The MSMs on resident scalars.
+  const std::vector<Job> jobs = jobs_of(in, t);
   G1Jacobian g1[5];
   G2Jacobian b2 = G2Jacobian::identity();
   for (auto& p : g1) p = G1Jacobian::identity();
   double* stage[5] = {&tm.msm_a, &tm.msm_b1, &tm.msm_b2, &tm.msm_l, &tm.msm_h};
-  const Fr* d_z = dz.as<Fr>();
-  for (const Job& j : jobs_of(in, t)) {
-    t0 = Clock::now();
+  static const char* const kNames[5] = {"A", "B_G1", "B_G2", "L", "H"};
+  auto run = [&](const Job& j, cudaStream_t s, std::size_t budget) {
+    const auto t0 = Clock::now();
     const Fr* sc = j.src == Source::h ? buf[0].as<Fr>() : j.src == Source::aux ? d_z + in.num_inputs : d_z;
     const auto& bits = j.density.bits;
     const GpuMsmConfig cfg{.density_bits = bits.empty() ? bits : bits.subspan(0, (j.count + 63) / 64),
                            .base_offset = j.density.base_offset,
-                           .bit_split = true};
+                           .bit_split = true,
+                           .arena_budget = budget,
+                           .trace = trace.get(),
+                           .trace_name = kNames[j.target]};
     if (j.target == kB2) {
-      b2 += msm_g2_device_resident(ctx, *j.table, sc, j.count, cfg, st).to_jacobian();
+      b2 += msm_g2_device_resident(ctx, *j.table, sc, j.count, cfg, s).to_jacobian();
     } else {
-      g1[j.target] += msm_g1_device_resident(ctx, *j.table, sc, j.count, cfg, st).to_jacobian();
+      g1[j.target] += msm_g1_device_resident(ctx, *j.table, sc, j.count, cfg, s).to_jacobian();
     }
     *stage[j.target] += since(t0);
+  };
+
+  // 3. The G2 MSM beside the rest when the arena holds both MSMs' working sets now (the H step's
+  // buffers are still taken; they free 3·n scalars before the G1 MSMs start).
+  std::size_t g2_count = 0, g1_max = 0;
+  for (const Job& j : jobs) {
+    std::size_t& m = j.target == kB2 ? g2_count : g1_max;
+    m = std::max(m, j.count);
+  }
+  const std::size_t g2_bytes = msm_working_bytes(g2_count, true), g1_bytes = msm_working_bytes(g1_max, false);
+  const bool beside = have_g2_stream && ctx.arena_largest_free() >= g2_bytes + g1_bytes + (std::size_t{512} << 20);
+  std::thread g2_thread;
+  std::exception_ptr g2_error;
+  if (beside) {
+    g2_thread = std::thread([&] {
+      try {
+        staged.wait(3);
+        mark(st2, "wait z");
+        for (const Job& j : jobs)
+          if (j.target == kB2) run(j, st2, g2_bytes);
+      } catch (...) {
+        g2_error = std::current_exception();
+      }
+    });
+  }
+  struct Join {
+    std::thread& t;
+    ~Join() {
+      if (t.joinable()) t.join();
+    }
+  } join_g2{g2_thread};
+
+  // 2. H on the compute stream, each vector's transforms queued once it is on the device.
+  auto t0 = Clock::now();
+  static const char* const kWait[3] = {"wait a", "wait b", "wait c"};
+  auto before = [&](int i) {
+    staged.wait(i);
+    mark(st, kWait[i]);
+  };
+  if (snarkjs)
+    compute_h_snarkjs_device(ctx, tables, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(), buf[3].as<Fr>(), log_n, st,
+                             before);
+  else
+    compute_h_device(ctx, tables, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(), buf[3].as<Fr>(), log_n, st, before);
+  mark(st, "H step");
+  tm.h = since(t0);
+  for (int i = 1; i < 4; ++i) buf[i].reset();  // room for the MSMs
+
+  // 4. The G1 MSMs (and B_G2 when not beside) on the resident scalars.
+  staged.wait(3);
+  mark(st, "wait z");
+  tm.upload = staged.upload_seconds();
+  for (const Job& j : jobs)
+    if (j.target != kB2 || !beside) run(j, st, 0);
+  if (g2_thread.joinable()) g2_thread.join();
+  if (g2_error) std::rethrow_exception(g2_error);
+  if (trace) {
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(st));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(st2));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(cp));
+    char title[256];
+    std::snprintf(title, sizeof title, "partition 2^%u%s, wall %.3f ms, uploads done at a %.1f b %.1f c %.1f z %.1f ms",
+                  log_n, beside ? " (G2 beside)" : "", since(t_start) * 1e3, staged.item_seconds(0) * 1e3,
+                  staged.item_seconds(1) * 1e3, staged.item_seconds(2) * 1e3, staged.item_seconds(3) * 1e3);
+    trace->print(stderr, title);
   }
   if (timings != nullptr) *timings = tm;
   return {.a = g1[kA], .b_g1 = g1[kB1], .l = g1[kL], .h = g1[kH], .b_g2 = b2};

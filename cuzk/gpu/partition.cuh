@@ -1,18 +1,21 @@
 // One Groth16 partition on the device (Backend::prove_partition of CudaBackend): the inputs cross
 // the bus once and the intermediate h never leaves the device.
 //
-//   1. staging, before the backend's compute section (so it overlaps another partition's kernels
-//      when two device workers share the device): the H step's four arena buffers, and a, b (c for
-//      bellperson) uploaded on the copy stream (DeviceContext::upload: the pinned staging copies
-//      run on several host threads);
-//   2. inside the compute section, the H step runs on the compute stream while a second host thread
-//      uploads the witness z (inputs ‖ aux) on the copy stream;
-//   3. the H step's spare buffers (b, c, scratch) go back to the arena, h stays where it was
-//      computed, and the MSMs (A, B_G1, B_G2, L, H; bellperson's inputs/aux pairs) run back to back
+//   1. staging, started before the backend's compute section: the H step's four arena buffers and
+//      the witness buffer, then a host thread uploads a, b (c for bellperson) and z, in that order,
+//      on the copy stream (DeviceContext::upload: the pinned staging copies run on several host
+//      threads). With two device workers the uploads overlap the other partition's kernels; with
+//      one, the H step's transforms of a run while b, c and z cross the bus;
+//   2. the H step on the compute stream, each vector's transforms queued once it has arrived;
+//   3. the G2 MSM (B_G2) on its own stream and host thread as soon as z has arrived, beside the H
+//      step and the G1 MSMs, when the arena holds both MSMs' working sets (else after the G1 ones);
+//   4. the H step's spare buffers (b, c, scratch) go back to the arena, h stays where it was
+//      computed, and the G1 MSMs (A, B_G1, L, H; bellperson's inputs/aux pairs) run back to back
 //      on the resident scalars (msm_*_device_resident): no scalar crosses the bus again.
 // Device memory: 4·n + |z| scalars (32 bytes each) during the H step, n + |z| plus the MSM working
-// set afterwards. When the arena has no room for the staging, step 1 runs inside the compute
+// sets afterwards. When the arena has no room for the staging, step 1 runs inside the compute
 // section; when it cannot hold the partition at all, CudaBackend takes the step-wise calls.
+// CUZK_GPU_TRACE=1 prints each partition's device timeline to stderr (gpu/trace.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -36,20 +39,43 @@ Status check_partition_lengths(const PartitionInputs& in);
 /// the densities.
 Status check_partition(const PartitionInputs& in, const PartitionTables& t);
 
-/// The H step's inputs on the device: buf[0..2] = a, b, c (c unset for snarkjs), buf[3] scratch.
-struct StagedPartition {
-  DeviceBuffer buf[4];
-  double upload_seconds = 0;
+/// The partition's inputs crossing to the device: a, b, c (c not for snarkjs), then z, uploaded in
+/// that order on the copy stream by a host thread that stage_partition starts; the compute section
+/// waits for each input only when it needs it. buf[0..2] = a, b, c, buf[3] the H step's scratch.
+/// Destroying (or reassigning) it waits for the uploads first.
+class StagedPartition {
+ public:
+  StagedPartition() = default;
+  StagedPartition(StagedPartition&& o) noexcept { *this = std::move(o); }
+  StagedPartition& operator=(StagedPartition&& o) noexcept;
+  ~StagedPartition() { reset(); }
   explicit operator bool() const { return static_cast<bool>(buf[0]); }
+  /// Blocks until input |i| (0 a, 1 b, 2 c, 3 z) is on the device; rethrows the upload's error.
+  void wait(int i);
+  /// Seconds from the start of staging to the end of the last upload (after wait(3)).
+  double upload_seconds() const;
+  /// When input |i| had crossed, in seconds from the start of staging (0 until then).
+  double item_seconds(int i) const;
+  /// Waits for the uploads, then returns the buffers to the arena.
+  void reset();
+
+  DeviceBuffer buf[4];
+  DeviceBuffer z;
+
+ private:
+  friend StagedPartition stage_partition(DeviceContext& ctx, const PartitionInputs& in);
+  struct State;
+  State* state_ = nullptr;
 };
 
-/// Step 1 (after check_partition_lengths): allocates the four buffers and uploads a, b (and c) on
-/// the copy stream. Throws CudaError; cudaErrorMemoryAllocation when the arena has no room now.
+/// Step 1 (after check_partition_lengths): allocates the H step's four buffers and the witness
+/// buffer, then starts the uploads (a, b, c, z) on the copy stream from a host thread and returns.
+/// Throws CudaError; cudaErrorMemoryAllocation when the arena has no room now.
 StagedPartition stage_partition(DeviceContext& ctx, const PartitionInputs& in);
 
-/// Steps 2–3 (after check_partition), staging first when |staged| is empty. Throws CudaError; its
+/// Steps 2–4 (after check_partition), staging first when |staged| is empty. Throws CudaError; its
 /// code is cudaErrorMemoryAllocation when the arena cannot hold the working set. Uses streams 0
-/// (compute) and 1 (copy).
+/// (compute), 1 (copy) and 2 (the G2 MSM, where the context has it).
 PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables, const PartitionInputs& in,
                                      const PartitionTables& t, StagedPartition staged,
                                      PartitionTimings* timings = nullptr);

@@ -29,6 +29,8 @@
 
 namespace cuzk::gpu {
 
+class GpuTrace;
+
 /// A base table in the compact device layout (96 bytes per G1 point, 192 per G2 point).
 struct ResidentBases {
   DeviceBuffer points;
@@ -50,7 +52,17 @@ struct GpuMsmConfig {
   int window_bits = 0;
   /// Most windows sorted together (0: as many as the free arena holds); tests force small groups.
   int max_windows_per_group = 0;
+  /// Most arena bytes the call may take for its Pippenger windows (0: the largest free block);
+  /// set when another MSM runs beside it on another stream.
+  std::size_t arena_budget = 0;
+  /// Benchmarks: phase marks on |trace| (gpu/trace.cuh) named after |trace_name|.
+  GpuTrace* trace = nullptr;
+  const char* trace_name = "msm";
 };
+
+/// Arena bytes an MSM of |n| scalars takes at most with every window in one group (tail
+/// scalars and lists, the 16 windows of c = 16, sort scratch), |g2| for G2 points.
+std::size_t msm_working_bytes(std::size_t n, bool g2);
 
 /// What one MSM did, for benchmarks.
 struct GpuMsmStats {

@@ -1,6 +1,8 @@
 // G1 instantiation of the GPU MSM (pippenger_impl.cuh).
 #include "cuzk/gpu/msm/pippenger_impl.cuh"
 
+#include "cuzk/ec/g2.hpp"
+
 namespace cuzk::gpu {
 
 using namespace pippenger_detail;
@@ -15,6 +17,15 @@ G1Xyzz msm_g1_device(DeviceContext& ctx, const ResidentBases& bases, std::span<c
 G1Xyzz msm_g1_device_resident(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_scalars, std::size_t n,
                               const GpuMsmConfig& config, cudaStream_t stream, GpuMsmStats* stats) {
   return msm_impl<DevG1Curve, G1Xyzz>(ctx, bases, d_scalars, n, config, stream, stats);
+}
+
+// As msm_impl sizes it: per scalar the tail copy (32 B) and two index lists (8 B); per window of
+// c = 16 the (key, value) pairs and their sorted copies (16 B per scalar), 2^15 buckets with their
+// ranges, two segment slots per 128 pairs; plus 256 MiB of headroom (sort scratch, reductions).
+std::size_t msm_working_bytes(std::size_t n, bool g2) {
+  const std::size_t p = g2 ? sizeof(G2Xyzz) : sizeof(G1Xyzz);
+  const std::size_t per_window = n * 16 + (std::size_t{1} << 15) * (p + 8) + 2 * (n / 128 + 1) * p;
+  return n * 40 + 16 * per_window + (std::size_t{256} << 20);
 }
 
 }  // namespace cuzk::gpu

@@ -13,6 +13,7 @@
 
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/ec/dev_curves.cuh"
+#include "cuzk/gpu/trace.cuh"
 
 namespace cuzk::gpu {
 namespace pippenger_detail {
@@ -369,6 +370,9 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
   const DevFr* d_scalars = reinterpret_cast<const DevFr*>(d_scalars_fr);
   GpuMsmStats st;
   st.scalars = n;
+  auto mark = [&](const char* phase) {
+    if (cfg.trace) cfg.trace->mark(stream, std::string(cfg.trace_name) + " " + phase);
+  };
 
   DeviceBuffer result = must_alloc(ctx, sizeof(P), "MSM result");
   set_identity_kernel<C><<<1, 1, 0, stream>>>(result.as<P>());
@@ -408,6 +412,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
   unsigned long long h_counts[3] = {0, 0, 0};
   CUZK_CUDA_CHECK(cudaMemcpyAsync(h_counts, counters.data(), sizeof(h_counts), cudaMemcpyDeviceToHost, stream));
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  mark("classify");
   d_bits.reset();
   d_prefix.reset();
   scan_tmp.reset();
@@ -429,6 +434,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     add_point_kernel<C><<<1, 1, 0, stream>>>(result.as<P>(), sum);
     CUZK_CUDA_CHECK_LAUNCH();
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+    mark("ones");
   }
   ones_idx.reset();
 
@@ -446,7 +452,11 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
                                    2 * ((m + kSegment - 1) / kSegment + 1) * sizeof(P);
     const std::size_t room = ctx.arena_largest_free();
     const std::size_t headroom = std::min(std::size_t{256} << 20, room / 8);  // sort scratch, reductions
-    const std::size_t budget = room - headroom;
+    std::size_t budget = room - headroom;
+    if (cfg.arena_budget > 0) {  // the tail lists are already taken from it
+      const std::size_t lists = n * (sizeof(DevFr) + 8);
+      budget = std::min(budget, cfg.arena_budget > lists + headroom ? cfg.arena_budget - lists - headroom : 0);
+    }
     int G = static_cast<int>(std::min<std::size_t>(K, budget / per_window));
     if (cfg.max_windows_per_group > 0) G = std::min(G, cfg.max_windows_per_group);
     if (G < 1) throw CudaError(cudaErrorMemoryAllocation, "MSM: VRAM arena too small for one Pippenger window", __FILE__, __LINE__);
@@ -484,6 +494,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
       cub::DoubleBuffer<std::uint32_t> kb(keys_a.as<std::uint32_t>(), keys_b.as<std::uint32_t>());
       cub::DoubleBuffer<std::uint32_t> vb(vals_a.as<std::uint32_t>(), vals_b.as<std::uint32_t>());
       CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_tmp.data(), sort_bytes, kb, vb, static_cast<std::int64_t>(cnt), 0, end_bit, stream));
+      mark("digits+sort");
       CUZK_CUDA_CHECK(cudaMemsetAsync(starts.data(), 0, gb * 4, stream));
       CUZK_CUDA_CHECK(cudaMemsetAsync(ends.data(), 0, gb * 4, stream));
       bucket_ranges_kernel<<<blocks_for(cnt, 256), 256, 0, stream>>>(kb.Current(), cnt, sent, starts.as<std::uint32_t>(),
@@ -498,6 +509,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
                                                                        gb, kSegment, slot_a.as<P>(), slot_b.as<P>(),
                                                                        buckets.as<P>());
       CUZK_CUDA_CHECK_LAUNCH();
+      mark("accumulate");
       const std::size_t nch = static_cast<std::size_t>(g) * chunks;
       window_chunks_kernel<C><<<blocks_for(nch, 64), 64, 0, stream>>>(buckets.as<P>(), g, B, chunks, chunk_sums.as<P>());
       CUZK_CUDA_CHECK_LAUNCH();
@@ -505,6 +517,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
       CUZK_CUDA_CHECK_LAUNCH();
       combine_windows_kernel<C><<<1, 1, 0, stream>>>(window_sums.as<P>(), g, c, w0, result.as<P>());
       CUZK_CUDA_CHECK_LAUNCH();
+      mark("window sums");
     }
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   }

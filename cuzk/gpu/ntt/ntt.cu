@@ -254,7 +254,7 @@ void ntt_device(DeviceContext& ctx, NttTables& tables, Fr* values, Fr* scratch, 
 }
 
 void compute_h_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c, Fr* scratch, unsigned log_n,
-                      cudaStream_t stream) {
+                      cudaStream_t stream, const std::function<void(int)>& before) {
   const auto& tab = tables.get(log_n, stream);
   const std::size_t n = std::size_t{1} << log_n;
   const Fr g = Fr::from_u64(kFrGenerator);
@@ -263,7 +263,10 @@ void compute_h_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c
   DeviceBuffer to_coset = upload_pow_table(ctx, make_pow_table(g, n_inv), stream);
   DeviceBuffer back = upload_pow_table(ctx, make_pow_table(g.inverse(), n_inv), stream);
   DevFr* s = reinterpret_cast<DevFr*>(scratch);
+  int i = 0;
   for (Fr* x : {a, b, c}) {
+    if (before) before(i);
+    ++i;
     DevFr* v = reinterpret_cast<DevFr*>(x);
     run_passes(tab.inv.as<DevFr>(), v, s, log_n, nullptr, stream);
     run_passes(tab.fwd.as<DevFr>(), v, s, log_n, to_coset.as<DevFr>(), stream);
@@ -282,7 +285,7 @@ void compute_h_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c
 }
 
 void compute_h_snarkjs_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c, Fr* scratch,
-                              unsigned log_n, cudaStream_t stream) {
+                              unsigned log_n, cudaStream_t stream, const std::function<void(int)>& before) {
   const auto& tab = tables.get(log_n, stream, RootFamily::ffjs);
   const std::size_t n = std::size_t{1} << log_n;
   const Fr n_inv = Fr::from_u64(n).inverse();
@@ -292,6 +295,7 @@ void compute_h_snarkjs_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* 
   DevFr* db = reinterpret_cast<DevFr*>(b);
   DevFr* dc = reinterpret_cast<DevFr*>(c);
   DevFr* s = reinterpret_cast<DevFr*>(scratch);
+  if (before) before(0), before(1);
   mul_kernel<<<grid_for(n, 256), 256, 0, stream>>>(dc, da, db, n);
   CUZK_CUDA_CHECK_LAUNCH();
   for (DevFr* v : {da, db, dc}) {
