@@ -73,6 +73,7 @@ struct PlainTerms {
   std::size_t size() const { return scalars.size(); }
   const Limbs<4>& scalar(std::size_t i) const { return scalars[i]; }
   const Affine<C>& point(std::size_t i) const { return bases[indices.empty() ? i : indices[i]]; }
+  const void* point_address(std::size_t i) const { return &point(i); }
   bool negated(std::size_t) const { return false; }
 };
 
@@ -93,7 +94,21 @@ struct SplitTerms {
   const Affine<C>& point(std::size_t i) const {
     return i < n ? bases[indices.empty() ? i : indices[i]] : mapped[i - n];
   }
+  const void* point_address(std::size_t i) const { return &point(i); }
   bool negated(std::size_t i) const { return !neg.empty() && neg[i] != 0; }
+};
+
+// The terms of |inner| (points in IFMA R' form) back in Fp's form, point by point: for the XYZZ
+// windows of a run whose tables exist only in R' form.
+template <class C, class T>
+struct FromRpTerms {
+  const T& inner;
+
+  std::size_t size() const { return inner.size(); }
+  const Limbs<4>& scalar(std::size_t i) const { return inner.scalar(i); }
+  Affine<C> point(std::size_t i) const { return ifma::from_rp(inner.point(i)); }
+  const void* point_address(std::size_t i) const { return inner.point_address(i); }
+  bool negated(std::size_t i) const { return inner.negated(i); }
 };
 
 // Digit |j| of a canonical scalar: the recoding k + H is redone per window (a 4-limb addition, a few
@@ -120,7 +135,7 @@ Xyzz<C> window_sum(const SignedWindowPlan& plan, unsigned j, const T& terms, std
       if (d_next != 0) {
         const std::uint32_t nx = static_cast<std::uint32_t>(d_next < 0 ? -d_next : d_next) - 1;
         __builtin_prefetch(&buckets[nx]);
-        __builtin_prefetch(&terms.point(i + 1));
+        __builtin_prefetch(terms.point_address(i + 1));
       }
     }
     if (d == 0) continue;
@@ -381,7 +396,7 @@ Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned bits, unsigned 
         const std::int32_t dn = digits[t + kPrefetchAhead];
         if (dn != 0) {
           buckets.prefetch(static_cast<std::uint32_t>(dn < 0 ? -dn : dn) - 1);
-          __builtin_prefetch(&terms.point(blk + t + kPrefetchAhead));
+          __builtin_prefetch(terms.point_address(blk + t + kPrefetchAhead));
         }
       }
       const std::int32_t d = digits[t];
@@ -403,9 +418,9 @@ Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned bits, unsigned 
 
 // Pippenger over |terms| whose scalars are below 2^|bits|, in the given shape. |rp_terms| (or null):
 // the same terms with the points in IFMA R' form, accumulated by ifma::IfmaBuckets.
-template <class C, class T>
+template <class C, class T, class R = T>
 Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, ThreadPool& pool,
-                          const T* rp_terms = nullptr) {
+                          const R* rp_terms = nullptr) {
   const std::size_t n = terms.size();
   const bool affine = shape.accumulation == PippengerAccumulation::batch_affine;
   const SignedWindowPlan plan = SignedWindowPlan::make(shape.window_bits, bits);
@@ -560,6 +575,26 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<
 
   ScratchArray<Limbs<4>> sc(dn);
   ScratchArray<std::uint8_t> neg(E::kDim == 2 ? dn : 0);
+  const PippengerShape split_shape = choose_shape<C>(dn, E::kBits, pool.size(), options);
+  if (use_ifma && split_shape.accumulation == PippengerAccumulation::batch_affine) {
+    // The split applied to the bases in R' form gives the mapped points in R' form (σ², ψ are
+    // multiplications by constants and conjugations): no Fp-form table of them is made.
+    ScratchArray<Affine<C>> rp_first(n), rp_mapped(dn - n);
+    pool.parallel_for(
+        n,
+        [&](std::size_t b, std::size_t e) {
+          if constexpr (kIfmaCurve) {
+            for (std::size_t i = b; i < e; ++i) {
+              rp_first[i] = ifma::to_rp(plain.point(i));
+              E::split(scalars[i], rp_first[i], i, n, sc.data(), neg.data(), rp_mapped.data());
+            }
+          }
+        },
+        1024);
+    const SplitTerms<C> rp_terms{rp_first.span(), {}, rp_mapped.span(), sc.span(), neg.span(), n};
+    const FromRpTerms<C, SplitTerms<C>> terms{rp_terms};
+    return pippenger_run<C>(terms, E::kBits, split_shape, pool, &rp_terms);
+  }
   ScratchArray<Affine<C>> mapped(dn - n);
   pool.parallel_for(
       n,
@@ -568,15 +603,7 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<
       },
       1024);
   const SplitTerms<C> terms{bases, indices, mapped.span(), sc.span(), neg.span(), n};
-  const PippengerShape split_shape = choose_shape<C>(dn, E::kBits, pool.size(), options);
-  if (!use_ifma || split_shape.accumulation != PippengerAccumulation::batch_affine) {
-    return pippenger_run<C>(terms, E::kBits, split_shape, pool);
-  }
-  ScratchArray<Affine<C>> rp_first, rp_mapped;
-  convert(bases, indices, n, rp_first);
-  convert(mapped.span(), {}, dn - n, rp_mapped);
-  const SplitTerms<C> rp_terms{rp_first.span(), {}, rp_mapped.span(), sc.span(), neg.span(), n};
-  return pippenger_run<C>(terms, E::kBits, split_shape, pool, &rp_terms);
+  return pippenger_run<C>(terms, E::kBits, split_shape, pool);
 }
 
 template Jacobian<G1Curve> msm_pippenger_unchecked<G1Curve>(std::span<const G1Affine>, std::span<const Limbs<4>>,
