@@ -197,11 +197,13 @@ void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::s
 
 // ---- The compiled plan (PcePlan) ----
 // Entry words per form: boolean [r, p, x, y], xor [r, x, y, u, v, w], mul [r, x, y, w],
-// long [r], linear [r, then per matrix A, B, C: hdr, n+ columns, n− columns, nb × (column,
-// coefficient index), n2+ × (column, e), n2− × (column, e), nf × (column, coefficient index)]
-// with hdr = n+ | n− << 5 | nb << 10 | n2+ << 15 | n2− << 20 | nf << 25 (nb: general terms on
-// bit columns; n2±: ±2^e on other columns; nf: the other general terms); r is the row's index in
-// its block. hdr == 1 (a single +1 term) is a copy.
+// long [r], linear [r | columns << 6 | words << 16, hdr A, hdr B, hdr C, the columns of A, B and
+// C, then their coefficient words], r being the row's index in its block. A matrix's columns are
+// its n+ (+1) terms, n− (−1) terms, nb general terms on bit columns, n2+ / n2− terms ±2^e on
+// other columns, nf other general terms, in that order; coefficient words (coefficient index, or
+// e for ±2^e) follow the general terms' order. hdr = n+ | n− << 5 | nb << 10 | n2+ << 15 |
+// n2− << 20 | nf << 25; hdr == 1 (a single +1 term) is a copy. The columns are contiguous so the
+// next row's witness values can be prefetched with one short loop.
 constexpr std::uint32_t kBooleanWords = 4, kXorWords = 6, kMulWords = 4;
 
 // A 320-bit accumulator in five registers (asm with register operands: the carry intrinsics take
@@ -340,53 +342,52 @@ constexpr std::uint64_t kPow2Mu = 0x8d54253b7fb78ddfULL;
           : "cc");
 }
 
-// One matrix's part of a linear entry; returns the next word. |bad| collects the bit checks.
+// One matrix's part of a linear entry (header |h|): its columns from |c|, its coefficient
+// indices and exponents from |k|, both advanced. |bad| collects the bit checks.
 template <bool kBool>
-[[gnu::always_inline]] inline const std::uint32_t* linear_eval(const std::uint32_t* w, const Fr* z, const Fr* coeffs,
-                                                              Fr& out, std::uint64_t& bad) {
-  const std::uint32_t h = *w++;
+[[gnu::always_inline]] inline void linear_eval(std::uint32_t h, const std::uint32_t*& c, const std::uint32_t*& k,
+                                               const Fr* z, const Fr* coeffs, Fr& out, std::uint64_t& bad) {
   if (h == 1) {
-    out = z[*w];
-    return w + 1;
+    out = z[*c++];
+    return;
   }
   Wide pos, neg;
   const std::uint32_t np = h & 31, nm = (h >> 5) & 31, nb = (h >> 10) & 31, n2p = (h >> 15) & 31,
                       n2m = (h >> 20) & 31, nf = h >> 25;
-  for (std::uint32_t i = 0; i < np; ++i) wide_add(pos, z[w[i]]);
-  w += np;
-  for (std::uint32_t i = 0; i < nm; ++i) wide_add(neg, z[w[i]]);
-  w += nm;
+  for (std::uint32_t i = 0; i < np; ++i) wide_add(pos, z[c[i]]);
+  c += np;
+  for (std::uint32_t i = 0; i < nm; ++i) wide_add(neg, z[c[i]]);
+  c += nm;
   constexpr Fr::Repr kOne = Fr::one().l;
-  for (std::uint32_t i = 0; i < nb; ++i, w += 2) {
-    const Fr& v = z[w[0]];
-    const Fr& k = coeffs[w[1]];
+  for (std::uint32_t i = 0; i < nb; ++i) {
+    const Fr& v = z[*c++];
+    const Fr& q = coeffs[*k++];
     if constexpr (kBool) {
-      // A bit: add k masked by it. Anything else than 0 or 1 (Montgomery R) sets |bad|.
+      // A bit: add the coefficient masked by it. Anything else than 0 or 1 (Montgomery R) sets |bad|.
       const std::uint64_t m = 0 - static_cast<std::uint64_t>(v.l[0] != 0);
       bad |= (v.l[0] ^ (kOne[0] & m)) | (v.l[1] ^ (kOne[1] & m)) | (v.l[2] ^ (kOne[2] & m)) |
              (v.l[3] ^ (kOne[3] & m));
-      wide_add(pos, k.l[0] & m, k.l[1] & m, k.l[2] & m, k.l[3] & m);
+      wide_add(pos, q.l[0] & m, q.l[1] & m, q.l[2] & m, q.l[3] & m);
     } else {
-      wide_add(pos, k * v);
+      wide_add(pos, q * v);
     }
   }
-  for (std::uint32_t i = 0; i < n2p; ++i, w += 2) wide_add_pow2(pos, z[w[0]], w[1]);
-  for (std::uint32_t i = 0; i < n2m; ++i, w += 2) wide_add_pow2(neg, z[w[0]], w[1]);
-  for (std::uint32_t i = 0; i < nf; ++i, w += 2) {
-    const Fr& v = z[w[0]];
-    const Fr& k = coeffs[w[1]];
+  for (std::uint32_t i = 0; i < n2p; ++i) wide_add_pow2(pos, z[*c++], *k++);
+  for (std::uint32_t i = 0; i < n2m; ++i) wide_add_pow2(neg, z[*c++], *k++);
+  for (std::uint32_t i = 0; i < nf; ++i) {
+    const Fr& v = z[*c++];
+    const Fr& q = coeffs[*k++];
     if constexpr (kBool) {
       const Fr::Repr& x = v.l;
       if ((x[0] | x[1] | x[2] | x[3]) == 0) continue;
       if (((x[0] ^ kOne[0]) | (x[1] ^ kOne[1]) | (x[2] ^ kOne[2]) | (x[3] ^ kOne[3])) == 0) {
-        wide_add(pos, k);
+        wide_add(pos, q);
         continue;
       }
     }
-    wide_add(pos, k * v);
+    wide_add(pos, q * v);
   }
   out = wide_reduce(pos, neg);
-  return w;
 }
 
 template <bool kNt>
@@ -444,12 +445,23 @@ void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* 
     {
       const std::uint32_t* w = P.linear.data() + P.linear_off[blk];
       const std::uint32_t* const end = P.linear.data() + P.linear_off[blk + 1];
+      const std::uint32_t* const all_end = P.linear.data() + P.linear.size();
       while (w < end) {
-        const std::uint32_t r = *w++;
+        const std::uint32_t head = w[0];
+        const std::uint32_t* const next = w + (head >> 16);
+        if (next < all_end) {
+          // The next linear row's witness values, fetched now (its columns are contiguous).
+          const std::uint32_t nc = (next[0] >> 6) & 1023;
+          for (std::uint32_t i = 0; i < nc; ++i) _mm_prefetch(reinterpret_cast<const char*>(z + next[4 + i]), _MM_HINT_T0);
+        }
+        const std::uint32_t r = head & 63;
+        const std::uint32_t* cw = w + 4;
+        const std::uint32_t* kw = cw + ((head >> 6) & 1023);
         std::uint64_t bad = 0;
-        w = linear_eval<kBool>(w, z, m.a.coeffs.data(), sa[r], bad);
-        w = linear_eval<kBool>(w, z, m.b.coeffs.data(), sb[r], bad);
-        w = linear_eval<kBool>(w, z, m.c.coeffs.data(), sc[r], bad);
+        linear_eval<kBool>(w[1], cw, kw, z, m.a.coeffs.data(), sa[r], bad);
+        linear_eval<kBool>(w[2], cw, kw, z, m.b.coeffs.data(), sb[r], bad);
+        linear_eval<kBool>(w[3], cw, kw, z, m.c.coeffs.data(), sc[r], bad);
+        w = next;
         if (bad != 0) [[unlikely]] {
           // A column expected to hold a bit does not: this row exactly, through the CSR.
           const std::size_t k = lo + r;
@@ -663,7 +675,8 @@ PcePlan pce_plan(const R1csMatrices& m) {
   const std::vector<int> pow2[3] = {pow2_of(m.a), pow2_of(m.b), pow2_of(m.c)};
   // Linear encoding of one matrix's row (|t|: 0 A, 1 B, 2 C), or false when its sums could
   // pass 16 r (a power-of-two term adds up to 3 r).
-  auto linear = [&](const RowView& v, int t, std::vector<std::uint32_t>& out) {
+  auto linear = [&](const RowView& v, int t, std::vector<std::uint32_t>& hdr, std::vector<std::uint32_t>& cols,
+                    std::vector<std::uint32_t>& ks) {
     // Per general term: 0 bit column, 1 +2^e, 2 −2^e, 3 other.
     std::uint32_t np = 0, nm = 0, n[4] = {0, 0, 0, 0};
     std::uint64_t g = v.g;
@@ -681,26 +694,26 @@ PcePlan pce_plan(const R1csMatrices& m) {
     }
     if (np + n[0] + 3 * n[1] + n[3] > PcePlan::kMaxLinearTerms || nm + 3 * n[2] > PcePlan::kMaxLinearTerms)
       return false;
-    out.push_back(np | nm << 5 | n[0] << 10 | n[1] << 15 | n[2] << 20 | n[3] << 25);
+    hdr.push_back(np | nm << 5 | n[0] << 10 | n[1] << 15 | n[2] << 20 | n[3] << 25);
     for (std::uint64_t i = 0; i < v.size(); ++i)
-      if (plus(v, i)) out.push_back(v.col(i));
+      if (plus(v, i)) cols.push_back(v.col(i));
     for (std::uint64_t i = 0; i < v.size(); ++i)
-      if (minus(v, i)) out.push_back(v.col(i));
+      if (minus(v, i)) cols.push_back(v.col(i));
     for (int want = 0; want < 4; ++want) {
       g = v.g;
       for (std::uint64_t i = 0; i < v.size(); ++i) {
         if (v.kind(i) != CoeffKind::general) continue;
         const std::uint32_t ci = v.s->gen_idx[g++];
         if (cls(i, ci) != want) continue;
-        out.push_back(v.col(i));
+        cols.push_back(v.col(i));
         const int e = pow2[t][ci];
-        out.push_back(want == 1 || want == 2 ? static_cast<std::uint32_t>(e < 0 ? -e : e) : ci);
+        ks.push_back(want == 1 || want == 2 ? static_cast<std::uint32_t>(e < 0 ? -e : e) : ci);
       }
     }
     return true;
   };
   std::uint64_t g[3] = {0, 0, 0};
-  std::vector<std::uint32_t> tmp;
+  std::vector<std::uint32_t> hdr, cols, ks;
   for (std::size_t blk = 0; blk < blocks; ++blk) {
     p.boolean_off.push_back(p.boolean.size());
     p.xor_off.push_back(p.xor_.size());
@@ -724,9 +737,15 @@ PcePlan pce_plan(const R1csMatrices& m) {
         p.mul.insert(p.mul.end(), {ri, r.a.col(0), r.b.col(0), r.c.col(0)});
         ++p.rows_by_form[2];
       } else {
-        tmp.assign(1, ri);
-        if (linear(r.a, 0, tmp) && linear(r.b, 1, tmp) && linear(r.c, 2, tmp)) {
-          p.linear.insert(p.linear.end(), tmp.begin(), tmp.end());
+        hdr.clear();
+        cols.clear();
+        ks.clear();
+        if (linear(r.a, 0, hdr, cols, ks) && linear(r.b, 1, hdr, cols, ks) && linear(r.c, 2, hdr, cols, ks)) {
+          const auto words = static_cast<std::uint32_t>(4 + cols.size() + ks.size());
+          p.linear.push_back(ri | static_cast<std::uint32_t>(cols.size()) << 6 | words << 16);
+          p.linear.insert(p.linear.end(), hdr.begin(), hdr.end());
+          p.linear.insert(p.linear.end(), cols.begin(), cols.end());
+          p.linear.insert(p.linear.end(), ks.begin(), ks.end());
           ++p.rows_by_form[3];
         } else {
           p.long_.push_back(ri);
