@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "cuzk/ec/affine.hpp"
@@ -325,17 +326,37 @@ class IfmaBuckets {
     }
   }
 
-  Xyzz<C> reduce() const {
-    Xyzz<C> running = Xyzz<C>::identity(), sum = Xyzz<C>::identity();
+  /// Σ_b (b + 1)·bucket_b. From kSegmentedMinBuckets buckets up the running sums run as
+  /// S = buckets / kSegment independent chains (one per segment of kSegment buckets) whose additions
+  /// go through this class's batches, S at a time; otherwise (and for the XYZZ overflow buckets) by
+  /// XYZZ running sums.
+  Xyzz<C> reduce() {
+    const std::size_t nb = bucket_.size();
     const bool overflow = !overflow_.empty();
-    for (std::size_t b = bucket_.size(); b-- > 0;) {
-      const Slot& s = bucket_[b];
-      if (s.state != kEmpty) running.add_mixed(A{from_rp(s.x), from_rp(s.y), false});
-      if (overflow) running.add(overflow_[b]);
-      sum.add(running);
+    if (nb < kSegmentedMinBuckets) {
+      Xyzz<C> running = Xyzz<C>::identity(), sum = Xyzz<C>::identity();
+      for (std::size_t b = nb; b-- > 0;) {
+        const Slot& s = bucket_[b];
+        if (s.state != kEmpty) running.add_mixed(A{from_rp(s.x), from_rp(s.y), false});
+        if (overflow) running.add(overflow_[b]);
+        sum.add(running);
+      }
+      return sum;
+    }
+    Xyzz<C> sum = reduce_segmented();
+    if (overflow) {
+      Xyzz<C> running = Xyzz<C>::identity(), extra = Xyzz<C>::identity();
+      for (std::size_t b = nb; b-- > 0;) {
+        running.add(overflow_[b]);
+        extra.add(running);
+      }
+      sum.add(extra);
     }
     return sum;
   }
+
+  /// Segment length of the batched reduction and the bucket count it starts from.
+  static constexpr std::size_t kSegment = 64, kSegmentedMinBuckets = 1024;
 
  private:
   static constexpr std::uint8_t kEmpty = 0, kSet = 1, kBusy = 2;
@@ -351,6 +372,52 @@ class IfmaBuckets {
   // denominator; the results are dropped.
   static inline const Fp kPadZero = Fp::zero();
   static inline const Fp kPadOne = Fp::from_mont_unchecked(kToRp);
+
+  // Segment s covers buckets [s·L, (s + 1)·L): its chain keeps T_s = Σ_{b ≥ t} B_b (running, slot s
+  // of |red_|) and U_s = Σ_t T_s(t) = Σ_b (b − s·L + 1)·B_b (slot S + s), so the window sum is
+  // Σ_s U_s + L·Σ_s s·T_s, the last by XYZZ running sums over the S segment totals.
+  Xyzz<C> reduce_segmented() {
+    const std::size_t nb = bucket_.size(), len = kSegment, segs = (nb + len - 1) / len;
+    if (!red_) red_ = std::make_unique<IfmaBuckets>(static_cast<std::uint32_t>(2 * segs), segs);
+    IfmaBuckets& r = *red_;
+    r.reset(segs);
+    for (std::size_t t = len; t-- > 0;) {
+      for (std::size_t sg = 0; sg < segs; ++sg) {
+        const std::size_t b = sg * len + t;
+        if (b >= nb) continue;
+        const Slot& s = bucket_[b];
+        if (s.state != kEmpty) r.add_distinct(static_cast<std::uint32_t>(sg), A{s.x, s.y, false});
+      }
+      r.flush();
+      for (std::size_t sg = 0; sg < segs; ++sg) {
+        const Slot& run = r.bucket_[sg];
+        if (run.state != kEmpty) r.add_distinct(static_cast<std::uint32_t>(segs + sg), A{run.x, run.y, false});
+      }
+      r.flush();
+    }
+    Xyzz<C> total = Xyzz<C>::identity(), running = Xyzz<C>::identity(), weighted = Xyzz<C>::identity();
+    for (std::size_t sg = segs; sg-- > 0;) {
+      const Slot& u = r.bucket_[segs + sg];
+      if (u.state != kEmpty) total.add_mixed(A{from_rp(u.x), from_rp(u.y), false});
+      if (sg == 0) break;
+      const Slot& tt = r.bucket_[sg];
+      if (tt.state != kEmpty) running.add_mixed(A{from_rp(tt.x), from_rp(tt.y), false});
+      weighted.add(running);
+    }
+    for (std::size_t l = 1; l < len; l <<= 1) weighted.dbl();
+    total.add(weighted);
+    return total;
+  }
+
+  // bucket[b] += p where no other pending entry targets b (the reduction's chains): never queued.
+  void add_distinct(std::uint32_t b, const A& p) {
+    [[maybe_unused]] const bool ok = try_add(b, p);
+  }
+  // Runs the pending batch now.
+  void flush() {
+    if (m_ > 0) execute();
+    flushed_ = false;
+  }
 
   static bool equal(const F& a, const F& b) {
     std::uint64_t wa[6 * kD], wb[6 * kD];
@@ -702,6 +769,7 @@ class IfmaBuckets {
   std::vector<Fp8> norm_;          // G2, per group: the denominators' norms
   std::vector<Pending> queue_;
   std::vector<Xyzz<C>> overflow_;
+  std::unique_ptr<IfmaBuckets> red_;  // the segmented reduction's chains
   std::size_t m_ = 0;
   bool flushed_ = false;
 };
