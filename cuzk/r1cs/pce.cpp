@@ -351,6 +351,17 @@ template <bool kBool>
     out = z[*c++];
     return;
   }
+  if (h <= (3u | 3u << 5) && (h & 31) + (h >> 5) <= 3) {
+    // At most three ±1 terms (SHA-256's choice and majority rows): modular adds cost less
+    // than the wide sums' reduction.
+    const std::uint32_t np = h & 31, nm = h >> 5;
+    Fr acc = np ? z[c[0]] : Fr::zero();
+    for (std::uint32_t i = 1; i < np; ++i) acc_add(acc, z[c[i]]);
+    for (std::uint32_t i = np; i < np + nm; ++i) acc_sub(acc, z[c[i]]);
+    c += np + nm;
+    out = acc;
+    return;
+  }
   Wide pos, neg;
   const std::uint32_t np = h & 31, nm = (h >> 5) & 31, nb = (h >> 10) & 31, n2p = (h >> 15) & 31,
                       n2m = (h >> 20) & 31, nf = h >> 25;
@@ -390,20 +401,13 @@ template <bool kBool>
   out = wide_reduce(pos, neg);
 }
 
-template <bool kNt>
-[[gnu::always_inline]] inline void put(Fr* dst, const Fr& v) {
-  if constexpr (kNt) {
-    store_nt(dst, v);
-  } else {
-    *dst = v;
-  }
-}
-
 template <bool kBool, bool kNt>
 void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t blo,
                       std::size_t bhi) {
   constexpr std::size_t kRows = SparseMatrix::kBlockRows;
-  alignas(64) Fr sa[kRows], sb[kRows], sc[kRows];
+  // Non-temporal stores go through a per-block buffer (rows are written out of order; streamed in
+  // order afterwards, whole lines); plain stores go to a, b, c directly.
+  alignas(64) Fr buf_a[kNt ? kRows : 1], buf_b[kNt ? kRows : 1], buf_c[kNt ? kRows : 1];
   const std::uint32_t* const bw = P.boolean.data();
   const std::uint32_t* const xw = P.xor_.data();
   const std::uint32_t* const mw = P.mul.data();
@@ -411,6 +415,9 @@ void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* 
   for (std::size_t blk = blo; blk < bhi; ++blk) {
     const std::size_t lo = blk * kRows;
     const std::size_t n = std::min<std::size_t>(kRows, m.num_constraints - lo);
+    Fr* const sa = kNt ? buf_a : a + lo;
+    Fr* const sb = kNt ? buf_b : b + lo;
+    Fr* const sc = kNt ? buf_c : c + lo;
     for (std::uint64_t e = P.boolean_off[blk], end = P.boolean_off[blk + 1]; e < end; e += kBooleanWords) {
       const std::uint32_t* w = bw + e;
       if (e + 8 * kBooleanWords < bn) _mm_prefetch(reinterpret_cast<const char*>(z + w[8 * kBooleanWords + 2]), _MM_HINT_T0);
@@ -480,10 +487,12 @@ void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* 
       sb[r] = row_dot<kBool>(m.b, k, z, gb);
       sc[r] = row_dot<kBool>(m.c, k, z, gc);
     }
-    for (std::size_t i = 0; i < n; ++i) {
-      put<kNt>(a + lo + i, sa[i]);
-      put<kNt>(b + lo + i, sb[i]);
-      put<kNt>(c + lo + i, sc[i]);
+    if constexpr (kNt) {
+      for (std::size_t i = 0; i < n; ++i) {
+        store_nt(a + lo + i, sa[i]);
+        store_nt(b + lo + i, sb[i]);
+        store_nt(c + lo + i, sc[i]);
+      }
     }
   }
   if constexpr (kNt) _mm_sfence();
