@@ -448,8 +448,9 @@ Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, T
       const unsigned j = static_cast<unsigned>(t / p);
       const std::size_t chunk = t % p;
       const std::size_t begin = n * chunk / p, end = n * (chunk + 1) / p;
-      // A top window with few live buckets (batches under 128) is cheaper in XYZZ.
-      const bool small_top = j + 1 == k && top_live_buckets(plan, bits) / 4 < 128;
+      // A top window with few live buckets (batches under 128) is cheaper in XYZZ; in IFMA lanes
+      // (an addition a fifth to a third of an XYZZ one) only under 16.
+      const bool small_top = j + 1 == k && top_live_buckets(plan, bits) / 4 < (rp_terms != nullptr ? 16u : 128u);
       if (affine && !small_top) {
 #if CUZK_FF_IFMA
         if (ifma_buckets) {
