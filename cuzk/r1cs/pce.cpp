@@ -401,6 +401,118 @@ template <bool kBool>
   out = wide_reduce(pos, neg);
 }
 
+// The linear rows of block |blk| as flat term lists: each (row, matrix, sign) has a 320-bit slot
+// (slot = (row's index among the block's linear rows · 3 + matrix) · 2 + sign); one loop per
+// term kind adds every term of the block into its slot, the terms of different rows interleaved
+// so that consecutive additions touch different slots; then each output is reduced once. Loop
+// trip counts are per block, not per row: no branch depends on a row's term counts.
+// Words: lin_rows [r | fa << 8 | fb << 10 | fc << 12] (f: 0 reduce, 1 a single +1 term, 2 empty);
+// unit [column, slot]; bit [column, slot, coefficient index]; pow [column, slot | e << 16];
+// gen [column, slot, coefficient index].
+template <bool kBool>
+void eval_linear_scatter(const PcePlan& P, const R1csMatrices& m, const Fr* z, std::size_t blk, std::size_t lo, Fr* sa,
+                         Fr* sb, Fr* sc) {
+  const std::uint64_t l0 = P.lin_off[blk], nlin = P.lin_off[blk + 1] - l0;
+  if (nlin == 0) return;
+  Wide slots[SparseMatrix::kBlockRows * 6];
+  for (std::uint64_t i = 0; i < nlin * 6; ++i) slots[i] = Wide{};
+  constexpr std::size_t kAhead = 8;
+  {
+    const std::uint32_t* w = P.unit.data();
+    const std::uint64_t n = P.unit.size();
+    for (std::uint64_t e = P.unit_off[blk], end = P.unit_off[blk + 1]; e < end; e += 2) {
+      if (e + 2 * kAhead < n) _mm_prefetch(reinterpret_cast<const char*>(z + w[e + 2 * kAhead]), _MM_HINT_T0);
+      Wide& s = slots[w[e + 1]];
+      Wide t = s;
+      wide_add(t, z[w[e]]);
+      s = t;
+    }
+  }
+  std::uint64_t bad = 0;
+  constexpr Fr::Repr kOne = Fr::one().l;
+  {
+    const std::uint32_t* w = P.bit.data();
+    const std::uint64_t n = P.bit.size();
+    const SparseMatrix* mats[3] = {&m.a, &m.b, &m.c};
+    for (std::uint64_t e = P.bit_off[blk], end = P.bit_off[blk + 1]; e < end; e += 3) {
+      if (e + 3 * kAhead < n) _mm_prefetch(reinterpret_cast<const char*>(z + w[e + 3 * kAhead]), _MM_HINT_T0);
+      const std::uint32_t slot = w[e + 1];
+      const Fr& v = z[w[e]];
+      const Fr& q = mats[(slot >> 1) % 3]->coeffs[w[e + 2]];
+      Wide& s = slots[slot];
+      Wide t = s;
+      if constexpr (kBool) {
+        const std::uint64_t mk = 0 - static_cast<std::uint64_t>(v.l[0] != 0);
+        bad |= (v.l[0] ^ (kOne[0] & mk)) | (v.l[1] ^ (kOne[1] & mk)) | (v.l[2] ^ (kOne[2] & mk)) |
+               (v.l[3] ^ (kOne[3] & mk));
+        wide_add(t, q.l[0] & mk, q.l[1] & mk, q.l[2] & mk, q.l[3] & mk);
+      } else {
+        wide_add(t, q * v);
+      }
+      s = t;
+    }
+  }
+  {
+    const std::uint32_t* w = P.pow.data();
+    for (std::uint64_t e = P.pow_off[blk], end = P.pow_off[blk + 1]; e < end; e += 2) {
+      Wide& s = slots[w[e + 1] & 0xffff];
+      Wide t = s;
+      wide_add_pow2(t, z[w[e]], w[e + 1] >> 16);
+      s = t;
+    }
+  }
+  {
+    const std::uint32_t* w = P.gen.data();
+    const SparseMatrix* mats[3] = {&m.a, &m.b, &m.c};
+    for (std::uint64_t e = P.gen_off[blk], end = P.gen_off[blk + 1]; e < end; e += 3) {
+      const std::uint32_t slot = w[e + 1];
+      const Fr& v = z[w[e]];
+      const Fr& q = mats[(slot >> 1) % 3]->coeffs[w[e + 2]];
+      Wide& s = slots[slot];
+      Wide t = s;
+      if constexpr (kBool) {
+        const Fr::Repr& x = v.l;
+        if ((x[0] | x[1] | x[2] | x[3]) == 0) continue;
+        if (((x[0] ^ kOne[0]) | (x[1] ^ kOne[1]) | (x[2] ^ kOne[2]) | (x[3] ^ kOne[3])) == 0) {
+          wide_add(t, q);
+          s = t;
+          continue;
+        }
+      }
+      wide_add(t, q * v);
+      s = t;
+    }
+  }
+  Fr* outs[3] = {sa, sb, sc};
+  for (std::uint64_t i = 0; i < nlin; ++i) {
+    const std::uint32_t lr = P.lin_rows[l0 + i];
+    const std::uint32_t r = lr & 63;
+    for (int t = 0; t < 3; ++t) {
+      const std::uint32_t f = (lr >> (8 + 2 * t)) & 3;
+      const Wide& pos = slots[(i * 3 + t) * 2];
+      Fr& out = outs[t][r];
+      if (f == 1) {
+        out.l = {pos.x0, pos.x1, pos.x2, pos.x3};
+      } else if (f == 2) {
+        out = Fr::zero();
+      } else {
+        out = wide_reduce(pos, slots[(i * 3 + t) * 2 + 1]);
+      }
+    }
+  }
+  if (bad != 0) [[unlikely]] {
+    // A column expected to hold a bit does not: the block's linear rows exactly, through the CSR.
+    for (std::uint64_t i = 0; i < nlin; ++i) {
+      const std::uint32_t r = P.lin_rows[l0 + i] & 63;
+      const std::size_t k = lo + r;
+      std::uint64_t ga = m.a.general_offset(k), gb = m.b.general_offset(k), gc = m.c.general_offset(k);
+      sa[r] = row_dot<kBool>(m.a, k, z, ga);
+      sb[r] = row_dot<kBool>(m.b, k, z, gb);
+      sc[r] = row_dot<kBool>(m.c, k, z, gc);
+    }
+  }
+}
+
 template <bool kBool, bool kNt>
 void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t blo,
                       std::size_t bhi) {
@@ -449,6 +561,7 @@ void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* 
       sb[w[0]] = z[w[2]];
       sc[w[0]] = z[w[3]];
     }
+    eval_linear_scatter<kBool>(P, m, z, blk, lo, sa, sb, sc);
     {
       const std::uint32_t* w = P.linear.data() + P.linear_off[blk];
       const std::uint32_t* const end = P.linear.data() + P.linear_off[blk + 1];
@@ -723,12 +836,65 @@ PcePlan pce_plan(const R1csMatrices& m) {
   };
   std::uint64_t g[3] = {0, 0, 0};
   std::vector<std::uint32_t> hdr, cols, ks;
+  // The block's linear rows for the flat form: per row, its terms by kind as (column, slot[, k]).
+  struct LinTerms {
+    std::vector<std::uint32_t> unit, bit, pow, gen;
+  };
+  std::vector<LinTerms> lin_terms;
+  auto emit_block = [&]() {
+    auto interleave = [&](std::vector<std::uint32_t> LinTerms::*kind, std::size_t words, std::vector<std::uint32_t>& out) {
+      for (std::size_t j = 0;; ++j) {
+        bool any = false;
+        for (const LinTerms& t : lin_terms) {
+          const std::vector<std::uint32_t>& v = t.*kind;
+          if ((j + 1) * words <= v.size()) {
+            out.insert(out.end(), v.begin() + static_cast<std::ptrdiff_t>(j * words),
+                       v.begin() + static_cast<std::ptrdiff_t>((j + 1) * words));
+            any = true;
+          }
+        }
+        if (!any) break;
+      }
+    };
+    interleave(&LinTerms::unit, 2, p.unit);
+    interleave(&LinTerms::bit, 3, p.bit);
+    interleave(&LinTerms::pow, 2, p.pow);
+    interleave(&LinTerms::gen, 3, p.gen);
+    lin_terms.clear();
+  };
+  // Adds one linear row (encoded in hdr / cols / ks as for the row form) to the block's lists.
+  auto add_scatter_row = [&](std::uint32_t ri) {
+    const auto li = static_cast<std::uint32_t>(lin_terms.size());
+    LinTerms t;
+    std::uint32_t flags = 0;
+    std::size_t c = 0, k = 0;
+    for (std::uint32_t part = 0; part < 3; ++part) {
+      const std::uint32_t h = hdr[part];
+      flags |= (h == 1 ? 1u : h == 0 ? 2u : 0u) << (2 * part);
+      const std::uint32_t pos = (li * 3 + part) * 2, neg = pos + 1;
+      const std::uint32_t np = h & 31, nm = (h >> 5) & 31, nb = (h >> 10) & 31, n2p = (h >> 15) & 31,
+                          n2m = (h >> 20) & 31, nf = h >> 25;
+      for (std::uint32_t i = 0; i < np; ++i) t.unit.insert(t.unit.end(), {cols[c++], pos});
+      for (std::uint32_t i = 0; i < nm; ++i) t.unit.insert(t.unit.end(), {cols[c++], neg});
+      for (std::uint32_t i = 0; i < nb; ++i) t.bit.insert(t.bit.end(), {cols[c++], pos, ks[k++]});
+      for (std::uint32_t i = 0; i < n2p; ++i) t.pow.insert(t.pow.end(), {cols[c++], pos | ks[k++] << 16});
+      for (std::uint32_t i = 0; i < n2m; ++i) t.pow.insert(t.pow.end(), {cols[c++], neg | ks[k++] << 16});
+      for (std::uint32_t i = 0; i < nf; ++i) t.gen.insert(t.gen.end(), {cols[c++], pos, ks[k++]});
+    }
+    p.lin_rows.push_back(ri | flags << 8);
+    lin_terms.push_back(std::move(t));
+  };
   for (std::size_t blk = 0; blk < blocks; ++blk) {
     p.boolean_off.push_back(p.boolean.size());
     p.xor_off.push_back(p.xor_.size());
     p.mul_off.push_back(p.mul.size());
     p.linear_off.push_back(p.linear.size());
     p.long_off.push_back(p.long_.size());
+    p.lin_off.push_back(p.lin_rows.size());
+    p.unit_off.push_back(p.unit.size());
+    p.bit_off.push_back(p.bit.size());
+    p.pow_off.push_back(p.pow.size());
+    p.gen_off.push_back(p.gen.size());
     const std::size_t lo = blk * SparseMatrix::kBlockRows;
     const std::size_t hi = std::min(rows, lo + SparseMatrix::kBlockRows);
     for (std::size_t k = lo; k < hi; ++k) {
@@ -750,11 +916,17 @@ PcePlan pce_plan(const R1csMatrices& m) {
         cols.clear();
         ks.clear();
         if (linear(r.a, 0, hdr, cols, ks) && linear(r.b, 1, hdr, cols, ks) && linear(r.c, 2, hdr, cols, ks)) {
-          const auto words = static_cast<std::uint32_t>(4 + cols.size() + ks.size());
-          p.linear.push_back(ri | static_cast<std::uint32_t>(cols.size()) << 6 | words << 16);
-          p.linear.insert(p.linear.end(), hdr.begin(), hdr.end());
-          p.linear.insert(p.linear.end(), cols.begin(), cols.end());
-          p.linear.insert(p.linear.end(), ks.begin(), ks.end());
+          // Rows whose every part is a copy or at most three ±1 terms run row by row with
+          // modular adds (SHA-256's choice and majority rows); the others as flat term lists.
+          auto short_part = [](std::uint32_t h) { return h <= (3u | 3u << 5) && (h & 31) + (h >> 5) <= 3; };
+          if (short_part(hdr[0]) && short_part(hdr[1]) && short_part(hdr[2])) {
+            const auto words = static_cast<std::uint32_t>(4 + cols.size() + ks.size());
+            p.linear.push_back(ri | static_cast<std::uint32_t>(cols.size()) << 6 | words << 16);
+            p.linear.insert(p.linear.end(), hdr.begin(), hdr.end());
+            p.linear.insert(p.linear.end(), cols.begin(), cols.end());
+          } else {
+            add_scatter_row(ri);
+          }
           ++p.rows_by_form[3];
         } else {
           p.long_.push_back(ri);
@@ -762,19 +934,28 @@ PcePlan pce_plan(const R1csMatrices& m) {
         }
       }
     }
+    emit_block();
   }
   p.boolean_off.push_back(p.boolean.size());
   p.xor_off.push_back(p.xor_.size());
   p.mul_off.push_back(p.mul.size());
   p.linear_off.push_back(p.linear.size());
   p.long_off.push_back(p.long_.size());
+  p.lin_off.push_back(p.lin_rows.size());
+  p.unit_off.push_back(p.unit.size());
+  p.bit_off.push_back(p.bit.size());
+  p.pow_off.push_back(p.pow.size());
+  p.gen_off.push_back(p.gen.size());
   return p;
 }
 
 std::size_t PcePlan::memory_bytes() const {
   std::size_t n = 0;
-  for (const auto* v : {&boolean_off, &xor_off, &mul_off, &linear_off, &long_off}) n += v->size() * 8;
-  for (const auto* v : {&boolean, &xor_, &mul, &linear, &long_}) n += v->size() * 4;
+  for (const auto* v : {&boolean_off, &xor_off, &mul_off, &linear_off, &long_off, &lin_off, &unit_off, &bit_off,
+                        &pow_off, &gen_off})
+    n += v->size() * 8;
+  for (const auto* v : {&boolean, &xor_, &mul, &linear, &long_, &lin_rows, &unit, &bit, &pow, &gen})
+    n += v->size() * 4;
   return n;
 }
 

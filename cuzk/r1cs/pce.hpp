@@ -69,6 +69,10 @@ struct PcePlan {
   /// pce.cpp); blocks + 1 offsets per form.
   std::vector<std::uint64_t> boolean_off, xor_off, mul_off, linear_off, long_off;
   std::vector<std::uint32_t> boolean, xor_, mul, linear, long_;
+  /// Linear rows with more than three terms in a matrix, as flat per-block term lists (see
+  /// pce.cpp): rows, then terms by kind. The shorter ones are in |linear|, row by row.
+  std::vector<std::uint64_t> lin_off, unit_off, bit_off, pow_off, gen_off;
+  std::vector<std::uint32_t> lin_rows, unit, bit, pow, gen;
   /// Rows per form, for statistics and tests: boolean, xor, mul, linear, long.
   std::uint64_t rows_by_form[5] = {};
   std::size_t memory_bytes() const;
