@@ -21,10 +21,10 @@ G1Xyzz msm_g1_device_resident(DeviceContext& ctx, const ResidentBases& bases, co
 
 // As msm_impl sizes it: per scalar the tail copy (32 B) and two index lists (8 B); per window of
 // c = 16 the (key, value) pairs and their sorted copies (16 B per scalar), 2^15 buckets with their
-// ranges, two segment slots per 128 pairs; plus 256 MiB of headroom (sort scratch, reductions).
+// ranges, two segment slots per 128 pairs, 2^11 chunk sums; plus 256 MiB of headroom (sort scratch, reductions).
 std::size_t msm_working_bytes(std::size_t n, bool g2) {
   const std::size_t p = g2 ? sizeof(G2Xyzz) : sizeof(G1Xyzz);
-  const std::size_t per_window = n * 16 + (std::size_t{1} << 15) * (p + 8) + 2 * (n / 128 + 1) * p;
+  const std::size_t per_window = n * 16 + (std::size_t{1} << 15) * (p + 8) + 2 * (n / 128 + 1) * p + 2048 * p * 17 / 16;
   return n * 40 + 16 * per_window + (std::size_t{256} << 20);
 }
 
