@@ -196,7 +196,7 @@ void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::s
 }
 
 // ---- The compiled plan (PcePlan) ----
-// Entry words per form: boolean [r, p, x, y], xor [r, x, y, u, v, w], mul [r, x, y, w],
+// Entry words per form: boolean [r, p, x, y], xor [r, x, y, w], mul [r, x, y, w],
 // long [r], linear [r | columns << 6 | words << 16, hdr A, hdr B, hdr C, the columns of A, B and
 // C, then their coefficient words], r being the row's index in its block. A matrix's columns are
 // its n+ (+1) terms, n− (−1) terms, nb general terms on bit columns, n2+ / n2− terms ±2^e on
@@ -204,7 +204,7 @@ void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::s
 // e for ±2^e) follow the general terms' order. hdr = n+ | n− << 5 | nb << 10 | n2+ << 15 |
 // n2− << 20 | nf << 25; hdr == 1 (a single +1 term) is a copy. The columns are contiguous so the
 // next row's witness values can be prefetched with one short loop.
-constexpr std::uint32_t kBooleanWords = 4, kXorWords = 6, kMulWords = 4;
+constexpr std::uint32_t kBooleanWords = 4, kXorWords = 4, kMulWords = 4;
 
 // A 320-bit accumulator in five registers (asm with register operands: the carry intrinsics take
 // addresses, which kept the accumulators on the stack).
@@ -545,13 +545,13 @@ void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* 
         _mm_prefetch(reinterpret_cast<const char*>(z + w[8 * kXorWords + 1]), _MM_HINT_T0);
         _mm_prefetch(reinterpret_cast<const char*>(z + w[8 * kXorWords + 2]), _MM_HINT_T0);
       }
-      Fr va = z[w[1]];
-      acc_add(va, va);
-      Fr vc = z[w[3]];
-      acc_add(vc, z[w[4]]);
-      acc_sub(vc, z[w[5]]);
+      const Fr vx = z[w[1]], vy = z[w[2]];
+      Fr va = vx, vc = vx;
+      acc_add(va, vx);
+      acc_add(vc, vy);
+      acc_sub(vc, z[w[3]]);
       sa[w[0]] = va;
-      sb[w[0]] = z[w[2]];
+      sb[w[0]] = vy;
       sc[w[0]] = vc;
     }
     for (std::uint64_t e = P.mul_off[blk], end = P.mul_off[blk + 1]; e < end; e += kMulWords) {
@@ -905,8 +905,10 @@ PcePlan pce_plan(const R1csMatrices& m) {
         p.boolean.insert(p.boolean.end(), {ri, r.a.col(0), r.a.col(1), r.b.col(0)});
         ++p.rows_by_form[0];
       } else if (la == 1 && lb == 1 && lc == 3 && r.a.kind(0) == CoeffKind::general && is_two(r.a.coeff(0)) &&
-                 plus(r.b, 0) && plus(r.c, 0) && plus(r.c, 1) && minus(r.c, 2)) {
-        p.xor_.insert(p.xor_.end(), {ri, r.a.col(0), r.b.col(0), r.c.col(0), r.c.col(1), r.c.col(2)});
+                 plus(r.b, 0) && plus(r.c, 0) && plus(r.c, 1) && minus(r.c, 2) &&
+                 ((r.c.col(0) == r.a.col(0) && r.c.col(1) == r.b.col(0)) ||
+                  (r.c.col(0) == r.b.col(0) && r.c.col(1) == r.a.col(0)))) {
+        p.xor_.insert(p.xor_.end(), {ri, r.a.col(0), r.b.col(0), r.c.col(2)});
         ++p.rows_by_form[1];
       } else if (la == 1 && lb == 1 && lc == 1 && plus(r.a, 0) && plus(r.b, 0) && plus(r.c, 0)) {
         p.mul.insert(p.mul.end(), {ri, r.a.col(0), r.b.col(0), r.c.col(0)});

@@ -49,14 +49,17 @@ struct PceOptions {
 /// form runs in its own loop with no per-row dispatch; results go to a small per-block buffer
 /// and then to a, b, c in row order (non-temporal stores where the CSR path uses them):
 ///   boolean  A = [+1 p, −1 x], B = [+1 y], C = []           → z[p] − z[x], z[y], 0
-///   xor      A = [2·x], B = [+1 y], C = [+1 u, +1 v, −1 w]   → z[x] + z[x], z[y], z[u] + z[v] − z[w]
+///   xor      A = [2·x], B = [+1 y], C = [+1 x, +1 y, −1 w]   → z[x] + z[x], z[y], z[x] + z[y] − z[w]
 ///   mul      A = [+1 x], B = [+1 y], C = [+1 w]              → copies
-///   linear   any other row with at most 16 positive (+1, general) and 16 −1 terms per matrix:
-///            terms summed without reduction in 320-bit accumulators (positive and −1 apart) and
-///            reduced once per output (a 64-entry table of h·2^254 mod r and one conditional
+///   linear   any other row whose sums stay below 16 r per matrix and sign (≤ 16 positive terms,
+///            ≤ 16 −1 terms, a ±2^e term counting 3): rows whose parts are copies or at most three
+///            ±1 terms row by row with modular adds; the others as flat per-block term lists by
+///            kind, each term added without reduction into a 320-bit slot per (row, matrix, sign),
+///            one reduction per output (a 64-entry table of h·2^254 mod r and one conditional
 ///            subtraction). A general coefficient on a column expected to hold a bit adds the
 ///            coefficient masked by the value (no branch, no multiplication); the value is checked
-///            to be 0 or 1 on the way, and a row whose check fails is evaluated again exactly.
+///            to be 0 or 1 on the way, and rows whose check fails are evaluated again exactly.
+///            ±2^e on other columns: a shift and a Barrett step instead of a Montgomery product.
 ///   long     the rest: the CSR row walk.
 /// "Expected to hold a bit" is a property of the topology: a column with a boolean constraint
 /// (ONE − x)·x = 0, or the output of an xor or product of such columns (pce_bit_columns). It
