@@ -4,6 +4,7 @@
 //   ClassicRecycled  Classic reusing the previous proof's vectors (no fresh pages per proof)
 //   WitnessOnly  synthesis through WitnessConstraintSystem (value closures only)
 //   Spmv         pce_evaluate on the recorded matrices, 1 and 2 threads, ±1/boolean fast paths
+//   SpmvPlan     the same from the compiled plan (pce_plan)
 //   Pce          WitnessOnly + Spmv, the PCE proving path to compare with Classic
 //   PceFused     one thread, witness buffer recycled; /1: SpMV fused into synthesis (PceStream)
 //   Record       setup: recording the matrices once per topology; Generate: the direct generator
@@ -111,6 +112,25 @@ void BM_Spmv(benchmark::State& st) {
   per_constraint(st, k);
 }
 
+// Spmv from the compiled plan (pce_plan, built once outside the timed loop, like the matrices).
+void BM_SpmvPlan(benchmark::State& st) {
+  const auto k = static_cast<unsigned>(st.range(0));
+  ThreadPool pool(static_cast<std::size_t>(st.range(1)));
+  const BenchR1cs& r = bench_r1cs(k);
+  const std::vector<Fr> z = r.assignment();
+  const PcePlan plan = pce_plan(r.matrices);
+  AbcVectors v;
+  v.a.resize(r.matrices.num_constraints);
+  v.b.resize(r.matrices.num_constraints);
+  v.c.resize(r.matrices.num_constraints);
+  for (auto _ : st) {
+    Status s = pce_evaluate_into(pool, r.matrices, z, v.a, v.b, v.c, {.plan = &plan});
+    if (!s.ok()) st.SkipWithError(s.to_string().c_str());
+    benchmark::DoNotOptimize(v.c.data());
+  }
+  per_constraint(st, k);
+}
+
 void BM_Pce(benchmark::State& st) {
   const auto k = static_cast<unsigned>(st.range(0));
   ThreadPool pool(static_cast<std::size_t>(st.range(1)));
@@ -212,6 +232,7 @@ BENCHMARK(BM_Classic)->Apply(sizes);
 BENCHMARK(BM_ClassicRecycled)->Apply(sizes);
 BENCHMARK(BM_WitnessOnly)->Apply(sizes);
 BENCHMARK(BM_Spmv)->Apply(sizes_threads_fast);
+BENCHMARK(BM_SpmvPlan)->Apply(sizes_threads);
 BENCHMARK(BM_Pce)->Apply(sizes_threads);
 BENCHMARK(BM_PceFused)->Apply(sizes_fused);
 BENCHMARK(BM_Record)->Apply(sizes);
