@@ -12,14 +12,14 @@
 //
 // mul8 dispatches at run time: the IFMA kernel where the CPU and OS have it (cpu_has_ifma), else
 // mul8_portable, the same algorithm in scalar 128-bit arithmetic (the slow twin). Host x86-64 only;
-// elsewhere only the portable path exists.
+// elsewhere (or with CUZK_NO_IFMA defined, to compile-test that case) only the portable path exists.
 #pragma once
 
 #include <cstdint>
 
 #include "cuzk/ff/fp.hpp"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__) && !defined(CUZK_NO_IFMA)
 #define CUZK_FF_IFMA 1
 #include <cpuid.h>
 #include <immintrin.h>
