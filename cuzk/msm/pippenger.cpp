@@ -32,7 +32,8 @@ bool set_msm_ifma_enabled(bool on) {
   return prev;
 }
 
-PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes, unsigned scalar_bits) {
+PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes, unsigned scalar_bits,
+                               bool ifma) {
   threads = std::max<std::size_t>(1, threads);
   PippengerShape best;
   double best_cost = -1;
@@ -49,8 +50,15 @@ PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t x
       const double per_point =
           affine ? kBatchAffineAddCost + 40.0 / static_cast<double>(batch_affine_batch_size(c)) : 1.0;
       const double per_bucket = affine ? 2.4 : 2.7;
-      const double cost =
+      double cost =
           rounds * (per_point * static_cast<double>(n) / p + per_bucket * static_cast<double>(std::size_t{1} << c));
+      if (ifma && affine) {
+        // The top window's live buckets (top_live_buckets below): under 64, its n additions run in XYZZ.
+        const unsigned top_bits = scalar_bits - static_cast<unsigned>(k - 1) * c;
+        const std::size_t live =
+            std::min<std::size_t>((std::size_t{1} << std::min(top_bits, c)) + 1, std::size_t{1} << (c - 1));
+        if (live / 4 < 16) cost += (1.0 - per_point) * static_cast<double>(n) / static_cast<double>(threads);
+      }
       if (best_cost < 0 || cost < best_cost) {
         best_cost = cost;
         best = {c, p, affine ? PippengerAccumulation::batch_affine : PippengerAccumulation::xyzz, cost};
@@ -479,7 +487,7 @@ Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, T
 // The shape for |n| terms of |bits|-bit scalars, with the caller's overrides applied.
 template <class C>
 PippengerShape choose_shape(std::size_t n, unsigned bits, std::size_t threads, const PippengerOptions& options) {
-  PippengerShape shape = pippenger_shape(n, threads, sizeof(Xyzz<C>), bits);
+  PippengerShape shape = pippenger_shape(n, threads, sizeof(Xyzz<C>), bits, msm_ifma_enabled());
   if (options.window_bits != 0) shape.window_bits = std::clamp(options.window_bits, 1u, 24u);
   if (options.chunks != 0) shape.chunks = options.chunks;
   if (options.window_bits != 0) {
@@ -545,7 +553,7 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<
     const std::size_t bytes = dn * (sizeof(Limbs<4>) + 1) + (dn - n) * sizeof(Affine<C>);
     // The split pays when the model's cost (fewer windows, more points) is lower by a margin for
     // the decomposition and the mapped table (about one mixed addition per scalar).
-    const PippengerShape split_shape = pippenger_shape(dn, pool.size(), sizeof(Xyzz<C>), E::kBits);
+    const PippengerShape split_shape = pippenger_shape(dn, pool.size(), sizeof(Xyzz<C>), E::kBits, msm_ifma_enabled());
     endo = bytes <= kEndomorphismMaxBytes && options.window_bits == 0 &&
            split_shape.cost + static_cast<double>(n) < shape.cost;
   }

@@ -78,8 +78,11 @@ struct PippengerShape {
   PippengerAccumulation accumulation = PippengerAccumulation::xyzz;
   double cost = 0;
 };
+/// |ifma|: the batch-affine windows run in IFMA lanes, where a top window with under 64 live buckets
+/// runs in XYZZ at full price (pippenger.cpp); the model charges that (measured: G2 2^14 on two
+/// threads, GLS c = 12 with a 17-bucket top window 6.1 µs/pt wall against 2.85 for c = 11).
 PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes,
-                               unsigned scalar_bits = 255);
+                               unsigned scalar_bits = 255, bool ifma = false);
 
 /// Whether batch-affine accumulation (G1 and G2) runs in AVX-512 IFMA lanes (msm/ifma_buckets.hpp): on where
 /// the CPU and OS support AVX-512 IFMA, unless the environment sets CUZK_MSM_IFMA=0 at start-up.
