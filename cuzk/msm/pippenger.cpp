@@ -550,7 +550,9 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<
   const std::size_t dn = E::kDim * n;
   bool endo = options.endomorphism == MsmEndomorphism::on;
   if (options.endomorphism == MsmEndomorphism::automatic) {
-    const std::size_t bytes = dn * (sizeof(Limbs<4>) + 1) + (dn - n) * sizeof(Affine<C>);
+    // (With IFMA the caller's bases are copied too, in R' form: dn points instead of dn − n.)
+    const std::size_t bytes =
+        dn * (sizeof(Limbs<4>) + 1) + (msm_ifma_enabled() ? dn : dn - n) * sizeof(Affine<C>);
     // The split pays when the model's cost (fewer windows, more points) is lower by a margin for
     // the decomposition and the mapped table (about one mixed addition per scalar).
     const PippengerShape split_shape = pippenger_shape(dn, pool.size(), sizeof(Xyzz<C>), E::kBits, msm_ifma_enabled());
