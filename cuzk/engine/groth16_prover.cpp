@@ -307,8 +307,16 @@ Result<std::shared_ptr<const Groth16Prover::CircomShape>> Groth16Prover::circom_
   shape->n_vars = zk->n_vars;
   shape->n_public = zk->n_public;
   shape->m = std::make_shared<const R1csMatrices>(std::move(zk->matrices));
+  // Once per circuit, like the matrices: every proof's SpMV then runs the compiled rows.
+  shape->plan = std::make_shared<const PcePlan>(pce_plan(*shape->m));
   circom_[id] = shape;
   return std::shared_ptr<const CircomShape>(shape);
+}
+
+Result<std::shared_ptr<const PcePlan>> Groth16Prover::circom_plan(const std::string& id) {
+  auto shape = circom_shape(id);
+  if (!shape) return shape.status();
+  return (*shape)->plan;
 }
 
 Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_circom_key(const std::string& id, bool mapped_only) {
@@ -653,7 +661,9 @@ Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const Jo
     if (cancel.load()) return Status(Errc::cancelled, "synthesis cancelled");
     const R1csMatrices& cm = *(*shape)->m;
     part->take_abc(cm.num_constraints, std::max<std::size_t>(cm.num_constraints, (*shape)->domain_size));
-    CUZK_RETURN_IF_ERROR(pce_evaluate_into(*pool_, cm, part->w.z, part->abc.a, part->abc.b, part->abc.c));
+    PceOptions po;
+    po.plan = (*shape)->plan.get();
+    CUZK_RETURN_IF_ERROR(pce_evaluate_into(*pool_, cm, part->w.z, part->abc.a, part->abc.b, part->abc.c, po));
     return std::unique_ptr<SynthesizedPartition>(std::move(part));
   }
   auto lr = parse_bench_log2(req.circuit_id);

@@ -33,7 +33,8 @@
 // the cached bench keys (.params with their .sum) and the registered zkeys.
 //
 // Stages: synthesize = one pass that solves the witness and writes a/b/c (bench_solve.hpp, with
-// the topology's solve plan; circom: the .wtns witness + PCE a/b/c, parallel SpMV); prove_partition = prove_with_abc
+// the topology's solve plan; circom: the .wtns witness + PCE a/b/c, parallel SpMV from the
+// compiled plan r1cs/pce_plan, built once per circuit with its matrices); prove_partition = prove_with_abc
 // on the backend of the engine device (CpuBackend "cpu" as device 0, or "cuda:N" as device N);
 // verify = each 192-byte partition proof against the VK with the partition's public inputs
 // (kept from synthesis, recomputed when absent).
@@ -57,6 +58,7 @@
 #include "cuzk/engine/partition_prover.hpp"
 #include "cuzk/ff/fr.hpp"
 #include "cuzk/r1cs/matrices.hpp"
+#include "cuzk/r1cs/pce.hpp"
 
 namespace cuzk::engine {
 
@@ -150,6 +152,9 @@ class Groth16Prover final : public PartitionProver {
   Result<std::shared_ptr<const R1csMatrices>> matrices(int log_rows);
   /// The solve plan of bench-<K> (engine/bench_solve.hpp), built once from its matrices.
   Result<std::shared_ptr<const BenchSolvePlan>> solve_plan(int log_rows);
+  /// The compiled SpMV plan of a registered circom circuit (built once with its matrices; the
+  /// circom synthesis evaluates a/b/c from it).
+  Result<std::shared_ptr<const PcePlan>> circom_plan(const std::string& id);
 
  private:
   explicit Groth16Prover(Groth16ProverOptions opt);
@@ -158,6 +163,8 @@ class Groth16Prover final : public PartitionProver {
   /// load_key, so they are held only while the key is resident).
   struct CircomShape {
     std::shared_ptr<const R1csMatrices> m;
+    /// The SpMV's compiled form of |m| (pce_plan), built with the shape and held beside it.
+    std::shared_ptr<const PcePlan> plan;
     std::uint64_t domain_size = 0, n_vars = 0, n_public = 0;
   };
   Result<std::shared_ptr<const CircomShape>> circom_shape(const std::string& id);

@@ -370,6 +370,13 @@ TEST(Groth16Prover, CircomZkeyJobThroughEngine) {
   std::shared_ptr<Groth16Prover> prover(std::move(*p));
   EXPECT_TRUE(prover->supports("mulchain"));
   EXPECT_FALSE(prover->supports("poseidon"));
+  // a/b/c come from the compiled SpMV plan, built once with the circuit's matrices.
+  auto cplan = prover->circom_plan("mulchain");
+  ASSERT_TRUE(cplan.ok() && *cplan) << cplan.status().to_string();
+  auto cplan2 = prover->circom_plan("mulchain");
+  ASSERT_TRUE(cplan2.ok());
+  EXPECT_EQ(cplan->get(), cplan2->get());  // cached, not rebuilt
+  EXPECT_FALSE(prover->circom_plan("poseidon").ok());
   auto e = Engine::create(EngineOptions{}, {prover});
   ASSERT_TRUE(e.ok());
   JobRequest r;

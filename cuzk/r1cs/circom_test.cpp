@@ -76,6 +76,25 @@ TEST_P(CircomVectors, MatchesJsonAndIsSatisfied) {
   w2[w2.size() - 1] += Fr::one();
   auto abc2 = pce_evaluate(pool, m, w2);
   EXPECT_FALSE(abc_satisfied(*abc2));
+  // The compiled plan (what the engine evaluates circom witnesses with) gives the same a, b, c as
+  // the CSR walk and the slow twin, on the true witness and the broken one, with and without the
+  // 0/1 path and non-temporal stores.
+  const PcePlan plan = pce_plan(m);
+  std::uint64_t rows = 0;
+  for (std::uint64_t r : plan.rows_by_form) rows += r;
+  EXPECT_EQ(rows, m.num_constraints);
+  const AbcVectors naive = spmv_naive(m, *w);
+  EXPECT_TRUE(naive.a == abc->a && naive.b == abc->b && naive.c == abc->c) << name;
+  for (const std::vector<Fr>* z : {&*w, &w2}) {
+    const AbcVectors& ref = z == &w2 ? *abc2 : *abc;
+    for (bool fast : {true, false})
+      for (std::size_t nt : {std::size_t{1}, std::size_t{1} << 40}) {
+        auto p = pce_evaluate(pool, m, *z, {.boolean_fast_path = fast, .nt_store_min_rows = nt, .plan = &plan});
+        ASSERT_TRUE(p.ok()) << p.status().to_string();
+        EXPECT_TRUE(p->a == ref.a && p->b == ref.b && p->c == ref.c)
+            << name << (z == &w2 ? " broken witness" : "") << " fast=" << fast << " nt=" << nt;
+      }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Oracles, CircomVectors, ::testing::Values("mulchain_1021", "poseidon"));
