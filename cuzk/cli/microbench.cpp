@@ -219,6 +219,35 @@ std::function<void()> synth_pce_op(OpContext& c, ThreadPool& pool, bool use_plan
   };
 }
 
+/// synth-pce on one thread with the SpMV fused into synthesis (PceStream, not concurrent): each
+/// batch of 64-row blocks is evaluated from the plan as soon as the columns it reads are assigned,
+/// while they are still in cache. Same a, b, c as synth-pce.
+std::function<void()> synth_pce_fused_op(OpContext& c) {
+  const unsigned k = static_cast<unsigned>(std::countr_zero(c.n));
+  auto circuit = std::make_shared<BenchCircuit>(BenchCircuitParams{.log_rows = k});
+  check(circuit->prepare());
+  ThreadPool setup_pool(1);
+  auto r = generate_bench_r1cs(setup_pool, {.log_rows = k}, false);
+  check(r.status());
+  auto m = std::make_shared<R1csMatrices>(std::move(r->matrices));
+  auto sched = std::make_shared<PceSchedule>(pce_schedule(*m));
+  auto v = std::make_shared<AbcVectors>();
+  v->a.resize(m->num_constraints);
+  v->b.resize(m->num_constraints);
+  v->c.resize(m->num_constraints);
+  auto z = std::make_shared<std::vector<Fr>>();
+  auto plan = std::make_shared<PcePlan>(pce_plan(*m));
+  return [circuit, m, sched, plan, v, z]() {
+    PceStream stream(*m, *sched, v->a, v->b, v->c, {.plan = plan.get()});
+    WitnessConstraintSystem cs({.reserve_aux = m->num_aux, .num_inputs_hint = m->num_inputs, .stream = &stream},
+                               std::move(*z));
+    check(synthesize_circuit(*circuit, cs));
+    *z = cs.take_assignment();
+    check(stream.finish(*z));
+    keep(v->c.data());
+  };
+}
+
 /// synth-pce as a two-thread pipeline (synthesize_pce): the pool's second thread evaluates the
 /// 64-row blocks whose columns are already assigned while this thread goes on synthesising, and
 /// both finish the rest. With --threads 1: synthesis then SpMV on one thread (= synth-pce).
@@ -409,6 +438,7 @@ const std::map<std::string, OpInfo>& registry() {
       {"synth-classic-reuse", {16, [](OpContext& c) { return synth_classic_reuse_op(c); }, true, 10}},
       {"synth-pce", {16, [](OpContext& c) { return synth_pce_op(c, *c.pool); }, true, 10}},
       {"synth-pce-csr", {16, [](OpContext& c) { return synth_pce_op(c, *c.pool, false); }, true, 10}},
+      {"synth-pce-fused", {16, [](OpContext& c) { return synth_pce_fused_op(c); }, true, 10}},
       {"synth-pce-pipe", {16, [](OpContext& c) { return synth_pce_pipe_op(c, *c.pool); }, true, 10}},
       {"partition", {16, [](OpContext& c) { return partition_op(c, false); }, true, 10}},
       {"partition-steps", {16, [](OpContext& c) { return partition_op(c, true); }, true, 10}},
