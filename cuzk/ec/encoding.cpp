@@ -2,6 +2,8 @@
 #include "cuzk/ec/encoding.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <string>
 
 namespace cuzk {
@@ -25,8 +27,9 @@ void write_fp_be(const Fp& f, std::uint8_t* out) { f.to_bytes_be(std::span<std::
 
 /// Little-endian Montgomery limbs at |in|; out_of_range when they are ≥ p.
 Result<Fp> read_fp_lem(const std::uint8_t* in, const char* what) {
-  Limbs<6> m{};
-  for (std::size_t i = 0; i < kFp; ++i) m[i / 8] |= static_cast<std::uint64_t>(in[i]) << (8 * (i % 8));
+  Limbs<6> m;
+  static_assert(std::endian::native == std::endian::little, "LEM limbs are copied as host words");
+  std::memcpy(m.data(), in, kFp);
   if (limbs_cmp(m, Fp::kModulus) >= 0) return Status(Errc::out_of_range, std::string(what) + " is not below p");
   return Fp::from_mont_unchecked(m);
 }
@@ -48,6 +51,8 @@ struct G1Io {
   using Field = Fp;
   static constexpr std::size_t kCoord = kFp;
   static constexpr const char* name = "G1";
+  static constexpr const char* lem_x = "G1 snarkjs x";
+  static constexpr const char* lem_y = "G1 snarkjs y";
   static Result<Fp> read_be(const std::uint8_t* in, bool mask, const char* what) { return read_fp_be(in, mask, what); }
   static void write_be(const Fp& f, std::uint8_t* out) { write_fp_be(f, out); }
   static Result<Fp> read_lem(const std::uint8_t* in, const char* what) { return read_fp_lem(in, what); }
@@ -59,6 +64,8 @@ struct G2Io {
   using Field = Fp2;
   static constexpr std::size_t kCoord = 2 * kFp;
   static constexpr const char* name = "G2";
+  static constexpr const char* lem_x = "G2 snarkjs x";
+  static constexpr const char* lem_y = "G2 snarkjs y";
   static Result<Fp2> read_be(const std::uint8_t* in, bool mask, const char* what) {
     auto c1 = read_fp_be(in, mask, what);
     if (!c1) return c1.status();
@@ -136,9 +143,9 @@ template <class Io>
 Result<typename Io::Point> decode_lem(std::span<const std::uint8_t> in, bool check_subgroup) {
   using P = typename Io::Point;
   if (std::all_of(in.begin(), in.end(), [](std::uint8_t b) { return b == 0; })) return P::identity();
-  auto x = Io::read_lem(in.data(), (std::string(Io::name) + " snarkjs x").c_str());
+  auto x = Io::read_lem(in.data(), Io::lem_x);
   if (!x) return x.status();
-  auto y = Io::read_lem(in.data() + Io::kCoord, (std::string(Io::name) + " snarkjs y").c_str());
+  auto y = Io::read_lem(in.data() + Io::kCoord, Io::lem_y);
   if (!y) return y.status();
   const P p{*x, *y, false};
   if (!p.is_on_curve()) return Status(Errc::not_on_curve, std::string(Io::name) + " snarkjs: point is not on the curve");

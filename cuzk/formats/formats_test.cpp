@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -230,15 +231,45 @@ TEST(Snarkjs, JsonRoundTripAndDamage) {
   auto cut_img = std::vector<std::uint8_t>(img->begin(), img->end() - 7);
   EXPECT_EQ(parse_zkey(cut_img).status().code(), Errc::truncated);
   // Section 9 starts after 1, 2, 4, 3; find it by walking the headers.
-  std::size_t pos = 12, h_at = 0;
+  std::size_t pos = 12, h_at = 0, c_at = 0;
   for (int i = 0; i < 10; ++i) {
     std::uint32_t id = (*img)[pos] | (*img)[pos + 1] << 8;
     std::uint64_t size = 0;
     for (int b = 7; b >= 0; --b) size = size << 8 | (*img)[pos + 4 + b];
     if (id == 9) h_at = pos + 12;
+    if (id == 4) c_at = pos + 12;
     pos += 12 + size;
   }
   ASSERT_NE(h_at, 0u);
+  ASSERT_NE(c_at, 0u);
+  // Section 4 (decoded in parallel): the lowest damaged coefficient is named, whatever the threads.
+  {
+    const std::uint32_t n_coef = (*img)[c_at] | (*img)[c_at + 1] << 8 | (*img)[c_at + 2] << 16;
+    ASSERT_GT(n_coef, 40u);
+    auto entry = [&](std::vector<std::uint8_t>& b, std::size_t i) { return b.data() + c_at + 4 + 44 * i; };
+    auto expect_named = [&](const std::vector<std::uint8_t>& b, Errc code, const std::string& what) {
+      for (ThreadPool* p : {&pool, static_cast<ThreadPool*>(nullptr)}) {
+        auto z = parse_zkey(b, {.check_subgroup = false, .pool = p});
+        ASSERT_FALSE(z.ok()) << what;
+        EXPECT_EQ(z.status().code(), code) << z.status().to_string();
+        EXPECT_NE(z.status().message().find("section 4 (coefficients): " + what), std::string::npos) << z.status().to_string();
+      }
+    };
+    auto b1 = *img;
+    entry(b1, 31)[0] = 2;     // matrix 2
+    entry(b1, n_coef - 1)[8] = 0xff, entry(b1, n_coef - 1)[11] = 0xff;  // signal out of range, later
+    expect_named(b1, Errc::bad_encoding, "coefficient 31: matrix 2");
+    auto b2 = *img;
+    entry(b2, 17)[11] = 0x7f;  // signal ≥ nVars
+    entry(b2, 23)[0] = 5;
+    expect_named(b2, Errc::out_of_range, "coefficient 17: signal");
+    auto b3 = *img;
+    std::fill(entry(b3, 9) + 12, entry(b3, 9) + 44, std::uint8_t{0xff});  // value ≥ r
+    expect_named(b3, Errc::out_of_range, "coefficient 9: value");
+    auto b4 = *img;
+    entry(b4, 3)[7] = 0x40;  // constraint ≥ domainSize
+    expect_named(b4, Errc::out_of_range, "coefficient 3: constraint");
+  }
   auto bad = *img;
   bad[h_at + 96 * 7 + 3] ^= 0x11;
   auto r = parse_zkey(bad);

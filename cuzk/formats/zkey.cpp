@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <cstring>
+#include <chrono>
 #include <map>
 #include <string>
 #include <tuple>
@@ -53,6 +56,16 @@ void put_limbs_le(std::vector<std::uint8_t>& out, const Limbs<N>& l) {
   for (std::size_t i = 0; i < N * 8; ++i) out.push_back(static_cast<std::uint8_t>(l[i / 8] >> (8 * (i % 8))));
 }
 
+// Sized for the decoder to write every entry (a key table: fresh memory, no serial fill).
+template <class T>
+void size_for_decode(PointArray<T>& a, std::size_t n) {
+  a = PointArray<T>::for_overwrite(n);
+}
+template <class T>
+void size_for_decode(std::vector<T>& v, std::size_t n) {
+  v.resize(n);
+}
+
 template <class Out>
 Status decode_g1s(std::span<const std::uint8_t> b, Out& out, std::size_t count, std::uint32_t id,
                   ThreadPool& pool, bool subgroup) {
@@ -60,7 +73,7 @@ Status decode_g1s(std::span<const std::uint8_t> b, Out& out, std::size_t count, 
     return Status(Errc::size_mismatch, sec(id) + ": " + std::to_string(b.size()) + " bytes, expected " +
                                            std::to_string(count) + " G1 points (" +
                                            std::to_string(count * kG1LemBytes) + " bytes)");
-  out.resize(count);
+  size_for_decode(out, count);
   Status s = decode_g1_batch(b, out, pool, {.form = PointForm::snarkjs_lem, .check_subgroup = subgroup});
   return s.with_context(sec(id));
 }
@@ -72,7 +85,7 @@ Status decode_g2s(std::span<const std::uint8_t> b, Out& out, std::size_t count, 
     return Status(Errc::size_mismatch, sec(id) + ": " + std::to_string(b.size()) + " bytes, expected " +
                                            std::to_string(count) + " G2 points (" +
                                            std::to_string(count * kG2LemBytes) + " bytes)");
-  out.resize(count);
+  size_for_decode(out, count);
   Status s = decode_g2_batch(b, out, pool, {.form = PointForm::snarkjs_lem, .check_subgroup = subgroup});
   return s.with_context(sec(id));
 }
@@ -85,7 +98,8 @@ struct Coef {
 // Rows of one matrix from (row, col, value) entries: sorted by row then column, repeated columns
 // merged, zeros dropped, ±1 stored by kind (SparseMatrix's row layout).
 SparseMatrix build_matrix(std::vector<Coef>& e, std::size_t rows) {
-  std::sort(e.begin(), e.end(), [](const Coef& x, const Coef& y) { return std::tie(x.row, x.col) < std::tie(y.row, y.col); });
+  auto by_row_col = [](const Coef& x, const Coef& y) { return std::tie(x.row, x.col) < std::tie(y.row, y.col); };
+  if (!std::is_sorted(e.begin(), e.end(), by_row_col)) std::sort(e.begin(), e.end(), by_row_col);  // snarkjs writes them sorted
   SparseMatrix m;
   std::size_t i = 0;
   std::vector<Term> terms;
@@ -106,6 +120,14 @@ SparseMatrix build_matrix(std::vector<Coef>& e, std::size_t rows) {
 Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyReadOptions& opt) {
   ThreadPool serial(1);
   ThreadPool& pool = opt.pool != nullptr ? *opt.pool : serial;
+  ZkeyReadTimings tm_local;
+  ZkeyReadTimings& tm = opt.timings != nullptr ? *opt.timings : tm_local;
+  auto lap = [t = std::chrono::steady_clock::now()]() mutable {
+    const auto now = std::chrono::steady_clock::now();
+    const double s = std::chrono::duration<double>(now - t).count();
+    t = now;
+    return s;
+  };
   ByteReader r(file, "zkey");
   auto magic = r.take(4, "magic");
   if (!magic.ok()) return magic.status();
@@ -191,12 +213,14 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
     pk.vk.delta_g2 = g2[2];
   }
   const std::size_t nv = z.n_vars, np = z.n_public, n = pk.domain_size;
+  tm.header = lap();
   CUZK_RETURN_IF_ERROR(decode_g1s(sections[3], pk.vk.ic, np + 1, 3, pool, opt.check_subgroup));
   CUZK_RETURN_IF_ERROR(decode_g1s(sections[5], pk.a, nv, 5, pool, opt.check_subgroup));
   CUZK_RETURN_IF_ERROR(decode_g1s(sections[6], pk.b_g1, nv, 6, pool, opt.check_subgroup));
   CUZK_RETURN_IF_ERROR(decode_g2s(sections[7], pk.b_g2, nv, 7, pool, opt.check_subgroup));
   CUZK_RETURN_IF_ERROR(decode_g1s(sections[8], pk.l, nv - np - 1, 8, pool, opt.check_subgroup));
   CUZK_RETURN_IF_ERROR(decode_g1s(sections[9], pk.h, n, 9, pool, opt.check_subgroup));
+  tm.points = lap();
 
   // Section 4: coefficients.
   ByteReader c(sections[4], sec(4));
@@ -206,23 +230,62 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
     return Status(Errc::size_mismatch, sec(4) + ": " + std::to_string(*n_coef) + " coefficients need " +
                                            std::to_string(std::uint64_t{*n_coef} * 44) + " bytes, the section has " +
                                            std::to_string(c.remaining()));
+  // Entries decoded in parallel into one array (matrix kept beside), then split by matrix in
+  // file order. A bad entry stops the loop; the lowest bad index is then decoded again serially
+  // for its message, so the error names the same coefficient whatever the thread count.
+  const std::size_t nc = *n_coef;
+  const std::uint8_t* base = sections[4].data() + 4;
+  auto u32_at = [](const std::uint8_t* p) {
+    std::uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  };
+  auto decode_coef = [&](std::size_t i, Coef& out, std::uint8_t& mat) -> Status {
+    const std::uint8_t* e = base + i * 44;
+    const std::uint32_t mm = u32_at(e), row = u32_at(e + 4), sig = u32_at(e + 8);
+    auto where = [&] { return sec(4) + ": coefficient " + std::to_string(i); };
+    if (mm > 1) return Status(Errc::bad_encoding, where() + ": matrix " + std::to_string(mm) + " (only A = 0 and B = 1)");
+    if (sig >= nv) return Status(Errc::out_of_range, where() + ": signal " + std::to_string(sig) + " ≥ nVars " + std::to_string(nv));
+    if (row >= n) return Status(Errc::out_of_range, where() + ": constraint " + std::to_string(row) + " ≥ domainSize " + std::to_string(n));
+    Limbs<4> v;
+    std::memcpy(v.data(), e + 12, 32);  // little-endian limbs (x86-64)
+    if (limbs_cmp(v, Fr::kModulus) >= 0) return Status(Errc::out_of_range, where() + ": value is not below r");
+    // v = c·R² (canonical), so one Montgomery reduction gives c·R, the Montgomery form of c.
+    out = {row, sig, Fr::from_mont_unchecked(Fr::from_mont_unchecked(v).to_canonical())};
+    mat = static_cast<std::uint8_t>(mm);
+    return {};
+  };
+  std::vector<Coef> all(nc);
+  std::vector<std::uint8_t> which(nc);
+  std::atomic<std::size_t> first_bad{nc};
+  pool.parallel_for(
+      nc,
+      [&](std::size_t b, std::size_t e) {
+        for (std::size_t i = b; i < e && i < first_bad.load(std::memory_order_relaxed); ++i) {
+          if (decode_coef(i, all[i], which[i]).ok()) continue;
+          std::size_t cur = first_bad.load();
+          while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {
+          }
+          return;
+        }
+      },
+      4096);
+  if (first_bad.load() < nc) {
+    Coef c0;
+    std::uint8_t m0;
+    return decode_coef(first_bad.load(), c0, m0);
+  }
   std::vector<Coef> ea, eb;
   std::uint32_t max_row = 0;
-  for (std::uint32_t i = 0; i < *n_coef; ++i) {
-    const auto e = *c.take(44, "coefficient");
-    auto u32 = [&](std::size_t o) {
-      return std::uint32_t{e[o]} | std::uint32_t{e[o + 1]} << 8 | std::uint32_t{e[o + 2]} << 16 | std::uint32_t{e[o + 3]} << 24;
-    };
-    const std::uint32_t mat = u32(0), row = u32(4), sig = u32(8);
-    const std::string where = sec(4) + ": coefficient " + std::to_string(i);
-    if (mat > 1) return Status(Errc::bad_encoding, where + ": matrix " + std::to_string(mat) + " (only A = 0 and B = 1)");
-    if (sig >= nv) return Status(Errc::out_of_range, where + ": signal " + std::to_string(sig) + " ≥ nVars " + std::to_string(nv));
-    if (row >= n) return Status(Errc::out_of_range, where + ": constraint " + std::to_string(row) + " ≥ domainSize " + std::to_string(n));
-    auto v = Fr::from_bytes_le(std::span<const std::uint8_t, 32>(e.data() + 12, 32));
-    if (!v.ok()) return v.status().with_context(where);
-    const Fr val = Fr::from_mont_unchecked(v->to_canonical()) * kRInv;
-    (mat == 0 ? ea : eb).push_back({row, sig, val});
-    max_row = std::max(max_row, row);
+  {
+    std::size_t na = 0;
+    for (std::uint8_t w : which) na += w == 0;
+    ea.reserve(na);
+    eb.reserve(nc - na);
+    for (std::size_t i = 0; i < nc; ++i) {
+      (which[i] == 0 ? ea : eb).push_back(all[i]);
+      max_row = std::max(max_row, all[i].row);
+    }
   }
   R1csMatrices& m = z.matrices;
   m.num_inputs = np + 1;
@@ -236,6 +299,7 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
   m.b_aux_density.resize(m.num_aux);
   m.compute_density();
   CUZK_RETURN_IF_ERROR(m.validate().with_context(sec(4)));
+  tm.coefficients = lap();
   return z;
 }
 

@@ -20,12 +20,21 @@
 
 namespace cuzk {
 
+/// Where a zkey read's wall time went (seconds), for `cuzk prove --timings`.
+struct ZkeyReadTimings {
+  double header = 0;        ///< section table, header points
+  double points = 0;        ///< sections 3, 5-9: range + curve (+ subgroup) checks into the key's arrays
+  double coefficients = 0;  ///< section 4 into A and B rows
+};
+
 struct ZkeyReadOptions {
   /// Also test subgroup membership of every point (≈ 70 µs per G1 point); snarkjs itself tests
   /// neither curve nor subgroup. Range and curve are always checked.
   bool check_subgroup = true;
   /// Threads for point decoding (nullptr: one thread).
   ThreadPool* pool = nullptr;
+  /// Filled when set.
+  ZkeyReadTimings* timings = nullptr;
 };
 
 /// A parsed zkey.

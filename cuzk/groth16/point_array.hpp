@@ -100,6 +100,16 @@ class PointArray {
     return a;
   }
 
+  /// |n| points of unspecified content in fresh (huge-page advised) memory, for a caller that
+  /// writes every entry: no serial fill, so the first touch (page faults included) happens on the
+  /// caller's threads as they write.
+  static PointArray for_overwrite(std::size_t n) {
+    PointArray a;
+    if (n != 0) a.reallocate(n);
+    a.size_ = n;
+    return a;
+  }
+
   PointArray(const PointArray& o) {
     if (o.view_) {
       data_ = o.data_, size_ = cap_ = o.size_, view_ = true, owner_ = o.owner_;
