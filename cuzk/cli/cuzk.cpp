@@ -12,6 +12,7 @@
 #endif
 
 int main(int argc, char** argv) {
+  cuzk::reexec_with_huge_page_malloc(argc, argv);  // prove, setup: malloc with huge pages (offline.hpp)
   CLI::App app{"cuzk: a Groth16 proving engine over BLS12-381"};
   app.require_subcommand(1);
 

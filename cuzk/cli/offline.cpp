@@ -1,7 +1,12 @@
 #include "cuzk/cli/offline.hpp"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <string_view>
 #include <vector>
@@ -48,6 +53,13 @@ bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// User + system CPU seconds of the whole process so far (all threads).
+double process_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -83,6 +95,17 @@ void add_offline_commands(CLI::App& app, OfflineCommands& oc) {
   oc.verify->add_option("--vk", o.vk, "verification_key.json (snarkjs) or .vk (bellperson)")->required();
   oc.verify->add_option("--proof", o.proof_in, "proof.json or 192·N proof bytes")->required();
   oc.verify->add_option("--public", o.public_in, "public.json (for N bellperson proofs: an array of N arrays)")->required();
+}
+
+void reexec_with_huge_page_malloc(int argc, char** argv) {
+  if (argc < 2 || (std::strcmp(argv[1], "prove") != 0 && std::strcmp(argv[1], "setup") != 0)) return;
+  if (const char* off = std::getenv("CUZK_MALLOC_HUGEPAGES"); off != nullptr && std::strcmp(off, "0") == 0) return;
+  const char* cur = std::getenv("GLIBC_TUNABLES");
+  std::string t = cur != nullptr ? cur : "";
+  if (t.find("glibc.malloc.hugetlb") != std::string::npos) return;  // set by the user or by the first exec
+  t = t.empty() ? "glibc.malloc.hugetlb=1" : t + ":glibc.malloc.hugetlb=1";
+  if (::setenv("GLIBC_TUNABLES", t.c_str(), 1) != 0) return;
+  ::execv("/proc/self/exe", argv);  // returns only on failure: carry on without
 }
 
 bool run_offline_commands(OfflineCommands& oc, int* rc) {
@@ -121,10 +144,12 @@ int run_prove(const OfflineOptions& o) {
   if (!o.params.empty() && o.r1cs.empty()) return fail("prove", Status(Errc::invalid_argument, "--params needs --r1cs"));
   ThreadPool pool(o.threads);
   const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = process_cpu_seconds();
   ProvingKey pk;
   R1csMatrices m;
+  ZkeyReadTimings ztm;
   if (!o.zkey.empty()) {
-    auto zk = read_zkey(o.zkey, {.check_subgroup = !o.no_subgroup_check, .pool = &pool});
+    auto zk = read_zkey(o.zkey, {.check_subgroup = !o.no_subgroup_check, .pool = &pool, .timings = &ztm});
     if (!zk.ok()) return fail("prove", zk.status());
     pk = std::move(zk->pk);
     m = std::move(zk->matrices);
@@ -136,6 +161,7 @@ int run_prove(const OfflineOptions& o) {
     if (!r1cs.ok()) return fail("prove", r1cs.status());
     m = std::move(r1cs->matrices);
   }
+  const double t_key = seconds_since(t0), cpu_key = process_cpu_seconds() - cpu0;
   auto w = read_snarkjs_wtns(o.wtns);
   if (!w.ok()) return fail("prove", w.status());
   if (w->size() != m.num_columns())
@@ -159,6 +185,9 @@ int run_prove(const OfflineOptions& o) {
     s = write_text(o.public_out, public_to_snarkjs_json(std::span<const Fr>(w->data() + 1, m.num_inputs - 1)));
     if (!s.ok()) return fail("prove", s);
   }
+  if (o.timings && !o.zkey.empty())
+    std::fprintf(stderr, "cuzk prove: key %.3f s, CPU %.3f s (header %.3f, points %.3f, coefficients %.3f), witness %.3f s\n",
+                 t_key, cpu_key, ztm.header, ztm.points, ztm.coefficients, t_load - t_key);
   if (o.timings)
     std::fprintf(stderr,
                  "cuzk prove: load %.3f s, abc %.3f s, H %.3f s, MSM A %.3f s, B1 %.3f s, B2 %.3f s, L %.3f s, H %.3f s, "

@@ -39,6 +39,15 @@ struct OfflineCommands {
 
 /// Adds `setup`, `prove` and `verify` to |app|.
 void add_offline_commands(CLI::App& app, OfflineCommands& oc);
+
+/// For `cuzk prove` and `cuzk setup`: re-executes this program once with
+/// GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (glibc ≥ 2.35: malloc advises transparent huge pages for
+/// its large blocks and heap). On this project's VM a first touch of 4 KiB pages runs at
+/// ≈ 0.25 GB/s (≈ 15 µs per fault) against ≈ 12 GB/s with huge pages, and a 2^16 zkey prove
+/// first-touches ≈ 40 MB of vectors (coefficients, matrices, witness, H step): ≈ 0.15 s
+/// (docs/perf/groth16.md Version 5). Returns (does nothing) when the tunable is already set, when
+/// CUZK_MALLOC_HUGEPAGES=0, for other commands, or when the exec fails.
+void reexec_with_huge_page_malloc(int argc, char** argv);
 /// Runs the parsed one: true with its exit code in |rc|, false when none was given.
 bool run_offline_commands(OfflineCommands& oc, int* rc);
 
