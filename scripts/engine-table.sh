@@ -7,6 +7,7 @@
 # are cached in $CUZK_TABLE_CACHE (default /tmp/cuzk-table-cache): each K is generated once
 # (`cuzk bench preload` before the row, not timed). Every job self-verifies (the daemon default).
 # CUZK_TABLE_DEVICES: gpu.devices (default [0]; '"cpu"' for a try on a machine without a GPU).
+# CUZK_TABLE_GPU_EXTRA: one more [gpu] line, e.g. 'partition_pinned_bytes = "24GiB"'.
 # Per row OUTDIR gets row-<n>.log (bench output) and daemon-<n>.log; a summary table goes last.
 set -uo pipefail
 bin="$(cd "$1" && pwd)"; out="$2"; shift 2
@@ -29,11 +30,12 @@ for row in "$@"; do
     [ -n "${extra:-}" ] && echo "${extra/=/ = }"
     echo "[gpu]"; echo "devices = ${CUZK_TABLE_DEVICES:-[0]}"
     [ "$cap" != "-" ] && echo "vram_cap_bytes = \"$cap\""
+    [ -n "${CUZK_TABLE_GPU_EXTRA:-}" ] && echo "$CUZK_TABLE_GPU_EXTRA"
   } > "$cfg"
   rm -f "$sock"
   "$bin/cuzk" daemon -c "$cfg" > "$out/daemon-$n.log" 2>&1 &
   dpid=$!
-  for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+  for _ in $(seq 900); do [ -S "$sock" ] && break; sleep 0.1; done  # a large pinned pool takes seconds to reserve
   s=$(date +%s)
   "$bin/cuzk" bench -a "unix://$sock" preload bench-"$K" >> "$out/row-$n.log" 2>&1
   echo "== row $n ($row): preload $(( $(date +%s) - s )) s" | tee -a "$out/row-$n.log"

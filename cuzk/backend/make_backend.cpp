@@ -28,7 +28,8 @@ Result<std::unique_ptr<Backend>> make_backend(std::string_view spec, ThreadPool&
     return make_cuda_backend(spec, CudaBackendOptions{.arena_bytes = static_cast<std::size_t>(device_options.arena_bytes),
                                                       .arena_fraction = device_options.arena_fraction,
                                                       .vram_cap_bytes = static_cast<std::size_t>(device_options.vram_cap_bytes),
-                                                      .pinned_host_bytes = static_cast<std::size_t>(device_options.pinned_host_bytes)});
+                                                      .pinned_host_bytes = static_cast<std::size_t>(device_options.pinned_host_bytes),
+                                                      .partition_pinned_bytes = static_cast<std::size_t>(device_options.partition_pinned_bytes)});
 #else
     (void)device_options;
     return Status(Errc::unimplemented,

@@ -25,6 +25,9 @@ struct DeviceBackendOptions {
   /// Pinned host pool reserved at start for base tables that stream from host memory (tables
   /// larger than half the arena); 0 = none (such tables then stream from plain host memory).
   std::uint64_t pinned_host_bytes = 0;
+  /// Pinned host pool reserved at start for partition vectors (z, a, b, c): synthesis writes into
+  /// it and the device copies it without staging; 0 = none (plain memory, staged uploads).
+  std::uint64_t partition_pinned_bytes = 0;
 };
 
 /// The backend named |spec|: "cpu" or "cuda:N" (N a device ordinal). invalid_argument for another

@@ -125,10 +125,17 @@ Result<std::shared_ptr<const BenchSolvePlan>> bench_solve_plan(const R1csMatrice
 Status solve_bench_partition(const R1csMatrices& m, const BenchSolvePlan& plan, std::uint64_t seed,
                              const CancelFlag* cancel, std::vector<Fr>& z, std::span<Fr> a, std::span<Fr> b,
                              std::span<Fr> c) {
+  z.resize(m.num_columns());
+  return solve_bench_partition(m, plan, seed, cancel, std::span<Fr>(z), a, b, c);
+}
+
+Status solve_bench_partition(const R1csMatrices& m, const BenchSolvePlan& plan, std::uint64_t seed,
+                             const CancelFlag* cancel, std::span<Fr> z, std::span<Fr> a, std::span<Fr> b,
+                             std::span<Fr> c) {
   const std::size_t rows = m.num_constraints;
   if (plan.kind.size() != rows || a.size() != rows || b.size() != rows || c.size() != rows)
     return Status(Errc::size_mismatch, "solve plan or a/b/c sized for another circuit");
-  z.resize(m.num_columns());
+  if (z.size() != m.num_columns()) return Status(Errc::size_mismatch, "witness sized for another circuit");
   z[0] = Fr::one();
   Fr* zp = z.data();
   const bool nt = (reinterpret_cast<std::uintptr_t>(a.data()) | reinterpret_cast<std::uintptr_t>(b.data()) |

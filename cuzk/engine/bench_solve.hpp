@@ -44,5 +44,9 @@ Result<std::shared_ptr<const BenchSolvePlan>> bench_solve_plan(const R1csMatrice
 Status solve_bench_partition(const R1csMatrices& m, const BenchSolvePlan& plan, std::uint64_t seed,
                              const CancelFlag* cancel, std::vector<Fr>& z, std::span<Fr> a, std::span<Fr> b,
                              std::span<Fr> c);
+/// The same into |z| of exactly num_columns entries (e.g. a pinned partition vector).
+Status solve_bench_partition(const R1csMatrices& m, const BenchSolvePlan& plan, std::uint64_t seed,
+                             const CancelFlag* cancel, std::span<Fr> z, std::span<Fr> a, std::span<Fr> b,
+                             std::span<Fr> c);
 
 }  // namespace cuzk::engine

@@ -54,6 +54,9 @@ struct DaemonConfig {
   double gpu_arena_fraction = 0.90;      ///< share of the free VRAM the arena takes (arena_bytes auto)
   std::uint64_t gpu_vram_cap_bytes = 0;  ///< upper bound on each arena (0 = none)
   std::uint64_t gpu_pinned_host_bytes = 0;  ///< pinned host pool per device for streamed bases (0 = none)
+  static constexpr std::uint64_t kAutoBytes = ~std::uint64_t{0};
+  /// Pinned host pool per device for partition vectors (0 = none; kAutoBytes = from the pipeline depth).
+  std::uint64_t gpu_partition_pinned_bytes = kAutoBytes;
   std::uint64_t gpu_working_reserve_bytes = 0;  ///< arena bytes key placement leaves for working buffers
   // [circuits."<id>"] devices: circuit id → device ordinals that may prove it (absent: every device)
   std::map<std::string, std::vector<int>> circuit_devices;

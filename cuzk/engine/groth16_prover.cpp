@@ -9,6 +9,7 @@
 #include <sstream>
 #include <spdlog/spdlog.h>
 
+#include "cuzk/base/pinned_host.hpp"
 #include "cuzk/backend/device_memory.hpp"
 #include "cuzk/backend/make_backend.hpp"
 #include "cuzk/engine/bench_circuit_id.hpp"
@@ -100,6 +101,9 @@ class Groth16Key final : public ProvingKeyData {
 
 // A partition's vectors come from the prover's FrBufferPool and go back to it: a, b, c when
 // released after the device stage (if the stage handed them back), z when the partition ends.
+// A bench partition first tries a pinned pool (base/pinned_host.hpp, reserved at start-up by a
+// CUDA device context) for all four: then they live in pz/pa/pb/pc (w.z and abc stay empty) and
+// the device copies them by DMA with no staging; when no pool has room it uses the buffer pool.
 class Groth16Partition final : public SynthesizedPartition {
  public:
   explicit Groth16Partition(std::shared_ptr<FrBufferPool> buffers) : buffers_(std::move(buffers)) {}
@@ -112,7 +116,27 @@ class Groth16Partition final : public SynthesizedPartition {
     buffers_->give(std::move(abc.b));
     buffers_->give(std::move(abc.c));
     abc = AbcVectors{};
+    pa.reset();
+    pb.reset();
+    pc.reset();
   }
+  /// z of |cols| and a, b, c of |rows| entries from the pinned pools: all four or none.
+  bool take_pinned(std::size_t cols, std::size_t rows) {
+    if (!PinnedHostPools::any()) return false;
+    pz = PinnedArray<Fr>::take(cols);
+    pa = PinnedArray<Fr>::take(rows);
+    pb = PinnedArray<Fr>::take(rows);
+    pc = PinnedArray<Fr>::take(rows);
+    if (pz.empty() || pa.empty() || pb.empty() || pc.empty()) {
+      pz.reset(), pa.reset(), pb.reset(), pc.reset();
+      return false;
+    }
+    return true;
+  }
+  bool pinned() const { return !pz.empty(); }
+  std::span<const Fr> z() const { return pinned() ? std::span<const Fr>(pz.data(), pz.size()) : std::span<const Fr>(w.z); }
+  bool has_abc() const { return pinned() ? !pa.empty() : !abc.a.empty(); }
+  PinnedArray<Fr> pz, pa, pb, pc;
   /// a, b, c of |rows| entries in buffers of capacity |capacity| (≥ rows: the H step extends
   /// them to the domain in place).
   void take_abc(std::size_t rows, std::size_t capacity) {
@@ -676,13 +700,23 @@ Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const Jo
   auto sp = solve_plan(*lr);
   if (!sp) return sp.status();
   auto part = std::make_unique<Groth16Partition>(buffers_);
-  // One pass: the witness and a/b/c (rows = 2^K = the domain: the H step extends nothing).
-  part->w.z = buffers_->take((*m)->num_columns());
-  part->take_abc((*m)->num_constraints, (*m)->num_constraints);
-  CUZK_RETURN_IF_ERROR(solve_bench_partition(**m, **sp, bench_partition_seed(*seed, k), &cancel, part->w.z, part->abc.a,
-                                             part->abc.b, part->abc.c)
-                           .with_context("partition " + std::to_string(k) + " witness"));
-  part->w.public_inputs.assign(part->w.z.begin() + 1, part->w.z.begin() + static_cast<std::ptrdiff_t>((*m)->num_inputs));
+  // One pass: the witness and a/b/c (rows = 2^K = the domain: the H step extends nothing), into
+  // pinned vectors when a pool has room, else into the buffer pool's.
+  const std::size_t cols = (*m)->num_columns(), rows = (*m)->num_constraints;
+  if (part->take_pinned(cols, rows)) {
+    CUZK_RETURN_IF_ERROR(solve_bench_partition(**m, **sp, bench_partition_seed(*seed, k), &cancel,
+                                               std::span<Fr>(part->pz.data(), cols), std::span<Fr>(part->pa.data(), rows),
+                                               std::span<Fr>(part->pb.data(), rows), std::span<Fr>(part->pc.data(), rows))
+                             .with_context("partition " + std::to_string(k) + " witness"));
+  } else {
+    part->w.z = buffers_->take(cols);
+    part->take_abc(rows, rows);
+    CUZK_RETURN_IF_ERROR(solve_bench_partition(**m, **sp, bench_partition_seed(*seed, k), &cancel, part->w.z,
+                                               part->abc.a, part->abc.b, part->abc.c)
+                             .with_context("partition " + std::to_string(k) + " witness"));
+  }
+  const std::span<const Fr> z = part->z();
+  part->w.public_inputs.assign(z.begin() + 1, z.begin() + static_cast<std::ptrdiff_t>((*m)->num_inputs));
   {
     std::lock_guard lock(mu_);
     if (inputs_.size() >= kMaxKeptInputs) inputs_.clear();  // verify recomputes what is missing
@@ -699,7 +733,7 @@ Result<std::string> Groth16Prover::prove_partition(int device, const ProvingKeyD
   if (!gk || !gp) return Status(Errc::invalid_argument, "groth16 prover given another prover's key or partition");
   if (!backends_.count(device)) return Status(Errc::invalid_argument, "no backend for device " + std::to_string(device));
   if (cancel.load()) return Status(Errc::cancelled, "device stage cancelled");
-  if (gp->abc.a.empty()) return Status(Errc::invalid_argument, "partition " + std::to_string(k) + " has no a/b/c");
+  if (!gp->has_abc()) return Status(Errc::invalid_argument, "partition " + std::to_string(k) + " has no a/b/c");
   // The engine pins the device copy (SrsLease::on_device) before this stage, so it stays until
   // the stage ends; a caller without the engine gets it placed here.
   const ResidentKey* rk = nullptr;
@@ -711,9 +745,24 @@ Result<std::string> Groth16Prover::prove_partition(int device, const ProvingKeyD
     if (!rk && attempt == 0) CUZK_RETURN_IF_ERROR(make_resident(key, device));
   }
   if (!rk) return Status(Errc::invalid_argument, "key not resident on device " + std::to_string(device));
-  AbcVectors used;  // a/b/c come back (scratch) for the buffer pool: release_abc() gives them
-  auto proof = prove_with_abc(*pool_, *rk, *gk->m, std::move(gp->abc), gp->w.z, {.used_abc = &used});
-  gp->abc = std::move(used);
+  Result<Proof> proof = Status(Errc::invalid_argument, "no proof");
+  if (gp->pinned() && gp->pa.size() == gk->pk.domain_size) {
+    // Pinned a, b, c, z: the device reads them by DMA; scratch afterwards, given back by release_abc().
+    proof = prove_with_abc_spans(*pool_, *rk, *gk->m, std::span<Fr>(gp->pa.data(), gp->pa.size()),
+                                 std::span<Fr>(gp->pb.data(), gp->pb.size()), std::span<Fr>(gp->pc.data(), gp->pc.size()),
+                                 gp->z(), {});
+  } else {
+    if (gp->pinned()) {  // a domain longer than the rows: extend copies in plain vectors
+      gp->take_abc(gp->pa.size(), gp->pa.size());
+      std::copy_n(gp->pa.data(), gp->pa.size(), gp->abc.a.data());
+      std::copy_n(gp->pb.data(), gp->pb.size(), gp->abc.b.data());
+      std::copy_n(gp->pc.data(), gp->pc.size(), gp->abc.c.data());
+      gp->pa.reset(), gp->pb.reset(), gp->pc.reset();
+    }
+    AbcVectors used;  // a/b/c come back (scratch) for the buffer pool: release_abc() gives them
+    proof = prove_with_abc(*pool_, *rk, *gk->m, std::move(gp->abc), gp->z(), {.used_abc = &used});
+    gp->abc = std::move(used);
+  }
   if (!proof) return proof.status().with_context("partition " + std::to_string(k));
   auto bytes = write_proofs(std::span<const Proof>(&*proof, 1));
   return std::string(bytes.begin(), bytes.end());

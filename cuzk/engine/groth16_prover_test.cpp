@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <thread>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -18,6 +20,7 @@
 #include <sstream>
 
 #include "cuzk/backend/cpu_backend.hpp"
+#include "cuzk/base/pinned_host.hpp"
 #include "cuzk/backend/device_memory.hpp"
 #include "cuzk/engine/config.hpp"
 #include "cuzk/engine/engine.hpp"
@@ -207,6 +210,95 @@ TEST(Groth16Prover, EngineReusesPartitionBuffersUnderTheBudget) {
     eng.shutdown(std::chrono::seconds(5));
     EXPECT_EQ(prover->kept_buffers().kept(), 0u);
   }
+  std::filesystem::remove_all(dir);
+}
+
+// A pinned pool (here plain heap memory registered as one) with room for one bench-10 partition's
+// z, a, b, c: of a 3-partition job some partitions draw their vectors from it and the others fall
+// back to the buffer pool (never failing); every partition verifies and the pool ends empty.
+class HeapPinnedPool final : public PinnedHostPool {
+ public:
+  explicit HeapPinnedPool(std::size_t slots, std::size_t slot_bytes)
+      : mem_(slots * slot_bytes), slot_bytes_(slot_bytes), busy_(slots, false) {}
+  void* allocate(std::size_t bytes) override {
+    std::lock_guard lock(mu_);
+    if (bytes > slot_bytes_) return nullptr;
+    for (std::size_t i = 0; i < busy_.size(); ++i)
+      if (!busy_[i]) {
+        busy_[i] = true;
+        ++given_;
+        return mem_.data() + i * slot_bytes_;
+      }
+    return nullptr;
+  }
+  void deallocate(void* p, std::size_t) override {
+    std::lock_guard lock(mu_);
+    busy_[static_cast<std::size_t>(static_cast<char*>(p) - mem_.data()) / slot_bytes_] = false;
+  }
+  bool contains(const void* p, std::size_t bytes) const override {
+    const char* c = static_cast<const char*>(p);
+    return c >= mem_.data() && c + bytes <= mem_.data() + mem_.size();
+  }
+  std::size_t busy() const {
+    std::lock_guard lock(mu_);
+    return static_cast<std::size_t>(std::count(busy_.begin(), busy_.end(), true));
+  }
+  std::size_t given() const {
+    std::lock_guard lock(mu_);
+    return given_;
+  }
+
+ private:
+  std::vector<char> mem_;
+  std::size_t slot_bytes_;
+  mutable std::mutex mu_;
+  std::vector<bool> busy_;
+  std::size_t given_ = 0;
+};
+
+TEST(Groth16Prover, PartitionVectorsFromPinnedPoolWithFallback) {
+  auto dir = temp_dir("pinned");
+  auto prover = make_prover(dir);
+  auto m = prover->matrices(10);
+  ASSERT_TRUE(m.ok());
+  HeapPinnedPool pool(4, std::max((*m)->num_columns(), (*m)->num_constraints) * sizeof(Fr));
+  PinnedHostPools::add(&pool);
+  {
+    auto e = Engine::create(EngineOptions{}, {prover});
+    ASSERT_TRUE(e.ok()) << e.status().to_string();
+    auto& eng = **e;
+    for (std::uint64_t seed : {61, 62}) {
+      const std::string id = "p" + std::to_string(seed);
+      ASSERT_TRUE(eng.submit(bench_job(id, seed, 3)).ok());
+      auto o = eng.await(id);
+      ASSERT_TRUE(o.ok());
+      ASSERT_EQ(o->status, AwaitStatus::completed) << o->error;
+      expect_partitions_verify(*prover, o->proof, seed, 3);
+    }
+    eng.shutdown(std::chrono::seconds(5));
+  }
+  PinnedHostPools::remove(&pool);
+  EXPECT_EQ(pool.busy(), 0u);
+  // The prover's own path as well: synthesize + prove_partition on pinned vectors.
+  auto key = prover->load_key("bench-10");
+  ASSERT_TRUE(key.ok());
+  PinnedHostPools::add(&pool);
+  auto req = bench_job("q", 7, 1);
+  auto pl = prover->plan(req);
+  ASSERT_TRUE(pl.ok());
+  CancelFlag cancel{false};
+  auto part = prover->synthesize(req, *pl, 0, cancel);
+  ASSERT_TRUE(part.ok()) << part.status().to_string();
+  EXPECT_EQ(pool.busy(), 4u);
+  auto p = prover->prove_partition(0, **key, req, 0, **part, cancel);
+  ASSERT_TRUE(p.ok()) << p.status().to_string();
+  EXPECT_GE(pool.given(), 4u);
+  (*part)->release_abc();
+  EXPECT_EQ(pool.busy(), 1u);  // z stays until the partition ends
+  part->reset();
+  EXPECT_EQ(pool.busy(), 0u);
+  PinnedHostPools::remove(&pool);
+  EXPECT_TRUE(prover->verify(**key, req, *p).ok());
   std::filesystem::remove_all(dir);
 }
 

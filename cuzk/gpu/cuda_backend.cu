@@ -322,7 +322,8 @@ Result<std::unique_ptr<Backend>> make_cuda_backend(std::string_view spec, const 
     return Status(Errc::invalid_argument, "not a CUDA backend spec: \"" + std::string(spec) + "\"");
   }
   gpu::DeviceContextOptions co{.device = device, .arena_bytes = options.arena_bytes, .vram_cap_bytes = options.vram_cap_bytes,
-                               .pinned_host_bytes = options.pinned_host_bytes};
+                               .pinned_host_bytes = options.pinned_host_bytes,
+                               .partition_pinned_bytes = options.partition_pinned_bytes};
   if (options.arena_fraction > 0) co.free_fraction = options.arena_fraction;
   auto ctx = gpu::DeviceContext::create(co);
   if (!ctx.ok()) return ctx.status();

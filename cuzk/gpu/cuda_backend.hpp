@@ -38,6 +38,9 @@ struct CudaBackendOptions {
   /// Pinned host pool reserved at creation for streamed base tables (0: none; such tables then
   /// live in plain host memory and their uploads do not overlap the MSM).
   std::size_t pinned_host_bytes = 0;
+  /// Pinned host pool reserved at creation for partition vectors (z, a, b, c; 0: none): see
+  /// DeviceContextOptions::partition_pinned_bytes.
+  std::size_t partition_pinned_bytes = 0;
   StreamBases stream_bases = StreamBases::automatic;
   /// Bases per streaming slot (0: sized from the free arena).
   std::size_t stream_slot_points = 0;

@@ -7,6 +7,7 @@
 #include <exception>
 #include <thread>
 
+#include "cuzk/base/pinned_host.hpp"
 #include "cuzk/gpu/cuda_check.cuh"
 
 namespace cuzk::gpu {
@@ -108,6 +109,41 @@ void give_range(std::map<std::size_t, std::size_t>& free, std::size_t off, std::
 }
 }  // namespace
 
+// The partition-vector pool: one cudaMallocHost block at creation, carved first fit (256-byte
+// aligned blocks), registered with PinnedHostPools while the context lives.
+struct DeviceContext::PartitionPool final : PinnedHostPool {
+  char* base = nullptr;
+  std::size_t bytes = 0;
+  mutable std::mutex mu;
+  std::map<std::size_t, std::size_t> free;  // offset → size, coalesced
+  std::size_t used = 0;
+  void* allocate(std::size_t n) override {
+    const std::size_t need = round_up(std::max<std::size_t>(n, 1));
+    std::lock_guard<std::mutex> lock(mu);
+    const std::size_t off = take_range(free, need);
+    if (off == SIZE_MAX) return nullptr;
+    used += need;
+    return base + off;
+  }
+  void deallocate(void* p, std::size_t n) override {
+    const std::size_t need = round_up(std::max<std::size_t>(n, 1));
+    std::lock_guard<std::mutex> lock(mu);
+    give_range(free, static_cast<std::size_t>(static_cast<char*>(p) - base), need);
+    used -= need;
+  }
+  bool contains(const void* p, std::size_t n) const override {
+    const char* c = static_cast<const char*>(p);
+    return c >= base && n <= bytes && c - base <= static_cast<std::ptrdiff_t>(bytes - n);
+  }
+};
+
+std::size_t DeviceContext::partition_pinned_bytes() const { return partition_pool_ ? partition_pool_->bytes : 0; }
+std::size_t DeviceContext::partition_pinned_used() const {
+  if (!partition_pool_) return 0;
+  std::lock_guard<std::mutex> lock(partition_pool_->mu);
+  return partition_pool_->used;
+}
+
 Result<std::unique_ptr<DeviceContext>> DeviceContext::create(const DeviceContextOptions& o) {
   std::unique_ptr<DeviceContext> ctx(new DeviceContext());
   try {
@@ -172,6 +208,20 @@ Result<std::unique_ptr<DeviceContext>> DeviceContext::create(const DeviceContext
       ctx->host_pool_bytes_ = want_host;
       ctx->host_free_[0] = want_host;
     }
+    if (o.partition_pinned_bytes) {
+      const std::size_t want_part = round_up(o.partition_pinned_bytes);
+      void* h = nullptr;
+      if (cudaMallocHost(&h, want_part) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return Status(Errc::out_of_memory, "cannot reserve a pinned pool of " + std::to_string(want_part) +
+                                               " bytes for partition vectors");
+      }
+      ctx->partition_pool_ = std::make_unique<PartitionPool>();
+      ctx->partition_pool_->base = static_cast<char*>(h);
+      ctx->partition_pool_->bytes = want_part;
+      ctx->partition_pool_->free[0] = want_part;
+      PinnedHostPools::add(ctx->partition_pool_.get());
+    }
   } catch (const CudaError& e) {
     return Status(Errc::device_failure, e.what());
   }
@@ -184,6 +234,10 @@ DeviceContext::~DeviceContext() {
   for (auto s : streams_) (void)cudaStreamSynchronize(s);
   for (auto h : pinned_) (void)cudaFreeHost(h);
   if (host_pool_) (void)cudaFreeHost(host_pool_);
+  if (partition_pool_) {
+    PinnedHostPools::remove(partition_pool_.get());
+    (void)cudaFreeHost(partition_pool_->base);
+  }
   for (auto e : events_) (void)cudaEventDestroy(e);
   for (auto s : streams_) (void)cudaStreamDestroy(s);
   if (arena_) (void)cudaFree(arena_);
@@ -344,7 +398,9 @@ void DeviceContext::download(void* dst, const void* src, std::size_t bytes, cuda
 // event there completes once everything queued before it has.
 void DeviceContext::copy_chunks(bool to_device, void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
   if (bytes == 0) return;
-  if (bytes <= kDirectCopyBytes) {
+  // A host side in pinned memory (a partition vector drawn from a pinned pool) goes by DMA as
+  // it is: no staging buffers, no host memcpy.
+  if (bytes <= kDirectCopyBytes || PinnedHostPools::contains(to_device ? src : dst, bytes)) {
     // Small copies (density bitmaps, scale tables, results) go straight from pageable memory: they
     // never wait for staging buffers that a large upload on another thread holds.
     CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, stream));

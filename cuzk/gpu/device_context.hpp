@@ -47,6 +47,10 @@ struct DeviceContextOptions {
   /// the device (msm/streamed.cuh): blocks are carved from it like arena buffers, so nothing on
   /// the proving path pins memory.
   std::size_t pinned_host_bytes = 0;
+  /// Pinned host pool for partition vectors (z, a, b, c), reserved once at creation (0: none) and
+  /// registered with PinnedHostPools (base/pinned_host.hpp): synthesis writes into it and
+  /// upload() copies such a source by DMA with no staging copy.
+  std::size_t partition_pinned_bytes = 0;
 };
 
 class DeviceContext;
@@ -157,6 +161,9 @@ class DeviceContext {
   Result<PinnedHostBlock> alloc_pinned_host(std::size_t bytes, const char* what);
   std::size_t pinned_host_bytes() const { return host_pool_bytes_; }
   std::size_t pinned_host_used() const;
+  /// The partition-vector pool's size and bytes now handed out.
+  std::size_t partition_pinned_bytes() const;
+  std::size_t partition_pinned_used() const;
 
   /// Host → device copy of |bytes| on |stream| through the pinned pool: the chunks are dealt to up
   /// to copy_threads host threads, each double-buffered (it fills one pinned buffer while its
@@ -198,6 +205,8 @@ class DeviceContext {
   std::size_t host_pool_bytes_ = 0;
   mutable std::mutex host_mu_;
   std::map<std::size_t, std::size_t> host_free_;  // offset → size, coalesced
+  struct PartitionPool;
+  std::unique_ptr<PartitionPool> partition_pool_;
 };
 
 }  // namespace cuzk::gpu

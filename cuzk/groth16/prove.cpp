@@ -99,6 +99,27 @@ Result<Proof> prove(ThreadPool& pool, const ResidentKey& key, const R1csMatrices
 
 Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m, AbcVectors abc,
                              std::span<const Fr> z, const ProveOptions& opt) {
+  CUZK_RETURN_IF_ERROR(check_key_matches(key.key(), m));
+  if (z.size() != m.num_columns())
+    return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) + " values, the circuit has " +
+                                           std::to_string(m.num_columns()) + " variables");
+  if (abc.a.size() != m.num_constraints || abc.b.size() != m.num_constraints || abc.c.size() != m.num_constraints)
+    return Status(Errc::size_mismatch, "a/b/c lengths disagree with the constraint count");
+  const std::size_t n = key.key().domain_size;
+  if (n >= m.num_constraints) {
+    abc.a.resize(n, Fr::zero());
+    abc.b.resize(n, Fr::zero());
+    abc.c.resize(n, Fr::zero());
+  }
+  auto proof = prove_with_abc_spans(pool, key, m, abc.a, abc.b, abc.c, z, opt);
+  if (opt.used_abc != nullptr) *opt.used_abc = std::move(abc);
+  return proof;
+}
+
+Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m, std::span<Fr> abc_a,
+                                   std::span<Fr> abc_b, std::span<Fr> abc_c, std::span<const Fr> z,
+                                   const ProveOptions& opt) {
+  (void)pool;
   auto t0 = Clock::now();
   const auto start = t0;
   const ProvingKey& pk = key.key();
@@ -107,7 +128,8 @@ Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1c
   if (z.size() != m.num_columns())
     return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) + " values, the circuit has " +
                                            std::to_string(m.num_columns()) + " variables");
-  if (abc.a.size() != m.num_constraints || abc.b.size() != m.num_constraints || abc.c.size() != m.num_constraints)
+  const std::size_t n = pk.domain_size;
+  if (abc_a.size() != n || abc_b.size() != n || abc_c.size() != n || n < m.num_constraints)
     return Status(Errc::size_mismatch, "a/b/c lengths disagree with the constraint count");
   if (pk.vk.delta_g1.is_identity() || pk.vk.delta_g2.is_identity())
     return Status(Errc::invalid_argument, "proving key delta is the identity");
@@ -120,12 +142,8 @@ Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1c
   const Fr s = opt.s ? *opt.s : random_fr(rng);
 
   // H and the MSMs: one backend call.
-  const std::size_t n = pk.domain_size;
-  abc.a.resize(n, Fr::zero());
-  abc.b.resize(n, Fr::zero());
-  abc.c.resize(n, Fr::zero());
   const bool snarkjs = pk.layout == KeyLayout::snarkjs;
-  PartitionInputs in{.abc = {.a = abc.a, .b = abc.b, .c = abc.c,
+  PartitionInputs in{.abc = {.a = abc_a, .b = abc_b, .c = abc_c,
                              .convention = snarkjs ? HConvention::snarkjs : HConvention::bellperson},
                      .z = z,
                      .num_inputs = m.num_inputs,
@@ -142,11 +160,6 @@ Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1c
   PartitionTimings pt;
   auto sums = opt.stepwise ? be.prove_partition_steps(in, &pt) : be.prove_partition(in, &pt);
   if (!sums.ok()) return sums.status();
-  if (opt.used_abc != nullptr) {
-    *opt.used_abc = std::move(abc);
-  } else {
-    abc = AbcVectors{};
-  }
   tm.partition = since(t0);
   tm.h = pt.h, tm.msm_a = pt.msm_a, tm.msm_b1 = pt.msm_b1, tm.msm_b2 = pt.msm_b2, tm.msm_l = pt.msm_l;
   tm.msm_h = pt.msm_h, tm.upload = pt.upload;

@@ -79,6 +79,11 @@ Result<Proof> prove(ThreadPool& pool, const ResidentKey& key, const R1csMatrices
 /// The same with a/b/c already evaluated (each num_constraints long; consumed as scratch).
 Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m, AbcVectors abc,
                              std::span<const Fr> z, const ProveOptions& opt = {});
+/// The same over spans: a, b, c each domain_size long (entries past num_constraints zero), consumed
+/// as scratch; nothing is allocated or freed for them (the engine's pinned partition vectors).
+Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m, std::span<Fr> a,
+                                   std::span<Fr> b, std::span<Fr> c, std::span<const Fr> z,
+                                   const ProveOptions& opt = {});
 /// Loads the key on |backend| for this one proof, then proves.
 Result<Proof> prove(Backend& backend, ThreadPool& pool, const ProvingKey& pk, const R1csMatrices& m,
                     std::span<const Fr> z, const ProveOptions& opt = {});

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <spdlog/sinks/basic_file_sink.h>
@@ -79,6 +80,18 @@ int run_daemon(const DaemonOptions& opt) {
 
   std::vector<std::shared_ptr<engine::PartitionProver>> provers;
   std::vector<engine::DeviceInfo> groth16_devices;
+  // Pinned pool per CUDA device for partition vectors: auto = one 2^22 partition's z, a, b, c
+  // (4 × 128 MiB, 640 MiB with room for z's extra columns) per partition the pipeline holds
+  // between synthesis and the end of its device stage (synthesis workers + GPU workers), at most
+  // 1/4 of the memory budget; it comes out of the budget below.
+  std::uint64_t partition_pinned = cfg.gpu_partition_pinned_bytes;
+  if (partition_pinned == engine::DaemonConfig::kAutoBytes) {
+    partition_pinned = 0;
+    if (auto eo0 = engine::engine_options(cfg); eo0.ok() && cfg.prover != "fake" && !cfg.cpu_only) {
+      const std::uint64_t depth = eo0->synthesis_workers + eo0->gpu_workers_per_device;
+      partition_pinned = std::min<std::uint64_t>(depth * (std::uint64_t{640} << 20), eo0->memory_limit / 4);
+    }
+  }
   if (cfg.prover == "fake") {
     spdlog::warn("engine.prover = fake: jobs get deterministic stand-in bytes, NOT Groth16 proofs");
     provers.push_back(std::make_shared<engine::FakeProver>(cfg.fake));
@@ -90,7 +103,7 @@ int run_daemon(const DaemonOptions& opt) {
     go.backends = {opt.backend.empty() ? "auto" : opt.backend};
     go.circom = cfg.circom;
     go.device = {.arena_bytes = cfg.gpu_arena_bytes, .arena_fraction = cfg.gpu_arena_fraction, .vram_cap_bytes = cfg.gpu_vram_cap_bytes,
-                 .pinned_host_bytes = cfg.gpu_pinned_host_bytes};
+                 .pinned_host_bytes = cfg.gpu_pinned_host_bytes, .partition_pinned_bytes = partition_pinned};
     if (cfg.cpu_only && opt.backend.empty()) go.backends = {"cpu"};
     if (!cfg.devices.empty()) {
       go.backends.clear();
@@ -119,19 +132,22 @@ int run_daemon(const DaemonOptions& opt) {
     return 2;
   }
   if (!groth16_devices.empty()) eo->devices = groth16_devices;
-  // Each CUDA device reserved its pinned host pool at start: it comes out of the one budget.
-  if (cfg.gpu_pinned_host_bytes && cfg.prover != "fake") {
+  // Each CUDA device reserved its pinned host pools at start: they come out of the one budget.
+  if ((cfg.gpu_pinned_host_bytes || partition_pinned) && cfg.prover != "fake") {
     std::uint64_t pools = 0;
     for (const auto& p : provers)
       if (auto* g = dynamic_cast<engine::Groth16Prover*>(p.get()))
         for (const auto& d : g->devices())
-          if (g->device_arena(d.ordinal)) pools += cfg.gpu_pinned_host_bytes;
+          if (g->device_arena(d.ordinal)) pools += cfg.gpu_pinned_host_bytes + partition_pinned;
     if (pools >= eo->memory_limit) {
-      spdlog::error("config: gpu.pinned_host_bytes ({} MiB per device) leaves nothing of the memory budget", cfg.gpu_pinned_host_bytes >> 20);
+      spdlog::error("config: gpu.pinned_host_bytes + gpu.partition_pinned_bytes ({} + {} MiB per device) leave nothing of the memory budget",
+                    cfg.gpu_pinned_host_bytes >> 20, partition_pinned >> 20);
       return 2;
     }
     eo->memory_limit -= pools;
-    if (pools) spdlog::info("pinned host pools: {} MiB taken from the memory budget", pools >> 20);
+    if (pools)
+      spdlog::info("pinned host pools: {} MiB taken from the memory budget ({} MiB per device for partition vectors)",
+                   pools >> 20, partition_pinned >> 20);
   }
   auto eng = engine::Engine::create(*eo, provers);
   if (!eng) {
