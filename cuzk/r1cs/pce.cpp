@@ -513,6 +513,10 @@ void eval_linear_scatter(const PcePlan& P, const R1csMatrices& m, const Fr* z, s
   }
 }
 
+// Blocks between the far columns' prefetch and their use (≈ 3 µs at 2^20: one block is enough
+// for a miss to memory; two leave room for the page walk).
+constexpr std::size_t kFarAhead = 2;
+
 template <bool kBool, bool kNt>
 void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t blo,
                       std::size_t bhi) {
@@ -524,9 +528,16 @@ void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* 
   const std::uint32_t* const xw = P.xor_.data();
   const std::uint32_t* const mw = P.mul.data();
   const std::uint64_t bn = P.boolean.size(), xn = P.xor_.size(), mn = P.mul.size();
+  const std::size_t blocks = P.far_off.size() - 1;
   for (std::size_t blk = blo; blk < bhi; ++blk) {
     const std::size_t lo = blk * kRows;
     const std::size_t n = std::min<std::size_t>(kRows, m.num_constraints - lo);
+    // The far witness values of a later block, fetched kFarAhead blocks ahead: they are the reads
+    // the caches do not hold (the recent columns are there from the rows before).
+    if (blk + kFarAhead < blocks) {
+      for (std::uint64_t e = P.far_off[blk + kFarAhead], end = P.far_off[blk + kFarAhead + 1]; e < end; ++e)
+        _mm_prefetch(reinterpret_cast<const char*>(z + P.far[e]), _MM_HINT_T0);
+    }
     Fr* const sa = kNt ? buf_a : a + lo;
     Fr* const sb = kNt ? buf_b : b + lo;
     Fr* const sc = kNt ? buf_c : c + lo;
@@ -630,7 +641,7 @@ Status check_plan(const R1csMatrices& m, const PceOptions& opt) {
   const std::size_t blocks = (m.num_constraints + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
   if (p->num_constraints != m.num_constraints || p->nnz_a != m.a.nnz() || p->nnz_b != m.b.nnz() ||
       p->nnz_c != m.c.nnz() || p->general != m.a.num_general() + m.b.num_general() + m.c.num_general() ||
-      p->boolean_off.size() != blocks + 1)
+      p->boolean_off.size() != blocks + 1 || p->far_off.size() != blocks + 1)
     return Status(Errc::size_mismatch, "PCE plan was built for other matrices");
   return {};
 }
@@ -776,7 +787,7 @@ PcePlan pce_plan(const R1csMatrices& m) {
   if (check_outputs(m, rows, rows, rows).ok() == false) return p;  // malformed: check_plan rejects it
   const std::size_t blocks = (rows + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
   const std::vector<std::uint64_t> bits = pce_bit_columns(m);
-  for (auto* v : {&p.boolean_off, &p.xor_off, &p.mul_off, &p.linear_off, &p.long_off}) v->reserve(blocks + 1);
+  for (auto* v : {&p.boolean_off, &p.xor_off, &p.mul_off, &p.linear_off, &p.long_off, &p.far_off}) v->reserve(blocks + 1);
   auto plus = [](const RowView& v, std::uint64_t i) { return v.kind(i) == CoeffKind::plus_one; };
   auto minus = [](const RowView& v, std::uint64_t i) { return v.kind(i) == CoeffKind::minus_one; };
   // Linear encoding of one matrix's row, or false when it has too many terms.
@@ -884,6 +895,7 @@ PcePlan pce_plan(const R1csMatrices& m) {
     p.lin_rows.push_back(ri | flags << 8);
     lin_terms.push_back(std::move(t));
   };
+  std::vector<std::uint32_t> block_cols;
   for (std::size_t blk = 0; blk < blocks; ++blk) {
     p.boolean_off.push_back(p.boolean.size());
     p.xor_off.push_back(p.xor_.size());
@@ -895,11 +907,15 @@ PcePlan pce_plan(const R1csMatrices& m) {
     p.bit_off.push_back(p.bit.size());
     p.pow_off.push_back(p.pow.size());
     p.gen_off.push_back(p.gen.size());
+    p.far_off.push_back(p.far.size());
     const std::size_t lo = blk * SparseMatrix::kBlockRows;
     const std::size_t hi = std::min(rows, lo + SparseMatrix::kBlockRows);
+    block_cols.clear();
     for (std::size_t k = lo; k < hi; ++k) {
       const Rows r = row_views(m, k, g);
       const auto ri = static_cast<std::uint32_t>(k - lo);
+      for (const RowView* v : {&r.a, &r.b, &r.c})
+        for (std::uint64_t i = 0; i < v->size(); ++i) block_cols.push_back(v->col(i));
       const std::uint64_t la = r.a.size(), lb = r.b.size(), lc = r.c.size();
       if (la == 2 && lb == 1 && lc == 0 && plus(r.a, 0) && minus(r.a, 1) && plus(r.b, 0)) {
         p.boolean.insert(p.boolean.end(), {ri, r.a.col(0), r.a.col(1), r.b.col(0)});
@@ -937,7 +953,19 @@ PcePlan pce_plan(const R1csMatrices& m) {
       }
     }
     emit_block();
+    // The block's far columns: more than kFarColumns behind the highest column it reads (the
+    // recent ones are in cache from the rows before), inputs excepted (few, always in cache).
+    if (!block_cols.empty()) {
+      const std::uint32_t top = *std::max_element(block_cols.begin(), block_cols.end());
+      const std::size_t first = p.far.size();
+      for (std::uint32_t col : block_cols)
+        if (col >= m.num_inputs && col + PcePlan::kFarColumns < top) p.far.push_back(col);
+      std::sort(p.far.begin() + static_cast<std::ptrdiff_t>(first), p.far.end());
+      p.far.erase(std::unique(p.far.begin() + static_cast<std::ptrdiff_t>(first), p.far.end()), p.far.end());
+      if (p.far.size() - first > PcePlan::kMaxFar) p.far.resize(first + PcePlan::kMaxFar);
+    }
   }
+  p.far_off.push_back(p.far.size());
   p.boolean_off.push_back(p.boolean.size());
   p.xor_off.push_back(p.xor_.size());
   p.mul_off.push_back(p.mul.size());
@@ -954,9 +982,9 @@ PcePlan pce_plan(const R1csMatrices& m) {
 std::size_t PcePlan::memory_bytes() const {
   std::size_t n = 0;
   for (const auto* v : {&boolean_off, &xor_off, &mul_off, &linear_off, &long_off, &lin_off, &unit_off, &bit_off,
-                        &pow_off, &gen_off})
+                        &pow_off, &gen_off, &far_off})
     n += v->size() * 8;
-  for (const auto* v : {&boolean, &xor_, &mul, &linear, &long_, &lin_rows, &unit, &bit, &pow, &gen})
+  for (const auto* v : {&boolean, &xor_, &mul, &linear, &long_, &lin_rows, &unit, &bit, &pow, &gen, &far})
     n += v->size() * 4;
   return n;
 }

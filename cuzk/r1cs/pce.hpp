@@ -76,6 +76,13 @@ struct PcePlan {
   /// pce.cpp): rows, then terms by kind. The shorter ones are in |linear|, row by row.
   std::vector<std::uint64_t> lin_off, unit_off, bit_off, pow_off, gen_off;
   std::vector<std::uint32_t> lin_rows, unit, bit, pow, gen;
+  /// Per block, the distinct columns it reads more than kFarColumns behind the highest one it
+  /// reads (inputs excepted; at most kMaxFar): [far_off[b], far_off[b + 1]) of |far|. The
+  /// evaluation prefetches them a few blocks ahead; they are the reads the caches do not hold.
+  static constexpr std::uint32_t kFarColumns = 8192;
+  static constexpr std::size_t kMaxFar = 64;
+  std::vector<std::uint64_t> far_off;
+  std::vector<std::uint32_t> far;
   /// Rows per form, for statistics and tests: boolean, xor, mul, linear, long.
   std::uint64_t rows_by_form[5] = {};
   std::size_t memory_bytes() const;

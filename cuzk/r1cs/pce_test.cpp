@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "cuzk/r1cs/bench_circuit.hpp"
@@ -675,6 +676,43 @@ TEST(PcePlan, RejectsOtherMatricesAndFindsBenchBits) {
     EXPECT_TRUE(z[j].is_zero() || z[j].is_one()) << "column " << j;
   }
   EXPECT_GT(flagged, z.size() / 2);  // booleans, xor and bit-product outputs: ≈ 64 % of columns
+}
+
+// The per-block far columns (prefetched ahead; they change no result): distinct, sorted, no
+// input, each read by its block and more than kFarColumns behind the block's highest column.
+TEST(PcePlan, FarColumnsOfBenchCircuit) {
+  auto r = generate_bench_r1cs({.rows = 40000, .seed = 5});
+  ASSERT_TRUE(r.ok());
+  const R1csMatrices& m = r->matrices;
+  const PcePlan plan = pce_plan(m);
+  const std::size_t blocks = (m.num_constraints + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
+  ASSERT_EQ(plan.far_off.size(), blocks + 1);
+  ASSERT_EQ(plan.far_off.back(), plan.far.size());
+  EXPECT_GT(plan.far.size(), 0u);  // the circuit's 1-in-64 reads of any earlier variable
+  for (std::size_t blk = 0; blk < blocks; ++blk) {
+    std::set<std::uint32_t> read;
+    for (std::size_t k = blk * SparseMatrix::kBlockRows;
+         k < std::min<std::size_t>(m.num_constraints, (blk + 1) * SparseMatrix::kBlockRows); ++k)
+      for (const SparseMatrix* s : {&m.a, &m.b, &m.c})
+        s->for_each_term(k, [&](std::uint32_t col, const Fr&) { read.insert(col); });
+    const std::uint32_t top = read.empty() ? 0 : *read.rbegin();
+    ASSERT_LE(plan.far_off[blk], plan.far_off[blk + 1]);
+    ASSERT_LE(plan.far_off[blk + 1] - plan.far_off[blk], PcePlan::kMaxFar);
+    for (std::uint64_t e = plan.far_off[blk]; e < plan.far_off[blk + 1]; ++e) {
+      const std::uint32_t col = plan.far[e];
+      EXPECT_TRUE(read.count(col)) << "block " << blk << " column " << col;
+      EXPECT_GE(col, m.num_inputs);
+      EXPECT_LT(std::uint64_t{col} + PcePlan::kFarColumns, top);
+      if (e > plan.far_off[blk]) EXPECT_LT(plan.far[e - 1], col);
+    }
+  }
+  // Evaluation with the prefetches equals the slow twin.
+  const std::vector<Fr> z = r->assignment();
+  ThreadPool pool(1);
+  auto v = pce_evaluate(pool, m, z, {.plan = &plan});
+  ASSERT_TRUE(v.ok());
+  const AbcVectors naive = spmv_naive(m, z);
+  EXPECT_TRUE(v->a == naive.a && v->b == naive.b && v->c == naive.c);
 }
 
 }  // namespace
