@@ -14,6 +14,7 @@
 
 #include "cuzk/backend/make_backend.hpp"
 #include "cuzk/formats/bellperson.hpp"
+#include "cuzk/formats/key_image.hpp"
 #include "cuzk/formats/mapped_file.hpp"
 #include "cuzk/formats/snarkjs_json.hpp"
 #include "cuzk/formats/zkey.hpp"
@@ -90,6 +91,10 @@ void add_offline_commands(CLI::App& app, OfflineCommands& oc) {
   oc.prove->add_option("--threads", o.threads, "Threads (0: all cores)");
   oc.prove->add_flag("--no-subgroup-check", o.no_subgroup_check,
                      "Load key points with range and curve checks only (faster; snarkjs checks neither)");
+  oc.prove->add_flag("--no-key-image", o.no_key_image,
+                     "With --zkey: neither use nor write the decoded-key image KEY.zkey.cuzkimg (by default it is "
+                     "written on the first prove and mapped instead of decoding the points later; a stale or "
+                     "damaged image is rebuilt)");
   oc.prove->add_flag("--timings", o.timings, "Print per-stage timings to stderr");
 
   oc.verify = app.add_subcommand("verify", "Verify a proof: exit 0 valid, 1 invalid, 2 usage or input error");
@@ -168,10 +173,52 @@ int run_prove(const OfflineOptions& o) {
   ProvingKey pk;
   R1csMatrices m;
   ZkeyReadTimings ztm;
+  std::string image_note;
   if (!o.zkey.empty()) {
-    auto zk = read_zkey(o.zkey, {.check_subgroup = !o.no_subgroup_check, .pool = &pool, .timings = &ztm});
+    // The key image beside the zkey (formats/key_image.hpp): its source tag binds it to this
+    // file (device, inode, size, mtime) and to the check mode the points were decoded with.
+    const std::string image_path = o.zkey + ".cuzkimg";
+    std::uint64_t tag = 0;
+    if (struct stat st {}; !o.no_key_image && ::stat(o.zkey.c_str(), &st) == 0) {
+      const std::uint64_t parts[] = {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
+                                     static_cast<std::uint64_t>(st.st_size),
+                                     static_cast<std::uint64_t>(st.st_mtim.tv_sec) * 1000000000ull +
+                                         static_cast<std::uint64_t>(st.st_mtim.tv_nsec),
+                                     o.no_subgroup_check ? 1ull : 2ull};
+      tag = 0x9e3779b97f4a7c15ull;
+      for (std::uint64_t v : parts) tag = (tag ^ v) * 0xff51afd7ed558ccdull, tag ^= tag >> 29;
+    }
+    std::shared_ptr<const KeyImage> image;
+    if (tag != 0) {
+      auto img = KeyImage::open(image_path, tag, &pool);
+      if (img.ok()) image = *img;
+      else image_note = img.status().code() == Errc::not_found ? "written" : "rebuilt (" + img.status().to_string() + ")";
+    }
+    auto zk = read_zkey(o.zkey, {.check_subgroup = !o.no_subgroup_check, .pool = &pool, .timings = &ztm, .points = image == nullptr});
     if (!zk.ok()) return fail("prove", zk.status());
-    pk = std::move(zk->pk);
+    if (image != nullptr) {
+      ProvingKey ik = image->key();
+      if (ik.layout == KeyLayout::snarkjs && ik.domain_size == zk->pk.domain_size && ik.a.size() == zk->n_vars &&
+          ik.vk.ic.size() == zk->n_public + 1) {
+        pk = std::move(ik);
+        image_note = "used";
+      } else {  // sizes disagree with the zkey: decode it and rebuild
+        image = nullptr;
+        image_note = "rebuilt (sizes differ from the zkey)";
+        zk = read_zkey(o.zkey, {.check_subgroup = !o.no_subgroup_check, .pool = &pool, .timings = &ztm});
+        if (!zk.ok()) return fail("prove", zk.status());
+      }
+    }
+    if (image == nullptr) {
+      pk = std::move(zk->pk);
+      if (tag != 0) {
+        const auto tw = std::chrono::steady_clock::now();
+        if (Status s = write_key_image(image_path, pk, tag, &pool); !s.ok())
+          image_note = "not written (" + s.to_string() + ")";
+        else
+          image_note += " in " + std::to_string(seconds_since(tw)).substr(0, 5) + " s";
+      }
+    }
     m = std::move(zk->matrices);
   } else {
     auto k = read_params(o.params, {.checked = !o.no_subgroup_check, .pool = &pool});
@@ -206,8 +253,10 @@ int run_prove(const OfflineOptions& o) {
     if (!s.ok()) return fail("prove", s);
   }
   if (o.timings && !o.zkey.empty())
-    std::fprintf(stderr, "cuzk prove: key %.3f s, CPU %.3f s (header %.3f, points %.3f, coefficients %.3f), witness %.3f s\n",
-                 t_key, cpu_key, ztm.header, ztm.points, ztm.coefficients, t_load - t_key);
+    std::fprintf(stderr,
+                 "cuzk prove: key %.3f s, CPU %.3f s (header %.3f, points %.3f, coefficients %.3f; key image %s), witness %.3f s\n",
+                 t_key, cpu_key, ztm.header, ztm.points, ztm.coefficients, image_note.empty() ? "off" : image_note.c_str(),
+                 t_load - t_key);
   if (o.timings)
     std::fprintf(stderr,
                  "cuzk prove: load %.3f s, abc %.3f s, H %.3f s, MSM A %.3f s, B1 %.3f s, B2 %.3f s, L %.3f s, H %.3f s, "

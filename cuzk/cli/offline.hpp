@@ -28,6 +28,8 @@ struct OfflineOptions {
   // shared
   unsigned threads = 0;
   bool no_subgroup_check = false;
+  /// prove --zkey: do not use or write the decoded-key image beside the zkey (KEY.zkey.cuzkimg).
+  bool no_key_image = false;
 };
 
 struct OfflineCommands {

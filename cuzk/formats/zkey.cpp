@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "cuzk/ec/batch_decode.hpp"
 #include "cuzk/ec/encoding.hpp"
@@ -214,12 +215,23 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
   }
   const std::size_t nv = z.n_vars, np = z.n_public, n = pk.domain_size;
   tm.header = lap();
-  CUZK_RETURN_IF_ERROR(decode_g1s(sections[3], pk.vk.ic, np + 1, 3, pool, opt.check_subgroup));
-  CUZK_RETURN_IF_ERROR(decode_g1s(sections[5], pk.a, nv, 5, pool, opt.check_subgroup));
-  CUZK_RETURN_IF_ERROR(decode_g1s(sections[6], pk.b_g1, nv, 6, pool, opt.check_subgroup));
-  CUZK_RETURN_IF_ERROR(decode_g2s(sections[7], pk.b_g2, nv, 7, pool, opt.check_subgroup));
-  CUZK_RETURN_IF_ERROR(decode_g1s(sections[8], pk.l, nv - np - 1, 8, pool, opt.check_subgroup));
-  CUZK_RETURN_IF_ERROR(decode_g1s(sections[9], pk.h, n, 9, pool, opt.check_subgroup));
+  if (opt.points) {
+    CUZK_RETURN_IF_ERROR(decode_g1s(sections[3], pk.vk.ic, np + 1, 3, pool, opt.check_subgroup));
+    CUZK_RETURN_IF_ERROR(decode_g1s(sections[5], pk.a, nv, 5, pool, opt.check_subgroup));
+    CUZK_RETURN_IF_ERROR(decode_g1s(sections[6], pk.b_g1, nv, 6, pool, opt.check_subgroup));
+    CUZK_RETURN_IF_ERROR(decode_g2s(sections[7], pk.b_g2, nv, 7, pool, opt.check_subgroup));
+    CUZK_RETURN_IF_ERROR(decode_g1s(sections[8], pk.l, nv - np - 1, 8, pool, opt.check_subgroup));
+    CUZK_RETURN_IF_ERROR(decode_g1s(sections[9], pk.h, n, 9, pool, opt.check_subgroup));
+  } else {
+    const std::pair<std::uint32_t, std::size_t> g1_counts[] = {{3, np + 1}, {5, nv}, {6, nv}, {8, nv - np - 1}, {9, n}};
+    for (const auto& [id, count] : g1_counts)
+      if (sections[id].size() != count * kG1LemBytes)
+        return Status(Errc::size_mismatch, sec(id) + ": " + std::to_string(sections[id].size()) + " bytes, expected " +
+                                               std::to_string(count) + " G1 points");
+    if (sections[7].size() != nv * kG2LemBytes)
+      return Status(Errc::size_mismatch, sec(7) + ": " + std::to_string(sections[7].size()) + " bytes, expected " +
+                                             std::to_string(nv) + " G2 points");
+  }
   tm.points = lap();
 
   // Section 4: coefficients.

@@ -35,6 +35,9 @@ struct ZkeyReadOptions {
   ThreadPool* pool = nullptr;
   /// Filled when set.
   ZkeyReadTimings* timings = nullptr;
+  /// false: sections 3 and 5-9 are only size-checked and the key's point arrays (IC included)
+  /// left empty, for a caller that takes them from a key image of this file.
+  bool points = true;
 };
 
 /// A parsed zkey.

@@ -63,6 +63,25 @@ grep -q "section 4 (coefficients): coefficient 0: matrix 2" out.txt || { echo "F
 CUZK_MALLOC_HUGEPAGES=1 "$CUZK" prove --zkey key.zkey --wtns $C.wtns --proof proof0.json --public public0.json --threads 2 --timings 2> timings.txt
 grep -q "cuzk prove: key .* witness" timings.txt || { echo "FAIL: no key/witness split"; cat timings.txt; exit 1; }
 expect_rc 0 "$CUZK" verify --vk vk.json --proof proof0.json --public public0.json
+# The decoded-key image beside the zkey: written by the first prove above, used now; a touched
+# (stale) zkey or a damaged image is rebuilt; --no-key-image neither reads nor writes one.
+[ -s key.zkey.cuzkimg ] || { echo "FAIL: no key image written"; exit 1; }
+img_prove() {  # img_prove EXPECTED_NOTE [options]
+  local want=$1; shift
+  "$CUZK" prove --zkey key.zkey --wtns $C.wtns --proof pi.json --public pubi.json --threads 2 --timings "$@" 2> timings.txt
+  grep -q "key image $want" timings.txt || { echo "FAIL: key image not $want"; cat timings.txt; exit 1; }
+  expect_rc 0 "$CUZK" verify --vk vk.json --proof pi.json --public pubi.json
+}
+img_prove used
+touch -d '2001-01-01' key.zkey
+img_prove "rebuilt (invalid_argument"
+img_prove used
+printf '\x5a' | dd of=key.zkey.cuzkimg bs=1 seek=4200 conv=notrunc status=none
+img_prove "rebuilt (bad_encoding"
+img_prove "rebuilt (invalid_argument" --no-subgroup-check  # the image records the check mode
+rm key.zkey.cuzkimg
+img_prove off --no-key-image
+[ ! -e key.zkey.cuzkimg ] || { echo "FAIL: --no-key-image wrote an image"; exit 1; }
 expect_rc 2 "$CUZK" prove --zkey key.zkey --params key.params --wtns $C.wtns --proof x.bin
 expect_rc 2 "$CUZK" prove --params key.params --wtns $C.wtns --proof x.bin
 expect_rc 2 "$CUZK" verify --vk vk.json
