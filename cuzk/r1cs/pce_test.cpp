@@ -703,7 +703,9 @@ TEST(PcePlan, FarColumnsOfBenchCircuit) {
       EXPECT_TRUE(read.count(col)) << "block " << blk << " column " << col;
       EXPECT_GE(col, m.num_inputs);
       EXPECT_LT(std::uint64_t{col} + PcePlan::kFarColumns, top);
-      if (e > plan.far_off[blk]) EXPECT_LT(plan.far[e - 1], col);
+      if (e > plan.far_off[blk]) {
+        EXPECT_LT(plan.far[e - 1], col);
+      }
     }
   }
   // Evaluation with the prefetches equals the slow twin.
