@@ -133,23 +133,27 @@ inline bool set_ifma_enabled(bool on) {
   return prev;
 }
 
-/// The IFMA kernel of mul8 (callers check cpu_has_ifma()). Fully unrolled: 256 vpmadd52 and about
-/// 60 other vector operations for eight products.
-[[gnu::target("avx512f,avx512ifma"), gnu::noinline]] inline void mul8_ifma(Fp8& r, const Fp8& a, const Fp8& b) {
+/// The IFMA Montgomery product on registers: r = a·b·2^-416 mod p per lane, limbs normalized
+/// (a·b < p·2^416 gives r < 2p); r may alias a or b. Fully unrolled: 256 vpmadd52 and about 60
+/// other vector operations for eight products. Inlined into mul8_ifma and into the MSM's IFMA
+/// bucket kernels (msm/ifma_buckets.hpp), which keep their operands in registers.
+[[gnu::target("avx512f,avx512ifma"), gnu::always_inline]] inline void mont_mul_lanes(__m512i* r, const __m512i* a,
+                                                                                   const __m512i* b) {
   const auto& c = detail::kConsts;
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kMask52));
   const __m512i inv = _mm512_set1_epi64(static_cast<long long>(c.inv));
   const __m512i zero = _mm512_setzero_si512();
-  __m512i av[kLimbs], t[kLimbs + 1];
+  __m512i av[kLimbs], bv[kLimbs], t[kLimbs + 1];
 #pragma GCC unroll 8
   for (unsigned j = 0; j < kLimbs; ++j) {
-    av[j] = _mm512_load_si512(a.l[j]);
+    av[j] = a[j];
+    bv[j] = b[j];
     t[j] = zero;
   }
   t[kLimbs] = zero;
 #pragma GCC unroll 8
   for (unsigned i = 0; i < kLimbs; ++i) {
-    const __m512i bi = _mm512_load_si512(b.l[i]);
+    const __m512i bi = bv[i];
 #pragma GCC unroll 8
     for (unsigned j = 0; j < kLimbs; ++j) {
       t[j] = _mm512_madd52lo_epu64(t[j], av[j], bi);
@@ -174,7 +178,20 @@ inline bool set_ifma_enabled(bool on) {
     t[j] = _mm512_and_si512(t[j], mask);
   }
 #pragma GCC unroll 8
-  for (unsigned j = 0; j < kLimbs; ++j) _mm512_store_si512(r.l[j], t[j]);
+  for (unsigned j = 0; j < kLimbs; ++j) r[j] = t[j];
+}
+
+/// The IFMA kernel of mul8 (callers check cpu_has_ifma()): mont_mul_lanes from memory to memory.
+[[gnu::target("avx512f,avx512ifma"), gnu::noinline]] inline void mul8_ifma(Fp8& r, const Fp8& a, const Fp8& b) {
+  __m512i av[kLimbs], bv[kLimbs];
+#pragma GCC unroll 8
+  for (unsigned j = 0; j < kLimbs; ++j) {
+    av[j] = _mm512_load_si512(a.l[j]);
+    bv[j] = _mm512_load_si512(b.l[j]);
+  }
+  mont_mul_lanes(av, av, bv);
+#pragma GCC unroll 8
+  for (unsigned j = 0; j < kLimbs; ++j) _mm512_store_si512(r.l[j], av[j]);
 }
 
 /// r = a·b·2^-416 mod p in each of the eight lanes (result < 2p for a, b < 2p); r may alias a or b.

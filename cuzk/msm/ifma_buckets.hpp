@@ -114,50 +114,8 @@ CUZK_IFMA_INLINE void cond_sub(V* v, const std::uint64_t* kp) {
   for (unsigned j = 0; j < kLimbs; ++j) v[j] = _mm512_mask_blend_epi64(ge, v[j], w[j]);
 }
 
-// r = a·b·2^-416 mod p per lane (ff/fp_ifma.hpp's mul8_ifma on registers): limbs normalized,
-// a·b < p·2^416 gives r < 2p. r may alias a or b.
-CUZK_IFMA_INLINE void mul(V* r, const V* a, const V* b) {
-  const auto& c = detail::kConsts;
-  const V mask = bcast(kMask52);
-  const V inv = bcast(c.inv);
-  const V zero = _mm512_setzero_si512();
-  V av[kLimbs], bv[kLimbs], t[kLimbs + 1];
-#pragma GCC unroll 8
-  for (unsigned j = 0; j < kLimbs; ++j) {
-    av[j] = a[j];
-    bv[j] = b[j];
-    t[j] = zero;
-  }
-  t[kLimbs] = zero;
-#pragma GCC unroll 8
-  for (unsigned i = 0; i < kLimbs; ++i) {
-    const V bi = bv[i];
-#pragma GCC unroll 8
-    for (unsigned j = 0; j < kLimbs; ++j) {
-      t[j] = _mm512_madd52lo_epu64(t[j], av[j], bi);
-      t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], av[j], bi);
-    }
-    const V m = _mm512_madd52lo_epu64(zero, _mm512_and_si512(t[0], mask), inv);
-#pragma GCC unroll 8
-    for (unsigned j = 0; j < kLimbs; ++j) {
-      const V pj = bcast(c.p[j]);
-      t[j] = _mm512_madd52lo_epu64(t[j], pj, m);
-      t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], pj, m);
-    }
-    const V carry = _mm512_maskz_srli_epi64(0xff, t[0], 52);
-#pragma GCC unroll 8
-    for (unsigned j = 0; j < kLimbs; ++j) t[j] = t[j + 1];
-    t[0] = _mm512_add_epi64(t[0], carry);
-    t[kLimbs] = zero;
-  }
-#pragma GCC unroll 8
-  for (unsigned j = 0; j + 1 < kLimbs; ++j) {
-    t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_maskz_srli_epi64(0xff, t[j], 52));
-    t[j] = _mm512_and_si512(t[j], mask);
-  }
-#pragma GCC unroll 8
-  for (unsigned j = 0; j < kLimbs; ++j) r[j] = t[j];
-}
+// r = a·b·2^-416 mod p per lane: limbs normalized, a·b < p·2^416 gives r < 2p; r may alias a or b.
+CUZK_IFMA_INLINE void mul(V* r, const V* a, const V* b) { mont_mul_lanes(r, a, b); }
 
 // Transposes an 8×8 matrix of 64-bit words held as eight rows.
 CUZK_IFMA_INLINE void transpose8(V* r) {
