@@ -895,8 +895,8 @@ PcePlan pce_plan(const R1csMatrices& m) {
     p.lin_rows.push_back(ri | flags << 8);
     lin_terms.push_back(std::move(t));
   };
-  std::vector<std::uint32_t> block_cols;
-  for (std::size_t blk = 0; blk < blocks; ++blk) {
+  // Where each list stands: block blk's entries run from its *_off[blk] to *_off[blk + 1].
+  auto mark_offsets = [&p] {
     p.boolean_off.push_back(p.boolean.size());
     p.xor_off.push_back(p.xor_.size());
     p.mul_off.push_back(p.mul.size());
@@ -908,6 +908,10 @@ PcePlan pce_plan(const R1csMatrices& m) {
     p.pow_off.push_back(p.pow.size());
     p.gen_off.push_back(p.gen.size());
     p.far_off.push_back(p.far.size());
+  };
+  std::vector<std::uint32_t> block_cols;
+  for (std::size_t blk = 0; blk < blocks; ++blk) {
+    mark_offsets();
     const std::size_t lo = blk * SparseMatrix::kBlockRows;
     const std::size_t hi = std::min(rows, lo + SparseMatrix::kBlockRows);
     block_cols.clear();
@@ -965,17 +969,7 @@ PcePlan pce_plan(const R1csMatrices& m) {
       if (p.far.size() - first > PcePlan::kMaxFar) p.far.resize(first + PcePlan::kMaxFar);
     }
   }
-  p.far_off.push_back(p.far.size());
-  p.boolean_off.push_back(p.boolean.size());
-  p.xor_off.push_back(p.xor_.size());
-  p.mul_off.push_back(p.mul.size());
-  p.linear_off.push_back(p.linear.size());
-  p.long_off.push_back(p.long_.size());
-  p.lin_off.push_back(p.lin_rows.size());
-  p.unit_off.push_back(p.unit.size());
-  p.bit_off.push_back(p.bit.size());
-  p.pow_off.push_back(p.pow.size());
-  p.gen_off.push_back(p.gen.size());
+  mark_offsets();
   return p;
 }
 
