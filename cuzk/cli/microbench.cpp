@@ -190,6 +190,36 @@ std::function<void()> synth_classic_reuse_op(OpContext& c) {
   };
 }
 
+/// What the PCE ops share, made outside the timed region: the bench circuit at 2^K rows, its
+/// matrices, schedule and compiled plan (once per topology), a, b, c sized to the rows, and the
+/// witness buffer each run hands to the next.
+struct PceOpSetup {
+  std::shared_ptr<BenchCircuit> circuit;
+  std::shared_ptr<R1csMatrices> m;
+  std::shared_ptr<PceSchedule> sched;
+  std::shared_ptr<PcePlan> plan;
+  std::shared_ptr<AbcVectors> v;
+  std::shared_ptr<std::vector<Fr>> z;
+};
+
+PceOpSetup make_pce_op_setup(OpContext& c, ThreadPool& pool) {
+  const unsigned k = static_cast<unsigned>(std::countr_zero(c.n));
+  PceOpSetup su;
+  su.circuit = std::make_shared<BenchCircuit>(BenchCircuitParams{.log_rows = k});
+  check(su.circuit->prepare());
+  auto r = generate_bench_r1cs(pool, {.log_rows = k}, false);
+  check(r.status());
+  su.m = std::make_shared<R1csMatrices>(std::move(r->matrices));
+  su.sched = std::make_shared<PceSchedule>(pce_schedule(*su.m));
+  su.plan = std::make_shared<PcePlan>(pce_plan(*su.m));
+  su.v = std::make_shared<AbcVectors>();
+  su.v->a.resize(su.m->num_constraints);
+  su.v->b.resize(su.m->num_constraints);
+  su.v->c.resize(su.m->num_constraints);
+  su.z = std::make_shared<std::vector<Fr>>();
+  return su;
+}
+
 /// The same circuit as witness-only synthesis + PCE SpMV producing the same a, b, c (the
 /// matrices are recorded once, outside the timed region, as the engine caches them). a, b, c and
 /// the witness buffer are reused from one run to the next (the witness system builds z in the
@@ -197,18 +227,8 @@ std::function<void()> synth_classic_reuse_op(OpContext& c) {
 /// The SpMV runs from the compiled plan (pce_plan, built once per topology outside the timed
 /// region); synth-pce-csr walks the CSR rows instead (the path before the plan, same a, b, c).
 std::function<void()> synth_pce_op(OpContext& c, ThreadPool& pool, bool use_plan = true) {
-  const unsigned k = static_cast<unsigned>(std::countr_zero(c.n));
-  auto circuit = std::make_shared<BenchCircuit>(BenchCircuitParams{.log_rows = k});
-  check(circuit->prepare());
-  auto r = generate_bench_r1cs(pool, {.log_rows = k}, false);
-  check(r.status());
-  auto m = std::make_shared<R1csMatrices>(std::move(r->matrices));
-  auto v = std::make_shared<AbcVectors>();
-  v->a.resize(m->num_constraints);
-  v->b.resize(m->num_constraints);
-  v->c.resize(m->num_constraints);
-  auto z = std::make_shared<std::vector<Fr>>();
-  auto plan = std::make_shared<PcePlan>(pce_plan(*m));  // once per topology, like the matrices
+  const PceOpSetup su = make_pce_op_setup(c, pool);
+  const auto& [circuit, m, sched, plan, v, z] = su;
   const PceOptions opt{.plan = use_plan ? plan.get() : nullptr};
   return [circuit, m, plan, opt, v, z, &pool]() {
     WitnessConstraintSystem cs({.reserve_aux = m->num_aux, .num_inputs_hint = m->num_inputs}, std::move(*z));
@@ -223,20 +243,9 @@ std::function<void()> synth_pce_op(OpContext& c, ThreadPool& pool, bool use_plan
 /// batch of 64-row blocks is evaluated from the plan as soon as the columns it reads are assigned,
 /// while they are still in cache. Same a, b, c as synth-pce.
 std::function<void()> synth_pce_fused_op(OpContext& c) {
-  const unsigned k = static_cast<unsigned>(std::countr_zero(c.n));
-  auto circuit = std::make_shared<BenchCircuit>(BenchCircuitParams{.log_rows = k});
-  check(circuit->prepare());
   ThreadPool setup_pool(1);
-  auto r = generate_bench_r1cs(setup_pool, {.log_rows = k}, false);
-  check(r.status());
-  auto m = std::make_shared<R1csMatrices>(std::move(r->matrices));
-  auto sched = std::make_shared<PceSchedule>(pce_schedule(*m));
-  auto v = std::make_shared<AbcVectors>();
-  v->a.resize(m->num_constraints);
-  v->b.resize(m->num_constraints);
-  v->c.resize(m->num_constraints);
-  auto z = std::make_shared<std::vector<Fr>>();
-  auto plan = std::make_shared<PcePlan>(pce_plan(*m));
+  const PceOpSetup su = make_pce_op_setup(c, setup_pool);
+  const auto& [circuit, m, sched, plan, v, z] = su;
   return [circuit, m, sched, plan, v, z]() {
     PceStream stream(*m, *sched, v->a, v->b, v->c, {.plan = plan.get()});
     WitnessConstraintSystem cs({.reserve_aux = m->num_aux, .num_inputs_hint = m->num_inputs, .stream = &stream},
@@ -252,19 +261,8 @@ std::function<void()> synth_pce_fused_op(OpContext& c) {
 /// 64-row blocks whose columns are already assigned while this thread goes on synthesising, and
 /// both finish the rest. With --threads 1: synthesis then SpMV on one thread (= synth-pce).
 std::function<void()> synth_pce_pipe_op(OpContext& c, ThreadPool& pool) {
-  const unsigned k = static_cast<unsigned>(std::countr_zero(c.n));
-  auto circuit = std::make_shared<BenchCircuit>(BenchCircuitParams{.log_rows = k});
-  check(circuit->prepare());
-  auto r = generate_bench_r1cs(pool, {.log_rows = k}, false);
-  check(r.status());
-  auto m = std::make_shared<R1csMatrices>(std::move(r->matrices));
-  auto sched = std::make_shared<PceSchedule>(pce_schedule(*m));
-  auto v = std::make_shared<AbcVectors>();
-  v->a.resize(m->num_constraints);
-  v->b.resize(m->num_constraints);
-  v->c.resize(m->num_constraints);
-  auto z = std::make_shared<std::vector<Fr>>();
-  auto plan = std::make_shared<PcePlan>(pce_plan(*m));
+  const PceOpSetup su = make_pce_op_setup(c, pool);
+  const auto& [circuit, m, sched, plan, v, z] = su;
   return [circuit, m, sched, plan, v, z, &pool]() {
     auto w = synthesize_pce(pool, *circuit, *m, *sched, v->a, v->b, v->c, std::move(*z), {.plan = plan.get()});
     check(w.status());
