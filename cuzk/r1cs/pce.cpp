@@ -304,6 +304,15 @@ const FoldTable kFold;
   return out;
 }
 
+// Adds q·v for a v that should be a bit (0 or 1 = Montgomery R): q masked by v, no product. A v
+// that is neither sets bits of |bad| (the caller then redoes its rows exactly).
+[[gnu::always_inline]] inline void wide_add_masked_bit(Wide& acc, const Fr& q, const Fr& v, std::uint64_t& bad) {
+  constexpr Fr::Repr kOne = Fr::one().l;
+  const std::uint64_t m = 0 - static_cast<std::uint64_t>(v.l[0] != 0);
+  bad |= (v.l[0] ^ (kOne[0] & m)) | (v.l[1] ^ (kOne[1] & m)) | (v.l[2] ^ (kOne[2] & m)) | (v.l[3] ^ (kOne[3] & m));
+  wide_add(acc, q.l[0] & m, q.l[1] & m, q.l[2] & m, q.l[3] & m);
+}
+
 // Adds v · 2^e (1 ≤ e ≤ 63) as an integer below 3r: the 318-bit shift, less q·r with q from a
 // Barrett estimate on its top 64 bits (μ = ⌊2^318 / r⌋; q ≤ t / r < q + 3). No Montgomery product.
 constexpr std::uint64_t kPow2Mu = 0x8d54253b7fb78ddfULL;
@@ -374,11 +383,7 @@ template <bool kBool>
     const Fr& v = z[*c++];
     const Fr& q = coeffs[*k++];
     if constexpr (kBool) {
-      // A bit: add the coefficient masked by it. Anything else than 0 or 1 (Montgomery R) sets |bad|.
-      const std::uint64_t m = 0 - static_cast<std::uint64_t>(v.l[0] != 0);
-      bad |= (v.l[0] ^ (kOne[0] & m)) | (v.l[1] ^ (kOne[1] & m)) | (v.l[2] ^ (kOne[2] & m)) |
-             (v.l[3] ^ (kOne[3] & m));
-      wide_add(pos, q.l[0] & m, q.l[1] & m, q.l[2] & m, q.l[3] & m);
+      wide_add_masked_bit(pos, q, v, bad);
     } else {
       wide_add(pos, q * v);
     }
@@ -442,10 +447,7 @@ void eval_linear_scatter(const PcePlan& P, const R1csMatrices& m, const Fr* z, s
       Wide& s = slots[slot];
       Wide t = s;
       if constexpr (kBool) {
-        const std::uint64_t mk = 0 - static_cast<std::uint64_t>(v.l[0] != 0);
-        bad |= (v.l[0] ^ (kOne[0] & mk)) | (v.l[1] ^ (kOne[1] & mk)) | (v.l[2] ^ (kOne[2] & mk)) |
-               (v.l[3] ^ (kOne[3] & mk));
-        wide_add(t, q.l[0] & mk, q.l[1] & mk, q.l[2] & mk, q.l[3] & mk);
+        wide_add_masked_bit(t, q, v, bad);
       } else {
         wide_add(t, q * v);
       }
