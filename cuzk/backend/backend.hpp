@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cuzk/base/status.hpp"
 #include "cuzk/ec/g1.hpp"
@@ -150,62 +151,86 @@ class Backend {
   Result<PartitionSums> prove_partition_steps(const PartitionInputs& in, PartitionTimings* timings = nullptr);
 };
 
-inline Result<PartitionSums> Backend::prove_partition_steps(const PartitionInputs& in, PartitionTimings* timings) {
-  using Clock = std::chrono::steady_clock;
-  auto t0 = Clock::now();
-  auto lap = [&t0](double& field) {
-    const auto t = Clock::now();
-    field = std::chrono::duration<double>(t - t0).count();
-    t0 = t;
-  };
-  PartitionTimings tm;
-  const bool snarkjs = in.abc.convention == HConvention::snarkjs;
+/// One of the MSMs of a partition (FORMATS.md §2): which sum it adds to, over which table, with
+/// which scalars and density. bellperson splits A, B_G1 and B_G2 into an inputs and an aux term.
+struct PartitionMsm {
+  enum class Sum { a, b_g1, b_g2, l, h };
+  Sum sum = Sum::a;
+  BasesId bases{};
+  std::span<const Fr> scalars{};
+  MsmDensity density{};
+  bool g2() const { return sum == Sum::b_g2; }
+};
+
+/// size_mismatch for a domain below 2 rows or a witness shorter than its inputs; else ok.
+inline Status check_partition_inputs(const PartitionInputs& in) {
   const std::size_t n = in.abc.a.size();
   if (n < 2) return Status(Errc::size_mismatch, "partition domain has " + std::to_string(n) + " rows");
   if (in.num_inputs > in.z.size())
     return Status(Errc::size_mismatch, "witness has " + std::to_string(in.z.size()) + " values, fewer than " +
                                            std::to_string(in.num_inputs) + " inputs");
-  const std::span<Fr> hs = in.abc.a.subspan(0, snarkjs ? n : n - 1);
-  if (Status st = compute_h(in.abc, hs); !st.ok()) return st;
-  lap(tm.h);
+  return {};
+}
+
+/// Where the H step leaves h: the prefix of a (n values for snarkjs, n − 1 for bellperson).
+inline std::span<Fr> partition_h_span(const PartitionInputs& in) {
+  const std::size_t n = in.abc.a.size();
+  return in.abc.a.subspan(0, in.abc.convention == HConvention::snarkjs ? n : n - 1);
+}
+
+/// The partition's MSM terms in the order prove_partition_steps runs them (A, B_G1, B_G2, L, H),
+/// with |hs| the H step's output. Their sums, added per PartitionMsm::Sum, are PartitionSums.
+inline std::vector<PartitionMsm> partition_msms(const PartitionInputs& in, std::span<const Fr> hs) {
+  using S = PartitionMsm::Sum;
   const std::span<const Fr> inputs = in.z.subspan(0, in.num_inputs), aux = in.z.subspan(in.num_inputs);
+  std::vector<PartitionMsm> t;
+  if (in.abc.convention == HConvention::snarkjs) {
+    t = {{S::a, in.a, in.z, {}}, {S::b_g1, in.b_g1, in.z, {}}, {S::b_g2, in.b_g2, in.z, {}}};
+  } else {
+    t = {{S::a, in.a, inputs, {}},          {S::a, in.a, aux, in.a_aux},          {S::b_g1, in.b_g1, inputs, in.b_input},
+         {S::b_g1, in.b_g1, aux, in.b_aux}, {S::b_g2, in.b_g2, inputs, in.b_input}, {S::b_g2, in.b_g2, aux, in.b_aux}};
+  }
+  t.push_back({S::l, in.l, aux, {}});
+  t.push_back({S::h, in.h, hs, {}});
+  return t;
+}
+
+/// Adds one term's result to its sum; |seconds| to its stage time.
+inline void add_partition_term(PartitionSums& out, PartitionTimings& tm, PartitionMsm::Sum sum, const G1Jacobian* g1,
+                               const G2Jacobian* g2, double seconds) {
+  using S = PartitionMsm::Sum;
+  switch (sum) {
+    case S::a: out.a += *g1, tm.msm_a += seconds; break;
+    case S::b_g1: out.b_g1 += *g1, tm.msm_b1 += seconds; break;
+    case S::b_g2: out.b_g2 += *g2, tm.msm_b2 += seconds; break;
+    case S::l: out.l += *g1, tm.msm_l += seconds; break;
+    case S::h: out.h += *g1, tm.msm_h += seconds; break;
+  }
+}
+
+inline Result<PartitionSums> Backend::prove_partition_steps(const PartitionInputs& in, PartitionTimings* timings) {
+  using Clock = std::chrono::steady_clock;
+  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  CUZK_RETURN_IF_ERROR(check_partition_inputs(in));
+  PartitionTimings tm;
+  const std::span<Fr> hs = partition_h_span(in);
+  auto t0 = Clock::now();
+  CUZK_RETURN_IF_ERROR(compute_h(in.abc, hs));
+  tm.h = seconds_since(t0);
   PartitionSums out{G1Jacobian::identity(), G1Jacobian::identity(), G1Jacobian::identity(), G1Jacobian::identity(),
                     G2Jacobian::identity()};
-  auto g1 = [&](BasesId id, std::span<const Fr> sc, MsmDensity d, G1Jacobian& acc) -> Status {
-    auto r = msm_g1(id, sc, {.density = d});
-    if (!r.ok()) return r.status();
-    acc += *r;
-    return {};
-  };
-  auto g2 = [&](BasesId id, std::span<const Fr> sc, MsmDensity d, G2Jacobian& acc) -> Status {
-    auto r = msm_g2(id, sc, {.density = d});
-    if (!r.ok()) return r.status();
-    acc += *r;
-    return {};
-  };
-  Status st;
-  if (snarkjs) {
-    if (st = g1(in.a, in.z, {}, out.a); !st.ok()) return st;
-    lap(tm.msm_a);
-    if (st = g1(in.b_g1, in.z, {}, out.b_g1); !st.ok()) return st;
-    lap(tm.msm_b1);
-    if (st = g2(in.b_g2, in.z, {}, out.b_g2); !st.ok()) return st;
-    lap(tm.msm_b2);
-  } else {
-    if (st = g1(in.a, inputs, {}, out.a); !st.ok()) return st;
-    if (st = g1(in.a, aux, in.a_aux, out.a); !st.ok()) return st;
-    lap(tm.msm_a);
-    if (st = g1(in.b_g1, inputs, in.b_input, out.b_g1); !st.ok()) return st;
-    if (st = g1(in.b_g1, aux, in.b_aux, out.b_g1); !st.ok()) return st;
-    lap(tm.msm_b1);
-    if (st = g2(in.b_g2, inputs, in.b_input, out.b_g2); !st.ok()) return st;
-    if (st = g2(in.b_g2, aux, in.b_aux, out.b_g2); !st.ok()) return st;
-    lap(tm.msm_b2);
+  for (const PartitionMsm& m : partition_msms(in, hs)) {
+    t0 = Clock::now();
+    if (m.g2()) {
+      auto r = msm_g2(m.bases, m.scalars, {.density = m.density});
+      if (!r.ok()) return r.status();
+      add_partition_term(out, tm, m.sum, nullptr, &*r, seconds_since(t0));
+    } else {
+      auto r = msm_g1(m.bases, m.scalars, {.density = m.density});
+      if (!r.ok()) return r.status();
+      add_partition_term(out, tm, m.sum, &*r, nullptr, seconds_since(t0));
+    }
   }
-  if (st = g1(in.l, aux, {}, out.l); !st.ok()) return st;
-  lap(tm.msm_l);
-  if (st = g1(in.h, hs, {}, out.h); !st.ok()) return st;
-  lap(tm.msm_h);
   if (timings != nullptr) *timings = tm;
   return out;
 }

@@ -45,6 +45,13 @@ class CpuBackend final : public Backend {
 
   Status compute_h(HInputs inputs, std::span<Fr> h) override;
 
+  /// The H step on the whole pool, then the partition's MSMs. On a pool of 2 or 3 threads the MSMs
+  /// run as concurrent one-thread tasks, longest first (a one-thread Pippenger has no split or
+  /// merge cost: 2^16 snarkjs, 2 threads, the five MSMs 0.56 s one after another on the pool
+  /// against ≈ 0.45 s as tasks, docs/perf/groth16.md Version 6); otherwise as
+  /// prove_partition_steps. The same sums either way; each stage time is its own task's span.
+  Result<PartitionSums> prove_partition(const PartitionInputs& in, PartitionTimings* timings = nullptr) override;
+
   /// Tables currently loaded (for tests and status reports).
   std::size_t loaded_tables() const;
 
@@ -62,6 +69,9 @@ class CpuBackend final : public Backend {
   // The table of |id|, shared so a concurrent release cannot free it under a running MSM.
   std::shared_ptr<const Table> find(BasesId id) const;
   Result<BasesId> insert(Table table);
+  // One MSM over table |bases| on |pool| (the backend's pool, or a one-thread pool of a task).
+  template <class C>
+  Result<Jacobian<C>> msm_on(ThreadPool& pool, BasesId bases, std::span<const Fr> scalars, const MsmOptions& options);
   // The cached plan of the domain of size 2^|log_n| with |options| (roots, coset shift).
   Result<std::shared_ptr<const NttPlan>> plan(unsigned log_n, const DomainOptions& options);
   using PlanKey = std::tuple<unsigned, RootFamily, Fr::Repr>;  // log n, roots, shift (Montgomery limbs)
