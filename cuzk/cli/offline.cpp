@@ -103,36 +103,6 @@ void add_offline_commands(CLI::App& app, OfflineCommands& oc) {
   oc.verify->add_option("--public", o.public_in, "public.json (for N bellperson proofs: an array of N arrays)")->required();
 }
 
-void reexec_with_huge_page_malloc(int argc, char** argv) {
-  if (argc < 2 || (std::strcmp(argv[1], "prove") != 0 && std::strcmp(argv[1], "setup") != 0)) return;
-  const char* env = std::getenv("CUZK_MALLOC_HUGEPAGES");  // 0: never, 1: always, unset: by key size
-  if (env != nullptr && std::strcmp(env, "0") == 0) return;
-  const bool always = env != nullptr && std::strcmp(env, "1") == 0;
-  if (std::strcmp(argv[1], "prove") == 0 && !always) {
-    // A second start costs ≈ 50 ms here (the dynamic loader); it pays from keys of ≈ 2^16
-    // constraints up (measured: 2^12 0.37-0.40 s without, 0.42-0.48 with).
-    std::uint64_t key_bytes = 0;
-    for (int i = 2; i < argc; ++i) {
-      std::string_view a = argv[i];
-      std::string path;
-      for (std::string_view opt : {"--zkey", "--params"}) {
-        if (a == opt && i + 1 < argc) path = argv[i + 1];
-        else if (a.size() > opt.size() && a.substr(0, opt.size()) == opt && a[opt.size()] == '=')
-          path = std::string(a.substr(opt.size() + 1));
-      }
-      struct stat st {};
-      if (!path.empty() && ::stat(path.c_str(), &st) == 0) key_bytes = static_cast<std::uint64_t>(st.st_size);
-    }
-    if (key_bytes < kHugePageMallocMinKeyBytes) return;
-  }
-  const char* cur = std::getenv("GLIBC_TUNABLES");
-  std::string t = cur != nullptr ? cur : "";
-  if (t.find("glibc.malloc.hugetlb") != std::string::npos) return;  // set by the user or by the first exec
-  t = t.empty() ? "glibc.malloc.hugetlb=1" : t + ":glibc.malloc.hugetlb=1";
-  if (::setenv("GLIBC_TUNABLES", t.c_str(), 1) != 0) return;
-  ::execv("/proc/self/exe", argv);  // returns only on failure: carry on without
-}
-
 bool run_offline_commands(OfflineCommands& oc, int* rc) {
   if (oc.setup != nullptr && oc.setup->parsed()) return *rc = run_setup(oc.opt), true;
   if (oc.prove != nullptr && oc.prove->parsed()) return *rc = run_prove(oc.opt), true;

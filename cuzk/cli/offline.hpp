@@ -42,19 +42,6 @@ struct OfflineCommands {
 /// Adds `setup`, `prove` and `verify` to |app|.
 void add_offline_commands(CLI::App& app, OfflineCommands& oc);
 
-/// The smallest proving key for which `cuzk prove` re-executes with huge-page malloc (below it the
-/// second start costs more than the faults it saves; a 2^16 mulchain zkey is 43.5 MB).
-inline constexpr std::uint64_t kHugePageMallocMinKeyBytes = std::uint64_t{32} << 20;
-
-/// For `cuzk setup` and `cuzk prove` with a key of at least kHugePageMallocMinKeyBytes: re-executes this program once with
-/// GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (glibc ≥ 2.35: malloc advises transparent huge pages for
-/// its large blocks and heap). On this project's VM a first touch of 4 KiB pages runs at
-/// ≈ 0.25 GB/s (≈ 15 µs per fault) against ≈ 12 GB/s with huge pages, and a 2^16 zkey prove
-/// first-touches ≈ 40 MB of vectors (coefficients, matrices, witness, H step): ≈ 0.15 s
-/// (docs/perf/groth16.md Version 5). Returns (does nothing) when the tunable is already set, when
-/// CUZK_MALLOC_HUGEPAGES=0, for other commands, for a smaller key (unless CUZK_MALLOC_HUGEPAGES=1),
-/// or when the exec fails.
-void reexec_with_huge_page_malloc(int argc, char** argv);
 /// Runs the parsed one: true with its exit code in |rc|, false when none was given.
 bool run_offline_commands(OfflineCommands& oc, int* rc);
 
