@@ -161,35 +161,43 @@ int run_prove(const OfflineOptions& o) {
     std::shared_ptr<const KeyImage> image;
     if (tag != 0) {
       auto img = KeyImage::open(image_path, tag, &pool);
-      if (img.ok()) image = *img;
+      if (img.ok() && (*img)->has_matrices()) image = *img;
+      else if (img.ok()) image_note = "rebuilt (no matrices)";
       else image_note = img.status().code() == Errc::not_found ? "written" : "rebuilt (" + img.status().to_string() + ")";
     }
-    auto zk = read_zkey(o.zkey, {.check_subgroup = !o.no_subgroup_check, .pool = &pool, .timings = &ztm, .points = image == nullptr});
+    // With an image only the zkey's header is read: the points and section 4's rows come from it.
+    auto zk = read_zkey(o.zkey, {.check_subgroup = !o.no_subgroup_check, .pool = &pool, .timings = &ztm,
+                                 .points = image == nullptr, .coefficients = image == nullptr});
     if (!zk.ok()) return fail("prove", zk.status());
     if (image != nullptr) {
       ProvingKey ik = image->key();
-      if (ik.layout == KeyLayout::snarkjs && ik.domain_size == zk->pk.domain_size && ik.a.size() == zk->n_vars &&
-          ik.vk.ic.size() == zk->n_public + 1) {
+      const auto tc = std::chrono::steady_clock::now();
+      auto im = image->matrices();
+      ztm.coefficients = seconds_since(tc);
+      if (im.ok() && ik.layout == KeyLayout::snarkjs && ik.domain_size == zk->pk.domain_size &&
+          ik.a.size() == zk->n_vars && ik.vk.ic.size() == zk->n_public + 1 && im->num_inputs == zk->n_public + 1 &&
+          im->num_aux == zk->n_vars - zk->n_public - 1 && im->num_constraints <= ik.domain_size) {
         pk = std::move(ik);
+        m = std::move(*im);
         image_note = "used";
-      } else {  // sizes disagree with the zkey: decode it and rebuild
+      } else {  // sizes disagree with the zkey, or damaged rows: decode it and rebuild
         image = nullptr;
-        image_note = "rebuilt (sizes differ from the zkey)";
+        image_note = im.ok() ? "rebuilt (sizes differ from the zkey)" : "rebuilt (" + im.status().to_string() + ")";
         zk = read_zkey(o.zkey, {.check_subgroup = !o.no_subgroup_check, .pool = &pool, .timings = &ztm});
         if (!zk.ok()) return fail("prove", zk.status());
       }
     }
     if (image == nullptr) {
       pk = std::move(zk->pk);
+      m = std::move(zk->matrices);
       if (tag != 0) {
         const auto tw = std::chrono::steady_clock::now();
-        if (Status s = write_key_image(image_path, pk, tag, &pool); !s.ok())
+        if (Status s = write_key_image(image_path, pk, tag, &pool, &m); !s.ok())
           image_note = "not written (" + s.to_string() + ")";
         else
           image_note += " in " + std::to_string(seconds_since(tw)).substr(0, 5) + " s";
       }
     }
-    m = std::move(zk->matrices);
   } else {
     auto k = read_params(o.params, {.checked = !o.no_subgroup_check, .pool = &pool});
     if (!k.ok()) return fail("prove", k.status());

@@ -21,11 +21,20 @@ namespace {
 constexpr char kMagic[8] = {'C', 'U', 'Z', 'K', 'K', 'I', 'M', 'G'};
 constexpr std::size_t kHeaderBytes = 4096;
 constexpr std::size_t kAlign = 4096;
-constexpr std::size_t kGenAt = 176, kHeaderSumAt = 280;
+constexpr std::size_t kTableAt = 64, kGenAt = 464, kFrOneAt = 568, kDimsAt = 600, kFlagsAt = 648, kHeaderSumAt = 656;
 constexpr std::size_t kChunk = std::size_t{16} << 20;
-enum { kVk, kIc, kH, kL, kA, kBG1, kBG2, kSections };
-constexpr const char* kNames[kSections] = {"vk", "ic", "h", "l", "a", "b_g1", "b_g2"};
+// The point sections, then per matrix (A, B, C) its five SparseMatrix arrays, then the three
+// density bitmaps' words.
+enum { kVk, kIc, kH, kL, kA, kBG1, kBG2, kMat0, kDensity0 = kMat0 + 15, kSections = kDensity0 + 3 };
+enum { kRowPtr, kCol, kGenIdx, kCoeffs, kBlockGen, kMatArrays };
+constexpr const char* kNames[kSections] = {
+    "vk",          "ic",        "h",           "l",          "a",           "b_g1",       "b_g2",
+    "A row_ptr",   "A col",     "A gen_idx",   "A coeffs",   "A block_gen", "B row_ptr",  "B col",
+    "B gen_idx",   "B coeffs",  "B block_gen", "C row_ptr",  "C col",      "C gen_idx",  "C coeffs",
+    "C block_gen", "a_aux density", "b_input density", "b_aux density"};
 constexpr std::size_t kVkBytes = 3 * sizeof(G1Affine) + 3 * sizeof(G2Affine);
+static_assert(kTableAt + 16 * kSections == kGenAt && kGenAt + sizeof(G1Affine) == kFrOneAt &&
+              kFrOneAt + sizeof(Fr) == kDimsAt && kDimsAt + 6 * 8 == kFlagsAt && kFlagsAt + 8 == kHeaderSumAt);
 
 std::size_t align_up(std::size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
@@ -52,10 +61,25 @@ void put_generator(std::uint8_t* p) {
   std::memcpy(p, &g.x, sizeof g.x);
   std::memcpy(p + sizeof g.x, &g.y, sizeof g.y);
 }
+void put_fr_one(std::uint8_t* p) {
+  const Fr one = Fr::one();
+  std::memcpy(p, &one, sizeof one);
+}
 
 std::size_t element_bytes(int s) {
+  if (s >= kDensity0) return 8;
+  if (s >= kMat0) {
+    switch ((s - kMat0) % kMatArrays) {
+      case kCol:
+      case kGenIdx: return 4;
+      case kCoeffs: return sizeof(Fr);
+      default: return 8;
+    }
+  }
   return s == kVk ? kVkBytes : s == kBG2 ? sizeof(G2Affine) : sizeof(G1Affine);
 }
+
+const SparseMatrix* matrix_of(const R1csMatrices& m, int i) { return i == 0 ? &m.a : i == 1 ? &m.b : &m.c; }
 
 // Files whose data this process has checked: (device, inode, size, mtime ns).
 using FileId = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::int64_t>;
@@ -99,12 +123,30 @@ std::uint64_t key_image_checksum(std::span<const std::uint8_t> bytes, ThreadPool
   return checksum64(sums.data(), sums.size() * sizeof(std::uint64_t), bytes.size());
 }
 
-Status write_key_image(const std::string& path, const ProvingKey& pk, std::uint64_t source_tag, ThreadPool* pool) {
+Status write_key_image(const std::string& path, const ProvingKey& pk, std::uint64_t source_tag, ThreadPool* pool,
+                       const R1csMatrices* matrices) {
   // Section table.
-  const std::uint64_t counts[kSections] = {1, pk.vk.ic.size(), pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size(),
-                                           pk.b_g2.size()};
+  std::uint64_t counts[kSections] = {1, pk.vk.ic.size(), pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size(),
+                                     pk.b_g2.size()};
   const void* data[kSections] = {nullptr, pk.vk.ic.data(), pk.h.data(), pk.l.data(), pk.a.data(), pk.b_g1.data(),
                                  pk.b_g2.data()};
+  std::uint64_t dims[6] = {};
+  if (matrices != nullptr) {
+    const R1csMatrices& m = *matrices;
+    for (int i = 0; i < 3; ++i) {
+      const SparseMatrix& x = *matrix_of(m, i);
+      const int s = kMat0 + kMatArrays * i;
+      counts[s + kRowPtr] = x.row_ptr.size(), data[s + kRowPtr] = x.row_ptr.data();
+      counts[s + kCol] = x.col.size(), data[s + kCol] = x.col.data();
+      counts[s + kGenIdx] = x.gen_idx.size(), data[s + kGenIdx] = x.gen_idx.data();
+      counts[s + kCoeffs] = x.coeffs.size(), data[s + kCoeffs] = x.coeffs.data();
+      counts[s + kBlockGen] = x.block_gen.size(), data[s + kBlockGen] = x.block_gen.data();
+    }
+    const DensityBitmap* d[3] = {&m.a_aux_density, &m.b_input_density, &m.b_aux_density};
+    for (int i = 0; i < 3; ++i) counts[kDensity0 + i] = d[i]->words.size(), data[kDensity0 + i] = d[i]->words.data();
+    dims[0] = m.num_inputs, dims[1] = m.num_aux, dims[2] = m.num_constraints;
+    for (int i = 0; i < 3; ++i) dims[3 + i] = d[i]->bits;
+  }
   std::uint64_t offset[kSections];
   std::size_t at = kHeaderBytes;
   for (int s = 0; s < kSections; ++s) {
@@ -138,7 +180,8 @@ Status write_key_image(const std::string& path, const ProvingKey& pk, std::uint6
   for (int s = 0; s < kSections; ++s) {
     if (Status st = write_all(fd, zeros.data(), offset[s] - pos, tmp); !st.ok()) return fail(st);
     const std::size_t n = counts[s] * element_bytes(s);
-    if (Status st = write_all(fd, data[s], n, tmp); !st.ok()) return fail(st);
+    if (n != 0)
+      if (Status st = write_all(fd, data[s], n, tmp); !st.ok()) return fail(st);
     pos = offset[s] + n;
   }
   if (Status st = write_all(fd, zeros.data(), file_bytes - pos, tmp); !st.ok()) return fail(st);
@@ -159,15 +202,19 @@ Status write_key_image(const std::string& path, const ProvingKey& pk, std::uint6
   put32(h + 16, sizeof(G1Affine));
   put32(h + 20, sizeof(G2Affine));
   put32(h + 24, pk.layout == KeyLayout::snarkjs ? 1 : 0);
+  put32(h + 28, sizeof(Fr));
   put64(h + 32, pk.domain_size);
   put64(h + 40, source_tag);
   put64(h + 48, file_bytes);
   put64(h + 56, sum);
   for (int s = 0; s < kSections; ++s) {
-    put64(h + 64 + 16 * s, offset[s]);
-    put64(h + 72 + 16 * s, counts[s]);
+    put64(h + kTableAt + 16 * s, offset[s]);
+    put64(h + kTableAt + 8 + 16 * s, counts[s]);
   }
   put_generator(h + kGenAt);
+  put_fr_one(h + kFrOneAt);
+  for (int i = 0; i < 6; ++i) put64(h + kDimsAt + 8 * i, dims[i]);
+  put64(h + kFlagsAt, matrices != nullptr ? 1 : 0);
   put64(h + kHeaderSumAt, checksum64(h, kHeaderSumAt));
   Status st;
   if (::pwrite(fd2, h, kHeaderBytes, 0) != static_cast<ssize_t>(kHeaderBytes))
@@ -195,12 +242,16 @@ Result<std::shared_ptr<const KeyImage>> KeyImage::open(const std::string& path, 
   if (bytes.size() < kHeaderBytes) return bad("shorter than its header");
   const std::uint8_t* h = bytes.data();
   if (std::memcmp(h, kMagic, 8) != 0) return bad("bad magic");
+  // The version first: another version's header has its checksum elsewhere.
+  if (get32(h + 8) != kKeyImageVersion)
+    return bad("version " + std::to_string(get32(h + 8)) + ", this build reads version " + std::to_string(kKeyImageVersion));
   if (get64(h + kHeaderSumAt) != checksum64(h, kHeaderSumAt)) return bad("header checksum mismatch");
-  if (get32(h + 8) != kKeyImageVersion) return bad("version " + std::to_string(get32(h + 8)));
-  std::uint8_t gen[sizeof(G1Affine)] = {};
+  std::uint8_t gen[sizeof(G1Affine)] = {}, one[sizeof(Fr)] = {};
   put_generator(gen);
+  put_fr_one(one);
   if (get32(h + 12) != kHeaderBytes || get32(h + 16) != sizeof(G1Affine) || get32(h + 20) != sizeof(G2Affine) ||
-      std::memcmp(h + kGenAt, gen, 2 * sizeof(Fp)) != 0)
+      get32(h + 28) != sizeof(Fr) || std::memcmp(h + kGenAt, gen, 2 * sizeof(Fp)) != 0 ||
+      std::memcmp(h + kFrOneAt, one, sizeof(Fr)) != 0)
     return bad("written by a build with another point layout");
   if (get64(h + 48) != bytes.size())
     return bad("file has " + std::to_string(bytes.size()) + " bytes, the header says " + std::to_string(get64(h + 48)));
@@ -209,14 +260,21 @@ Result<std::shared_ptr<const KeyImage>> KeyImage::open(const std::string& path, 
   img->domain_size_ = get64(h + 32);
   for (int s = 0; s < kSections; ++s) {
     Section& sec = img->sec_[s];
-    sec.offset = get64(h + 64 + 16 * s);
-    sec.count = get64(h + 72 + 16 * s);
+    sec.offset = get64(h + kTableAt + 16 * s);
+    sec.count = get64(h + kTableAt + 8 + 16 * s);
     const std::uint64_t eb = element_bytes(s);
     if (sec.offset < kHeaderBytes || sec.offset % kAlign != 0 || sec.offset > bytes.size() ||
         sec.count > (bytes.size() - sec.offset) / eb)
       return bad(std::string("section ") + kNames[s] + " outside the file");
   }
   if (img->sec_[kVk].count != 1) return bad("no verifying key");
+  const std::uint64_t flags = get64(h + kFlagsAt);
+  if (flags > 1) return bad("unknown flags " + std::to_string(flags));
+  img->has_matrices_ = flags == 1;
+  for (int i = 0; i < 6; ++i) img->dims_[i] = get64(h + kDimsAt + 8 * i);
+  if (!img->has_matrices_)
+    for (int s = kMat0; s < kSections; ++s)
+      if (img->sec_[s].count != 0) return bad(std::string("section ") + kNames[s] + " without the matrices flag");
   if (get64(h + 40) != source_tag)
     return Status(Errc::invalid_argument, "key image " + path + " is stale (made from another key file or circuit)");
   const bool seen = [&] {
@@ -251,6 +309,40 @@ void KeyImage::view_queries(ProvingKey& pk) const {
   pk.b_g1 = g1(kBG1);
   pk.b_g2 = PointArray<G2Affine>::view(
       {reinterpret_cast<const G2Affine*>(base + sec_[kBG2].offset), sec_[kBG2].count}, self);
+}
+
+Result<R1csMatrices> KeyImage::matrices() const {
+  if (!has_matrices_) return Status(Errc::not_found, "key image " + path_ + " holds no matrices");
+  const std::uint8_t* base = file_.bytes().data();
+  auto copy = [&]<class T>(std::vector<T>& dst, int s) {
+    const T* p = reinterpret_cast<const T*>(base + sec_[s].offset);
+    dst.assign(p, p + sec_[s].count);
+  };
+  R1csMatrices m;
+  m.num_inputs = dims_[0];
+  m.num_aux = dims_[1];
+  m.num_constraints = dims_[2];
+  SparseMatrix* mats[3] = {&m.a, &m.b, &m.c};
+  for (int i = 0; i < 3; ++i) {
+    SparseMatrix& x = *mats[i];
+    const int s = kMat0 + kMatArrays * i;
+    copy(x.row_ptr, s + kRowPtr);
+    copy(x.col, s + kCol);
+    copy(x.gen_idx, s + kGenIdx);
+    copy(x.coeffs, s + kCoeffs);
+    copy(x.block_gen, s + kBlockGen);
+    x.rebuild_index();  // for rows appended later
+  }
+  DensityBitmap* d[3] = {&m.a_aux_density, &m.b_input_density, &m.b_aux_density};
+  for (int i = 0; i < 3; ++i) {
+    copy(d[i]->words, kDensity0 + i);
+    d[i]->bits = dims_[3 + i];
+    if (d[i]->words.size() != (d[i]->bits + 63) / 64)
+      return Status(Errc::bad_encoding, "key image " + path_ + ": density bitmap sizes disagree");
+  }
+  // Offsets, block offsets, kinds, columns and coefficient indices: all that SpMV indexes by.
+  if (Status st = m.validate(); !st.ok()) return Status(Errc::bad_encoding, "key image " + path_ + ": " + st.to_string());
+  return m;
 }
 
 ProvingKey KeyImage::key() const {

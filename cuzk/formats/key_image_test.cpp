@@ -1,7 +1,8 @@
 // Key images (key_image.hpp) and the key storage they back (groth16/point_array.hpp): round trip
-// in both layouts with the queries as views of the mapping, a proof from the mapped key equal
-// byte for byte to one from the owned key (fixed r, s) on the CPU backend, damaged / stale /
-// truncated / missing images refused with their reasons, and PointArray's owned/view behaviour.
+// in both layouts with the queries as views of the mapping (and the circuit's matrices when
+// stored), a proof from the mapped key and matrices equal byte for byte to one from the owned key
+// (fixed r, s) on the CPU backend, damaged / stale / truncated / missing / old-version images and
+// damaged matrix bytes refused with their reasons, and PointArray's owned/view behaviour.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -22,6 +23,16 @@
 
 namespace cuzk {
 namespace {
+
+std::uint64_t get64_at(const std::string& path, std::uint64_t at) {
+  std::ifstream f(path, std::ios::binary);
+  f.seekg(static_cast<std::streamoff>(at));
+  std::uint8_t b[8] = {};
+  f.read(reinterpret_cast<char*>(b), 8);
+  std::uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | b[i];
+  return v;
+}
 
 std::string temp_path(const std::string& tag) {
   return ::testing::TempDir() + "cuzk_kimg_" + tag + "_" + std::to_string(::getpid()) + ".kimg";
@@ -50,7 +61,10 @@ TEST(KeyImage, RoundTripProvesLikeTheOwnedKey) {
     auto pk = setup(c->matrices, rng, {.layout = layout, .pool = &pool});
     ASSERT_TRUE(pk.ok()) << pk.status().to_string();
     const std::string path = temp_path(layout == KeyLayout::snarkjs ? "rt-snarkjs" : "rt-bellperson");
-    ASSERT_TRUE(write_key_image(path, *pk, 0x1234, &pool).ok());
+    // The snarkjs key stores the circuit's matrices (as `cuzk prove --zkey` does), the
+    // bellperson key none (as the engine's images).
+    const bool with_m = layout == KeyLayout::snarkjs;
+    ASSERT_TRUE(write_key_image(path, *pk, 0x1234, &pool, with_m ? &c->matrices : nullptr).ok());
     // Written by this process: counted as checked; "always" reads it all.
     auto img = KeyImage::open(path, 0x1234, &pool);
     ASSERT_TRUE(img.ok()) << img.status().to_string();
@@ -64,6 +78,12 @@ TEST(KeyImage, RoundTripProvesLikeTheOwnedKey) {
     EXPECT_TRUE(mapped.h.is_view() && mapped.l.is_view() && mapped.a.is_view() && mapped.b_g1.is_view() &&
                 mapped.b_g2.is_view());
     EXPECT_EQ(mapped.query_bytes(), pk->query_bytes());
+    EXPECT_EQ((*img)->has_matrices(), with_m);
+    auto mm = (*img)->matrices();
+    ASSERT_EQ(mm.ok(), with_m) << mm.status().to_string();
+    if (!with_m) EXPECT_EQ(mm.status().code(), Errc::not_found);
+    const R1csMatrices& m_used = with_m ? *mm : c->matrices;
+    if (with_m) EXPECT_TRUE(*mm == c->matrices) << "seed=" << seed;
     // The mapping outlives the image handle through the views.
     img->reset();
     img2->reset();
@@ -71,7 +91,7 @@ TEST(KeyImage, RoundTripProvesLikeTheOwnedKey) {
     CpuBackend backend(pool);
     const Fr r = Fr::from_u64(seed | 1), s = Fr::from_u64(seed ^ 0x5555);
     auto from_owned = prove(backend, pool, *pk, c->matrices, z, {.r = r, .s = s});
-    auto from_mapped = prove(backend, pool, mapped, c->matrices, z, {.r = r, .s = s});
+    auto from_mapped = prove(backend, pool, mapped, m_used, z, {.r = r, .s = s});
     ASSERT_TRUE(from_owned.ok() && from_mapped.ok()) << from_mapped.status().to_string();
     const Proof a[1] = {*from_owned}, b[1] = {*from_mapped};
     EXPECT_EQ(write_proofs(a), write_proofs(b)) << "seed=" << seed;
@@ -128,6 +148,76 @@ TEST(KeyImage, DamagedStaleTruncatedImagesRefused) {
   auto ok = KeyImage::open(path, 42, &pool, KeyImageCheck::always);
   ASSERT_TRUE(ok.ok()) << ok.status().to_string();
   EXPECT_TRUE((*ok)->key() == *pk);
+  std::filesystem::remove(path);
+}
+
+// The stored matrices are covered by the data checksum and validated when copied out; an image
+// of another version is refused by its version before anything else is read.
+TEST(KeyImage, MatricesDamagedAndOldVersionRefused) {
+  ThreadPool pool(2);
+  const std::uint64_t seed = std::random_device{}();
+  std::printf("seed=%llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 g(seed);
+  auto c = generate_bench_r1cs({.rows = 256 + g() % 300, .seed = seed, .num_public = 2});
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  SeededRng rng(seed);
+  auto pk = setup(c->matrices, rng, {.layout = KeyLayout::snarkjs, .pool = &pool});
+  ASSERT_TRUE(pk.ok());
+  const std::string path = temp_path("matrices");
+  auto fresh = [&] { ASSERT_TRUE(write_key_image(path, *pk, 7, &pool, &c->matrices).ok()); };
+  fresh();
+  // Table entry s at 64 + 16·s (offset, count): 8 = A col, 12 = B row_ptr, 22 = a_aux density.
+  for (int s : {8, 12, 22}) {
+    fresh();
+    const std::uint64_t off = get64_at(path, 64 + 16 * s), count = get64_at(path, 72 + 16 * s);
+    ASSERT_GT(count, 0u) << "section " << s;
+    flip_byte(path, off + (g() % count) * (s == 8 ? 4 : 8));
+    auto bad = KeyImage::open(path, 7, &pool);  // the file changed: its data is checked again
+    ASSERT_FALSE(bad.ok()) << "section " << s << " seed=" << seed;
+    EXPECT_EQ(bad.status().code(), Errc::bad_encoding);
+    EXPECT_NE(bad.status().to_string().find("data checksum"), std::string::npos) << bad.status().to_string();
+    // Opened without the data check, the copy-out's validation catches what SpMV would misread
+    // (a column past the variables, offsets that decrease or overrun), or the rows differ.
+    auto unchecked = KeyImage::open(path, 7, &pool, KeyImageCheck::header_only);
+    ASSERT_TRUE(unchecked.ok()) << unchecked.status().to_string();
+    auto m = (*unchecked)->matrices();
+    if (m.ok()) EXPECT_FALSE(*m == c->matrices) << "section " << s;
+    else EXPECT_EQ(m.status().code(), Errc::bad_encoding) << m.status().to_string();
+  }
+  // A column word past the last variable: refused by the copy-out's validation.
+  fresh();
+  {
+    const std::uint64_t off = get64_at(path, 64 + 16 * 8);
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    const std::uint32_t w = 0x3fffffff;  // kind +1, column 2^30 − 1
+    f.seekp(static_cast<std::streamoff>(off));
+    f.write(reinterpret_cast<const char*>(&w), 4);
+  }
+  auto unchecked = KeyImage::open(path, 7, &pool, KeyImageCheck::header_only);
+  ASSERT_TRUE(unchecked.ok());
+  auto m = (*unchecked)->matrices();
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), Errc::bad_encoding);
+  EXPECT_NE(m.status().to_string().find("out of range"), std::string::npos) << m.status().to_string();
+  // Version 1 (the layout before the matrices): refused by its version, whatever its checksums.
+  fresh();
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    const std::uint32_t v1 = 1;
+    f.seekp(8);
+    f.write(reinterpret_cast<const char*>(&v1), 4);
+  }
+  auto old = KeyImage::open(path, 7, &pool);
+  ASSERT_FALSE(old.ok());
+  EXPECT_EQ(old.status().code(), Errc::bad_encoding);
+  EXPECT_NE(old.status().to_string().find("version 1"), std::string::npos) << old.status().to_string();
+  // Rewritten: good again, matrices equal.
+  fresh();
+  auto ok = KeyImage::open(path, 7, &pool, KeyImageCheck::always);
+  ASSERT_TRUE(ok.ok()) << ok.status().to_string();
+  auto mm = (*ok)->matrices();
+  ASSERT_TRUE(mm.ok()) << mm.status().to_string();
+  EXPECT_TRUE(*mm == c->matrices) << "seed=" << seed;
   std::filesystem::remove(path);
 }
 

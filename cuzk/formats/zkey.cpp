@@ -233,6 +233,7 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
                                              std::to_string(nv) + " G2 points");
   }
   tm.points = lap();
+  if (!opt.coefficients) return z;
 
   // Section 4: coefficients.
   ByteReader c(sections[4], sec(4));

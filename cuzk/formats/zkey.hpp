@@ -38,12 +38,16 @@ struct ZkeyReadOptions {
   /// false: sections 3 and 5-9 are only size-checked and the key's point arrays (IC included)
   /// left empty, for a caller that takes them from a key image of this file.
   bool points = true;
+  /// false: section 4 is not read (the matrices left empty), for a caller that takes the rows
+  /// from a key image of this file.
+  bool coefficients = true;
 };
 
 /// A parsed zkey.
 struct SnarkjsZkey {
   ProvingKey pk;          ///< layout snarkjs
-  R1csMatrices matrices;  ///< A, B of section 4 (C rows empty), nConstraints + nPublic + 1 rows
+  R1csMatrices matrices;  ///< A, B of section 4 (C rows empty), nConstraints + nPublic + 1 rows; empty
+                          ///< without ZkeyReadOptions::coefficients
   std::uint32_t n_vars = 0, n_public = 0;
 };
 

@@ -77,6 +77,10 @@ img_prove "rebuilt (invalid_argument"
 img_prove used
 printf '\x5a' | dd of=key.zkey.cuzkimg bs=1 seek=4200 conv=notrunc status=none
 img_prove "rebuilt (bad_encoding"
+# An image of version 1 (before the circuit's rows were stored in it) is rebuilt, then used.
+printf '\x01' | dd of=key.zkey.cuzkimg bs=1 seek=8 conv=notrunc status=none
+img_prove "rebuilt (bad_encoding.*version 1,"
+img_prove used
 img_prove "rebuilt (invalid_argument" --no-subgroup-check  # the image records the check mode
 rm key.zkey.cuzkimg
 img_prove off --no-key-image

@@ -56,6 +56,10 @@ step "1. cuzk prove on the snarkjs zkey, snarkjs verifies"
 "$CUZK" prove --zkey snarkjs.zkey --wtns main.wtns --proof cuzk_proof.json --public cuzk_public.json --threads 2
 expect_rc 0 "$S" groth16 verify vk.json cuzk_public.json cuzk_proof.json
 expect_rc 0 "$CUZK" verify --vk vk.json --proof cuzk_proof.json --public cuzk_public.json
+# Again from the key image the first prove wrote (points and section 4's rows mapped, not decoded).
+"$CUZK" prove --zkey snarkjs.zkey --wtns main.wtns --proof img_proof.json --public img_public.json --threads 2 --timings 2> img.txt
+grep -q "key image used" img.txt || { echo "FAIL: key image not used"; cat img.txt; exit 1; }
+expect_rc 0 "$S" groth16 verify vk.json img_public.json img_proof.json
 
 step "2. snarkjs prove, cuzk verifies"
 "$S" groth16 prove snarkjs.zkey main.wtns sj_proof.json sj_public.json
