@@ -18,8 +18,7 @@ namespace {
 bool huge_aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % kHugePageBytes == 0; }
 
 // The VmFlags line of the /proc/self/smaps mapping that holds |p| ("" when not found).
-std::string vm_flags_of(const void* p) {
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
+std::string vm_flags_of(std::uintptr_t a) {
   std::ifstream f("/proc/self/smaps");
   std::string line;
   bool inside = false;
@@ -31,27 +30,32 @@ std::string vm_flags_of(const void* p) {
   return "";
 }
 
+std::string vm_flags_of(const void* p) { return vm_flags_of(reinterpret_cast<std::uintptr_t>(p)); }
+
 bool thp_available() { return std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled").good(); }
 
-TEST(HugePages, AllocRoundsAlignsAndAdvises) {
+TEST(HugePages, MapRoundsAlignsAndAdvises) {
   for (std::size_t bytes : {std::size_t{1}, kHugePageBytes - 1, kHugePageBytes, 3 * kHugePageBytes + 5}) {
     SCOPED_TRACE(bytes);
-    void* p = huge_page_alloc(bytes);
+    void* p = huge_page_map(bytes);
     ASSERT_NE(p, nullptr);
     EXPECT_TRUE(huge_aligned(p));
-    const std::size_t rounded = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
-    std::memset(p, 0x5a, rounded);  // the whole rounded block is ours
+    const auto* z = static_cast<const unsigned char*>(p);
+    EXPECT_EQ(z[0] | z[huge_page_round(bytes) - 1], 0);
+    std::memset(p, 0x5a, huge_page_round(bytes));  // the whole rounded block is ours
     if (thp_available()) {
       EXPECT_NE(vm_flags_of(p).find(" hg"), std::string::npos) << vm_flags_of(p);
     }
-    std::free(p);
+    huge_page_unmap(p, bytes);
+    EXPECT_EQ(vm_flags_of(p), "");
   }
-  EXPECT_EQ(huge_page_alloc(0), nullptr);
-  EXPECT_EQ(huge_page_alloc(~std::size_t{0}), nullptr);
+  EXPECT_EQ(huge_page_map(0), nullptr);
+  EXPECT_EQ(huge_page_map(~std::size_t{0}), nullptr);
 }
 
-// The replaced operator new (huge_pages_new.cpp, linked into this test as into `cuzk`): large
-// blocks come from huge_page_alloc only while switched on; every form allocates and frees.
+// The replaced operator new and delete (huge_pages_new.cpp, linked into this test as into `cuzk`):
+// large blocks get their own mapping only while switched on, and delete unmaps them whatever the
+// switch says then; every form allocates and frees.
 TEST(HugePages, OperatorNewSwitch) {
   ASSERT_FALSE(huge_page_new());
   set_huge_page_new(true);
@@ -80,7 +84,13 @@ TEST(HugePages, OperatorNewSwitch) {
     ::operator delete(nt, std::nothrow);
     EXPECT_EQ(big.back(), 7u);
   }
+  // Freed while switched off: still unmapped.
+  auto* late = new char[kHugePageNewMinBytes];
+  const auto late_addr = reinterpret_cast<std::uintptr_t>(late);
+  ASSERT_TRUE(huge_aligned(late));
   set_huge_page_new(false);
+  delete[] late;
+  EXPECT_EQ(vm_flags_of(late_addr), "");
   std::vector<std::uint64_t> plain(kHugePageNewMinBytes / 8 + 1, 3);
   EXPECT_EQ(plain.back(), 3u);
   // An impossible size still throws bad_alloc, on or off.
