@@ -12,9 +12,11 @@ set -euo pipefail
 build="$1" dest="$2" only="${3:-}"
 mkdir -p "$dest/lib"
 bins=()
-for f in "$build"/tests/gpu_*_test "$build"/bin/gpu_bench "$build"/bin/cuzk; do
+for f in "$build"/tests/gpu_*_test "$build"/bin/gpu_bench "$build"/bin/cuzk "$build"/bin/cuzk-grpc; do
   [ -x "$f" ] || continue
-  [ -z "$only" ] || [[ ",$only," == *",$(basename "$f"),"* ]] || continue
+  name=$(basename "$f")
+  [ "$name" = cuzk-grpc ] && name=cuzk  # `cuzk daemon` and `cuzk bench` run cuzk-grpc beside cuzk
+  [ -z "$only" ] || [[ ",$only," == *",$name,"* ]] || continue
   bins+=("$f")
 done
 [ ${#bins[@]} -gt 0 ] || { echo "no binaries under $build" >&2; exit 1; }

@@ -1,18 +1,44 @@
 // cuzk: the command-line entry point. Every subcommand is a library call: demo and microbench
-// (cli/demo.hpp, cli/microbench.hpp), daemon and bench (server/cli_commands.hpp).
+// (cli/demo.hpp, cli/microbench.hpp), setup, prove and verify (cli/offline.hpp); daemon and bench
+// (server/cli_commands.hpp) are the program cuzk-grpc beside this one (cli/grpc_main.cpp), which
+// cuzk runs in its place, so that the other commands start without the gRPC libraries.
 // NOTE (engine engineer): reconstructed after an accidental overwrite; see CMakeLists.txt.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <string>
 
 #include "cuzk/base/huge_pages.hpp"
 #include "cuzk/cli/demo.hpp"
 #include "cuzk/cli/microbench.hpp"
 #include "cuzk/cli/offline.hpp"
-#ifdef CUZK_WITH_SERVER
-#include "cuzk/server/cli_commands.hpp"
+
+namespace {
+
+#ifdef CUZK_GRPC_PROGRAM
+// Replaces this process with CUZK_GRPC_PROGRAM from this program's directory (same pid, arguments
+// and environment: a daemon started as `cuzk daemon` is signalled as before). Returns only on failure.
+int run_grpc_program(char** argv) {
+  std::string path(4096, '\0');
+  const ssize_t n = ::readlink("/proc/self/exe", path.data(), path.size());
+  path.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  path = path.substr(0, path.rfind('/') + 1) + CUZK_GRPC_PROGRAM;
+  ::execv(path.c_str(), argv);
+  std::fprintf(stderr, "cuzk %s: cannot run %s: %s\n", argv[1], path.c_str(), std::strerror(errno));
+  return 2;
+}
 #endif
 
+}  // namespace
+
 int main(int argc, char** argv) {
+#ifdef CUZK_GRPC_PROGRAM
+  if (argc >= 2 && (std::strcmp(argv[1], "daemon") == 0 || std::strcmp(argv[1], "bench") == 0))
+    return run_grpc_program(argv);
+#endif
   CLI::App app{"cuzk: a Groth16 proving engine over BLS12-381"};
   app.require_subcommand(1);
 
@@ -31,9 +57,10 @@ int main(int argc, char** argv) {
   cuzk::OfflineCommands offline;
   cuzk::add_offline_commands(app, offline);
 
-#ifdef CUZK_WITH_SERVER
-  cuzk::server::ServerCommands server;
-  cuzk::server::add_server_commands(app, server);
+#ifdef CUZK_GRPC_PROGRAM
+  // Listed for --help only: main hands both to cuzk-grpc before parsing.
+  app.add_subcommand("daemon", "Run the proving daemon (gRPC cuzk.v1.ProvingEngine; `cuzk daemon --help`)");
+  app.add_subcommand("bench", "Benchmark client for a running daemon (`cuzk bench --help`)");
 #endif
 
   try {
@@ -56,9 +83,5 @@ int main(int argc, char** argv) {
     std::printf("%s\n", r->to_json().c_str());
     return 0;
   }
-#ifdef CUZK_WITH_SERVER
-  int rc = 0;
-  if (cuzk::server::run_server_commands(server, &rc)) return rc;
-#endif
   return 1;
 }
