@@ -173,6 +173,15 @@ BENCHMARK(bm_endomorphism<G2Curve>)->Name("msm_g2_endo")
     ->ArgsProduct({{12, 14, 16, 18}, {1, 2}, {0, 1, 2}, {0}})->ArgNames({"log_n", "threads", "endo", "c"})
     ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
 
+// Window sweep with the endomorphism split on (the shapes the prover's one-thread MSM tasks pick
+// from, CpuBackend::prove_partition): Args log2 n, threads, endomorphism 2, c.
+BENCHMARK(bm_endomorphism<G1Curve>)->Name("msm_g1_window")
+    ->ArgsProduct({{16, 18}, {1, 2}, {2}, {11, 12, 13, 14, 15, 16, 17}})->ArgNames({"log_n", "threads", "endo", "c"})
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(bm_endomorphism<G2Curve>)->Name("msm_g2_window")
+    ->ArgsProduct({{16, 18}, {1, 2}, {2}, {11, 12, 13, 14, 15, 16, 17, 18}})->ArgNames({"log_n", "threads", "endo", "c"})
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+
 // pt_per_madd is derived in docs/perf/msm.md as us_per_pt·1000 / madd_ns (Google Benchmark has no
 // counter that divides by another counter).
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <type_traits>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "cuzk/ec/g1.hpp"
@@ -33,32 +34,46 @@ bool set_msm_ifma_enabled(bool on) {
 }
 
 PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes, unsigned scalar_bits,
-                               bool ifma) {
+                               const PippengerCosts* ifma) {
   threads = std::max<std::size_t>(1, threads);
+  const PippengerCosts scalar_costs{};
   PippengerShape best;
   double best_cost = -1;
   for (unsigned c = 1; c <= 22; ++c) {
     const bool affine = c >= kBatchAffineMinWindow;
+    const PippengerCosts& costs = ifma != nullptr && affine ? *ifma : scalar_costs;
     // Affine buckets are two coordinates and a state byte: about half an XYZZ point.
     const std::size_t bucket_bytes = affine ? xyzz_bytes / 2 + 8 : xyzz_bytes;
-    if ((std::size_t{1} << (c - 1)) * bucket_bytes > (threads == 1 ? kBucketBytesCapOneThread : kBucketBytesCap)) break;
+    const std::size_t cap = ifma != nullptr && affine ? kBucketBytesCapIfma
+                                                      : (threads == 1 ? kBucketBytesCapOneThread : kBucketBytesCap);
+    if ((std::size_t{1} << (c - 1)) * bucket_bytes > cap) break;
     const std::size_t k = msm_window_count(c, scalar_bits);
+    const std::size_t full = std::size_t{1} << (c - 1);
+    // The top window's live buckets (top_live_buckets below).
+    const unsigned top_bits = scalar_bits - static_cast<unsigned>(k - 1) * c;
+    const std::size_t top_live = std::min<std::size_t>((std::size_t{1} << std::min(top_bits, c)) + 1, full);
+    // Per point and per bucket of one window with |live| buckets (window_sum_affine's batch rule).
+    auto window = [&](std::size_t live, bool top) {
+      if (!affine) return std::pair{1.0, 2.7};
+      std::size_t batch = batch_affine_batch_size(c);
+      if (top) batch = std::max<std::size_t>(16, std::min(batch, live / 4));
+      double per_point = costs.affine_add + costs.inversion / static_cast<double>(batch);
+      if (ifma != nullptr && live / 4 < 16) per_point = 1.0;  // the IFMA path runs a tiny top window in XYZZ
+      // Below 1024 buckets the reduction is the scalar running sum.
+      const double per_bucket = ifma != nullptr && full >= 1024 ? costs.per_bucket : scalar_costs.per_bucket;
+      return std::pair{per_point, per_bucket};
+    };
+    const auto [pp_full, pb_full] = window(full, false);
+    const auto [pp_top, pb_top] = ifma != nullptr ? window(top_live, true) : window(full, false);
+    const double kd = static_cast<double>(k);
     for (unsigned p = 1; p <= 16; ++p) {
       if (p > 1 && n / p < (std::size_t{1} << c)) break;  // chunks smaller than the buckets waste work
       const double rounds = static_cast<double>((k * p + threads - 1) / threads);
-      // One inversion per batch costs about 40 mixed additions (measured: 25 µs against 0.6 µs).
-      const double per_point =
-          affine ? kBatchAffineAddCost + 40.0 / static_cast<double>(batch_affine_batch_size(c)) : 1.0;
-      const double per_bucket = affine ? 2.4 : 2.7;
-      double cost =
-          rounds * (per_point * static_cast<double>(n) / p + per_bucket * static_cast<double>(std::size_t{1} << c));
-      if (ifma && affine) {
-        // The top window's live buckets (top_live_buckets below): under 64, its n additions run in XYZZ.
-        const unsigned top_bits = scalar_bits - static_cast<unsigned>(k - 1) * c;
-        const std::size_t live =
-            std::min<std::size_t>((std::size_t{1} << std::min(top_bits, c)) + 1, std::size_t{1} << (c - 1));
-        if (live / 4 < 16) cost += (1.0 - per_point) * static_cast<double>(n) / static_cast<double>(threads);
-      }
+      const double chunk = static_cast<double>(n) / p;
+      // The mean task: K − 1 full windows and the top one, each over a chunk of n/p points.
+      const double task = ((kd - 1) * (pp_full * chunk + pb_full * static_cast<double>(full)) +
+                           pp_top * chunk + pb_top * static_cast<double>(ifma != nullptr ? top_live : full)) / kd;
+      const double cost = rounds * task;
       if (best_cost < 0 || cost < best_cost) {
         best_cost = cost;
         best = {c, p, affine ? PippengerAccumulation::batch_affine : PippengerAccumulation::xyzz, cost};
@@ -485,9 +500,21 @@ Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, T
 }
 
 // The shape for |n| terms of |bits|-bit scalars, with the caller's overrides applied.
+// The IFMA shape model's prices (PippengerCosts) per curve, fit to one-thread window sweeps of the
+// endomorphism-split MSM at 2^16 and 2^18 (docs/perf/msm.md Version 5): G1 addition 0.106 µs,
+// inversion 3.3 µs, reduction 0.10 µs per bucket against a 0.292 µs XYZZ mixed addition; G2 0.23,
+// 3.6, 0.24 against 1.17 µs.
+template <class C>
+const PippengerCosts* ifma_costs() {
+  static constexpr PippengerCosts kG1{.affine_add = 0.36, .inversion = 11.3, .per_bucket = 0.34};
+  static constexpr PippengerCosts kG2{.affine_add = 0.20, .inversion = 3.1, .per_bucket = 0.20};
+  if (!msm_ifma_enabled()) return nullptr;
+  return std::is_same_v<C, G2Curve> ? &kG2 : &kG1;
+}
+
 template <class C>
 PippengerShape choose_shape(std::size_t n, unsigned bits, std::size_t threads, const PippengerOptions& options) {
-  PippengerShape shape = pippenger_shape(n, threads, sizeof(Xyzz<C>), bits, msm_ifma_enabled());
+  PippengerShape shape = pippenger_shape(n, threads, sizeof(Xyzz<C>), bits, ifma_costs<C>());
   if (options.window_bits != 0) shape.window_bits = std::clamp(options.window_bits, 1u, 24u);
   if (options.chunks != 0) shape.chunks = options.chunks;
   if (options.window_bits != 0) {
@@ -554,10 +581,14 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<
     const std::size_t bytes =
         dn * (sizeof(Limbs<4>) + 1) + (msm_ifma_enabled() ? dn : dn - n) * sizeof(Affine<C>);
     // The split pays when the model's cost (fewer windows, more points) is lower by a margin for
-    // the decomposition and the mapped table (about one mixed addition per scalar).
-    const PippengerShape split_shape = pippenger_shape(dn, pool.size(), sizeof(Xyzz<C>), E::kBits, msm_ifma_enabled());
+    // the decomposition and the mapped table: about one mixed addition per scalar at scalar prices,
+    // a third of one with IFMA (a few Fp products per point against the cheaper lanes' windows;
+    // G1 2^16 one thread: GLV c = 16 2.13 µs/pt against 2.55 plain, docs/perf/msm.md Version 5).
+    const PippengerCosts* costs = ifma_costs<C>();
+    const PippengerShape split_shape = pippenger_shape(dn, pool.size(), sizeof(Xyzz<C>), E::kBits, costs);
+    const double margin = costs != nullptr ? 0.3 : 1.0;
     endo = bytes <= kEndomorphismMaxBytes && options.window_bits == 0 &&
-           split_shape.cost + static_cast<double>(n) < shape.cost;
+           split_shape.cost + margin * static_cast<double>(n) < shape.cost;
   }
   // Batch-affine in IFMA lanes: the bases in R' form, converted once per call.
   constexpr bool kIfmaCurve = CUZK_FF_IFMA != 0;

@@ -78,11 +78,24 @@ struct PippengerShape {
   PippengerAccumulation accumulation = PippengerAccumulation::xyzz;
   double cost = 0;
 };
-/// |ifma|: the batch-affine windows run in IFMA lanes, where a top window with under 64 live buckets
-/// runs in XYZZ at full price (pippenger.cpp); the model charges that (measured: G2 2^14 on two
-/// threads, GLS c = 12 with a 17-bucket top window 6.1 µs/pt wall against 2.85 for c = 11).
+/// The model's prices, in XYZZ mixed additions of the curve, of one batch-affine bucket addition,
+/// of one shared inversion (with its batch's bookkeeping), and of one bucket of the reduction.
+struct PippengerCosts {
+  double affine_add = kBatchAffineAddCost;
+  double inversion = 40.0;
+  double per_bucket = 2.4;
+};
+/// With |ifma| (the batch-affine windows run in IFMA lanes, ifma_buckets.hpp; null: the scalar
+/// AffineBuckets) each window is priced with its own batch: the top window's batch is a quarter of
+/// its live buckets, and under 64 live buckets its additions run in XYZZ at full price; from 1024
+/// buckets the reduction runs batched in lanes too (|ifma|->per_bucket). The IFMA bucket arrays
+/// may take kBucketBytesCapIfma. Fit and checks: docs/perf/msm.md Version 5.
 PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes,
-                               unsigned scalar_bits = 255, bool ifma = false);
+                               unsigned scalar_bits = 255, const PippengerCosts* ifma = nullptr);
+/// Bucket memory of one task with IFMA buckets: the lanes' bucket slots are prefetched ahead, so
+/// arrays past L2 cost little (G2 2^18 one thread: c = 17 with 13 MiB of buckets 4.15 µs/pt against
+/// 4.71 for the best shape under 4 MiB, docs/perf/msm.md Version 5).
+inline constexpr std::size_t kBucketBytesCapIfma = std::size_t{16} << 20;
 
 /// Whether batch-affine accumulation (G1 and G2) runs in AVX-512 IFMA lanes (msm/ifma_buckets.hpp): on where
 /// the CPU and OS support AVX-512 IFMA, unless the environment sets CUZK_MSM_IFMA=0 at start-up.
