@@ -44,8 +44,10 @@ PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t x
     const PippengerCosts& costs = ifma != nullptr && affine ? *ifma : scalar_costs;
     // Affine buckets are two coordinates and a state byte: about half an XYZZ point.
     const std::size_t bucket_bytes = affine ? xyzz_bytes / 2 + 8 : xyzz_bytes;
-    const std::size_t cap = ifma != nullptr && affine ? kBucketBytesCapIfma
-                                                      : (threads == 1 ? kBucketBytesCapOneThread : kBucketBytesCap);
+    // IFMA: up to kBucketBytesCapIfma per thread, and kBucketBytesTotalIfma over all threads.
+    const std::size_t cap = ifma != nullptr && affine
+                                ? std::max(kBucketBytesCap, std::min(kBucketBytesCapIfma, kBucketBytesTotalIfma / threads))
+                                : (threads == 1 ? kBucketBytesCapOneThread : kBucketBytesCap);
     if ((std::size_t{1} << (c - 1)) * bucket_bytes > cap) break;
     const std::size_t k = msm_window_count(c, scalar_bits);
     const std::size_t full = std::size_t{1} << (c - 1);

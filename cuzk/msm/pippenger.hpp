@@ -96,6 +96,8 @@ PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t x
 /// arrays past L2 cost little (G2 2^18 one thread: c = 17 with 13 MiB of buckets 4.15 µs/pt against
 /// 4.71 for the best shape under 4 MiB, docs/perf/msm.md Version 5).
 inline constexpr std::size_t kBucketBytesCapIfma = std::size_t{16} << 20;
+/// ... and at most this much over all threads (16 threads: 8 MiB each), never below kBucketBytesCap.
+inline constexpr std::size_t kBucketBytesTotalIfma = std::size_t{128} << 20;
 
 /// Whether batch-affine accumulation (G1 and G2) runs in AVX-512 IFMA lanes (msm/ifma_buckets.hpp): on where
 /// the CPU and OS support AVX-512 IFMA, unless the environment sets CUZK_MSM_IFMA=0 at start-up.
