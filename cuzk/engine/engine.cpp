@@ -145,6 +145,7 @@ struct Engine::GpuItem {
   Reservation res;
   std::unique_ptr<SynthesizedPartition> part;
   DeviceTicket ticket;
+  std::uint64_t abc_reserved = 0;  ///< of res, the a/b/c bytes freed after the device stage
 };
 
 struct Engine::FinalItem {
@@ -740,7 +741,12 @@ void Engine::synthesis_loop() {
       continue;
     }
     if (job->stop) continue;
-    GpuItem g{job, std::move(item.in), item.k, std::move(item.res), std::move(*r), std::move(item.ticket)};
+    // Bytes in a pool the budget already holds (the pinned partition pool) leave the reservation.
+    const SynthesizedPartition::PooledBytes pooled = (*r)->pooled_bytes();
+    const std::uint64_t pooled_abc = std::min(pooled.abc, job->plan.abc_bytes);
+    item.res.release(pooled_abc + pooled.other);
+    GpuItem g{job, std::move(item.in), item.k, std::move(item.res), std::move(*r), std::move(item.ticket),
+              job->plan.abc_bytes - pooled_abc};
     if (!gpu_q_.push(key, std::move(g))) return;
   }
 }
@@ -837,7 +843,7 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
       job->gpu_ms += ms_between(t0, t1);
       // a/b/c are consumed: free and un-reserve them now, before anything else.
       item.part->release_abc();
-      item.res.release(job->plan.abc_bytes);
+      item.res.release(item.abc_reserved);
       Result<std::string> r = i < results.size() ? std::move(results[i])
                                                  : Result<std::string>(Status(Errc::device_failure, "the prover returned too few results"));
       if (!r) {

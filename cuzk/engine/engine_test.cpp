@@ -108,6 +108,36 @@ TEST(Engine, PriorityOrderUnderContention) {
   EXPECT_LE(f.engine->budget().peak(), eo.memory_limit);
 }
 
+// Bytes a partition holds in a pool the budget already charged (the pinned partition pool) leave
+// its reservation when synthesis returns: with a budget of one partition, a pooled partition waits
+// for the device while the next one is admitted and synthesized; without pooling they go one at a
+// time. Either way the budget ends at the key alone and never passes its limit.
+TEST(Engine, PooledPartitionBytesLeaveTheReservation) {
+  for (bool pooled : {false, true}) {
+    FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 40, .partition_bytes_override = 1000,
+                         .pooled_abc_bytes = pooled ? 750u : 0u, .pooled_other_bytes = pooled ? 250u : 0u};
+    EngineOptions eo{.memory_limit = kKey10 + 1000, .synthesis_workers = 1, .gpu_workers_per_device = 1,
+                     .gpu_queue_depth = 2};
+    Fixture f(fo, eo);
+    ASSERT_TRUE(f.engine->submit(bench_job("p", 3, 4)).ok());
+    std::uint32_t most_in_pipeline = 0;
+    const auto t0 = Clock::now();
+    while (f.engine->await("p", 1ms)->status == AwaitStatus::timeout && Clock::now() - t0 < 5s) {
+      const auto st = f.engine->status();
+      most_in_pipeline = std::max(most_in_pipeline, st.partitions_awaiting_device + st.partitions_on_device);
+    }
+    EXPECT_EQ(f.engine->await("p")->status, AwaitStatus::completed);
+    if (pooled) {
+      EXPECT_GE(most_in_pipeline, 2u) << "pooled partitions should not hold the budget while they wait";
+    } else {
+      EXPECT_LE(most_in_pipeline, 1u);
+    }
+    EXPECT_EQ(f.engine->status().memory_used, kKey10) << "pooled=" << pooled;
+    EXPECT_LE(f.engine->budget().peak(), eo.memory_limit);
+    EXPECT_EQ(f.fake->live_bytes(), kKey10);  // the key alone
+  }
+}
+
 TEST(Engine, CriticalHeadroomIsNeverTakenByNormalWork) {
   // NORMAL work may hold 2 partitions (the third slot is headroom); each partition holds its
   // memory for >= 200 ms. A CRITICAL job is admitted at once instead of waiting for a release.

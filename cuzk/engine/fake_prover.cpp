@@ -1,5 +1,6 @@
 #include "cuzk/engine/fake_prover.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -75,19 +76,27 @@ class FakeKey final : public ProvingKeyData {
   std::uint64_t bytes_;
 };
 
+// Live bytes are what the partition holds outside a pool: (total − abc − pooled other) +
+// (abc − pooled abc).
 class FakePartition final : public SynthesizedPartition {
  public:
-  FakePartition(FakeProver* p, std::uint64_t total, std::uint64_t abc) : p_(p), rest_(total - abc), abc_(abc) {
-    p_->add_live(static_cast<std::int64_t>(total));
+  FakePartition(FakeProver* p, std::uint64_t total, std::uint64_t abc, std::uint64_t pooled_abc, std::uint64_t pooled_other)
+      : p_(p),
+        pooled_{std::min(pooled_abc, abc), std::min(pooled_other, total - abc)},
+        rest_(total - abc - pooled_.other),
+        abc_(abc - pooled_.abc) {
+    p_->add_live(static_cast<std::int64_t>(rest_ + abc_));
   }
   ~FakePartition() override { p_->add_live(-static_cast<std::int64_t>(rest_ + abc_)); }
   void release_abc() override {
     p_->add_live(-static_cast<std::int64_t>(abc_));
     abc_ = 0;
   }
+  PooledBytes pooled_bytes() const override { return pooled_; }
 
  private:
   FakeProver* p_;
+  PooledBytes pooled_;
   std::uint64_t rest_, abc_;
 };
 
@@ -153,7 +162,8 @@ Result<std::unique_ptr<SynthesizedPartition>> FakeProver::synthesize(const JobRe
                                                                       std::uint32_t k, const CancelFlag& cancel) {
   auto in = parse_input(req.vanilla_proof);
   if (!in) return in.status();
-  auto part = std::make_unique<FakePartition>(this, plan.partition_bytes, plan.abc_bytes);
+  auto part = std::make_unique<FakePartition>(this, plan.partition_bytes, plan.abc_bytes, opt_.pooled_abc_bytes,
+                                              opt_.pooled_other_bytes);
   if (!sleep_cancellable(opt_.synth_ms, cancel)) return Status(Errc::cancelled, "synthesis cancelled");
   if (in->fault_stage == 1 && in->fault_partition == k)
     return Status(Errc::unsatisfied, "injected synthesis fault in partition " + std::to_string(k));

@@ -32,6 +32,10 @@ struct FakeProverOptions {
   std::uint64_t partition_bytes_override = 0;
   /// Device-stage time per device ordinal (a slower or faster device); absent or 0 = gpu_ms.
   std::vector<std::uint32_t> device_gpu_ms = {};
+  /// Bytes of every partition's a/b/c and of the rest that it reports as held in a pre-charged
+  /// pool (SynthesizedPartition::pooled_bytes; capped at the partition's); they are not counted
+  /// in live_bytes().
+  std::uint64_t pooled_abc_bytes = 0, pooled_other_bytes = 0;
 };
 
 /// Builds a fake input: "cuzkfake" ‖ seed ‖ optional fault.

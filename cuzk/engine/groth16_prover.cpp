@@ -1,6 +1,7 @@
 #include "cuzk/engine/groth16_prover.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -134,6 +135,14 @@ class Groth16Partition final : public SynthesizedPartition {
     return true;
   }
   bool pinned() const { return !pz.empty(); }
+  /// Pinned z, a, b, c are bytes of the pool the daemon took out of the budget at start-up. a/b/c
+  /// count only while they are the whole domain (|rows| a power of two, as every bench circuit's):
+  /// otherwise the device stage copies them into plain vectors the reservation must cover.
+  PooledBytes pooled_bytes() const override {
+    if (!pinned()) return {};
+    const std::uint64_t abc = std::has_single_bit(pa.size()) ? 3 * sizeof(Fr) * pa.size() : 0;
+    return {.abc = abc, .other = sizeof(Fr) * pz.size()};
+  }
   std::span<const Fr> z() const { return pinned() ? std::span<const Fr>(pz.data(), pz.size()) : std::span<const Fr>(w.z); }
   bool has_abc() const { return pinned() ? !pa.empty() : !abc.a.empty(); }
   PinnedArray<Fr> pz, pa, pb, pc;

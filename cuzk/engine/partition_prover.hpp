@@ -3,9 +3,10 @@
 // a/b/c), then proved on a device worker (NTT + MSMs → 192-byte partition proof); the job's
 // partition proofs are concatenated in order and self-verified off the device.
 //
-// The engine reserves plan().partition_bytes before synthesize() allocates, gives back
-// plan().abc_bytes as soon as prove_partition() returns (after calling release_abc()), and the
-// rest when the partition is done. key_bytes() is reserved before load_key() runs.
+// The engine reserves plan().partition_bytes before synthesize() allocates, gives back what the
+// partition holds in pre-charged pools (SynthesizedPartition::pooled_bytes) when it returns, the
+// rest of plan().abc_bytes as soon as prove_partition() returns (after calling release_abc()), and
+// the rest when the partition is done. key_bytes() is reserved before load_key() runs.
 //
 // Implementations: FakeProver (fake_prover.hpp, deterministic, for scheduling tests and the
 // bench tool). The Groth16 adapter (bench-<K> circuits from r1cs/bench_circuit, circom
@@ -66,6 +67,14 @@ class SynthesizedPartition {
   virtual ~SynthesizedPartition() = default;
   /// Frees the a/b/c evaluations (the device stage has consumed them).
   virtual void release_abc() = 0;
+  /// Bytes of this partition held in memory the budget was charged for at start-up (a device's
+  /// pinned pool for partition vectors, taken out of the memory limit by the daemon): the engine
+  /// gives them back from the partition's reservation when synthesis returns, so they are not
+  /// counted twice. |abc| of them are a/b/c (the device stage then frees only the rest of abc_bytes).
+  struct PooledBytes {
+    std::uint64_t abc = 0, other = 0;
+  };
+  virtual PooledBytes pooled_bytes() const { return {}; }
 };
 
 class PartitionProver {
