@@ -745,6 +745,7 @@ void Engine::synthesis_loop() {
     const SynthesizedPartition::PooledBytes pooled = (*r)->pooled_bytes();
     const std::uint64_t pooled_abc = std::min(pooled.abc, job->plan.abc_bytes);
     item.res.release(pooled_abc + pooled.other);
+    ++(pooled_abc + pooled.other > 0 ? partitions_pooled_ : partitions_plain_);
     GpuItem g{job, std::move(item.in), item.k, std::move(item.res), std::move(*r), std::move(item.ticket),
               job->plan.abc_bytes - pooled_abc};
     if (!gpu_q_.push(key, std::move(g))) return;
@@ -979,6 +980,8 @@ EngineStatus Engine::status() const {
     for (auto& [k, j] : admit_q_)
       for (std::uint32_t p = j->next_partition; p < j->plan.partitions; ++p) s.partitions_awaiting_admission += j->have[p] ? 0 : 1;
     s.partitions_resumed = partitions_resumed_;
+    s.partitions_pooled = partitions_pooled_.load();
+    s.partitions_plain = partitions_plain_.load();
     s.completed = completed_;
     s.failed = failed_;
     s.cancelled = cancelled_;
@@ -1114,6 +1117,10 @@ std::string Engine::metrics_text() const {
         << "\"} 1\n";
   metric("cuzk_partitions_resumed_total", "counter", "Partition proofs taken from the journal at start (not proved again).");
   o << "cuzk_partitions_resumed_total " << s.partitions_resumed << '\n';
+  metric("cuzk_partition_vectors_total", "counter",
+         "Synthesized partitions by where their vectors live: the pinned partition pool, or plain memory (the pool had no room).");
+  o << "cuzk_partition_vectors_total{memory=\"pinned_pool\"} " << s.partitions_pooled << '\n'
+    << "cuzk_partition_vectors_total{memory=\"plain\"} " << s.partitions_plain << '\n';
   metric("cuzk_srs_bytes", "gauge", "Proving keys by key and tier: host bytes (budget), mapped key-image bytes (mmap), VRAM bytes per device, streamed tables in plain host memory (streamed_host, budget) and in the pinned pool (pinned) per device, file bytes of keys on disk only.");
   for (auto& k : s.keys) {
     if (k.tier == "disk") o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"disk\"} " << k.size_bytes << '\n';

@@ -116,6 +116,9 @@ struct EngineStatus {
   std::uint32_t jobs_finalizing = 0;
   std::uint64_t completed = 0, failed = 0, cancelled = 0;
   std::uint64_t partitions_resumed = 0;  ///< partition proofs taken from the journal at start
+  /// Synthesized partitions whose vectors sit in a pre-charged pool (the pinned partition pool)
+  /// and those in plain memory (the pool had no room, or there is none).
+  std::uint64_t partitions_pooled = 0, partitions_plain = 0;
   std::uint64_t memory_used = 0, memory_limit = 0, memory_peak = 0, memory_headroom = 0;
   std::uint64_t input_bytes = 0, input_budget = 0;  ///< job inputs held (part of memory_used)
   std::uint64_t process_rss = 0, process_peak_rss = 0;  ///< the process as the kernel counts it (VmRSS, VmHWM)
@@ -228,6 +231,7 @@ class Engine {
   std::uint32_t device_depth_ = 1;  // partitions bound to one device at most (non-CRITICAL)
   std::size_t rr_ = 0;              // rotates ties between equally loaded devices
   std::uint64_t partitions_resumed_ = 0;
+  std::atomic<std::uint64_t> partitions_pooled_{0}, partitions_plain_{0};
   std::vector<std::thread> threads_;
 };
 

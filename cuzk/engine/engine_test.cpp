@@ -135,6 +135,11 @@ TEST(Engine, PooledPartitionBytesLeaveTheReservation) {
     EXPECT_EQ(f.engine->status().memory_used, kKey10) << "pooled=" << pooled;
     EXPECT_LE(f.engine->budget().peak(), eo.memory_limit);
     EXPECT_EQ(f.fake->live_bytes(), kKey10);  // the key alone
+    const auto st = f.engine->status();
+    EXPECT_EQ(st.partitions_pooled, pooled ? 4u : 0u);
+    EXPECT_EQ(st.partitions_plain, pooled ? 0u : 4u);
+    const std::string m = f.engine->metrics_text();
+    EXPECT_NE(m.find(std::string("cuzk_partition_vectors_total{memory=\"pinned_pool\"} ") + (pooled ? "4" : "0")), std::string::npos);
   }
 }
 
