@@ -81,9 +81,13 @@ TEST(KeyImage, RoundTripProvesLikeTheOwnedKey) {
     EXPECT_EQ((*img)->has_matrices(), with_m);
     auto mm = (*img)->matrices();
     ASSERT_EQ(mm.ok(), with_m) << mm.status().to_string();
-    if (!with_m) EXPECT_EQ(mm.status().code(), Errc::not_found);
+    if (!with_m) {
+      EXPECT_EQ(mm.status().code(), Errc::not_found);
+    }
     const R1csMatrices& m_used = with_m ? *mm : c->matrices;
-    if (with_m) EXPECT_TRUE(*mm == c->matrices) << "seed=" << seed;
+    if (with_m) {
+      EXPECT_TRUE(*mm == c->matrices) << "seed=" << seed;
+    }
     // The mapping outlives the image handle through the views.
     img->reset();
     img2->reset();
