@@ -114,8 +114,6 @@ void bm_msm(benchmark::State& state) {
                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["madd_ns"] = madd;
   state.counters["split"] = report.split_used ? 1 : 0;
-  const auto shape = pippenger_shape(report.split_used ? report.tail : s.size(), threads, sizeof(Xyzz<C>));
-  state.counters["c"] = shape.window_bits;
 }
 
 // Accumulation comparison on one thread: Args log2 n, accumulation (1 xyzz, 2 batch_affine), c (0 auto).
