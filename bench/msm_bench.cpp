@@ -50,15 +50,18 @@ const std::vector<Affine<C>>& bases(unsigned log_n) {
   return cache.emplace(log_n, batch_to_affine_vartime<C>(j)).first->second;
 }
 
+// kRandom: every scalar random; kFilecoin: 36 % zeros, 36 % ones; a mix m ≥ 2 (the split's
+// crossover sweep): m − 1 % zeros and as many ones (2 → 1 %, 6 → 5 %, 11 → 10 %, 21 → 20 %).
 enum Mix { kRandom = 0, kFilecoin = 1 };
 
 std::vector<Fr> scalars(unsigned log_n, int mix) {
   std::mt19937_64 rng(7 + log_n + 100 * mix);
   std::vector<Fr> s(std::size_t{1} << log_n);
+  const unsigned half = mix == kFilecoin ? 36 : (mix >= 2 ? static_cast<unsigned>(mix - 1) : 0);
   for (auto& k : s) {
     const auto r = rng() % 100;
-    if (mix == kFilecoin && r < 36) k = Fr::zero();
-    else if (mix == kFilecoin && r < 72) k = Fr::one();
+    if (r < half) k = Fr::zero();
+    else if (r < 2 * half) k = Fr::one();
     else k = random_fr(rng);
   }
   return s;
@@ -196,6 +199,15 @@ void g2_args(benchmark::internal::Benchmark* b) {
   for (int t : {1, 2})
     for (int split : {0, 2}) b->Args({16, t, kFilecoin, split});
 }
+
+// The split's crossover: zeros + ones at 2, 10, 20, 40 % of the scalars (mix 2, 6, 11, 21), split
+// always (1) against never (2), one thread.
+BENCHMARK(bm_msm<G1Curve>)->Name("msm_g1_crossover")
+    ->ArgsProduct({{16, 18}, {1}, {2, 6, 11, 21}, {1, 2}})->ArgNames({"log_n", "threads", "mix", "split"})
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(bm_msm<G2Curve>)->Name("msm_g2_crossover")
+    ->ArgsProduct({{16}, {1}, {2, 6, 11, 21}, {1, 2}})->ArgNames({"log_n", "threads", "mix", "split"})
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
 
 BENCHMARK(bm_msm<G1Curve>)->Name("msm_g1")->Apply(g1_args)->ArgNames({"log_n", "threads", "mix", "split"})
     ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);

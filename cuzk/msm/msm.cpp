@@ -12,7 +12,7 @@
 namespace cuzk {
 
 bool msm_split_pays(std::size_t selected, std::size_t zeros_and_ones) {
-  return selected > 0 && zeros_and_ones * 4 >= selected;
+  return selected > 0 && zeros_and_ones * 16 >= selected;
 }
 
 namespace {

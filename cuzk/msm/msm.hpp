@@ -36,8 +36,9 @@ struct MsmReport {
   bool split_used = false;
 };
 
-/// The measured crossover (docs/perf/msm.md): with the split, |zeros_and_ones| of |selected| scalars
-/// leave Pippenger; it pays when they are at least a quarter of the scalars.
+/// The measured crossover (docs/perf/msm.md Version 5): with the split, |zeros_and_ones| of |selected|
+/// scalars leave Pippenger; it pays from a sixteenth of the scalars (one thread, IFMA: even at 10 %
+/// it was 3–13 % faster on G1 and 30 % on G2, at 2 % equal on G1 and slower on G2).
 bool msm_split_pays(std::size_t selected, std::size_t zeros_and_ones);
 
 /// Σ scalars[i]·bases[...] with the density rule. size_mismatch when the bitmap is shorter than the
