@@ -52,15 +52,17 @@ const std::vector<Affine<C>>& bases(unsigned log_n) {
 
 // kRandom: every scalar random; kFilecoin: 36 % zeros, 36 % ones; a mix m ≥ 2 (the split's
 // crossover sweep): m − 1 % zeros and as many ones (2 → 1 %, 6 → 5 %, 11 → 10 %, 21 → 20 %).
-enum Mix { kRandom = 0, kFilecoin = 1 };
+// kSmall: half the scalars in [2, 256) (bytes of a circuit's witness), half random.
+enum Mix { kRandom = 0, kFilecoin = 1, kSmall = 100 };
 
 std::vector<Fr> scalars(unsigned log_n, int mix) {
   std::mt19937_64 rng(7 + log_n + 100 * mix);
   std::vector<Fr> s(std::size_t{1} << log_n);
-  const unsigned half = mix == kFilecoin ? 36 : (mix >= 2 ? static_cast<unsigned>(mix - 1) : 0);
+  const unsigned half = mix == kFilecoin ? 36 : (mix >= 2 && mix < kSmall ? static_cast<unsigned>(mix - 1) : 0);
   for (auto& k : s) {
     const auto r = rng() % 100;
-    if (r < half) k = Fr::zero();
+    if (mix == kSmall && r < 50) k = Fr::from_u64(2 + rng() % 254);
+    else if (r < half) k = Fr::zero();
     else if (r < 2 * half) k = Fr::one();
     else k = random_fr(rng);
   }
@@ -207,6 +209,13 @@ BENCHMARK(bm_msm<G1Curve>)->Name("msm_g1_crossover")
     ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
 BENCHMARK(bm_msm<G2Curve>)->Name("msm_g2_crossover")
     ->ArgsProduct({{16}, {1}, {2, 6, 11, 21}, {1, 2}})->ArgNames({"log_n", "threads", "mix", "split"})
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+// Skewed digits: half the scalars are bytes (mix 100), against random scalars (mix 0), one thread.
+BENCHMARK(bm_msm<G1Curve>)->Name("msm_g1_small")
+    ->ArgsProduct({{16, 18}, {1}, {0, 100}, {0}})->ArgNames({"log_n", "threads", "mix", "split"})
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(bm_msm<G2Curve>)->Name("msm_g2_small")
+    ->ArgsProduct({{16}, {1}, {0, 100}, {0}})->ArgNames({"log_n", "threads", "mix", "split"})
     ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
 
 BENCHMARK(bm_msm<G1Curve>)->Name("msm_g1")->Apply(g1_args)->ArgNames({"log_n", "threads", "mix", "split"})

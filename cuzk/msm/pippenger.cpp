@@ -240,6 +240,7 @@ class AffineBuckets {
     batch_ = std::max<std::size_t>(1, std::min(batch, max_batch_));
     for (std::size_t b = 0; b < bucket_.size(); ++b) bucket_[b].state = kEmpty;
     overflow_.clear();
+    early_runs_ = true;
     queue_.clear();
     m_ = 0;
     flushed_ = false;
@@ -251,9 +252,33 @@ class AffineBuckets {
       if (flushed_) drain();
       return;
     }
-    if (queue_.size() < batch_) queue_.push_back({b, p});
-    else add_overflow(b, p);
+    if (queue_.size() < batch_) {
+      queue_.push_back({b, p});
+      return;
+    }
+    // A full queue means skewed digits (small scalars: most points wait on a few busy buckets).
+    // Run the batch early once it holds kEarlyBatch additions (its inversion is then paid by
+    // them), let the queue in, and retry. When a drain lets fewer than kEarlyBatch entries in
+    // (one hot bucket, as the ones of a run without the 0/1 split), early runs stop for this
+    // window and the rest go to XYZZ overflow, which is cheaper then.
+    if (early_runs_ && m_ >= kEarlyBatch) {
+      execute();
+      const std::size_t waiting = queue_.size();
+      drain();
+      if (waiting - queue_.size() < kEarlyBatch) early_runs_ = false;
+      if (try_add(b, p)) {
+        if (flushed_) drain();
+        return;
+      }
+      if (queue_.size() < batch_) {
+        queue_.push_back({b, p});
+        return;
+      }
+    }
+    add_overflow(b, p);
   }
+  /// The fewest additions a batch runs with before its time (see add).
+  static constexpr std::size_t kEarlyBatch = 32;
 
   void prefetch(std::uint32_t b) const {
     __builtin_prefetch(&bucket_[b]);
@@ -280,7 +305,7 @@ class AffineBuckets {
     for (std::size_t b = bucket_.size(); b-- > 0;) {
       const Slot& s = bucket_[b];
       if (s.state != kEmpty) running.add_mixed(A{s.x, s.y, false});
-      if (overflow) running.add(overflow_[b]);
+      if (overflow && b < overflow_.size()) running.add(overflow_[b]);
       sum.add(running);
     }
     return sum;
@@ -336,7 +361,7 @@ class AffineBuckets {
   }
 
   void add_overflow(std::uint32_t b, const A& p) {
-    if (overflow_.empty()) overflow_.assign(bucket_.size(), Xyzz<C>::identity());
+    if (b >= overflow_.size()) overflow_.resize(b + 1, Xyzz<C>::identity());  // ends at the highest used
     overflow_[b].add_mixed(p);
   }
 
@@ -388,6 +413,7 @@ class AffineBuckets {
   std::vector<Xyzz<C>> overflow_;
   std::size_t m_ = 0;
   bool flushed_ = false;
+  bool early_runs_ = true;  // add() may run a batch early (until a drain shows it does not pay)
 };
 
 // Buckets the top window can reach for scalars below 2^|bits|: digits ≤ 2^(bits − (K−1)c) + 1.
