@@ -27,6 +27,7 @@
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/ec/xyzz.hpp"
 #include "cuzk/ff/fp_ifma.hpp"
+#include "cuzk/msm/batch_schedule.hpp"
 #include "cuzk/msm/scratch.hpp"
 
 namespace cuzk::ifma {
@@ -234,7 +235,18 @@ CUZK_IFMA_INLINE void reduce8(V* v) {
 /// the usual (R-form) XYZZ sum. On G2 the shared inversion runs over the denominators' norms in Fp
 /// (as AffineBuckets does): 1/d = conj(d)/N(d), N(d) = d0² + d1².
 template <class C>
-class IfmaBuckets {
+class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
+  using Schedule = BatchSchedule<IfmaBuckets<C>, C>;
+  friend Schedule;
+  using typename Schedule::Pending;
+  using Schedule::batch_;
+  using Schedule::drain;
+  using Schedule::flushed_;
+  using Schedule::m_;
+  using Schedule::max_batch_;
+  using Schedule::overflow_;
+  using Schedule::queue_;
+
  public:
   using A = Affine<C>;
   using F = typename C::Field;
@@ -242,56 +254,15 @@ class IfmaBuckets {
   static_assert(kD == 1 || kD == 2);
 
   IfmaBuckets(std::uint32_t nb, std::size_t batch)
-      : max_batch_((batch + kLanes - 1) / kLanes * kLanes), batch_(max_batch_), bucket_(nb), slot_(max_batch_),
-        point_(max_batch_), dbl_(max_batch_ / kLanes), pre_(max_batch_ / kLanes), norm_(kD == 2 ? max_batch_ / kLanes : 0) {
-    queue_.reserve(max_batch_);
+      : Schedule((batch + kLanes - 1) / kLanes * kLanes), bucket_(nb), slot_(max_batch_), point_(max_batch_),
+        dbl_(max_batch_ / kLanes), pre_(max_batch_ / kLanes), norm_(kD == 2 ? max_batch_ / kLanes : 0) {
     reset(batch);
   }
 
   void reset(std::size_t batch) {
-    batch_ = std::max<std::size_t>(1, std::min(batch, max_batch_));
     for (std::size_t b = 0; b < bucket_.size(); ++b) bucket_[b].state = kEmpty;
-    overflow_.clear();
-    // A top window with few live buckets (a batch cut to a quarter of them) keeps the queue near
-    // full by design: early runs there only add small batches (G2 2^16 in a prove: +20 %).
-    early_runs_ = batch_ == max_batch_;
-    queue_.clear();
-    m_ = 0;
-    flushed_ = false;
+    this->reset_schedule(batch);
   }
-
-  void add(std::uint32_t b, const A& p) {
-    if (try_add(b, p)) {
-      if (flushed_) drain();
-      return;
-    }
-    if (queue_.size() < batch_) {
-      queue_.push_back({b, p});
-      return;
-    }
-    // A full queue means skewed digits (small scalars: most points wait on a few busy buckets).
-    // Run the batch early once it holds kEarlyBatch additions (its inversion is then paid by
-    // them), let the queue in, and retry. When a drain lets fewer than kEarlyBatch entries in
-    // (one hot bucket, as the ones of a run without the 0/1 split), early runs stop for this
-    // window and the rest go to XYZZ overflow, which is cheaper then.
-    if (early_runs_ && m_ >= kEarlyBatch) {
-      execute();
-      const std::size_t waiting = queue_.size();
-      drain();
-      if (waiting - queue_.size() < kEarlyBatch) early_runs_ = false;
-      if (try_add(b, p)) {
-        if (flushed_) drain();
-        return;
-      }
-      if (queue_.size() < batch_) {
-        queue_.push_back({b, p});
-        return;
-      }
-    }
-    add_overflow(b, p);
-  }
-  /// The fewest additions a batch runs with before its time (see add).
-  static constexpr std::size_t kEarlyBatch = 32;
 
   void prefetch(std::uint32_t b) const {
     for (std::size_t off = 0; off < sizeof(Slot); off += 64) {
@@ -299,17 +270,6 @@ class IfmaBuckets {
     }
   }
 
-  void finish() {
-    for (;;) {
-      if (m_ > 0) execute();
-      if (queue_.empty()) break;
-      drain();
-      if (m_ < 16 && !queue_.empty()) {
-        for (const auto& [b, p] : queue_) add_overflow(b, p);
-        queue_.clear();
-      }
-    }
-  }
 
   /// Σ_b (b + 1)·bucket_b. From kSegmentedMinBuckets buckets up the running sums run as
   /// S = buckets / kSegment independent chains (one per segment of kSegment buckets) whose additions
@@ -348,10 +308,6 @@ class IfmaBuckets {
   struct Slot {
     F x, y;  // R' form, canonical
     std::uint8_t state = kEmpty;
-  };
-  struct Pending {
-    std::uint32_t bucket;
-    A point;
   };
   // The coordinates of the unused lanes of a last group: bucket (0, 0) + point (1, 0), a non-zero
   // denominator; the results are dropped.
@@ -442,22 +398,7 @@ class IfmaBuckets {
     return true;
   }
 
-  void drain() {
-    flushed_ = false;
-    std::size_t keep = 0;
-    for (std::size_t i = 0; i < queue_.size(); ++i) {
-      if (!try_add(queue_[i].bucket, queue_[i].point)) queue_[keep++] = queue_[i];
-    }
-    queue_.resize(keep);
-  }
-
-  // The XYZZ overflow buckets end at the highest one used: skewed digits (small scalars, many
-  // ones) overflow into low buckets, and the reduction then walks only those (it walked all
-  // 2^(c−1) with two XYZZ additions each: G2 2^16 with half the scalars bytes 6.0 → 9 µs/pt).
-  void add_overflow(std::uint32_t b, const A& p) {
-    if (b >= overflow_.size()) overflow_.resize(b + 1, Xyzz<C>::identity());
-    overflow_[b].add_mixed(from_rp(p));
-  }
+  void add_overflow(std::uint32_t b, const A& p) { this->overflow_add_xyzz(b, from_rp(p)); }
 
   // The word pointers of group |g|'s bucket and point coordinates, per Fp component (pads past m_).
   struct Ptrs {
@@ -748,19 +689,13 @@ class IfmaBuckets {
     }
   }
 
-  std::size_t max_batch_, batch_;
   ScratchArray<Slot> bucket_;
   std::vector<std::uint32_t> slot_;
   std::vector<A> point_;
   std::vector<std::uint8_t> dbl_;  // per group: lanes whose entry is P + P
   std::vector<Fp8> pre_;           // per group: the lanes' prefix products
   std::vector<Fp8> norm_;          // G2, per group: the denominators' norms
-  std::vector<Pending> queue_;
-  std::vector<Xyzz<C>> overflow_;
   std::unique_ptr<IfmaBuckets> red_;  // the segmented reduction's chains
-  std::size_t m_ = 0;
-  bool flushed_ = false;
-  bool early_runs_ = true;  // add() may run a batch early (until a drain shows it does not pay)
 };
 
 using IfmaG1Buckets = IfmaBuckets<G1Curve>;

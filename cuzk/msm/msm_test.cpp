@@ -5,6 +5,8 @@
 // decompositions at the balancing boundaries. Every test prints its seed (CUZK_SEED=… replays one).
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+
 #include <random>
 #include <vector>
 
@@ -297,6 +299,24 @@ void check_special_scalars() {
 // Few distinct scalars and bases: batches fill with collisions, queues overflow, and equal points
 // meet in buckets (doublings and cancellations inside the batch-affine accumulation; on G2 its
 // inversion runs over the denominators' norms in Fp).
+// Batch-affine accumulation at each window in |windows| (0: automatic), with and without the
+// endomorphism split, against |ref| (the XYZZ sum), no 0/1 split.
+template <class C>
+void expect_batch_affine_matches(std::span<const Affine<C>> bases, std::span<const Fr> scalars, ThreadPool& pool,
+                                 const Jacobian<C>& ref, std::initializer_list<unsigned> windows, const std::string& what) {
+  for (unsigned c : windows) {
+    for (auto endo : {MsmEndomorphism::off, MsmEndomorphism::on}) {
+      const auto got = msm<C>(bases, scalars, pool,
+                              {.split = MsmSplit::never,
+                               .pippenger = {.window_bits = c,
+                                             .accumulation = PippengerAccumulation::batch_affine,
+                                             .endomorphism = endo}});
+      ASSERT_TRUE(got.ok());
+      EXPECT_TRUE(*got == ref) << C::name << " c=" << c << " endo=" << static_cast<int>(endo) << " " << what;
+    }
+  }
+}
+
 template <class C>
 void check_batch_affine_collisions(std::size_t min_n) {
   const auto seed = fresh_seed();
@@ -313,17 +333,9 @@ void check_batch_affine_collisions(std::size_t min_n) {
   }
   const auto ref = msm<C>(bases, scalars, pool,
                           {.split = MsmSplit::never, .pippenger = {.accumulation = PippengerAccumulation::xyzz}});
-  for (unsigned c : {10u, 13u}) {
-    for (auto endo : {MsmEndomorphism::off, MsmEndomorphism::on}) {
-      const auto got = msm<C>(bases, scalars, pool,
-                              {.split = MsmSplit::never,
-                               .pippenger = {.window_bits = c,
-                                             .accumulation = PippengerAccumulation::batch_affine,
-                                             .endomorphism = endo}});
-      EXPECT_TRUE(*got == *ref) << C::name << " c=" << c << " endo=" << static_cast<int>(endo) << " n=" << n
-                                << " seed=" << seed;
-    }
-  }
+  ASSERT_TRUE(ref.ok());
+  expect_batch_affine_matches<C>(bases, scalars, pool, *ref, {10u, 13u},
+                                 "n=" + std::to_string(n) + " seed=" + std::to_string(seed));
   // And the whole sum against a short naive computation: Σ over the three (base, scalar) classes.
   Jacobian<C> expect = Jacobian<C>::identity();
   for (std::size_t i = 0; i < n; ++i) expect += mul_vartime(Jacobian<C>::from_affine(bases[i]), scalars[i]);
@@ -350,18 +362,8 @@ void check_skewed_small_scalars(std::size_t min_n) {
     const auto ref = msm<C>(bases, scalars, pool,
                             {.split = MsmSplit::never, .pippenger = {.accumulation = PippengerAccumulation::xyzz}});
     ASSERT_TRUE(ref.ok());
-    for (unsigned c : {10u, 11u, 13u}) {
-      for (auto endo : {MsmEndomorphism::off, MsmEndomorphism::on}) {
-        const auto got = msm<C>(bases, scalars, pool,
-                                {.split = MsmSplit::never,
-                                 .pippenger = {.window_bits = c,
-                                               .accumulation = PippengerAccumulation::batch_affine,
-                                               .endomorphism = endo}});
-        ASSERT_TRUE(got.ok());
-        EXPECT_TRUE(*got == *ref) << C::name << " kind=" << kind << " c=" << c << " endo=" << static_cast<int>(endo)
-                                  << " n=" << n << " seed=" << seed;
-      }
-    }
+    expect_batch_affine_matches<C>(bases, scalars, pool, *ref, {10u, 11u, 13u},
+                                   "kind=" + std::to_string(kind) + " n=" + std::to_string(n) + " seed=" + std::to_string(seed));
     // The first 40 terms against the naive MSM (the XYZZ path's own checks cover the rest).
     const std::size_t m = 40;
     const auto head = msm<C>(std::span(bases).subspan(0, m), std::span<const Fr>(scalars).subspan(0, m), pool,
@@ -390,17 +392,8 @@ TEST(MsmPippenger, G2BatchAffineAgreesWithXyzzAtMediumSize) {
                                  .pippenger = {.window_bits = 7, .accumulation = PippengerAccumulation::xyzz,
                                                .endomorphism = MsmEndomorphism::off}});
   ASSERT_TRUE(ref.ok());
-  for (unsigned c : {0u, 10u, 11u, 13u}) {
-    for (auto endo : {MsmEndomorphism::off, MsmEndomorphism::on}) {
-      const auto got = msm<G2Curve>(bases, scalars, pool,
-                                    {.split = MsmSplit::never,
-                                     .pippenger = {.window_bits = c,
-                                                   .accumulation = PippengerAccumulation::batch_affine,
-                                                   .endomorphism = endo}});
-      ASSERT_TRUE(got.ok());
-      EXPECT_TRUE(*got == *ref) << "c=" << c << " endo=" << static_cast<int>(endo) << " n=" << n << " seed=" << seed;
-    }
-  }
+  expect_batch_affine_matches<G2Curve>(bases, scalars, pool, *ref, {0u, 10u, 11u, 13u},
+                                       "n=" + std::to_string(n) + " seed=" + std::to_string(seed));
   const std::size_t b = rng() % (n - 100), len = 23 + rng() % 40;
   const auto sb = std::span(bases).subspan(b, len);
   const auto ss = std::span(scalars).subspan(b, len);

@@ -11,6 +11,7 @@
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/ec/xyzz.hpp"
+#include "cuzk/msm/batch_schedule.hpp"
 #include "cuzk/msm/digits.hpp"
 #include "cuzk/msm/endomorphism.hpp"
 #include "cuzk/msm/ifma_buckets.hpp"
@@ -220,7 +221,17 @@ struct BatchField<Fp2> {
 };
 
 template <class C>
-class AffineBuckets {
+class AffineBuckets : public BatchSchedule<AffineBuckets<C>, C> {
+  using Schedule = BatchSchedule<AffineBuckets<C>, C>;
+  friend Schedule;
+  using typename Schedule::Pending;
+  using Schedule::batch_;
+  using Schedule::flushed_;
+  using Schedule::m_;
+  using Schedule::max_batch_;
+  using Schedule::overflow_;
+  using Schedule::queue_;
+
  public:
   using F = typename C::Field;
   using A = Affine<C>;
@@ -228,76 +239,21 @@ class AffineBuckets {
   using B = typename BF::B;
 
   AffineBuckets(std::uint32_t nb, std::size_t batch)
-      : max_batch_(batch), batch_(batch), bucket_(nb), slot_(batch), doubling_(batch), point_(batch), den_(batch),
-        prefix_(batch), norm_(std::is_same_v<B, F> ? 0 : batch) {
-    queue_.reserve(batch);
+      : Schedule(batch), bucket_(nb), slot_(batch), doubling_(batch), point_(batch), den_(batch), prefix_(batch),
+        norm_(std::is_same_v<B, F> ? 0 : batch) {
     reset(batch);
   }
 
   // Empties every bucket (the object serves several windows in turn); at most |batch| additions
   // per inversion from now on.
   void reset(std::size_t batch) {
-    batch_ = std::max<std::size_t>(1, std::min(batch, max_batch_));
     for (std::size_t b = 0; b < bucket_.size(); ++b) bucket_[b].state = kEmpty;
-    overflow_.clear();
-    // A top window with few live buckets (a batch cut to a quarter of them) keeps the queue near
-    // full by design: early runs there only add small batches (G2 2^16 in a prove: +20 %).
-    early_runs_ = batch_ == max_batch_;
-    queue_.clear();
-    m_ = 0;
-    flushed_ = false;
+    this->reset_schedule(batch);
   }
-
-  // bucket[b] += p (p not the identity).
-  void add(std::uint32_t b, const A& p) {
-    if (try_add(b, p)) {
-      if (flushed_) drain();
-      return;
-    }
-    if (queue_.size() < batch_) {
-      queue_.push_back({b, p});
-      return;
-    }
-    // A full queue means skewed digits (small scalars: most points wait on a few busy buckets).
-    // Run the batch early once it holds kEarlyBatch additions (its inversion is then paid by
-    // them), let the queue in, and retry. When a drain lets fewer than kEarlyBatch entries in
-    // (one hot bucket, as the ones of a run without the 0/1 split), early runs stop for this
-    // window and the rest go to XYZZ overflow, which is cheaper then.
-    if (early_runs_ && m_ >= kEarlyBatch) {
-      execute();
-      const std::size_t waiting = queue_.size();
-      drain();
-      if (waiting - queue_.size() < kEarlyBatch) early_runs_ = false;
-      if (try_add(b, p)) {
-        if (flushed_) drain();
-        return;
-      }
-      if (queue_.size() < batch_) {
-        queue_.push_back({b, p});
-        return;
-      }
-    }
-    add_overflow(b, p);
-  }
-  /// The fewest additions a batch runs with before its time (see add).
-  static constexpr std::size_t kEarlyBatch = 32;
 
   void prefetch(std::uint32_t b) const {
     __builtin_prefetch(&bucket_[b]);
     __builtin_prefetch(reinterpret_cast<const char*>(&bucket_[b]) + 64);
-  }
-
-  // Runs everything pending; a nearly empty final batch sends the queue to the overflow buckets.
-  void finish() {
-    for (;;) {
-      if (m_ > 0) execute();
-      if (queue_.empty()) break;
-      drain();
-      if (m_ < 16 && !queue_.empty()) {
-        for (const auto& [b, p] : queue_) add_overflow(b, p);
-        queue_.clear();
-      }
-    }
   }
 
   // Σ_b (b + 1)·bucket_b by running sums from the top bucket down.
@@ -320,11 +276,6 @@ class AffineBuckets {
     F x, y;
     std::uint8_t state = kEmpty;
   };
-  struct Pending {
-    std::uint32_t bucket;
-    A point;
-  };
-
   // Puts bucket[b] += p into the batch; false when bucket b already waits in it.
   bool try_add(std::uint32_t b, const A& p) {
     Slot& acc = bucket_[b];
@@ -353,19 +304,7 @@ class AffineBuckets {
     return true;
   }
 
-  void drain() {
-    flushed_ = false;
-    std::size_t keep = 0;
-    for (std::size_t i = 0; i < queue_.size(); ++i) {
-      if (!try_add(queue_[i].bucket, queue_[i].point)) queue_[keep++] = queue_[i];
-    }
-    queue_.resize(keep);
-  }
-
-  void add_overflow(std::uint32_t b, const A& p) {
-    if (b >= overflow_.size()) overflow_.resize(b + 1, Xyzz<C>::identity());  // ends at the highest used
-    overflow_[b].add_mixed(p);
-  }
+  void add_overflow(std::uint32_t b, const A& p) { this->overflow_add_xyzz(b, p); }
 
   // Entry k's value in the batch inversion: its denominator, or on G2 the denominator's norm.
   const B& batch_value(std::size_t k) const {
@@ -404,18 +343,12 @@ class AffineBuckets {
     flushed_ = true;
   }
 
-  std::size_t max_batch_, batch_;
   ScratchArray<Slot> bucket_;
   std::vector<std::uint32_t> slot_;
   std::vector<std::uint8_t> doubling_;  // the batch entry is P + P (denominator 2y)
   std::vector<A> point_;
   std::vector<F> den_;
   std::vector<B> prefix_, norm_;  // norm_: G2 only (empty when B = F)
-  std::vector<Pending> queue_;
-  std::vector<Xyzz<C>> overflow_;
-  std::size_t m_ = 0;
-  bool flushed_ = false;
-  bool early_runs_ = true;  // add() may run a batch early (until a drain shows it does not pay)
 };
 
 // Buckets the top window can reach for scalars below 2^|bits|: digits ≤ 2^(bits − (K−1)c) + 1.
