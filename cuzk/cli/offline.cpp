@@ -1,7 +1,6 @@
 #include "cuzk/cli/offline.hpp"
 
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -149,15 +148,8 @@ int run_prove(const OfflineOptions& o) {
     // file (device, inode, size, mtime) and to the check mode the points were decoded with.
     const std::string image_path = o.zkey + ".cuzkimg";
     std::uint64_t tag = 0;
-    if (struct stat st {}; !o.no_key_image && ::stat(o.zkey.c_str(), &st) == 0) {
-      const std::uint64_t parts[] = {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
-                                     static_cast<std::uint64_t>(st.st_size),
-                                     static_cast<std::uint64_t>(st.st_mtim.tv_sec) * 1000000000ull +
-                                         static_cast<std::uint64_t>(st.st_mtim.tv_nsec),
-                                     o.no_subgroup_check ? 1ull : 2ull};
-      tag = 0x9e3779b97f4a7c15ull;
-      for (std::uint64_t v : parts) tag = (tag ^ v) * 0xff51afd7ed558ccdull, tag ^= tag >> 29;
-    }
+    if (!o.no_key_image)
+      if (auto t = key_image_file_tag(o.zkey, o.no_subgroup_check ? 1 : 2); t.ok()) tag = *t;
     std::shared_ptr<const KeyImage> image;
     if (tag != 0) {
       auto img = KeyImage::open(image_path, tag, &pool);

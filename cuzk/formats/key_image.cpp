@@ -94,6 +94,20 @@ Result<FileId> file_id(const std::string& path) {
                 static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
 }
 
+}  // namespace
+
+Result<std::uint64_t> key_image_file_tag(const std::string& path, std::uint64_t mode) {
+  auto id = file_id(path);
+  if (!id.ok()) return id.status();
+  const auto& [dev, ino, size, mtime_ns] = *id;
+  const std::uint64_t parts[] = {dev, ino, size, static_cast<std::uint64_t>(mtime_ns), mode};
+  std::uint64_t tag = 0x9e3779b97f4a7c15ull;
+  for (std::uint64_t v : parts) tag = (tag ^ v) * 0xff51afd7ed558ccdull, tag ^= tag >> 29;
+  return tag;
+}
+
+namespace {
+
 Status write_all(int fd, const void* data, std::size_t n, const std::string& path) {
   const auto* p = static_cast<const std::uint8_t*>(data);
   while (n) {

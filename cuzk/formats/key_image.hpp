@@ -54,6 +54,12 @@ enum class KeyImageCheck {
   header_only,
 };
 
+/// A source tag for an image made from the file at |path| as it is now (device, inode, size, mtime
+/// in ns: the identity the data check is keyed by) and |mode| (the maker's decode choices, e.g. the
+/// check mode): another file, a touched or replaced one, or another mode gives another tag.
+/// not_found / io_error when the file cannot be stat'ed.
+Result<std::uint64_t> key_image_file_tag(const std::string& path, std::uint64_t mode);
+
 /// Writes |pk| (and |matrices| when given: the circuit's R1CS as the prover uses it) as an image at
 /// |path| (a temporary file renamed over it, so readers never see a half-written image); the
 /// written file counts as checked for this process.
