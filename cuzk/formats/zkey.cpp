@@ -67,13 +67,19 @@ void size_for_decode(std::vector<T>& v, std::size_t n) {
   v.resize(n);
 }
 
+// size_mismatch naming section |id| unless it holds exactly |count| points of |point_bytes| (|group|).
+Status check_point_section(std::span<const std::uint8_t> b, std::size_t count, std::uint32_t id,
+                           std::size_t point_bytes, const char* group) {
+  if (b.size() == count * point_bytes) return {};
+  return Status(Errc::size_mismatch, sec(id) + ": " + std::to_string(b.size()) + " bytes, expected " +
+                                         std::to_string(count) + " " + group + " points (" +
+                                         std::to_string(count * point_bytes) + " bytes)");
+}
+
 template <class Out>
 Status decode_g1s(std::span<const std::uint8_t> b, Out& out, std::size_t count, std::uint32_t id,
                   ThreadPool& pool, bool subgroup) {
-  if (b.size() != count * kG1LemBytes)
-    return Status(Errc::size_mismatch, sec(id) + ": " + std::to_string(b.size()) + " bytes, expected " +
-                                           std::to_string(count) + " G1 points (" +
-                                           std::to_string(count * kG1LemBytes) + " bytes)");
+  CUZK_RETURN_IF_ERROR(check_point_section(b, count, id, kG1LemBytes, "G1"));
   size_for_decode(out, count);
   Status s = decode_g1_batch(b, out, pool, {.form = PointForm::snarkjs_lem, .check_subgroup = subgroup});
   return s.with_context(sec(id));
@@ -82,10 +88,7 @@ Status decode_g1s(std::span<const std::uint8_t> b, Out& out, std::size_t count, 
 template <class Out>
 Status decode_g2s(std::span<const std::uint8_t> b, Out& out, std::size_t count, std::uint32_t id,
                   ThreadPool& pool, bool subgroup) {
-  if (b.size() != count * kG2LemBytes)
-    return Status(Errc::size_mismatch, sec(id) + ": " + std::to_string(b.size()) + " bytes, expected " +
-                                           std::to_string(count) + " G2 points (" +
-                                           std::to_string(count * kG2LemBytes) + " bytes)");
+  CUZK_RETURN_IF_ERROR(check_point_section(b, count, id, kG2LemBytes, "G2"));
   size_for_decode(out, count);
   Status s = decode_g2_batch(b, out, pool, {.form = PointForm::snarkjs_lem, .check_subgroup = subgroup});
   return s.with_context(sec(id));
@@ -225,12 +228,8 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
   } else {
     const std::pair<std::uint32_t, std::size_t> g1_counts[] = {{3, np + 1}, {5, nv}, {6, nv}, {8, nv - np - 1}, {9, n}};
     for (const auto& [id, count] : g1_counts)
-      if (sections[id].size() != count * kG1LemBytes)
-        return Status(Errc::size_mismatch, sec(id) + ": " + std::to_string(sections[id].size()) + " bytes, expected " +
-                                               std::to_string(count) + " G1 points");
-    if (sections[7].size() != nv * kG2LemBytes)
-      return Status(Errc::size_mismatch, sec(7) + ": " + std::to_string(sections[7].size()) + " bytes, expected " +
-                                             std::to_string(nv) + " G2 points");
+      CUZK_RETURN_IF_ERROR(check_point_section(sections[id], count, id, kG1LemBytes, "G1"));
+    CUZK_RETURN_IF_ERROR(check_point_section(sections[7], nv, 7, kG2LemBytes, "G2"));
   }
   tm.points = lap();
   if (!opt.coefficients) return z;
