@@ -174,17 +174,7 @@ Result<PartitionSums> CpuBackend::prove_partition(const PartitionInputs& in, Par
   std::vector<double> cost(terms.size());
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const PartitionMsm& m = terms[i];
-    std::size_t points = m.scalars.size();
-    if (!m.density.bits.empty()) {
-      points = 0;
-      const std::size_t words = std::min(m.density.bits.size(), (m.scalars.size() + 63) / 64);
-      for (std::size_t w = 0; w < words; ++w) {
-        std::uint64_t word = m.density.bits[w];
-        if ((w + 1) * 64 > m.scalars.size() && m.scalars.size() % 64 != 0)
-          word &= (std::uint64_t{1} << (m.scalars.size() % 64)) - 1;
-        points += static_cast<std::size_t>(std::popcount(word));
-      }
-    }
+    const std::size_t points = msm_selected_count(m.density.bits, m.scalars.size());
     cost[i] = static_cast<double>(points) * (m.g2() ? 2.2 : 1.0);
   }
   std::vector<std::size_t> order(terms.size());

@@ -1,5 +1,6 @@
 #include "cuzk/msm/msm.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <string>
 #include <vector>
@@ -29,6 +30,11 @@ std::size_t popcount_words(std::span<const std::uint64_t> bits, std::size_t n, s
 }
 
 }  // namespace
+
+std::size_t msm_selected_count(std::span<const std::uint64_t> bits, std::size_t n) {
+  if (bits.empty()) return n;
+  return popcount_words(bits, n, 0, std::min(bits.size(), (n + 63) / 64));
+}
 
 template <class C>
 Result<Jacobian<C>> msm(std::span<const Affine<C>> bases, std::span<const Fr> scalars, ThreadPool& pool,

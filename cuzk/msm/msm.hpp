@@ -36,6 +36,9 @@ struct MsmReport {
   bool split_used = false;
 };
 
+/// How many of the first |n| scalars take part under density |bits| (all n when |bits| is empty).
+std::size_t msm_selected_count(std::span<const std::uint64_t> bits, std::size_t n);
+
 /// The measured crossover (docs/perf/msm.md Version 5): with the split, |zeros_and_ones| of |selected|
 /// scalars leave Pippenger; it pays from a sixteenth of the scalars (one thread, IFMA: even at 10 %
 /// it was 3–13 % faster on G1 and 30 % on G2, at 2 % equal on G1 and slower on G2).
