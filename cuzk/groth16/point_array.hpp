@@ -10,8 +10,6 @@
 // T must be trivially copyable (the affine points are).
 #pragma once
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuzk/base/huge_pages.hpp"
 #include "cuzk/base/thread_pool.hpp"
 
 namespace cuzk {
@@ -31,14 +30,14 @@ namespace point_array_detail {
 
 inline constexpr std::size_t kHugeThreshold = std::size_t{2} << 20;
 
-/// |bytes| of zeroed host memory, huge-page advised when large; null on failure (bad_alloc).
+/// |bytes| of zeroed host memory, huge-page advised when large (base/huge_pages.hpp: 2 MiB-aligned,
+/// so the advice covers whole huge pages); throws bad_alloc on failure.
 inline std::shared_ptr<void> allocate(std::size_t bytes) {
   if (bytes == 0) return nullptr;
   if (bytes >= kHugeThreshold) {
-    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    (void)::madvise(p, bytes, MADV_HUGEPAGE);  // a hint: ignored where THP is off
-    return std::shared_ptr<void>(p, [bytes](void* q) { ::munmap(q, bytes); });
+    void* p = huge_page_map(bytes);
+    if (p == nullptr) throw std::bad_alloc();
+    return std::shared_ptr<void>(p, [bytes](void* q) { huge_page_unmap(q, bytes); });
   }
   return std::shared_ptr<void>(::operator new(bytes, std::align_val_t{64}),
                                [](void* q) { ::operator delete(q, std::align_val_t{64}); });
