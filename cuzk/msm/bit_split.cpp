@@ -5,24 +5,71 @@
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/ec/xyzz.hpp"
+#include "cuzk/msm/affine_buckets.hpp"
+#include "cuzk/msm/ifma_buckets.hpp"
+#include "cuzk/msm/pippenger.hpp"
 
 namespace cuzk {
+
+namespace {
+
+// The batched sum: the k-th non-identity base of a chunk goes to bucket k mod kSumBuckets and a batch
+// holds kSumBuckets additions, so a batch meets each bucket once (no queue) and shares one inversion
+// (G1 IFMA: 0.106 µs per addition plus 3.3 µs / 256 for the inversion, against 0.292 µs for an XYZZ
+// mixed addition; G2 0.23 + 3.6 / 256 against 1.17 µs; docs/perf/msm.md Versions 5 and 6). The
+// buckets are then summed unweighted: kSumBuckets mixed additions per chunk, so chunks are kept at
+// kMinBatchedChunk points or more, and shorter lists take the XYZZ chain.
+constexpr std::uint32_t kSumBuckets = 256;
+constexpr std::size_t kMinBatchedChunk = 4096;
+
+template <class C, class Buckets, class ToForm>
+Xyzz<C> sum_batched(std::span<const Affine<C>> bases, std::span<const std::uint32_t> indices, Buckets& buckets,
+                    ToForm to_form) {
+  std::uint32_t k = 0;
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    if (i + 4 < indices.size()) __builtin_prefetch(&bases[indices[i + 4]]);
+    const Affine<C>& p = bases[indices[i]];
+    if (p.infinity) continue;
+    buckets.add(k, to_form(p));
+    if (++k == kSumBuckets) k = 0;
+  }
+  buckets.finish();
+  return buckets.total();
+}
+
+template <class C>
+Xyzz<C> sum_chunk(std::span<const Affine<C>> bases, std::span<const std::uint32_t> indices) {
+  if (indices.size() >= kMinBatchedChunk) {
+#if CUZK_FF_IFMA
+    if (msm_ifma_enabled()) {
+      ifma::IfmaBuckets<C> buckets(kSumBuckets, kSumBuckets);
+      return sum_batched<C>(bases, indices, buckets, [](const Affine<C>& p) { return ifma::to_rp(p); });
+    }
+#endif
+    AffineBuckets<C> buckets(kSumBuckets, kSumBuckets);
+    return sum_batched<C>(bases, indices, buckets, [](const Affine<C>& p) -> const Affine<C>& { return p; });
+  }
+  Xyzz<C> acc = Xyzz<C>::identity();
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    if (i + 4 < indices.size()) __builtin_prefetch(&bases[indices[i + 4]]);
+    acc.add_mixed(bases[indices[i]]);
+  }
+  return acc;
+}
+
+}  // namespace
 
 template <class C>
 Jacobian<C> sum_bases_unchecked(std::span<const Affine<C>> bases, std::span<const std::uint32_t> indices,
                                 ThreadPool& pool) {
   const std::size_t n = indices.size();
   if (n == 0) return Jacobian<C>::identity();
-  const std::size_t chunks = std::min<std::size_t>(n, pool.size() * 4);
+  // Four chunks per thread for balance, but none shorter than kMinBatchedChunk while n allows.
+  const std::size_t chunks = std::clamp<std::size_t>(n / kMinBatchedChunk, 1, pool.size() * 4);
   std::vector<Xyzz<C>> partial(chunks, Xyzz<C>::identity());
   pool.parallel_for(chunks, [&](std::size_t t) {
     const std::size_t b = n * t / chunks, e = n * (t + 1) / chunks;
-    Xyzz<C> acc = Xyzz<C>::identity();
-    for (std::size_t i = b; i < e; ++i) {
-      if (i + 4 < e) __builtin_prefetch(&bases[indices[i + 4]]);
-      acc.add_mixed(bases[indices[i]]);
-    }
-    partial[t] = acc;
+    partial[t] = sum_chunk<C>(bases, indices.subspan(b, e - b));
   });
   Xyzz<C> total = Xyzz<C>::identity();
   for (const auto& s : partial) total.add(s);

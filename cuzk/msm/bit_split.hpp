@@ -1,6 +1,6 @@
 // The bit-aware split of an MSM (the supraseal idea, REFERENCE-CUZK.md §5): Filecoin witnesses are
 // mostly bits, so scalars 0 are dropped, the bases of scalars 1 are summed by a plain parallel sum
-// (one mixed addition each, no buckets, no windows), and only the rest (the "tail") goes to
+// (one addition each, no windows), and only the rest (the "tail") goes to
 // Pippenger. msm.cpp decides when the split is used.
 #pragma once
 
@@ -16,7 +16,9 @@
 
 namespace cuzk {
 
-/// Σ bases[indices[i]] (the identity for no indices), XYZZ mixed additions (8M + 2S) in parallel chunks, then one full addition per chunk. Unchecked indices.
+/// Σ bases[indices[i]] (the identity for no indices), in parallel chunks: batch-affine additions
+/// (IFMA lanes where the CPU has them) for chunks of 4096 points or more, XYZZ mixed additions
+/// (8M + 2S) below; then one full addition per chunk. Unchecked indices.
 template <class C>
 Jacobian<C> sum_bases_unchecked(std::span<const Affine<C>> bases, std::span<const std::uint32_t> indices,
                                 ThreadPool& pool);

@@ -271,6 +271,17 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
   }
 
 
+  /// Σ_b bucket_b, unweighted (the 0/1 split's sum of the ones: one mixed addition per bucket).
+  Xyzz<C> total() const {
+    Xyzz<C> sum = Xyzz<C>::identity();
+    for (std::size_t b = 0; b < bucket_.size(); ++b) {
+      const Slot& s = bucket_[b];
+      if (s.state != kEmpty) sum.add_mixed(A{from_rp(s.x), from_rp(s.y), false});
+    }
+    for (const auto& o : overflow_) sum.add(o);
+    return sum;
+  }
+
   /// Σ_b (b + 1)·bucket_b. From kSegmentedMinBuckets buckets up the running sums run as
   /// S = buckets / kSegment independent chains (one per segment of kSegment buckets) whose additions
   /// go through this class's batches, S at a time; otherwise (and for the XYZZ overflow buckets) by

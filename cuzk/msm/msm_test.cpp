@@ -14,6 +14,7 @@
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/ec/test_util.hpp"
+#include "cuzk/msm/affine_buckets.hpp"
 #include "cuzk/msm/bit_split.hpp"
 #include "cuzk/msm/digits.hpp"
 #include "cuzk/msm/endomorphism.hpp"
@@ -374,6 +375,80 @@ void check_skewed_small_scalars(std::size_t min_n) {
   }
 }
 
+// The 0/1 split's sum of the ones (sum_bases_unchecked): batch-affine round-robin buckets from 4096
+// points per chunk, the XYZZ chain below, against the Jacobian sum. Lists: random picks (with the
+// bases' identities, copies and negations), one base repeated (every batch entry a doubling after the
+// first round), and pairs P, −P 256 places apart (they meet in one bucket and cancel, so rounds fall
+// out of step with the batches and entries wait in the queue); pools of 1 and 3 threads.
+template <class C>
+void check_sum_bases() {
+  const auto seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const std::size_t nb = 3000 + rng() % 2000;
+  auto bases = make_bases<C>(nb, rng);
+  const std::uint32_t repeated = static_cast<std::uint32_t>(rng() % nb);
+  const std::size_t neg_from = bases.size();
+  for (std::size_t i = 0; i < 600; ++i) bases.push_back(-bases[rng() % nb]);
+  for (int kind = 0; kind < 3; ++kind) {
+    const std::size_t n = (kind == 1 ? 4096 : 9000) + rng() % 3000;
+    std::vector<std::uint32_t> idx(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (kind == 0) idx[i] = static_cast<std::uint32_t>(rng() % bases.size());
+      else if (kind == 1) idx[i] = repeated;
+      else idx[i] = static_cast<std::uint32_t>(rng() % nb);
+    }
+    if (kind == 2) {
+      for (std::size_t j = 0; j < 600 && 300 + j + 256 < n; ++j) {
+        idx[300 + j] = static_cast<std::uint32_t>(neg_from + j);
+        idx[300 + j + 256] = 0;  // set below: the base that neg_from + j negates
+      }
+      for (std::size_t j = 0; j < 600 && 300 + j + 256 < n; ++j) {
+        const auto& q = bases[neg_from + j];
+        for (std::uint32_t b = 0; b < nb; ++b) {
+          if (bases[b] == -q) {
+            idx[300 + j + 256] = b;
+            break;
+          }
+        }
+      }
+    }
+    Jacobian<C> expect = Jacobian<C>::identity();
+    for (const auto i : idx) expect += Jacobian<C>::from_affine(bases[i]);
+    for (std::size_t threads : {1u, 3u}) {
+      ThreadPool pool(threads);
+      const auto got = sum_bases_unchecked<C>(bases, idx, pool);
+      EXPECT_TRUE(got == expect) << C::name << " kind=" << kind << " n=" << n << " threads=" << threads
+                                 << " seed=" << seed;
+      // A list under 4096 points takes the XYZZ chain.
+      const auto head = sum_bases_unchecked<C>(bases, std::span<const std::uint32_t>(idx).subspan(0, 1000), pool);
+      Jacobian<C> head_expect = Jacobian<C>::identity();
+      for (std::size_t i = 0; i < 1000; ++i) head_expect += Jacobian<C>::from_affine(bases[idx[i]]);
+      EXPECT_TRUE(head == head_expect) << C::name << " kind=" << kind << " seed=" << seed;
+    }
+  }
+  // total() directly, with a hot bucket: most points into bucket 0 fill the queue, early runs stop
+  // and the rest goes to the XYZZ overflow bucket, which total() must include.
+  const std::size_t m = 2000;
+  Jacobian<C> expect = Jacobian<C>::identity();
+  for (std::size_t i = 0; i < m; ++i) expect += Jacobian<C>::from_affine(bases[i]);
+  auto feed = [&](auto& buckets, auto to_form) {
+    for (std::size_t i = 0; i < m; ++i) {
+      if (!bases[i].infinity) buckets.add(i % 8 == 0 ? static_cast<std::uint32_t>(1 + i % 3) : 0u, to_form(bases[i]));
+    }
+    buckets.finish();
+    return Jacobian<C>(buckets.total().to_jacobian());
+  };
+  AffineBuckets<C> plain(4, 16);
+  EXPECT_TRUE(feed(plain, [](const Affine<C>& p) { return p; }) == expect) << C::name << " hot bucket seed=" << seed;
+#if CUZK_FF_IFMA
+  if (ifma::ifma_kernel_available()) {
+    ifma::IfmaBuckets<C> lanes(4, 16);
+    EXPECT_TRUE(feed(lanes, [](const Affine<C>& p) { return ifma::to_rp(p); }) == expect)
+        << C::name << " hot bucket (IFMA) seed=" << seed;
+  }
+#endif
+}
+
 TEST(MsmPippenger, BatchAffineCollisionsAgreeWithXyzz) { check_batch_affine_collisions<G1Curve>(1200); }
 TEST(MsmPippenger, G2BatchAffineCollisionsAgreeWithXyzz) { check_batch_affine_collisions<G2Curve>(600); }
 
@@ -477,6 +552,8 @@ TEST_P(MsmIfmaDispatch, G2DensityBatchAffine) { check_density<G2Curve>(10); }
 TEST_P(MsmIfmaDispatch, G2EndomorphismBoundaries) { check_endomorphism_boundaries<G2Curve>(); }
 TEST_P(MsmIfmaDispatch, G1SkewedSmallScalars) { check_skewed_small_scalars<G1Curve>(3000); }
 TEST_P(MsmIfmaDispatch, G2SkewedSmallScalars) { check_skewed_small_scalars<G2Curve>(1500); }
+TEST_P(MsmIfmaDispatch, G1SumOfOnes) { check_sum_bases<G1Curve>(); }
+TEST_P(MsmIfmaDispatch, G2SumOfOnes) { check_sum_bases<G2Curve>(); }
 INSTANTIATE_TEST_SUITE_P(Msm, MsmIfmaDispatch, ::testing::Values(false, true),
                          [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "ifma" : "scalar"; });
 
