@@ -64,7 +64,6 @@ class AffineBuckets : public BatchSchedule<AffineBuckets<C>, C> {
   using Schedule::flushed_;
   using Schedule::m_;
   using Schedule::max_batch_;
-  using Schedule::overflow_;
   using Schedule::queue_;
 
  public:
@@ -92,24 +91,22 @@ class AffineBuckets : public BatchSchedule<AffineBuckets<C>, C> {
   }
 
   // Σ_b bucket_b, unweighted (the 0/1 split's sum of the ones: one mixed addition per bucket).
+  // After finish() (which folds the overflow buckets in).
   Xyzz<C> total() const {
     Xyzz<C> sum = Xyzz<C>::identity();
     for (std::size_t b = 0; b < bucket_.size(); ++b) {
       const Slot& s = bucket_[b];
       if (s.state != kEmpty) sum.add_mixed(A{s.x, s.y, false});
     }
-    for (const auto& o : overflow_) sum.add(o);
     return sum;
   }
 
-  // Σ_b (b + 1)·bucket_b by running sums from the top bucket down.
+  // Σ_b (b + 1)·bucket_b by running sums from the top bucket down, after finish().
   Xyzz<C> reduce() const {
     Xyzz<C> running = Xyzz<C>::identity(), sum = Xyzz<C>::identity();
-    const bool overflow = !overflow_.empty();
     for (std::size_t b = bucket_.size(); b-- > 0;) {
       const Slot& s = bucket_[b];
       if (s.state != kEmpty) running.add_mixed(A{s.x, s.y, false});
-      if (overflow && b < overflow_.size()) running.add(overflow_[b]);
       sum.add(running);
     }
     return sum;
@@ -151,6 +148,7 @@ class AffineBuckets : public BatchSchedule<AffineBuckets<C>, C> {
   }
 
   void add_overflow(std::uint32_t b, const A& p) { this->overflow_add_xyzz(b, p); }
+  static const A& bucket_form(const A& p) { return p; }
 
   // Entry k's value in the batch inversion: its denominator, or on G2 the denominator's norm.
   const B& batch_value(std::size_t k) const {

@@ -8,17 +8,28 @@
 // run without the 0/1 split), after which the window's rest overflows (cheaper then).
 // Measured: docs/perf/msm.md Version 5 ("Skewed digits").
 //
+// The overflow buckets are kept compactly (a list of the buckets used, and a slot index per bucket),
+// and finish() folds them into the batch-affine buckets: each becomes one affine point (one batch
+// inversion for all) added to its bucket in a batch, so a reduction never walks them. (Before, the
+// overflow array ran up to the highest bucket used: with one hot bucket, as the ones of a run
+// without the 0/1 split, later collisions overflowed anywhere, and a G2 window at c = 17 filled and
+// walked 2^16 XYZZ buckets; msm.md Version 6.)
+//
 // CRTP: Derived provides bool try_add(b, p) (false when bucket b waits in the batch; runs the
-// batch when it fills), void execute() (runs the batch, sets m_ = 0 and flushed_), and
-// void add_overflow(b, p) (adds p to overflow bucket b through overflow_add_xyzz).
+// batch when it fills), void execute() (runs the batch, sets m_ = 0 and flushed_),
+// void add_overflow(b, p) (adds p to overflow bucket b through overflow_add_xyzz), and
+// A bucket_form(const A& p) (an affine point in the buckets' own form).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "cuzk/ec/affine.hpp"
+#include "cuzk/ec/batch_affine.hpp"
+#include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ec/xyzz.hpp"
 
 namespace cuzk {
@@ -43,7 +54,8 @@ class BatchSchedule {
     self().add_overflow(b, p);
   }
 
-  /// Runs everything pending; a nearly empty final batch sends the queue to the overflow buckets.
+  /// Runs everything pending (a nearly empty final batch sends the queue to the overflow buckets),
+  /// then folds the overflow buckets in: afterwards every sum is in the batch-affine buckets.
   void finish() {
     Derived& d = self();
     for (;;) {
@@ -55,6 +67,7 @@ class BatchSchedule {
         queue_.clear();
       }
     }
+    fold_overflow();
   }
 
  protected:
@@ -74,6 +87,7 @@ class BatchSchedule {
     batch_ = std::max<std::size_t>(1, std::min(batch, max_batch_));
     overflow_.clear();
     early_runs_ = batch_ == max_batch_;
+    clear_overflow();
     queue_.clear();
     m_ = 0;
     flushed_ = false;
@@ -102,22 +116,56 @@ class BatchSchedule {
     queue_.resize(keep);
   }
 
-  /// overflow bucket b += q. The overflow array ends at the highest bucket used: skewed digits
-  /// overflow into low buckets, and the reduction walks only up to there.
+  /// overflow bucket b += q (q in Fp's form).
   void overflow_add_xyzz(std::uint32_t b, const A& q) {
-    if (b >= overflow_.size()) overflow_.resize(b + 1, Xyzz<C>::identity());
-    overflow_[b].add_mixed(q);
+    if (b >= overflow_slot_.size()) overflow_slot_.resize(std::size_t{b} + 1, 0);
+    std::uint32_t& slot = overflow_slot_[b];
+    if (slot == 0) {
+      overflow_.push_back({b, Xyzz<C>::identity()});
+      slot = static_cast<std::uint32_t>(overflow_.size());
+    }
+    overflow_[slot - 1].sum.add_mixed(q);
   }
+
+  struct OverflowBucket {
+    std::uint32_t bucket;
+    Xyzz<C> sum;
+  };
 
   std::size_t max_batch_, batch_;
   std::vector<Pending> queue_;
-  std::vector<Xyzz<C>> overflow_;
+  std::vector<OverflowBucket> overflow_;       ///< the overflow buckets used, in order of first use
+  std::vector<std::uint32_t> overflow_slot_;  ///< per bucket: 1 + its place in overflow_, or 0
   std::size_t m_ = 0;          ///< additions in the pending batch
   bool flushed_ = false;       ///< a batch ran since the last drain
   bool early_runs_ = true;     ///< add() may run a batch early in this window
 
  private:
   Derived& self() { return static_cast<Derived&>(*this); }
+
+  void clear_overflow() {
+    for (const auto& o : overflow_) overflow_slot_[o.bucket] = 0;
+    overflow_.clear();
+  }
+
+  /// Each overflow bucket to affine (batch_to_affine_vartime: one inversion), then into its
+  /// batch-affine bucket; the buckets are distinct and none waits in a batch, so each insert is
+  /// taken at once (a busy one would run the batch first).
+  void fold_overflow() {
+    if (overflow_.empty()) return;
+    Derived& d = self();
+    std::vector<Jacobian<C>> jac(overflow_.size());
+    for (std::size_t i = 0; i < overflow_.size(); ++i) jac[i] = overflow_[i].sum.to_jacobian();
+    const std::vector<A> aff = batch_to_affine_vartime<C>(std::span<const Jacobian<C>>(jac));
+    for (std::size_t i = 0; i < aff.size(); ++i) {
+      if (aff[i].infinity) continue;
+      const A p = d.bucket_form(aff[i]);
+      while (!d.try_add(overflow_[i].bucket, p)) d.execute();
+    }
+    if (m_ > 0) d.execute();
+    flushed_ = false;
+    clear_overflow();
+  }
 };
 
 }  // namespace cuzk

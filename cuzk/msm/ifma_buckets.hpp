@@ -244,7 +244,6 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
   using Schedule::flushed_;
   using Schedule::m_;
   using Schedule::max_batch_;
-  using Schedule::overflow_;
   using Schedule::queue_;
 
  public:
@@ -272,43 +271,31 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
 
 
   /// Σ_b bucket_b, unweighted (the 0/1 split's sum of the ones: one mixed addition per bucket).
+  /// After finish() (which folds the overflow buckets in).
   Xyzz<C> total() const {
     Xyzz<C> sum = Xyzz<C>::identity();
     for (std::size_t b = 0; b < bucket_.size(); ++b) {
       const Slot& s = bucket_[b];
       if (s.state != kEmpty) sum.add_mixed(A{from_rp(s.x), from_rp(s.y), false});
     }
-    for (const auto& o : overflow_) sum.add(o);
     return sum;
   }
 
-  /// Σ_b (b + 1)·bucket_b. From kSegmentedMinBuckets buckets up the running sums run as
-  /// S = buckets / kSegment independent chains (one per segment of kSegment buckets) whose additions
-  /// go through this class's batches, S at a time; otherwise (and for the XYZZ overflow buckets) by
-  /// XYZZ running sums.
+  /// Σ_b (b + 1)·bucket_b, after finish(). From kSegmentedMinBuckets buckets up the running sums
+  /// run as S = buckets / kSegment independent chains (one per segment of kSegment buckets) whose
+  /// additions go through this class's batches, S at a time; otherwise by XYZZ running sums.
   Xyzz<C> reduce() {
     const std::size_t nb = bucket_.size();
-    const bool overflow = !overflow_.empty();
     if (nb < kSegmentedMinBuckets) {
       Xyzz<C> running = Xyzz<C>::identity(), sum = Xyzz<C>::identity();
       for (std::size_t b = nb; b-- > 0;) {
         const Slot& s = bucket_[b];
         if (s.state != kEmpty) running.add_mixed(A{from_rp(s.x), from_rp(s.y), false});
-        if (overflow && b < overflow_.size()) running.add(overflow_[b]);
         sum.add(running);
       }
       return sum;
     }
-    Xyzz<C> sum = reduce_segmented();
-    if (overflow) {  // only up to the highest overflow bucket (the array ends there)
-      Xyzz<C> running = Xyzz<C>::identity(), extra = Xyzz<C>::identity();
-      for (std::size_t b = overflow_.size(); b-- > 0;) {
-        running.add(overflow_[b]);
-        extra.add(running);
-      }
-      sum.add(extra);
-    }
-    return sum;
+    return reduce_segmented();
   }
 
   /// Segment length of the batched reduction and the bucket count it starts from.
@@ -410,6 +397,7 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
   }
 
   void add_overflow(std::uint32_t b, const A& p) { this->overflow_add_xyzz(b, from_rp(p)); }
+  static A bucket_form(const A& p) { return to_rp(p); }
 
   // The word pointers of group |g|'s bucket and point coordinates, per Fp component (pads past m_).
   struct Ptrs {
