@@ -51,7 +51,7 @@ const std::vector<Affine<C>>& bases(unsigned log_n) {
 }
 
 // kRandom: every scalar random; kFilecoin: 36 % zeros, 36 % ones; a mix m ≥ 2 (the split's
-// crossover sweep): m − 1 % zeros and as many ones (2 → 1 %, 6 → 5 %, 11 → 10 %, 21 → 20 %).
+// crossover sweep): m − 1 % zeros and as many ones (2 → 1 %, 6 → 5 %, 11 → 10 %, 21 → 20 %, 31 → 30 %).
 // kSmall: half the scalars in [2, 256) (bytes of a circuit's witness), half random.
 enum Mix { kRandom = 0, kFilecoin = 1, kSmall = 100 };
 
@@ -202,13 +202,13 @@ void g2_args(benchmark::internal::Benchmark* b) {
     for (int split : {0, 2}) b->Args({16, t, kFilecoin, split});
 }
 
-// The split's crossover: zeros + ones at 2, 10, 20, 40 % of the scalars (mix 2, 6, 11, 21), split
-// always (1) against never (2), one thread.
+// The split's crossover: zeros + ones at 2, 10, 20, 40, 60 % of the scalars (mix 2, 6, 11, 21, 31),
+// split always (1) against never (2), one thread.
 BENCHMARK(bm_msm<G1Curve>)->Name("msm_g1_crossover")
-    ->ArgsProduct({{16, 18}, {1}, {2, 6, 11, 21}, {1, 2}})->ArgNames({"log_n", "threads", "mix", "split"})
+    ->ArgsProduct({{16, 18}, {1}, {2, 6, 11, 21, 31}, {1, 2}})->ArgNames({"log_n", "threads", "mix", "split"})
     ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
 BENCHMARK(bm_msm<G2Curve>)->Name("msm_g2_crossover")
-    ->ArgsProduct({{16}, {1}, {2, 6, 11, 21}, {1, 2}})->ArgNames({"log_n", "threads", "mix", "split"})
+    ->ArgsProduct({{16}, {1}, {2, 6, 11, 21, 31}, {1, 2}})->ArgNames({"log_n", "threads", "mix", "split"})
     ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
 // Skewed digits: half the scalars are bytes (mix 100), against random scalars (mix 0), one thread.
 BENCHMARK(bm_msm<G1Curve>)->Name("msm_g1_small")
