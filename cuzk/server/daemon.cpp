@@ -78,6 +78,12 @@ int run_daemon(const DaemonOptions& opt) {
   sigaddset(&sigs, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
 
+  // The engine's options first: a config error is reported before any device is opened.
+  auto eo = engine::engine_options(cfg);
+  if (!eo) {
+    spdlog::error("config: {}", eo.status().to_string());
+    return 2;
+  }
   std::vector<std::shared_ptr<engine::PartitionProver>> provers;
   std::vector<engine::DeviceInfo> groth16_devices;
   // Pinned pool per CUDA device for partition vectors: auto = one 2^22 partition's z, a, b, c
@@ -87,9 +93,9 @@ int run_daemon(const DaemonOptions& opt) {
   std::uint64_t partition_pinned = cfg.gpu_partition_pinned_bytes;
   if (partition_pinned == engine::DaemonConfig::kAutoBytes) {
     partition_pinned = 0;
-    if (auto eo0 = engine::engine_options(cfg); eo0.ok() && cfg.prover != "fake" && !cfg.cpu_only) {
-      const std::uint64_t depth = eo0->synthesis_workers + eo0->gpu_workers_per_device;
-      partition_pinned = std::min<std::uint64_t>(depth * (std::uint64_t{640} << 20), eo0->memory_limit / 4);
+    if (cfg.prover != "fake" && !cfg.cpu_only) {
+      const std::uint64_t depth = eo->synthesis_workers + eo->gpu_workers_per_device;
+      partition_pinned = std::min<std::uint64_t>(depth * (std::uint64_t{640} << 20), eo->memory_limit / 4);
     }
   }
   if (cfg.prover == "fake") {
@@ -125,11 +131,6 @@ int run_daemon(const DaemonOptions& opt) {
     spdlog::info("engine.prover = groth16 ({}), bench-10..bench-27{} registered, key cache {}", (*g)->name(), circom,
                  go.cache_dir);
     provers.push_back(std::shared_ptr<engine::Groth16Prover>(std::move(*g)));
-  }
-  auto eo = engine::engine_options(cfg);
-  if (!eo) {
-    spdlog::error("config: {}", eo.status().to_string());
-    return 2;
   }
   if (!groth16_devices.empty()) eo->devices = groth16_devices;
   // Each CUDA device reserved its pinned host pools at start: they come out of the one budget.
