@@ -377,7 +377,8 @@ void bench_msm_stream(DeviceContext& ctx, unsigned lg) {
 /// The GPU part of one partition at 2^lg constraints with the PoRep statistics (FORMATS.md, r1cs
 /// bench circuit): H (7 NTTs), A over ~n (99.7 % density), B_G1 and B_G2 over 25.3 %, L over n,
 /// H MSM over n − 1; witness 72.6 % 0/1 values (split evenly here), the rest random.
-void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg) {
+// |window| > 0 forces every MSM's window width (0: pick_window's choice).
+void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int window) {
   cudaStream_t s = ctx.stream();
   const std::size_t n = std::size_t{1} << lg;
   const std::size_t nb = n / 4 + n / 250;  // B density ≈ 25.3 %
@@ -412,19 +413,19 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg) {
     compute_h_device(ctx, tables, hb[0].as<Fr>(), hb[1].as<Fr>(), hb[2].as<Fr>(), hb[3].as<Fr>(), lg, s);
     t_h = now_ms() - t0;
     t0 = now_ms();
-    (void)msm_g1_device_resident(ctx, a, w->as<Fr>(), n, {}, s);
+    (void)msm_g1_device_resident(ctx, a, w->as<Fr>(), n, {.window_bits = window}, s);
     t_a = now_ms() - t0;
     t0 = now_ms();
-    (void)msm_g1_device_resident(ctx, b1, w->as<Fr>(), n, {.density_bits = bdens}, s);
+    (void)msm_g1_device_resident(ctx, b1, w->as<Fr>(), n, {.density_bits = bdens, .window_bits = window}, s);
     t_b1 = now_ms() - t0;
     t0 = now_ms();
-    (void)msm_g2_device_resident(ctx, b2, w->as<Fr>(), n, {.density_bits = bdens}, s);
+    (void)msm_g2_device_resident(ctx, b2, w->as<Fr>(), n, {.density_bits = bdens, .window_bits = window}, s);
     t_b2 = now_ms() - t0;
     t0 = now_ms();
-    (void)msm_g1_device_resident(ctx, l, w->as<Fr>(), n, {}, s);
+    (void)msm_g1_device_resident(ctx, l, w->as<Fr>(), n, {.window_bits = window}, s);
     t_l = now_ms() - t0;
     t0 = now_ms();
-    (void)msm_g1_device_resident(ctx, h, hb[0].as<Fr>(), n - 1, {}, s);
+    (void)msm_g1_device_resident(ctx, h, hb[0].as<Fr>(), n - 1, {.window_bits = window}, s);
     t_hm = now_ms() - t0;
   });
   const std::string sz = "2^" + std::to_string(lg);
@@ -487,7 +488,7 @@ int main(int argc, char** argv) {
     if (has("msm_g1")) bench_msm<false>(ctx, g1_logs, window);
     if (has("msm_g2")) bench_msm<true>(ctx, g2_logs, window);
     if (has("batch_add")) bench_batch_add(ctx, std::min(max_log, 26u));
-    if (has("partition")) bench_partition(ctx, tables, part_log);
+    if (has("partition")) bench_partition(ctx, tables, part_log, window);
     if (has("msm_stream")) bench_msm_stream(ctx, stream_log);
   } catch (const CudaError& e) {
     std::printf("gpu_bench: device failure: %s\n", e.what());

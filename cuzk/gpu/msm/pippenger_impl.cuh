@@ -344,11 +344,21 @@ __global__ void add_point_kernel(Xyzz<C>* acc, const Xyzz<C>* p) {
   if (blockIdx.x == 0 && threadIdx.x == 0) add_ool<C>(*acc, *p);
 }
 
-/// Window width: only widths whose top window is full (c | 256: 8 or 16). With K = ⌈256/c⌉ and a
-/// 255-bit scalar, the top window of any other width holds few bits, so its few buckets collect a
-/// large share of the points and one thread per bucket serializes them (measured on the H200:
-/// c = 15 at 2^22 took 18.9 s, c = 16 at 2^24 166 ms).
-int pick_window(std::size_t m) { return m >= (std::size_t{1} << 17) ? 16 : 8; }
+/// Window width from the tail size |m|: c = 8 below 2^17 points, c = 16 above, and for G1 from
+/// 3·2^22 points c = 20 (K = 13 windows instead of 16: 19 % fewer bucket additions, against 2^19
+/// buckets per window to reduce). Measured on the H200 (docs/perf/gpu.md Version 7), G1 ms at
+/// 2^22 / 2^24 / 2^26: c = 16 41.4 / 151.5 / 586.7, c = 19 47.8 / 153.8 / 565.9, c = 20 51.5 / 146.0
+/// / 509.8, c = 22 97.7 / 187.4 / 542.0. A line fit gives c = 20 ≈ 25 ms + 7.2 ns/pt against
+/// c = 16 ≈ 6 ms + 8.7 ns/pt, equal near 2^23.6, so the threshold sits just below 2^24 (a 2^24
+/// partition's H MSM has 2^24 − 1 terms). G2: c = 16 231 / 892 against c = 20 243 / 999 ms at
+/// 2^22 / 2^24, so G2 keeps c = 16. Widths whose top window holds only a few bits are avoided: most
+/// points fall into its few buckets (c = 18, a 3-bit top window: 2.6× slower than c = 16 at every
+/// size; c = 15 at 2^22 took 18.9 s before the segmented accumulation).
+int pick_window(std::size_t m, bool g2) {
+  if (m < (std::size_t{1} << 17)) return 8;
+  if (!g2 && m >= (std::size_t{3} << 22)) return 20;
+  return 16;
+}
 
 template <class C, class HostXyzz>
 HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_scalars_fr, std::size_t n,
@@ -431,7 +441,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
   // 3. tail: Pippenger
   DeviceBuffer window_sums;
   if (m > 0) {
-    const int c = cfg.window_bits > 0 ? cfg.window_bits : pick_window(m);
+    const int c = cfg.window_bits > 0 ? cfg.window_bits : pick_window(m, sizeof(F) > 48);
     const int K = (256 + c - 1) / c;
     const std::uint32_t B = 1u << (c - 1);
     st.window_bits = c;
