@@ -18,19 +18,6 @@
 
 namespace cuzk {
 
-// Field elements equal as stored (Montgomery form is canonical): an inline word compare, where the
-// field's operator== of the limb arrays goes through a memcmp call (7 % of a G1 MSM in perf).
-template <class F>
-inline bool equal_limbs(const F& a, const F& b) {
-  static_assert(sizeof(F) % 8 == 0 && std::is_trivially_copyable_v<F>);
-  std::uint64_t wa[sizeof(F) / 8], wb[sizeof(F) / 8];
-  std::memcpy(wa, &a, sizeof(F));
-  std::memcpy(wb, &b, sizeof(F));
-  std::uint64_t diff = 0;
-  for (std::size_t i = 0; i < sizeof(F) / 8; ++i) diff |= wa[i] ^ wb[i];
-  return diff == 0;
-}
-
 // Batch-affine bucket accumulation (the affine chord rule with one shared inversion):
 //   λ = (y2 − y1)/(x2 − x1) (or 3x²/2y for equal points), x3 = λ² − x1 − x2, y3 = λ(x1 − x3) − y1.
 // Up to |batch| additions into distinct buckets are collected; their denominators are inverted
@@ -113,7 +100,7 @@ class AffineBuckets : public BatchSchedule<AffineBuckets<C>, C> {
   }
 
  private:
-  static constexpr std::uint8_t kEmpty = 0, kSet = 1, kBusy = 2;  // kBusy: set, and waiting in the batch
+  static constexpr std::uint8_t kEmpty = kBucketEmpty, kSet = kBucketSet, kBusy = kBucketBusy;
   // A bucket: affine coordinates and its state in one record, so an insert touches one place.
   struct Slot {
     F x, y;
@@ -122,23 +109,11 @@ class AffineBuckets : public BatchSchedule<AffineBuckets<C>, C> {
   // Puts bucket[b] += p into the batch; false when bucket b already waits in it.
   bool try_add(std::uint32_t b, const A& p) {
     Slot& acc = bucket_[b];
-    if (acc.state == kBusy) return false;
-    if (acc.state == kEmpty) {
-      acc.x = p.x;
-      acc.y = p.y;
-      acc.state = kSet;
-      return true;
-    }
-    const bool same_x = equal_limbs(acc.x, p.x);
-    if (same_x) {
-      if (!equal_limbs(acc.y, p.y) || p.y.is_zero()) {  // P + (−P), or a 2-torsion doubling
-        acc.state = kEmpty;
-        return true;
-      }
-      den_[m_] = p.y.dbl();
-    } else {
-      den_[m_] = p.x - acc.x;
-    }
+    const BucketInsert kind = bucket_insert(acc, p);
+    if (kind == BucketInsert::busy) return false;
+    if (kind == BucketInsert::settled) return true;
+    const bool same_x = kind == BucketInsert::doubling;
+    den_[m_] = same_x ? p.y.dbl() : p.x - acc.x;
     doubling_[m_] = same_x ? 1 : 0;
     slot_[m_] = b;
     point_[m_] = p;

@@ -302,7 +302,7 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
   static constexpr std::size_t kSegment = 64, kSegmentedMinBuckets = 1024;
 
  private:
-  static constexpr std::uint8_t kEmpty = 0, kSet = 1, kBusy = 2;
+  static constexpr std::uint8_t kEmpty = kBucketEmpty, kSet = kBucketSet, kBusy = kBucketBusy;
   struct Slot {
     F x, y;  // R' form, canonical
     std::uint8_t state = kEmpty;
@@ -358,14 +358,6 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
     flushed_ = false;
   }
 
-  static bool equal(const F& a, const F& b) {
-    std::uint64_t wa[6 * kD], wb[6 * kD];
-    std::memcpy(wa, &a, sizeof(F));
-    std::memcpy(wb, &b, sizeof(F));
-    std::uint64_t d = 0;
-    for (unsigned i = 0; i < 6 * kD; ++i) d |= wa[i] ^ wb[i];
-    return d == 0;
-  }
   static const std::uint64_t* words(const F& v, unsigned i) {
     return reinterpret_cast<const std::uint64_t*>(&v) + 6 * i;
   }
@@ -373,18 +365,10 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
 
   bool try_add(std::uint32_t b, const A& p) {
     Slot& acc = bucket_[b];
-    if (acc.state == kBusy) return false;
-    if (acc.state == kEmpty) {
-      acc.x = p.x;
-      acc.y = p.y;
-      acc.state = kSet;
-      return true;
-    }
-    const bool same_x = equal(acc.x, p.x);
-    if (same_x && (!equal(acc.y, p.y) || p.y.is_zero())) {  // P + (−P), or a 2-torsion doubling
-      acc.state = kEmpty;
-      return true;
-    }
+    const BucketInsert kind = bucket_insert(acc, p);
+    if (kind == BucketInsert::busy) return false;
+    if (kind == BucketInsert::settled) return true;
+    const bool same_x = kind == BucketInsert::doubling;
     const std::size_t g = m_ / kLanes;
     const unsigned lane = static_cast<unsigned>(m_ % kLanes);
     if (lane == 0) dbl_[g] = 0;
