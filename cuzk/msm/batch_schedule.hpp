@@ -25,8 +25,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/ec/affine.hpp"
@@ -125,7 +125,6 @@ class BatchSchedule {
   /// full by design, so it runs no batch early (doing so made a 2^16 prove's G2 MSM 20 % slower).
   void reset_schedule(std::size_t batch) {
     batch_ = std::max<std::size_t>(1, std::min(batch, max_batch_));
-    overflow_.clear();
     early_runs_ = batch_ == max_batch_;
     clear_overflow();
     queue_.clear();
