@@ -13,6 +13,7 @@
 #include <string>
 
 #include "cuzk/backend/cpu_backend.hpp"
+#include "cuzk/ec/test_util.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/formats/key_image.hpp"
 #include "cuzk/groth16/prove.hpp"
@@ -34,6 +35,20 @@ std::uint64_t get64_at(const std::string& path, std::uint64_t at) {
   return v;
 }
 
+// A fresh seed (ec_test::fresh_seed: printed, CUZK_SEED replays it), a generator from it, and a
+// bench circuit of 256 + g() % |spread| rows with two public inputs.
+struct SeededCircuit {
+  std::uint64_t seed;
+  std::mt19937_64 g;
+  Result<BenchR1cs> circuit;
+};
+SeededCircuit seeded_circuit(unsigned spread) {
+  const std::uint64_t seed = ec_test::fresh_seed();
+  std::mt19937_64 g(seed);
+  const std::size_t rows = 256 + g() % spread;
+  return {seed, g, generate_bench_r1cs({.rows = rows, .seed = seed, .num_public = 2})};
+}
+
 std::string temp_path(const std::string& tag) {
   return ::testing::TempDir() + "cuzk_kimg_" + tag + "_" + std::to_string(::getpid()) + ".kimg";
 }
@@ -50,10 +65,7 @@ void flip_byte(const std::string& path, std::uint64_t at) {
 
 TEST(KeyImage, RoundTripProvesLikeTheOwnedKey) {
   ThreadPool pool(2);
-  const std::uint64_t seed = std::random_device{}();
-  std::printf("seed=%llu\n", static_cast<unsigned long long>(seed));
-  std::mt19937_64 g(seed);
-  auto c = generate_bench_r1cs({.rows = 256 + g() % 400, .seed = seed, .num_public = 2});
+  auto [seed, g, c] = seeded_circuit(400);
   ASSERT_TRUE(c.ok());
   const auto z = c->assignment();
   for (KeyLayout layout : {KeyLayout::bellperson, KeyLayout::snarkjs}) {
@@ -159,10 +171,7 @@ TEST(KeyImage, DamagedStaleTruncatedImagesRefused) {
 // of another version is refused by its version before anything else is read.
 TEST(KeyImage, MatricesDamagedAndOldVersionRefused) {
   ThreadPool pool(2);
-  const std::uint64_t seed = std::random_device{}();
-  std::printf("seed=%llu\n", static_cast<unsigned long long>(seed));
-  std::mt19937_64 g(seed);
-  auto c = generate_bench_r1cs({.rows = 256 + g() % 300, .seed = seed, .num_public = 2});
+  auto [seed, g, c] = seeded_circuit(300);
   ASSERT_TRUE(c.ok()) << c.status().to_string();
   SeededRng rng(seed);
   auto pk = setup(c->matrices, rng, {.layout = KeyLayout::snarkjs, .pool = &pool});
