@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cuzk/base/clock.hpp"
 #include "cuzk/base/status.hpp"
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
@@ -93,6 +94,10 @@ struct PartitionInputs {
 struct PartitionSums {
   G1Jacobian a, b_g1, l, h;
   G2Jacobian b_g2;
+  static PartitionSums identity() {
+    return {G1Jacobian::identity(), G1Jacobian::identity(), G1Jacobian::identity(), G1Jacobian::identity(),
+            G2Jacobian::identity()};
+  }
 };
 
 /// Seconds per stage of prove_partition (a device backend whose stages overlap reports each stage's
@@ -149,7 +154,13 @@ class Backend {
 
   /// prove_partition as one compute_h call (h written over the prefix of a) and eight MSM calls.
   Result<PartitionSums> prove_partition_steps(const PartitionInputs& in, PartitionTimings* timings = nullptr);
+
+ protected:
+  /// prove_partition's first stage: checks |in| (check_partition_inputs), runs compute_h into
+  /// partition_h_span(in) and times it in |tm|.h; returns where h was left.
+  Result<std::span<Fr>> partition_h_step(const PartitionInputs& in, PartitionTimings& tm);
 };
+
 
 /// One of the MSMs of a partition (FORMATS.md §2): which sum it adds to, over which table, with
 /// which scalars and density. bellperson splits A, B_G1 and B_G2 into an inputs and an aux term.
@@ -208,19 +219,22 @@ inline void add_partition_term(PartitionSums& out, PartitionTimings& tm, Partiti
   }
 }
 
-inline Result<PartitionSums> Backend::prove_partition_steps(const PartitionInputs& in, PartitionTimings* timings) {
-  using Clock = std::chrono::steady_clock;
-  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+inline Result<std::span<Fr>> Backend::partition_h_step(const PartitionInputs& in, PartitionTimings& tm) {
   CUZK_RETURN_IF_ERROR(check_partition_inputs(in));
-  PartitionTimings tm;
   const std::span<Fr> hs = partition_h_span(in);
-  auto t0 = Clock::now();
+  const auto t0 = std::chrono::steady_clock::now();
   CUZK_RETURN_IF_ERROR(compute_h(in.abc, hs));
   tm.h = seconds_since(t0);
-  PartitionSums out{G1Jacobian::identity(), G1Jacobian::identity(), G1Jacobian::identity(), G1Jacobian::identity(),
-                    G2Jacobian::identity()};
-  for (const PartitionMsm& m : partition_msms(in, hs)) {
-    t0 = Clock::now();
+  return hs;
+}
+
+inline Result<PartitionSums> Backend::prove_partition_steps(const PartitionInputs& in, PartitionTimings* timings) {
+  PartitionTimings tm;
+  auto hs = partition_h_step(in, tm);
+  if (!hs.ok()) return hs.status();
+  PartitionSums out = PartitionSums::identity();
+  for (const PartitionMsm& m : partition_msms(in, *hs)) {
+    const auto t0 = std::chrono::steady_clock::now();
     if (m.g2()) {
       auto r = msm_g2(m.bases, m.scalars, {.density = m.density});
       if (!r.ok()) return r.status();

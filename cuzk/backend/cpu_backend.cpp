@@ -159,18 +159,13 @@ Result<PartitionSums> CpuBackend::prove_partition(const PartitionInputs& in, Par
   // many MSMs as threads (5 for snarkjs, 8 for bellperson); measured on 2 threads only.
   constexpr std::size_t kMaxTaskThreads = 3;
   if (pool_.size() < 2 || pool_.size() > kMaxTaskThreads) return prove_partition_steps(in, timings);
-  using Clock = std::chrono::steady_clock;
-  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
-  CUZK_RETURN_IF_ERROR(check_partition_inputs(in));
   PartitionTimings tm;
-  const std::span<Fr> hs = partition_h_span(in);
-  const auto t0 = Clock::now();
-  CUZK_RETURN_IF_ERROR(compute_h(in.abc, hs));
-  tm.h = seconds_since(t0);
+  auto hs = partition_h_step(in, tm);
+  if (!hs.ok()) return hs.status();
 
   // Longest first (LPT): cost ≈ points taking part, a G2 point ≈ 2.2 G1 points (one-thread
   // 2^16: B_G2 0.31 s, A 0.15 s).
-  const std::vector<PartitionMsm> terms = partition_msms(in, hs);
+  const std::vector<PartitionMsm> terms = partition_msms(in, *hs);
   std::vector<double> cost(terms.size());
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const PartitionMsm& m = terms[i];
@@ -196,7 +191,7 @@ Result<PartitionSums> CpuBackend::prove_partition(const PartitionInputs& in, Par
         const std::size_t i = order[k];
         const PartitionMsm& m = terms[i];
         ThreadPool one(1);
-        const auto start = Clock::now();
+        const auto start = std::chrono::steady_clock::now();
         if (m.g2()) {
           auto r = msm_on<G2Curve>(one, m.bases, m.scalars, {.density = m.density});
           if (r.ok()) done[i].g2 = *r; else done[i].status = r.status();
@@ -207,8 +202,7 @@ Result<PartitionSums> CpuBackend::prove_partition(const PartitionInputs& in, Par
         done[i].seconds = seconds_since(start);
       },
       1);
-  PartitionSums out{G1Jacobian::identity(), G1Jacobian::identity(), G1Jacobian::identity(), G1Jacobian::identity(),
-                    G2Jacobian::identity()};
+  PartitionSums out = PartitionSums::identity();
   for (std::size_t i = 0; i < terms.size(); ++i) {  // the first failing term in run order names the error
     if (!done[i].status.ok()) return done[i].status;
     add_partition_term(out, tm, terms[i].sum, &done[i].g1, &done[i].g2, done[i].seconds);

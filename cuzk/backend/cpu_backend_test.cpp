@@ -356,8 +356,7 @@ TEST(CpuBackend, PartitionTasksMatchNaiveSums) {
       std::vector<Fr> h(sj ? n : n - 1);
       ASSERT_TRUE(backend.compute_h({a2, b2, c2, conv}, h).ok());
       const std::span<const Fr> zs(z), inputs = zs.subspan(0, num_inputs), aux = zs.subspan(num_inputs);
-      PartitionSums want{G1Jacobian::identity(), G1Jacobian::identity(), G1Jacobian::identity(),
-                         G1Jacobian::identity(), G2Jacobian::identity()};
+      PartitionSums want = PartitionSums::identity();
       if (sj) {
         want.a = *msm_naive<G1Curve>(ga, zs), want.b_g1 = *msm_naive<G1Curve>(gb1, zs);
         want.b_g2 = *msm_naive<G2Curve>(gb2, zs);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cuzk/backend/make_backend.hpp"
+#include "cuzk/base/clock.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/formats/key_image.hpp"
 #include "cuzk/formats/mapped_file.hpp"
@@ -59,10 +60,6 @@ double process_cpu_seconds() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "cuzk/base/clock.hpp"
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/trace.cuh"
 
@@ -20,7 +21,6 @@ namespace cuzk::gpu {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 enum class Source { z, aux, h };
 enum Target { kA, kB1, kB2, kL, kH };
@@ -183,7 +183,7 @@ StagedPartition stage_partition(DeviceContext& ctx, const PartitionInputs& in) {
         if (items[i].bytes) ctx.upload(items[i].dst, items[i].src, items[i].bytes, cp);
         std::lock_guard lock(st->mu);
         st->done = i;
-        st->seconds = st->item_seconds[i] = since(t0);
+        st->seconds = st->item_seconds[i] = seconds_since(t0);
         st->cv.notify_all();
       }
     } catch (...) {
@@ -243,7 +243,7 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables, cons
     } else {
       g1[j.target] += msm_g1_device_resident(ctx, *j.table, sc, j.count, cfg, s).to_jacobian();
     }
-    *stage[j.target] += since(t0);
+    *stage[j.target] += seconds_since(t0);
   };
 
   // 3. The G2 MSM beside the rest when the arena holds both MSMs' working sets now (the H step's
@@ -289,7 +289,7 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables, cons
   else
     compute_h_device(ctx, tables, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(), buf[3].as<Fr>(), log_n, st, before);
   mark(st, "H step");
-  tm.h = since(t0);
+  tm.h = seconds_since(t0);
   for (int i = 1; i < 4; ++i) buf[i].reset();  // room for the MSMs
 
   // 4. The G1 MSMs (and B_G2 when not beside) on the resident scalars.
@@ -306,7 +306,7 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables, cons
     CUZK_CUDA_CHECK(cudaStreamSynchronize(cp));
     char title[256];
     std::snprintf(title, sizeof title, "partition 2^%u%s, wall %.3f ms, uploads done at a %.1f b %.1f c %.1f z %.1f ms",
-                  log_n, beside ? " (G2 beside)" : "", since(t_start) * 1e3, staged.item_seconds(0) * 1e3,
+                  log_n, beside ? " (G2 beside)" : "", seconds_since(t_start) * 1e3, staged.item_seconds(0) * 1e3,
                   staged.item_seconds(1) * 1e3, staged.item_seconds(2) * 1e3, staged.item_seconds(3) * 1e3);
     trace->print(stderr, title);
   }

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuzk/base/clock.hpp"
 #include "cuzk/ec/scalar_mul.hpp"
 #include "cuzk/poly/domain.hpp"
 
@@ -13,7 +14,6 @@ namespace cuzk {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 Status size_error(const char* query, std::size_t have, std::size_t want) {
   return Status(Errc::size_mismatch, std::string("proving key query ") + query + " has " + std::to_string(have) +
@@ -88,11 +88,11 @@ Result<Proof> prove(ThreadPool& pool, const ResidentKey& key, const R1csMatrices
                                            std::to_string(m.num_columns()) + " variables");
   auto abc = pce_evaluate(pool, m, z);
   if (!abc.ok()) return abc.status();
-  const double t_abc = since(t0);
+  const double t_abc = seconds_since(t0);
   auto p = prove_with_abc(pool, key, m, std::move(*abc), z, opt);
   if (p.ok() && opt.timings != nullptr) {
     opt.timings->abc = t_abc;
-    opt.timings->total = since(t0);
+    opt.timings->total = seconds_since(t0);
   }
   return p;
 }
@@ -160,7 +160,7 @@ Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, con
   PartitionTimings pt;
   auto sums = opt.stepwise ? be.prove_partition_steps(in, &pt) : be.prove_partition(in, &pt);
   if (!sums.ok()) return sums.status();
-  tm.partition = since(t0);
+  tm.partition = seconds_since(t0);
   tm.h = pt.h, tm.msm_a = pt.msm_a, tm.msm_b1 = pt.msm_b1, tm.msm_b2 = pt.msm_b2, tm.msm_l = pt.msm_l;
   tm.msm_h = pt.msm_h, tm.upload = pt.upload;
   t0 = Clock::now();
@@ -174,12 +174,12 @@ Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, con
   G1Jacobian b1 = b1_q + G1Jacobian::from_affine(vk.beta_g1) + mul_vartime(vk.delta_g1, s);
   G1Jacobian c = h_q + l_q + mul_vartime(a, s) + mul_vartime(b1, r) - mul_vartime(vk.delta_g1, r * s);
   Proof proof{a.to_affine(), b.to_affine(), c.to_affine()};
-  tm.assemble = since(t0);
+  tm.assemble = seconds_since(t0);
   if (opt.timings != nullptr) {
     const double abc_t = opt.timings->abc;
     *opt.timings = tm;
     opt.timings->abc = abc_t;
-    opt.timings->total = since(start);
+    opt.timings->total = seconds_since(start);
   }
   return proof;
 }
