@@ -79,7 +79,22 @@ std::size_t element_bytes(int s) {
   return s == kVk ? kVkBytes : s == kBG2 ? sizeof(G2Affine) : sizeof(G1Affine);
 }
 
-const SparseMatrix* matrix_of(const R1csMatrices& m, int i) { return i == 0 ? &m.a : i == 1 ? &m.b : &m.c; }
+// Calls f(section, vector) for every stored array of |m| (R1csMatrices, const or not) in section
+// order: A, B, C with their five arrays each, then the three density bitmaps' words. The one list
+// that write_key_image and KeyImage::matrices both follow.
+template <class M, class F>
+void for_each_matrix_section(M& m, F&& f) {
+  int s = kMat0;
+  for (auto* x : {&m.a, &m.b, &m.c}) {
+    f(s + kRowPtr, x->row_ptr);
+    f(s + kCol, x->col);
+    f(s + kGenIdx, x->gen_idx);
+    f(s + kCoeffs, x->coeffs);
+    f(s + kBlockGen, x->block_gen);
+    s += kMatArrays;
+  }
+  for (auto* d : {&m.a_aux_density, &m.b_input_density, &m.b_aux_density}) f(s++, d->words);
+}
 
 // Files whose data this process has checked: (device, inode, size, mtime ns).
 using FileId = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::int64_t>;
@@ -147,19 +162,9 @@ Status write_key_image(const std::string& path, const ProvingKey& pk, std::uint6
   std::uint64_t dims[6] = {};
   if (matrices != nullptr) {
     const R1csMatrices& m = *matrices;
-    for (int i = 0; i < 3; ++i) {
-      const SparseMatrix& x = *matrix_of(m, i);
-      const int s = kMat0 + kMatArrays * i;
-      counts[s + kRowPtr] = x.row_ptr.size(), data[s + kRowPtr] = x.row_ptr.data();
-      counts[s + kCol] = x.col.size(), data[s + kCol] = x.col.data();
-      counts[s + kGenIdx] = x.gen_idx.size(), data[s + kGenIdx] = x.gen_idx.data();
-      counts[s + kCoeffs] = x.coeffs.size(), data[s + kCoeffs] = x.coeffs.data();
-      counts[s + kBlockGen] = x.block_gen.size(), data[s + kBlockGen] = x.block_gen.data();
-    }
-    const DensityBitmap* d[3] = {&m.a_aux_density, &m.b_input_density, &m.b_aux_density};
-    for (int i = 0; i < 3; ++i) counts[kDensity0 + i] = d[i]->words.size(), data[kDensity0 + i] = d[i]->words.data();
+    for_each_matrix_section(m, [&](int s, const auto& v) { counts[s] = v.size(), data[s] = v.data(); });
     dims[0] = m.num_inputs, dims[1] = m.num_aux, dims[2] = m.num_constraints;
-    for (int i = 0; i < 3; ++i) dims[3 + i] = d[i]->bits;
+    dims[3] = m.a_aux_density.bits, dims[4] = m.b_input_density.bits, dims[5] = m.b_aux_density.bits;
   }
   std::uint64_t offset[kSections];
   std::size_t at = kHeaderBytes;
@@ -328,28 +333,17 @@ void KeyImage::view_queries(ProvingKey& pk) const {
 Result<R1csMatrices> KeyImage::matrices() const {
   if (!has_matrices_) return Status(Errc::not_found, "key image " + path_ + " holds no matrices");
   const std::uint8_t* base = file_.bytes().data();
-  auto copy = [&]<class T>(std::vector<T>& dst, int s) {
-    const T* p = reinterpret_cast<const T*>(base + sec_[s].offset);
-    dst.assign(p, p + sec_[s].count);
-  };
   R1csMatrices m;
   m.num_inputs = dims_[0];
   m.num_aux = dims_[1];
   m.num_constraints = dims_[2];
-  SparseMatrix* mats[3] = {&m.a, &m.b, &m.c};
-  for (int i = 0; i < 3; ++i) {
-    SparseMatrix& x = *mats[i];
-    const int s = kMat0 + kMatArrays * i;
-    copy(x.row_ptr, s + kRowPtr);
-    copy(x.col, s + kCol);
-    copy(x.gen_idx, s + kGenIdx);
-    copy(x.coeffs, s + kCoeffs);
-    copy(x.block_gen, s + kBlockGen);
-    x.rebuild_index();  // for rows appended later
-  }
+  for_each_matrix_section(m, [&]<class T>(int s, std::vector<T>& dst) {
+    const T* p = reinterpret_cast<const T*>(base + sec_[s].offset);
+    dst.assign(p, p + sec_[s].count);
+  });
+  for (SparseMatrix* x : {&m.a, &m.b, &m.c}) x->rebuild_index();  // for rows appended later
   DensityBitmap* d[3] = {&m.a_aux_density, &m.b_input_density, &m.b_aux_density};
   for (int i = 0; i < 3; ++i) {
-    copy(d[i]->words, kDensity0 + i);
     d[i]->bits = dims_[3 + i];
     if (d[i]->words.size() != (d[i]->bits + 63) / 64)
       return Status(Errc::bad_encoding, "key image " + path_ + ": density bitmap sizes disagree");
