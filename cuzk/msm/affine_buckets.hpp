@@ -59,6 +59,9 @@ class AffineBuckets : public BatchSchedule<AffineBuckets<C>, C> {
   using BF = BatchField<F>;
   using B = typename BF::B;
 
+  /// A point in the form add() takes (here Fp's own: unchanged).
+  static const A& bucket_form(const A& p) { return p; }
+
   AffineBuckets(std::uint32_t nb, std::size_t batch)
       : Schedule(batch), bucket_(nb), slot_(batch), doubling_(batch), point_(batch), den_(batch), prefix_(batch),
         norm_(std::is_same_v<B, F> ? 0 : batch) {
@@ -123,7 +126,6 @@ class AffineBuckets : public BatchSchedule<AffineBuckets<C>, C> {
   }
 
   void add_overflow(std::uint32_t b, const A& p) { this->overflow_add_xyzz(b, p); }
-  static const A& bucket_form(const A& p) { return p; }
 
   // Entry k's value in the batch inversion: its denominator, or on G2 the denominator's norm.
   const B& batch_value(std::size_t k) const {

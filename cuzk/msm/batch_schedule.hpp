@@ -18,7 +18,7 @@
 // CRTP: Derived provides bool try_add(b, p) (false when bucket b waits in the batch; runs the
 // batch when it fills), void execute() (runs the batch, sets m_ = 0 and flushed_),
 // void add_overflow(b, p) (adds p to overflow bucket b through overflow_add_xyzz), and
-// A bucket_form(const A& p) (an affine point in the buckets' own form).
+// A bucket_form(const A& p) (public: an affine point in the form add() takes).
 #pragma once
 
 #include <algorithm>

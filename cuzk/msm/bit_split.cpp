@@ -22,15 +22,14 @@ namespace {
 constexpr std::uint32_t kSumBuckets = 256;
 constexpr std::size_t kMinBatchedChunk = 4096;
 
-template <class C, class Buckets, class ToForm>
-Xyzz<C> sum_batched(std::span<const Affine<C>> bases, std::span<const std::uint32_t> indices, Buckets& buckets,
-                    ToForm to_form) {
+template <class C, class Buckets>
+Xyzz<C> sum_batched(std::span<const Affine<C>> bases, std::span<const std::uint32_t> indices, Buckets& buckets) {
   std::uint32_t k = 0;
   for (std::size_t i = 0; i < indices.size(); ++i) {
     if (i + 4 < indices.size()) __builtin_prefetch(&bases[indices[i + 4]]);
     const Affine<C>& p = bases[indices[i]];
     if (p.infinity) continue;
-    buckets.add(k, to_form(p));
+    buckets.add(k, Buckets::bucket_form(p));
     if (++k == kSumBuckets) k = 0;
   }
   buckets.finish();
@@ -43,11 +42,11 @@ Xyzz<C> sum_chunk(std::span<const Affine<C>> bases, std::span<const std::uint32_
 #if CUZK_FF_IFMA
     if (msm_ifma_enabled()) {
       ifma::IfmaBuckets<C> buckets(kSumBuckets, kSumBuckets);
-      return sum_batched<C>(bases, indices, buckets, [](const Affine<C>& p) { return ifma::to_rp(p); });
+      return sum_batched<C>(bases, indices, buckets);
     }
 #endif
     AffineBuckets<C> buckets(kSumBuckets, kSumBuckets);
-    return sum_batched<C>(bases, indices, buckets, [](const Affine<C>& p) -> const Affine<C>& { return p; });
+    return sum_batched<C>(bases, indices, buckets);
   }
   Xyzz<C> acc = Xyzz<C>::identity();
   for (std::size_t i = 0; i < indices.size(); ++i) {

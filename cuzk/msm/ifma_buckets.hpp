@@ -252,6 +252,9 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
   static constexpr unsigned kD = sizeof(F) / sizeof(Fp);  // Fp components per coordinate
   static_assert(kD == 1 || kD == 2);
 
+  /// A point in the form add() takes: R' = 2^416 (to_rp).
+  static A bucket_form(const A& p) { return to_rp(p); }
+
   IfmaBuckets(std::uint32_t nb, std::size_t batch)
       : Schedule((batch + kLanes - 1) / kLanes * kLanes), bucket_(nb), slot_(max_batch_), point_(max_batch_),
         dbl_(max_batch_ / kLanes), pre_(max_batch_ / kLanes), norm_(kD == 2 ? max_batch_ / kLanes : 0) {
@@ -381,7 +384,6 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
   }
 
   void add_overflow(std::uint32_t b, const A& p) { this->overflow_add_xyzz(b, from_rp(p)); }
-  static A bucket_form(const A& p) { return to_rp(p); }
 
   // The word pointers of group |g|'s bucket and point coordinates, per Fp component (pads past m_).
   struct Ptrs {
