@@ -46,12 +46,9 @@ template <class C>
 class AffineBuckets : public BatchSchedule<AffineBuckets<C>, C> {
   using Schedule = BatchSchedule<AffineBuckets<C>, C>;
   friend Schedule;
-  using typename Schedule::Pending;
   using Schedule::batch_;
   using Schedule::flushed_;
   using Schedule::m_;
-  using Schedule::max_batch_;
-  using Schedule::queue_;
 
  public:
   using F = typename C::Field;

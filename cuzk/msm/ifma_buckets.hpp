@@ -238,13 +238,10 @@ template <class C>
 class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
   using Schedule = BatchSchedule<IfmaBuckets<C>, C>;
   friend Schedule;
-  using typename Schedule::Pending;
   using Schedule::batch_;
-  using Schedule::drain;
   using Schedule::flushed_;
   using Schedule::m_;
   using Schedule::max_batch_;
-  using Schedule::queue_;
 
  public:
   using A = Affine<C>;
