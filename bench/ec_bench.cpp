@@ -24,7 +24,8 @@ template <class C>
 std::vector<Affine<C>> bench_points(std::size_t n) {
   std::mt19937_64 rng(42);
   std::vector<Affine<C>> v;
-  for (std::size_t i = 0; i < n; ++i) v.push_back(mul_vartime(Jacobian<C>::generator(), bench_scalar(rng)).to_affine_vartime());
+  for (std::size_t i = 0; i < n; ++i)
+    v.push_back(mul_vartime(Jacobian<C>::generator(), bench_scalar(rng)).to_affine_vartime());
   return v;
 }
 
@@ -109,7 +110,8 @@ void BM_ToAffine(benchmark::State& st) {
 template <class C>
 void BM_FixedBaseMul(benchmark::State& st) {
   std::mt19937_64 rng(7);
-  const auto table = FixedBaseTable<C>::build(Affine<C>::generator(), static_cast<unsigned>(st.range(0)));
+  const auto table =
+      FixedBaseTable<C>::build(Affine<C>::generator(), static_cast<unsigned>(st.range(0)));
   for (auto _ : st) benchmark::DoNotOptimize(table.mul(bench_scalar(rng)));
 }
 void BM_G1Decompress(benchmark::State& st) {
@@ -153,14 +155,34 @@ BENCHMARK(BM_G1ScalarMulGlv)->Name("G1/mul_glv_vartime")->Unit(benchmark::kMicro
 BENCHMARK(BM_ScalarMul<G2Curve>)->Name("G2/mul")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ScalarMulVartime<G2Curve>)->Name("G2/mul_vartime")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_G2ScalarMulGls)->Name("G2/mul_gls_vartime")->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_FixedBaseMul<G1Curve>)->Name("G1/fixed_base_mul")->ArgName("w")->Arg(8)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_FixedBaseMul<G2Curve>)->Name("G2/fixed_base_mul")->ArgName("w")->Arg(8)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FixedBaseMul<G1Curve>)
+    ->Name("G1/fixed_base_mul")
+    ->ArgName("w")
+    ->Arg(8)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FixedBaseMul<G2Curve>)
+    ->Name("G2/fixed_base_mul")
+    ->ArgName("w")
+    ->Arg(8)
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SubgroupCheck<G1Curve>)->Name("G1/is_in_subgroup")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SubgroupCheck<G2Curve>)->Name("G2/is_in_subgroup")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ToAffine<G1Curve>)->Name("G1/to_affine_vartime")->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_G1Decompress)->Name("G1/from_compressed")->ArgName("checked")->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_G2Decompress)->Name("G2/from_compressed")->ArgName("checked")->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_G1DecodeUncompressed)->Name("G1/from_uncompressed_checked")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_G1Decompress)
+    ->Name("G1/from_compressed")
+    ->ArgName("checked")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_G2Decompress)
+    ->Name("G2/from_compressed")
+    ->ArgName("checked")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_G1DecodeUncompressed)
+    ->Name("G1/from_uncompressed_checked")
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace cuzk

@@ -27,7 +27,13 @@ void BM_Sha256Gadget(benchmark::State& state) {
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(constraints));
 }
-BENCHMARK(BM_Sha256Gadget)->ArgName("cs")->Arg(0)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Sha256Gadget)
+    ->ArgName("cs")
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kMillisecond);
 
 void BM_PoseidonGadget(benchmark::State& state) {
   const auto kind = static_cast<GadgetCs>(state.range(0));
@@ -46,7 +52,8 @@ void BM_PoseidonGadget(benchmark::State& state) {
 BENCHMARK(BM_PoseidonGadget)
     ->ArgNames({"cs", "arity"})
     ->ArgsProduct({{0, 1, 2}, {2, 8, 11}})
-    ->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kMillisecond);
 
 // PCE path per gadget: witness-only synthesis + SpMV over matrices recorded once (one thread).
 template <class Synth>
@@ -77,9 +84,10 @@ void pce_bench(benchmark::State& state, const cuzk::GadgetWorkload& w, Synth syn
 }
 
 void BM_Sha256GadgetPce(benchmark::State& state) {
-  pce_bench(state, {.n = 4, .seed = 7}, [](cuzk::ConstraintSystem& cs, const cuzk::GadgetWorkload& w) {
-    return cuzk::synthesize_sha256_gadget(cs, w);
-  });
+  pce_bench(state, {.n = 4, .seed = 7},
+            [](cuzk::ConstraintSystem& cs, const cuzk::GadgetWorkload& w) {
+              return cuzk::synthesize_sha256_gadget(cs, w);
+            });
 }
 BENCHMARK(BM_Sha256GadgetPce)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 
@@ -90,7 +98,13 @@ void BM_PoseidonGadgetPce(benchmark::State& state) {
               return cuzk::synthesize_poseidon_gadget(cs, w);
             });
 }
-BENCHMARK(BM_PoseidonGadgetPce)->ArgName("arity")->Arg(2)->Arg(8)->Arg(11)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PoseidonGadgetPce)
+    ->ArgName("arity")
+    ->Arg(2)
+    ->Arg(8)
+    ->Arg(11)
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -34,13 +34,16 @@ void put_fr(std::vector<std::uint8_t>& out, const Fr& v) {
   out.insert(out.end(), b, b + 32);
 }
 
-void put_section(std::vector<std::uint8_t>& out, std::uint32_t id, const std::vector<std::uint8_t>& body) {
+void put_section(std::vector<std::uint8_t>& out, std::uint32_t id,
+                 const std::vector<std::uint8_t>& body) {
   put_u32_le(out, id);
   put_u64_le(out, body.size());
   out.insert(out.end(), body.begin(), body.end());
 }
 
-std::string base(const std::string& dir, unsigned k) { return dir + "/mulchain_" + std::to_string(k); }
+std::string base(const std::string& dir, unsigned k) {
+  return dir + "/mulchain_" + std::to_string(k);
+}
 
 // circom wire numbering: 0 ONE, 1 out (= x[N]), 2 a (= x[0]), 3 b, 4.. x[1..N−1].
 std::uint32_t wire_of_x(std::uint64_t i, std::uint64_t n) {
@@ -54,7 +57,8 @@ int gen(unsigned k, const std::string& dir) {
   // .r1cs
   std::vector<std::uint8_t> hdr, cons, labels, r1cs = {'r', '1', 'c', 's'};
   put_u32_le(hdr, 32);
-  for (int i = 0; i < 32; ++i) hdr.push_back(static_cast<std::uint8_t>(Fr::kModulus[i / 8] >> (8 * (i % 8))));
+  for (int i = 0; i < 32; ++i)
+    hdr.push_back(static_cast<std::uint8_t>(Fr::kModulus[i / 8] >> (8 * (i % 8))));
   put_u32_le(hdr, wires);
   put_u32_le(hdr, 1);  // public outputs
   put_u32_le(hdr, 1);  // public inputs
@@ -94,14 +98,17 @@ int gen(unsigned k, const std::string& dir) {
   }
   std::vector<std::uint8_t> s1, s2, wtns = {'w', 't', 'n', 's'};
   put_u32_le(s1, 32);
-  for (int i = 0; i < 32; ++i) s1.push_back(static_cast<std::uint8_t>(Fr::kModulus[i / 8] >> (8 * (i % 8))));
+  for (int i = 0; i < 32; ++i)
+    s1.push_back(static_cast<std::uint8_t>(Fr::kModulus[i / 8] >> (8 * (i % 8))));
   put_u32_le(s1, wires);
   for (const Fr& v : w) put_fr(s2, v);
   put_u32_le(wtns, 2);
   put_u32_le(wtns, 2);
   put_section(wtns, 1, s1);
   put_section(wtns, 2, s2);
-  if (!write_whole_file(base(dir, k) + ".r1cs", r1cs).ok() || !write_whole_file(base(dir, k) + ".wtns", wtns).ok()) return 2;
+  if (!write_whole_file(base(dir, k) + ".r1cs", r1cs).ok() ||
+      !write_whole_file(base(dir, k) + ".wtns", wtns).ok())
+    return 2;
   // zkey from cuzk setup (a fixed seed: benchmark keys only).
   ThreadPool pool(0);
   auto c = read_circom_r1cs(base(dir, k) + ".r1cs");
@@ -113,7 +120,8 @@ int gen(unsigned k, const std::string& dir) {
   const double ts = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   auto img = write_zkey(*pk, c->matrices, &pool);
   if (!img.ok() || !write_whole_file(base(dir, k) + ".zkey", *img).ok()) return 2;
-  std::printf("gen k=%u constraints=%llu setup_s=%.2f zkey_bytes=%zu\n", k, static_cast<unsigned long long>(n), ts, img->size());
+  std::printf("gen k=%u constraints=%llu setup_s=%.2f zkey_bytes=%zu\n", k,
+              static_cast<unsigned long long>(n), ts, img->size());
   return 0;
 }
 
@@ -150,9 +158,11 @@ int prove_bench(unsigned k, const std::string& dir, int reps, unsigned threads, 
     if (t.total < best.total) best = t;
     last = *p;
   }
-  const bool ok = *verify(prepare_verifying_key(pk.vk), std::span<const Fr>(w->data() + 1, 2), last);
-  std::printf("%u,%s,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%s\n", k, params ? "bellperson" : "snarkjs", pool.size(),
-              best.total, best.abc, best.h, best.msm_a, best.msm_b1, best.msm_b2, best.msm_l, best.msm_h,
+  const bool ok =
+      *verify(prepare_verifying_key(pk.vk), std::span<const Fr>(w->data() + 1, 2), last);
+  std::printf("%u,%s,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%s\n", k,
+              params ? "bellperson" : "snarkjs", pool.size(), best.total, best.abc, best.h,
+              best.msm_a, best.msm_b1, best.msm_b2, best.msm_l, best.msm_h,
               ok ? "verified" : "INVALID");
   return ok ? 0 : 1;
 }
@@ -161,7 +171,8 @@ int prove_bench(unsigned k, const std::string& dir, int reps, unsigned threads, 
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: groth16_bench gen K DIR | prove K DIR [REPS] [THREADS] [params]\n");
+    std::fprintf(stderr,
+                 "usage: groth16_bench gen K DIR | prove K DIR [REPS] [THREADS] [params]\n");
     return 2;
   }
   const std::string cmd = argv[1], dir = argv[3];
@@ -169,7 +180,8 @@ int main(int argc, char** argv) {
   if (k < 3 || k > 26) return std::fprintf(stderr, "K must be in 3..26\n"), 2;
   if (cmd == "gen") return gen(k, dir);
   if (cmd == "prove")
-    return prove_bench(k, dir, argc > 4 ? std::atoi(argv[4]) : 3, argc > 5 ? static_cast<unsigned>(std::atoi(argv[5])) : 0,
+    return prove_bench(k, dir, argc > 4 ? std::atoi(argv[4]) : 3,
+                       argc > 5 ? static_cast<unsigned>(std::atoi(argv[5])) : 0,
                        argc > 6 && std::string(argv[6]) == "params");
   return 2;
 }

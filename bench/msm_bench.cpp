@@ -39,7 +39,8 @@ const std::vector<Affine<C>>& bases(unsigned log_n) {
   if (it != cache.end()) return it->second;
   std::mt19937_64 rng(42 + log_n);
   std::vector<Jacobian<C>> steps;
-  for (int i = 0; i < 8; ++i) steps.push_back(mul_vartime(Jacobian<C>::generator(), random_fr(rng)));
+  for (int i = 0; i < 8; ++i)
+    steps.push_back(mul_vartime(Jacobian<C>::generator(), random_fr(rng)));
   const std::size_t n = std::size_t{1} << log_n;
   std::vector<Jacobian<C>> j(n);
   Jacobian<C> acc = steps[7];
@@ -58,13 +59,18 @@ enum Mix { kRandom = 0, kFilecoin = 1, kSmall = 100 };
 std::vector<Fr> scalars(unsigned log_n, int mix) {
   std::mt19937_64 rng(7 + log_n + 100 * mix);
   std::vector<Fr> s(std::size_t{1} << log_n);
-  const unsigned half = mix == kFilecoin ? 36 : (mix >= 2 && mix < kSmall ? static_cast<unsigned>(mix - 1) : 0);
+  const unsigned half =
+      mix == kFilecoin ? 36 : (mix >= 2 && mix < kSmall ? static_cast<unsigned>(mix - 1) : 0);
   for (auto& k : s) {
     const auto r = rng() % 100;
-    if (mix == kSmall && r < 50) k = Fr::from_u64(2 + rng() % 254);
-    else if (r < half) k = Fr::zero();
-    else if (r < 2 * half) k = Fr::one();
-    else k = random_fr(rng);
+    if (mix == kSmall && r < 50)
+      k = Fr::from_u64(2 + rng() % 254);
+    else if (r < half)
+      k = Fr::zero();
+    else if (r < 2 * half)
+      k = Fr::one();
+    else
+      k = random_fr(rng);
   }
   return s;
 }
@@ -115,8 +121,9 @@ void bm_msm(benchmark::State& state) {
     benchmark::DoNotOptimize(r);
   }
   const double n = static_cast<double>(s.size());
-  state.counters["us_per_pt"] = benchmark::Counter(n * static_cast<double>(state.iterations()) / 1e6,
-                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["us_per_pt"] =
+      benchmark::Counter(n * static_cast<double>(state.iterations()) / 1e6,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["madd_ns"] = madd;
   state.counters["split"] = report.split_used ? 1 : 0;
 }
@@ -133,13 +140,17 @@ void bm_accumulation(benchmark::State& state) {
     auto r = msm<C>(b, s, pool(1), {.split = MsmSplit::never, .pippenger = po});
     benchmark::DoNotOptimize(r);
   }
-  state.counters["us_per_pt"] = benchmark::Counter(static_cast<double>(s.size()) * static_cast<double>(state.iterations()) / 1e6,
-                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["us_per_pt"] = benchmark::Counter(
+      static_cast<double>(s.size()) * static_cast<double>(state.iterations()) / 1e6,
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["madd_ns"] = madd_ns<C>();
 }
-BENCHMARK(bm_accumulation<G1Curve>)->Name("msm_g1_accumulation")
-    ->ArgsProduct({{16, 20}, {1, 2}, {0, 13}})->ArgNames({"log_n", "acc", "c"})
-    ->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(bm_accumulation<G1Curve>)
+    ->Name("msm_g1_accumulation")
+    ->ArgsProduct({{16, 20}, {1, 2}, {0, 13}})
+    ->ArgNames({"log_n", "acc", "c"})
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
 
 double process_cpu_ns() {
   timespec ts{};
@@ -165,25 +176,42 @@ void bm_endomorphism(benchmark::State& state) {
     cpu += process_cpu_ns() - t0;
   }
   const double pts = static_cast<double>(s.size()) * static_cast<double>(state.iterations());
-  state.counters["us_per_pt"] = benchmark::Counter(pts / 1e6, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["us_per_pt"] =
+      benchmark::Counter(pts / 1e6, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["cpu_us_per_pt"] = cpu / 1e3 / pts;
   state.counters["madd_ns"] = madd_ns<C>();
 }
-BENCHMARK(bm_endomorphism<G1Curve>)->Name("msm_g1_endo")
-    ->ArgsProduct({{16, 18, 20}, {1, 2}, {0, 1, 2}, {0}})->ArgNames({"log_n", "threads", "endo", "c"})
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
-BENCHMARK(bm_endomorphism<G2Curve>)->Name("msm_g2_endo")
-    ->ArgsProduct({{12, 14, 16, 18}, {1, 2}, {0, 1, 2}, {0}})->ArgNames({"log_n", "threads", "endo", "c"})
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(bm_endomorphism<G1Curve>)
+    ->Name("msm_g1_endo")
+    ->ArgsProduct({{16, 18, 20}, {1, 2}, {0, 1, 2}, {0}})
+    ->ArgNames({"log_n", "threads", "endo", "c"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
+BENCHMARK(bm_endomorphism<G2Curve>)
+    ->Name("msm_g2_endo")
+    ->ArgsProduct({{12, 14, 16, 18}, {1, 2}, {0, 1, 2}, {0}})
+    ->ArgNames({"log_n", "threads", "endo", "c"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
 
 // Window sweep with the endomorphism split on (the shapes the prover's one-thread MSM tasks pick
 // from, CpuBackend::prove_partition): Args log2 n, threads, endomorphism 2, c.
-BENCHMARK(bm_endomorphism<G1Curve>)->Name("msm_g1_window")
-    ->ArgsProduct({{16, 18}, {1, 2}, {2}, {11, 12, 13, 14, 15, 16, 17}})->ArgNames({"log_n", "threads", "endo", "c"})
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
-BENCHMARK(bm_endomorphism<G2Curve>)->Name("msm_g2_window")
-    ->ArgsProduct({{16, 18}, {1, 2}, {2}, {11, 12, 13, 14, 15, 16, 17, 18}})->ArgNames({"log_n", "threads", "endo", "c"})
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(bm_endomorphism<G1Curve>)
+    ->Name("msm_g1_window")
+    ->ArgsProduct({{16, 18}, {1, 2}, {2}, {11, 12, 13, 14, 15, 16, 17}})
+    ->ArgNames({"log_n", "threads", "endo", "c"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
+BENCHMARK(bm_endomorphism<G2Curve>)
+    ->Name("msm_g2_window")
+    ->ArgsProduct({{16, 18}, {1, 2}, {2}, {11, 12, 13, 14, 15, 16, 17, 18}})
+    ->ArgNames({"log_n", "threads", "endo", "c"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
 
 // pt_per_madd is derived in docs/perf/msm.md as us_per_pt·1000 / madd_ns (Google Benchmark has no
 // counter that divides by another counter).
@@ -204,24 +232,50 @@ void g2_args(benchmark::internal::Benchmark* b) {
 
 // The split's crossover: zeros + ones at 2, 10, 20, 40, 60 % of the scalars (mix 2, 6, 11, 21, 31),
 // split always (1) against never (2), one thread.
-BENCHMARK(bm_msm<G1Curve>)->Name("msm_g1_crossover")
-    ->ArgsProduct({{16, 18}, {1}, {2, 6, 11, 21, 31}, {1, 2}})->ArgNames({"log_n", "threads", "mix", "split"})
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
-BENCHMARK(bm_msm<G2Curve>)->Name("msm_g2_crossover")
-    ->ArgsProduct({{16}, {1}, {2, 6, 11, 21, 31}, {1, 2}})->ArgNames({"log_n", "threads", "mix", "split"})
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(bm_msm<G1Curve>)
+    ->Name("msm_g1_crossover")
+    ->ArgsProduct({{16, 18}, {1}, {2, 6, 11, 21, 31}, {1, 2}})
+    ->ArgNames({"log_n", "threads", "mix", "split"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
+BENCHMARK(bm_msm<G2Curve>)
+    ->Name("msm_g2_crossover")
+    ->ArgsProduct({{16}, {1}, {2, 6, 11, 21, 31}, {1, 2}})
+    ->ArgNames({"log_n", "threads", "mix", "split"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
 // Skewed digits: half the scalars are bytes (mix 100), against random scalars (mix 0), one thread.
-BENCHMARK(bm_msm<G1Curve>)->Name("msm_g1_small")
-    ->ArgsProduct({{16, 18}, {1}, {0, 100}, {0}})->ArgNames({"log_n", "threads", "mix", "split"})
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
-BENCHMARK(bm_msm<G2Curve>)->Name("msm_g2_small")
-    ->ArgsProduct({{16}, {1}, {0, 100}, {0}})->ArgNames({"log_n", "threads", "mix", "split"})
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(bm_msm<G1Curve>)
+    ->Name("msm_g1_small")
+    ->ArgsProduct({{16, 18}, {1}, {0, 100}, {0}})
+    ->ArgNames({"log_n", "threads", "mix", "split"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
+BENCHMARK(bm_msm<G2Curve>)
+    ->Name("msm_g2_small")
+    ->ArgsProduct({{16}, {1}, {0, 100}, {0}})
+    ->ArgNames({"log_n", "threads", "mix", "split"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
 
-BENCHMARK(bm_msm<G1Curve>)->Name("msm_g1")->Apply(g1_args)->ArgNames({"log_n", "threads", "mix", "split"})
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
-BENCHMARK(bm_msm<G2Curve>)->Name("msm_g2")->Apply(g2_args)->ArgNames({"log_n", "threads", "mix", "split"})
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(bm_msm<G1Curve>)
+    ->Name("msm_g1")
+    ->Apply(g1_args)
+    ->ArgNames({"log_n", "threads", "mix", "split"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
+BENCHMARK(bm_msm<G2Curve>)
+    ->Name("msm_g2")
+    ->Apply(g2_args)
+    ->ArgNames({"log_n", "threads", "mix", "split"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
 
 }  // namespace
 }  // namespace cuzk

@@ -34,7 +34,8 @@ void BM_ntt(benchmark::State& state) {
   const unsigned k = static_cast<unsigned>(state.range(0));
   ThreadPool pool(static_cast<std::size_t>(state.range(1)));
   const int m = static_cast<int>(state.range(2));
-  const NttMode mode{.direction = (m & 1) ? NttDirection::inverse : NttDirection::forward, .coset = m >= 2};
+  const NttMode mode{.direction = (m & 1) ? NttDirection::inverse : NttDirection::forward,
+                     .coset = m >= 2};
   auto d = Domain::from_log_size(k);
   if (!d.ok()) {
     state.SkipWithError(d.status().to_string().c_str());
@@ -58,7 +59,8 @@ void BM_compute_h(benchmark::State& state) {
   ThreadPool pool(static_cast<std::size_t>(state.range(1)));
   auto d = Domain::from_log_size(k);
   NttPlan plan(*d);
-  const auto a0 = random_values(d->size(), 1), b0 = random_values(d->size(), 2), c0 = random_values(d->size(), 3);
+  const auto a0 = random_values(d->size(), 1), b0 = random_values(d->size(), 2),
+             c0 = random_values(d->size(), 3);
   std::vector<Fr> a, b, c;
   for (auto _ : state) {
     state.PauseTiming();
@@ -90,7 +92,8 @@ void ntt_args(benchmark::internal::Benchmark* b) {
   for (std::int64_t k = 16; k <= 22; k += 2)
     for (std::int64_t t : thread_counts())
       for (std::int64_t m = 0; m < 4; ++m) b->Args({k, t, m});
-  for (std::int64_t t : thread_counts()) b->Args({20, t, 0});  // keep 2^20 (the PERF.md anchor) even if k steps change
+  for (std::int64_t t : thread_counts())
+    b->Args({20, t, 0});  // keep 2^20 (the PERF.md anchor) even if k steps change
 }
 
 void h_args(benchmark::internal::Benchmark* b) {
@@ -98,8 +101,16 @@ void h_args(benchmark::internal::Benchmark* b) {
     for (std::int64_t t : thread_counts()) b->Args({k, t});
 }
 
-BENCHMARK(BM_ntt)->Apply(ntt_args)->ArgNames({"log_n", "threads", "mode"})->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_compute_h)->Apply(h_args)->ArgNames({"log_n", "threads"})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ntt)
+    ->Apply(ntt_args)
+    ->ArgNames({"log_n", "threads", "mode"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_compute_h)
+    ->Apply(h_args)
+    ->ArgNames({"log_n", "threads"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_plan)->Arg(20)->Arg(27)->Unit(benchmark::kMicrosecond);
 
 }  // namespace

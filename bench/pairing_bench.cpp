@@ -49,7 +49,8 @@ BENCHMARK(BM_pairing)->Name("pairing")->Unit(benchmark::kMicrosecond);
 
 void BM_multi_pairing4(benchmark::State& state) {
   const Pairs s = random_pairs(4, 2);
-  for (auto _ : state) benchmark::DoNotOptimize(final_exponentiation(multi_miller_loop(s.p, s.q).value()));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(final_exponentiation(multi_miller_loop(s.p, s.q).value()));
 }
 BENCHMARK(BM_multi_pairing4)->Name("multi_pairing_4")->Unit(benchmark::kMicrosecond);
 
@@ -62,7 +63,9 @@ void BM_multi_pairing4_prepared(benchmark::State& state) {
         final_exponentiation(multi_miller_loop(s.p, std::span<const G2Prepared>(prep)).value()));
   }
 }
-BENCHMARK(BM_multi_pairing4_prepared)->Name("multi_pairing_4_prepared")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_multi_pairing4_prepared)
+    ->Name("multi_pairing_4_prepared")
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_miller_loop(benchmark::State& state) {
   const Pairs s = random_pairs(1, 3);

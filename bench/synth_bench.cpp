@@ -30,7 +30,8 @@ constexpr std::uint64_t kSeed = 1;
 const BenchR1cs& bench_r1cs(unsigned k) {
   static std::map<unsigned, std::unique_ptr<BenchR1cs>> cache;
   auto& slot = cache[k];
-  if (!slot) slot = std::make_unique<BenchR1cs>(generate_bench_r1cs({.log_rows = k, .seed = kSeed}).value());
+  if (!slot)
+    slot = std::make_unique<BenchR1cs>(generate_bench_r1cs({.log_rows = k, .seed = kSeed}).value());
   return *slot;
 }
 
@@ -42,8 +43,8 @@ void warm_up(BenchCircuit& circuit) {
 
 void per_constraint(benchmark::State& st, unsigned k) {
   const double n = static_cast<double>(std::uint64_t{1} << k);
-  st.counters["per_constraint"] =
-      benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  st.counters["per_constraint"] = benchmark::Counter(
+      n, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   st.SetItemsProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(n));
 }
 
@@ -53,7 +54,9 @@ void BM_Classic(benchmark::State& st) {
   if (!circuit.prepare().ok()) st.SkipWithError("bad size");
   warm_up(circuit);
   for (auto _ : st) {
-    RecordingConstraintSystem cs({.with_values = true, .record_matrices = false, .evaluate_abc = true,
+    RecordingConstraintSystem cs({.with_values = true,
+                                  .record_matrices = false,
+                                  .evaluate_abc = true,
                                   .reserve_constraints = std::size_t{1} << k});
     if (!synthesize_circuit(circuit, cs).ok()) st.SkipWithError("synthesis failed");
     benchmark::DoNotOptimize(cs.recording().c.data());
@@ -70,7 +73,9 @@ void BM_ClassicRecycled(benchmark::State& st) {
   warm_up(circuit);
   Recording storage;
   for (auto _ : st) {
-    RecordingConstraintSystem cs({.with_values = true, .record_matrices = false, .evaluate_abc = true,
+    RecordingConstraintSystem cs({.with_values = true,
+                                  .record_matrices = false,
+                                  .evaluate_abc = true,
                                   .reserve_constraints = std::size_t{1} << k},
                                  std::move(storage));
     if (!synthesize_circuit(circuit, cs).ok()) st.SkipWithError("synthesis failed");
@@ -170,7 +175,8 @@ void BM_PceFused(benchmark::State& st) {
   std::vector<Fr> z;
   for (auto _ : st) {
     PceStream stream(m, sched, v.a, v.b, v.c);
-    WitnessConstraintSystem cs({.reserve_aux = m.num_aux, .num_inputs_hint = m.num_inputs,
+    WitnessConstraintSystem cs({.reserve_aux = m.num_aux,
+                                .num_inputs_hint = m.num_inputs,
                                 .stream = fused ? &stream : nullptr},
                                std::move(z));
     if (!synthesize_circuit(circuit, cs).ok()) st.SkipWithError("synthesis failed");

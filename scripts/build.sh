@@ -4,5 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${CUZK_JOBS:-$(nproc)}
+# ccache keys on paths relative to the build directory, so clones in other folders (CI, worktrees)
+# share one cache.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(pwd)}
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
 cmake --build build -j "$JOBS"

@@ -3,7 +3,7 @@
 # present are left alone, so a second run does no network work.
 set -euo pipefail
 PKGS=(
-  build-essential cmake ninja-build ccache pkg-config git
+  build-essential cmake ninja-build ccache pkg-config git clang-format
   libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
   libtbb-dev nlohmann-json3-dev libtomlplusplus-dev libcli11-dev libspdlog-dev libfmt-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc

@@ -33,7 +33,8 @@
 
 // Exported by libblst.a (src/aggregate.c) but not declared in bindings/blst.h.
 extern "C" {
-void blst_pairing_raw_aggregate(blst_pairing* ctx, const blst_p2_affine* q, const blst_p1_affine* p);
+void blst_pairing_raw_aggregate(blst_pairing* ctx, const blst_p2_affine* q,
+                                const blst_p1_affine* p);
 blst_fp12* blst_pairing_as_fp12(blst_pairing* ctx);
 }
 
@@ -102,9 +103,12 @@ int g_failures = 0;
 
 std::string human(double ns) {
   char buf[32];
-  if (ns < 1e3) std::snprintf(buf, sizeof buf, "%.1f ns", ns);
-  else if (ns < 1e6) std::snprintf(buf, sizeof buf, "%.2f µs", ns / 1e3);
-  else std::snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
+  if (ns < 1e3)
+    std::snprintf(buf, sizeof buf, "%.1f ns", ns);
+  else if (ns < 1e6)
+    std::snprintf(buf, sizeof buf, "%.2f µs", ns / 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
   return buf;
 }
 
@@ -130,11 +134,12 @@ void compare(const char* name, bool same, int batch, const std::function<void()>
     }
   }
   const double ma = median(a), mb = median(b);
-  const double na = *std::min_element(a.begin(), a.end()), nb = *std::min_element(b.begin(), b.end());
+  const double na = *std::min_element(a.begin(), a.end()),
+               nb = *std::min_element(b.begin(), b.end());
   if (!same) ++g_failures;
-  std::printf("| %-34s | %10s | %10s | %5.2f× | %10s | %10s | %5.2f× | %s |\n", name, human(ma).c_str(),
-              human(mb).c_str(), ma / mb, human(na).c_str(), human(nb).c_str(), na / nb,
-              same ? "same" : "DIFFERENT");
+  std::printf("| %-34s | %10s | %10s | %5.2f× | %10s | %10s | %5.2f× | %s |\n", name,
+              human(ma).c_str(), human(mb).c_str(), ma / mb, human(na).c_str(), human(nb).c_str(),
+              na / nb, same ? "same" : "DIFFERENT");
   std::fflush(stdout);
 }
 
@@ -179,9 +184,16 @@ void run_all() {
       ca *= b;
       blst_fp_mul(&cx, &cx, &y);
     }
-    compare("Fp mul (chain)", bit_copy<Fp>(cx) == ca, kN,
-            [&] { for (int i = 0; i < kN; ++i) a *= b; sink(a); },
-            [&] { for (int i = 0; i < kN; ++i) blst_fp_mul(&x, &x, &y); sink(x); });
+    compare(
+        "Fp mul (chain)", bit_copy<Fp>(cx) == ca, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) a *= b;
+          sink(a);
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) blst_fp_mul(&x, &x, &y);
+          sink(x);
+        });
   }
   // --- Fp square, chain -----------------------------------------------------------------------
   {
@@ -193,9 +205,16 @@ void run_all() {
       ca.square_inplace();
       blst_fp_sqr(&cx, &cx);
     }
-    compare("Fp square (chain)", bit_copy<Fp>(cx) == ca, kN,
-            [&] { for (int i = 0; i < kN; ++i) a.square_inplace(); sink(a); },
-            [&] { for (int i = 0; i < kN; ++i) blst_fp_sqr(&x, &x); sink(x); });
+    compare(
+        "Fp square (chain)", bit_copy<Fp>(cx) == ca, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) a.square_inplace();
+          sink(a);
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) blst_fp_sqr(&x, &x);
+          sink(x);
+        });
   }
   // --- Fp square chain in one loop (square_n_inplace: reduced once at the end) -------------------
   {
@@ -205,9 +224,16 @@ void run_all() {
     blst_fp x = bit_copy<blst_fp>(a0), cx = x;
     ca.square_n_inplace(1000);
     for (int i = 0; i < 1000; ++i) blst_fp_sqr(&cx, &cx);
-    compare("Fp square (chain, square_n)", bit_copy<Fp>(cx) == ca, kN,
-            [&] { a.square_n_inplace(kN); sink(a); },
-            [&] { for (int i = 0; i < kN; ++i) blst_fp_sqr(&x, &x); sink(x); });
+    compare(
+        "Fp square (chain, square_n)", bit_copy<Fp>(cx) == ca, kN,
+        [&] {
+          a.square_n_inplace(kN);
+          sink(a);
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) blst_fp_sqr(&x, &x);
+          sink(x);
+        });
   }
   // --- Fr mul, chain --------------------------------------------------------------------------
   {
@@ -220,9 +246,16 @@ void run_all() {
       ca *= b;
       blst_fr_mul(&cx, &cx, &y);
     }
-    compare("Fr mul (chain)", bit_copy<Fr>(cx) == ca, kN,
-            [&] { for (int i = 0; i < kN; ++i) a *= b; sink(a); },
-            [&] { for (int i = 0; i < kN; ++i) blst_fr_mul(&x, &x, &y); sink(x); });
+    compare(
+        "Fr mul (chain)", bit_copy<Fr>(cx) == ca, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) a *= b;
+          sink(a);
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) blst_fr_mul(&x, &x, &y);
+          sink(x);
+        });
   }
   // --- Fp inverse: a ← a⁻¹ + 1 ------------------------------------------------------------------
   {
@@ -239,12 +272,32 @@ void run_all() {
     }
     Fp a = a0;
     blst_fp x = bit_copy<blst_fp>(a0);
-    compare("Fp inverse (ours vartime)", bit_copy<Fp>(cx) == cv, kN,
-            [&] { for (int i = 0; i < kN; ++i) a = a.inverse_vartime() + Fp::one(); sink(a); },
-            [&] { for (int i = 0; i < kN; ++i) { blst_fp_inverse(&x, &x); blst_fp_add(&x, &x, &one); } sink(x); });
-    compare("Fp inverse (ours constant time)", bit_copy<Fp>(cx) == ca, kN,
-            [&] { for (int i = 0; i < kN; ++i) a = a.inverse() + Fp::one(); sink(a); },
-            [&] { for (int i = 0; i < kN; ++i) { blst_fp_inverse(&x, &x); blst_fp_add(&x, &x, &one); } sink(x); });
+    compare(
+        "Fp inverse (ours vartime)", bit_copy<Fp>(cx) == cv, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) a = a.inverse_vartime() + Fp::one();
+          sink(a);
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            blst_fp_inverse(&x, &x);
+            blst_fp_add(&x, &x, &one);
+          }
+          sink(x);
+        });
+    compare(
+        "Fp inverse (ours constant time)", bit_copy<Fp>(cx) == ca, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) a = a.inverse() + Fp::one();
+          sink(a);
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            blst_fp_inverse(&x, &x);
+            blst_fp_add(&x, &x, &one);
+          }
+          sink(x);
+        });
   }
 
   // Points for the group operations.
@@ -269,9 +322,16 @@ void run_all() {
       cacc.add_mixed(p1[i & 63]);
       blst_p1_add_or_double_affine(&cx, &cx, &b1[i & 63]);
     }
-    compare("G1 mixed add", from_blst(cx) == cacc.to_affine_vartime(), kN,
-            [&] { for (int i = 0; i < kN; ++i) acc.add_mixed(p1[i & 63]); sink(acc); },
-            [&] { for (int i = 0; i < kN; ++i) blst_p1_add_or_double_affine(&x, &x, &b1[i & 63]); sink(x); });
+    compare(
+        "G1 mixed add", from_blst(cx) == cacc.to_affine_vartime(), kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) acc.add_mixed(p1[i & 63]);
+          sink(acc);
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) blst_p1_add_or_double_affine(&x, &x, &b1[i & 63]);
+          sink(x);
+        });
   }
   // --- G1 double ----------------------------------------------------------------------------------
   {
@@ -282,9 +342,16 @@ void run_all() {
       cacc.dbl();
       blst_p1_double(&cx, &cx);
     }
-    compare("G1 double", from_blst(cx) == cacc.to_affine_vartime(), kN,
-            [&] { for (int i = 0; i < kN; ++i) acc.dbl(); sink(acc); },
-            [&] { for (int i = 0; i < kN; ++i) blst_p1_double(&x, &x); sink(x); });
+    compare(
+        "G1 double", from_blst(cx) == cacc.to_affine_vartime(), kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) acc.dbl();
+          sink(acc);
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) blst_p1_double(&x, &x);
+          sink(x);
+        });
   }
   // --- G2 mixed add -------------------------------------------------------------------------------
   {
@@ -296,9 +363,16 @@ void run_all() {
       cacc.add_mixed(p2[i & 63]);
       blst_p2_add_or_double_affine(&cx, &cx, &b2[i & 63]);
     }
-    compare("G2 mixed add", from_blst(cx) == cacc.to_affine_vartime(), kN,
-            [&] { for (int i = 0; i < kN; ++i) acc.add_mixed(p2[i & 63]); sink(acc); },
-            [&] { for (int i = 0; i < kN; ++i) blst_p2_add_or_double_affine(&x, &x, &b2[i & 63]); sink(x); });
+    compare(
+        "G2 mixed add", from_blst(cx) == cacc.to_affine_vartime(), kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) acc.add_mixed(p2[i & 63]);
+          sink(acc);
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) blst_p2_add_or_double_affine(&x, &x, &b2[i & 63]);
+          sink(x);
+        });
   }
   // --- Scalar multiplication (255-bit random scalars) ------------------------------------------
   std::vector<Fr> ks;
@@ -316,20 +390,54 @@ void run_all() {
       blst_p1 r;
       blst_p1_mult(&r, &bp, kb[i].data(), 255);
       const G1Affine want = from_blst(r);
-      same = same && want == mul_glv_vartime(p, ks[i]).to_affine_vartime() && want == mul_glv(p, ks[i]).to_affine_vartime() &&
+      same = same && want == mul_glv_vartime(p, ks[i]).to_affine_vartime() &&
+             want == mul_glv(p, ks[i]).to_affine_vartime() &&
              want == mul(p, ks[i]).to_affine_vartime();
     }
     G1Jacobian o;
     blst_p1 t;
-    compare("G1 scalar mul (ours GLV, vartime)", same, kN,
-            [&] { for (int i = 0; i < kN; ++i) { o = mul_glv_vartime(p, ks[i & 15]); sink(o); } },
-            [&] { for (int i = 0; i < kN; ++i) { blst_p1_mult(&t, &bp, kb[i & 15].data(), 255); sink(t); } });
-    compare("G1 scalar mul (ours GLV, regular)", same, kN,
-            [&] { for (int i = 0; i < kN; ++i) { o = mul_glv(p, ks[i & 15]); sink(o); } },
-            [&] { for (int i = 0; i < kN; ++i) { blst_p1_mult(&t, &bp, kb[i & 15].data(), 255); sink(t); } });
-    compare("G1 scalar mul (ours mul, regular)", same, kN,
-            [&] { for (int i = 0; i < kN; ++i) { o = mul(p, ks[i & 15]); sink(o); } },
-            [&] { for (int i = 0; i < kN; ++i) { blst_p1_mult(&t, &bp, kb[i & 15].data(), 255); sink(t); } });
+    compare(
+        "G1 scalar mul (ours GLV, vartime)", same, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            o = mul_glv_vartime(p, ks[i & 15]);
+            sink(o);
+          }
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            blst_p1_mult(&t, &bp, kb[i & 15].data(), 255);
+            sink(t);
+          }
+        });
+    compare(
+        "G1 scalar mul (ours GLV, regular)", same, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            o = mul_glv(p, ks[i & 15]);
+            sink(o);
+          }
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            blst_p1_mult(&t, &bp, kb[i & 15].data(), 255);
+            sink(t);
+          }
+        });
+    compare(
+        "G1 scalar mul (ours mul, regular)", same, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            o = mul(p, ks[i & 15]);
+            sink(o);
+          }
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            blst_p1_mult(&t, &bp, kb[i & 15].data(), 255);
+            sink(t);
+          }
+        });
   }
   {
     constexpr int kN = 8;
@@ -340,20 +448,54 @@ void run_all() {
       blst_p2 r;
       blst_p2_mult(&r, &bp, kb[i].data(), 255);
       const G2Affine want = from_blst(r);
-      same = same && want == mul_gls_vartime(p, ks[i]).to_affine_vartime() && want == mul_gls(p, ks[i]).to_affine_vartime() &&
+      same = same && want == mul_gls_vartime(p, ks[i]).to_affine_vartime() &&
+             want == mul_gls(p, ks[i]).to_affine_vartime() &&
              want == mul(p, ks[i]).to_affine_vartime();
     }
     G2Jacobian o;
     blst_p2 t;
-    compare("G2 scalar mul (ours GLS, vartime)", same, kN,
-            [&] { for (int i = 0; i < kN; ++i) { o = mul_gls_vartime(p, ks[i & 15]); sink(o); } },
-            [&] { for (int i = 0; i < kN; ++i) { blst_p2_mult(&t, &bp, kb[i & 15].data(), 255); sink(t); } });
-    compare("G2 scalar mul (ours GLS, regular)", same, kN,
-            [&] { for (int i = 0; i < kN; ++i) { o = mul_gls(p, ks[i & 15]); sink(o); } },
-            [&] { for (int i = 0; i < kN; ++i) { blst_p2_mult(&t, &bp, kb[i & 15].data(), 255); sink(t); } });
-    compare("G2 scalar mul (ours mul, regular)", same, kN,
-            [&] { for (int i = 0; i < kN; ++i) { o = mul(p, ks[i & 15]); sink(o); } },
-            [&] { for (int i = 0; i < kN; ++i) { blst_p2_mult(&t, &bp, kb[i & 15].data(), 255); sink(t); } });
+    compare(
+        "G2 scalar mul (ours GLS, vartime)", same, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            o = mul_gls_vartime(p, ks[i & 15]);
+            sink(o);
+          }
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            blst_p2_mult(&t, &bp, kb[i & 15].data(), 255);
+            sink(t);
+          }
+        });
+    compare(
+        "G2 scalar mul (ours GLS, regular)", same, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            o = mul_gls(p, ks[i & 15]);
+            sink(o);
+          }
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            blst_p2_mult(&t, &bp, kb[i & 15].data(), 255);
+            sink(t);
+          }
+        });
+    compare(
+        "G2 scalar mul (ours mul, regular)", same, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            o = mul(p, ks[i & 15]);
+            sink(o);
+          }
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            blst_p2_mult(&t, &bp, kb[i & 15].data(), 255);
+            sink(t);
+          }
+        });
   }
   // --- Subgroup checks (affine inputs) -------------------------------------------------------------
   {
@@ -370,16 +512,25 @@ void run_all() {
       same = same && is_in_subgroup(q) == blst_p1_affine_in_g1(&bq);
       ++found;
     }
-    for (int i = 0; i < 8; ++i) same = same && is_in_subgroup(p1[i]) && blst_p1_affine_in_g1(&b1[i]);
+    for (int i = 0; i < 8; ++i)
+      same = same && is_in_subgroup(p1[i]) && blst_p1_affine_in_g1(&b1[i]);
     bool s = false;
-    compare("G1 subgroup check", same, kN,
-            [&] { for (int i = 0; i < kN; ++i) s ^= is_in_subgroup(p1[i & 63]); sink(s); },
-            [&] { for (int i = 0; i < kN; ++i) s ^= blst_p1_affine_in_g1(&b1[i & 63]); sink(s); });
+    compare(
+        "G1 subgroup check", same, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) s ^= is_in_subgroup(p1[i & 63]);
+          sink(s);
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) s ^= blst_p1_affine_in_g1(&b1[i & 63]);
+          sink(s);
+        });
   }
   {
     constexpr int kN = 16;
     bool same = true;
-    for (int i = 0; i < 8; ++i) same = same && is_in_subgroup(p2[i]) && blst_p2_affine_in_g2(&b2[i]);
+    for (int i = 0; i < 8; ++i)
+      same = same && is_in_subgroup(p2[i]) && blst_p2_affine_in_g2(&b2[i]);
     // On the twist but outside G2: the generator's x plus small steps until on-curve.
     int found = 0;
     for (std::uint64_t xv = 1; found < 2; ++xv) {
@@ -392,9 +543,16 @@ void run_all() {
       ++found;
     }
     bool s = false;
-    compare("G2 subgroup check", same, kN,
-            [&] { for (int i = 0; i < kN; ++i) s ^= is_in_subgroup(p2[i & 63]); sink(s); },
-            [&] { for (int i = 0; i < kN; ++i) s ^= blst_p2_affine_in_g2(&b2[i & 63]); sink(s); });
+    compare(
+        "G2 subgroup check", same, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) s ^= is_in_subgroup(p2[i & 63]);
+          sink(s);
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) s ^= blst_p2_affine_in_g2(&b2[i & 63]);
+          sink(s);
+        });
   }
   // --- G1 decompression -------------------------------------------------------------------------
   {
@@ -410,18 +568,35 @@ void run_all() {
     }
     blst_p1_affine r;
     bool s = false;
-    compare("G1 decompress (no subgroup check)", same, kN,
-            [&] { for (int i = 0; i < kN; ++i) { auto o = g1_from_compressed_unchecked(enc[i & 63]); sink(o); } },
-            [&] { for (int i = 0; i < kN; ++i) { s ^= blst_p1_uncompress(&r, enc[i & 63].data()) != 0; sink(r); } });
-    compare("G1 decompress + subgroup check", same, kN,
-            [&] { for (int i = 0; i < kN; ++i) { auto o = g1_from_compressed(enc[i & 63]); sink(o); } },
-            [&] {
-              for (int i = 0; i < kN; ++i) {
-                s ^= blst_p1_uncompress(&r, enc[i & 63].data()) != 0;
-                s ^= blst_p1_affine_in_g1(&r);
-                sink(r);
-              }
-            });
+    compare(
+        "G1 decompress (no subgroup check)", same, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            auto o = g1_from_compressed_unchecked(enc[i & 63]);
+            sink(o);
+          }
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            s ^= blst_p1_uncompress(&r, enc[i & 63].data()) != 0;
+            sink(r);
+          }
+        });
+    compare(
+        "G1 decompress + subgroup check", same, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            auto o = g1_from_compressed(enc[i & 63]);
+            sink(o);
+          }
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            s ^= blst_p1_uncompress(&r, enc[i & 63].data()) != 0;
+            s ^= blst_p1_affine_in_g1(&r);
+            sink(r);
+          }
+        });
   }
   // --- Pairings ---------------------------------------------------------------------------------
   {
@@ -437,15 +612,21 @@ void run_all() {
     }
     Fp12 o;
     blst_fp12 ml, e;
-    compare("pairing (Miller loop + final exp)", same, kN,
-            [&] { for (int i = 0; i < kN; ++i) { o = pairing(p1[i & 63], p2[i & 63]); sink(o); } },
-            [&] {
-              for (int i = 0; i < kN; ++i) {
-                blst_miller_loop(&ml, &b2[i & 63], &b1[i & 63]);
-                blst_final_exp(&e, &ml);
-                sink(e);
-              }
-            });
+    compare(
+        "pairing (Miller loop + final exp)", same, kN,
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            o = pairing(p1[i & 63], p2[i & 63]);
+            sink(o);
+          }
+        },
+        [&] {
+          for (int i = 0; i < kN; ++i) {
+            blst_miller_loop(&ml, &b2[i & 63], &b1[i & 63]);
+            blst_final_exp(&e, &ml);
+            sink(e);
+          }
+        });
 
     std::vector<std::uint8_t> ctx_mem(blst_pairing_sizeof() + 64);
     auto* ctx = reinterpret_cast<blst_pairing*>(ctx_mem.data());
@@ -462,11 +643,23 @@ void run_all() {
                                       .value());
     };
     bool same4 = true;
-    for (int base = 0; base < 8; base += 4) same4 = same4 && bit_copy<Fp12>(blst_multi(base)) == ours_multi(base);
+    for (int base = 0; base < 8; base += 4)
+      same4 = same4 && bit_copy<Fp12>(blst_multi(base)) == ours_multi(base);
     constexpr int kM = 2;
-    compare("4-pair multi-pairing", same4, kM,
-            [&] { for (int i = 0; i < kM; ++i) { o = ours_multi(4 * (i & 7)); sink(o); } },
-            [&] { for (int i = 0; i < kM; ++i) { e = blst_multi(4 * (i & 7)); sink(e); } });
+    compare(
+        "4-pair multi-pairing", same4, kM,
+        [&] {
+          for (int i = 0; i < kM; ++i) {
+            o = ours_multi(4 * (i & 7));
+            sink(o);
+          }
+        },
+        [&] {
+          for (int i = 0; i < kM; ++i) {
+            e = blst_multi(4 * (i & 7));
+            sink(e);
+          }
+        });
   }
 }
 
@@ -475,13 +668,14 @@ void run_all() {
 
 int main(int argc, char** argv) {
   if (argc > 1) cuzk::g_rounds = std::max(3, std::atoi(argv[1]));
-  std::printf("blst_compare: %d rounds, median (and min) thread CPU time per operation; load average %s\n",
-              cuzk::g_rounds, cuzk::loadavg().c_str());
-  std::printf("| %-34s | %10s | %10s | %6s | %10s | %10s | %6s | %s |\n", "operation", "cuzk", "blst",
-              "ratio", "cuzk min", "blst min", "ratio", "result");
+  std::printf(
+      "blst_compare: %d rounds, median (and min) thread CPU time per operation; load average %s\n",
+      cuzk::g_rounds, cuzk::loadavg().c_str());
+  std::printf("| %-34s | %10s | %10s | %6s | %10s | %10s | %6s | %s |\n", "operation", "cuzk",
+              "blst", "ratio", "cuzk min", "blst min", "ratio", "result");
   std::printf("|---|---|---|---|---|---|---|---|\n");
   cuzk::run_all();
-  std::printf("load average after: %s; %d operation(s) gave different results\n", cuzk::loadavg().c_str(),
-              cuzk::g_failures);
+  std::printf("load average after: %s; %d operation(s) gave different results\n",
+              cuzk::loadavg().c_str(), cuzk::g_failures);
   return cuzk::g_failures == 0 ? 0 : 1;
 }

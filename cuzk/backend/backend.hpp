@@ -95,8 +95,8 @@ struct PartitionSums {
   G1Jacobian a, b_g1, l, h;
   G2Jacobian b_g2;
   static PartitionSums identity() {
-    return {G1Jacobian::identity(), G1Jacobian::identity(), G1Jacobian::identity(), G1Jacobian::identity(),
-            G2Jacobian::identity()};
+    return {G1Jacobian::identity(), G1Jacobian::identity(), G1Jacobian::identity(),
+            G1Jacobian::identity(), G2Jacobian::identity()};
   }
 };
 
@@ -120,11 +120,13 @@ class Backend {
   /// The same for points that stay valid while |owner| lives (a proving key's owned or mapped
   /// storage): a host backend may use them in place instead of copying them (CpuBackend does);
   /// the default copies (load_bases_g1 / load_bases_g2).
-  virtual Result<BasesId> load_bases_g1_shared(std::span<const G1Affine> bases, std::shared_ptr<const void> owner) {
+  virtual Result<BasesId> load_bases_g1_shared(std::span<const G1Affine> bases,
+                                               std::shared_ptr<const void> owner) {
     (void)owner;
     return load_bases_g1(bases);
   }
-  virtual Result<BasesId> load_bases_g2_shared(std::span<const G2Affine> bases, std::shared_ptr<const void> owner) {
+  virtual Result<BasesId> load_bases_g2_shared(std::span<const G2Affine> bases,
+                                               std::shared_ptr<const void> owner) {
     (void)owner;
     return load_bases_g2(bases);
   }
@@ -136,8 +138,10 @@ class Backend {
 
   /// Σ scalars[i]·bases[...] with the density rule of MsmDensity; size_mismatch when the bases run
   /// out.
-  virtual Result<G1Jacobian> msm_g1(BasesId bases, std::span<const Fr> scalars, const MsmOptions& options) = 0;
-  virtual Result<G2Jacobian> msm_g2(BasesId bases, std::span<const Fr> scalars, const MsmOptions& options) = 0;
+  virtual Result<G1Jacobian> msm_g1(BasesId bases, std::span<const Fr> scalars,
+                                    const MsmOptions& options) = 0;
+  virtual Result<G2Jacobian> msm_g2(BasesId bases, std::span<const Fr> scalars,
+                                    const MsmOptions& options) = 0;
 
   /// The H step over the domain of size n = len(a) in the inputs' convention, written to |h|:
   /// bellperson → the n − 1 low coefficients of (A·B − C)/Z (|h| has n − 1 entries); snarkjs →
@@ -148,19 +152,20 @@ class Backend {
   /// The whole device part of one partition (PartitionInputs). The default runs the step-wise
   /// sequence (prove_partition_steps); a device backend overrides it to move each input once.
   /// Results are the same either way. |timings| (optional) receives the stage times.
-  virtual Result<PartitionSums> prove_partition(const PartitionInputs& in, PartitionTimings* timings = nullptr) {
+  virtual Result<PartitionSums> prove_partition(const PartitionInputs& in,
+                                                PartitionTimings* timings = nullptr) {
     return prove_partition_steps(in, timings);
   }
 
   /// prove_partition as one compute_h call (h written over the prefix of a) and eight MSM calls.
-  Result<PartitionSums> prove_partition_steps(const PartitionInputs& in, PartitionTimings* timings = nullptr);
+  Result<PartitionSums> prove_partition_steps(const PartitionInputs& in,
+                                              PartitionTimings* timings = nullptr);
 
  protected:
   /// prove_partition's first stage: checks |in| (check_partition_inputs), runs compute_h into
   /// partition_h_span(in) and times it in |tm|.h; returns where h was left.
   Result<std::span<Fr>> partition_h_step(const PartitionInputs& in, PartitionTimings& tm);
 };
-
 
 /// One of the MSMs of a partition (FORMATS.md §2): which sum it adds to, over which table, with
 /// which scalars and density. bellperson splits A, B_G1 and B_G2 into an inputs and an aux term.
@@ -176,10 +181,12 @@ struct PartitionMsm {
 /// size_mismatch for a domain below 2 rows or a witness shorter than its inputs; else ok.
 inline Status check_partition_inputs(const PartitionInputs& in) {
   const std::size_t n = in.abc.a.size();
-  if (n < 2) return Status(Errc::size_mismatch, "partition domain has " + std::to_string(n) + " rows");
+  if (n < 2)
+    return Status(Errc::size_mismatch, "partition domain has " + std::to_string(n) + " rows");
   if (in.num_inputs > in.z.size())
-    return Status(Errc::size_mismatch, "witness has " + std::to_string(in.z.size()) + " values, fewer than " +
-                                           std::to_string(in.num_inputs) + " inputs");
+    return Status(Errc::size_mismatch, "witness has " + std::to_string(in.z.size()) +
+                                           " values, fewer than " + std::to_string(in.num_inputs) +
+                                           " inputs");
   return {};
 }
 
@@ -193,13 +200,18 @@ inline std::span<Fr> partition_h_span(const PartitionInputs& in) {
 /// with |hs| the H step's output. Their sums, added per PartitionMsm::Sum, are PartitionSums.
 inline std::vector<PartitionMsm> partition_msms(const PartitionInputs& in, std::span<const Fr> hs) {
   using S = PartitionMsm::Sum;
-  const std::span<const Fr> inputs = in.z.subspan(0, in.num_inputs), aux = in.z.subspan(in.num_inputs);
+  const std::span<const Fr> inputs = in.z.subspan(0, in.num_inputs),
+                            aux = in.z.subspan(in.num_inputs);
   std::vector<PartitionMsm> t;
   if (in.abc.convention == HConvention::snarkjs) {
     t = {{S::a, in.a, in.z, {}}, {S::b_g1, in.b_g1, in.z, {}}, {S::b_g2, in.b_g2, in.z, {}}};
   } else {
-    t = {{S::a, in.a, inputs, {}},          {S::a, in.a, aux, in.a_aux},          {S::b_g1, in.b_g1, inputs, in.b_input},
-         {S::b_g1, in.b_g1, aux, in.b_aux}, {S::b_g2, in.b_g2, inputs, in.b_input}, {S::b_g2, in.b_g2, aux, in.b_aux}};
+    t = {{S::a, in.a, inputs, {}},
+         {S::a, in.a, aux, in.a_aux},
+         {S::b_g1, in.b_g1, inputs, in.b_input},
+         {S::b_g1, in.b_g1, aux, in.b_aux},
+         {S::b_g2, in.b_g2, inputs, in.b_input},
+         {S::b_g2, in.b_g2, aux, in.b_aux}};
   }
   t.push_back({S::l, in.l, aux, {}});
   t.push_back({S::h, in.h, hs, {}});
@@ -207,19 +219,30 @@ inline std::vector<PartitionMsm> partition_msms(const PartitionInputs& in, std::
 }
 
 /// Adds one term's result to its sum; |seconds| to its stage time.
-inline void add_partition_term(PartitionSums& out, PartitionTimings& tm, PartitionMsm::Sum sum, const G1Jacobian* g1,
-                               const G2Jacobian* g2, double seconds) {
+inline void add_partition_term(PartitionSums& out, PartitionTimings& tm, PartitionMsm::Sum sum,
+                               const G1Jacobian* g1, const G2Jacobian* g2, double seconds) {
   using S = PartitionMsm::Sum;
   switch (sum) {
-    case S::a: out.a += *g1, tm.msm_a += seconds; break;
-    case S::b_g1: out.b_g1 += *g1, tm.msm_b1 += seconds; break;
-    case S::b_g2: out.b_g2 += *g2, tm.msm_b2 += seconds; break;
-    case S::l: out.l += *g1, tm.msm_l += seconds; break;
-    case S::h: out.h += *g1, tm.msm_h += seconds; break;
+    case S::a:
+      out.a += *g1, tm.msm_a += seconds;
+      break;
+    case S::b_g1:
+      out.b_g1 += *g1, tm.msm_b1 += seconds;
+      break;
+    case S::b_g2:
+      out.b_g2 += *g2, tm.msm_b2 += seconds;
+      break;
+    case S::l:
+      out.l += *g1, tm.msm_l += seconds;
+      break;
+    case S::h:
+      out.h += *g1, tm.msm_h += seconds;
+      break;
   }
 }
 
-inline Result<std::span<Fr>> Backend::partition_h_step(const PartitionInputs& in, PartitionTimings& tm) {
+inline Result<std::span<Fr>> Backend::partition_h_step(const PartitionInputs& in,
+                                                       PartitionTimings& tm) {
   CUZK_RETURN_IF_ERROR(check_partition_inputs(in));
   const std::span<Fr> hs = partition_h_span(in);
   const auto t0 = std::chrono::steady_clock::now();
@@ -228,7 +251,8 @@ inline Result<std::span<Fr>> Backend::partition_h_step(const PartitionInputs& in
   return hs;
 }
 
-inline Result<PartitionSums> Backend::prove_partition_steps(const PartitionInputs& in, PartitionTimings* timings) {
+inline Result<PartitionSums> Backend::prove_partition_steps(const PartitionInputs& in,
+                                                            PartitionTimings* timings) {
   PartitionTimings tm;
   auto hs = partition_h_step(in, tm);
   if (!hs.ok()) return hs.status();

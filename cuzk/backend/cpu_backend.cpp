@@ -16,9 +16,15 @@ namespace {
 MsmConfig to_config(const MsmOptions& o) {
   MsmConfig c{.density_bits = o.density.bits, .base_offset = o.density.base_offset};
   switch (o.bit_split) {
-    case BitSplit::automatic: c.split = MsmSplit::automatic; break;
-    case BitSplit::always: c.split = MsmSplit::always; break;
-    case BitSplit::never: c.split = MsmSplit::never; break;
+    case BitSplit::automatic:
+      c.split = MsmSplit::automatic;
+      break;
+    case BitSplit::always:
+      c.split = MsmSplit::always;
+      break;
+    case BitSplit::never:
+      c.split = MsmSplit::never;
+      break;
   }
   return c;
 }
@@ -26,8 +32,8 @@ MsmConfig to_config(const MsmOptions& o) {
 // log2 of a power-of-two length ≤ 2^32, or an error naming |what|.
 Result<unsigned> log2_length(std::size_t n, const char* what) {
   if (n == 0 || !std::has_single_bit(n) || n > (std::size_t{1} << 32)) {
-    return Status(Errc::invalid_argument,
-                  std::string(what) + ": length " + std::to_string(n) + " is not a power of two ≤ 2^32");
+    return Status(Errc::invalid_argument, std::string(what) + ": length " + std::to_string(n) +
+                                              " is not a power of two ≤ 2^32");
   }
   return static_cast<unsigned>(std::countr_zero(n));
 }
@@ -59,12 +65,14 @@ Result<BasesId> CpuBackend::load_bases_g2(std::span<const G2Affine> bases) {
   return insert(G2Table{std::span<const G2Affine>(*copy), copy});
 }
 
-Result<BasesId> CpuBackend::load_bases_g1_shared(std::span<const G1Affine> bases, std::shared_ptr<const void> owner) {
+Result<BasesId> CpuBackend::load_bases_g1_shared(std::span<const G1Affine> bases,
+                                                 std::shared_ptr<const void> owner) {
   if (!owner) return load_bases_g1(bases);
   return insert(G1Table{bases, std::move(owner)});
 }
 
-Result<BasesId> CpuBackend::load_bases_g2_shared(std::span<const G2Affine> bases, std::shared_ptr<const void> owner) {
+Result<BasesId> CpuBackend::load_bases_g2_shared(std::span<const G2Affine> bases,
+                                                 std::shared_ptr<const void> owner) {
   if (!owner) return load_bases_g2(bases);
   return insert(G2Table{bases, std::move(owner)});
 }
@@ -72,7 +80,8 @@ Result<BasesId> CpuBackend::load_bases_g2_shared(std::span<const G2Affine> bases
 Status CpuBackend::release_bases(BasesId id) {
   std::lock_guard<std::mutex> lock(mu_);
   if (tables_.erase(id.value) == 0) {
-    return Status(Errc::not_found, "cpu backend: no base table with id " + std::to_string(id.value));
+    return Status(Errc::not_found,
+                  "cpu backend: no base table with id " + std::to_string(id.value));
   }
   return {};
 }
@@ -83,7 +92,8 @@ std::shared_ptr<const CpuBackend::Table> CpuBackend::find(BasesId id) const {
   return it == tables_.end() ? nullptr : it->second;
 }
 
-Result<std::shared_ptr<const NttPlan>> CpuBackend::plan(unsigned log_n, const DomainOptions& options) {
+Result<std::shared_ptr<const NttPlan>> CpuBackend::plan(unsigned log_n,
+                                                        const DomainOptions& options) {
   const PlanKey key{log_n, options.roots, options.coset_shift.l};
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -111,36 +121,42 @@ Result<Jacobian<C>> CpuBackend::msm_on(ThreadPool& pool, BasesId bases, std::spa
   constexpr bool kG2 = std::is_same_v<C, G2Curve>;
   const char* what = kG2 ? "cpu msm_g2" : "cpu msm_g1";
   auto table = find(bases);
-  if (!table) return Status(Errc::not_found, std::string(what) + ": no base table with id " + std::to_string(bases.value));
+  if (!table)
+    return Status(Errc::not_found,
+                  std::string(what) + ": no base table with id " + std::to_string(bases.value));
   const auto* view = std::get_if<View<Affine<C>>>(table.get());
   if (!view) {
-    return Status(Errc::invalid_argument, std::string(what) + ": base table " + std::to_string(bases.value) +
+    return Status(Errc::invalid_argument, std::string(what) + ": base table " +
+                                              std::to_string(bases.value) +
                                               (kG2 ? " holds G1 points" : " holds G2 points"));
   }
   return msm<C>(view->points, scalars, pool, to_config(options));
 }
 
-Result<G1Jacobian> CpuBackend::msm_g1(BasesId bases, std::span<const Fr> scalars, const MsmOptions& options) {
+Result<G1Jacobian> CpuBackend::msm_g1(BasesId bases, std::span<const Fr> scalars,
+                                      const MsmOptions& options) {
   return msm_on<G1Curve>(pool_, bases, scalars, options);
 }
 
-Result<G2Jacobian> CpuBackend::msm_g2(BasesId bases, std::span<const Fr> scalars, const MsmOptions& options) {
+Result<G2Jacobian> CpuBackend::msm_g2(BasesId bases, std::span<const Fr> scalars,
+                                      const MsmOptions& options) {
   return msm_on<G2Curve>(pool_, bases, scalars, options);
 }
 
 Status CpuBackend::compute_h(HInputs inputs, std::span<Fr> h) {
   const std::size_t n = inputs.a.size();
   if (inputs.b.size() != n || inputs.c.size() != n) {
-    return Status(Errc::size_mismatch, "cpu compute_h: a, b, c have lengths " + std::to_string(n) + ", " +
-                                           std::to_string(inputs.b.size()) + ", " + std::to_string(inputs.c.size()));
+    return Status(Errc::size_mismatch, "cpu compute_h: a, b, c have lengths " + std::to_string(n) +
+                                           ", " + std::to_string(inputs.b.size()) + ", " +
+                                           std::to_string(inputs.c.size()));
   }
   auto log_n = log2_length(n, "cpu compute_h");
   if (!log_n.ok()) return log_n.status();
   const bool snarkjs = inputs.convention == HConvention::snarkjs;
   const std::size_t h_len = snarkjs ? n : n - 1;
   if (h.size() != h_len) {
-    return Status(Errc::size_mismatch, "cpu compute_h: h has length " + std::to_string(h.size()) + ", expected " +
-                                           std::to_string(h_len));
+    return Status(Errc::size_mismatch, "cpu compute_h: h has length " + std::to_string(h.size()) +
+                                           ", expected " + std::to_string(h_len));
   }
   auto p = plan(*log_n, snarkjs ? snarkjs_domain_options(*log_n) : DomainOptions{});
   if (!p.ok()) return p.status();
@@ -154,7 +170,8 @@ Status CpuBackend::compute_h(HInputs inputs, std::span<Fr> h) {
   return {};
 }
 
-Result<PartitionSums> CpuBackend::prove_partition(const PartitionInputs& in, PartitionTimings* timings) {
+Result<PartitionSums> CpuBackend::prove_partition(const PartitionInputs& in,
+                                                  PartitionTimings* timings) {
   // Tasks pay when the pool is too small to split each MSM without loss and there are at least as
   // many MSMs as threads (5 for snarkjs, 8 for bellperson); measured on 2 threads only.
   constexpr std::size_t kMaxTaskThreads = 3;
@@ -174,7 +191,8 @@ Result<PartitionSums> CpuBackend::prove_partition(const PartitionInputs& in, Par
   }
   std::vector<std::size_t> order(terms.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return cost[x] > cost[y]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return cost[x] > cost[y]; });
 
   struct Done {
     Status status;
@@ -194,16 +212,23 @@ Result<PartitionSums> CpuBackend::prove_partition(const PartitionInputs& in, Par
         const auto start = std::chrono::steady_clock::now();
         if (m.g2()) {
           auto r = msm_on<G2Curve>(one, m.bases, m.scalars, {.density = m.density});
-          if (r.ok()) done[i].g2 = *r; else done[i].status = r.status();
+          if (r.ok())
+            done[i].g2 = *r;
+          else
+            done[i].status = r.status();
         } else {
           auto r = msm_on<G1Curve>(one, m.bases, m.scalars, {.density = m.density});
-          if (r.ok()) done[i].g1 = *r; else done[i].status = r.status();
+          if (r.ok())
+            done[i].g1 = *r;
+          else
+            done[i].status = r.status();
         }
         done[i].seconds = seconds_since(start);
       },
       1);
   PartitionSums out = PartitionSums::identity();
-  for (std::size_t i = 0; i < terms.size(); ++i) {  // the first failing term in run order names the error
+  for (std::size_t i = 0; i < terms.size();
+       ++i) {  // the first failing term in run order names the error
     if (!done[i].status.ok()) return done[i].status;
     add_partition_term(out, tm, terms[i].sum, &done[i].g1, &done[i].g2, done[i].seconds);
   }

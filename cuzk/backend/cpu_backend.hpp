@@ -34,14 +34,18 @@ class CpuBackend final : public Backend {
   Result<BasesId> load_bases_g1(std::span<const G1Affine> bases) override;
   Result<BasesId> load_bases_g2(std::span<const G2Affine> bases) override;
   /// In place: the table is a view of |bases| holding |owner| (no copy).
-  Result<BasesId> load_bases_g1_shared(std::span<const G1Affine> bases, std::shared_ptr<const void> owner) override;
-  Result<BasesId> load_bases_g2_shared(std::span<const G2Affine> bases, std::shared_ptr<const void> owner) override;
+  Result<BasesId> load_bases_g1_shared(std::span<const G1Affine> bases,
+                                       std::shared_ptr<const void> owner) override;
+  Result<BasesId> load_bases_g2_shared(std::span<const G2Affine> bases,
+                                       std::shared_ptr<const void> owner) override;
   Status release_bases(BasesId id) override;
 
   Status ntt(std::span<Fr> values, const NttOptions& options) override;
 
-  Result<G1Jacobian> msm_g1(BasesId bases, std::span<const Fr> scalars, const MsmOptions& options) override;
-  Result<G2Jacobian> msm_g2(BasesId bases, std::span<const Fr> scalars, const MsmOptions& options) override;
+  Result<G1Jacobian> msm_g1(BasesId bases, std::span<const Fr> scalars,
+                            const MsmOptions& options) override;
+  Result<G2Jacobian> msm_g2(BasesId bases, std::span<const Fr> scalars,
+                            const MsmOptions& options) override;
 
   Status compute_h(HInputs inputs, std::span<Fr> h) override;
 
@@ -50,7 +54,8 @@ class CpuBackend final : public Backend {
   /// merge cost: 2^16 snarkjs, 2 threads, the five MSMs 0.56 s one after another on the pool
   /// against ≈ 0.45 s as tasks, docs/perf/groth16.md Version 6); otherwise as
   /// prove_partition_steps. The same sums either way; each stage time is its own task's span.
-  Result<PartitionSums> prove_partition(const PartitionInputs& in, PartitionTimings* timings = nullptr) override;
+  Result<PartitionSums> prove_partition(const PartitionInputs& in,
+                                        PartitionTimings* timings = nullptr) override;
 
   /// Tables currently loaded (for tests and status reports).
   std::size_t loaded_tables() const;
@@ -71,10 +76,12 @@ class CpuBackend final : public Backend {
   Result<BasesId> insert(Table table);
   // One MSM over table |bases| on |pool| (the backend's pool, or a one-thread pool of a task).
   template <class C>
-  Result<Jacobian<C>> msm_on(ThreadPool& pool, BasesId bases, std::span<const Fr> scalars, const MsmOptions& options);
+  Result<Jacobian<C>> msm_on(ThreadPool& pool, BasesId bases, std::span<const Fr> scalars,
+                             const MsmOptions& options);
   // The cached plan of the domain of size 2^|log_n| with |options| (roots, coset shift).
   Result<std::shared_ptr<const NttPlan>> plan(unsigned log_n, const DomainOptions& options);
-  using PlanKey = std::tuple<unsigned, RootFamily, Fr::Repr>;  // log n, roots, shift (Montgomery limbs)
+  using PlanKey =
+      std::tuple<unsigned, RootFamily, Fr::Repr>;  // log n, roots, shift (Montgomery limbs)
 
   ThreadPool& pool_;
   mutable std::mutex mu_;

@@ -50,10 +50,12 @@ std::vector<Fr> poly_mul(const std::vector<Fr>& a, const std::vector<Fr>& b) {
 
 // Runs compute_h on evaluations a, b, c (length n) and checks A·B − C = H·(X^n − 1) coefficient by
 // coefficient; returns whether the identity holds.
-bool h_identity_holds(CpuBackend& backend, std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) {
+bool h_identity_holds(CpuBackend& backend, std::vector<Fr> a, std::vector<Fr> b,
+                      std::vector<Fr> c) {
   const std::size_t n = a.size();
   const Fr omega = Domain::for_size(n)->omega();
-  const auto pa = interpolate_naive(a, omega), pb = interpolate_naive(b, omega), pc = interpolate_naive(c, omega);
+  const auto pa = interpolate_naive(a, omega), pb = interpolate_naive(b, omega),
+             pc = interpolate_naive(c, omega);
   std::vector<Fr> h(n - 1);
   EXPECT_TRUE(backend.compute_h({a, b, c}, h).ok());
   auto p = poly_mul(pa, pb);  // degree ≤ 2n − 2
@@ -97,7 +99,8 @@ TEST(CpuBackend, ComputeHIntoThePrefixOfA) {
   for (HConvention conv : {HConvention::bellperson, HConvention::snarkjs}) {
     const std::size_t n = 64, h_len = conv == HConvention::snarkjs ? n : n - 1;
     std::vector<Fr> a(n), b(n), c(n);
-    for (std::size_t i = 0; i < n; ++i) a[i] = random_fr(rng), b[i] = random_fr(rng), c[i] = a[i] * b[i];
+    for (std::size_t i = 0; i < n; ++i)
+      a[i] = random_fr(rng), b[i] = random_fr(rng), c[i] = a[i] * b[i];
     std::vector<Fr> a2 = a, b2 = b, c2 = c, h(h_len);
     ASSERT_TRUE(backend.compute_h({a, b, c, conv}, h).ok());
     ASSERT_TRUE(backend.compute_h({a2, b2, c2, conv}, std::span<Fr>(a2).subspan(0, h_len)).ok());
@@ -163,7 +166,8 @@ TEST(CpuBackend, ComputeHSnarkjsIsABMinusCOnTheOddCoset) {
   for (unsigned k = 0; k <= 5; ++k) {
     const std::size_t n = std::size_t{1} << k;
     std::vector<Fr> a(n), b(n), c(n);
-    for (std::size_t i = 0; i < n; ++i) a[i] = random_fr(rng), b[i] = random_fr(rng), c[i] = a[i] * b[i];
+    for (std::size_t i = 0; i < n; ++i)
+      a[i] = random_fr(rng), b[i] = random_fr(rng), c[i] = a[i] * b[i];
     const auto d = Domain::from_log_size(k, snarkjs_domain_options(k));
     const auto pa = interpolate_naive(a, d->omega()), pb = interpolate_naive(b, d->omega()),
                pc = interpolate_naive(c, d->omega());
@@ -174,7 +178,8 @@ TEST(CpuBackend, ComputeHSnarkjsIsABMinusCOnTheOddCoset) {
     // ω_2n^(2j+1) = g·ω^j with g = ω_2n.
     const Fr g = snarkjs_coset_shift(k);
     for (std::size_t j = 0; j < n; ++j)
-      ASSERT_EQ(h[j], evaluate_polynomial(p, g * d->element(j))) << "n=" << n << " j=" << j << " seed=" << seed;
+      ASSERT_EQ(h[j], evaluate_polynomial(p, g * d->element(j)))
+          << "n=" << n << " j=" << j << " seed=" << seed;
   }
 }
 
@@ -211,9 +216,16 @@ TEST(CpuBackend, NttFamilyMatchesTheDefinition) {
           }
         }
         auto y = x;
-        ASSERT_TRUE(backend.ntt(y, {.direction = NttDirection::forward, .coset = coset, .coset_shift = shift}).ok());
-        EXPECT_EQ(y, expect) << "n=" << n << " coset=" << coset << " shift=" << shift << " seed=" << seed;
-        ASSERT_TRUE(backend.ntt(y, {.direction = NttDirection::inverse, .coset = coset, .coset_shift = shift}).ok());
+        ASSERT_TRUE(
+            backend
+                .ntt(y, {.direction = NttDirection::forward, .coset = coset, .coset_shift = shift})
+                .ok());
+        EXPECT_EQ(y, expect) << "n=" << n << " coset=" << coset << " shift=" << shift
+                             << " seed=" << seed;
+        ASSERT_TRUE(
+            backend
+                .ntt(y, {.direction = NttDirection::inverse, .coset = coset, .coset_shift = shift})
+                .ok());
         EXPECT_EQ(y, x) << "n=" << n << " coset=" << coset << " seed=" << seed;
       }
     }
@@ -225,7 +237,8 @@ TEST(CpuBackend, NttFamilyMatchesTheDefinition) {
 template <class C>
 std::vector<Affine<C>> random_bases(std::size_t n, std::mt19937_64& rng) {
   std::vector<Jacobian<C>> j(n);
-  Jacobian<C> acc = ec_test::random_subgroup_point<C>(rng), step = ec_test::random_subgroup_point<C>(rng);
+  Jacobian<C> acc = ec_test::random_subgroup_point<C>(rng),
+              step = ec_test::random_subgroup_point<C>(rng);
   for (auto& p : j) {
     acc += step;
     acc.dbl();
@@ -258,7 +271,8 @@ TEST(CpuBackend, MsmThroughResidentTables) {
     const auto dense = backend.msm_g1(*id1, s, {.bit_split = split});
     ASSERT_TRUE(dense.ok());
     EXPECT_TRUE(*dense == *msm_naive<G1Curve>(g1, s)) << "seed=" << seed;
-    const auto sparse = backend.msm_g1(*id1, s, {.density = {.bits = bits, .base_offset = 3}, .bit_split = split});
+    const auto sparse =
+        backend.msm_g1(*id1, s, {.density = {.bits = bits, .base_offset = 3}, .bit_split = split});
     ASSERT_TRUE(sparse.ok());
     EXPECT_TRUE(*sparse == *msm_naive<G1Curve>(g1, s, bits, 3)) << "seed=" << seed;
   }
@@ -334,36 +348,50 @@ TEST(CpuBackend, PartitionTasksMatchNaiveSums) {
       for (auto& k : z) k = (rng() % 4 == 0) ? Fr::from_u64(rng() % 2) : random_fr(rng);
       z[0] = Fr::one();
       std::vector<Fr> a(n, Fr::zero()), b(n, Fr::zero()), c(n, Fr::zero());
-      for (std::size_t i = 0; i < n; ++i) a[i] = random_fr(rng), b[i] = random_fr(rng), c[i] = a[i] * b[i];
+      for (std::size_t i = 0; i < n; ++i)
+        a[i] = random_fr(rng), b[i] = random_fr(rng), c[i] = a[i] * b[i];
       const auto ga = random_bases<G1Curve>(nz + 2, rng), gb1 = random_bases<G1Curve>(nz + 2, rng);
       const auto gb2 = random_bases<G2Curve>(nz + 2, rng);
       const auto gl = random_bases<G1Curve>(nz, rng), gh = random_bases<G1Curve>(n, rng);
-      const auto ia = backend.load_bases_g1(ga), ib1 = backend.load_bases_g1(gb1), ib2 = backend.load_bases_g2(gb2),
-                 il = backend.load_bases_g1(gl), ih = backend.load_bases_g1(gh);
+      const auto ia = backend.load_bases_g1(ga), ib1 = backend.load_bases_g1(gb1),
+                 ib2 = backend.load_bases_g2(gb2), il = backend.load_bases_g1(gl),
+                 ih = backend.load_bases_g1(gh);
       ASSERT_TRUE(ia.ok() && ib1.ok() && ib2.ok() && il.ok() && ih.ok());
       std::vector<std::uint64_t> a_bits((nz + 63) / 64), bi_bits(1), b_bits((nz + 63) / 64);
       for (auto& w : a_bits) w = rng();
       for (auto& w : b_bits) w = rng();
       bi_bits[0] = rng() | 1;
-      const std::size_t b_offset = static_cast<std::size_t>(std::popcount(bi_bits[0] & ((1u << num_inputs) - 1)));
-      PartitionInputs in{.abc = {a, b, c, conv}, .z = z, .num_inputs = num_inputs, .a = *ia, .b_g1 = *ib1,
-                         .b_g2 = *ib2, .l = *il, .h = *ih, .a_aux = {a_bits, num_inputs},
-                         .b_input = {bi_bits, 0}, .b_aux = {b_bits, b_offset}};
+      const std::size_t b_offset =
+          static_cast<std::size_t>(std::popcount(bi_bits[0] & ((1u << num_inputs) - 1)));
+      PartitionInputs in{.abc = {a, b, c, conv},
+                         .z = z,
+                         .num_inputs = num_inputs,
+                         .a = *ia,
+                         .b_g1 = *ib1,
+                         .b_g2 = *ib2,
+                         .l = *il,
+                         .h = *ih,
+                         .a_aux = {a_bits, num_inputs},
+                         .b_input = {bi_bits, 0},
+                         .b_aux = {b_bits, b_offset}};
 
       // Expected: h from compute_h on copies, each sum from the naive MSM of its terms.
       std::vector<Fr> a2 = a, b2 = b, c2 = c;
       const bool sj = conv == HConvention::snarkjs;
       std::vector<Fr> h(sj ? n : n - 1);
       ASSERT_TRUE(backend.compute_h({a2, b2, c2, conv}, h).ok());
-      const std::span<const Fr> zs(z), inputs = zs.subspan(0, num_inputs), aux = zs.subspan(num_inputs);
+      const std::span<const Fr> zs(z), inputs = zs.subspan(0, num_inputs),
+                                       aux = zs.subspan(num_inputs);
       PartitionSums want = PartitionSums::identity();
       if (sj) {
         want.a = *msm_naive<G1Curve>(ga, zs), want.b_g1 = *msm_naive<G1Curve>(gb1, zs);
         want.b_g2 = *msm_naive<G2Curve>(gb2, zs);
       } else {
         want.a = *msm_naive<G1Curve>(ga, inputs) + *msm_naive<G1Curve>(ga, aux, a_bits, num_inputs);
-        want.b_g1 = *msm_naive<G1Curve>(gb1, inputs, bi_bits, 0) + *msm_naive<G1Curve>(gb1, aux, b_bits, b_offset);
-        want.b_g2 = *msm_naive<G2Curve>(gb2, inputs, bi_bits, 0) + *msm_naive<G2Curve>(gb2, aux, b_bits, b_offset);
+        want.b_g1 = *msm_naive<G1Curve>(gb1, inputs, bi_bits, 0) +
+                    *msm_naive<G1Curve>(gb1, aux, b_bits, b_offset);
+        want.b_g2 = *msm_naive<G2Curve>(gb2, inputs, bi_bits, 0) +
+                    *msm_naive<G2Curve>(gb2, aux, b_bits, b_offset);
       }
       want.l = *msm_naive<G1Curve>(gl, aux);
       want.h = *msm_naive<G1Curve>(gh, std::span<const Fr>(h));

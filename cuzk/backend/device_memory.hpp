@@ -35,8 +35,14 @@ class DeviceMemoryReport {
   }
   /// Host bytes of a streamed table |id| in plain memory (outside the pinned pool), and in the
   /// pinned pool; 0 for a resident table. The SRS manager charges the plain bytes to the budget.
-  virtual std::uint64_t table_plain_host_bytes(BasesId id) const { (void)id; return 0; }
-  virtual std::uint64_t table_pinned_bytes(BasesId id) const { (void)id; return 0; }
+  virtual std::uint64_t table_plain_host_bytes(BasesId id) const {
+    (void)id;
+    return 0;
+  }
+  virtual std::uint64_t table_pinned_bytes(BasesId id) const {
+    (void)id;
+    return 0;
+  }
 };
 
 /// The report of |backend|, or nullptr when it has no device memory of its own.

@@ -11,7 +11,8 @@ void* huge_page_map(std::size_t bytes) noexcept {
   const std::size_t len = huge_page_round(bytes);
   // Map one huge page more and cut the unaligned head and tail, so that the advice covers whole
   // 2 MiB pages (mmap alone aligns to 4 KiB).
-  void* raw = ::mmap(nullptr, len + kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* raw = ::mmap(nullptr, len + kHugePageBytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) return nullptr;
   const auto r = reinterpret_cast<std::uintptr_t>(raw);
   const std::uintptr_t a = (r + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;

@@ -37,7 +37,9 @@ struct Slot {
 Slot g_slots[kSlots];  // trivially destructible, like the mutex: usable during static destruction
 std::mutex g_mu;
 
-std::size_t home(std::uintptr_t a) { return static_cast<std::size_t>(((a >> 21) * 0x9e3779b97f4a7c15ull) >> 52); }
+std::size_t home(std::uintptr_t a) {
+  return static_cast<std::size_t>(((a >> 21) * 0x9e3779b97f4a7c15ull) >> 52);
+}
 
 void* map_block(std::size_t bytes) {
   void* p = cuzk::huge_page_map(bytes);
@@ -63,7 +65,8 @@ bool unmap_block(void* p) {
   std::size_t bytes = 0;
   {
     std::lock_guard lock(g_mu);
-    for (std::size_t i = home(a), n = 0; n < kSlots && g_slots[i].addr != kEmpty; ++n, i = (i + 1) % kSlots) {
+    for (std::size_t i = home(a), n = 0; n < kSlots && g_slots[i].addr != kEmpty;
+         ++n, i = (i + 1) % kSlots) {
       if (g_slots[i].addr == a) {
         bytes = g_slots[i].bytes;
         g_slots[i].addr = kRemoved;
@@ -80,11 +83,13 @@ void* allocate(std::size_t bytes, std::size_t align) {
   if (bytes == 0) bytes = 1;
   for (;;) {
     void* p = nullptr;
-    if (bytes >= cuzk::kHugePageNewMinBytes && align <= cuzk::kHugePageBytes && cuzk::huge_page_new())
+    if (bytes >= cuzk::kHugePageNewMinBytes && align <= cuzk::kHugePageBytes &&
+        cuzk::huge_page_new())
       p = map_block(bytes);
     if (p == nullptr)
-      p = align <= alignof(std::max_align_t) ? std::malloc(bytes)
-                                             : std::aligned_alloc(align, (bytes + align - 1) / align * align);
+      p = align <= alignof(std::max_align_t)
+              ? std::malloc(bytes)
+              : std::aligned_alloc(align, (bytes + align - 1) / align * align);
     if (p != nullptr) return p;
     std::new_handler h = std::get_new_handler();
     if (h == nullptr) throw std::bad_alloc();
@@ -99,7 +104,9 @@ void release(void* p) {
 }  // namespace
 
 void* operator new(std::size_t bytes) { return allocate(bytes, alignof(std::max_align_t)); }
-void* operator new(std::size_t bytes, std::align_val_t align) { return allocate(bytes, static_cast<std::size_t>(align)); }
+void* operator new(std::size_t bytes, std::align_val_t align) {
+  return allocate(bytes, static_cast<std::size_t>(align));
+}
 void operator delete(void* p) noexcept { release(p); }
 void operator delete(void* p, std::size_t) noexcept { release(p); }
 void operator delete(void* p, std::align_val_t) noexcept { release(p); }

@@ -15,7 +15,9 @@
 namespace cuzk {
 namespace {
 
-bool huge_aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % kHugePageBytes == 0; }
+bool huge_aligned(const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % kHugePageBytes == 0;
+}
 
 // The VmFlags line of the /proc/self/smaps mapping that holds |p| ("" when not found).
 std::string vm_flags_of(std::uintptr_t a) {
@@ -24,8 +26,10 @@ std::string vm_flags_of(std::uintptr_t a) {
   bool inside = false;
   while (std::getline(f, line)) {
     unsigned long long lo = 0, hi = 0;
-    if (std::sscanf(line.c_str(), "%llx-%llx ", &lo, &hi) == 2 && line.find('-') < 17) inside = lo <= a && a < hi;
-    else if (inside && line.rfind("VmFlags:", 0) == 0) return line;
+    if (std::sscanf(line.c_str(), "%llx-%llx ", &lo, &hi) == 2 && line.find('-') < 17)
+      inside = lo <= a && a < hi;
+    else if (inside && line.rfind("VmFlags:", 0) == 0)
+      return line;
   }
   return "";
 }
@@ -35,7 +39,8 @@ std::string vm_flags_of(const void* p) { return vm_flags_of(reinterpret_cast<std
 bool thp_available() { return std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled").good(); }
 
 TEST(HugePages, MapRoundsAlignsAndAdvises) {
-  for (std::size_t bytes : {std::size_t{1}, kHugePageBytes - 1, kHugePageBytes, 3 * kHugePageBytes + 5}) {
+  for (std::size_t bytes :
+       {std::size_t{1}, kHugePageBytes - 1, kHugePageBytes, 3 * kHugePageBytes + 5}) {
     SCOPED_TRACE(bytes);
     void* p = huge_page_map(bytes);
     ASSERT_NE(p, nullptr);
@@ -68,13 +73,13 @@ TEST(HugePages, OperatorNewSwitch) {
     }
     auto arr = std::make_unique<char[]>(3 * kHugePageBytes);
     EXPECT_TRUE(huge_aligned(arr.get()));
-    void* a64 = ::operator new(kHugePageNewMinBytes, std::align_val_t{64});
+    void* a64 = ::operator new (kHugePageNewMinBytes, std::align_val_t{64});
     EXPECT_TRUE(huge_aligned(a64));
-    ::operator delete(a64, std::align_val_t{64});
+    ::operator delete (a64, std::align_val_t{64});
     // Alignments above a huge page and small blocks go to malloc as before.
-    void* a4m = ::operator new(kHugePageNewMinBytes, std::align_val_t{4 * kHugePageBytes});
+    void* a4m = ::operator new (kHugePageNewMinBytes, std::align_val_t{4 * kHugePageBytes});
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a4m) % (4 * kHugePageBytes), 0u);
-    ::operator delete(a4m, kHugePageNewMinBytes, std::align_val_t{4 * kHugePageBytes});
+    ::operator delete (a4m, kHugePageNewMinBytes, std::align_val_t{4 * kHugePageBytes});
     auto* small = new std::uint64_t[16]();
     EXPECT_EQ(small[15], 0u);
     delete[] small;
@@ -95,9 +100,9 @@ TEST(HugePages, OperatorNewSwitch) {
   EXPECT_EQ(plain.back(), 3u);
   // An impossible size still throws bad_alloc, on or off.
   set_huge_page_new(true);
-  EXPECT_THROW((void)::operator new(~std::size_t{0} / 2), std::bad_alloc);
+  EXPECT_THROW((void)::operator new (~std::size_t{0} / 2), std::bad_alloc);
   set_huge_page_new(false);
-  EXPECT_THROW((void)::operator new(~std::size_t{0} / 2), std::bad_alloc);
+  EXPECT_THROW((void)::operator new (~std::size_t{0} / 2), std::bad_alloc);
 }
 
 }  // namespace

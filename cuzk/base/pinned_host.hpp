@@ -92,7 +92,8 @@ class PinnedArray {
     if (a.p_) a.n_ = n;
     return a;
   }
-  PinnedArray(PinnedArray&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  PinnedArray(PinnedArray&& o) noexcept
+      : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
   PinnedArray& operator=(PinnedArray&& o) noexcept {
     if (this != &o) {
       reset();

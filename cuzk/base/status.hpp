@@ -13,40 +13,55 @@ namespace cuzk {
 /// Kinds of failure; one meaning per value.
 enum class Errc {
   ok = 0,
-  bad_encoding,     ///< flag bits, lengths or characters that the format does not allow
-  not_on_curve,     ///< coordinates do not satisfy the curve equation
-  not_in_subgroup,  ///< point on the curve but outside the prime-order subgroup
-  out_of_range,     ///< an integer (coordinate, scalar, index) not below its bound
-  size_mismatch,    ///< sizes that disagree (file section, vector lengths, public inputs)
-  truncated,        ///< input ended before the format said it would
-  unsatisfied,      ///< a constraint system is not satisfied by the witness
-  invalid_argument, ///< an argument outside what the function accepts
-  io_error,         ///< the operating system refused a read or write
-  out_of_memory,    ///< a reservation could not be met
-  device_failure,   ///< a GPU call failed
-  cancelled,        ///< the work was cancelled
-  not_found,        ///< a named thing (job, key, circuit) does not exist
-  unimplemented,    ///< a feature the request needs is not built
+  bad_encoding,      ///< flag bits, lengths or characters that the format does not allow
+  not_on_curve,      ///< coordinates do not satisfy the curve equation
+  not_in_subgroup,   ///< point on the curve but outside the prime-order subgroup
+  out_of_range,      ///< an integer (coordinate, scalar, index) not below its bound
+  size_mismatch,     ///< sizes that disagree (file section, vector lengths, public inputs)
+  truncated,         ///< input ended before the format said it would
+  unsatisfied,       ///< a constraint system is not satisfied by the witness
+  invalid_argument,  ///< an argument outside what the function accepts
+  io_error,          ///< the operating system refused a read or write
+  out_of_memory,     ///< a reservation could not be met
+  device_failure,    ///< a GPU call failed
+  cancelled,         ///< the work was cancelled
+  not_found,         ///< a named thing (job, key, circuit) does not exist
+  unimplemented,     ///< a feature the request needs is not built
 };
 
 /// The name of an error kind, for messages.
 constexpr std::string_view errc_name(Errc e) {
   switch (e) {
-    case Errc::ok: return "ok";
-    case Errc::bad_encoding: return "bad_encoding";
-    case Errc::not_on_curve: return "not_on_curve";
-    case Errc::not_in_subgroup: return "not_in_subgroup";
-    case Errc::out_of_range: return "out_of_range";
-    case Errc::size_mismatch: return "size_mismatch";
-    case Errc::truncated: return "truncated";
-    case Errc::unsatisfied: return "unsatisfied";
-    case Errc::invalid_argument: return "invalid_argument";
-    case Errc::io_error: return "io_error";
-    case Errc::out_of_memory: return "out_of_memory";
-    case Errc::device_failure: return "device_failure";
-    case Errc::cancelled: return "cancelled";
-    case Errc::not_found: return "not_found";
-    case Errc::unimplemented: return "unimplemented";
+    case Errc::ok:
+      return "ok";
+    case Errc::bad_encoding:
+      return "bad_encoding";
+    case Errc::not_on_curve:
+      return "not_on_curve";
+    case Errc::not_in_subgroup:
+      return "not_in_subgroup";
+    case Errc::out_of_range:
+      return "out_of_range";
+    case Errc::size_mismatch:
+      return "size_mismatch";
+    case Errc::truncated:
+      return "truncated";
+    case Errc::unsatisfied:
+      return "unsatisfied";
+    case Errc::invalid_argument:
+      return "invalid_argument";
+    case Errc::io_error:
+      return "io_error";
+    case Errc::out_of_memory:
+      return "out_of_memory";
+    case Errc::device_failure:
+      return "device_failure";
+    case Errc::cancelled:
+      return "cancelled";
+    case Errc::not_found:
+      return "not_found";
+    case Errc::unimplemented:
+      return "unimplemented";
   }
   return "unknown";
 }
@@ -101,8 +116,8 @@ class [[nodiscard]] Result {
 }  // namespace cuzk
 
 /// Returns the Status of |expr| from the enclosing function when it is an error.
-#define CUZK_RETURN_IF_ERROR(expr)              \
-  do {                                          \
-    ::cuzk::Status cuzk_status_ = (expr);       \
+#define CUZK_RETURN_IF_ERROR(expr)               \
+  do {                                           \
+    ::cuzk::Status cuzk_status_ = (expr);        \
     if (!cuzk_status_.ok()) return cuzk_status_; \
   } while (0)

@@ -76,7 +76,8 @@ class ThreadPool {
     const std::size_t target = size_ * 4;
     std::size_t chunk = std::max(min_chunk, (n + target - 1) / target);
     using Body = decltype(body);
-    run(n, chunk, [](void* ctx, std::size_t b, std::size_t e) { (*static_cast<Body*>(ctx))(b, e); },
+    run(
+        n, chunk, [](void* ctx, std::size_t b, std::size_t e) { (*static_cast<Body*>(ctx))(b, e); },
         &body);
   }
 

@@ -42,9 +42,11 @@ TEST(ThreadPool, EachIndexOnceRandomSizes) {
       const std::size_t n = rng() % 5000;
       const std::size_t min_chunk = 1 + rng() % 300;
       std::vector<std::atomic<int>> hits(n);
-      pool.parallel_for(n, [&](std::size_t i) { hits[i].fetch_add(1); }, min_chunk);
+      pool.parallel_for(
+          n, [&](std::size_t i) { hits[i].fetch_add(1); }, min_chunk);
       for (std::size_t i = 0; i < n; ++i)
-        ASSERT_EQ(hits[i].load(), 1) << "i=" << i << " n=" << n << " threads=" << threads << " seed=" << seed;
+        ASSERT_EQ(hits[i].load(), 1)
+            << "i=" << i << " n=" << n << " threads=" << threads << " seed=" << seed;
 
       std::vector<std::atomic<int>> hits2(n);
       std::atomic<std::size_t> small{0};
@@ -58,7 +60,8 @@ TEST(ThreadPool, EachIndexOnceRandomSizes) {
           },
           min_chunk);
       EXPECT_EQ(small.load(), 0u) << "seed=" << seed;
-      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(hits2[i].load(), 1) << "i=" << i << " seed=" << seed;
+      for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ(hits2[i].load(), 1) << "i=" << i << " seed=" << seed;
     }
   }
 }
@@ -101,7 +104,8 @@ TEST(ThreadPool, ConcurrentCallers) {
   std::vector<std::thread> callers;
   for (int c = 0; c < 3; ++c)
     callers.emplace_back([&] {
-      for (int rep = 0; rep < 200; ++rep) pool.parallel_for(100, [&](std::size_t i) { total.fetch_add(i); });
+      for (int rep = 0; rep < 200; ++rep)
+        pool.parallel_for(100, [&](std::size_t i) { total.fetch_add(i); });
     });
   for (auto& t : callers) t.join();
   EXPECT_EQ(total.load(), 3u * 200u * (100u * 99u / 2u));
@@ -121,9 +125,10 @@ TEST(ThreadPool, ManySmallLoops) {
 
 TEST(ThreadPool, ExceptionPropagates) {
   ThreadPool pool(2);
-  EXPECT_THROW(pool.parallel_for(100, [](std::size_t i) {
-    if (i == 57) throw std::runtime_error("57");
-  }),
+  EXPECT_THROW(pool.parallel_for(100,
+                                 [](std::size_t i) {
+                                   if (i == 57) throw std::runtime_error("57");
+                                 }),
                std::runtime_error);
   std::atomic<int> after{0};
   pool.parallel_for(10, [&](std::size_t) { after.fetch_add(1); });

@@ -52,14 +52,16 @@ int main(int argc, char** argv) {
   micro->add_option("--log-n", mb.log_n, "log2 of the size (0: the op's default)");
   micro->add_option("--threads", mb.threads, "Threads")->capture_default_str();
   micro->add_option("--backend", mb.backend, "Backend")->capture_default_str();
-  micro->add_option("--repeats", mb.repeats, "Repeats (the median is reported)")->capture_default_str();
+  micro->add_option("--repeats", mb.repeats, "Repeats (the median is reported)")
+      ->capture_default_str();
 
   cuzk::OfflineCommands offline;
   cuzk::add_offline_commands(app, offline);
 
 #ifdef CUZK_GRPC_PROGRAM
   // Listed for --help only: main hands both to cuzk-grpc before parsing.
-  app.add_subcommand("daemon", "Run the proving daemon (gRPC cuzk.v1.ProvingEngine; `cuzk daemon --help`)");
+  app.add_subcommand("daemon",
+                     "Run the proving daemon (gRPC cuzk.v1.ProvingEngine; `cuzk daemon --help`)");
   app.add_subcommand("bench", "Benchmark client for a running daemon (`cuzk bench --help`)");
 #endif
 

@@ -13,8 +13,8 @@ namespace cuzk {
 int run_demo() {
   std::printf("cuzk demo: BLS12-381 arithmetic on the CPU\n\n");
   std::printf("%-18s %12s %14s\n", "op", "count", "per op");
-  for (const char* op : {"fp-mul", "fr-mul", "fp-inv", "g1-add-mixed", "g1-double", "g2-add-mixed", "g1-mul",
-                         "g2-mul", "pairing", "multi-pairing-4"}) {
+  for (const char* op : {"fp-mul", "fr-mul", "fp-inv", "g1-add-mixed", "g1-double", "g2-add-mixed",
+                         "g1-mul", "g2-mul", "pairing", "multi-pairing-4"}) {
     auto r = run_microbench({.op = op, .repeats = 3});
     if (!r) {
       std::printf("%-18s error: %s\n", op, r.status().to_string().c_str());
@@ -30,9 +30,11 @@ int run_demo() {
   for (auto& w : ra) w = rng();
   for (auto& w : rb) w = rng();
   const Fr a = Fr::from_limbs_reduce(ra), b = Fr::from_limbs_reduce(rb);
-  const G1Affine p[2] = {mul(G1Jacobian::generator(), a).to_affine(), mul(G1Jacobian::generator(), -(a * b)).to_affine()};
+  const G1Affine p[2] = {mul(G1Jacobian::generator(), a).to_affine(),
+                         mul(G1Jacobian::generator(), -(a * b)).to_affine()};
   const G2Affine q[2] = {mul(G2Jacobian::generator(), b).to_affine(), G2Affine::generator()};
-  const bool ok = pairing_product_is_one(std::span<const G1Affine>(p), std::span<const G2Affine>(q));
+  const bool ok =
+      pairing_product_is_one(std::span<const G1Affine>(p), std::span<const G2Affine>(q));
   std::printf("\npairing check e(aG1, bG2) * e(-abG1, G2) == 1: %s\n", ok ? "ok" : "FAILED");
   return ok ? 0 : 1;
 }

@@ -27,7 +27,8 @@ using Clock = std::chrono::steady_clock;
 double cpu_ms() {
   rusage u{};
   ::getrusage(RUSAGE_SELF, &u);
-  return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
+  return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 +
+         (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
 }
 
 double rss_mib(const char* field, const char* file = "/proc/self/status") {
@@ -44,8 +45,10 @@ struct Lap {
   double c = cpu_ms();
   void print(const char* what) {
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-    std::printf("%-34s wall %9.1f ms  cpu %9.1f ms  RssAnon %8.1f MiB (huge %7.1f)  RssFile %8.1f MiB\n", what, ms,
-                cpu_ms() - c, rss_mib("RssAnon"), rss_mib("AnonHugePages", "/proc/self/smaps_rollup"), rss_mib("RssFile"));
+    std::printf(
+        "%-34s wall %9.1f ms  cpu %9.1f ms  RssAnon %8.1f MiB (huge %7.1f)  RssFile %8.1f MiB\n",
+        what, ms, cpu_ms() - c, rss_mib("RssAnon"),
+        rss_mib("AnonHugePages", "/proc/self/smaps_rollup"), rss_mib("RssFile"));
     std::fflush(stdout);
     t = Clock::now();
     c = cpu_ms();
@@ -63,7 +66,8 @@ int main(int argc, char** argv) {
   using namespace cuzk;
   using namespace cuzk::engine;
   if (argc < 4) {
-    std::fprintf(stderr, "usage: cuzk-key-tiers <cache dir> <K> <gen|params|image|map> [threads]\n");
+    std::fprintf(stderr,
+                 "usage: cuzk-key-tiers <cache dir> <K> <gen|params|image|map> [threads]\n");
     return 2;
   }
   const std::string dir = argv[1], step = argv[3];
@@ -86,15 +90,16 @@ int main(int argc, char** argv) {
     lap.print("mmap (no reads)");
     const auto sum = key_image_checksum(mf->bytes().subspan(4096), &pool);
     lap.print("data checksum (reads the file)");
-    std::printf("checksum %016llx over %.1f MiB\n", static_cast<unsigned long long>(sum), mf->bytes().size() / 1048576.0);
+    std::printf("checksum %016llx over %.1f MiB\n", static_cast<unsigned long long>(sum),
+                mf->bytes().size() / 1048576.0);
     return 0;
   }
   auto key = prover.load_key(id);
   if (!key) return fail(key.status());
   lap.print(step == "gen" ? "load_key (generate + image)" : "load_key");
   std::printf("keys generated %llu, mapped %d, size_bytes %.1f MiB\n",
-              static_cast<unsigned long long>(prover.keys_generated()), prover.key_is_mapped(**key) ? 1 : 0,
-              (*key)->size_bytes() / 1048576.0);
+              static_cast<unsigned long long>(prover.keys_generated()),
+              prover.key_is_mapped(**key) ? 1 : 0, (*key)->size_bytes() / 1048576.0);
   if (step != "image") return 0;
   if (auto st = prover.map_key(**key); !st.ok()) return fail(st);
   lap.print("host -> mmap (map_key)");

@@ -20,13 +20,13 @@
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/ec/pairing.hpp"
 #include "cuzk/ff/fp.hpp"
+#include "cuzk/ff/fr.hpp"
 #include "cuzk/groth16/prove.hpp"
 #include "cuzk/r1cs/bench_circuit.hpp"
 #include "cuzk/r1cs/gadgets/gadget_bench.hpp"
 #include "cuzk/r1cs/pce.hpp"
 #include "cuzk/r1cs/recording_cs.hpp"
 #include "cuzk/r1cs/witness_cs.hpp"
-#include "cuzk/ff/fr.hpp"
 
 namespace cuzk {
 namespace {
@@ -72,8 +72,12 @@ void keep(const T& v) {
   asm volatile("" : : "r"(&v) : "memory");
 }
 
-G1Affine random_g1(std::mt19937_64& rng) { return mul(G1Jacobian::generator(), random_field<Fr>(rng)).to_affine(); }
-G2Affine random_g2(std::mt19937_64& rng) { return mul(G2Jacobian::generator(), random_field<Fr>(rng)).to_affine(); }
+G1Affine random_g1(std::mt19937_64& rng) {
+  return mul(G1Jacobian::generator(), random_field<Fr>(rng)).to_affine();
+}
+G2Affine random_g2(std::mt19937_64& rng) {
+  return mul(G2Jacobian::generator(), random_field<Fr>(rng)).to_affine();
+}
 
 /// n distinct points P0 + i·Q (one mixed addition each, then one batch normalisation): cheap to
 /// make at 2^20 and as good as random points for timing an MSM.
@@ -93,9 +97,12 @@ std::vector<Fr> random_scalars(std::uint64_t n, std::mt19937_64& rng, double zer
   std::uniform_real_distribution<double> u(0, 1);
   for (auto& v : s) {
     const double x = u(rng);
-    if (x < zero_one_fraction / 2) v = Fr::zero();
-    else if (x < zero_one_fraction) v = Fr::one();
-    else v = random_field<Fr>(rng);
+    if (x < zero_one_fraction / 2)
+      v = Fr::zero();
+    else if (x < zero_one_fraction)
+      v = Fr::one();
+    else
+      v = random_field<Fr>(rng);
   }
   return s;
 }
@@ -165,7 +172,9 @@ std::function<void()> synth_classic_op(OpContext& c) {
   auto circuit = std::make_shared<BenchCircuit>(BenchCircuitParams{.log_rows = k});
   check(circuit->prepare());
   return [circuit, n = c.n]() {
-    RecordingConstraintSystem cs({.with_values = true, .record_matrices = false, .evaluate_abc = true,
+    RecordingConstraintSystem cs({.with_values = true,
+                                  .record_matrices = false,
+                                  .evaluate_abc = true,
                                   .reserve_constraints = n});
     check(synthesize_circuit(*circuit, cs));
     keep(cs.recording().c.data());
@@ -181,7 +190,9 @@ std::function<void()> synth_classic_reuse_op(OpContext& c) {
   check(circuit->prepare());
   auto storage = std::make_shared<Recording>();
   return [circuit, storage, n = c.n]() {
-    RecordingConstraintSystem cs({.with_values = true, .record_matrices = false, .evaluate_abc = true,
+    RecordingConstraintSystem cs({.with_values = true,
+                                  .record_matrices = false,
+                                  .evaluate_abc = true,
                                   .reserve_constraints = n},
                                  std::move(*storage));
     check(synthesize_circuit(*circuit, cs));
@@ -231,7 +242,8 @@ std::function<void()> synth_pce_op(OpContext& c, ThreadPool& pool, bool use_plan
   const auto& [circuit, m, sched, plan, v, z] = su;
   const PceOptions opt{.plan = use_plan ? plan.get() : nullptr};
   return [circuit, m, plan, opt, v, z, &pool]() {
-    WitnessConstraintSystem cs({.reserve_aux = m->num_aux, .num_inputs_hint = m->num_inputs}, std::move(*z));
+    WitnessConstraintSystem cs({.reserve_aux = m->num_aux, .num_inputs_hint = m->num_inputs},
+                               std::move(*z));
     check(synthesize_circuit(*circuit, cs));
     *z = cs.take_assignment();
     check(pce_evaluate_into(pool, *m, *z, v->a, v->b, v->c, opt));
@@ -248,8 +260,9 @@ std::function<void()> synth_pce_fused_op(OpContext& c) {
   const auto& [circuit, m, sched, plan, v, z] = su;
   return [circuit, m, sched, plan, v, z]() {
     PceStream stream(*m, *sched, v->a, v->b, v->c, {.plan = plan.get()});
-    WitnessConstraintSystem cs({.reserve_aux = m->num_aux, .num_inputs_hint = m->num_inputs, .stream = &stream},
-                               std::move(*z));
+    WitnessConstraintSystem cs(
+        {.reserve_aux = m->num_aux, .num_inputs_hint = m->num_inputs, .stream = &stream},
+        std::move(*z));
     check(synthesize_circuit(*circuit, cs));
     *z = cs.take_assignment();
     check(stream.finish(*z));
@@ -264,7 +277,8 @@ std::function<void()> synth_pce_pipe_op(OpContext& c, ThreadPool& pool) {
   const PceOpSetup su = make_pce_op_setup(c, pool);
   const auto& [circuit, m, sched, plan, v, z] = su;
   return [circuit, m, sched, plan, v, z, &pool]() {
-    auto w = synthesize_pce(pool, *circuit, *m, *sched, v->a, v->b, v->c, std::move(*z), {.plan = plan.get()});
+    auto w = synthesize_pce(pool, *circuit, *m, *sched, v->a, v->b, v->c, std::move(*z),
+                            {.plan = plan.get()});
     check(w.status());
     *z = std::move(*w);
     keep(v->c.data());
@@ -277,7 +291,8 @@ template <class Jac, class Aff>
 std::vector<Aff> repeated_points(std::size_t count, std::size_t distinct, std::mt19937_64& rng) {
   const Aff p0 = mul(Jac::generator(), random_field<Fr>(rng)).to_affine();
   const Aff q = mul(Jac::generator(), random_field<Fr>(rng)).to_affine();
-  const auto run = point_run<Jac, Aff>(std::min<std::size_t>(std::max<std::size_t>(count, 1), distinct), p0, q);
+  const auto run =
+      point_run<Jac, Aff>(std::min<std::size_t>(std::max<std::size_t>(count, 1), distinct), p0, q);
   std::vector<Aff> out(count);
   for (std::size_t i = 0; i < count; ++i) out[i] = run[i % run.size()];
   return out;
@@ -304,13 +319,16 @@ std::function<void()> partition_op(OpContext& c, bool stepwise) {
   const std::size_t distinct = std::size_t{1} << 14;
   pk->h = repeated_points<G1Jacobian, G1Affine>(pk->domain_size - 1, distinct, c.rng);
   pk->l = repeated_points<G1Jacobian, G1Affine>(m.num_aux, distinct, c.rng);
-  pk->a = repeated_points<G1Jacobian, G1Affine>(m.num_inputs + m.a_aux_density.count(), distinct, c.rng);
+  pk->a = repeated_points<G1Jacobian, G1Affine>(m.num_inputs + m.a_aux_density.count(), distinct,
+                                                c.rng);
   const std::size_t nb = m.b_input_density.count() + m.b_aux_density.count();
   pk->b_g1 = repeated_points<G1Jacobian, G1Affine>(nb, distinct, c.rng);
   pk->b_g2 = repeated_points<G2Jacobian, G2Affine>(nb, distinct / 4, c.rng);
   pk->vk.ic = repeated_points<G1Jacobian, G1Affine>(m.num_inputs, distinct, c.rng);
-  pk->vk.alpha_g1 = random_g1(c.rng), pk->vk.beta_g1 = random_g1(c.rng), pk->vk.delta_g1 = random_g1(c.rng);
-  pk->vk.beta_g2 = random_g2(c.rng), pk->vk.gamma_g2 = random_g2(c.rng), pk->vk.delta_g2 = random_g2(c.rng);
+  pk->vk.alpha_g1 = random_g1(c.rng), pk->vk.beta_g1 = random_g1(c.rng),
+  pk->vk.delta_g1 = random_g1(c.rng);
+  pk->vk.beta_g2 = random_g2(c.rng), pk->vk.gamma_g2 = random_g2(c.rng),
+  pk->vk.delta_g2 = random_g2(c.rng);
   check(check_key_matches(*pk, m));
   auto key = ResidentKey::load(*c.backend, *pk);
   check(key.status());
@@ -325,128 +343,162 @@ std::function<void()> partition_op(OpContext& c, bool stepwise) {
                             {.rng = &rng, .timings = &t, .stepwise = stepwise});
     check(p.status());
     keep(*p);
-    std::fprintf(stderr,
-                 "partition%s: h %.1f ms, msm a %.1f, b_g1 %.1f, b_g2 %.1f, l %.1f, h %.1f, upload %.1f, "
-                 "backend call %.1f, assemble %.1f, total %.1f ms\n",
-                 stepwise ? "-steps" : "", t.h * 1e3, t.msm_a * 1e3, t.msm_b1 * 1e3, t.msm_b2 * 1e3, t.msm_l * 1e3,
-                 t.msm_h * 1e3, t.upload * 1e3, t.partition * 1e3, t.assemble * 1e3, t.total * 1e3);
+    std::fprintf(
+        stderr,
+        "partition%s: h %.1f ms, msm a %.1f, b_g1 %.1f, b_g2 %.1f, l %.1f, h %.1f, upload %.1f, "
+        "backend call %.1f, assemble %.1f, total %.1f ms\n",
+        stepwise ? "-steps" : "", t.h * 1e3, t.msm_a * 1e3, t.msm_b1 * 1e3, t.msm_b2 * 1e3,
+        t.msm_l * 1e3, t.msm_h * 1e3, t.upload * 1e3, t.partition * 1e3, t.assemble * 1e3,
+        t.total * 1e3);
   };
 }
 
 const std::map<std::string, OpInfo>& registry() {
   static const std::map<std::string, OpInfo> ops = {
-      {"fp-mul", {20, [](OpContext& c) {
-         Fp a = random_field<Fp>(c.rng), b = random_field<Fp>(c.rng);
-         return std::function<void()>([a, b, n = c.n]() mutable {
-           for (std::uint64_t i = 0; i < n; ++i) a = a * b;  // dependent chain
-           keep(a);
-         });
-       }}},
-      {"fr-mul", {20, [](OpContext& c) {
-         Fr a = random_field<Fr>(c.rng), b = random_field<Fr>(c.rng);
-         return std::function<void()>([a, b, n = c.n]() mutable {
-           for (std::uint64_t i = 0; i < n; ++i) a = a * b;
-           keep(a);
-         });
-       }}},
-      {"fp-inv", {12, [](OpContext& c) {
-         Fp a = random_field<Fp>(c.rng);
-         return std::function<void()>([a, n = c.n]() mutable {
-           for (std::uint64_t i = 0; i < n; ++i) a = a.inverse_vartime() + Fp::one();
-           keep(a);
-         });
-       }}},
-      {"g1-add-mixed", {16, [](OpContext& c) {
-         G1Jacobian acc = G1Jacobian::from_affine(random_g1(c.rng));
-         G1Affine q = random_g1(c.rng);
-         return std::function<void()>([acc, q, n = c.n]() mutable {
-           for (std::uint64_t i = 0; i < n; ++i) acc.add_mixed(q);
-           keep(acc);
-         });
-       }}},
-      {"g1-double", {16, [](OpContext& c) {
-         G1Jacobian acc = G1Jacobian::from_affine(random_g1(c.rng));
-         return std::function<void()>([acc, n = c.n]() mutable {
-           for (std::uint64_t i = 0; i < n; ++i) acc.dbl();
-           keep(acc);
-         });
-       }}},
-      {"g2-add-mixed", {14, [](OpContext& c) {
-         G2Jacobian acc = G2Jacobian::from_affine(random_g2(c.rng));
-         G2Affine q = random_g2(c.rng);
-         return std::function<void()>([acc, q, n = c.n]() mutable {
-           for (std::uint64_t i = 0; i < n; ++i) acc.add_mixed(q);
-           keep(acc);
-         });
-       }}},
-      {"g1-mul", {8, [](OpContext& c) {
-         G1Jacobian p = G1Jacobian::from_affine(random_g1(c.rng));
-         Fr k = random_field<Fr>(c.rng);
-         return std::function<void()>([p, k, n = c.n]() mutable {
-           for (std::uint64_t i = 0; i < n; ++i) p = mul(p, k);
-           keep(p);
-         });
-       }}},
-      {"g2-mul", {6, [](OpContext& c) {
-         G2Jacobian p = G2Jacobian::from_affine(random_g2(c.rng));
-         Fr k = random_field<Fr>(c.rng);
-         return std::function<void()>([p, k, n = c.n]() mutable {
-           for (std::uint64_t i = 0; i < n; ++i) p = mul(p, k);
-           keep(p);
-         });
-       }}},
+      {"fp-mul",
+       {20,
+        [](OpContext& c) {
+          Fp a = random_field<Fp>(c.rng), b = random_field<Fp>(c.rng);
+          return std::function<void()>([a, b, n = c.n]() mutable {
+            for (std::uint64_t i = 0; i < n; ++i) a = a * b;  // dependent chain
+            keep(a);
+          });
+        }}},
+      {"fr-mul",
+       {20,
+        [](OpContext& c) {
+          Fr a = random_field<Fr>(c.rng), b = random_field<Fr>(c.rng);
+          return std::function<void()>([a, b, n = c.n]() mutable {
+            for (std::uint64_t i = 0; i < n; ++i) a = a * b;
+            keep(a);
+          });
+        }}},
+      {"fp-inv",
+       {12,
+        [](OpContext& c) {
+          Fp a = random_field<Fp>(c.rng);
+          return std::function<void()>([a, n = c.n]() mutable {
+            for (std::uint64_t i = 0; i < n; ++i) a = a.inverse_vartime() + Fp::one();
+            keep(a);
+          });
+        }}},
+      {"g1-add-mixed",
+       {16,
+        [](OpContext& c) {
+          G1Jacobian acc = G1Jacobian::from_affine(random_g1(c.rng));
+          G1Affine q = random_g1(c.rng);
+          return std::function<void()>([acc, q, n = c.n]() mutable {
+            for (std::uint64_t i = 0; i < n; ++i) acc.add_mixed(q);
+            keep(acc);
+          });
+        }}},
+      {"g1-double",
+       {16,
+        [](OpContext& c) {
+          G1Jacobian acc = G1Jacobian::from_affine(random_g1(c.rng));
+          return std::function<void()>([acc, n = c.n]() mutable {
+            for (std::uint64_t i = 0; i < n; ++i) acc.dbl();
+            keep(acc);
+          });
+        }}},
+      {"g2-add-mixed",
+       {14,
+        [](OpContext& c) {
+          G2Jacobian acc = G2Jacobian::from_affine(random_g2(c.rng));
+          G2Affine q = random_g2(c.rng);
+          return std::function<void()>([acc, q, n = c.n]() mutable {
+            for (std::uint64_t i = 0; i < n; ++i) acc.add_mixed(q);
+            keep(acc);
+          });
+        }}},
+      {"g1-mul",
+       {8,
+        [](OpContext& c) {
+          G1Jacobian p = G1Jacobian::from_affine(random_g1(c.rng));
+          Fr k = random_field<Fr>(c.rng);
+          return std::function<void()>([p, k, n = c.n]() mutable {
+            for (std::uint64_t i = 0; i < n; ++i) p = mul(p, k);
+            keep(p);
+          });
+        }}},
+      {"g2-mul",
+       {6,
+        [](OpContext& c) {
+          G2Jacobian p = G2Jacobian::from_affine(random_g2(c.rng));
+          Fr k = random_field<Fr>(c.rng);
+          return std::function<void()>([p, k, n = c.n]() mutable {
+            for (std::uint64_t i = 0; i < n; ++i) p = mul(p, k);
+            keep(p);
+          });
+        }}},
       // Checked decompression (square root + subgroup test), n distinct points.
-      {"g1-decompress", {10, [](OpContext& c) {
-         auto pts = point_run<G1Jacobian, G1Affine>(c.n, random_g1(c.rng), random_g1(c.rng));
-         std::vector<G1Compressed> enc;
-         for (const auto& p : pts) enc.push_back(to_compressed(p));
-         return std::function<void()>([enc]() {
-           for (const auto& e : enc) {
-             auto r = g1_from_compressed(e);
-             check(r.status());
-             keep(*r);
-           }
-         });
-       }}},
-      {"pairing", {4, [](OpContext& c) {
-         G1Affine p = random_g1(c.rng);
-         G2Affine q = random_g2(c.rng);
-         return std::function<void()>([p, q, n = c.n]() {
-           for (std::uint64_t i = 0; i < n; ++i) keep(pairing(p, q));
-         });
-       }}},
-      {"multi-pairing-4", {3, [](OpContext& c) {
-         std::vector<G1Affine> ps;
-         std::vector<G2Affine> qs;
-         for (int i = 0; i < 4; ++i) {
-           ps.push_back(random_g1(c.rng));
-           qs.push_back(random_g2(c.rng));
-         }
-         return std::function<void()>([ps, qs, n = c.n]() {
-           for (std::uint64_t i = 0; i < n; ++i) {
-             auto f = multi_miller_loop(std::span<const G1Affine>(ps), std::span<const G2Affine>(qs));
-             keep(final_exponentiation(f.value()));
-           }
-         });
-       }}},
+      {"g1-decompress",
+       {10,
+        [](OpContext& c) {
+          auto pts = point_run<G1Jacobian, G1Affine>(c.n, random_g1(c.rng), random_g1(c.rng));
+          std::vector<G1Compressed> enc;
+          for (const auto& p : pts) enc.push_back(to_compressed(p));
+          return std::function<void()>([enc]() {
+            for (const auto& e : enc) {
+              auto r = g1_from_compressed(e);
+              check(r.status());
+              keep(*r);
+            }
+          });
+        }}},
+      {"pairing",
+       {4,
+        [](OpContext& c) {
+          G1Affine p = random_g1(c.rng);
+          G2Affine q = random_g2(c.rng);
+          return std::function<void()>([p, q, n = c.n]() {
+            for (std::uint64_t i = 0; i < n; ++i) keep(pairing(p, q));
+          });
+        }}},
+      {"multi-pairing-4",
+       {3,
+        [](OpContext& c) {
+          std::vector<G1Affine> ps;
+          std::vector<G2Affine> qs;
+          for (int i = 0; i < 4; ++i) {
+            ps.push_back(random_g1(c.rng));
+            qs.push_back(random_g2(c.rng));
+          }
+          return std::function<void()>([ps, qs, n = c.n]() {
+            for (std::uint64_t i = 0; i < n; ++i) {
+              auto f =
+                  multi_miller_loop(std::span<const G1Affine>(ps), std::span<const G2Affine>(qs));
+              keep(final_exponentiation(f.value()));
+            }
+          });
+        }}},
       {"ntt", {16, [](OpContext& c) { return ntt_op(c, false); }, true}},
       {"coset-ntt", {16, [](OpContext& c) { return ntt_op(c, true); }, true}},
       {"h-compute", {16, [](OpContext& c) { return h_op(c); }, true}},
       {"synth-classic", {16, [](OpContext& c) { return synth_classic_op(c); }, true, 10}},
-      {"synth-classic-reuse", {16, [](OpContext& c) { return synth_classic_reuse_op(c); }, true, 10}},
+      {"synth-classic-reuse",
+       {16, [](OpContext& c) { return synth_classic_reuse_op(c); }, true, 10}},
       {"synth-pce", {16, [](OpContext& c) { return synth_pce_op(c, *c.pool); }, true, 10}},
-      {"synth-pce-csr", {16, [](OpContext& c) { return synth_pce_op(c, *c.pool, false); }, true, 10}},
+      {"synth-pce-csr",
+       {16, [](OpContext& c) { return synth_pce_op(c, *c.pool, false); }, true, 10}},
       {"synth-pce-fused", {16, [](OpContext& c) { return synth_pce_fused_op(c); }, true, 10}},
-      {"synth-pce-pipe", {16, [](OpContext& c) { return synth_pce_pipe_op(c, *c.pool); }, true, 10}},
+      {"synth-pce-pipe",
+       {16, [](OpContext& c) { return synth_pce_pipe_op(c, *c.pool); }, true, 10}},
       {"partition", {16, [](OpContext& c) { return partition_op(c, false); }, true, 10}},
       {"partition-steps", {16, [](OpContext& c) { return partition_op(c, true); }, true, 10}},
       // n gadget instances (sha256: 45,386 constraints each; poseidon arity 8: 505 each).
-      {"sha256-gadget", {2, [](OpContext& c) {
-         return std::function<void()>([n = c.n]() { check(run_sha256_gadget({.n = n}).status()); });
-       }}},
-      {"poseidon-gadget", {8, [](OpContext& c) {
-         return std::function<void()>([n = c.n]() { check(run_poseidon_gadget({.n = n}).status()); });
-       }}},
+      {"sha256-gadget",
+       {2,
+        [](OpContext& c) {
+          return std::function<void()>(
+              [n = c.n]() { check(run_sha256_gadget({.n = n}).status()); });
+        }}},
+      {"poseidon-gadget",
+       {8,
+        [](OpContext& c) {
+          return std::function<void()>(
+              [n = c.n]() { check(run_poseidon_gadget({.n = n}).status()); });
+        }}},
       {"msm-g1", {16, [](OpContext& c) { return msm_op<G1Affine>(c, 0.0); }, true}},
       {"msm-g2", {14, [](OpContext& c) { return msm_op<G2Affine>(c, 0.0); }, true}},
       // ≈70 % of scalars 0 or 1, the rest random: a Filecoin witness (REFERENCE-CUZK.md §5).
@@ -459,9 +511,11 @@ const std::map<std::string, OpInfo>& registry() {
 
 std::string MicrobenchResult::to_json() const {
   char buf[512];
-  std::snprintf(buf, sizeof buf, R"({"op":"%s","n":%llu,"threads":%u,"backend":"%s","seconds":%.9g,"cpu_seconds":%.9g})",
-                op.c_str(),
-                static_cast<unsigned long long>(n), threads, backend.c_str(), seconds, cpu_seconds);
+  std::snprintf(
+      buf, sizeof buf,
+      R"({"op":"%s","n":%llu,"threads":%u,"backend":"%s","seconds":%.9g,"cpu_seconds":%.9g})",
+      op.c_str(), static_cast<unsigned long long>(n), threads, backend.c_str(), seconds,
+      cpu_seconds);
   return buf;
 }
 
@@ -473,14 +527,17 @@ std::vector<std::string> microbench_ops() {
 
 Result<MicrobenchResult> run_microbench(const MicrobenchOptions& o) {
   auto it = registry().find(o.op);
-  if (it == registry().end()) return Status(Errc::invalid_argument, "unknown microbench op '" + o.op + "'");
+  if (it == registry().end())
+    return Status(Errc::invalid_argument, "unknown microbench op '" + o.op + "'");
   const OpInfo& info = it->second;
   if (o.threads == 0) return Status(Errc::invalid_argument, "--threads must be at least 1");
   if (!info.uses_threads && o.backend != "cpu")
-    return Status(Errc::invalid_argument, "op '" + o.op + "' has no implementation on backend '" + o.backend + "'");
+    return Status(Errc::invalid_argument,
+                  "op '" + o.op + "' has no implementation on backend '" + o.backend + "'");
   const unsigned log_n = o.log_n ? o.log_n : info.default_log_n;
   if (log_n > 40 || log_n < info.min_log_n || (info.uses_threads && log_n > 32))
-    return Status(Errc::invalid_argument, "--log-n " + std::to_string(log_n) + " is out of range for " + o.op);
+    return Status(Errc::invalid_argument,
+                  "--log-n " + std::to_string(log_n) + " is out of range for " + o.op);
   ThreadPool pool(o.threads);
   std::unique_ptr<Backend> backend;
   if (info.uses_threads) {
@@ -507,7 +564,11 @@ Result<MicrobenchResult> run_microbench(const MicrobenchOptions& o) {
   }
   std::sort(times.begin(), times.end());
   std::sort(cpu.begin(), cpu.end());
-  MicrobenchResult res{o.op, ctx.n, info.uses_threads ? o.threads : 1u, o.backend, times[times.size() / 2],
+  MicrobenchResult res{o.op,
+                       ctx.n,
+                       info.uses_threads ? o.threads : 1u,
+                       o.backend,
+                       times[times.size() / 2],
                        cpu[cpu.size() / 2]};
   return res;
 }

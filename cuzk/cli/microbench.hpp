@@ -15,7 +15,7 @@ namespace cuzk {
 
 struct MicrobenchOptions {
   std::string op;
-  unsigned log_n = 0;          ///< 0: the op's default size
+  unsigned log_n = 0;  ///< 0: the op's default size
   unsigned threads = 1;
   std::string backend = "cpu";
   unsigned repeats = 5;
@@ -26,8 +26,9 @@ struct MicrobenchResult {
   std::uint64_t n = 0;
   unsigned threads = 1;
   std::string backend;
-  double seconds = 0;      ///< median wall time over the repeats
-  double cpu_seconds = 0;  ///< median process CPU time (all threads, user + system) over the repeats
+  double seconds = 0;  ///< median wall time over the repeats
+  double cpu_seconds =
+      0;  ///< median process CPU time (all threads, user + system) over the repeats
   std::string to_json() const;
 };
 

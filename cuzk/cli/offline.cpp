@@ -34,7 +34,9 @@ int fail(const char* cmd, const Status& s) {
 }
 
 Status write_text(const std::string& path, const std::string& text) {
-  return write_whole_file(path, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  return write_whole_file(
+      path, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()),
+                                          text.size()));
 }
 
 Result<std::string> read_text(const std::string& path) {
@@ -52,27 +54,34 @@ bool looks_like_json(std::string_view s) {
 }
 
 bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // User + system CPU seconds of the whole process so far (all threads).
 double process_cpu_seconds() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 }  // namespace
 
 void add_offline_commands(CLI::App& app, OfflineCommands& oc) {
   OfflineOptions& o = oc.opt;
-  oc.setup = app.add_subcommand("setup", "Groth16 key generation from a circom .r1cs (toxic waste from the OS RNG)");
+  oc.setup = app.add_subcommand(
+      "setup", "Groth16 key generation from a circom .r1cs (toxic waste from the OS RNG)");
   oc.setup->add_option("circuit", o.r1cs_in, "circom .r1cs (bls12381)")->required();
   oc.setup->add_option("--out", o.key_out, "Proving key to write (.zkey or .params)")->required();
-  oc.setup->add_option("--format", o.format, "zkey (snarkjs) or params (bellperson); default from --out's extension")
+  oc.setup
+      ->add_option("--format", o.format,
+                   "zkey (snarkjs) or params (bellperson); default from --out's extension")
       ->check(CLI::IsMember({"zkey", "params"}));
-  oc.setup->add_option("--vk", o.vk_out, "Also write the verifying key (verification_key.json, or .vk for params)");
-  oc.setup->add_option("--seed", o.seed, "Deterministic trapdoor from this seed (TESTS ONLY: the key is insecure)");
+  oc.setup->add_option("--vk", o.vk_out,
+                       "Also write the verifying key (verification_key.json, or .vk for params)");
+  oc.setup->add_option("--seed", o.seed,
+                       "Deterministic trapdoor from this seed (TESTS ONLY: the key is insecure)");
   oc.setup->add_option("--threads", o.threads, "Threads (0: all cores)");
 
   oc.prove = app.add_subcommand("prove", "Prove with a snarkjs .zkey or a bellperson .params key");
@@ -81,22 +90,32 @@ void add_offline_commands(CLI::App& app, OfflineCommands& oc) {
   zk->excludes(pa);
   oc.prove->add_option("--r1cs", o.r1cs, "circom .r1cs of the circuit (required with --params)");
   oc.prove->add_option("--wtns", o.wtns, "snarkjs witness (.wtns)")->required();
-  oc.prove->add_option("--proof", o.proof_out, "Proof to write: proof.json (zkey) or 192-byte proof (params)")->required();
+  oc.prove
+      ->add_option("--proof", o.proof_out,
+                   "Proof to write: proof.json (zkey) or 192-byte proof (params)")
+      ->required();
   oc.prove->add_option("--public", o.public_out, "public.json to write");
   oc.prove->add_option("--backend", o.backend, "cpu or cuda:N")->capture_default_str();
   oc.prove->add_option("--threads", o.threads, "Threads (0: all cores)");
-  oc.prove->add_flag("--no-subgroup-check", o.no_subgroup_check,
-                     "Load key points with range and curve checks only (faster; snarkjs checks neither)");
-  oc.prove->add_flag("--no-key-image", o.no_key_image,
-                     "With --zkey: neither use nor write the decoded-key image KEY.zkey.cuzkimg (by default it is "
-                     "written on the first prove and mapped instead of decoding the points later; a stale or "
-                     "damaged image is rebuilt)");
+  oc.prove->add_flag(
+      "--no-subgroup-check", o.no_subgroup_check,
+      "Load key points with range and curve checks only (faster; snarkjs checks neither)");
+  oc.prove->add_flag(
+      "--no-key-image", o.no_key_image,
+      "With --zkey: neither use nor write the decoded-key image KEY.zkey.cuzkimg (by default it is "
+      "written on the first prove and mapped instead of decoding the points later; a stale or "
+      "damaged image is rebuilt)");
   oc.prove->add_flag("--timings", o.timings, "Print per-stage timings to stderr");
 
-  oc.verify = app.add_subcommand("verify", "Verify a proof: exit 0 valid, 1 invalid, 2 usage or input error");
-  oc.verify->add_option("--vk", o.vk, "verification_key.json (snarkjs) or .vk (bellperson)")->required();
+  oc.verify = app.add_subcommand("verify",
+                                 "Verify a proof: exit 0 valid, 1 invalid, 2 usage or input error");
+  oc.verify->add_option("--vk", o.vk, "verification_key.json (snarkjs) or .vk (bellperson)")
+      ->required();
   oc.verify->add_option("--proof", o.proof_in, "proof.json or 192·N proof bytes")->required();
-  oc.verify->add_option("--public", o.public_in, "public.json (for N bellperson proofs: an array of N arrays)")->required();
+  oc.verify
+      ->add_option("--public", o.public_in,
+                   "public.json (for N bellperson proofs: an array of N arrays)")
+      ->required();
 }
 
 bool run_offline_commands(OfflineCommands& oc, int* rc) {
@@ -115,24 +134,29 @@ int run_setup(const OfflineOptions& o) {
   OsRng os;
   SeededRng seeded(o.seed);
   Rng& rng = o.seed != 0 ? static_cast<Rng&>(seeded) : static_cast<Rng&>(os);
-  auto pk = setup(r1cs->matrices, rng, {.layout = params ? KeyLayout::bellperson : KeyLayout::snarkjs, .pool = &pool});
+  auto pk = setup(r1cs->matrices, rng,
+                  {.layout = params ? KeyLayout::bellperson : KeyLayout::snarkjs, .pool = &pool});
   if (!pk.ok()) return fail("setup", pk.status());
   auto img = params ? write_params(*pk, &pool) : write_zkey(*pk, r1cs->matrices, &pool);
   if (!img.ok()) return fail("setup", img.status());
   if (Status s = write_whole_file(o.key_out, *img); !s.ok()) return fail("setup", s);
   if (!o.vk_out.empty()) {
-    Status s = params ? write_whole_file(o.vk_out, write_vk(pk->vk)) : write_text(o.vk_out, vk_to_snarkjs_json(pk->vk));
+    Status s = params ? write_whole_file(o.vk_out, write_vk(pk->vk))
+                      : write_text(o.vk_out, vk_to_snarkjs_json(pk->vk));
     if (!s.ok()) return fail("setup", s);
   }
-  std::fprintf(stderr, "cuzk setup: %u constraints, %zu public inputs, domain 2^%d, %s key %s in %.2f s\n",
-               r1cs->n_constraints, pk->vk.num_public(), std::countr_zero(pk->domain_size), params ? "bellperson" : "snarkjs",
-               o.key_out.c_str(), seconds_since(t0));
+  std::fprintf(stderr,
+               "cuzk setup: %u constraints, %zu public inputs, domain 2^%d, %s key %s in %.2f s\n",
+               r1cs->n_constraints, pk->vk.num_public(), std::countr_zero(pk->domain_size),
+               params ? "bellperson" : "snarkjs", o.key_out.c_str(), seconds_since(t0));
   return 0;
 }
 
 int run_prove(const OfflineOptions& o) {
-  if (o.zkey.empty() == o.params.empty()) return fail("prove", Status(Errc::invalid_argument, "give exactly one of --zkey and --params"));
-  if (!o.params.empty() && o.r1cs.empty()) return fail("prove", Status(Errc::invalid_argument, "--params needs --r1cs"));
+  if (o.zkey.empty() == o.params.empty())
+    return fail("prove", Status(Errc::invalid_argument, "give exactly one of --zkey and --params"));
+  if (!o.params.empty() && o.r1cs.empty())
+    return fail("prove", Status(Errc::invalid_argument, "--params needs --r1cs"));
   ThreadPool pool(o.threads);
   const auto t0 = std::chrono::steady_clock::now();
   const double cpu0 = process_cpu_seconds();
@@ -150,13 +174,21 @@ int run_prove(const OfflineOptions& o) {
     std::shared_ptr<const KeyImage> image;
     if (tag != 0) {
       auto img = KeyImage::open(image_path, tag, &pool);
-      if (img.ok() && (*img)->has_matrices()) image = *img;
-      else if (img.ok()) image_note = "rebuilt (no matrices)";
-      else image_note = img.status().code() == Errc::not_found ? "written" : "rebuilt (" + img.status().to_string() + ")";
+      if (img.ok() && (*img)->has_matrices())
+        image = *img;
+      else if (img.ok())
+        image_note = "rebuilt (no matrices)";
+      else
+        image_note = img.status().code() == Errc::not_found
+                         ? "written"
+                         : "rebuilt (" + img.status().to_string() + ")";
     }
     // With an image only the zkey's header is read: the points and section 4's rows come from it.
-    auto zk = read_zkey(o.zkey, {.check_subgroup = !o.no_subgroup_check, .pool = &pool, .timings = &ztm,
-                                 .points = image == nullptr, .coefficients = image == nullptr});
+    auto zk = read_zkey(o.zkey, {.check_subgroup = !o.no_subgroup_check,
+                                 .pool = &pool,
+                                 .timings = &ztm,
+                                 .points = image == nullptr,
+                                 .coefficients = image == nullptr});
     if (!zk.ok()) return fail("prove", zk.status());
     if (image != nullptr) {
       ProvingKey ik = image->key();
@@ -164,15 +196,18 @@ int run_prove(const OfflineOptions& o) {
       auto im = image->matrices();
       ztm.coefficients = seconds_since(tc);
       if (im.ok() && ik.layout == KeyLayout::snarkjs && ik.domain_size == zk->pk.domain_size &&
-          ik.a.size() == zk->n_vars && ik.vk.ic.size() == zk->n_public + 1 && im->num_inputs == zk->n_public + 1 &&
-          im->num_aux == zk->n_vars - zk->n_public - 1 && im->num_constraints <= ik.domain_size) {
+          ik.a.size() == zk->n_vars && ik.vk.ic.size() == zk->n_public + 1 &&
+          im->num_inputs == zk->n_public + 1 && im->num_aux == zk->n_vars - zk->n_public - 1 &&
+          im->num_constraints <= ik.domain_size) {
         pk = std::move(ik);
         m = std::move(*im);
         image_note = "used";
       } else {  // sizes disagree with the zkey, or damaged rows: decode it and rebuild
         image = nullptr;
-        image_note = im.ok() ? "rebuilt (sizes differ from the zkey)" : "rebuilt (" + im.status().to_string() + ")";
-        zk = read_zkey(o.zkey, {.check_subgroup = !o.no_subgroup_check, .pool = &pool, .timings = &ztm});
+        image_note = im.ok() ? "rebuilt (sizes differ from the zkey)"
+                             : "rebuilt (" + im.status().to_string() + ")";
+        zk = read_zkey(o.zkey,
+                       {.check_subgroup = !o.no_subgroup_check, .pool = &pool, .timings = &ztm});
         if (!zk.ok()) return fail("prove", zk.status());
       }
     }
@@ -199,8 +234,10 @@ int run_prove(const OfflineOptions& o) {
   auto w = read_snarkjs_wtns(o.wtns);
   if (!w.ok()) return fail("prove", w.status());
   if (w->size() != m.num_columns())
-    return fail("prove", Status(Errc::size_mismatch, "the witness has " + std::to_string(w->size()) +
-                                                         " values, the key's circuit has " + std::to_string(m.num_columns()) + " signals"));
+    return fail("prove",
+                Status(Errc::size_mismatch, "the witness has " + std::to_string(w->size()) +
+                                                " values, the key's circuit has " +
+                                                std::to_string(m.num_columns()) + " signals"));
   const double t_load = seconds_since(t0);
   auto backend = make_backend(o.backend, pool);
   if (!backend.ok()) return fail("prove", backend.status());
@@ -216,19 +253,23 @@ int run_prove(const OfflineOptions& o) {
   }
   if (!s.ok()) return fail("prove", s);
   if (!o.public_out.empty()) {
-    s = write_text(o.public_out, public_to_snarkjs_json(std::span<const Fr>(w->data() + 1, m.num_inputs - 1)));
+    s = write_text(o.public_out,
+                   public_to_snarkjs_json(std::span<const Fr>(w->data() + 1, m.num_inputs - 1)));
     if (!s.ok()) return fail("prove", s);
   }
   if (o.timings && !o.zkey.empty())
     std::fprintf(stderr,
-                 "cuzk prove: key %.3f s, CPU %.3f s (header %.3f, points %.3f, coefficients %.3f; key image %s), witness %.3f s\n",
-                 t_key, cpu_key, ztm.header, ztm.points, ztm.coefficients, image_note.empty() ? "off" : image_note.c_str(),
-                 t_load - t_key);
+                 "cuzk prove: key %.3f s, CPU %.3f s (header %.3f, points %.3f, coefficients %.3f; "
+                 "key image %s), witness %.3f s\n",
+                 t_key, cpu_key, ztm.header, ztm.points, ztm.coefficients,
+                 image_note.empty() ? "off" : image_note.c_str(), t_load - t_key);
   if (o.timings)
     std::fprintf(stderr,
-                 "cuzk prove: load %.3f s, abc %.3f s, H %.3f s, MSM A %.3f s, B1 %.3f s, B2 %.3f s, L %.3f s, H %.3f s, "
+                 "cuzk prove: load %.3f s, abc %.3f s, H %.3f s, MSM A %.3f s, B1 %.3f s, B2 %.3f "
+                 "s, L %.3f s, H %.3f s, "
                  "prove %.3f s, total %.3f s\n",
-                 t_load, tm.abc, tm.h, tm.msm_a, tm.msm_b1, tm.msm_b2, tm.msm_l, tm.msm_h, tm.total, seconds_since(t0));
+                 t_load, tm.abc, tm.h, tm.msm_a, tm.msm_b1, tm.msm_b2, tm.msm_l, tm.msm_h, tm.total,
+                 seconds_since(t0));
   return 0;
 }
 
@@ -236,11 +277,13 @@ int run_verify(const OfflineOptions& o) {
   auto vk_bytes = read_whole_file(o.vk);
   if (!vk_bytes.ok()) return fail("verify", vk_bytes.status());
   const std::string_view vk_text(reinterpret_cast<const char*>(vk_bytes->data()), vk_bytes->size());
-  Result<VerifyingKey> vk = looks_like_json(vk_text) ? vk_from_snarkjs_json(vk_text) : parse_vk(*vk_bytes);
+  Result<VerifyingKey> vk =
+      looks_like_json(vk_text) ? vk_from_snarkjs_json(vk_text) : parse_vk(*vk_bytes);
   if (!vk.ok()) return fail("verify", vk.status().with_context(o.vk));
   auto proof_bytes = read_whole_file(o.proof_in);
   if (!proof_bytes.ok()) return fail("verify", proof_bytes.status());
-  const std::string_view proof_text(reinterpret_cast<const char*>(proof_bytes->data()), proof_bytes->size());
+  const std::string_view proof_text(reinterpret_cast<const char*>(proof_bytes->data()),
+                                    proof_bytes->size());
   std::vector<Proof> proofs;
   if (looks_like_json(proof_text)) {
     auto p = proof_from_snarkjs_json(proof_text);
@@ -258,7 +301,8 @@ int run_verify(const OfflineOptions& o) {
   if (pj.is_array() && !pj.empty() && pj[0].is_array()) {
     for (std::size_t i = 0; i < pj.size(); ++i) {
       auto v = public_from_snarkjs_json(pj[i].dump());
-      if (!v.ok()) return fail("verify", v.status().with_context(o.public_in + " entry " + std::to_string(i)));
+      if (!v.ok())
+        return fail("verify", v.status().with_context(o.public_in + " entry " + std::to_string(i)));
       inputs.push_back(std::move(*v));
     }
   } else {
@@ -267,9 +311,10 @@ int run_verify(const OfflineOptions& o) {
     inputs.assign(proofs.size() == 1 ? 1 : 0, std::move(*v));
   }
   if (inputs.size() != proofs.size())
-    return fail("verify", Status(Errc::size_mismatch, std::to_string(proofs.size()) + " proofs need " +
-                                                          std::to_string(proofs.size()) + " public input arrays, " +
-                                                          o.public_in + " has " + std::to_string(inputs.size())));
+    return fail("verify", Status(Errc::size_mismatch,
+                                 std::to_string(proofs.size()) + " proofs need " +
+                                     std::to_string(proofs.size()) + " public input arrays, " +
+                                     o.public_in + " has " + std::to_string(inputs.size())));
   const auto pvk = prepare_verifying_key(*vk);
   if (proofs.size() >= 2) {
     // Several proofs (bellperson partitions): one batched check (random linear combination, one

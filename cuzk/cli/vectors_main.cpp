@@ -69,7 +69,8 @@ std::vector<std::uint8_t> unhex(const std::string& s) {
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     throw CheckFailure{std::string("bad hex digit '") + c + "'"};
   };
-  for (std::size_t i = 0; i < s.size(); i += 2) out.push_back(static_cast<std::uint8_t>(nib(s[i]) * 16 + nib(s[i + 1])));
+  for (std::size_t i = 0; i < s.size(); i += 2)
+    out.push_back(static_cast<std::uint8_t>(nib(s[i]) * 16 + nib(s[i + 1])));
   return out;
 }
 
@@ -86,7 +87,8 @@ std::string hex(const std::array<std::uint8_t, N>& b) {
 
 template <std::size_t N>
 std::span<const std::uint8_t, N> fixed(const std::vector<std::uint8_t>& v, const char* what) {
-  if (v.size() != N) throw CheckFailure{std::string(what) + ": expected " + std::to_string(N) + " bytes"};
+  if (v.size() != N)
+    throw CheckFailure{std::string(what) + ": expected " + std::to_string(N) + " bytes"};
   return std::span<const std::uint8_t, N>(v.data(), N);
 }
 
@@ -119,19 +121,24 @@ void check_g1_entry(const json& e, const G1Affine& p, const std::string& name) {
     expect(p.x == field<Fp>(e["x"]) && p.y == field<Fp>(e["y"]), name + ": coordinates differ");
   }
   if (e.contains("compressed")) {
-    expect(hex(to_compressed(p)) == e["compressed"].get<std::string>(), name + ": compressed encoding differs");
+    expect(hex(to_compressed(p)) == e["compressed"].get<std::string>(),
+           name + ": compressed encoding differs");
     auto bytes = unhex(e["compressed"]);
-    expect(value_or_fail(g1_from_compressed(fixed<kG1CompressedBytes>(bytes, "compressed")), name) == p,
+    expect(value_or_fail(g1_from_compressed(fixed<kG1CompressedBytes>(bytes, "compressed")),
+                         name) == p,
            name + ": compressed decoding differs");
   }
   if (e.contains("uncompressed")) {
-    expect(hex(to_uncompressed(p)) == e["uncompressed"].get<std::string>(), name + ": uncompressed encoding differs");
+    expect(hex(to_uncompressed(p)) == e["uncompressed"].get<std::string>(),
+           name + ": uncompressed encoding differs");
     auto bytes = unhex(e["uncompressed"]);
-    expect(value_or_fail(g1_from_uncompressed(fixed<kG1UncompressedBytes>(bytes, "uncompressed")), name) == p,
+    expect(value_or_fail(g1_from_uncompressed(fixed<kG1UncompressedBytes>(bytes, "uncompressed")),
+                         name) == p,
            name + ": uncompressed decoding differs");
   }
   if (e.contains("snarkjs_lem")) {
-    expect(hex(to_snarkjs_lem(p)) == e["snarkjs_lem"].get<std::string>(), name + ": snarkjs LEM encoding differs");
+    expect(hex(to_snarkjs_lem(p)) == e["snarkjs_lem"].get<std::string>(),
+           name + ": snarkjs LEM encoding differs");
     auto bytes = unhex(e["snarkjs_lem"]);
     expect(value_or_fail(g1_from_snarkjs_lem(fixed<kG1LemBytes>(bytes, "snarkjs_lem")), name) == p,
            name + ": snarkjs LEM decoding differs");
@@ -145,19 +152,24 @@ void check_g2_entry(const json& e, const G2Affine& p, const std::string& name) {
     expect(p.x == fp2(e["x"]) && p.y == fp2(e["y"]), name + ": coordinates differ");
   }
   if (e.contains("compressed")) {
-    expect(hex(to_compressed(p)) == e["compressed"].get<std::string>(), name + ": compressed encoding differs");
+    expect(hex(to_compressed(p)) == e["compressed"].get<std::string>(),
+           name + ": compressed encoding differs");
     auto bytes = unhex(e["compressed"]);
-    expect(value_or_fail(g2_from_compressed(fixed<kG2CompressedBytes>(bytes, "compressed")), name) == p,
+    expect(value_or_fail(g2_from_compressed(fixed<kG2CompressedBytes>(bytes, "compressed")),
+                         name) == p,
            name + ": compressed decoding differs");
   }
   if (e.contains("uncompressed")) {
-    expect(hex(to_uncompressed(p)) == e["uncompressed"].get<std::string>(), name + ": uncompressed encoding differs");
+    expect(hex(to_uncompressed(p)) == e["uncompressed"].get<std::string>(),
+           name + ": uncompressed encoding differs");
     auto bytes = unhex(e["uncompressed"]);
-    expect(value_or_fail(g2_from_uncompressed(fixed<kG2UncompressedBytes>(bytes, "uncompressed")), name) == p,
+    expect(value_or_fail(g2_from_uncompressed(fixed<kG2UncompressedBytes>(bytes, "uncompressed")),
+                         name) == p,
            name + ": uncompressed decoding differs");
   }
   if (e.contains("snarkjs_lem")) {
-    expect(hex(to_snarkjs_lem(p)) == e["snarkjs_lem"].get<std::string>(), name + ": snarkjs LEM encoding differs");
+    expect(hex(to_snarkjs_lem(p)) == e["snarkjs_lem"].get<std::string>(),
+           name + ": snarkjs LEM encoding differs");
     auto bytes = unhex(e["snarkjs_lem"]);
     expect(value_or_fail(g2_from_snarkjs_lem(fixed<kG2LemBytes>(bytes, "snarkjs_lem")), name) == p,
            name + ": snarkjs LEM decoding differs");
@@ -183,28 +195,37 @@ Limbs<N> parse_limbs(const std::string& h) {
   std::string s = h.rfind("0x", 0) == 0 ? h.substr(2) : h;
   Limbs<N> v{};
   for (char c : s) {
-    int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+    int d = (c >= '0' && c <= '9')   ? c - '0'
+            : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+            : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                     : -1;
     if (d < 0) throw CheckFailure{"bad hex digit in " + h};
-    if (limbs_mul_small(v, 16, static_cast<std::uint64_t>(d)) != 0) throw CheckFailure{"integer too large: " + h};
+    if (limbs_mul_small(v, 16, static_cast<std::uint64_t>(d)) != 0)
+      throw CheckFailure{"integer too large: " + h};
   }
   return v;
 }
 
 template <class F>
 void check_field_constants(Checker& ck, const json& f, const char* name) {
-  auto limbs_eq = [](const typename F::Repr& v, const json& j) { return v == parse_limbs<F::N>(j.get<std::string>()); };
+  auto limbs_eq = [](const typename F::Repr& v, const json& j) {
+    return v == parse_limbs<F::N>(j.get<std::string>());
+  };
   std::string n = std::string("fields.") + name;
   if (f.contains("modulus_hex"))
     ck.check(n + ".modulus", [&] {
       expect(limbs_eq(F::kModulus, f["modulus_hex"]), "modulus differs");
       if (f.contains("modulus_dec"))
-        expect(F::from_dec(f["modulus_dec"].get<std::string>()).status().code() == Errc::out_of_range,
-               "the decimal modulus must be rejected as out of range");
+        expect(
+            F::from_dec(f["modulus_dec"].get<std::string>()).status().code() == Errc::out_of_range,
+            "the decimal modulus must be rejected as out of range");
     });
   for (const char* key : {"R", "R2", "R3"}) {
     if (!f.contains(key)) continue;
     ck.check(n + "." + key, [&] {
-      const auto& want = std::string(key) == "R" ? F::kR : std::string(key) == "R2" ? F::kR2 : F::kR3;
+      const auto& want = std::string(key) == "R"    ? F::kR
+                         : std::string(key) == "R2" ? F::kR2
+                                                    : F::kR3;
       expect(limbs_eq(want, f[key]), std::string(key) + " differs");
     });
   }
@@ -213,7 +234,8 @@ void check_field_constants(Checker& ck, const json& f, const char* name) {
       expect(std::stoull(f["inv64"].get<std::string>(), nullptr, 16) == F::kInv, "inv64 differs");
     });
   if (f.contains("two_adicity"))
-    ck.check(n + ".two_adicity", [&] { expect(F::kTwoAdicity == f["two_adicity"].get<unsigned>(), "differs"); });
+    ck.check(n + ".two_adicity",
+             [&] { expect(F::kTwoAdicity == f["two_adicity"].get<unsigned>(), "differs"); });
 }
 
 void check_fields(Checker& ck, const json& doc) {
@@ -225,7 +247,8 @@ void check_fields(Checker& ck, const json& doc) {
   check_field_constants<Fr>(ck, fr, "Fr");
   if (fr.contains("arkworks_blst_bellman_root_of_unity_32"))
     ck.check("fields.Fr.root_of_unity_32 (bellman)", [&] {
-      expect(field<Fr>(fr["arkworks_blst_bellman_root_of_unity_32"]) == Fr::from_canonical(kFrRootOfUnity32).value(),
+      expect(field<Fr>(fr["arkworks_blst_bellman_root_of_unity_32"]) ==
+                 Fr::from_canonical(kFrRootOfUnity32).value(),
              "differs from kFrRootOfUnity32");
     });
   if (fr.contains("root_of_unity") && fr.contains("ffjs_nqr")) {
@@ -235,7 +258,8 @@ void check_fields(Checker& ck, const json& doc) {
     for (int i = static_cast<int>(Fr::kTwoAdicity); i >= 0; --i) {
       const std::string key = std::to_string(i);
       if (fr["root_of_unity"].contains(key)) {
-        ck.check("fields.Fr.root_of_unity[" + key + "]", [&] { expect(field<Fr>(fr["root_of_unity"][key]) == w, "differs"); });
+        ck.check("fields.Fr.root_of_unity[" + key + "]",
+                 [&] { expect(field<Fr>(fr["root_of_unity"][key]) == w, "differs"); });
       }
       w = w.square();
     }
@@ -244,9 +268,11 @@ void check_fields(Checker& ck, const json& doc) {
 
 void check_generators(Checker& ck, const json& doc) {
   if (doc.contains("G1_generator"))
-    ck.check("G1_generator", [&] { check_g1_entry(doc["G1_generator"], G1Affine::generator(), "G1_generator"); });
+    ck.check("G1_generator",
+             [&] { check_g1_entry(doc["G1_generator"], G1Affine::generator(), "G1_generator"); });
   if (doc.contains("G2_generator"))
-    ck.check("G2_generator", [&] { check_g2_entry(doc["G2_generator"], G2Affine::generator(), "G2_generator"); });
+    ck.check("G2_generator",
+             [&] { check_g2_entry(doc["G2_generator"], G2Affine::generator(), "G2_generator"); });
 }
 
 void check_scalar_mul(Checker& ck, const json& doc) {
@@ -271,7 +297,8 @@ void check_scalar_mul(Checker& ck, const json& doc) {
 }
 
 template <class Affine, class Jac, class Of, class CheckEntry>
-void check_group(Checker& ck, const json& g, const std::string& name, Of of, CheckEntry check_entry) {
+void check_group(Checker& ck, const json& g, const std::string& name, Of of,
+                 CheckEntry check_entry) {
   if (!g.contains("P") || !g.contains("Q")) return;
   auto P = [&] { return of(g["P"]); };
   auto Q = [&] { return of(g["Q"]); };
@@ -279,23 +306,28 @@ void check_group(Checker& ck, const json& g, const std::string& name, Of of, Che
   ck.check(name + ".Q", [&] { check_entry(g["Q"], Q(), "Q"); });
   if (g.contains("P_plus_Q"))
     ck.check(name + ".P_plus_Q", [&] {
-      check_entry(g["P_plus_Q"], (Jac::from_affine(P()) + Jac::from_affine(Q())).to_affine(), "P+Q");
+      check_entry(g["P_plus_Q"], (Jac::from_affine(P()) + Jac::from_affine(Q())).to_affine(),
+                  "P+Q");
       check_entry(g["P_plus_Q"], (Jac::from_affine(P()) + Q()).to_affine(), "P+Q (mixed)");
     });
   if (g.contains("P_minus_Q"))
     ck.check(name + ".P_minus_Q", [&] {
-      check_entry(g["P_minus_Q"], (Jac::from_affine(P()) - Jac::from_affine(Q())).to_affine(), "P-Q");
+      check_entry(g["P_minus_Q"], (Jac::from_affine(P()) - Jac::from_affine(Q())).to_affine(),
+                  "P-Q");
     });
   if (g.contains("two_P"))
-    ck.check(name + ".two_P", [&] { check_entry(g["two_P"], Jac::from_affine(P()).doubled().to_affine(), "2P"); });
+    ck.check(name + ".two_P",
+             [&] { check_entry(g["two_P"], Jac::from_affine(P()).doubled().to_affine(), "2P"); });
   if (g.contains("neg_P")) ck.check(name + ".neg_P", [&] { check_entry(g["neg_P"], -P(), "-P"); });
 }
 
 void check_group_ops(Checker& ck, const json& doc) {
   if (!doc.contains("group_ops")) return;
   const auto& go = doc["group_ops"];
-  if (go.contains("G1")) check_group<G1Affine, G1Jacobian>(ck, go["G1"], "group_ops.G1", g1_of, check_g1_entry);
-  if (go.contains("G2")) check_group<G2Affine, G2Jacobian>(ck, go["G2"], "group_ops.G2", g2_of, check_g2_entry);
+  if (go.contains("G1"))
+    check_group<G1Affine, G1Jacobian>(ck, go["G1"], "group_ops.G1", g1_of, check_g1_entry);
+  if (go.contains("G2"))
+    check_group<G2Affine, G2Jacobian>(ck, go["G2"], "group_ops.G2", g2_of, check_g2_entry);
 }
 
 void check_msm(Checker& ck, const json& doc) {
@@ -319,16 +351,19 @@ void check_pairing(Checker& ck, const json& doc) {
   const auto& p = doc["pairing"];
   const G1Affine g1 = G1Affine::generator();
   const G2Affine g2 = G2Affine::generator();
-  if (p.contains("e_G1_G2")) ck.check("pairing.e_G1_G2", [&] { expect(pairing(g1, g2) == fp12(p["e_G1_G2"]), "differs"); });
+  if (p.contains("e_G1_G2"))
+    ck.check("pairing.e_G1_G2", [&] { expect(pairing(g1, g2) == fp12(p["e_G1_G2"]), "differs"); });
   if (p.contains("a") && p.contains("b")) {
     auto ag1 = [&] { return mul(G1Jacobian::generator(), scalar(p["a"])).to_affine(); };
     auto bg2 = [&] { return mul(G2Jacobian::generator(), scalar(p["b"])).to_affine(); };
     if (p.contains("e_aG1_bG2"))
-      ck.check("pairing.e_aG1_bG2", [&] { expect(pairing(ag1(), bg2()) == fp12(p["e_aG1_bG2"]), "differs"); });
+      ck.check("pairing.e_aG1_bG2",
+               [&] { expect(pairing(ag1(), bg2()) == fp12(p["e_aG1_bG2"]), "differs"); });
     if (p.contains("e_G1_G2_pow_ab"))
       ck.check("pairing.e_G1_G2_pow_ab", [&] {
         const Fr ab = scalar(p["a"]) * scalar(p["b"]);
-        expect(pairing(g1, g2).pow_vartime(ab.to_canonical()) == fp12(p["e_G1_G2_pow_ab"]), "differs");
+        expect(pairing(g1, g2).pow_vartime(ab.to_canonical()) == fp12(p["e_G1_G2_pow_ab"]),
+               "differs");
       });
     if (p.contains("equal"))
       ck.check("pairing.equal", [&] {
@@ -342,9 +377,11 @@ void check_pairing(Checker& ck, const json& doc) {
         const Fr ab = scalar(p["a"]) * scalar(p["b"]);
         const G1Affine ps[2] = {-ag1(), mul(G1Jacobian::generator(), ab).to_affine()};
         const G2Affine qs[2] = {bg2(), g2};
-        const bool one = pairing_product_is_one(std::span<const G1Affine>(ps), std::span<const G2Affine>(qs));
+        const bool one =
+            pairing_product_is_one(std::span<const G1Affine>(ps), std::span<const G2Affine>(qs));
         const std::string want = p["product_check"].get<std::string>();
-        expect(one == (want.find("true") != std::string::npos), "product check disagrees with: " + want);
+        expect(one == (want.find("true") != std::string::npos),
+               "product check disagrees with: " + want);
       });
   }
 }
@@ -364,9 +401,11 @@ void check_field_arith_list(Checker& ck, const json& list, const std::string& na
         expect(a.inverse() == field<F>(e["a_inv"]), "a^-1 (constant time) differs");
         expect(a.inverse_vartime() == field<F>(e["a_inv"]), "a^-1 (variable time) differs");
       }
-      if (e.contains("a_pow_b")) expect(a.pow_vartime(b.to_canonical()) == field<F>(e["a_pow_b"]), "a^b differs");
+      if (e.contains("a_pow_b"))
+        expect(a.pow_vartime(b.to_canonical()) == field<F>(e["a_pow_b"]), "a^b differs");
       if (e.contains("a_montgomery"))
-        expect(a.l == parse_limbs<F::N>(e["a_montgomery"].get<std::string>()), "Montgomery form of a differs");
+        expect(a.l == parse_limbs<F::N>(e["a_montgomery"].get<std::string>()),
+               "Montgomery form of a differs");
       if (e.contains("a_mul_b_montgomery"))
         expect((a * b).l == parse_limbs<F::N>(e["a_mul_b_montgomery"].get<std::string>()),
                "Montgomery form of a*b differs");

@@ -56,26 +56,38 @@ void put(const std::array<std::uint8_t, N>& a, std::uint8_t* out) {
 
 void encode_one(const G1Affine& p, PointForm f, std::uint8_t* out) {
   switch (f) {
-    case PointForm::compressed: put(to_compressed(p), out); break;
-    case PointForm::uncompressed: put(to_uncompressed(p), out); break;
-    case PointForm::snarkjs_lem: put(to_snarkjs_lem(p), out); break;
+    case PointForm::compressed:
+      put(to_compressed(p), out);
+      break;
+    case PointForm::uncompressed:
+      put(to_uncompressed(p), out);
+      break;
+    case PointForm::snarkjs_lem:
+      put(to_snarkjs_lem(p), out);
+      break;
   }
 }
 void encode_one(const G2Affine& p, PointForm f, std::uint8_t* out) {
   switch (f) {
-    case PointForm::compressed: put(to_compressed(p), out); break;
-    case PointForm::uncompressed: put(to_uncompressed(p), out); break;
-    case PointForm::snarkjs_lem: put(to_snarkjs_lem(p), out); break;
+    case PointForm::compressed:
+      put(to_compressed(p), out);
+      break;
+    case PointForm::uncompressed:
+      put(to_uncompressed(p), out);
+      break;
+    case PointForm::snarkjs_lem:
+      put(to_snarkjs_lem(p), out);
+      break;
   }
 }
 
 template <class P>
-Status decode_batch(std::span<const std::uint8_t> bytes, std::span<P> out, ThreadPool& pool, const DecodeOptions& opt,
-                    std::size_t size, const char* group) {
+Status decode_batch(std::span<const std::uint8_t> bytes, std::span<P> out, ThreadPool& pool,
+                    const DecodeOptions& opt, std::size_t size, const char* group) {
   if (bytes.size() / size != out.size() || bytes.size() % size != 0)
-    return Status(Errc::size_mismatch, std::string(group) + " array: " + std::to_string(bytes.size()) +
-                                           " bytes for " + std::to_string(out.size()) + " points of " +
-                                           std::to_string(size) + " bytes");
+    return Status(Errc::size_mismatch,
+                  std::string(group) + " array: " + std::to_string(bytes.size()) + " bytes for " +
+                      std::to_string(out.size()) + " points of " + std::to_string(size) + " bytes");
   std::mutex mu;
   std::size_t first_bad = std::numeric_limits<std::size_t>::max();
   Status first_status;
@@ -92,7 +104,8 @@ Status decode_batch(std::span<const std::uint8_t> bytes, std::span<P> out, Threa
           std::lock_guard<std::mutex> lock(mu);
           if (i < first_bad) {
             first_bad = i;
-            first_status = r.status().with_context(std::string(group) + " point " + std::to_string(i));
+            first_status =
+                r.status().with_context(std::string(group) + " point " + std::to_string(i));
             bad_bound.store(i, std::memory_order_relaxed);
           }
           return;
@@ -103,11 +116,12 @@ Status decode_batch(std::span<const std::uint8_t> bytes, std::span<P> out, Threa
 }
 
 template <class P>
-Status encode_batch(std::span<const P> in, std::span<std::uint8_t> out, PointForm form, ThreadPool& pool,
-                    std::size_t size, const char* group) {
+Status encode_batch(std::span<const P> in, std::span<std::uint8_t> out, PointForm form,
+                    ThreadPool& pool, std::size_t size, const char* group) {
   if (out.size() / size != in.size() || out.size() % size != 0)
-    return Status(Errc::size_mismatch, std::string(group) + " array: " + std::to_string(out.size()) +
-                                           " bytes for " + std::to_string(in.size()) + " points");
+    return Status(Errc::size_mismatch, std::string(group) +
+                                           " array: " + std::to_string(out.size()) + " bytes for " +
+                                           std::to_string(in.size()) + " points");
   pool.parallel_for(
       in.size(), [&](std::size_t i) { encode_one(in[i], form, out.data() + i * size); }, 1024);
   return Status();
@@ -115,18 +129,20 @@ Status encode_batch(std::span<const P> in, std::span<std::uint8_t> out, PointFor
 
 }  // namespace
 
-Status decode_g1_batch(std::span<const std::uint8_t> bytes, std::span<G1Affine> out, ThreadPool& pool,
-                       const DecodeOptions& opt) {
+Status decode_g1_batch(std::span<const std::uint8_t> bytes, std::span<G1Affine> out,
+                       ThreadPool& pool, const DecodeOptions& opt) {
   return decode_batch(bytes, out, pool, opt, g1_encoded_size(opt.form), "G1");
 }
-Status decode_g2_batch(std::span<const std::uint8_t> bytes, std::span<G2Affine> out, ThreadPool& pool,
-                       const DecodeOptions& opt) {
+Status decode_g2_batch(std::span<const std::uint8_t> bytes, std::span<G2Affine> out,
+                       ThreadPool& pool, const DecodeOptions& opt) {
   return decode_batch(bytes, out, pool, opt, g2_encoded_size(opt.form), "G2");
 }
-Status encode_g1_batch(std::span<const G1Affine> in, std::span<std::uint8_t> out, PointForm form, ThreadPool& pool) {
+Status encode_g1_batch(std::span<const G1Affine> in, std::span<std::uint8_t> out, PointForm form,
+                       ThreadPool& pool) {
   return encode_batch(in, out, form, pool, g1_encoded_size(form), "G1");
 }
-Status encode_g2_batch(std::span<const G2Affine> in, std::span<std::uint8_t> out, PointForm form, ThreadPool& pool) {
+Status encode_g2_batch(std::span<const G2Affine> in, std::span<std::uint8_t> out, PointForm form,
+                       ThreadPool& pool) {
   return encode_batch(in, out, form, pool, g2_encoded_size(form), "G2");
 }
 

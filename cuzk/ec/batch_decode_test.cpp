@@ -18,10 +18,12 @@ template <>
 struct Ops<G1Affine> {
   using C = G1Curve;
   static std::size_t size(PointForm f) { return g1_encoded_size(f); }
-  static Status dec(std::span<const std::uint8_t> b, std::span<G1Affine> o, ThreadPool& t, const DecodeOptions& d) {
+  static Status dec(std::span<const std::uint8_t> b, std::span<G1Affine> o, ThreadPool& t,
+                    const DecodeOptions& d) {
     return decode_g1_batch(b, o, t, d);
   }
-  static Status enc(std::span<const G1Affine> i, std::span<std::uint8_t> o, PointForm f, ThreadPool& t) {
+  static Status enc(std::span<const G1Affine> i, std::span<std::uint8_t> o, PointForm f,
+                    ThreadPool& t) {
     return encode_g1_batch(i, o, f, t);
   }
 };
@@ -29,10 +31,12 @@ template <>
 struct Ops<G2Affine> {
   using C = G2Curve;
   static std::size_t size(PointForm f) { return g2_encoded_size(f); }
-  static Status dec(std::span<const std::uint8_t> b, std::span<G2Affine> o, ThreadPool& t, const DecodeOptions& d) {
+  static Status dec(std::span<const std::uint8_t> b, std::span<G2Affine> o, ThreadPool& t,
+                    const DecodeOptions& d) {
     return decode_g2_batch(b, o, t, d);
   }
-  static Status enc(std::span<const G2Affine> i, std::span<std::uint8_t> o, PointForm f, ThreadPool& t) {
+  static Status enc(std::span<const G2Affine> i, std::span<std::uint8_t> o, PointForm f,
+                    ThreadPool& t) {
     return encode_g2_batch(i, o, f, t);
   }
 };
@@ -51,7 +55,8 @@ TYPED_TEST(BatchCodec, RoundTripAndDefects) {
   ThreadPool pool(2);
   // a few distinct points, repeated to a random length (not a power of two), identities included
   std::vector<P> base = {P::identity(), P::generator()};
-  for (int i = 0; i < 3; ++i) base.push_back(ec_test::random_subgroup_point<C>(rng).to_affine_vartime());
+  for (int i = 0; i < 3; ++i)
+    base.push_back(ec_test::random_subgroup_point<C>(rng).to_affine_vartime());
   const std::size_t n = 40 + rng() % 150;
   std::vector<P> pts(n);
   for (auto& p : pts) p = base[rng() % base.size()];
@@ -78,21 +83,27 @@ TYPED_TEST(BatchCodec, RoundTripAndDefects) {
     }
     Status s = O::dec(bb, back, pool, {.form = form});
     ASSERT_EQ(s.code(), Errc::not_in_subgroup) << s.to_string() << " seed=" << seed;
-    ASSERT_NE(s.message().find("point " + std::to_string(j) + ":"), std::string::npos) << s.message();
+    ASSERT_NE(s.message().find("point " + std::to_string(j) + ":"), std::string::npos)
+        << s.message();
     // unchecked: the subgroup defect passes; the off-curve one (if any) is reported
     s = O::dec(bb, back, pool, {.form = form, .check_subgroup = false});
     if (k < n && form != PointForm::compressed && !bad[k].infinity) {
       ASSERT_EQ(s.code(), Errc::not_on_curve) << s.to_string() << " seed=" << seed;
-      ASSERT_NE(s.message().find("point " + std::to_string(k) + ":"), std::string::npos) << s.message();
+      ASSERT_NE(s.message().find("point " + std::to_string(k) + ":"), std::string::npos)
+          << s.message();
     } else {
       ASSERT_TRUE(s.ok()) << s.to_string() << " seed=" << seed;
       ASSERT_EQ(back[j], bad[j]);
     }
     // sizes that do not fit
-    EXPECT_EQ(O::dec(std::span<const std::uint8_t>(bytes).first(bytes.size() - 1), back, pool, {.form = form}).code(),
+    EXPECT_EQ(O::dec(std::span<const std::uint8_t>(bytes).first(bytes.size() - 1), back, pool,
+                     {.form = form})
+                  .code(),
               Errc::size_mismatch);
-    EXPECT_EQ(O::dec(bytes, std::span<P>(back).first(n - 1), pool, {.form = form}).code(), Errc::size_mismatch);
-    EXPECT_EQ(O::enc(pts, std::span<std::uint8_t>(bytes).first(sz), form, pool).code(), Errc::size_mismatch);
+    EXPECT_EQ(O::dec(bytes, std::span<P>(back).first(n - 1), pool, {.form = form}).code(),
+              Errc::size_mismatch);
+    EXPECT_EQ(O::enc(pts, std::span<std::uint8_t>(bytes).first(sz), form, pool).code(),
+              Errc::size_mismatch);
   }
   std::vector<P> none;
   EXPECT_TRUE(O::dec({}, none, pool, {}).ok());

@@ -20,10 +20,14 @@ consteval Limbs<N> hex_limbs(const char* s) {
   for (; s[i] != '\0'; ++i) {
     const char c = s[i];
     unsigned d = 0;
-    if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
-    else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
-    else throw "bad hex digit";  // not a constant expression: compile error
+    if (c >= '0' && c <= '9')
+      d = static_cast<unsigned>(c - '0');
+    else if (c >= 'a' && c <= 'f')
+      d = static_cast<unsigned>(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F')
+      d = static_cast<unsigned>(c - 'A' + 10);
+    else
+      throw "bad hex digit";  // not a constant expression: compile error
     if (limbs_mul_small(r, 16, d) != 0) throw "hex literal too large";
   }
   return r;

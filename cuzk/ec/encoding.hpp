@@ -55,9 +55,11 @@ Result<G2Affine> g2_from_compressed(std::span<const std::uint8_t, kG2CompressedB
 Result<G2Affine> g2_from_uncompressed(std::span<const std::uint8_t, kG2UncompressedBytes> in);
 /// ZCash decoders: range + curve only.
 Result<G1Affine> g1_from_compressed_unchecked(std::span<const std::uint8_t, kG1CompressedBytes> in);
-Result<G1Affine> g1_from_uncompressed_unchecked(std::span<const std::uint8_t, kG1UncompressedBytes> in);
+Result<G1Affine> g1_from_uncompressed_unchecked(
+    std::span<const std::uint8_t, kG1UncompressedBytes> in);
 Result<G2Affine> g2_from_compressed_unchecked(std::span<const std::uint8_t, kG2CompressedBytes> in);
-Result<G2Affine> g2_from_uncompressed_unchecked(std::span<const std::uint8_t, kG2UncompressedBytes> in);
+Result<G2Affine> g2_from_uncompressed_unchecked(
+    std::span<const std::uint8_t, kG2UncompressedBytes> in);
 
 /// snarkjs LEM encodings (the identity → all zero).
 std::array<std::uint8_t, kG1LemBytes> to_snarkjs_lem(const G1Affine& p);

@@ -61,7 +61,8 @@ Errc code(const Result<T>& r) {
 std::array<std::uint8_t, 48> modulus_plus(std::uint64_t add) {
   Limbs<6> v = limbs_add_small(Fp::kModulus, add);
   std::array<std::uint8_t, 48> b{};
-  for (std::size_t i = 0; i < 48; ++i) b[47 - i] = static_cast<std::uint8_t>(v[i / 8] >> (8 * (i % 8)));
+  for (std::size_t i = 0; i < 48; ++i)
+    b[47 - i] = static_cast<std::uint8_t>(v[i / 8] >> (8 * (i % 8)));
   return b;
 }
 
@@ -76,7 +77,8 @@ TYPED_TEST(Encoding, RoundTrips) {
   const std::uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   std::vector<P> pts = {P::identity(), P::generator(), -P::generator()};
-  for (int i = 0; i < 6; ++i) pts.push_back(random_subgroup_point<typename K::C>(rng).to_affine_vartime());
+  for (int i = 0; i < 6; ++i)
+    pts.push_back(random_subgroup_point<typename K::C>(rng).to_affine_vartime());
   for (const P& p : pts) {
     for (bool chk : {true, false}) {
       ASSERT_EQ(K::dec_c(K::comp(p), chk).value(), p) << "seed=" << seed;
@@ -112,7 +114,8 @@ TYPED_TEST(Encoding, EveryFlagCombination) {
   const bool largest = p.y.is_lexicographically_largest();
   for (unsigned f = 0; f < 8; ++f) {
     const std::uint8_t flags = static_cast<std::uint8_t>(f << 5);
-    SCOPED_TRACE(::testing::Message() << "flags=0x" << std::hex << unsigned{flags} << " seed=" << std::dec << seed);
+    SCOPED_TRACE(::testing::Message()
+                 << "flags=0x" << std::hex << unsigned{flags} << " seed=" << std::dec << seed);
     // compressed form of p with these flags
     auto c = K::comp(p);
     c[0] = static_cast<std::uint8_t>((c[0] & 0x1f) | flags);
@@ -151,7 +154,14 @@ TYPED_TEST(Encoding, EveryFlagCombination) {
       EXPECT_EQ(eu, Errc::bad_encoding);
     }
   }
-  EXPECT_TRUE(K::dec_c([] { std::array<std::uint8_t, K::kC> z{}; z[0] = 0xc0; return z; }(), true)->is_identity());
+  EXPECT_TRUE(K::dec_c(
+                  [] {
+                    std::array<std::uint8_t, K::kC> z{};
+                    z[0] = 0xc0;
+                    return z;
+                  }(),
+                  true)
+                  ->is_identity());
 }
 
 TYPED_TEST(Encoding, InfinityWithStrayBits) {
@@ -187,12 +197,14 @@ TYPED_TEST(Encoding, CoordinatesNotBelowP) {
       auto c = K::comp(p);
       std::copy(big.begin(), big.end(), c.begin() + 48 * slot);
       c[0] |= kFlagCompressed;
-      EXPECT_EQ(code(K::dec_c(c, false)), Errc::out_of_range) << "slot " << slot << " seed=" << seed;
+      EXPECT_EQ(code(K::dec_c(c, false)), Errc::out_of_range)
+          << "slot " << slot << " seed=" << seed;
     }
     for (std::size_t slot = 0; slot < K::kU / 48; ++slot) {
       auto u = K::uncomp(p);
       std::copy(big.begin(), big.end(), u.begin() + 48 * slot);
-      EXPECT_EQ(code(K::dec_u(u, false)), Errc::out_of_range) << "slot " << slot << " seed=" << seed;
+      EXPECT_EQ(code(K::dec_u(u, false)), Errc::out_of_range)
+          << "slot " << slot << " seed=" << seed;
     }
   }
   auto c = K::comp(p);

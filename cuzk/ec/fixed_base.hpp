@@ -73,8 +73,10 @@ class FixedBaseTable {
         d -= full;
         carry = 1;
       }
-      if (d > 0) acc.add_mixed(table_[j * per + static_cast<std::size_t>(d - 1)]);
-      else if (d < 0) acc.add_mixed(-table_[j * per + static_cast<std::size_t>(-d - 1)]);
+      if (d > 0)
+        acc.add_mixed(table_[j * per + static_cast<std::size_t>(d - 1)]);
+      else if (d < 0)
+        acc.add_mixed(-table_[j * per + static_cast<std::size_t>(-d - 1)]);
     }
     return acc;
   }

@@ -61,17 +61,21 @@ G1Jacobian mul_glv_vartime(const G1Jacobian& p, const Fr& k) {
   for (unsigned i = n1 > n2 ? n1 : n2; i-- > 0;) {
     acc.dbl();
     const int a = i < n1 ? d1[i] : 0, b = i < n2 ? d2[i] : 0;
-    if (a > 0) acc.add(t1[(a - 1) / 2]);
-    else if (a < 0) acc.add(-t1[(-a - 1) / 2]);
-    if (b > 0) acc.add(t2[(b - 1) / 2]);
-    else if (b < 0) acc.add(-t2[(-b - 1) / 2]);
+    if (a > 0)
+      acc.add(t1[(a - 1) / 2]);
+    else if (a < 0)
+      acc.add(-t1[(-a - 1) / 2]);
+    if (b > 0)
+      acc.add(t2[(b - 1) / 2]);
+    else if (b < 0)
+      acc.add(-t2[(-b - 1) / 2]);
   }
   return acc;
 }
 
 G1Jacobian mul_glv(const G1Jacobian& p, const Fr& k) {
   Limbs<4> k1 = k.to_canonical();
-  const Limbs<4> k2 = divmod(k1, kLambda);  // k = k1 + k2·λ, both below 2^128
+  const Limbs<4> k2 = divmod(k1, kLambda);           // k = k1 + k2·λ, both below 2^128
   constexpr unsigned kW = 5, kDigits = 26, kT = 17;  // 26·5 = 130 > 128 bits; digits in [−16, 16]
   std::int8_t d1[kDigits], d2[kDigits];
   ec_detail::signed_window_digits(k1, kW, kDigits, d1);
@@ -83,7 +87,8 @@ G1Jacobian mul_glv(const G1Jacobian& p, const Fr& k) {
   // Affine tables (one inversion, on values that depend on p only), so additions are mixed.
   const std::vector<G1Affine> t1 = batch_to_affine_vartime<G1Curve>(tj);
   G1Affine t2[kT];
-  for (unsigned i = 0; i < kT; ++i) t2[i] = {t1[i].x * kBeta2, t1[i].y, t1[i].infinity};  // σ² = [λ]
+  for (unsigned i = 0; i < kT; ++i)
+    t2[i] = {t1[i].x * kBeta2, t1[i].y, t1[i].infinity};  // σ² = [λ]
   G1Jacobian acc = G1Jacobian::identity();
   for (int w = kDigits - 1; w >= 0; --w) {
     for (unsigned j = 0; j < kW; ++j) acc.dbl();

@@ -27,9 +27,11 @@ struct G1Curve {
   static constexpr const char* name = "G1";
   static constexpr Fp kB = Fp::from_u64(4);
   static constexpr Fp kGenX = ec_detail::fp_hex(
-      "0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb");
+      "0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb"
+      "22c6bb");
   static constexpr Fp kGenY = ec_detail::fp_hex(
-      "0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1");
+      "0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946"
+      "c5e7e1");
   /// β, a primitive cube root of unity in Fp with σ(x, y) = (βx, y) = [−x²]P on G1 (derive_ec.py).
   static constexpr Fp kBeta = ec_detail::fp_hex(
       "0x5f19672fdf76ce51ba69c6076a0f77eaddb3a93be6f89688de17d813620a00022e01fffffffefffe");

@@ -42,8 +42,10 @@ G2Jacobian mul_gls_vartime(const G2Jacobian& p, const Fr& k) {
     acc.dbl();
     for (int j = 0; j < 4; ++j) {
       const int d = i < n[j] ? digits[j][i] : 0;
-      if (d > 0) acc.add(t[j][(d - 1) / 2]);
-      else if (d < 0) acc.add(-t[j][(-d - 1) / 2]);
+      if (d > 0)
+        acc.add(t[j][(d - 1) / 2]);
+      else if (d < 0)
+        acc.add(-t[j][(-d - 1) / 2]);
     }
   }
   return acc;

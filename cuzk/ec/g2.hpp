@@ -22,21 +22,29 @@ struct G2Curve {
   static constexpr const char* name = "G2";
   static constexpr Fp2 kB = Fp2{Fp::from_u64(4), Fp::from_u64(4)};
   static constexpr Fp2 kGenX = ec_detail::fp2_hex(
-      "0x024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8",
-      "0x13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e");
+      "0x024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c1"
+      "21bdb8",
+      "0x13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d"
+      "042b7e");
   static constexpr Fp2 kGenY = ec_detail::fp2_hex(
-      "0x0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801",
-      "0x0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be");
+      "0x0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608"
+      "b82801",
+      "0x0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff0"
+      "5f79be");
   /// cx = 1/(u+1)^((p−1)/3) = c1·u (c0 = 0).
   static constexpr Fp kPsiXc1 = ec_detail::fp_hex(
-      "0x1a0111ea397fe699ec02408663d4de85aa0d857d89759ad4897d29650fb85f9b409427eb4f49fffd8bfd00000000aaad");
+      "0x1a0111ea397fe699ec02408663d4de85aa0d857d89759ad4897d29650fb85f9b409427eb4f49fffd8bfd000000"
+      "00aaad");
   /// cy = 1/(u+1)^((p−1)/2).
   static constexpr Fp2 kPsiY = ec_detail::fp2_hex(
-      "0x135203e60180a68ee2e9c448d77a2cd91c3dedd930b1cf60ef396489f61eb45e304466cf3e67fa0af1ee7b04121bdea2",
-      "0x06af0e0437ff400b6831e36d6bd17ffe48395dabc2d3435e77f76e17009241c5ee67992f72ec05f4c81084fbede3cc09");
+      "0x135203e60180a68ee2e9c448d77a2cd91c3dedd930b1cf60ef396489f61eb45e304466cf3e67fa0af1ee7b0412"
+      "1bdea2",
+      "0x06af0e0437ff400b6831e36d6bd17ffe48395dabc2d3435e77f76e17009241c5ee67992f72ec05f4c81084fbed"
+      "e3cc09");
   /// ψ²(x, y) = (x·ω, −y) with ω = cx·conj(cx) ∈ Fp, a primitive cube root of unity.
   static constexpr Fp kPsi2X = ec_detail::fp_hex(
-      "0x1a0111ea397fe699ec02408663d4de85aa0d857d89759ad4897d29650fb85f9b409427eb4f49fffd8bfd00000000aaac");
+      "0x1a0111ea397fe699ec02408663d4de85aa0d857d89759ad4897d29650fb85f9b409427eb4f49fffd8bfd000000"
+      "00aaac");
 };
 
 using G2Affine = Affine<G2Curve>;

@@ -31,7 +31,8 @@ TYPED_TEST(GroupLaws, GeneratorOnCurve) {
   using A = Affine<TypeParam>;
   EXPECT_TRUE(A::generator().is_on_curve());
   EXPECT_TRUE(A::identity().is_on_curve());
-  EXPECT_FALSE((A{A::generator().x, A::generator().y + TypeParam::Field::one(), false}).is_on_curve());
+  EXPECT_FALSE(
+      (A{A::generator().x, A::generator().y + TypeParam::Field::one(), false}).is_on_curve());
 }
 
 TYPED_TEST(GroupLaws, AdditionLaws) {
@@ -120,9 +121,9 @@ TYPED_TEST(GroupLaws, RandomWalkAgainstAffineReference) {
   for (int s = 0; s < steps; ++s) {
     const unsigned op = rng() % 8;
     A q = pool[rng() % pool.size()];
-    if (op == 0) q = ref;                                  // doubling through the addition
-    if (op == 1 && !ref.infinity) q = -ref;                // cancellation to the identity
-    if (op == 7) {                                         // explicit doubling
+    if (op == 0) q = ref;                    // doubling through the addition
+    if (op == 1 && !ref.infinity) q = -ref;  // cancellation to the identity
+    if (op == 7) {                           // explicit doubling
       ref = affine_add_reference_twice(ref);
       jac.dbl(), jmix.dbl(), xyzz.dbl(), xmix.dbl();
     } else {
@@ -161,9 +162,9 @@ TYPED_TEST(GroupLaws, ScalarMultiplication) {
     const Fr a = random_fr(rng), b = random_fr(rng);
     const J pa = mul(p, a);
     ASSERT_EQ(pa, mul_vartime(p, a)) << "seed=" << seed;
-    ASSERT_EQ(mul(p, a + b), pa + mul(p, b)) << "seed=" << seed;       // distributive
-    ASSERT_EQ(mul(pa, b), mul(p, a * b)) << "seed=" << seed;           // [a][b] = [ab]
-    ASSERT_EQ(mul(p, -a), -pa) << "seed=" << seed;                     // [−a] = −[a]
+    ASSERT_EQ(mul(p, a + b), pa + mul(p, b)) << "seed=" << seed;  // distributive
+    ASSERT_EQ(mul(pa, b), mul(p, a * b)) << "seed=" << seed;      // [a][b] = [ab]
+    ASSERT_EQ(mul(p, -a), -pa) << "seed=" << seed;                // [−a] = −[a]
     ASSERT_TRUE(mul(p, Fr::zero()).is_identity()) << "seed=" << seed;
     const std::uint64_t k = rng();
     ASSERT_EQ(mul_by_u64(p, k), mul_vartime(p, Fr::from_u64(k))) << "seed=" << seed;
@@ -199,10 +200,12 @@ TYPED_TEST(GroupLaws, BatchToAffine) {
   std::mt19937_64 rng(seed);
   const std::size_t n = 1 + rng() % 23;  // random size, identities sprinkled in
   std::vector<J> pts(n);
-  for (auto& p : pts) p = (rng() % 4 == 0) ? J::identity() : random_subgroup_point<C>(rng) + J::generator();
+  for (auto& p : pts)
+    p = (rng() % 4 == 0) ? J::identity() : random_subgroup_point<C>(rng) + J::generator();
   const auto aff = batch_to_affine_vartime<C>(pts);
   ASSERT_EQ(aff.size(), n);
-  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(aff[i], pts[i].to_affine_vartime()) << "i=" << i << " seed=" << seed;
+  for (std::size_t i = 0; i < n; ++i)
+    ASSERT_EQ(aff[i], pts[i].to_affine_vartime()) << "i=" << i << " seed=" << seed;
   EXPECT_TRUE(batch_to_affine_vartime<C>(std::span<const J>{}).empty());
 }
 
@@ -214,7 +217,8 @@ TYPED_TEST(GroupLaws, FixedBaseTable) {
   const Affine<C> base = random_subgroup_point<C>(rng).to_affine_vartime();
   for (unsigned w : {3u, 5u, 8u}) {
     const auto table = FixedBaseTable<C>::build(base, w);
-    std::vector<Fr> ks = {Fr::zero(), Fr::one(), -Fr::one(), -Fr::from_u64(2), Fr::from_u64(1u << (w - 1))};
+    std::vector<Fr> ks = {Fr::zero(), Fr::one(), -Fr::one(), -Fr::from_u64(2),
+                          Fr::from_u64(1u << (w - 1))};
     const std::size_t n = 3 + rng() % 9;
     for (std::size_t i = 0; i < n; ++i) ks.push_back(random_fr(rng));
     const auto batch = table.mul_batch(ks);

@@ -21,7 +21,9 @@ struct Jacobian {
   Field X, Y, Z;
 
   /// (1 : 1 : 0).
-  CUZK_HD static constexpr Jacobian identity() { return {Field::one(), Field::one(), Field::zero()}; }
+  CUZK_HD static constexpr Jacobian identity() {
+    return {Field::one(), Field::one(), Field::zero()};
+  }
   CUZK_HD static constexpr Jacobian generator() { return from_affine(AffinePoint::generator()); }
   /// (x : y : 1), or the identity.
   CUZK_HD static constexpr Jacobian from_affine(const AffinePoint& a) {
@@ -97,8 +99,10 @@ struct Jacobian {
     const Field h = u2 - u1;
     const Field r = (s2 - s1).dbl();
     if (h.is_zero()) {
-      if (r.is_zero()) dbl();
-      else *this = identity();
+      if (r.is_zero())
+        dbl();
+      else
+        *this = identity();
       return;
     }
     const Field i = h.dbl().square();
@@ -124,8 +128,10 @@ struct Jacobian {
     const Field h = u2 - X;
     const Field r = (s2 - Y).dbl();
     if (h.is_zero()) {
-      if (r.is_zero()) dbl();
-      else *this = identity();
+      if (r.is_zero())
+        dbl();
+      else
+        *this = identity();
       return;
     }
     const Field hh = h.square();

@@ -30,7 +30,7 @@ PairingLine double_step(G2Homogeneous& t) {
   const Fp2 b = t.y.square();
   const Fp2 c = t.z.square();
   const Fp2 c4 = c.mul_by_nonresidue().dbl().dbl();  // 4ξC
-  const Fp2 e = c4 + c4.dbl();                        // 3b'C = 12ξC
+  const Fp2 e = c4 + c4.dbl();                       // 3b'C = 12ξC
   const Fp2 f = e + e.dbl();
   const Fp2 g = fp2_half(b + f);
   const Fp2 h = (t.y + t.z).square() - (b + c);
@@ -70,7 +70,8 @@ Fp12 mul_line(const Fp12& f, const PairingLine& l, const G1Affine& p) {
 /// the next line of pair j (a doubling line, or an addition line when |add|); the pairs in |active|
 /// are the ones without an identity.
 template <class NextLine>
-Fp12 miller_loop_core(std::span<const G1Affine> p, std::span<const std::size_t> active, NextLine&& next) {
+Fp12 miller_loop_core(std::span<const G1Affine> p, std::span<const std::size_t> active,
+                      NextLine&& next) {
   Fp12 f = Fp12::one();
   if (active.empty()) return f;
   for (int i = 62; i >= 0; --i) {
@@ -106,8 +107,9 @@ Fp12 miller_loop(const G1Affine& p, const G2Affine& q) {
 
 Result<Fp12> multi_miller_loop(std::span<const G1Affine> p, std::span<const G2Affine> q) {
   if (p.size() != q.size()) {
-    return Status(Errc::size_mismatch, "multi_miller_loop: " + std::to_string(p.size()) + " G1 points, " +
-                                           std::to_string(q.size()) + " G2 points");
+    return Status(Errc::size_mismatch, "multi_miller_loop: " + std::to_string(p.size()) +
+                                           " G1 points, " + std::to_string(q.size()) +
+                                           " G2 points");
   }
   std::vector<std::size_t> active;
   std::vector<G2Homogeneous> t(p.size());
@@ -123,8 +125,9 @@ Result<Fp12> multi_miller_loop(std::span<const G1Affine> p, std::span<const G2Af
 
 Result<Fp12> multi_miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared> q) {
   if (p.size() != q.size()) {
-    return Status(Errc::size_mismatch, "multi_miller_loop: " + std::to_string(p.size()) + " G1 points, " +
-                                           std::to_string(q.size()) + " prepared G2 points");
+    return Status(Errc::size_mismatch, "multi_miller_loop: " + std::to_string(p.size()) +
+                                           " G1 points, " + std::to_string(q.size()) +
+                                           " prepared G2 points");
   }
   std::vector<std::size_t> active;
   std::vector<std::size_t> cursor(p.size(), 0);
@@ -141,14 +144,17 @@ Fp12 final_exponentiation(const Fp12& f) {
   Fp12 m = f.conjugate() * f.inverse();
   m = m.frobenius_map(2) * m;
   // Hard part (HHT 2020): m^((x − 1)²(x + p)(x² + p² − 1) + 3) = 3(p⁴ − p² + 1)/r.
-  const Fp12 t0 = m.cyclotomic_pow_x() * m.conjugate();    // m^(x−1)
-  const Fp12 t1 = t0.cyclotomic_pow_x() * t0.conjugate();  // m^((x−1)²)
+  const Fp12 t0 = m.cyclotomic_pow_x() * m.conjugate();         // m^(x−1)
+  const Fp12 t1 = t0.cyclotomic_pow_x() * t0.conjugate();       // m^((x−1)²)
   const Fp12 t2 = t1.cyclotomic_pow_x() * t1.frobenius_map(1);  // ·^(x+p)
-  const Fp12 t3 = t2.cyclotomic_pow_x().cyclotomic_pow_x() * t2.frobenius_map(2) * t2.conjugate();  // ·^(x²+p²−1)
+  const Fp12 t3 = t2.cyclotomic_pow_x().cyclotomic_pow_x() * t2.frobenius_map(2) *
+                  t2.conjugate();         // ·^(x²+p²−1)
   return t3 * m.cyclotomic_square() * m;  // · m³
 }
 
-Fp12 pairing(const G1Affine& p, const G2Affine& q) { return final_exponentiation(miller_loop(p, q)); }
+Fp12 pairing(const G1Affine& p, const G2Affine& q) {
+  return final_exponentiation(miller_loop(p, q));
+}
 
 bool pairing_product_is_one(std::span<const G1Affine> p, std::span<const G2Affine> q) {
   auto f = multi_miller_loop(p, q);

@@ -28,7 +28,8 @@ struct PairingLine {
 
 /// Number of lines in one Miller loop: 63 doublings + 5 additions (popcount(|x|) − 1).
 inline constexpr std::size_t kMillerLines = 68;
-static_assert(kMillerLines == 63 + std::popcount(Fp12::kBlsX) - 1, "one line per doubling and per set bit below the top");
+static_assert(kMillerLines == 63 + std::popcount(Fp12::kBlsX) - 1,
+              "one line per doubling and per set bit below the top");
 
 /// Line coefficients of a fixed G2 point (e.g. the verifying key's γ and δ), computed once and
 /// reused by every multi_miller_loop call; 68 × 288 bytes.

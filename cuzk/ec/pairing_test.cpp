@@ -117,7 +117,8 @@ TEST(Pairing, BilinearAndNegation) {
   const Fr a = random_fr(rng), b = random_fr(rng);
   const Fp12 e = pairing(p, q);
   EXPECT_FALSE(e.is_one());
-  EXPECT_EQ(pairing(g1_mul(p, a), g2_mul(q, b)), e.pow_vartime((a * b).to_canonical())) << "seed=" << seed;
+  EXPECT_EQ(pairing(g1_mul(p, a), g2_mul(q, b)), e.pow_vartime((a * b).to_canonical()))
+      << "seed=" << seed;
   EXPECT_EQ(pairing(g1_mul(p, a), q), pairing(p, g2_mul(q, a))) << "seed=" << seed;
   EXPECT_TRUE((pairing(p, -q) * e).is_one()) << "seed=" << seed;
   EXPECT_EQ(pairing(-p, q), e.conjugate()) << "seed=" << seed;
@@ -146,9 +147,12 @@ TEST(Pairing, MultiPairingEqualsProductWithIdentities) {
   }
   const Fp12 multi = final_exponentiation(multi_miller_loop(ps, qs).value());
   EXPECT_EQ(multi, product) << "n=" << ps.size() << " seed=" << seed;
-  EXPECT_EQ(final_exponentiation(multi_miller_loop(ps, std::span<const G2Prepared>(prepared)).value()), product)
+  EXPECT_EQ(
+      final_exponentiation(multi_miller_loop(ps, std::span<const G2Prepared>(prepared)).value()),
+      product)
       << "seed=" << seed;
-  EXPECT_EQ(multi_miller_loop(ps, std::span<const G2Prepared>(prepared)).value(), multi_miller_loop(ps, qs).value());
+  EXPECT_EQ(multi_miller_loop(ps, std::span<const G2Prepared>(prepared)).value(),
+            multi_miller_loop(ps, qs).value());
 }
 
 TEST(Pairing, IdentityGivesOne) {
@@ -171,7 +175,8 @@ TEST(Pairing, ProductCheck) {
   std::vector<G1Affine> ps = {-g1_mul(g1, a), g1_mul(g1, a * b)};
   std::vector<G2Affine> qs = {g2_mul(g2, b), g2};
   EXPECT_TRUE(pairing_product_is_one(ps, qs));
-  std::vector<G2Prepared> prepared = {G2Prepared::from_affine(qs[0]), G2Prepared::from_affine(qs[1])};
+  std::vector<G2Prepared> prepared = {G2Prepared::from_affine(qs[0]),
+                                      G2Prepared::from_affine(qs[1])};
   EXPECT_TRUE(pairing_product_is_one(ps, std::span<const G2Prepared>(prepared)));
   ps[1] = g1_mul(g1, a * b + Fr::one());
   EXPECT_FALSE(pairing_product_is_one(ps, qs));

@@ -48,7 +48,8 @@ inline void signed_window_digits(const Limbs<M>& k, unsigned w, unsigned count, 
       if (bit < 64 * M) c += static_cast<std::uint32_t>((k[bit / 64] >> (bit % 64)) & 1) << b;
     }
     carry = (c + (1u << (w - 1)) - 1) >> w;  // c > 2^(w−1)
-    out[i] = static_cast<std::int8_t>(static_cast<std::int32_t>(c) - static_cast<std::int32_t>(carry << w));
+    out[i] = static_cast<std::int8_t>(static_cast<std::int32_t>(c) -
+                                      static_cast<std::int32_t>(carry << w));
   }
 }
 
@@ -130,8 +131,10 @@ Jacobian<C> mul_limbs_vartime(const Jacobian<C>& p, const Limbs<M>& k) {
   for (unsigned i = n; i-- > 0;) {
     acc.dbl();
     const int d = digits[i];
-    if (d > 0) acc.add(table[(d - 1) / 2]);
-    else if (d < 0) acc.add(-table[(-d - 1) / 2]);
+    if (d > 0)
+      acc.add(table[(d - 1) / 2]);
+    else if (d < 0)
+      acc.add(-table[(-d - 1) / 2]);
   }
   return acc;
 }

@@ -44,7 +44,8 @@ TYPED_TEST(Subgroup, FastTestAgreesWithOrderTest) {
       ASSERT_FALSE(is_in_subgroup(q + p)) << "seed=" << seed;
     }
   }
-  EXPECT_GE(outside, 15) << "random curve points should almost never be in the subgroup; seed=" << seed;
+  EXPECT_GE(outside, 15) << "random curve points should almost never be in the subgroup; seed="
+                         << seed;
   for (int i = 0; i < 4; ++i) {
     const J p = random_subgroup_point<C>(rng);
     ASSERT_TRUE(is_in_subgroup(p)) << "seed=" << seed;

@@ -18,8 +18,8 @@ inline std::uint64_t fresh_seed() {
   std::uint64_t s = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   if (const char* env = std::getenv("CUZK_SEED")) s = std::strtoull(env, nullptr, 10);
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::printf("[ seed     ] %s.%s seed=%llu\n", info ? info->test_suite_name() : "?", info ? info->name() : "?",
-              static_cast<unsigned long long>(s));
+  std::printf("[ seed     ] %s.%s seed=%llu\n", info ? info->test_suite_name() : "?",
+              info ? info->name() : "?", static_cast<unsigned long long>(s));
   return s;
 }
 
@@ -40,9 +40,13 @@ inline Fr random_fr(std::mt19937_64& rng) {
 template <class F>
 F random_field(std::mt19937_64& rng);
 template <>
-inline Fp random_field<Fp>(std::mt19937_64& rng) { return random_fp(rng); }
+inline Fp random_field<Fp>(std::mt19937_64& rng) {
+  return random_fp(rng);
+}
 template <>
-inline Fp2 random_field<Fp2>(std::mt19937_64& rng) { return random_fp2(rng); }
+inline Fp2 random_field<Fp2>(std::mt19937_64& rng) {
+  return random_fp2(rng);
+}
 
 /// A uniformly random point of the whole curve group E(F) minus the identity: random x until
 /// x³ + b is a square. Outside the subgroup with overwhelming probability (cofactor > 2^120).

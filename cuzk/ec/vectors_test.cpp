@@ -32,11 +32,14 @@ const json& vectors() {
 
 std::vector<std::uint8_t> unhex(const std::string& s) {
   std::vector<std::uint8_t> out;
-  for (std::size_t i = 0; i + 1 < s.size(); i += 2) out.push_back(static_cast<std::uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
+  for (std::size_t i = 0; i + 1 < s.size(); i += 2)
+    out.push_back(static_cast<std::uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
   return out;
 }
 template <std::size_t N>
-std::vector<std::uint8_t> vec(const std::array<std::uint8_t, N>& a) { return {a.begin(), a.end()}; }
+std::vector<std::uint8_t> vec(const std::array<std::uint8_t, N>& a) {
+  return {a.begin(), a.end()};
+}
 template <std::size_t N>
 std::span<const std::uint8_t, N> fixed(const std::vector<std::uint8_t>& v) {
   EXPECT_EQ(v.size(), N);
@@ -52,7 +55,9 @@ G1Affine g1_point(const json& j) {
 }
 G2Affine g2_point(const json& j) {
   if (j.contains("infinity") && j["infinity"].get<bool>()) return G2Affine::identity();
-  return {{fp_hex(j["x"]["c0"]), fp_hex(j["x"]["c1"])}, {fp_hex(j["y"]["c0"]), fp_hex(j["y"]["c1"])}, false};
+  return {{fp_hex(j["x"]["c0"]), fp_hex(j["x"]["c1"])},
+          {fp_hex(j["y"]["c0"]), fp_hex(j["y"]["c1"])},
+          false};
 }
 
 /// The point and its three encodings agree with |j| in both directions.

@@ -24,7 +24,9 @@ struct Xyzz {
   Field X, Y, ZZ, ZZZ;
 
   /// (1, 1, 0, 0).
-  CUZK_HD static constexpr Xyzz identity() { return {Field::one(), Field::one(), Field::zero(), Field::zero()}; }
+  CUZK_HD static constexpr Xyzz identity() {
+    return {Field::one(), Field::one(), Field::zero(), Field::zero()};
+  }
   CUZK_HD static constexpr Xyzz from_affine(const AffinePoint& a) {
     return a.infinity ? identity() : Xyzz{a.x, a.y, Field::one(), Field::one()};
   }
@@ -108,8 +110,10 @@ struct Xyzz {
     const Field p = q.x * ZZ - X;
     const Field r = q.y * ZZZ - Y;
     if (p.is_zero()) {
-      if (r.is_zero()) set_double_affine(q);
-      else *this = identity();
+      if (r.is_zero())
+        set_double_affine(q);
+      else
+        *this = identity();
       return;
     }
     const Field pp = p.square();
@@ -139,8 +143,10 @@ struct Xyzz {
     const Field p = u2 - u1;
     const Field r = s2 - s1;
     if (p.is_zero()) {
-      if (r.is_zero()) dbl();
-      else *this = identity();
+      if (r.is_zero())
+        dbl();
+      else
+        *this = identity();
       return;
     }
     const Field pp = p.square();

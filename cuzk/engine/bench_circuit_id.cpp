@@ -8,7 +8,8 @@ Result<int> parse_bench_log2(const std::string& id) {
   if (d.empty() || d.size() > 2 || d.find_first_not_of("0123456789") != std::string::npos)
     return Status(Errc::not_found, "unknown circuit '" + id + "' (bench-<10..27>)");
   int k = std::stoi(d);
-  if (k < 10 || k > 27) return Status(Errc::out_of_range, "bench circuit log2 size must be 10..27, got " + d);
+  if (k < 10 || k > 27)
+    return Status(Errc::out_of_range, "bench circuit log2 size must be 10..27, got " + d);
   return k;
 }
 

@@ -16,7 +16,9 @@ std::uint64_t splitmix(std::uint64_t s) {
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
-bool bench_bit(std::uint64_t seed, std::uint64_t f) { return splitmix(seed ^ (0xd1b54a32d192ed03ULL * (f + 1))) & 1; }
+bool bench_bit(std::uint64_t seed, std::uint64_t f) {
+  return splitmix(seed ^ (0xd1b54a32d192ed03ULL * (f + 1))) & 1;
+}
 
 // acc ± v inlined (Fr's operators test the run-time asm switch out of line; add4/sub4 use only
 // add/adc/sbb/cmov, valid on every x86-64), as in the PCE.
@@ -37,7 +39,8 @@ bool bench_bit(std::uint64_t seed, std::uint64_t f) { return splitmix(seed ^ (0x
 
 // ⟨row r, z⟩ with entries sorted by kind (+1, −1, general); a general term whose value is 0 is
 // skipped and one whose value is 1 (Montgomery R) costs an add. |g|: running index into gen_idx.
-[[gnu::always_inline]] inline Fr row_dot(const SparseMatrix& m, std::size_t r, const Fr* z, std::uint64_t& g) {
+[[gnu::always_inline]] inline Fr row_dot(const SparseMatrix& m, std::size_t r, const Fr* z,
+                                         std::uint64_t& g) {
   constexpr std::uint32_t kMask = SparseMatrix::kColumnMask;
   const std::uint32_t* col = m.col.data();
   std::uint64_t e = m.row_ptr[r];
@@ -54,9 +57,12 @@ bool bench_bit(std::uint64_t seed, std::uint64_t f) { return splitmix(seed ^ (0x
     const Fr& v = z[col[e] & kMask];
     const std::uint64_t nz = v.l[0] | v.l[1] | v.l[2] | v.l[3];
     if (nz == 0) continue;
-    const std::uint64_t n1 = (v.l[0] ^ kOne[0]) | (v.l[1] ^ kOne[1]) | (v.l[2] ^ kOne[2]) | (v.l[3] ^ kOne[3]);
-    if (n1 == 0) acc_add(acc, m.coeffs[*gi]);
-    else acc_add(acc, m.coeffs[*gi] * v);
+    const std::uint64_t n1 =
+        (v.l[0] ^ kOne[0]) | (v.l[1] ^ kOne[1]) | (v.l[2] ^ kOne[2]) | (v.l[3] ^ kOne[3]);
+    if (n1 == 0)
+      acc_add(acc, m.coeffs[*gi]);
+    else
+      acc_add(acc, m.coeffs[*gi] * v);
   }
   return acc;
 }
@@ -64,16 +70,20 @@ bool bench_bit(std::uint64_t seed, std::uint64_t f) { return splitmix(seed ^ (0x
 // Non-temporal store (two 16-byte movntdq): a, b, c are written once and not read here again.
 [[gnu::always_inline]] inline void store_nt(Fr* dst, const Fr& v) {
   auto* d = reinterpret_cast<__m128i*>(dst->l.data());
-  _mm_stream_si128(d, _mm_set_epi64x(static_cast<long long>(v.l[1]), static_cast<long long>(v.l[0])));
-  _mm_stream_si128(d + 1, _mm_set_epi64x(static_cast<long long>(v.l[3]), static_cast<long long>(v.l[2])));
+  _mm_stream_si128(d,
+                   _mm_set_epi64x(static_cast<long long>(v.l[1]), static_cast<long long>(v.l[0])));
+  _mm_stream_si128(d + 1,
+                   _mm_set_epi64x(static_cast<long long>(v.l[3]), static_cast<long long>(v.l[2])));
 }
 
 }  // namespace
 
 Result<std::shared_ptr<const BenchSolvePlan>> bench_solve_plan(const R1csMatrices& m) {
   const std::uint64_t cols = m.num_columns();
-  if (cols == 0 || m.num_inputs == 0) return Status(Errc::invalid_argument, "circuit without the ONE variable");
-  if (cols > SparseMatrix::kMaxColumns) return Status(Errc::out_of_range, "too many columns for a solve plan");
+  if (cols == 0 || m.num_inputs == 0)
+    return Status(Errc::invalid_argument, "circuit without the ONE variable");
+  if (cols > SparseMatrix::kMaxColumns)
+    return Status(Errc::out_of_range, "too many columns for a solve plan");
   auto plan = std::make_shared<BenchSolvePlan>();
   plan->fixed.assign(m.num_constraints, 0);
   plan->kind.assign(m.num_constraints, BenchSolvePlan::kCheck);
@@ -93,7 +103,8 @@ Result<std::shared_ptr<const BenchSolvePlan>> bench_solve_plan(const R1csMatrice
         in_ab |= s != &m.c;
       }
     }
-    if (bad) return Status(Errc::unsatisfied, "row " + std::to_string(r) + " has two unknown variables");
+    if (bad)
+      return Status(Errc::unsatisfied, "row " + std::to_string(r) + " has two unknown variables");
     // The C coefficient of f (for a solved row) and the running general index of C.
     std::uint8_t kind = BenchSolvePlan::kCheck;
     Fr coeff = Fr::zero();
@@ -102,7 +113,7 @@ Result<std::shared_ptr<const BenchSolvePlan>> bench_solve_plan(const R1csMatrice
       const CoeffKind k = SparseMatrix::kind_of(w);
       const Fr* gen = k == CoeffKind::general ? &m.c.coeffs[m.c.gen_idx[gc++]] : nullptr;
       if (f == kNone || in_ab || SparseMatrix::column_of(w) != f) continue;
-      kind = k == CoeffKind::plus_one ? BenchSolvePlan::kPlusOne
+      kind = k == CoeffKind::plus_one    ? BenchSolvePlan::kPlusOne
              : k == CoeffKind::minus_one ? BenchSolvePlan::kMinusOne
                                          : BenchSolvePlan::kGeneral;
       if (gen) coeff = *gen;
@@ -110,7 +121,8 @@ Result<std::shared_ptr<const BenchSolvePlan>> bench_solve_plan(const R1csMatrice
     if (f == kNone) continue;
     if (in_ab) kind = BenchSolvePlan::kBoolean;
     if (kind == BenchSolvePlan::kGeneral) {
-      if (coeff.is_zero()) return Status(Errc::unsatisfied, "row " + std::to_string(r) + " has a zero coefficient");
+      if (coeff.is_zero())
+        return Status(Errc::unsatisfied, "row " + std::to_string(r) + " has a zero coefficient");
       plan->c_inverse.push_back(coeff.inverse_vartime());
     }
     plan->fixed[r] = static_cast<std::uint32_t>(f);
@@ -118,28 +130,34 @@ Result<std::shared_ptr<const BenchSolvePlan>> bench_solve_plan(const R1csMatrice
     known[f] = 1;
   }
   for (std::uint64_t i = 0; i < cols; ++i)
-    if (!known[i]) return Status(Errc::unsatisfied, "variable " + std::to_string(i) + " occurs in no row that fixes it");
+    if (!known[i])
+      return Status(Errc::unsatisfied,
+                    "variable " + std::to_string(i) + " occurs in no row that fixes it");
   return std::shared_ptr<const BenchSolvePlan>(std::move(plan));
 }
 
 Status solve_bench_partition(const R1csMatrices& m, const BenchSolvePlan& plan, std::uint64_t seed,
-                             const CancelFlag* cancel, std::vector<Fr>& z, std::span<Fr> a, std::span<Fr> b,
-                             std::span<Fr> c) {
+                             const CancelFlag* cancel, std::vector<Fr>& z, std::span<Fr> a,
+                             std::span<Fr> b, std::span<Fr> c) {
   z.resize(m.num_columns());
   return solve_bench_partition(m, plan, seed, cancel, std::span<Fr>(z), a, b, c);
 }
 
 Status solve_bench_partition(const R1csMatrices& m, const BenchSolvePlan& plan, std::uint64_t seed,
-                             const CancelFlag* cancel, std::span<Fr> z, std::span<Fr> a, std::span<Fr> b,
-                             std::span<Fr> c) {
+                             const CancelFlag* cancel, std::span<Fr> z, std::span<Fr> a,
+                             std::span<Fr> b, std::span<Fr> c) {
   const std::size_t rows = m.num_constraints;
   if (plan.kind.size() != rows || a.size() != rows || b.size() != rows || c.size() != rows)
     return Status(Errc::size_mismatch, "solve plan or a/b/c sized for another circuit");
-  if (z.size() != m.num_columns()) return Status(Errc::size_mismatch, "witness sized for another circuit");
+  if (z.size() != m.num_columns())
+    return Status(Errc::size_mismatch, "witness sized for another circuit");
   z[0] = Fr::one();
   Fr* zp = z.data();
-  const bool nt = (reinterpret_cast<std::uintptr_t>(a.data()) | reinterpret_cast<std::uintptr_t>(b.data()) |
-                   reinterpret_cast<std::uintptr_t>(c.data())) % 16 == 0;
+  const bool nt =
+      (reinterpret_cast<std::uintptr_t>(a.data()) | reinterpret_cast<std::uintptr_t>(b.data()) |
+       reinterpret_cast<std::uintptr_t>(c.data())) %
+          16 ==
+      0;
   std::uint64_t ga = 0, gb = 0, gc = 0, gi = 0;
   for (std::size_t r = 0; r < rows; ++r) {
     if (cancel && (r & 0xffff) == 0 && cancel->load(std::memory_order_relaxed))
@@ -152,7 +170,9 @@ Status solve_bench_partition(const R1csMatrices& m, const BenchSolvePlan& plan, 
       av = row_dot(m.a, r, zp, ga);
       bv = row_dot(m.b, r, zp, gb);
       cv = row_dot(m.c, r, zp, gc);
-      if (!fr_eq(av * bv, cv)) return Status(Errc::unsatisfied, "row " + std::to_string(r) + " does not hold after solving");
+      if (!fr_eq(av * bv, cv))
+        return Status(Errc::unsatisfied,
+                      "row " + std::to_string(r) + " does not hold after solving");
     } else {
       // c_rest + coeff·z_f = a·b, with z_f still 0 in the dot products.
       zp[f] = Fr::zero();
@@ -162,9 +182,12 @@ Status solve_bench_partition(const R1csMatrices& m, const BenchSolvePlan& plan, 
       cv = av * bv;
       Fr d = cv;
       acc_sub(d, rest);
-      if (kind == BenchSolvePlan::kPlusOne) zp[f] = d;
-      else if (kind == BenchSolvePlan::kMinusOne) zp[f] = -d;
-      else zp[f] = d * plan.c_inverse[gi++];
+      if (kind == BenchSolvePlan::kPlusOne)
+        zp[f] = d;
+      else if (kind == BenchSolvePlan::kMinusOne)
+        zp[f] = -d;
+      else
+        zp[f] = d * plan.c_inverse[gi++];
     }
     if (nt) {
       store_nt(&a[r], av);

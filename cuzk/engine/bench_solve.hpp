@@ -27,8 +27,10 @@ namespace cuzk::engine {
 struct BenchSolvePlan {
   enum Kind : std::uint8_t { kCheck = 0, kBoolean = 1, kPlusOne = 2, kMinusOne = 3, kGeneral = 4 };
   std::vector<std::uint32_t> fixed;  ///< per row: the column it fixes (kCheck rows: 0)
-  std::vector<std::uint8_t> kind;    ///< per row: kCheck (fixes none), kBoolean, or the C coefficient's kind
-  std::vector<Fr> c_inverse;         ///< kGeneral rows in row order: 1 / (C coefficient of the fixed column)
+  std::vector<std::uint8_t>
+      kind;  ///< per row: kCheck (fixes none), kBoolean, or the C coefficient's kind
+  std::vector<Fr>
+      c_inverse;  ///< kGeneral rows in row order: 1 / (C coefficient of the fixed column)
   std::uint64_t memory_bytes() const {
     return fixed.size() * sizeof(std::uint32_t) + kind.size() + c_inverse.size() * sizeof(Fr);
   }
@@ -42,11 +44,11 @@ Result<std::shared_ptr<const BenchSolvePlan>> bench_solve_plan(const R1csMatrice
 /// and writes A·z, B·z, C·z into |a|, |b|, |c| (num_constraints each). unsatisfied when a row does
 /// not hold (a circuit the plan does not describe), cancelled when |cancel| is set.
 Status solve_bench_partition(const R1csMatrices& m, const BenchSolvePlan& plan, std::uint64_t seed,
-                             const CancelFlag* cancel, std::vector<Fr>& z, std::span<Fr> a, std::span<Fr> b,
-                             std::span<Fr> c);
+                             const CancelFlag* cancel, std::vector<Fr>& z, std::span<Fr> a,
+                             std::span<Fr> b, std::span<Fr> c);
 /// The same into |z| of exactly num_columns entries (e.g. a pinned partition vector).
 Status solve_bench_partition(const R1csMatrices& m, const BenchSolvePlan& plan, std::uint64_t seed,
-                             const CancelFlag* cancel, std::span<Fr> z, std::span<Fr> a, std::span<Fr> b,
-                             std::span<Fr> c);
+                             const CancelFlag* cancel, std::span<Fr> z, std::span<Fr> a,
+                             std::span<Fr> b, std::span<Fr> c);
 
 }  // namespace cuzk::engine

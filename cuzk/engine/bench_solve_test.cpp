@@ -20,7 +20,8 @@ namespace {
 
 Fr poison() {
   Fr p;
-  p.l = {0x0123456789abcdefULL, 0xfedcba9876543210ULL, 0x1111111111111111ULL, 0x0222222222222222ULL};
+  p.l = {0x0123456789abcdefULL, 0xfedcba9876543210ULL, 0x1111111111111111ULL,
+         0x0222222222222222ULL};
   return p;
 }
 
@@ -47,13 +48,16 @@ TEST(BenchSolve, MatchesSolverAndPce) {
       std::vector<Fr> a(m.num_constraints, poison()), b = a, c = a;
       ASSERT_TRUE(solve_bench_partition(m, **plan, wseed, nullptr, z, a, b, c).ok());
       ASSERT_EQ(z.size(), w->z.size());
-      for (std::size_t i = 0; i < z.size(); ++i) ASSERT_TRUE(fr_eq(z[i], w->z[i])) << "rows " << p.rows << " z[" << i << "]";
+      for (std::size_t i = 0; i < z.size(); ++i)
+        ASSERT_TRUE(fr_eq(z[i], w->z[i])) << "rows " << p.rows << " z[" << i << "]";
       auto ref = pce_evaluate(pool, m, w->z);
       ASSERT_TRUE(ref.ok());
       auto naive = spmv_naive(m, w->z);
       for (std::size_t r = 0; r < m.num_constraints; ++r) {
-        ASSERT_TRUE(fr_eq(a[r], ref->a[r]) && fr_eq(b[r], ref->b[r]) && fr_eq(c[r], ref->c[r])) << "rows " << p.rows << " row " << r;
-        ASSERT_TRUE(fr_eq(a[r], naive.a[r]) && fr_eq(b[r], naive.b[r]) && fr_eq(c[r], naive.c[r])) << "row " << r;
+        ASSERT_TRUE(fr_eq(a[r], ref->a[r]) && fr_eq(b[r], ref->b[r]) && fr_eq(c[r], ref->c[r]))
+            << "rows " << p.rows << " row " << r;
+        ASSERT_TRUE(fr_eq(a[r], naive.a[r]) && fr_eq(b[r], naive.b[r]) && fr_eq(c[r], naive.c[r]))
+            << "row " << r;
       }
       std::size_t bad = 0;
       EXPECT_TRUE(abc_satisfied(naive, &bad)) << "row " << bad;
@@ -71,21 +75,24 @@ TEST(BenchSolve, PlanRejectsUnsolvableCircuits) {
     auto plan = bench_solve_plan(m);
     ASSERT_FALSE(plan.ok());
     EXPECT_EQ(plan.status().code(), Errc::unsatisfied);
-    EXPECT_NE(plan.status().message().find("row 0 has two unknown"), std::string::npos) << plan.status().message();
+    EXPECT_NE(plan.status().message().find("row 0 has two unknown"), std::string::npos)
+        << plan.status().message();
   }
   {
     R1csMatrices m = g->matrices;
     m.num_aux += 1;  // a column no row fixes
     auto plan = bench_solve_plan(m);
     ASSERT_FALSE(plan.ok());
-    EXPECT_NE(plan.status().message().find("occurs in no row"), std::string::npos) << plan.status().message();
+    EXPECT_NE(plan.status().message().find("occurs in no row"), std::string::npos)
+        << plan.status().message();
   }
   auto plan = bench_solve_plan(g->matrices);
   ASSERT_TRUE(plan.ok());
   auto other = generate_bench_r1cs(BenchCircuitParams{.log_rows = 11, .seed = 3}, false);
   ASSERT_TRUE(other.ok());
   std::vector<Fr> z, a(other->matrices.num_constraints), b = a, c = a;
-  EXPECT_EQ(solve_bench_partition(other->matrices, **plan, 1, nullptr, z, a, b, c).code(), Errc::size_mismatch);
+  EXPECT_EQ(solve_bench_partition(other->matrices, **plan, 1, nullptr, z, a, b, c).code(),
+            Errc::size_mismatch);
 }
 
 TEST(BenchSolve, Cancels) {
@@ -95,7 +102,8 @@ TEST(BenchSolve, Cancels) {
   ASSERT_TRUE(plan.ok());
   CancelFlag cancel{true};
   std::vector<Fr> z, a(g->matrices.num_constraints), b = a, c = a;
-  EXPECT_EQ(solve_bench_partition(g->matrices, **plan, 1, &cancel, z, a, b, c).code(), Errc::cancelled);
+  EXPECT_EQ(solve_bench_partition(g->matrices, **plan, 1, &cancel, z, a, b, c).code(),
+            Errc::cancelled);
 }
 
 }  // namespace

@@ -1,11 +1,11 @@
 #include "cuzk/engine/config.hpp"
 
+#include <toml++/toml.h>
 #include <cctype>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <thread>
-#include <toml++/toml.h>
 
 namespace cuzk::engine {
 namespace {
@@ -24,13 +24,17 @@ struct Reader {
 
   void str(const char* k, std::string& out) {
     if (!err.ok() || !t.contains(k)) return;
-    if (auto v = t[k].value<std::string>()) out = *v;
-    else err = type_error(origin, name(k), "a string");
+    if (auto v = t[k].value<std::string>())
+      out = *v;
+    else
+      err = type_error(origin, name(k), "a string");
   }
   void boolean(const char* k, bool& out) {
     if (!err.ok() || !t.contains(k)) return;
-    if (auto v = t[k].value<bool>()) out = *v;
-    else err = type_error(origin, name(k), "true or false");
+    if (auto v = t[k].value<bool>())
+      out = *v;
+    else
+      err = type_error(origin, name(k), "true or false");
   }
   template <class U>
   void uint(const char* k, U& out) {
@@ -49,31 +53,52 @@ struct Reader {
       return;
     }
     auto s = t[k].value<std::string>();
-    if (!s) { err = type_error(origin, name(k), "a size (\"16GiB\" or bytes)"); return; }
+    if (!s) {
+      err = type_error(origin, name(k), "a size (\"16GiB\" or bytes)");
+      return;
+    }
     auto r = parse_size(*s);
-    if (!r || *s == "auto") { err = type_error(origin, name(k), "a size (\"16GiB\" or bytes)"); return; }
+    if (!r || *s == "auto") {
+      err = type_error(origin, name(k), "a size (\"16GiB\" or bytes)");
+      return;
+    }
     out = *r;
   }
   void strings(const char* k, std::vector<std::string>& out) {
     if (!err.ok() || !t.contains(k)) return;
-    if (auto s = t[k].value<std::string>()) { out = {*s}; return; }
+    if (auto s = t[k].value<std::string>()) {
+      out = {*s};
+      return;
+    }
     auto* a = t[k].as_array();
-    if (!a) { err = type_error(origin, name(k), "a string or an array of strings"); return; }
+    if (!a) {
+      err = type_error(origin, name(k), "a string or an array of strings");
+      return;
+    }
     out.clear();
     for (auto& e : *a) {
       auto s = e.value<std::string>();
-      if (!s) { err = type_error(origin, name(k), "an array of strings"); return; }
+      if (!s) {
+        err = type_error(origin, name(k), "an array of strings");
+        return;
+      }
       out.push_back(*s);
     }
   }
   void ints(const char* k, std::vector<int>& out) {
     if (!err.ok() || !t.contains(k)) return;
     auto* a = t[k].as_array();
-    if (!a) { err = type_error(origin, name(k), "an array of integers"); return; }
+    if (!a) {
+      err = type_error(origin, name(k), "an array of integers");
+      return;
+    }
     out.clear();
     for (auto& e : *a) {
       auto v = e.value<std::int64_t>();
-      if (!v || *v < 0 || *v > 1024) { err = type_error(origin, name(k), "an array of device ordinals"); return; }
+      if (!v || *v < 0 || *v > 1024) {
+        err = type_error(origin, name(k), "an array of device ordinals");
+        return;
+      }
       out.push_back(static_cast<int>(*v));
     }
   }
@@ -85,7 +110,9 @@ struct Reader {
       if (!k.count(std::string(key.str()))) {
         std::string list;
         for (auto& s : k) list += (list.empty() ? "" : ", ") + s;
-        err = Status(Errc::invalid_argument, origin + ": unknown key '" + name(std::string(key.str())) + "' (known: " + list + ")");
+        err = Status(
+            Errc::invalid_argument,
+            origin + ": unknown key '" + name(std::string(key.str())) + "' (known: " + list + ")");
         return;
       }
     }
@@ -101,22 +128,36 @@ Result<std::uint64_t> parse_size(const std::string& in) {
   if (s == "auto") return std::uint64_t{0};
   std::size_t i = 0;
   while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-  if (i == 0 || i > 19) return Status(Errc::invalid_argument, "size '" + in + "' is not a number with an optional unit");
+  if (i == 0 || i > 19)
+    return Status(Errc::invalid_argument,
+                  "size '" + in + "' is not a number with an optional unit");
   std::uint64_t n = std::stoull(s.substr(0, i));
   std::string unit = s.substr(i);
   for (auto& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   std::uint64_t mul;
-  if (unit.empty() || unit == "b") mul = 1;
-  else if (unit == "kib") mul = 1ull << 10;
-  else if (unit == "mib") mul = 1ull << 20;
-  else if (unit == "gib") mul = 1ull << 30;
-  else if (unit == "tib") mul = 1ull << 40;
-  else if (unit == "kb") mul = 1000ull;
-  else if (unit == "mb") mul = 1000ull * 1000;
-  else if (unit == "gb") mul = 1000ull * 1000 * 1000;
-  else if (unit == "tb") mul = 1000ull * 1000 * 1000 * 1000;
-  else return Status(Errc::invalid_argument, "size '" + in + "' has an unknown unit (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)");
-  if (n > UINT64_MAX / mul) return Status(Errc::out_of_range, "size '" + in + "' overflows 64 bits");
+  if (unit.empty() || unit == "b")
+    mul = 1;
+  else if (unit == "kib")
+    mul = 1ull << 10;
+  else if (unit == "mib")
+    mul = 1ull << 20;
+  else if (unit == "gib")
+    mul = 1ull << 30;
+  else if (unit == "tib")
+    mul = 1ull << 40;
+  else if (unit == "kb")
+    mul = 1000ull;
+  else if (unit == "mb")
+    mul = 1000ull * 1000;
+  else if (unit == "gb")
+    mul = 1000ull * 1000 * 1000;
+  else if (unit == "tb")
+    mul = 1000ull * 1000 * 1000 * 1000;
+  else
+    return Status(Errc::invalid_argument,
+                  "size '" + in + "' has an unknown unit (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)");
+  if (n > UINT64_MAX / mul)
+    return Status(Errc::out_of_range, "size '" + in + "' overflows 64 bits");
   return n * mul;
 }
 
@@ -136,15 +177,19 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     root = toml::parse(text, origin);
   } catch (const toml::parse_error& e) {
     std::ostringstream o;
-    o << origin << ':' << e.source().begin.line << ':' << e.source().begin.column << ": " << e.description();
+    o << origin << ':' << e.source().begin.line << ':' << e.source().begin.column << ": "
+      << e.description();
     return Status(Errc::bad_encoding, o.str());
   }
   DaemonConfig c;
   for (auto& [key, v] : root) {
-    static const std::set<std::string> sections = {"daemon", "tls", "logging", "memory", "engine", "gpu", "circuits", "circom", "fake"};
+    static const std::set<std::string> sections = {
+        "daemon", "tls", "logging", "memory", "engine", "gpu", "circuits", "circom", "fake"};
     if (!sections.count(std::string(key.str())) || !v.is_table())
-      return Status(Errc::invalid_argument, origin + ": unknown section '" + std::string(key.str()) +
-                                                "' (known: daemon, tls, logging, memory, engine, gpu, circuits, circom, fake)");
+      return Status(
+          Errc::invalid_argument,
+          origin + ": unknown section '" + std::string(key.str()) +
+              "' (known: daemon, tls, logging, memory, engine, gpu, circuits, circom, fake)");
   }
   auto section = [&](const char* name) -> const toml::table& {
     static const toml::table empty;
@@ -153,7 +198,8 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
   };
   {
     Reader r{section("daemon"), "daemon", origin, {}};
-    r.only({"listen", "socket_group", "metrics_listen", "max_message_bytes", "journal", "shutdown_grace_s"});
+    r.only({"listen", "socket_group", "metrics_listen", "max_message_bytes", "journal",
+            "shutdown_grace_s"});
     r.strings("listen", c.listen);
     r.str("socket_group", c.socket_group);
     r.str("metrics_listen", c.metrics_listen);
@@ -161,9 +207,12 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     r.str("journal", c.journal);
     r.uint("shutdown_grace_s", c.shutdown_grace_s);
     CUZK_RETURN_IF_ERROR(r.err);
-    if (c.listen.empty()) return Status(Errc::invalid_argument, origin + ": daemon.listen names no address");
-    if (c.max_message_bytes < (std::uint64_t{128} << 20) || c.max_message_bytes > (std::uint64_t{2047} << 20))
-      return Status(Errc::out_of_range, origin + ": daemon.max_message_bytes must be 128MiB..2047MiB");
+    if (c.listen.empty())
+      return Status(Errc::invalid_argument, origin + ": daemon.listen names no address");
+    if (c.max_message_bytes < (std::uint64_t{128} << 20) ||
+        c.max_message_bytes > (std::uint64_t{2047} << 20))
+      return Status(Errc::out_of_range,
+                    origin + ": daemon.max_message_bytes must be 128MiB..2047MiB");
   }
   {
     Reader r{section("tls"), "tls", origin, {}};
@@ -185,9 +234,12 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     r.str("format", c.log_format);
     r.str("file", c.log_file);
     CUZK_RETURN_IF_ERROR(r.err);
-    static const std::set<std::string> levels = {"trace", "debug", "info", "warn", "error", "critical", "off"};
+    static const std::set<std::string> levels = {"trace", "debug",    "info", "warn",
+                                                 "error", "critical", "off"};
     if (!levels.count(c.log_level))
-      return Status(Errc::invalid_argument, origin + ": logging.level must be trace, debug, info, warn, error, critical or off");
+      return Status(
+          Errc::invalid_argument,
+          origin + ": logging.level must be trace, debug, info, warn, error, critical or off");
     if (c.log_format != "text" && c.log_format != "json")
       return Status(Errc::invalid_argument, origin + ": logging.format must be text or json");
   }
@@ -199,14 +251,19 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     r.str("critical_headroom", c.critical_headroom);
     r.str("input_budget", c.input_budget);
     CUZK_RETURN_IF_ERROR(r.err);
-    if (auto b = parse_size(c.memory_budget); !b) return b.status().with_context(origin + ": memory.budget");
-    if (auto b = parse_size(c.critical_headroom); !b) return b.status().with_context(origin + ": memory.critical_headroom");
-    if (auto b = parse_size(c.input_budget); !b) return b.status().with_context(origin + ": memory.input_budget");
+    if (auto b = parse_size(c.memory_budget); !b)
+      return b.status().with_context(origin + ": memory.budget");
+    if (auto b = parse_size(c.critical_headroom); !b)
+      return b.status().with_context(origin + ": memory.critical_headroom");
+    if (auto b = parse_size(c.input_budget); !b)
+      return b.status().with_context(origin + ": memory.input_budget");
   }
   {
     Reader r{section("engine"), "engine", origin, {}};
-    r.only({"prover", "cache_dir", "synthesis_workers", "gpu_workers_per_device", "devices", "synthesis_queue_depth",
-            "gpu_queue_depth", "max_batch_size", "batch_wait_ms", "self_verify", "job_retention_s", "max_pending_per_client", "max_pending_total", "key_images"});
+    r.only({"prover", "cache_dir", "synthesis_workers", "gpu_workers_per_device", "devices",
+            "synthesis_queue_depth", "gpu_queue_depth", "max_batch_size", "batch_wait_ms",
+            "self_verify", "job_retention_s", "max_pending_per_client", "max_pending_total",
+            "key_images"});
     r.str("prover", c.prover);
     r.str("cache_dir", c.cache_dir);
     r.boolean("key_images", c.key_images);
@@ -232,31 +289,42 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
   {
     const toml::table& t = section("gpu");
     Reader r{t, "gpu", origin, {}};
-    r.only({"devices", "arena_bytes", "arena_fraction", "vram_cap_bytes", "working_reserve_bytes", "pinned_host_bytes",
-            "partition_pinned_bytes"});
+    r.only({"devices", "arena_bytes", "arena_fraction", "vram_cap_bytes", "working_reserve_bytes",
+            "pinned_host_bytes", "partition_pinned_bytes"});
     CUZK_RETURN_IF_ERROR(r.err);
     if (t.contains("devices")) {
       if (!c.devices.empty())
-        return Status(Errc::invalid_argument, origin + ": gpu.devices and engine.devices both set (use gpu.devices)");
+        return Status(Errc::invalid_argument,
+                      origin + ": gpu.devices and engine.devices both set (use gpu.devices)");
       if (auto s = t["devices"].value<std::string>()) {
-        if (*s == "cpu") c.cpu_only = true;
-        else if (*s != "auto") return type_error(origin, "gpu.devices", "\"auto\", \"cpu\" or an array of device ordinals");
+        if (*s == "cpu")
+          c.cpu_only = true;
+        else if (*s != "auto")
+          return type_error(origin, "gpu.devices",
+                            "\"auto\", \"cpu\" or an array of device ordinals");
       } else {
         r.ints("devices", c.devices);
         CUZK_RETURN_IF_ERROR(r.err);
-        if (c.devices.empty()) return type_error(origin, "gpu.devices", "\"auto\", \"cpu\" or a non-empty array of device ordinals");
+        if (c.devices.empty())
+          return type_error(origin, "gpu.devices",
+                            "\"auto\", \"cpu\" or a non-empty array of device ordinals");
       }
     }
-    const bool has_bytes = t.contains("arena_bytes") && t["arena_bytes"].value<std::string>() != std::optional<std::string>("auto");
+    const bool has_bytes = t.contains("arena_bytes") && t["arena_bytes"].value<std::string>() !=
+                                                            std::optional<std::string>("auto");
     if (has_bytes) r.size("arena_bytes", c.gpu_arena_bytes);
     CUZK_RETURN_IF_ERROR(r.err);
     if (t.contains("arena_fraction")) {
       auto f = t["arena_fraction"].value<double>();
-      if (!f || !(*f > 0.0 && *f <= 0.98)) return type_error(origin, "gpu.arena_fraction", "a number in (0, 0.98]");
-      if (has_bytes) return Status(Errc::invalid_argument, origin + ": gpu.arena_bytes and gpu.arena_fraction exclude each other");
+      if (!f || !(*f > 0.0 && *f <= 0.98))
+        return type_error(origin, "gpu.arena_fraction", "a number in (0, 0.98]");
+      if (has_bytes)
+        return Status(Errc::invalid_argument,
+                      origin + ": gpu.arena_bytes and gpu.arena_fraction exclude each other");
       c.gpu_arena_fraction = *f;
     }
-    if (has_bytes && c.gpu_arena_bytes == 0) return type_error(origin, "gpu.arena_bytes", "\"auto\" or a size above 0");
+    if (has_bytes && c.gpu_arena_bytes == 0)
+      return type_error(origin, "gpu.arena_bytes", "\"auto\" or a size above 0");
     r.size("vram_cap_bytes", c.gpu_vram_cap_bytes);
     r.size("working_reserve_bytes", c.gpu_working_reserve_bytes);
     r.size("pinned_host_bytes", c.gpu_pinned_host_bytes);
@@ -275,14 +343,18 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     std::vector<int> devs;
     r.ints("devices", devs);
     CUZK_RETURN_IF_ERROR(r.err);
-    if (devs.empty()) return Status(Errc::invalid_argument, origin + ": circuits." + id + ".devices must name at least one device");
+    if (devs.empty())
+      return Status(Errc::invalid_argument,
+                    origin + ": circuits." + id + ".devices must name at least one device");
     c.circuit_devices[id] = devs;
   }
   for (auto& [key, v] : section("circom")) {
     const std::string id(key.str());
     auto path = v.value<std::string>();
     if (!path || path->empty()) return type_error(origin, "circom." + id, "the path of a .zkey");
-    if (id.rfind("bench-", 0) == 0) return Status(Errc::invalid_argument, origin + ": circom." + id + ": bench-* ids are reserved");
+    if (id.rfind("bench-", 0) == 0)
+      return Status(Errc::invalid_argument,
+                    origin + ": circom." + id + ": bench-* ids are reserved");
     c.circom[id] = *path;
   }
   {
@@ -314,7 +386,9 @@ Result<EngineOptions> engine_options(const DaemonConfig& c) {
   if (!budget) return budget.status();
   if (*budget == 0) {
     std::uint64_t total = host_memory_bytes();
-    if (total == 0) return Status(Errc::io_error, "memory.budget = auto but /proc/meminfo is unreadable; set a size");
+    if (total == 0)
+      return Status(Errc::io_error,
+                    "memory.budget = auto but /proc/meminfo is unreadable; set a size");
     if (total <= c.memory_safety_margin)
       return Status(Errc::out_of_range, "memory.safety_margin is larger than the host memory");
     *budget = total - c.memory_safety_margin;
@@ -325,13 +399,15 @@ Result<EngineOptions> engine_options(const DaemonConfig& c) {
   // auto: 1/16 of the budget keeps room for a small CRITICAL job (WinningPoSt partitions are
   // ~0.5 GiB, the 2^22 bench partition 0.5 GiB) without starving bulk work.
   o.critical_headroom = *head ? *head : o.memory_limit / 16;
-  if (o.critical_headroom >= o.memory_limit) return Status(Errc::out_of_range, "memory.critical_headroom must be below the budget");
+  if (o.critical_headroom >= o.memory_limit)
+    return Status(Errc::out_of_range, "memory.critical_headroom must be below the budget");
   auto inputs = parse_size(c.input_budget);
   if (!inputs) return inputs.status();
   // auto: 1/8 of the budget for job inputs (a PoRep C1 envelope is ~50 MB).
   o.input_budget = *inputs ? *inputs : o.memory_limit / 8;
   if (o.input_budget + o.critical_headroom >= o.memory_limit)
-    return Status(Errc::out_of_range, "memory.input_budget plus critical_headroom must be below the budget");
+    return Status(Errc::out_of_range,
+                  "memory.input_budget plus critical_headroom must be below the budget");
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   o.synthesis_workers = c.synthesis_workers ? c.synthesis_workers : std::max(1u, cores / 2);
   o.gpu_workers_per_device = c.gpu_workers_per_device;
@@ -346,7 +422,8 @@ Result<EngineOptions> engine_options(const DaemonConfig& c) {
   o.journal_path = c.journal;
   o.device_reserve_bytes = c.gpu_working_reserve_bytes;
   o.circuit_devices = c.circuit_devices;
-  for (int d : c.devices) o.devices.push_back(DeviceInfo{.ordinal = d, .name = "device " + std::to_string(d)});
+  for (int d : c.devices)
+    o.devices.push_back(DeviceInfo{.ordinal = d, .name = "device " + std::to_string(d)});
   return o;
 }
 

@@ -15,11 +15,12 @@ namespace cuzk::engine {
 
 struct DaemonConfig {
   // [daemon]
-  std::vector<std::string> listen = {"unix://cuzk.sock"};  ///< unix://path or host:port (loopback when host empty)
-  std::string socket_group;                                 ///< group of the unix socket (mode 0660 then; else 0600)
-  std::string metrics_listen;                               ///< HTTP /metrics on host:port; empty = off
+  std::vector<std::string> listen = {
+      "unix://cuzk.sock"};     ///< unix://path or host:port (loopback when host empty)
+  std::string socket_group;    ///< group of the unix socket (mode 0660 then; else 0600)
+  std::string metrics_listen;  ///< HTTP /metrics on host:port; empty = off
   std::uint64_t max_message_bytes = std::uint64_t{256} << 20;
-  std::string journal = "cuzk-journal.db";                  ///< empty = no journal
+  std::string journal = "cuzk-journal.db";  ///< empty = no journal
   std::uint32_t shutdown_grace_s = 30;
   // [tls]
   std::string tls_cert, tls_key, tls_client_ca;
@@ -32,14 +33,16 @@ struct DaemonConfig {
   std::string memory_budget = "auto";
   std::uint64_t memory_safety_margin = std::uint64_t{5} << 30;
   std::string critical_headroom = "auto";
-  std::string input_budget = "auto";  ///< auto = budget / 8  ///< auto = two partitions of the largest circuit seen, capped
+  std::string input_budget =
+      "auto";  ///< auto = budget / 8  ///< auto = two partitions of the largest circuit seen, capped
   // [engine]
-  std::string prover = "groth16";  ///< groth16 | fake
+  std::string prover = "groth16";        ///< groth16 | fake
   std::string cache_dir = "cuzk-cache";  ///< groth16: generated keys and recorded matrices
   bool key_images = true;  ///< groth16: key images in cache_dir (the SRS manager's mmap tier)
   std::uint32_t synthesis_workers = 0;  ///< 0 = max(1, cores / 2)
   std::uint32_t gpu_workers_per_device = 2;
-  std::vector<int> devices;  ///< empty = every GPU found, else the CPU ([gpu] devices, or engine.devices)
+  std::vector<int>
+      devices;  ///< empty = every GPU found, else the CPU ([gpu] devices, or engine.devices)
   std::uint32_t synthesis_queue_depth = 0;
   std::uint32_t gpu_queue_depth = 0;
   std::uint32_t max_batch_size = 1;
@@ -49,15 +52,18 @@ struct DaemonConfig {
   std::uint32_t max_pending_per_client = 64;
   std::uint32_t max_pending_total = 0;
   // [gpu] (devices: "auto" → devices empty; "cpu" → cpu_only; [0, 1] → devices)
-  bool cpu_only = false;                 ///< the CPU backend even where GPUs exist
-  std::uint64_t gpu_arena_bytes = 0;     ///< VRAM arena per device; 0 = gpu_arena_fraction of free memory
-  double gpu_arena_fraction = 0.90;      ///< share of the free VRAM the arena takes (arena_bytes auto)
+  bool cpu_only = false;  ///< the CPU backend even where GPUs exist
+  std::uint64_t gpu_arena_bytes =
+      0;  ///< VRAM arena per device; 0 = gpu_arena_fraction of free memory
+  double gpu_arena_fraction = 0.90;  ///< share of the free VRAM the arena takes (arena_bytes auto)
   std::uint64_t gpu_vram_cap_bytes = 0;  ///< upper bound on each arena (0 = none)
-  std::uint64_t gpu_pinned_host_bytes = 0;  ///< pinned host pool per device for streamed bases (0 = none)
+  std::uint64_t gpu_pinned_host_bytes =
+      0;  ///< pinned host pool per device for streamed bases (0 = none)
   static constexpr std::uint64_t kAutoBytes = ~std::uint64_t{0};
   /// Pinned host pool per device for partition vectors (0 = none; kAutoBytes = from the pipeline depth).
   std::uint64_t gpu_partition_pinned_bytes = kAutoBytes;
-  std::uint64_t gpu_working_reserve_bytes = 0;  ///< arena bytes key placement leaves for working buffers
+  std::uint64_t gpu_working_reserve_bytes =
+      0;  ///< arena bytes key placement leaves for working buffers
   // [circuits."<id>"] devices: circuit id → device ordinals that may prove it (absent: every device)
   std::map<std::string, std::vector<int>> circuit_devices;
   // [circom]: circuit id → snarkjs .zkey (groth16 prover; jobs send the .wtns in vanilla_proof)
@@ -67,7 +73,8 @@ struct DaemonConfig {
 };
 
 /// Parses TOML text; |origin| names it in errors.
-Result<DaemonConfig> parse_config(const std::string& toml_text, const std::string& origin = "config");
+Result<DaemonConfig> parse_config(const std::string& toml_text,
+                                  const std::string& origin = "config");
 Result<DaemonConfig> load_config(const std::string& path);
 
 /// "auto", "16GiB", "512MiB", "4GB", "1000" (bytes) → bytes.

@@ -102,7 +102,8 @@ TEST(Config, GpuSection) {
   EXPECT_EQ(d->gpu_pinned_host_bytes, 0u);
 
   auto c = parse_config(
-      "[gpu]\ndevices = [0, 2]\narena_bytes = \"40GiB\"\nvram_cap_bytes = \"16GiB\"\nworking_reserve_bytes = \"6GiB\"\n"
+      "[gpu]\ndevices = [0, 2]\narena_bytes = \"40GiB\"\nvram_cap_bytes = "
+      "\"16GiB\"\nworking_reserve_bytes = \"6GiB\"\n"
       "pinned_host_bytes = \"8GiB\"\n");
   ASSERT_TRUE(c.ok()) << c.status().to_string();
   EXPECT_EQ(c->gpu_working_reserve_bytes, 6ull << 30);
@@ -146,7 +147,8 @@ TEST(Config, GpuSectionBadValuesNameTheKey) {
   for (const auto& t : cases) {
     auto c = parse_config(t.toml, "cuzk.toml");
     ASSERT_FALSE(c.ok()) << t.toml;
-    EXPECT_NE(c.status().message().find(t.needle), std::string::npos) << t.toml << " → " << c.status().to_string();
+    EXPECT_NE(c.status().message().find(t.needle), std::string::npos)
+        << t.toml << " → " << c.status().to_string();
   }
 }
 

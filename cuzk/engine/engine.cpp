@@ -1,11 +1,11 @@
 #include "cuzk/engine/engine.hpp"
 
+#include <spdlog/spdlog.h>
 #include <algorithm>
 #include <cstdio>
 #include <random>
 #include <sstream>
 #include <utility>
-#include <spdlog/spdlog.h>
 
 #include "cuzk/base/process_memory.hpp"
 
@@ -13,11 +13,15 @@ namespace cuzk::engine {
 namespace {
 
 std::int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 std::uint64_t ms_between(Clock::time_point a, Clock::time_point b) {
-  return b <= a ? 0 : static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count());
+  return b <= a ? 0
+                : static_cast<std::uint64_t>(
+                      std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count());
 }
 
 std::string random_job_id() {
@@ -36,33 +40,48 @@ std::string kind_label(const JobRequest& r) {
 
 std::string_view proof_kind_name(ProofKind k) {
   switch (k) {
-    case ProofKind::unspecified: return "unspecified";
-    case ProofKind::porep_seal_commit: return "porep_seal_commit";
-    case ProofKind::snap_deals_update: return "snap_deals_update";
-    case ProofKind::window_post_partition: return "window_post_partition";
-    case ProofKind::winning_post: return "winning_post";
+    case ProofKind::unspecified:
+      return "unspecified";
+    case ProofKind::porep_seal_commit:
+      return "porep_seal_commit";
+    case ProofKind::snap_deals_update:
+      return "snap_deals_update";
+    case ProofKind::window_post_partition:
+      return "window_post_partition";
+    case ProofKind::winning_post:
+      return "winning_post";
   }
   return "unknown";
 }
 
 std::string_view priority_name(Priority p) {
   switch (p) {
-    case Priority::unspecified: return "unspecified";
-    case Priority::low: return "low";
-    case Priority::normal: return "normal";
-    case Priority::high: return "high";
-    case Priority::critical: return "critical";
+    case Priority::unspecified:
+      return "unspecified";
+    case Priority::low:
+      return "low";
+    case Priority::normal:
+      return "normal";
+    case Priority::high:
+      return "high";
+    case Priority::critical:
+      return "critical";
   }
   return "unknown";
 }
 
 std::string_view job_state_name(JobState s) {
   switch (s) {
-    case JobState::queued: return "queued";
-    case JobState::running: return "running";
-    case JobState::completed: return "completed";
-    case JobState::failed: return "failed";
-    case JobState::cancelled: return "cancelled";
+    case JobState::queued:
+      return "queued";
+    case JobState::running:
+      return "running";
+    case JobState::completed:
+      return "completed";
+    case JobState::failed:
+      return "failed";
+    case JobState::cancelled:
+      return "cancelled";
   }
   return "unknown";
 }
@@ -95,8 +114,8 @@ struct Engine::Job {
   std::uint32_t next_partition = 0;  // next to admit
   std::uint32_t done = 0;
   std::vector<std::string> parts;
-  std::vector<bool> have;              // partition proved (this run, or journaled by an earlier one)
-  std::vector<std::size_t> devices;    // device indices it may use
+  std::vector<bool> have;            // partition proved (this run, or journaled by an earlier one)
+  std::vector<std::size_t> devices;  // device indices it may use
   std::shared_ptr<SrsLease> key;
   Clock::time_point submitted = Clock::now(), first_admit{}, finished{};
   bool admitted_any = false;
@@ -163,7 +182,8 @@ struct Engine::WorkerSlot {
 
 // Busy time of a device as the union of its workers' device stages.
 struct Engine::DeviceTimeline {
-  std::atomic<std::uint32_t> assigned{0};  // partitions bound here, not yet through the device stage
+  std::atomic<std::uint32_t> assigned{
+      0};  // partitions bound here, not yet through the device stage
   std::mutex mu;
   std::uint32_t active = 0;
   Clock::time_point since{};
@@ -174,12 +194,16 @@ struct Engine::DeviceTimeline {
   }
   void leave() {
     std::lock_guard lock(mu);
-    if (--active == 0) busy_ns += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - since).count());
+    if (--active == 0)
+      busy_ns += static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - since).count());
   }
   double seconds() {
     std::lock_guard lock(mu);
     std::uint64_t ns = busy_ns;
-    if (active) ns += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - since).count());
+    if (active)
+      ns += static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - since).count());
     return static_cast<double>(ns) * 1e-9;
   }
 };
@@ -200,7 +224,8 @@ Engine::Engine(EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> 
       provers_(std::move(provers)),
       budget_(opt_.memory_limit, opt_.critical_headroom),
       srs_(budget_, opt_.device_reserve_bytes),
-      synth_q_(opt_.synthesis_queue_depth ? opt_.synthesis_queue_depth : std::max<std::uint32_t>(1, opt_.synthesis_workers)),
+      synth_q_(opt_.synthesis_queue_depth ? opt_.synthesis_queue_depth
+                                          : std::max<std::uint32_t>(1, opt_.synthesis_workers)),
       // Admission bounds what reaches the device queue (each device's share, below), so the queue
       // itself never blocks a synthesis worker holding one device's partition behind another's.
       gpu_q_(1u << 20),
@@ -211,13 +236,18 @@ Engine::Engine(EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> 
   // Each device's share of the pipeline: the synthesis queue and workers, the device queue and
   // every device worker, divided evenly (one device: the whole pipeline, as without binding).
   std::size_t n = opt_.devices.size();
-  std::size_t gpu_depth = opt_.gpu_queue_depth ? opt_.gpu_queue_depth : opt_.gpu_workers_per_device * n;
-  std::size_t total = synth_q_.capacity() + opt_.synthesis_workers + gpu_depth + opt_.gpu_workers_per_device * n;
-  device_depth_ = static_cast<std::uint32_t>(std::max<std::size_t>(opt_.gpu_workers_per_device + 1, (total + n - 1) / n));
+  std::size_t gpu_depth =
+      opt_.gpu_queue_depth ? opt_.gpu_queue_depth : opt_.gpu_workers_per_device * n;
+  std::size_t total =
+      synth_q_.capacity() + opt_.synthesis_workers + gpu_depth + opt_.gpu_workers_per_device * n;
+  device_depth_ = static_cast<std::uint32_t>(
+      std::max<std::size_t>(opt_.gpu_workers_per_device + 1, (total + n - 1) / n));
 }
 
-Result<std::unique_ptr<Engine>> Engine::create(EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> provers) {
-  if (provers.empty()) return Status(Errc::invalid_argument, "the engine needs at least one prover");
+Result<std::unique_ptr<Engine>> Engine::create(
+    EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> provers) {
+  if (provers.empty())
+    return Status(Errc::invalid_argument, "the engine needs at least one prover");
   std::unique_ptr<Engine> e(new Engine(std::move(opt), std::move(provers)));
   CUZK_RETURN_IF_ERROR(e->start());
   return e;
@@ -229,18 +259,22 @@ Status Engine::start() {
   for (std::size_t d = 0; d < opt_.devices.size(); ++d)
     for (std::size_t e = 0; e < d; ++e)
       if (opt_.devices[d].ordinal == opt_.devices[e].ordinal)
-        return Status(Errc::invalid_argument, "device " + std::to_string(opt_.devices[d].ordinal) + " is listed twice");
+        return Status(Errc::invalid_argument,
+                      "device " + std::to_string(opt_.devices[d].ordinal) + " is listed twice");
   for (const auto& [circuit, ordinals] : opt_.circuit_devices) {
-    if (ordinals.empty()) return Status(Errc::invalid_argument, "circuit '" + circuit + "': the device list is empty");
+    if (ordinals.empty())
+      return Status(Errc::invalid_argument, "circuit '" + circuit + "': the device list is empty");
     std::vector<std::size_t> idx;
     for (int o : ordinals) {
       std::size_t d = 0;
       while (d < opt_.devices.size() && opt_.devices[d].ordinal != o) ++d;
       if (d == opt_.devices.size()) {
         std::string have;
-        for (auto& dev : opt_.devices) have += (have.empty() ? "" : ", ") + std::to_string(dev.ordinal);
-        return Status(Errc::invalid_argument, "circuit '" + circuit + "' names device " + std::to_string(o) +
-                                                  ", which the engine does not drive (devices: " + have + ")");
+        for (auto& dev : opt_.devices)
+          have += (have.empty() ? "" : ", ") + std::to_string(dev.ordinal);
+        return Status(Errc::invalid_argument,
+                      "circuit '" + circuit + "' names device " + std::to_string(o) +
+                          ", which the engine does not drive (devices: " + have + ")");
       }
       if (std::find(idx.begin(), idx.end(), d) == idx.end()) idx.push_back(d);
     }
@@ -267,7 +301,8 @@ Status Engine::start() {
       job->id = r.job_id;
       job->seq = r.seq;
       job->client = r.client;
-      job->prio = r.req.priority == Priority::unspecified ? default_priority(r.req.kind) : r.req.priority;
+      job->prio =
+          r.req.priority == Priority::unspecified ? default_priority(r.req.kind) : r.req.priority;
       job->label = kind_label(r.req);
       job->submitted_unix_ms = r.submitted_unix_ms;
       next_seq_ = std::max(next_seq_, r.seq + 1);
@@ -285,7 +320,8 @@ Status Engine::start() {
       // no journaled proof.
       std::string load_error = r.load_error;
       PartitionProver* prover = nullptr;
-      auto plan = load_error.empty() ? validate(r.req, &prover) : Result<JobPlan>(Status(Errc::bad_encoding, load_error));
+      auto plan = load_error.empty() ? validate(r.req, &prover)
+                                     : Result<JobPlan>(Status(Errc::bad_encoding, load_error));
       job->circuit_id = r.req.circuit_id;
       // A resumed job's input is charged when it fits; it runs either way (it was accepted).
       job->input = make_input(std::move(r.req), job->prio, /*required=*/false);
@@ -305,12 +341,14 @@ Status Engine::start() {
     }
     std::size_t resumed = admit_q_.size();
     restore_partitions_locked(*part_rows);
-    spdlog::info("journal {}: {} job(s) loaded, {} resumed with {} partition proof(s) journaled", opt_.journal_path,
-                 rows->size(), resumed, partitions_resumed_);
+    spdlog::info("journal {}: {} job(s) loaded, {} resumed with {} partition proof(s) journaled",
+                 opt_.journal_path, rows->size(), resumed, partitions_resumed_);
   }
   threads_.emplace_back([this] { admission_loop(); });
-  for (std::uint32_t i = 0; i < opt_.synthesis_workers; ++i) threads_.emplace_back([this] { synthesis_loop(); });
-  for (std::size_t s = 0; s < slots_.size(); ++s) threads_.emplace_back([this, s] { device_loop(slots_[s]->device, s); });
+  for (std::uint32_t i = 0; i < opt_.synthesis_workers; ++i)
+    threads_.emplace_back([this] { synthesis_loop(); });
+  for (std::size_t s = 0; s < slots_.size(); ++s)
+    threads_.emplace_back([this, s] { device_loop(slots_[s]->device, s); });
   threads_.emplace_back([this] { finalize_loop(); });
   threads_.emplace_back([this] { prune_loop(); });
   return {};
@@ -324,14 +362,18 @@ void Engine::restore_partitions_locked(const std::vector<JournalPartition>& rows
     if (is_terminal(job->state)) continue;
     std::string bad;
     if (p.seq != job->seq)
-      bad = "belongs to an earlier job with this id (sequence " + std::to_string(p.seq) + ", job " + std::to_string(job->seq) + ")";
+      bad = "belongs to an earlier job with this id (sequence " + std::to_string(p.seq) + ", job " +
+            std::to_string(job->seq) + ")";
     else if (p.partition >= job->plan.partitions)
-      bad = "names partition " + std::to_string(p.partition) + " of a job with " + std::to_string(job->plan.partitions);
+      bad = "names partition " + std::to_string(p.partition) + " of a job with " +
+            std::to_string(job->plan.partitions);
     else if (!p.digest_ok || p.proof.empty())
       bad = "is corrupt (its digest does not match its bytes)";
     if (!bad.empty()) {
-      finish_locked(job, JobState::failed,
-                    "on resume: the journaled proof of partition " + std::to_string(p.partition) + " " + bad, "");
+      finish_locked(
+          job, JobState::failed,
+          "on resume: the journaled proof of partition " + std::to_string(p.partition) + " " + bad,
+          "");
       continue;
     }
     if (job->have[p.partition]) continue;
@@ -399,7 +441,8 @@ void Engine::shutdown(std::chrono::milliseconds grace) {
   std::lock_guard lock(mu_);
   admit_q_.clear();
   for (auto& [id, j] : jobs_) j->key.reset();
-  for (auto& p : provers_) p->detach_budget(&budget_);  // kept buffers freed, their charges released
+  for (auto& p : provers_)
+    p->detach_budget(&budget_);  // kept buffers freed, their charges released
 }
 
 std::uint64_t Engine::release_kept_buffers() {
@@ -425,25 +468,31 @@ PartitionProver* Engine::find_prover(const std::string& circuit_id) const {
 Result<JobPlan> Engine::validate(const JobRequest& req, PartitionProver** prover) const {
   if (req.kind != ProofKind::unspecified) {
     if (static_cast<std::uint32_t>(req.kind) > 4)
-      return Status(Errc::invalid_argument, "unknown proof_kind " + std::to_string(static_cast<std::uint32_t>(req.kind)));
-    return Status(Errc::unimplemented, std::string("proof kind ") + std::string(proof_kind_name(req.kind)) +
-                                           " is not available yet (the Filecoin circuits arrive later); "
-                                           "name a registered circuit in circuit_id instead");
+      return Status(Errc::invalid_argument,
+                    "unknown proof_kind " + std::to_string(static_cast<std::uint32_t>(req.kind)));
+    return Status(Errc::unimplemented,
+                  std::string("proof kind ") + std::string(proof_kind_name(req.kind)) +
+                      " is not available yet (the Filecoin circuits arrive later); "
+                      "name a registered circuit in circuit_id instead");
   }
   if (static_cast<std::uint32_t>(req.priority) > 4)
-    return Status(Errc::invalid_argument, "unknown priority " + std::to_string(static_cast<std::uint32_t>(req.priority)));
-  if (req.circuit_id.empty()) return Status(Errc::invalid_argument, "circuit_id is empty and proof_kind is unspecified");
+    return Status(Errc::invalid_argument,
+                  "unknown priority " + std::to_string(static_cast<std::uint32_t>(req.priority)));
+  if (req.circuit_id.empty())
+    return Status(Errc::invalid_argument, "circuit_id is empty and proof_kind is unspecified");
   PartitionProver* p = find_prover(req.circuit_id);
   if (!p) return Status(Errc::not_found, "no registered circuit '" + req.circuit_id + "'");
   auto plan = p->plan(req);
   if (!plan) return plan.status();
-  if (plan->partitions == 0) return Status(Errc::invalid_argument, "a job needs at least one partition");
+  if (plan->partitions == 0)
+    return Status(Errc::invalid_argument, "a job needs at least one partition");
   Priority prio = req.priority == Priority::unspecified ? default_priority(req.kind) : req.priority;
   auto key = p->key_bytes(plan->key_id);
   if (!key) return key.status();
   if (!budget_.can_ever_fit(plan->partition_bytes + *key + opt_.input_budget, prio))
-    return Status(Errc::out_of_memory, "one partition (" + std::to_string(plan->partition_bytes) + " bytes) plus its key (" +
-                                           std::to_string(*key) + " bytes) exceed the memory budget (" +
+    return Status(Errc::out_of_memory, "one partition (" + std::to_string(plan->partition_bytes) +
+                                           " bytes) plus its key (" + std::to_string(*key) +
+                                           " bytes) exceed the memory budget (" +
                                            std::to_string(budget_.limit()) + " bytes)");
   *prover = p;
   return plan;
@@ -454,18 +503,21 @@ void Engine::enqueue_locked(const std::shared_ptr<Job>& job) {
   wake();
 }
 
-std::shared_ptr<const Engine::JobInput> Engine::make_input(JobRequest req, Priority p, bool required) {
+std::shared_ptr<const Engine::JobInput> Engine::make_input(JobRequest req, Priority p,
+                                                           bool required) {
   auto in = std::make_shared<JobInput>();
   std::uint64_t n = req.payload_bytes();
   in->req = std::move(req);
   if (opt_.input_budget == 0 || n == 0) return in;
   const bool fits = input_bytes_.load() + n <= opt_.input_budget;
-  if (fits && (budget_.try_reserve(n, p) || (release_kept_buffers() > 0 && budget_.try_reserve(n, p)))) {
+  if (fits &&
+      (budget_.try_reserve(n, p) || (release_kept_buffers() > 0 && budget_.try_reserve(n, p)))) {
     in->res = Reservation(&budget_, n);
   } else if (required) {
     return nullptr;
   } else {
-    spdlog::warn("resumed job input ({} bytes) does not fit the input budget now; running it uncharged", n);
+    spdlog::warn(
+        "resumed job input ({} bytes) does not fit the input budget now; running it uncharged", n);
     return in;
   }
   in->counter = &input_bytes_;
@@ -482,7 +534,8 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
   if (!accepting_) return Status(Errc::cancelled, "the daemon is shutting down");
   if (!req.request_id.empty()) {
     auto it = jobs_.find(req.request_id);
-    if (it != jobs_.end() && (it->second->state != JobState::failed && it->second->state != JobState::cancelled)) {
+    if (it != jobs_.end() &&
+        (it->second->state != JobState::failed && it->second->state != JobState::cancelled)) {
       SubmitResult r{it->second->id, 0, true};
       for (auto& [k, j] : admit_q_) {
         if (j == it->second) break;
@@ -492,11 +545,14 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
     }
   }
   if (opt_.max_pending_per_client && client_pending_[client] >= opt_.max_pending_per_client)
-    return Status(Errc::out_of_memory, "client '" + client + "' already has " + std::to_string(client_pending_[client]) +
-                                           " unfinished jobs (limit " + std::to_string(opt_.max_pending_per_client) + ")");
+    return Status(Errc::out_of_memory, "client '" + client + "' already has " +
+                                           std::to_string(client_pending_[client]) +
+                                           " unfinished jobs (limit " +
+                                           std::to_string(opt_.max_pending_per_client) + ")");
   if (opt_.max_pending_total && pending_total_ >= opt_.max_pending_total)
     return Status(Errc::out_of_memory, "the daemon already has " + std::to_string(pending_total_) +
-                                           " unfinished jobs (limit " + std::to_string(opt_.max_pending_total) + ")");
+                                           " unfinished jobs (limit " +
+                                           std::to_string(opt_.max_pending_total) + ")");
   auto job = std::make_shared<Job>();
   job->id = req.request_id.empty() ? random_job_id() : req.request_id;
   job->seq = next_seq_++;
@@ -512,9 +568,10 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
   job->circuit_id = req.circuit_id;
   job->input = make_input(std::move(req), job->prio, /*required=*/true);
   if (!job->input)
-    return Status(Errc::out_of_memory, "no room for this job's input now (" + std::to_string(input_bytes_.load()) +
-                                           " bytes of queued inputs, input budget " + std::to_string(opt_.input_budget) +
-                                           "); retry later");
+    return Status(Errc::out_of_memory, "no room for this job's input now (" +
+                                           std::to_string(input_bytes_.load()) +
+                                           " bytes of queued inputs, input budget " +
+                                           std::to_string(opt_.input_budget) + "); retry later");
   if (journal_) {
     JournalRecord rec;
     rec.job_id = job->id;
@@ -528,8 +585,8 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
   ++client_pending_[client];
   ++pending_total_;
   enqueue_locked(job);
-  spdlog::debug("job {} accepted: {} x{} partitions, priority {}, client '{}'", job->id, job->circuit_id,
-                job->plan.partitions, priority_name(job->prio), client);
+  spdlog::debug("job {} accepted: {} x{} partitions, priority {}, client '{}'", job->id,
+                job->circuit_id, job->plan.partitions, priority_name(job->prio), client);
   SubmitResult r{job->id, 0, false};
   for (auto& [k, j] : admit_q_) {
     if (j == job) break;
@@ -542,14 +599,23 @@ JobOutcome Engine::outcome_locked(const Job& job) const {
   JobOutcome o;
   o.job_id = job.id;
   switch (job.state) {
-    case JobState::completed: o.status = AwaitStatus::completed; break;
-    case JobState::failed: o.status = AwaitStatus::failed; break;
-    case JobState::cancelled: o.status = AwaitStatus::cancelled; break;
-    default: o.status = AwaitStatus::timeout; break;
+    case JobState::completed:
+      o.status = AwaitStatus::completed;
+      break;
+    case JobState::failed:
+      o.status = AwaitStatus::failed;
+      break;
+    case JobState::cancelled:
+      o.status = AwaitStatus::cancelled;
+      break;
+    default:
+      o.status = AwaitStatus::timeout;
+      break;
   }
   o.proof = job.proof;
   o.error = job.error;
-  auto end = is_terminal(job.state) && job.finished != Clock::time_point{} ? job.finished : Clock::now();
+  auto end =
+      is_terminal(job.state) && job.finished != Clock::time_point{} ? job.finished : Clock::now();
   o.timings.queue_wait_ms = ms_between(job.submitted, job.admitted_any ? job.first_admit : end);
   o.timings.srs_load_ms = job.srs_wait_ms.load();
   o.timings.synthesis_ms = job.synth_ms.load();
@@ -561,7 +627,8 @@ JobOutcome Engine::outcome_locked(const Job& job) const {
 Result<JobOutcome> Engine::await(const std::string& job_id, std::chrono::milliseconds timeout) {
   std::unique_lock lock(mu_);
   auto it = jobs_.find(job_id);
-  if (it == jobs_.end()) return Status(Errc::not_found, "no job '" + job_id + "' (unknown, or finished and pruned)");
+  if (it == jobs_.end())
+    return Status(Errc::not_found, "no job '" + job_id + "' (unknown, or finished and pruned)");
   auto job = it->second;
   auto pred = [&] { return is_terminal(job->state) || stopping_; };
   if (timeout.count() > 0) {
@@ -593,7 +660,8 @@ Result<bool> Engine::cancel(const std::string& job_id) {
   return was_running;
 }
 
-bool Engine::finish_locked(const std::shared_ptr<Job>& job, JobState state, std::string error, std::string proof) {
+bool Engine::finish_locked(const std::shared_ptr<Job>& job, JobState state, std::string error,
+                           std::string proof) {
   if (is_terminal(job->state)) return false;
   job->state = state;
   job->stop = true;
@@ -613,7 +681,8 @@ bool Engine::finish_locked(const std::shared_ptr<Job>& job, JobState state, std:
   }
   auto total_ms = ms_between(job->submitted, job->finished);
   if (state == JobState::completed)
-    spdlog::info("job {} completed in {} ms ({} partitions)", job->id, total_ms, job->plan.partitions);
+    spdlog::info("job {} completed in {} ms ({} partitions)", job->id, total_ms,
+                 job->plan.partitions);
   else if (state == JobState::failed)
     spdlog::warn("job {} failed after {} ms: {}", job->id, total_ms, job->error);
   else
@@ -634,7 +703,8 @@ bool Engine::finish_locked(const std::shared_ptr<Job>& job, JobState state, std:
   return true;
 }
 
-void Engine::finish(const std::shared_ptr<Job>& job, JobState state, std::string error, std::string proof) {
+void Engine::finish(const std::shared_ptr<Job>& job, JobState state, std::string error,
+                    std::string proof) {
   {
     std::lock_guard lock(mu_);
     if (!finish_locked(job, state, std::move(error), std::move(proof))) return;
@@ -669,7 +739,8 @@ bool Engine::admit_one_locked() {
       job->key = *lease;
     }
     // Partitions proved before a restart (journaled) are not admitted again.
-    while (job->next_partition < job->plan.partitions && job->have[job->next_partition]) ++job->next_partition;
+    while (job->next_partition < job->plan.partitions && job->have[job->next_partition])
+      ++job->next_partition;
     if (job->next_partition >= job->plan.partitions) {
       admit_q_.erase(it);
       if (!job->admitted_any) {
@@ -677,7 +748,8 @@ bool Engine::admit_one_locked() {
         job->first_admit = Clock::now();
         job->state = JobState::running;
       }
-      if (job->done == job->plan.partitions) fin_q_.push(WorkKey{job->prio, job->seq, 0}, FinalItem{job, job->input});
+      if (job->done == job->plan.partitions)
+        fin_q_.push(WorkKey{job->prio, job->seq, 0}, FinalItem{job, job->input});
       return true;
     }
     // Every device this job may use holds its full share: a job for other devices may go first.
@@ -686,9 +758,11 @@ bool Engine::admit_one_locked() {
     std::uint64_t bytes = job->plan.partition_bytes;
     if (!budget_.try_reserve(bytes, job->prio)) {
       if (release_kept_buffers() == 0 || !budget_.try_reserve(bytes, job->prio))
-        if (srs_.evict_idle(bytes, job->plan.key_id) == 0 || !budget_.try_reserve(bytes, job->prio)) return false;
+        if (srs_.evict_idle(bytes, job->plan.key_id) == 0 || !budget_.try_reserve(bytes, job->prio))
+          return false;
     }
-    SynthItem item{job, job->input, job->next_partition, Reservation(&budget_, bytes), DeviceTicket(this, *device)};
+    SynthItem item{job, job->input, job->next_partition, Reservation(&budget_, bytes),
+                   DeviceTicket(this, *device)};
     WorkKey key = job->key_of(job->next_partition);
     ++job->next_partition;
     if (!job->admitted_any) {
@@ -696,7 +770,8 @@ bool Engine::admit_one_locked() {
       job->first_admit = Clock::now();
       job->state = JobState::running;
     }
-    while (job->next_partition < job->plan.partitions && job->have[job->next_partition]) ++job->next_partition;
+    while (job->next_partition < job->plan.partitions && job->have[job->next_partition])
+      ++job->next_partition;
     if (job->next_partition >= job->plan.partitions) admit_q_.erase(it);
     synth_q_.push(key, std::move(item));
     return true;
@@ -737,7 +812,8 @@ void Engine::synthesis_loop() {
     --synthesizing_;
     if (!r) {
       if (!job->stop)
-        finish(job, JobState::failed, "partition " + std::to_string(item.k) + " synthesis: " + r.status().to_string(), "");
+        finish(job, JobState::failed,
+               "partition " + std::to_string(item.k) + " synthesis: " + r.status().to_string(), "");
       continue;
     }
     if (job->stop) continue;
@@ -746,7 +822,12 @@ void Engine::synthesis_loop() {
     const std::uint64_t pooled_abc = std::min(pooled.abc, job->plan.abc_bytes);
     item.res.release(pooled_abc + pooled.other);
     ++(pooled_abc + pooled.other > 0 ? partitions_pooled_ : partitions_plain_);
-    GpuItem g{job, std::move(item.in), item.k, std::move(item.res), std::move(*r), std::move(item.ticket),
+    GpuItem g{job,
+              std::move(item.in),
+              item.k,
+              std::move(item.res),
+              std::move(*r),
+              std::move(item.ticket),
               job->plan.abc_bytes - pooled_abc};
     if (!gpu_q_.push(key, std::move(g))) return;
   }
@@ -777,7 +858,8 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
       while (batch.size() < opt_.max_batch_size) {
         auto more = gpu_q_.pop_matching(
             [&](const WorkKey&, const GpuItem& g) {
-              return g.ticket.device() == device && g.job->prover == prover && g.job->plan.key_id == key_id;
+              return g.ticket.device() == device && g.job->prover == prover &&
+                     g.job->plan.key_id == key_id;
             },
             deadline);
         if (!more) break;
@@ -791,7 +873,10 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
       auto job = item.job;
       if (job->stop) continue;
       std::uint64_t waited = 0;
-      auto k = job->key ? job->key->wait(&waited) : Result<std::shared_ptr<const ProvingKeyData>>(Status(Errc::cancelled, "job ended"));
+      auto k =
+          job->key
+              ? job->key->wait(&waited)
+              : Result<std::shared_ptr<const ProvingKeyData>>(Status(Errc::cancelled, "job ended"));
       job->srs_wait_ms += waited;
       if (!k) {
         if (!job->stop) finish(job, JobState::failed, k.status().to_string(), "");
@@ -809,7 +894,10 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
     if (!pinned) {
       for (auto& item : live)
         if (!item.job->stop)
-          finish(item.job, JobState::failed, "partition " + std::to_string(item.k) + " device stage: " + pinned.status().to_string(), "");
+          finish(item.job, JobState::failed,
+                 "partition " + std::to_string(item.k) +
+                     " device stage: " + pinned.status().to_string(),
+                 "");
       continue;
     }
     std::unique_ptr<SrsDevicePin> device_pin = std::move(*pinned);
@@ -821,7 +909,8 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
       slot.circuit = live[0].job->label;
     }
     std::vector<PartitionProver::BatchItem> items;
-    for (auto& item : live) items.push_back({&item.in->req, item.k, item.part.get(), &item.job->stop});
+    for (auto& item : live)
+      items.push_back({&item.in->req, item.k, item.part.get(), &item.job->stop});
     on_device_ += static_cast<std::uint32_t>(live.size());
     timelines_[device]->enter();
     auto t0 = Clock::now();
@@ -832,7 +921,8 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
     timelines_[device]->leave();
     for (auto& item : live) item.ticket.release();
     on_device_ -= static_cast<std::uint32_t>(live.size());
-    slot.busy_ns += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+    slot.busy_ns += static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
     {
       std::lock_guard lock(slot.mu);
       slot.job_id.clear();
@@ -845,11 +935,15 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
       // a/b/c are consumed: free and un-reserve them now, before anything else.
       item.part->release_abc();
       item.res.release(item.abc_reserved);
-      Result<std::string> r = i < results.size() ? std::move(results[i])
-                                                 : Result<std::string>(Status(Errc::device_failure, "the prover returned too few results"));
+      Result<std::string> r =
+          i < results.size() ? std::move(results[i])
+                             : Result<std::string>(Status(Errc::device_failure,
+                                                          "the prover returned too few results"));
       if (!r) {
         if (!job->stop)
-          finish(job, JobState::failed, "partition " + std::to_string(item.k) + " device stage: " + r.status().to_string(), "");
+          finish(job, JobState::failed,
+                 "partition " + std::to_string(item.k) + " device stage: " + r.status().to_string(),
+                 "");
         continue;
       }
       ++slot.proved;
@@ -884,7 +978,10 @@ void Engine::finalize_loop() {
     for (auto& p : job->parts) proof += p;
     Status st;
     if (opt_.self_verify) {
-      auto key = job->key ? job->key->wait() : Result<std::shared_ptr<const ProvingKeyData>>(Status(Errc::cancelled, "job ended"));
+      auto key =
+          job->key
+              ? job->key->wait()
+              : Result<std::shared_ptr<const ProvingKeyData>>(Status(Errc::cancelled, "job ended"));
       st = key ? job->prover->verify(**key, in->req, proof) : key.status();
     }
     in.reset();
@@ -898,7 +995,8 @@ void Engine::finalize_loop() {
 }
 
 void Engine::prune_loop() {
-  auto period = std::clamp(opt_.retention / 4, std::chrono::milliseconds(10), std::chrono::milliseconds(1000));
+  auto period = std::clamp(opt_.retention / 4, std::chrono::milliseconds(10),
+                           std::chrono::milliseconds(1000));
   for (;;) {
     {
       std::unique_lock lock(mu_);
@@ -939,7 +1037,8 @@ Result<Engine::PreloadResult> Engine::preload(const std::string& circuit_id) {
       break;
     }
     if (l.status().code() != Errc::out_of_memory) return l.status();
-    if (Clock::now() > deadline) return Status(Errc::out_of_memory, "no room in the memory budget for key " + plan->key_id);
+    if (Clock::now() > deadline)
+      return Status(Errc::out_of_memory, "no room in the memory budget for key " + plan->key_id);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   auto t0 = Clock::now();
@@ -978,7 +1077,8 @@ EngineStatus Engine::status() const {
     }
     for (auto& [k, f] : q) s.queues.push_back(f);
     for (auto& [k, j] : admit_q_)
-      for (std::uint32_t p = j->next_partition; p < j->plan.partitions; ++p) s.partitions_awaiting_admission += j->have[p] ? 0 : 1;
+      for (std::uint32_t p = j->next_partition; p < j->plan.partitions; ++p)
+        s.partitions_awaiting_admission += j->have[p] ? 0 : 1;
     s.partitions_resumed = partitions_resumed_;
     s.partitions_pooled = partitions_pooled_.load();
     s.partitions_plain = partitions_plain_.load();
@@ -998,7 +1098,8 @@ EngineStatus Engine::status() const {
     ds.vram = srs_.device_status(ds.info.ordinal, provers_.empty() ? nullptr : provers_[0].get());
     if (ds.vram.has_arena) {
       ds.info.vram_total_bytes = ds.vram.arena_total;
-      ds.info.vram_free_bytes = ds.vram.arena_total - std::min(ds.vram.arena_used, ds.vram.arena_total);
+      ds.info.vram_free_bytes =
+          ds.vram.arena_total - std::min(ds.vram.arena_used, ds.vram.arena_total);
     }
     ds.busy_any_seconds = timelines_[d]->seconds();
     ds.assigned = timelines_[d]->assigned.load();
@@ -1056,11 +1157,14 @@ std::string Engine::metrics_text() const {
   metric("cuzk_proofs_cancelled_total", "counter", "Jobs cancelled.");
   o << "cuzk_proofs_cancelled_total " << s.cancelled << '\n';
   metric("cuzk_proofs_completed", "counter", "Jobs completed per kind (circuit id or proof kind).");
-  for (auto& [k, v] : done_kind) o << "cuzk_proofs_completed{proof_kind=\"" << k << "\"} " << v << '\n';
+  for (auto& [k, v] : done_kind)
+    o << "cuzk_proofs_completed{proof_kind=\"" << k << "\"} " << v << '\n';
   metric("cuzk_proofs_failed", "counter", "Jobs failed per kind.");
-  for (auto& [k, v] : fail_kind) o << "cuzk_proofs_failed{proof_kind=\"" << k << "\"} " << v << '\n';
+  for (auto& [k, v] : fail_kind)
+    o << "cuzk_proofs_failed{proof_kind=\"" << k << "\"} " << v << '\n';
   metric("cuzk_proof_duration_seconds", "summary", "Submit-to-completion time of completed jobs.");
-  o << "cuzk_proof_duration_seconds_count " << s.completed << "\ncuzk_proof_duration_seconds_sum " << sum << '\n';
+  o << "cuzk_proof_duration_seconds_count " << s.completed << "\ncuzk_proof_duration_seconds_sum "
+    << sum << '\n';
   metric("cuzk_uptime_seconds", "gauge", "Seconds since the engine started.");
   o << "cuzk_uptime_seconds " << s.uptime_seconds << '\n';
   metric("cuzk_jobs", "gauge", "Unfinished jobs per kind and state.");
@@ -1081,7 +1185,8 @@ std::string Engine::metrics_text() const {
     << "cuzk_partitions{stage=\"synthesizing\"} " << s.partitions_synthesizing << '\n'
     << "cuzk_partitions{stage=\"device_queue\"} " << s.partitions_awaiting_device << '\n'
     << "cuzk_partitions{stage=\"on_device\"} " << s.partitions_on_device << '\n';
-  metric("cuzk_memory_budget_bytes", "gauge", "Memory budget: limit, used, peak, critical headroom.");
+  metric("cuzk_memory_budget_bytes", "gauge",
+         "Memory budget: limit, used, peak, critical headroom.");
   o << "cuzk_memory_budget_bytes{kind=\"limit\"} " << s.memory_limit << '\n'
     << "cuzk_memory_budget_bytes{kind=\"used\"} " << s.memory_used << '\n'
     << "cuzk_memory_budget_bytes{kind=\"peak\"} " << s.memory_peak << '\n'
@@ -1090,68 +1195,107 @@ std::string Engine::metrics_text() const {
     << "cuzk_memory_budget_bytes{kind=\"input_budget\"} " << s.input_budget << '\n';
   metric("process_resident_memory_bytes", "gauge", "Resident memory of the daemon (VmRSS).");
   o << "process_resident_memory_bytes " << s.process_rss << '\n';
-  metric("cuzk_process_peak_resident_memory_bytes", "gauge", "Peak resident memory of the daemon since start (VmHWM).");
+  metric("cuzk_process_peak_resident_memory_bytes", "gauge",
+         "Peak resident memory of the daemon since start (VmHWM).");
   o << "cuzk_process_peak_resident_memory_bytes " << s.process_peak_rss << '\n';
   metric("cuzk_gpu_workers", "gauge", "Device workers.");
   o << "cuzk_gpu_workers " << slots_.size() << '\n';
-  metric("cuzk_device_busy_seconds_total", "counter", "Time device workers spent in the device stage.");
-  for (auto& d : s.devices) o << "cuzk_device_busy_seconds_total{device=\"" << d.info.ordinal << "\"} " << d.busy_seconds << '\n';
-  metric("cuzk_device_busy_any_seconds_total", "counter", "Time with at least one worker in the device stage (busy fraction = rate).");
-  for (auto& d : s.devices) o << "cuzk_device_busy_any_seconds_total{device=\"" << d.info.ordinal << "\"} " << d.busy_any_seconds << '\n';
+  metric("cuzk_device_busy_seconds_total", "counter",
+         "Time device workers spent in the device stage.");
+  for (auto& d : s.devices)
+    o << "cuzk_device_busy_seconds_total{device=\"" << d.info.ordinal << "\"} " << d.busy_seconds
+      << '\n';
+  metric("cuzk_device_busy_any_seconds_total", "counter",
+         "Time with at least one worker in the device stage (busy fraction = rate).");
+  for (auto& d : s.devices)
+    o << "cuzk_device_busy_any_seconds_total{device=\"" << d.info.ordinal << "\"} "
+      << d.busy_any_seconds << '\n';
   metric("cuzk_device_partitions_total", "counter", "Partitions proved per device.");
-  for (auto& d : s.devices) o << "cuzk_device_partitions_total{device=\"" << d.info.ordinal << "\"} " << d.partitions_proved << '\n';
-  metric("cuzk_device_busy_fraction", "gauge", "Busy-any time over uptime, per device (from its timeline).");
+  for (auto& d : s.devices)
+    o << "cuzk_device_partitions_total{device=\"" << d.info.ordinal << "\"} " << d.partitions_proved
+      << '\n';
+  metric("cuzk_device_busy_fraction", "gauge",
+         "Busy-any time over uptime, per device (from its timeline).");
   for (auto& d : s.devices)
     o << "cuzk_device_busy_fraction{device=\"" << d.info.ordinal << "\"} "
       << (s.uptime_seconds > 0 ? d.busy_any_seconds / s.uptime_seconds : 0.0) << '\n';
-  metric("cuzk_device_assigned_partitions", "gauge", "Partitions bound to a device and not yet through its device stage.");
-  for (auto& d : s.devices) o << "cuzk_device_assigned_partitions{device=\"" << d.info.ordinal << "\"} " << d.assigned << '\n';
-  metric("cuzk_device_partitions_taken_total", "counter", "Partitions a device took over from another device's queue while idle.");
-  for (auto& d : s.devices) o << "cuzk_device_partitions_taken_total{device=\"" << d.info.ordinal << "\"} " << d.partitions_taken << '\n';
+  metric("cuzk_device_assigned_partitions", "gauge",
+         "Partitions bound to a device and not yet through its device stage.");
+  for (auto& d : s.devices)
+    o << "cuzk_device_assigned_partitions{device=\"" << d.info.ordinal << "\"} " << d.assigned
+      << '\n';
+  metric("cuzk_device_partitions_taken_total", "counter",
+         "Partitions a device took over from another device's queue while idle.");
+  for (auto& d : s.devices)
+    o << "cuzk_device_partitions_taken_total{device=\"" << d.info.ordinal << "\"} "
+      << d.partitions_taken << '\n';
   metric("cuzk_device_busy_workers", "gauge", "Device workers inside the device stage now.");
-  for (auto& d : s.devices) o << "cuzk_device_busy_workers{device=\"" << d.info.ordinal << "\"} " << d.current_jobs.size() << '\n';
+  for (auto& d : s.devices)
+    o << "cuzk_device_busy_workers{device=\"" << d.info.ordinal << "\"} " << d.current_jobs.size()
+      << '\n';
   metric("cuzk_device_current_job", "gauge", "1 for each job a device worker is proving now.");
   for (auto& d : s.devices)
     for (auto& j : d.current_jobs)
-      o << "cuzk_device_current_job{device=\"" << d.info.ordinal << "\",job_id=\"" << j << "\",proof_kind=\"" << d.current_circuit
-        << "\"} 1\n";
-  metric("cuzk_partitions_resumed_total", "counter", "Partition proofs taken from the journal at start (not proved again).");
+      o << "cuzk_device_current_job{device=\"" << d.info.ordinal << "\",job_id=\"" << j
+        << "\",proof_kind=\"" << d.current_circuit << "\"} 1\n";
+  metric("cuzk_partitions_resumed_total", "counter",
+         "Partition proofs taken from the journal at start (not proved again).");
   o << "cuzk_partitions_resumed_total " << s.partitions_resumed << '\n';
   metric("cuzk_partition_vectors_total", "counter",
-         "Synthesized partitions by where their vectors live: the pinned partition pool, or plain memory (the pool had no room).");
+         "Synthesized partitions by where their vectors live: the pinned partition pool, or plain "
+         "memory (the pool had no room).");
   o << "cuzk_partition_vectors_total{memory=\"pinned_pool\"} " << s.partitions_pooled << '\n'
     << "cuzk_partition_vectors_total{memory=\"plain\"} " << s.partitions_plain << '\n';
-  metric("cuzk_srs_bytes", "gauge", "Proving keys by key and tier: host bytes (budget), mapped key-image bytes (mmap), VRAM bytes per device, streamed tables in plain host memory (streamed_host, budget) and in the pinned pool (pinned) per device, file bytes of keys on disk only.");
+  metric("cuzk_srs_bytes", "gauge",
+         "Proving keys by key and tier: host bytes (budget), mapped key-image bytes (mmap), VRAM "
+         "bytes per device, streamed tables in plain host memory (streamed_host, budget) and in "
+         "the pinned pool (pinned) per device, file bytes of keys on disk only.");
   for (auto& k : s.keys) {
-    if (k.tier == "disk") o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"disk\"} " << k.size_bytes << '\n';
-    if (k.loaded) o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"host\"} " << k.host_bytes << '\n';
-    if (k.mapped_bytes) o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"mmap\"} " << k.mapped_bytes << '\n';
+    if (k.tier == "disk")
+      o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"disk\"} " << k.size_bytes << '\n';
+    if (k.loaded)
+      o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"host\"} " << k.host_bytes << '\n';
+    if (k.mapped_bytes)
+      o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"mmap\"} " << k.mapped_bytes << '\n';
     for (auto& c : k.devices) {
-      o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"vram\",device=\"" << c.device << "\"} " << c.bytes << '\n';
+      o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"vram\",device=\"" << c.device << "\"} "
+        << c.bytes << '\n';
       if (c.host_bytes)
-        o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"streamed_host\",device=\"" << c.device << "\"} " << c.host_bytes << '\n';
+        o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"streamed_host\",device=\""
+          << c.device << "\"} " << c.host_bytes << '\n';
       if (c.pinned_bytes)
-        o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"pinned\",device=\"" << c.device << "\"} " << c.pinned_bytes << '\n';
+        o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"pinned\",device=\"" << c.device
+          << "\"} " << c.pinned_bytes << '\n';
     }
   }
   metric("cuzk_srs_ref_count", "gauge", "Jobs holding each loaded proving key.");
   for (auto& k : s.keys)
-    if (k.tier != "disk") o << "cuzk_srs_ref_count{key=\"" << k.key_id << "\"} " << k.ref_count << '\n';
-  metric("cuzk_device_vram_bytes", "gauge", "Device VRAM arena: total, used (keys and working buffers), keys (resident proving keys).");
+    if (k.tier != "disk")
+      o << "cuzk_srs_ref_count{key=\"" << k.key_id << "\"} " << k.ref_count << '\n';
+  metric(
+      "cuzk_device_vram_bytes", "gauge",
+      "Device VRAM arena: total, used (keys and working buffers), keys (resident proving keys).");
   for (auto& d : s.devices) {
     if (!d.vram.has_arena) continue;
-    o << "cuzk_device_vram_bytes{device=\"" << d.info.ordinal << "\",kind=\"total\"} " << d.vram.arena_total << '\n'
-      << "cuzk_device_vram_bytes{device=\"" << d.info.ordinal << "\",kind=\"used\"} " << d.vram.arena_used << '\n'
-      << "cuzk_device_vram_bytes{device=\"" << d.info.ordinal << "\",kind=\"keys\"} " << d.vram.keys_bytes << '\n';
+    o << "cuzk_device_vram_bytes{device=\"" << d.info.ordinal << "\",kind=\"total\"} "
+      << d.vram.arena_total << '\n'
+      << "cuzk_device_vram_bytes{device=\"" << d.info.ordinal << "\",kind=\"used\"} "
+      << d.vram.arena_used << '\n'
+      << "cuzk_device_vram_bytes{device=\"" << d.info.ordinal << "\",kind=\"keys\"} "
+      << d.vram.keys_bytes << '\n';
   }
   metric("cuzk_device_host_bytes", "gauge",
-         "Small-card path per device: pinned host pool (pinned_total, pinned_used) and host bytes of base tables streamed "
+         "Small-card path per device: pinned host pool (pinned_total, pinned_used) and host bytes "
+         "of base tables streamed "
          "from host memory instead of resident (streamed).");
   for (auto& d : s.devices) {
     if (!d.vram.has_arena) continue;
-    o << "cuzk_device_host_bytes{device=\"" << d.info.ordinal << "\",kind=\"pinned_total\"} " << d.vram.pinned_total << '\n'
-      << "cuzk_device_host_bytes{device=\"" << d.info.ordinal << "\",kind=\"pinned_used\"} " << d.vram.pinned_used << '\n'
-      << "cuzk_device_host_bytes{device=\"" << d.info.ordinal << "\",kind=\"streamed\"} " << d.vram.streamed_bytes << '\n';
+    o << "cuzk_device_host_bytes{device=\"" << d.info.ordinal << "\",kind=\"pinned_total\"} "
+      << d.vram.pinned_total << '\n'
+      << "cuzk_device_host_bytes{device=\"" << d.info.ordinal << "\",kind=\"pinned_used\"} "
+      << d.vram.pinned_used << '\n'
+      << "cuzk_device_host_bytes{device=\"" << d.info.ordinal << "\",kind=\"streamed\"} "
+      << d.vram.streamed_bytes << '\n';
   }
   return o.str();
 }

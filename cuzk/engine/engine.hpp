@@ -58,13 +58,13 @@ struct EngineOptions {
   /// Part of the budget that queued and running jobs' inputs may hold (charged from submit until
   /// the last stage lets go of them); a submit beyond it is out_of_memory. 0 = inputs uncharged.
   std::uint64_t input_budget = 0;
-  std::uint32_t synthesis_workers = 2;      ///< pw
+  std::uint32_t synthesis_workers = 2;       ///< pw
   std::uint32_t gpu_workers_per_device = 2;  ///< gw
   std::vector<DeviceInfo> devices;           ///< empty: one CPU device
   std::uint32_t synthesis_queue_depth = 0;   ///< admitted partitions waiting for a worker; 0 = pw
   std::uint32_t gpu_queue_depth = 0;         ///< synthesized partitions waiting; 0 = gw × devices
-  std::uint32_t max_batch_size = 1;            ///< partitions of one circuit per device call
-  std::chrono::milliseconds batch_wait{0};     ///< how long a device worker waits to fill a batch
+  std::uint32_t max_batch_size = 1;          ///< partitions of one circuit per device call
+  std::chrono::milliseconds batch_wait{0};   ///< how long a device worker waits to fill a batch
   bool self_verify = true;
   std::chrono::milliseconds retention{std::chrono::minutes(5)};  ///< finished jobs kept this long
   std::uint32_t max_pending_per_client = 0;  ///< unfinished jobs per client; 0 = unlimited
@@ -88,14 +88,17 @@ struct DeviceStatus {
   DeviceInfo info;
   std::vector<std::string> current_jobs;  ///< one per busy worker
   std::string current_circuit;
-  double busy_seconds = 0;      ///< sum over workers of time inside the device stage
-  double busy_any_seconds = 0;  ///< time with at least one worker in the device stage (timeline union)
+  double busy_seconds = 0;  ///< sum over workers of time inside the device stage
+  double busy_any_seconds =
+      0;  ///< time with at least one worker in the device stage (timeline union)
   std::uint64_t partitions_proved = 0;
   std::uint32_t workers = 0;  ///< device workers (gw)
   SrsDeviceStatus vram;       ///< arena figures and resident proving keys (has_arena false: none)
-  std::uint32_t assigned = 0;  ///< partitions bound to this device and not yet through its device stage
-  std::uint32_t depth = 0;     ///< most partitions bound to it at once (its share of the pipeline)
-  std::uint64_t partitions_taken = 0;  ///< partitions it took over from another device's queue (it was idle)
+  std::uint32_t assigned =
+      0;  ///< partitions bound to this device and not yet through its device stage
+  std::uint32_t depth = 0;  ///< most partitions bound to it at once (its share of the pipeline)
+  std::uint64_t partitions_taken =
+      0;  ///< partitions it took over from another device's queue (it was idle)
 };
 
 struct QueueFigures {
@@ -121,7 +124,8 @@ struct EngineStatus {
   std::uint64_t partitions_pooled = 0, partitions_plain = 0;
   std::uint64_t memory_used = 0, memory_limit = 0, memory_peak = 0, memory_headroom = 0;
   std::uint64_t input_bytes = 0, input_budget = 0;  ///< job inputs held (part of memory_used)
-  std::uint64_t process_rss = 0, process_peak_rss = 0;  ///< the process as the kernel counts it (VmRSS, VmHWM)
+  std::uint64_t process_rss = 0,
+                process_peak_rss = 0;  ///< the process as the kernel counts it (VmRSS, VmHWM)
   double uptime_seconds = 0;
   std::uint32_t jobs_known = 0;
 };
@@ -129,7 +133,8 @@ struct EngineStatus {
 class Engine {
  public:
   /// Starts the workers; loads the journal and resumes its unfinished jobs.
-  static Result<std::unique_ptr<Engine>> create(EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> provers);
+  static Result<std::unique_ptr<Engine>> create(
+      EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> provers);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
@@ -140,11 +145,15 @@ class Engine {
   /// cancelled (shutting down), io_error (journal).
   Result<SubmitResult> submit(JobRequest req, const std::string& client = "");
   /// Waits for the job's end; timeout 0 = no limit. not_found for an unknown (or pruned) job.
-  Result<JobOutcome> await(const std::string& job_id, std::chrono::milliseconds timeout = std::chrono::milliseconds(0));
+  Result<JobOutcome> await(const std::string& job_id,
+                           std::chrono::milliseconds timeout = std::chrono::milliseconds(0));
   /// Cancels a queued or running job; returns whether it was running. Finished: false.
   Result<bool> cancel(const std::string& job_id);
 
-  struct PreloadResult { bool already_loaded = false; std::uint64_t load_ms = 0; };
+  struct PreloadResult {
+    bool already_loaded = false;
+    std::uint64_t load_ms = 0;
+  };
   Result<PreloadResult> preload(const std::string& circuit_id);
   Result<std::uint64_t> evict(const std::string& circuit_id);
 
@@ -191,8 +200,10 @@ class Engine {
   void finalize_loop();
   void prune_loop();
   /// Sets a terminal state (false if already terminal); call purge() after unlocking.
-  bool finish_locked(const std::shared_ptr<Job>& job, JobState state, std::string error, std::string proof);
-  void finish(const std::shared_ptr<Job>& job, JobState state, std::string error, std::string proof);
+  bool finish_locked(const std::shared_ptr<Job>& job, JobState state, std::string error,
+                     std::string proof);
+  void finish(const std::shared_ptr<Job>& job, JobState state, std::string error,
+              std::string proof);
   void purge(const std::shared_ptr<Job>& job);
   JobOutcome outcome_locked(const Job& job) const;
 
@@ -225,8 +236,8 @@ class Engine {
   PriorityChannel<FinalItem> fin_q_;
   std::atomic<std::uint64_t> input_bytes_{0};
   std::atomic<std::uint32_t> synthesizing_{0}, on_device_{0}, finalizing_{0};
-  std::vector<std::unique_ptr<WorkerSlot>> slots_;  // per device worker
-  std::vector<std::unique_ptr<DeviceTimeline>> timelines_;  // per device
+  std::vector<std::unique_ptr<WorkerSlot>> slots_;            // per device worker
+  std::vector<std::unique_ptr<DeviceTimeline>> timelines_;    // per device
   std::map<std::string, std::vector<std::size_t>> affinity_;  // circuit id → device indices
   std::uint32_t device_depth_ = 1;  // partitions bound to one device at most (non-CRITICAL)
   std::size_t rr_ = 0;              // rotates ties between equally loaded devices

@@ -22,7 +22,8 @@ using namespace std::chrono_literals;
 
 const bool kQuiet = (spdlog::set_level(spdlog::level::warn), true);
 
-JobRequest job(const std::string& id, const std::string& circuit, std::uint64_t seed, std::uint32_t parts) {
+JobRequest job(const std::string& id, const std::string& circuit, std::uint64_t seed,
+               std::uint32_t parts) {
   JobRequest r;
   r.request_id = id;
   r.circuit_id = circuit;
@@ -33,13 +34,15 @@ JobRequest job(const std::string& id, const std::string& circuit, std::uint64_t 
 
 std::vector<DeviceInfo> fake_devices(std::initializer_list<int> ordinals) {
   std::vector<DeviceInfo> out;
-  for (int o : ordinals) out.push_back(DeviceInfo{.ordinal = o, .name = "fake " + std::to_string(o)});
+  for (int o : ordinals)
+    out.push_back(DeviceInfo{.ordinal = o, .name = "fake " + std::to_string(o)});
   return out;
 }
 
 std::vector<DeviceInfo> fake_devices(int n) {
   std::vector<DeviceInfo> out;
-  for (int o = 0; o < n; ++o) out.push_back(DeviceInfo{.ordinal = o, .name = "fake " + std::to_string(o)});
+  for (int o = 0; o < n; ++o)
+    out.push_back(DeviceInfo{.ordinal = o, .name = "fake " + std::to_string(o)});
   return out;
 }
 
@@ -51,14 +54,17 @@ struct RunFigures {
 };
 
 RunFigures run_batch(int n, std::uint32_t jobs, std::uint32_t parts, std::uint32_t gpu_ms) {
-  auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 2, .gpu_ms = gpu_ms, .key_load_ms = 1});
-  auto e = Engine::create({.synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices(n)}, {fake});
+  auto fake = std::make_shared<FakeProver>(
+      FakeProverOptions{.synth_ms = 2, .gpu_ms = gpu_ms, .key_load_ms = 1});
+  auto e = Engine::create(
+      {.synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices(n)}, {fake});
   EXPECT_TRUE(e.ok()) << e.status().to_string();
   auto& eng = **e;
   EXPECT_TRUE(eng.preload("bench-10").ok());  // key load outside the measured window
   auto before = eng.status();
   auto t0 = Clock::now();
-  for (std::uint32_t j = 0; j < jobs; ++j) EXPECT_TRUE(eng.submit(job("j" + std::to_string(j), "bench-10", j, parts)).ok());
+  for (std::uint32_t j = 0; j < jobs; ++j)
+    EXPECT_TRUE(eng.submit(job("j" + std::to_string(j), "bench-10", j, parts)).ok());
   for (std::uint32_t j = 0; j < jobs; ++j) {
     auto o = eng.await("j" + std::to_string(j), 60s);
     EXPECT_EQ(o->status, AwaitStatus::completed) << o->error;
@@ -69,7 +75,8 @@ RunFigures run_batch(int n, std::uint32_t jobs, std::uint32_t parts, std::uint32
   f.jobs_per_s = jobs / f.wall_s;
   auto after = eng.status();
   for (int d = 0; d < n; ++d) {
-    f.busy.push_back((after.devices[d].busy_any_seconds - before.devices[d].busy_any_seconds) / f.wall_s);
+    f.busy.push_back((after.devices[d].busy_any_seconds - before.devices[d].busy_any_seconds) /
+                     f.wall_s);
     f.proved.push_back(after.devices[d].partitions_proved);
   }
   std::map<std::string, std::set<int>> where;
@@ -83,10 +90,12 @@ TEST(EngineDevices, ThroughputScalesWithDevices) {
   std::map<int, RunFigures> runs;
   for (int n : {1, 2, 4}) runs[n] = run_batch(n, kJobs, kParts, kGpuMs);
   double one = runs[1].jobs_per_s;
-  std::printf("fake devices: %u jobs x %u partitions, device stage %u ms, pw=2 gw=1\n", kJobs, kParts, kGpuMs);
+  std::printf("fake devices: %u jobs x %u partitions, device stage %u ms, pw=2 gw=1\n", kJobs,
+              kParts, kGpuMs);
   for (auto& [n, f] : runs) {
-    std::printf("N=%d  wall %.3f s  %.3f jobs/s  = %.2f x one device (ideal %d)  busy/idle per device:", n, f.wall_s,
-                f.jobs_per_s, f.jobs_per_s / one, n);
+    std::printf(
+        "N=%d  wall %.3f s  %.3f jobs/s  = %.2f x one device (ideal %d)  busy/idle per device:", n,
+        f.wall_s, f.jobs_per_s, f.jobs_per_s / one, n);
     for (double b : f.busy) std::printf(" %.1f%%/%.1f%%", 100 * b, 100 * (1 - b));
     std::printf("\n");
     std::uint64_t total = 0;
@@ -99,7 +108,8 @@ TEST(EngineDevices, ThroughputScalesWithDevices) {
     if (n > 1) {
       EXPECT_GT(f.jobs_spread, 0u) << "no job had its partitions on more than one device";
     }
-    for (double b : f.busy) EXPECT_GE(b, 0.6) << "a device idled while work was queued (N=" << n << ")";
+    for (double b : f.busy)
+      EXPECT_GE(b, 0.6) << "a device idled while work was queued (N=" << n << ")";
   }
 }
 
@@ -109,15 +119,19 @@ TEST(EngineDevices, FasterDeviceTakesMorePartitions) {
   constexpr std::uint32_t kJobs = 4, kParts = 12;
   auto fake = std::make_shared<FakeProver>(
       FakeProverOptions{.synth_ms = 1, .gpu_ms = 15, .key_load_ms = 1, .device_gpu_ms = {15, 45}});
-  auto e = Engine::create({.synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices(2)}, {fake});
+  auto e = Engine::create(
+      {.synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices(2)}, {fake});
   ASSERT_TRUE(e.ok()) << e.status().to_string();
-  for (std::uint32_t j = 0; j < kJobs; ++j) ASSERT_TRUE((*e)->submit(job("h" + std::to_string(j), "bench-10", j, kParts)).ok());
   for (std::uint32_t j = 0; j < kJobs; ++j)
-    EXPECT_EQ((*e)->await("h" + std::to_string(j))->proof, fake_expected_proof("bench-10", j, kParts));
+    ASSERT_TRUE((*e)->submit(job("h" + std::to_string(j), "bench-10", j, kParts)).ok());
+  for (std::uint32_t j = 0; j < kJobs; ++j)
+    EXPECT_EQ((*e)->await("h" + std::to_string(j))->proof,
+              fake_expected_proof("bench-10", j, kParts));
   auto st = (*e)->status();
   std::uint64_t fast = st.devices[0].partitions_proved, slow = st.devices[1].partitions_proved;
-  std::printf("device 0 (15 ms) proved %llu, device 1 (45 ms) proved %llu of %u\n", static_cast<unsigned long long>(fast),
-              static_cast<unsigned long long>(slow), kJobs * kParts);
+  std::printf("device 0 (15 ms) proved %llu, device 1 (45 ms) proved %llu of %u\n",
+              static_cast<unsigned long long>(fast), static_cast<unsigned long long>(slow),
+              kJobs * kParts);
   EXPECT_EQ(fast + slow, std::uint64_t{kJobs} * kParts);
   EXPECT_GT(slow, 0u);
   EXPECT_GE(fast, 2 * slow);
@@ -148,8 +162,10 @@ TEST(EngineDevices, TakeoverKeepsPriorityOrder) {
 }
 
 TEST(EngineDevices, AffinityPerCircuitIsRespected) {
-  auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 5, .key_load_ms = 1});
-  EngineOptions eo{.synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices({0, 1, 2, 3})};
+  auto fake =
+      std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 5, .key_load_ms = 1});
+  EngineOptions eo{
+      .synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices({0, 1, 2, 3})};
   eo.circuit_devices = {{"bench-10", {0, 2}}, {"bench-11", {1}}};
   auto e = Engine::create(eo, {fake});
   ASSERT_TRUE(e.ok()) << e.status().to_string();
@@ -179,30 +195,41 @@ TEST(EngineDevices, AffinityPerCircuitIsRespected) {
   }
   EXPECT_EQ(proved, 72u);
   std::string m = (*e)->metrics_text();
-  for (const char* want : {"cuzk_device_busy_fraction{device=\"3\"}", "cuzk_device_partitions_total{device=\"2\"}",
-                           "cuzk_device_assigned_partitions{device=\"1\"} 0", "cuzk_device_busy_workers{device=\"0\"} 0"})
+  for (const char* want :
+       {"cuzk_device_busy_fraction{device=\"3\"}", "cuzk_device_partitions_total{device=\"2\"}",
+        "cuzk_device_assigned_partitions{device=\"1\"} 0",
+        "cuzk_device_busy_workers{device=\"0\"} 0"})
     EXPECT_NE(m.find(want), std::string::npos) << want;
 }
 
 // The fake prover with an arena on every device, recording where keys are placed.
 class ArenaFake final : public PartitionProver {
  public:
-  std::shared_ptr<FakeProver> fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 1, .key_load_ms = 1});
+  std::shared_ptr<FakeProver> fake =
+      std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 1, .key_load_ms = 1});
   std::string name() const override { return "arena-fake"; }
   bool supports(const std::string& id) const override { return fake->supports(id); }
   Result<JobPlan> plan(const JobRequest& r) override { return fake->plan(r); }
   Result<std::uint64_t> key_bytes(const std::string& id) override { return fake->key_bytes(id); }
-  Result<std::shared_ptr<const ProvingKeyData>> load_key(const std::string& id) override { return fake->load_key(id); }
-  Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest& r, const JobPlan& p, std::uint32_t k,
-                                                            const CancelFlag& c) override {
+  Result<std::shared_ptr<const ProvingKeyData>> load_key(const std::string& id) override {
+    return fake->load_key(id);
+  }
+  Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest& r, const JobPlan& p,
+                                                           std::uint32_t k,
+                                                           const CancelFlag& c) override {
     return fake->synthesize(r, p, k, c);
   }
-  Result<std::string> prove_partition(int d, const ProvingKeyData& key, const JobRequest& r, std::uint32_t k,
-                                      SynthesizedPartition& part, const CancelFlag& c) override {
+  Result<std::string> prove_partition(int d, const ProvingKeyData& key, const JobRequest& r,
+                                      std::uint32_t k, SynthesizedPartition& part,
+                                      const CancelFlag& c) override {
     return fake->prove_partition(d, key, r, k, part, c);
   }
-  Status verify(const ProvingKeyData& key, const JobRequest& r, const std::string& proof) override { return fake->verify(key, r, proof); }
-  std::optional<DeviceArena> device_arena(int) const override { return DeviceArena{.total = 1u << 30, .used = 0}; }
+  Status verify(const ProvingKeyData& key, const JobRequest& r, const std::string& proof) override {
+    return fake->verify(key, r, proof);
+  }
+  std::optional<DeviceArena> device_arena(int) const override {
+    return DeviceArena{.total = 1u << 30, .used = 0};
+  }
   std::uint64_t device_key_bytes(const ProvingKeyData&, int) const override { return 1000; }
   Status make_resident(const ProvingKeyData&, int device) override {
     std::lock_guard lock(mu);
@@ -219,12 +246,14 @@ class ArenaFake final : public PartitionProver {
 
 TEST(EngineDevices, KeysArePlacedOnlyOnTheCircuitsDevices) {
   auto p = std::make_shared<ArenaFake>();
-  EngineOptions eo{.synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices({0, 1, 2})};
+  EngineOptions eo{
+      .synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices({0, 1, 2})};
   eo.circuit_devices = {{"bench-10", {1}}};
   auto e = Engine::create(eo, {p});
   ASSERT_TRUE(e.ok()) << e.status().to_string();
   ASSERT_TRUE((*e)->preload("bench-10").ok());
-  EXPECT_EQ(p->placed_on(), (std::set<int>{1}));  // PreloadSRS places the key where the circuit may run only
+  EXPECT_EQ(p->placed_on(),
+            (std::set<int>{1}));  // PreloadSRS places the key where the circuit may run only
   ASSERT_TRUE((*e)->submit(job("k", "bench-10", 3, 6)).ok());
   EXPECT_EQ((*e)->await("k")->proof, fake_expected_proof("bench-10", 3, 6));
   EXPECT_EQ(p->placed_on(), (std::set<int>{1}));
@@ -244,14 +273,16 @@ TEST(EngineDevices, UnknownDeviceInAffinityIsAnError) {
 
 TEST(EngineDevices, AffinityFromTheConfig) {
   auto c = parse_config(
-      "[engine]\nprover = \"fake\"\ndevices = [0, 1, 2]\n[circuits.\"bench-10\"]\ndevices = [0, 2]\n"
+      "[engine]\nprover = \"fake\"\ndevices = [0, 1, 2]\n[circuits.\"bench-10\"]\ndevices = [0, "
+      "2]\n"
       "[circuits.\"bench-11\"]\ndevices = [1]\n[memory]\nbudget = \"1GiB\"\n");
   ASSERT_TRUE(c.ok()) << c.status().to_string();
   auto eo = engine_options(*c);
   ASSERT_TRUE(eo.ok()) << eo.status().to_string();
   EXPECT_EQ(eo->circuit_devices.at("bench-10"), (std::vector<int>{0, 2}));
   EXPECT_EQ(eo->circuit_devices.at("bench-11"), (std::vector<int>{1}));
-  auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 0, .gpu_ms = 1, .key_load_ms = 0});
+  auto fake =
+      std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 0, .gpu_ms = 1, .key_load_ms = 0});
   auto e = Engine::create(*eo, {fake});
   ASSERT_TRUE(e.ok()) << e.status().to_string();
   ASSERT_TRUE((*e)->submit(job("x", "bench-11", 1, 4)).ok());
@@ -260,7 +291,8 @@ TEST(EngineDevices, AffinityFromTheConfig) {
   // Errors name the key: an unknown key, an empty list, a value that is not a table.
   auto bad = parse_config("[circuits.\"bench-10\"]\ngpus = [0]\n");
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().to_string().find("circuits.bench-10.gpus"), std::string::npos) << bad.status().to_string();
+  EXPECT_NE(bad.status().to_string().find("circuits.bench-10.gpus"), std::string::npos)
+      << bad.status().to_string();
   EXPECT_FALSE(parse_config("[circuits.\"bench-10\"]\ndevices = []\n").ok());
   EXPECT_FALSE(parse_config("[circuits]\n\"bench-10\" = [0]\n").ok());
 }
@@ -269,7 +301,8 @@ TEST(EngineDevices, DeviceWithWorkIsNotIdleBehindAnotherDevicesJob) {
   // Job A may use device 0 only, job B (submitted after A) device 1 only. B must run beside A,
   // not after it: its partitions are admitted while A's fill device 0's share of the pipeline.
   constexpr std::uint32_t kParts = 12, kGpuMs = 30;
-  auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = kGpuMs, .key_load_ms = 1});
+  auto fake = std::make_shared<FakeProver>(
+      FakeProverOptions{.synth_ms = 1, .gpu_ms = kGpuMs, .key_load_ms = 1});
   EngineOptions eo{.synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices(2)};
   eo.circuit_devices = {{"bench-10", {0}}, {"bench-11", {1}}};
   auto e = Engine::create(eo, {fake});
@@ -286,13 +319,17 @@ TEST(EngineDevices, DeviceWithWorkIsNotIdleBehindAnotherDevicesJob) {
   EXPECT_EQ(b->proof, fake_expected_proof("bench-11", 2, kParts));
   auto st = (*e)->status();
   double serial = kParts * kGpuMs / 1000.0;
-  std::printf("A %llu ms, B %llu ms (one job alone: %.0f ms; B after A would be %.0f ms); wall %.3f s, idle device 0 %.1f%%, device 1 %.1f%%\n",
-              static_cast<unsigned long long>(a->timings.total_ms), static_cast<unsigned long long>(b->timings.total_ms),
-              serial * 1000, 2 * serial * 1000, wall, 100 * (1 - st.devices[0].busy_any_seconds / wall),
-              100 * (1 - st.devices[1].busy_any_seconds / wall));
+  std::printf(
+      "A %llu ms, B %llu ms (one job alone: %.0f ms; B after A would be %.0f ms); wall %.3f s, "
+      "idle device 0 %.1f%%, device 1 %.1f%%\n",
+      static_cast<unsigned long long>(a->timings.total_ms),
+      static_cast<unsigned long long>(b->timings.total_ms), serial * 1000, 2 * serial * 1000, wall,
+      100 * (1 - st.devices[0].busy_any_seconds / wall),
+      100 * (1 - st.devices[1].busy_any_seconds / wall));
   // Beside A, B takes about as long as A; after A it would take about twice as long (measured
   // against A, so slow sleeps on a loaded machine do not matter).
-  EXPECT_LT(static_cast<double>(b->timings.total_ms), 1.5 * static_cast<double>(a->timings.total_ms));
+  EXPECT_LT(static_cast<double>(b->timings.total_ms),
+            1.5 * static_cast<double>(a->timings.total_ms));
   EXPECT_GE(st.devices[1].busy_any_seconds / wall, 0.6);
 }
 

@@ -35,7 +35,8 @@ JobRequest bench_job(const std::string& id, std::uint64_t seed, std::uint32_t pa
 }
 
 fs::path journal_file(const char* name) {
-  auto p = fs::temp_directory_path() / (std::string("cuzk_") + name + "_" + std::to_string(::getpid()) + ".db");
+  auto p = fs::temp_directory_path() /
+           (std::string("cuzk_") + name + "_" + std::to_string(::getpid()) + ".db");
   for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(p.string() + suffix);
   return p;
 }
@@ -73,7 +74,9 @@ TEST(EngineResume, KillNineMidJobProvesOnlyTheMissingPartitions) {
   if (pid == 0) {
     // The child proves the job slowly until it is killed; it never returns into the test.
     auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 50});
-    auto e = Engine::create({.synthesis_workers = 1, .gpu_workers_per_device = 1, .journal_path = path.string()}, {fake});
+    auto e = Engine::create(
+        {.synthesis_workers = 1, .gpu_workers_per_device = 1, .journal_path = path.string()},
+        {fake});
     if (!e.ok()) ::_exit(3);
     if (!(*e)->submit(bench_job("r", kSeed, kParts)).ok()) ::_exit(4);
     for (;;) std::this_thread::sleep_for(1s);
@@ -92,7 +95,8 @@ TEST(EngineResume, KillNineMidJobProvesOnlyTheMissingPartitions) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFSIGNALED(status));
-  std::set<std::uint32_t> journaled = journaled_partitions(path, "r");  // what is on disk after the kill
+  std::set<std::uint32_t> journaled =
+      journaled_partitions(path, "r");  // what is on disk after the kill
   ASSERT_GE(journaled.size(), kParts / 3);
   ASSERT_LT(journaled.size(), kParts) << "the job finished before the kill; nothing to resume";
 
@@ -102,16 +106,19 @@ TEST(EngineResume, KillNineMidJobProvesOnlyTheMissingPartitions) {
   auto o = (*e)->await("r", 20s);
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->status, AwaitStatus::completed) << o->error;
-  EXPECT_EQ(o->proof, fake_expected_proof("bench-10", kSeed, kParts));  // identical to an uninterrupted run
+  EXPECT_EQ(o->proof,
+            fake_expected_proof("bench-10", kSeed, kParts));  // identical to an uninterrupted run
   std::set<std::uint32_t> proved;
   for (auto& s : fake->device_stages()) {
-    EXPECT_EQ(journaled.count(s.partition), 0u) << "partition " << s.partition << " was journaled but proved again";
-    EXPECT_TRUE(proved.insert(s.partition).second) << "partition " << s.partition << " proved twice";
+    EXPECT_EQ(journaled.count(s.partition), 0u)
+        << "partition " << s.partition << " was journaled but proved again";
+    EXPECT_TRUE(proved.insert(s.partition).second)
+        << "partition " << s.partition << " proved twice";
   }
   EXPECT_EQ(proved.size(), kParts - journaled.size());
   EXPECT_EQ((*e)->status().partitions_resumed, journaled.size());
-  std::printf("kill -9 after %zu of %u partitions journaled; the restart proved %zu\n", journaled.size(), kParts,
-              proved.size());
+  std::printf("kill -9 after %zu of %u partitions journaled; the restart proved %zu\n",
+              journaled.size(), kParts, proved.size());
   // Finished: the job row holds the proof and its partition rows are gone.
   EXPECT_TRUE(journaled_partitions(path, "r").empty());
   e->reset();
@@ -129,7 +136,8 @@ TEST(EngineResume, ResumedJobWithEveryPartitionJournaledOnlyFinalizes) {
     rec.req = bench_job("all", 9, 3);
     ASSERT_TRUE((*j)->record_submit(rec).ok());
     std::string want = fake_expected_proof("bench-10", 9, 3);
-    for (std::uint32_t k = 0; k < 3; ++k) ASSERT_TRUE((*j)->record_partition("all", 5, k, want.substr(192 * k, 192)).ok());
+    for (std::uint32_t k = 0; k < 3; ++k)
+      ASSERT_TRUE((*j)->record_partition("all", 5, k, want.substr(192 * k, 192)).ok());
   }
   auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 1});
   auto e = Engine::create({.journal_path = path.string()}, {fake});
@@ -147,20 +155,25 @@ TEST(EngineResume, CorruptOrMismatchedRowsFailOnlyTheirJob) {
   auto path = journal_file("resume_corrupt");
   {
     auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 30});
-    auto e = Engine::create({.synthesis_workers = 1, .gpu_workers_per_device = 1, .journal_path = path.string()}, {fake});
+    auto e = Engine::create(
+        {.synthesis_workers = 1, .gpu_workers_per_device = 1, .journal_path = path.string()},
+        {fake});
     ASSERT_TRUE(e.ok()) << e.status().to_string();
     ASSERT_TRUE((*e)->submit(bench_job("bad", 1, 6)).ok());
     ASSERT_TRUE((*e)->submit(bench_job("stale", 2, 4)).ok());
     ASSERT_TRUE((*e)->submit(bench_job("blob", 3, 4)).ok());
     ASSERT_TRUE((*e)->submit(bench_job("good", 4, 4)).ok());
     auto t0 = Clock::now();
-    while (journaled_partitions(path, "bad").size() < 2 && Clock::now() - t0 < 10s) std::this_thread::sleep_for(2ms);
+    while (journaled_partitions(path, "bad").size() < 2 && Clock::now() - t0 < 10s)
+      std::this_thread::sleep_for(2ms);
     (*e)->shutdown(0ms);  // abort: every job stays unfinished in the journal
   }
   ASSERT_GE(journaled_partitions(path, "bad").size(), 2u);
   // bad: a proof byte flipped (the digest no longer matches); stale: a row written by an earlier
   // job with the same id; blob: the job's own request blob truncated.
-  sql(path, "UPDATE partitions SET proof = X'00' || substr(proof, 2) WHERE job_id = 'bad' AND partition = 0");
+  sql(path,
+      "UPDATE partitions SET proof = X'00' || substr(proof, 2) WHERE job_id = 'bad' AND partition "
+      "= 0");
   {
     auto j = Journal::open(path.string());
     ASSERT_TRUE(j.ok());
@@ -185,7 +198,8 @@ TEST(EngineResume, CorruptOrMismatchedRowsFailOnlyTheirJob) {
   auto good = (*e)->await("good", 10s);
   EXPECT_EQ(good->status, AwaitStatus::completed) << good->error;
   EXPECT_EQ(good->proof, fake_expected_proof("bench-10", 4, 4));
-  std::printf("bad: %s\nstale: %s\nblob: %s\n", bad->error.c_str(), stale->error.c_str(), blob->error.c_str());
+  std::printf("bad: %s\nstale: %s\nblob: %s\n", bad->error.c_str(), stale->error.c_str(),
+              blob->error.c_str());
   e->reset();
   remove_journal(path);
 }

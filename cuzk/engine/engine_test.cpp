@@ -92,19 +92,21 @@ TEST(Engine, RequestIdIsIdempotent) {
 TEST(Engine, PriorityOrderUnderContention) {
   // One partition fits at a time; a slow blocker keeps the pipeline busy while the others queue.
   FakeProverOptions fo{.synth_ms = 2, .gpu_ms = 2, .partition_bytes_override = 1000};
-  EngineOptions eo{.memory_limit = kKey10 + 1000, .synthesis_workers = 1, .gpu_workers_per_device = 1};
+  EngineOptions eo{
+      .memory_limit = kKey10 + 1000, .synthesis_workers = 1, .gpu_workers_per_device = 1};
   Fixture f(fo, eo);
   ASSERT_TRUE(f.engine->submit(bench_job("blocker", 1, 3, Priority::normal)).ok());
   std::this_thread::sleep_for(3ms);
   const std::vector<std::pair<std::string, Priority>> subs = {
-      {"low", Priority::low}, {"normal1", Priority::normal}, {"high", Priority::high},
-      {"normal2", Priority::normal}, {"crit", Priority::critical}, {"high2", Priority::high}};
+      {"low", Priority::low},        {"normal1", Priority::normal}, {"high", Priority::high},
+      {"normal2", Priority::normal}, {"crit", Priority::critical},  {"high2", Priority::high}};
   for (auto& [id, p] : subs) ASSERT_TRUE(f.engine->submit(bench_job(id, 2, 1, p)).ok());
   for (auto& [id, p] : subs) EXPECT_EQ(f.engine->await(id)->status, AwaitStatus::completed);
   std::vector<std::string> order;
   for (auto& [id, k] : f.fake->device_order())
     if (id != "blocker") order.push_back(id);
-  EXPECT_EQ(order, (std::vector<std::string>{"crit", "high", "high2", "normal1", "normal2", "low"}));
+  EXPECT_EQ(order,
+            (std::vector<std::string>{"crit", "high", "high2", "normal1", "normal2", "low"}));
   EXPECT_LE(f.engine->budget().peak(), eo.memory_limit);
 }
 
@@ -114,9 +116,14 @@ TEST(Engine, PriorityOrderUnderContention) {
 // time. Either way the budget ends at the key alone and never passes its limit.
 TEST(Engine, PooledPartitionBytesLeaveTheReservation) {
   for (bool pooled : {false, true}) {
-    FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 40, .partition_bytes_override = 1000,
-                         .pooled_abc_bytes = pooled ? 750u : 0u, .pooled_other_bytes = pooled ? 250u : 0u};
-    EngineOptions eo{.memory_limit = kKey10 + 1000, .synthesis_workers = 1, .gpu_workers_per_device = 1,
+    FakeProverOptions fo{.synth_ms = 1,
+                         .gpu_ms = 40,
+                         .partition_bytes_override = 1000,
+                         .pooled_abc_bytes = pooled ? 750u : 0u,
+                         .pooled_other_bytes = pooled ? 250u : 0u};
+    EngineOptions eo{.memory_limit = kKey10 + 1000,
+                     .synthesis_workers = 1,
+                     .gpu_workers_per_device = 1,
                      .gpu_queue_depth = 2};
     Fixture f(fo, eo);
     ASSERT_TRUE(f.engine->submit(bench_job("p", 3, 4)).ok());
@@ -124,11 +131,13 @@ TEST(Engine, PooledPartitionBytesLeaveTheReservation) {
     const auto t0 = Clock::now();
     while (f.engine->await("p", 1ms)->status == AwaitStatus::timeout && Clock::now() - t0 < 5s) {
       const auto st = f.engine->status();
-      most_in_pipeline = std::max(most_in_pipeline, st.partitions_awaiting_device + st.partitions_on_device);
+      most_in_pipeline =
+          std::max(most_in_pipeline, st.partitions_awaiting_device + st.partitions_on_device);
     }
     EXPECT_EQ(f.engine->await("p")->status, AwaitStatus::completed);
     if (pooled) {
-      EXPECT_GE(most_in_pipeline, 2u) << "pooled partitions should not hold the budget while they wait";
+      EXPECT_GE(most_in_pipeline, 2u)
+          << "pooled partitions should not hold the budget while they wait";
     } else {
       EXPECT_LE(most_in_pipeline, 1u);
     }
@@ -139,7 +148,9 @@ TEST(Engine, PooledPartitionBytesLeaveTheReservation) {
     EXPECT_EQ(st.partitions_pooled, pooled ? 4u : 0u);
     EXPECT_EQ(st.partitions_plain, pooled ? 0u : 4u);
     const std::string m = f.engine->metrics_text();
-    EXPECT_NE(m.find(std::string("cuzk_partition_vectors_total{memory=\"pinned_pool\"} ") + (pooled ? "4" : "0")), std::string::npos);
+    EXPECT_NE(m.find(std::string("cuzk_partition_vectors_total{memory=\"pinned_pool\"} ") +
+                     (pooled ? "4" : "0")),
+              std::string::npos);
   }
 }
 
@@ -147,12 +158,15 @@ TEST(Engine, CriticalHeadroomIsNeverTakenByNormalWork) {
   // NORMAL work may hold 2 partitions (the third slot is headroom); each partition holds its
   // memory for >= 200 ms. A CRITICAL job is admitted at once instead of waiting for a release.
   FakeProverOptions fo{.synth_ms = 100, .gpu_ms = 100, .partition_bytes_override = 1000};
-  EngineOptions eo{.memory_limit = kKey10 + 3000, .critical_headroom = 1000, .synthesis_workers = 4,
+  EngineOptions eo{.memory_limit = kKey10 + 3000,
+                   .critical_headroom = 1000,
+                   .synthesis_workers = 4,
                    .gpu_workers_per_device = 2};
   Fixture f(fo, eo);
   ASSERT_TRUE(f.engine->submit(bench_job("bulk", 1, 8, Priority::normal)).ok());
   auto t0 = Clock::now();
-  while (f.engine->budget().used() < kKey10 + 2000 && Clock::now() - t0 < 2s) std::this_thread::sleep_for(1ms);
+  while (f.engine->budget().used() < kKey10 + 2000 && Clock::now() - t0 < 2s)
+    std::this_thread::sleep_for(1ms);
   EXPECT_EQ(f.engine->budget().used(), kKey10 + 2000);  // NORMAL stops at the headroom
   ASSERT_TRUE(f.engine->submit(bench_job("winning", 2, 1, Priority::critical)).ok());
   auto o = f.engine->await("winning");
@@ -165,7 +179,8 @@ TEST(Engine, CriticalHeadroomIsNeverTakenByNormalWork) {
 
 TEST(Engine, CancelQueuedAndRunningFreesMemory) {
   FakeProverOptions fo{.synth_ms = 5000, .gpu_ms = 1, .partition_bytes_override = 1000};
-  EngineOptions eo{.memory_limit = kKey10 + 2000, .synthesis_workers = 2, .gpu_workers_per_device = 1};
+  EngineOptions eo{
+      .memory_limit = kKey10 + 2000, .synthesis_workers = 2, .gpu_workers_per_device = 1};
   Fixture f(fo, eo);
   ASSERT_TRUE(f.engine->submit(bench_job("run", 1, 4)).ok());
   ASSERT_TRUE(f.engine->submit(bench_job("wait", 2, 1)).ok());
@@ -181,7 +196,8 @@ TEST(Engine, CancelQueuedAndRunningFreesMemory) {
   EXPECT_EQ(f.engine->await("run")->status, AwaitStatus::cancelled);
   EXPECT_EQ(f.engine->await("wait")->status, AwaitStatus::cancelled);
   // Running synthesis notices the flag within milliseconds and its reservation is returned.
-  while (f.engine->budget().used() != kKey10 && Clock::now() - t0 < 2s) std::this_thread::sleep_for(1ms);
+  while (f.engine->budget().used() != kKey10 && Clock::now() - t0 < 2s)
+    std::this_thread::sleep_for(1ms);
   EXPECT_EQ(f.engine->budget().used(), kKey10);
   EXPECT_LT(Clock::now() - t0, 1s);
   EXPECT_EQ(f.fake->live_bytes(), kKey10);
@@ -196,16 +212,22 @@ TEST(Engine, MemoryPeakStaysWithinBudgetRandomized) {
   std::mt19937_64 rng(seed);
   std::uint64_t part = 1000 + rng() % 3000;
   std::uint64_t limit = kKey10 + part * (1 + rng() % 5) + rng() % part;
-  FakeProverOptions fo{.synth_ms = 1 + static_cast<std::uint32_t>(rng() % 4), .gpu_ms = 1 + static_cast<std::uint32_t>(rng() % 4),
+  FakeProverOptions fo{.synth_ms = 1 + static_cast<std::uint32_t>(rng() % 4),
+                       .gpu_ms = 1 + static_cast<std::uint32_t>(rng() % 4),
                        .partition_bytes_override = part};
-  EngineOptions eo{.memory_limit = limit, .synthesis_workers = 1 + static_cast<std::uint32_t>(rng() % 4),
+  EngineOptions eo{.memory_limit = limit,
+                   .synthesis_workers = 1 + static_cast<std::uint32_t>(rng() % 4),
                    .gpu_workers_per_device = 1 + static_cast<std::uint32_t>(rng() % 3)};
   Fixture f(fo, eo);
   int jobs = 5 + static_cast<int>(rng() % 11);
   for (int i = 0; i < jobs; ++i)
-    ASSERT_TRUE(f.engine->submit(bench_job("m" + std::to_string(i), i, 1 + rng() % 7,
-                                           static_cast<Priority>(1 + rng() % 4))).ok());
-  for (int i = 0; i < jobs; ++i) EXPECT_EQ(f.engine->await("m" + std::to_string(i))->status, AwaitStatus::completed) << "seed=" << seed;
+    ASSERT_TRUE(f.engine
+                    ->submit(bench_job("m" + std::to_string(i), i, 1 + rng() % 7,
+                                       static_cast<Priority>(1 + rng() % 4)))
+                    .ok());
+  for (int i = 0; i < jobs; ++i)
+    EXPECT_EQ(f.engine->await("m" + std::to_string(i))->status, AwaitStatus::completed)
+        << "seed=" << seed;
   EXPECT_LE(f.engine->budget().peak(), limit) << "seed=" << seed;
   EXPECT_LE(f.fake->peak_live_bytes(), limit) << "seed=" << seed;
   EXPECT_GE(f.engine->budget().peak(), kKey10 + part);
@@ -276,7 +298,8 @@ TEST(Engine, PendingLimitPerClient) {
   EXPECT_TRUE(f.engine->submit(bench_job("c2", 1, 1), "alice").ok());
   EXPECT_EQ(f.engine->submit(bench_job("c3", 1, 1), "alice").status().code(), Errc::out_of_memory);
   EXPECT_TRUE(f.engine->submit(bench_job("c4", 1, 1), "bob").ok());
-  EXPECT_TRUE(f.engine->submit(bench_job("c1", 1, 1), "alice").ok());  // idempotent repeat is not new work
+  EXPECT_TRUE(
+      f.engine->submit(bench_job("c1", 1, 1), "alice").ok());  // idempotent repeat is not new work
   (void)f.engine->await("c1");
   (void)f.engine->await("c2");
   EXPECT_TRUE(f.engine->submit(bench_job("c3", 1, 1), "alice").ok());
@@ -327,7 +350,8 @@ TEST(Engine, IdleKeysAreEvictedUnderPressure) {
 }
 
 TEST(Engine, JournalResumesUnfinishedJobs) {
-  auto path = std::filesystem::temp_directory_path() / ("cuzk_journal_test_" + std::to_string(::getpid()) + ".db");
+  auto path = std::filesystem::temp_directory_path() /
+              ("cuzk_journal_test_" + std::to_string(::getpid()) + ".db");
   std::filesystem::remove(path);
   {
     Fixture f({.synth_ms = 1, .gpu_ms = 1}, {.journal_path = path.string()});
@@ -359,7 +383,8 @@ TEST(Engine, JournalResumesUnfinishedJobs) {
 
 TEST(Engine, ShutdownDrainsRunningJobsAndStartsNoNewOne) {
   FakeProverOptions fo{.synth_ms = 30, .gpu_ms = 5, .partition_bytes_override = 1000};
-  EngineOptions eo{.memory_limit = kKey10 + 1000, .synthesis_workers = 1, .gpu_workers_per_device = 1};
+  EngineOptions eo{
+      .memory_limit = kKey10 + 1000, .synthesis_workers = 1, .gpu_workers_per_device = 1};
   Fixture f(fo, eo);
   ASSERT_TRUE(f.engine->submit(bench_job("started", 1, 3)).ok());
   ASSERT_TRUE(f.engine->submit(bench_job("waiting", 2, 1)).ok());
@@ -387,7 +412,8 @@ TEST(Engine, JobInputsAreChargedUntilTheLastStageLetsGo) {
   EXPECT_EQ(f.engine->await("i1")->status, AwaitStatus::completed);
   EXPECT_EQ(f.engine->await("i2")->status, AwaitStatus::completed);
   auto t0 = Clock::now();
-  while (f.engine->status().input_bytes != 0 && Clock::now() - t0 < 1s) std::this_thread::sleep_for(1ms);
+  while (f.engine->status().input_bytes != 0 && Clock::now() - t0 < 1s)
+    std::this_thread::sleep_for(1ms);
   EXPECT_EQ(f.engine->status().input_bytes, 0u);
   EXPECT_EQ(f.engine->budget().used(), kKey10);
   ASSERT_TRUE(f.engine->submit(job("i3", 3)).ok());
@@ -417,8 +443,12 @@ TEST(Engine, BatchCollectorGroupsSameCircuit) {
   // Synthesis is fast and the device slow, so partitions pile up in the device queue; a worker
   // takes up to 4 of one circuit per call, never mixing circuits, and proofs stay correct.
   FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 20, .partition_bytes_override = 1000};
-  EngineOptions eo{.memory_limit = (576u << 11) + (576u << 10) + 40000, .synthesis_workers = 4, .gpu_workers_per_device = 1,
-                   .gpu_queue_depth = 16, .max_batch_size = 4, .batch_wait = 5ms};
+  EngineOptions eo{.memory_limit = (576u << 11) + (576u << 10) + 40000,
+                   .synthesis_workers = 4,
+                   .gpu_workers_per_device = 1,
+                   .gpu_queue_depth = 16,
+                   .max_batch_size = 4,
+                   .batch_wait = 5ms};
   Fixture f(fo, eo);
   JobRequest a = bench_job("ba", 1, 8);
   JobRequest b = bench_job("bb", 2, 5);
@@ -435,7 +465,9 @@ TEST(Engine, BatchCollectorGroupsSameCircuit) {
 
 TEST(Engine, LoadTestNothingLost) {
   FakeProverOptions fo{.synth_ms = 0, .gpu_ms = 0, .key_load_ms = 1};
-  EngineOptions eo{.memory_limit = kKey10 + 8 * (4u * 32 << 10), .synthesis_workers = 3, .gpu_workers_per_device = 2};
+  EngineOptions eo{.memory_limit = kKey10 + 8 * (4u * 32 << 10),
+                   .synthesis_workers = 3,
+                   .gpu_workers_per_device = 2};
   Fixture f(fo, eo);
   constexpr int kThreads = 6, kPerThread = 50;
   std::atomic<int> ok{0};
@@ -445,18 +477,24 @@ TEST(Engine, LoadTestNothingLost) {
       for (int i = 0; i < kPerThread; ++i) {
         std::string id = "l" + std::to_string(t) + "-" + std::to_string(i);
         std::uint64_t seed = static_cast<std::uint64_t>(t * 1000 + i);
-        auto s = f.engine->submit(bench_job(id, seed, 1 + (i % 3), static_cast<Priority>(1 + (i % 4))), "client" + std::to_string(t));
+        auto s =
+            f.engine->submit(bench_job(id, seed, 1 + (i % 3), static_cast<Priority>(1 + (i % 4))),
+                             "client" + std::to_string(t));
         if (!s.ok()) continue;
         if (i % 2 == 0) {
           auto o = f.engine->await(id);
-          if (o.ok() && o->status == AwaitStatus::completed && o->proof == fake_expected_proof("bench-10", seed, 1 + (i % 3))) ++ok;
+          if (o.ok() && o->status == AwaitStatus::completed &&
+              o->proof == fake_expected_proof("bench-10", seed, 1 + (i % 3)))
+            ++ok;
         }
       }
       for (int i = 1; i < kPerThread; i += 2) {
         std::string id = "l" + std::to_string(t) + "-" + std::to_string(i);
         std::uint64_t seed = static_cast<std::uint64_t>(t * 1000 + i);
         auto o = f.engine->await(id);
-        if (o.ok() && o->status == AwaitStatus::completed && o->proof == fake_expected_proof("bench-10", seed, 1 + (i % 3))) ++ok;
+        if (o.ok() && o->status == AwaitStatus::completed &&
+            o->proof == fake_expected_proof("bench-10", seed, 1 + (i % 3)))
+          ++ok;
       }
     });
   }

@@ -36,8 +36,10 @@ Result<FakeInput> parse_input(const std::string& b) {
   FakeInput in;
   if (b.empty()) return in;
   if ((b.size() != 16 && b.size() != 18) || std::memcmp(b.data(), kMagic, 8) != 0)
-    return Status(Errc::bad_encoding, "witness is not a cuzkfake input (" + std::to_string(b.size()) + " bytes)");
-  for (int i = 0; i < 8; ++i) in.seed |= std::uint64_t(static_cast<unsigned char>(b[8 + i])) << (8 * i);
+    return Status(Errc::bad_encoding,
+                  "witness is not a cuzkfake input (" + std::to_string(b.size()) + " bytes)");
+  for (int i = 0; i < 8; ++i)
+    in.seed |= std::uint64_t(static_cast<unsigned char>(b[8 + i])) << (8 * i);
   if (b.size() == 18) {
     in.fault_stage = static_cast<std::uint8_t>(b[16]);
     in.fault_partition = static_cast<std::uint8_t>(b[17]);
@@ -67,7 +69,9 @@ bool sleep_cancellable(std::uint32_t ms, const CancelFlag& cancel) {
 
 class FakeKey final : public ProvingKeyData {
  public:
-  FakeKey(FakeProver* p, std::uint64_t bytes) : p_(p), bytes_(bytes) { p_->add_live(static_cast<std::int64_t>(bytes_)); }
+  FakeKey(FakeProver* p, std::uint64_t bytes) : p_(p), bytes_(bytes) {
+    p_->add_live(static_cast<std::int64_t>(bytes_));
+  }
   ~FakeKey() override { p_->add_live(-static_cast<std::int64_t>(bytes_)); }
   std::uint64_t size_bytes() const override { return bytes_; }
 
@@ -80,7 +84,8 @@ class FakeKey final : public ProvingKeyData {
 // (abc − pooled abc).
 class FakePartition final : public SynthesizedPartition {
  public:
-  FakePartition(FakeProver* p, std::uint64_t total, std::uint64_t abc, std::uint64_t pooled_abc, std::uint64_t pooled_other)
+  FakePartition(FakeProver* p, std::uint64_t total, std::uint64_t abc, std::uint64_t pooled_abc,
+                std::uint64_t pooled_other)
       : p_(p),
         pooled_{std::min(pooled_abc, abc), std::min(pooled_other, total - abc)},
         rest_(total - abc - pooled_.other),
@@ -112,20 +117,24 @@ std::string fake_input(std::uint64_t seed, std::uint8_t fault_stage, std::uint8_
   return b;
 }
 
-std::string fake_expected_proof(const std::string& circuit_id, std::uint64_t seed, std::uint32_t partitions) {
+std::string fake_expected_proof(const std::string& circuit_id, std::uint64_t seed,
+                                std::uint32_t partitions) {
   std::string out;
   for (std::uint32_t k = 0; k < partitions; ++k) out += partition_proof(circuit_id, seed, k);
   return out;
 }
 
 void FakeProver::add_live(std::int64_t delta) {
-  std::uint64_t now = live_.fetch_add(static_cast<std::uint64_t>(delta)) + static_cast<std::uint64_t>(delta);
+  std::uint64_t now =
+      live_.fetch_add(static_cast<std::uint64_t>(delta)) + static_cast<std::uint64_t>(delta);
   std::uint64_t p = peak_.load();
   while (now > p && !peak_.compare_exchange_weak(p, now)) {
   }
 }
 
-bool FakeProver::supports(const std::string& circuit_id) const { return parse_bench_log2(circuit_id).ok(); }
+bool FakeProver::supports(const std::string& circuit_id) const {
+  return parse_bench_log2(circuit_id).ok();
+}
 
 Result<JobPlan> FakeProver::plan(const JobRequest& req) {
   auto k = parse_bench_log2(req.circuit_id);
@@ -135,7 +144,9 @@ Result<JobPlan> FakeProver::plan(const JobRequest& req) {
   JobPlan p;
   p.key_id = req.circuit_id;
   p.partitions = req.num_partitions ? req.num_partitions : opt_.default_partitions;
-  if (p.partitions > 64) return Status(Errc::out_of_range, "num_partitions must be 1..64, got " + std::to_string(p.partitions));
+  if (p.partitions > 64)
+    return Status(Errc::out_of_range,
+                  "num_partitions must be 1..64, got " + std::to_string(p.partitions));
   if (in->fault_stage && in->fault_partition >= p.partitions)
     return Status(Errc::out_of_range, "fault partition beyond the job's partitions");
   std::uint64_t n = std::uint64_t{1} << *k;
@@ -158,20 +169,24 @@ Result<std::shared_ptr<const ProvingKeyData>> FakeProver::load_key(const std::st
   return std::shared_ptr<const ProvingKeyData>(std::make_shared<FakeKey>(this, *bytes));
 }
 
-Result<std::unique_ptr<SynthesizedPartition>> FakeProver::synthesize(const JobRequest& req, const JobPlan& plan,
-                                                                      std::uint32_t k, const CancelFlag& cancel) {
+Result<std::unique_ptr<SynthesizedPartition>> FakeProver::synthesize(const JobRequest& req,
+                                                                     const JobPlan& plan,
+                                                                     std::uint32_t k,
+                                                                     const CancelFlag& cancel) {
   auto in = parse_input(req.vanilla_proof);
   if (!in) return in.status();
-  auto part = std::make_unique<FakePartition>(this, plan.partition_bytes, plan.abc_bytes, opt_.pooled_abc_bytes,
-                                              opt_.pooled_other_bytes);
-  if (!sleep_cancellable(opt_.synth_ms, cancel)) return Status(Errc::cancelled, "synthesis cancelled");
+  auto part = std::make_unique<FakePartition>(this, plan.partition_bytes, plan.abc_bytes,
+                                              opt_.pooled_abc_bytes, opt_.pooled_other_bytes);
+  if (!sleep_cancellable(opt_.synth_ms, cancel))
+    return Status(Errc::cancelled, "synthesis cancelled");
   if (in->fault_stage == 1 && in->fault_partition == k)
     return Status(Errc::unsatisfied, "injected synthesis fault in partition " + std::to_string(k));
   return std::unique_ptr<SynthesizedPartition>(std::move(part));
 }
 
-Result<std::string> FakeProver::prove_partition(int device, const ProvingKeyData& key, const JobRequest& req,
-                                                std::uint32_t k, SynthesizedPartition& part,
+Result<std::string> FakeProver::prove_partition(int device, const ProvingKeyData& key,
+                                                const JobRequest& req, std::uint32_t k,
+                                                SynthesizedPartition& part,
                                                 const CancelFlag& cancel) {
   auto in = parse_input(req.vanilla_proof);
   if (!in) return in.status();
@@ -184,7 +199,9 @@ Result<std::string> FakeProver::prove_partition(int device, const ProvingKeyData
   while (now > m && !max_dev_.compare_exchange_weak(m, now)) {
   }
   std::uint32_t ms = opt_.gpu_ms;
-  if (device >= 0 && static_cast<std::size_t>(device) < opt_.device_gpu_ms.size() && opt_.device_gpu_ms[device]) ms = opt_.device_gpu_ms[device];
+  if (device >= 0 && static_cast<std::size_t>(device) < opt_.device_gpu_ms.size() &&
+      opt_.device_gpu_ms[device])
+    ms = opt_.device_gpu_ms[device];
   bool ok = sleep_cancellable(ms, cancel);
   --dev_now_;
   if (!ok) return Status(Errc::cancelled, "device stage cancelled");
@@ -193,7 +210,8 @@ Result<std::string> FakeProver::prove_partition(int device, const ProvingKeyData
   return partition_proof(req.circuit_id, in->seed, k);
 }
 
-Status FakeProver::verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) {
+Status FakeProver::verify(const ProvingKeyData& key, const JobRequest& req,
+                          const std::string& proof) {
   auto in = parse_input(req.vanilla_proof);
   if (!in) return in.status();
   std::this_thread::sleep_for(std::chrono::milliseconds(opt_.verify_ms));
@@ -201,7 +219,8 @@ Status FakeProver::verify(const ProvingKeyData& key, const JobRequest& req, cons
   std::string expect = fake_expected_proof(req.circuit_id, in->seed, parts);
   if (in->fault_stage == 3) expect[0] ^= 1;
   if (proof.size() % kProofBytes != 0 || proof != expect)
-    return Status(Errc::unsatisfied, "self-verification failed: the assembled proof does not verify");
+    return Status(Errc::unsatisfied,
+                  "self-verification failed: the assembled proof does not verify");
   return {};
 }
 

@@ -39,9 +39,11 @@ struct FakeProverOptions {
 };
 
 /// Builds a fake input: "cuzkfake" ‖ seed ‖ optional fault.
-std::string fake_input(std::uint64_t seed, std::uint8_t fault_stage = 0, std::uint8_t fault_partition = 0);
+std::string fake_input(std::uint64_t seed, std::uint8_t fault_stage = 0,
+                       std::uint8_t fault_partition = 0);
 /// The proof FakeProver produces for this circuit, seed and partition count (for tests).
-std::string fake_expected_proof(const std::string& circuit_id, std::uint64_t seed, std::uint32_t partitions);
+std::string fake_expected_proof(const std::string& circuit_id, std::uint64_t seed,
+                                std::uint32_t partitions);
 
 class FakeProver final : public PartitionProver {
  public:
@@ -52,12 +54,14 @@ class FakeProver final : public PartitionProver {
   Result<JobPlan> plan(const JobRequest& req) override;
   Result<std::uint64_t> key_bytes(const std::string& key_id) override;
   Result<std::shared_ptr<const ProvingKeyData>> load_key(const std::string& key_id) override;
-  Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest& req, const JobPlan& plan,
-                                                            std::uint32_t k, const CancelFlag& cancel) override;
+  Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest& req,
+                                                           const JobPlan& plan, std::uint32_t k,
+                                                           const CancelFlag& cancel) override;
   Result<std::string> prove_partition(int device, const ProvingKeyData& key, const JobRequest& req,
                                       std::uint32_t k, SynthesizedPartition& part,
                                       const CancelFlag& cancel) override;
-  std::vector<Result<std::string>> prove_batch(int device, const ProvingKeyData& key, std::span<const BatchItem> items) override {
+  std::vector<Result<std::string>> prove_batch(int device, const ProvingKeyData& key,
+                                               std::span<const BatchItem> items) override {
     std::uint32_t n = static_cast<std::uint32_t>(items.size()), m = max_batch_.load();
     while (n > m && !max_batch_.compare_exchange_weak(m, n)) {
     }
@@ -65,7 +69,8 @@ class FakeProver final : public PartitionProver {
       if (it.req->circuit_id != items[0].req->circuit_id) ++mixed_batches_;
     return PartitionProver::prove_batch(device, key, items);
   }
-  Status verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) override;
+  Status verify(const ProvingKeyData& key, const JobRequest& req,
+                const std::string& proof) override;
 
   std::uint64_t live_bytes() const { return live_.load(); }
   std::uint64_t peak_live_bytes() const { return peak_.load(); }

@@ -1,31 +1,31 @@
 #include "cuzk/engine/groth16_prover.hpp"
 
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <shared_mutex>
-#include <sys/stat.h>
 #include <sstream>
-#include <spdlog/spdlog.h>
 
-#include "cuzk/base/pinned_host.hpp"
 #include "cuzk/backend/device_memory.hpp"
 #include "cuzk/backend/make_backend.hpp"
+#include "cuzk/base/pinned_host.hpp"
 #include "cuzk/engine/bench_circuit_id.hpp"
 #include "cuzk/engine/buffer_pool.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/formats/key_image.hpp"
 #include "cuzk/formats/mapped_file.hpp"
 #include "cuzk/formats/zkey.hpp"
-#include "cuzk/r1cs/circom.hpp"
 #include "cuzk/groth16/prove.hpp"
 #include "cuzk/groth16/rng.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verify.hpp"
 #include "cuzk/r1cs/bench_circuit.hpp"
 #include "cuzk/r1cs/checksum.hpp"
+#include "cuzk/r1cs/circom.hpp"
 #include "cuzk/r1cs/lc.hpp"
 #include "cuzk/r1cs/pce.hpp"
 #include "cuzk/r1cs/pce_cache.hpp"
@@ -33,11 +33,12 @@
 namespace cuzk::engine {
 namespace {
 
-constexpr char kMagic[8] = {'c', 'u', 'z', 'k', 'f', 'a', 'k', 'e'};  // the bench client's input tag
-constexpr std::uint32_t kNumPublic = 4;        // BenchCircuitParams default
+constexpr char kMagic[8] = {'c', 'u', 'z', 'k',
+                            'f', 'a', 'k', 'e'};  // the bench client's input tag
+constexpr std::uint32_t kNumPublic = 4;           // BenchCircuitParams default
 constexpr std::uint32_t kMaxPartitions = 64;
 constexpr int kKeyCacheVersion = 1;
-constexpr std::size_t kMaxKeptInputs = 4096;   // partitions whose public inputs wait for verify
+constexpr std::size_t kMaxKeptInputs = 4096;  // partitions whose public inputs wait for verify
 
 std::uint64_t splitmix(std::uint64_t s) {
   std::uint64_t z = s + 0x9e3779b97f4a7c15ULL;
@@ -66,12 +67,18 @@ void eval_row(const SparseMatrix& s, std::size_t r, std::uint64_t& g, const std:
     if (!known[c]) {
       if (out.unknown != RowEval::kNone && out.unknown != c) out.two_unknowns = true;
       out.unknown = c;
-      out.ucoeff = kind == CoeffKind::plus_one ? Fr::one() : kind == CoeffKind::minus_one ? kFrMinusOne : *coeff;
+      out.ucoeff = kind == CoeffKind::plus_one    ? Fr::one()
+                   : kind == CoeffKind::minus_one ? kFrMinusOne
+                                                  : *coeff;
       continue;
     }
     switch (kind) {
-      case CoeffKind::plus_one: out.acc += z[c]; break;
-      case CoeffKind::minus_one: out.acc -= z[c]; break;
+      case CoeffKind::plus_one:
+        out.acc += z[c];
+        break;
+      case CoeffKind::minus_one:
+        out.acc -= z[c];
+        break;
       default:
         if (!z[c].is_zero()) out.acc += *coeff * z[c];
         break;
@@ -143,7 +150,9 @@ class Groth16Partition final : public SynthesizedPartition {
     const std::uint64_t abc = std::has_single_bit(pa.size()) ? 3 * sizeof(Fr) * pa.size() : 0;
     return {.abc = abc, .other = sizeof(Fr) * pz.size()};
   }
-  std::span<const Fr> z() const { return pinned() ? std::span<const Fr>(pz.data(), pz.size()) : std::span<const Fr>(w.z); }
+  std::span<const Fr> z() const {
+    return pinned() ? std::span<const Fr>(pz.data(), pz.size()) : std::span<const Fr>(w.z);
+  }
   bool has_abc() const { return pinned() ? !pa.empty() : !abc.a.empty(); }
   PinnedArray<Fr> pz, pa, pb, pc;
   /// a, b, c of |rows| entries in buffers of capacity |capacity| (≥ rows: the H step extends
@@ -178,12 +187,13 @@ std::uint64_t matrices_fingerprint(const R1csMatrices& m) {
   return h;
 }
 
-std::string sum_line(int log_rows, const Groth16ProverOptions& o, std::uint64_t circuit, std::uint64_t size,
-                     std::uint64_t hash) {
+std::string sum_line(int log_rows, const Groth16ProverOptions& o, std::uint64_t circuit,
+                     std::uint64_t size, std::uint64_t hash) {
   std::ostringstream s;
-  s << "cuzk-bench-key v" << kKeyCacheVersion << " K=" << log_rows << " structure_seed=" << o.structure_seed
-    << " key_seed=" << o.key_seed << " circuit=" << std::hex << circuit << " bytes=" << std::dec << size
-    << " hash=" << std::hex << hash << "\n";
+  s << "cuzk-bench-key v" << kKeyCacheVersion << " K=" << log_rows
+    << " structure_seed=" << o.structure_seed << " key_seed=" << o.key_seed
+    << " circuit=" << std::hex << circuit << " bytes=" << std::dec << size << " hash=" << std::hex
+    << hash << "\n";
   return s.str();
 }
 
@@ -198,29 +208,33 @@ Status write_file_atomic(const std::string& path, std::span<const std::uint8_t> 
 
 // A circom job's witness: the .wtns bytes of the request, checked against the circuit.
 Result<BenchWitness> circom_witness(const JobRequest& req, const R1csMatrices& m) {
-  auto w = parse_snarkjs_wtns(std::span(reinterpret_cast<const std::uint8_t*>(req.vanilla_proof.data()),
-                                        req.vanilla_proof.size()));
+  auto w = parse_snarkjs_wtns(std::span(
+      reinterpret_cast<const std::uint8_t*>(req.vanilla_proof.data()), req.vanilla_proof.size()));
   if (!w) return w.status().with_context("witness (.wtns in vanilla_proof)");
   if (w->size() != m.num_columns())
-    return Status(Errc::size_mismatch, "witness has " + std::to_string(w->size()) + " values, circuit '" +
-                                           req.circuit_id + "' has " + std::to_string(m.num_columns()) + " signals");
-  if (!fr_is_one((*w)[0])) return Status(Errc::bad_encoding, "witness value 0 (the constant ONE) is not 1");
+    return Status(Errc::size_mismatch, "witness has " + std::to_string(w->size()) +
+                                           " values, circuit '" + req.circuit_id + "' has " +
+                                           std::to_string(m.num_columns()) + " signals");
+  if (!fr_is_one((*w)[0]))
+    return Status(Errc::bad_encoding, "witness value 0 (the constant ONE) is not 1");
   BenchWitness out;
   out.z = std::move(*w);
-  out.public_inputs.assign(out.z.begin() + 1, out.z.begin() + static_cast<std::ptrdiff_t>(m.num_inputs));
+  out.public_inputs.assign(out.z.begin() + 1,
+                           out.z.begin() + static_cast<std::ptrdiff_t>(m.num_inputs));
   return out;
 }
 
 }  // namespace
 
-Result<BenchWitness> solve_bench_witness(const R1csMatrices& m, std::uint64_t seed, const CancelFlag* cancel,
-                                         std::vector<Fr> storage) {
+Result<BenchWitness> solve_bench_witness(const R1csMatrices& m, std::uint64_t seed,
+                                         const CancelFlag* cancel, std::vector<Fr> storage) {
   const std::uint64_t cols = m.num_columns();
   BenchWitness out;
   out.z = std::move(storage);
   out.z.assign(cols, Fr::zero());
   std::vector<std::uint8_t> known(cols, 0);
-  if (cols == 0 || m.num_inputs == 0) return Status(Errc::invalid_argument, "circuit without the ONE variable");
+  if (cols == 0 || m.num_inputs == 0)
+    return Status(Errc::invalid_argument, "circuit without the ONE variable");
   out.z[0] = Fr::one();
   known[0] = 1;
   std::uint64_t ga = 0, gb = 0, gc = 0;
@@ -238,11 +252,13 @@ Result<BenchWitness> solve_bench_witness(const R1csMatrices& m, std::uint64_t se
       if (f != RowEval::kNone && f != e->unknown) bad = true;
       f = e->unknown;
     }
-    if (bad) return Status(Errc::unsatisfied, "row " + std::to_string(r) + " has two unknown variables");
+    if (bad)
+      return Status(Errc::unsatisfied, "row " + std::to_string(r) + " has two unknown variables");
     if (f != RowEval::kNone) {
       if (a.unknown == f || b.unknown == f) {
         // A boolean: the bit is free; the row's check below confirms the shape.
-        const Fr bit = (splitmix(seed ^ (0xd1b54a32d192ed03ULL * (f + 1))) & 1) ? Fr::one() : Fr::zero();
+        const Fr bit =
+            (splitmix(seed ^ (0xd1b54a32d192ed03ULL * (f + 1))) & 1) ? Fr::one() : Fr::zero();
         out.z[f] = bit;
         if (a.unknown == f) a.acc += a.ucoeff * bit;
         if (b.unknown == f) b.acc += b.ucoeff * bit;
@@ -250,9 +266,12 @@ Result<BenchWitness> solve_bench_witness(const R1csMatrices& m, std::uint64_t se
       } else {
         // c_rest + coeff·z_f = a·b
         const Fr v = a.acc * b.acc - c.acc;
-        if (fr_is_one(c.ucoeff)) out.z[f] = v;
-        else if (fr_is_minus_one(c.ucoeff)) out.z[f] = -v;
-        else out.z[f] = v * c.ucoeff.inverse_vartime();
+        if (fr_is_one(c.ucoeff))
+          out.z[f] = v;
+        else if (fr_is_minus_one(c.ucoeff))
+          out.z[f] = -v;
+        else
+          out.z[f] = v * c.ucoeff.inverse_vartime();
         c.acc += c.ucoeff * out.z[f];
       }
       known[f] = 1;
@@ -261,8 +280,11 @@ Result<BenchWitness> solve_bench_witness(const R1csMatrices& m, std::uint64_t se
       return Status(Errc::unsatisfied, "row " + std::to_string(r) + " does not hold after solving");
   }
   for (std::uint64_t i = 0; i < cols; ++i)
-    if (!known[i]) return Status(Errc::unsatisfied, "variable " + std::to_string(i) + " occurs in no row that fixes it");
-  out.public_inputs.assign(out.z.begin() + 1, out.z.begin() + static_cast<std::ptrdiff_t>(m.num_inputs));
+    if (!known[i])
+      return Status(Errc::unsatisfied,
+                    "variable " + std::to_string(i) + " occurs in no row that fixes it");
+  out.public_inputs.assign(out.z.begin() + 1,
+                           out.z.begin() + static_cast<std::ptrdiff_t>(m.num_inputs));
   return out;
 }
 
@@ -274,15 +296,18 @@ Result<std::uint64_t> bench_job_seed(const JobRequest& req) {
     return h;
   }
   if (b.size() != 16 || std::memcmp(b.data(), kMagic, 8) != 0)
-    return Status(Errc::bad_encoding, "bench input must be empty or \"cuzkfake\" ‖ u64 seed (16 bytes), got " +
-                                          std::to_string(b.size()) + " bytes");
+    return Status(Errc::bad_encoding,
+                  "bench input must be empty or \"cuzkfake\" ‖ u64 seed (16 bytes), got " +
+                      std::to_string(b.size()) + " bytes");
   std::uint64_t seed = 0;
-  for (int i = 0; i < 8; ++i) seed |= std::uint64_t(static_cast<unsigned char>(b[8 + i])) << (8 * i);
+  for (int i = 0; i < 8; ++i)
+    seed |= std::uint64_t(static_cast<unsigned char>(b[8 + i])) << (8 * i);
   return seed;
 }
 
 std::uint64_t bench_partition_seed(std::uint64_t job_seed, std::uint32_t k) {
-  return splitmix(job_seed * 0x2545f4914f6cdd1dULL + 0x9e3779b97f4a7c15ULL * (std::uint64_t{k} + 1));
+  return splitmix(job_seed * 0x2545f4914f6cdd1dULL +
+                  0x9e3779b97f4a7c15ULL * (std::uint64_t{k} + 1));
 }
 
 Groth16Prover::Groth16Prover(Groth16ProverOptions opt) : opt_(std::move(opt)) {}
@@ -310,14 +335,16 @@ Result<std::unique_ptr<Groth16Prover>> Groth16Prover::create(Groth16ProverOption
     auto be = p->new_backend(spec);
     if (!be) return be.status().with_context("backend '" + spec + "'");
     int ordinal = spec.rfind("cuda:", 0) == 0 ? std::stoi(spec.substr(5)) : 0;
-    if (p->backends_.count(ordinal)) return Status(Errc::invalid_argument, "two backends for device " + std::to_string(ordinal));
+    if (p->backends_.count(ordinal))
+      return Status(Errc::invalid_argument, "two backends for device " + std::to_string(ordinal));
     p->backends_[ordinal] = std::move(*be);
     names += (names.empty() ? "" : "+") + spec;
   }
   p->name_ = "groth16-" + names;
   std::error_code ec;
   std::filesystem::create_directories(p->opt_.cache_dir, ec);
-  if (ec) return Status(Errc::io_error, "cache directory " + p->opt_.cache_dir + ": " + ec.message());
+  if (ec)
+    return Status(Errc::io_error, "cache directory " + p->opt_.cache_dir + ": " + ec.message());
   return p;
 }
 
@@ -325,7 +352,8 @@ bool Groth16Prover::supports(const std::string& circuit_id) const {
   return opt_.circom.count(circuit_id) || parse_bench_log2(circuit_id).ok();
 }
 
-Result<std::shared_ptr<const Groth16Prover::CircomShape>> Groth16Prover::circom_shape(const std::string& id) {
+Result<std::shared_ptr<const Groth16Prover::CircomShape>> Groth16Prover::circom_shape(
+    const std::string& id) {
   auto path = opt_.circom.find(id);
   if (path == opt_.circom.end()) return Status(Errc::not_found, "unknown circuit '" + id + "'");
   std::lock_guard build(build_mu_);
@@ -352,7 +380,8 @@ Result<std::shared_ptr<const PcePlan>> Groth16Prover::circom_plan(const std::str
   return (*shape)->plan;
 }
 
-Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_circom_key(const std::string& id, bool mapped_only) {
+Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_circom_key(const std::string& id,
+                                                                             bool mapped_only) {
   auto shape = circom_shape(id);
   if (!shape) return shape.status();
   auto bytes = key_bytes(id);
@@ -367,8 +396,9 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_circom_key(con
   {
     struct stat st {};
     if (::stat(zpath.c_str(), &st) != 0) return Status(Errc::not_found, zpath + ": cannot stat");
-    const std::string s = "cuzk-circom-key v" + std::to_string(kKeyCacheVersion) + " " + zpath + " " +
-                          std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+    const std::string s = "cuzk-circom-key v" + std::to_string(kKeyCacheVersion) + " " + zpath +
+                          " " + std::to_string(st.st_size) + " " +
+                          std::to_string(st.st_mtim.tv_sec) + "." +
                           std::to_string(st.st_mtim.tv_nsec);
     tag = checksum64(s.data(), s.size());
   }
@@ -385,7 +415,8 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_circom_key(con
     }
   }
   if (!from_image && mapped_only)
-    return Status(Errc::out_of_memory, "circuit '" + id + "': no usable key image; the key needs room for a host copy");
+    return Status(Errc::out_of_memory,
+                  "circuit '" + id + "': no usable key image; the key needs room for a host copy");
   if (!from_image) {
     ZkeyReadOptions ro;
     ro.pool = pool_.get();
@@ -408,8 +439,8 @@ std::string Groth16Prover::image_path(const std::string& key_id) const {
   return (std::filesystem::path(opt_.cache_dir) / (name + ".kimg")).string();
 }
 
-void Groth16Prover::attach_image(ProvingKeyData& kd, const std::string& key_id, std::uint64_t tag, bool from_image,
-                                 bool mapped_only) {
+void Groth16Prover::attach_image(ProvingKeyData& kd, const std::string& key_id, std::uint64_t tag,
+                                 bool from_image, bool mapped_only) {
   auto& key = static_cast<Groth16Key&>(kd);
   if (!opt_.key_images) return;
   if (!from_image) {
@@ -441,12 +472,14 @@ void Groth16Prover::attach_image(ProvingKeyData& kd, const std::string& key_id, 
 }
 
 std::string Groth16Prover::key_path(int log_rows) const {
-  return (std::filesystem::path(opt_.cache_dir) / ("bench-" + std::to_string(log_rows) + ".params")).string();
+  return (std::filesystem::path(opt_.cache_dir) / ("bench-" + std::to_string(log_rows) + ".params"))
+      .string();
 }
 
 std::vector<DeviceInfo> Groth16Prover::devices() const {
   std::vector<DeviceInfo> out;
-  for (const auto& [ord, be] : backends_) out.push_back(DeviceInfo{.ordinal = ord, .name = be->name()});
+  for (const auto& [ord, be] : backends_)
+    out.push_back(DeviceInfo{.ordinal = ord, .name = be->name()});
   return out;
 }
 
@@ -456,7 +489,8 @@ Result<JobPlan> Groth16Prover::plan(const JobRequest& req) {
     if (!shape) return shape.status();
     auto w = circom_witness(req, *(*shape)->m);
     if (!w) return w.status();
-    if (req.num_partitions > 1) return Status(Errc::out_of_range, "circom circuits take one partition per job");
+    if (req.num_partitions > 1)
+      return Status(Errc::out_of_range, "circom circuits take one partition per job");
     JobPlan p;
     p.key_id = req.circuit_id;
     p.partitions = 1;
@@ -473,7 +507,8 @@ Result<JobPlan> Groth16Prover::plan(const JobRequest& req) {
   p.key_id = req.circuit_id;
   p.partitions = req.num_partitions ? req.num_partitions : opt_.default_partitions;
   if (p.partitions > kMaxPartitions)
-    return Status(Errc::out_of_range, "num_partitions must be 1..64, got " + std::to_string(p.partitions));
+    return Status(Errc::out_of_range,
+                  "num_partitions must be 1..64, got " + std::to_string(p.partitions));
   // Rows n = 2^K (input constraints included); columns = n − num_public (each circuit row
   // allocates one variable, num_public of them inputs). Held per partition: witness z (32 B per
   // column), a/b/c (3 · 32 B per row) until the device stage ends (the H step writes its output
@@ -495,10 +530,12 @@ Result<std::shared_ptr<const R1csMatrices>> Groth16Prover::matrices(int log_rows
     std::lock_guard lock(mu_);
     if (auto it = matrices_.find(log_rows); it != matrices_.end()) return it->second;
   }
-  const std::string id = "bench-" + std::to_string(log_rows) + " structure_seed=" + std::to_string(opt_.structure_seed) +
+  const std::string id = "bench-" + std::to_string(log_rows) +
+                         " structure_seed=" + std::to_string(opt_.structure_seed) +
                          " num_public=" + std::to_string(kNumPublic);
   const std::string path =
-      (std::filesystem::path(opt_.cache_dir) / ("bench-" + std::to_string(log_rows) + ".r1cs")).string();
+      (std::filesystem::path(opt_.cache_dir) / ("bench-" + std::to_string(log_rows) + ".r1cs"))
+          .string();
   auto r = load_or_build_r1cs(path, r1cs_topology_key(id), [&]() -> Result<R1csMatrices> {
     BenchCircuitParams bp;
     bp.log_rows = static_cast<unsigned>(log_rows);
@@ -509,8 +546,10 @@ Result<std::shared_ptr<const R1csMatrices>> Groth16Prover::matrices(int log_rows
     return std::move(g->matrices);
   });
   if (!r) return r.status();
-  if (!r->from_cache) spdlog::info("bench-{}: matrices built ({})", log_rows, r->load_error.to_string());
-  if (!r->save_error.ok()) spdlog::warn("bench-{}: matrix cache not written: {}", log_rows, r->save_error.to_string());
+  if (!r->from_cache)
+    spdlog::info("bench-{}: matrices built ({})", log_rows, r->load_error.to_string());
+  if (!r->save_error.ok())
+    spdlog::warn("bench-{}: matrix cache not written: {}", log_rows, r->save_error.to_string());
   auto m = std::make_shared<const R1csMatrices>(std::move(r->matrices));
   std::lock_guard lock(mu_);
   matrices_[log_rows] = m;
@@ -564,7 +603,8 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key(const std:
   return load(key_id, false);
 }
 
-Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key_mapped(const std::string& key_id) {
+Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load_key_mapped(
+    const std::string& key_id) {
   return load(key_id, true);
 }
 
@@ -580,7 +620,8 @@ std::optional<std::uint64_t> Groth16Prover::mapped_load_bytes(const std::string&
   return (*m)->memory_bytes();  // what stays owned: the matrices (key_bytes' share of them)
 }
 
-Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load(const std::string& key_id, bool mapped_only) {
+Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load(const std::string& key_id,
+                                                                  bool mapped_only) {
   if (opt_.circom.count(key_id)) return load_circom_key(key_id, mapped_only);
   auto k = parse_bench_log2(key_id);
   if (!k) return k.status();
@@ -602,7 +643,8 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load(const std::str
   auto image_tag = [&](const std::string& line) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) return std::uint64_t{0};
-    const std::string s = line + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+    const std::string s = line + std::to_string(st.st_size) + " " +
+                          std::to_string(st.st_mtim.tv_sec) + "." +
                           std::to_string(st.st_mtim.tv_nsec);
     return checksum64(s.data(), s.size(), kKeyCacheVersion);
   };
@@ -610,11 +652,14 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load(const std::str
     if (!opt_.key_images) return Status(Errc::not_found, "key images off");
     std::ifstream sf(sum_path);
     std::string line;
-    if (!sf || !std::getline(sf, line)) return Status(Errc::not_found, "no checksum file " + sum_path);
-    auto img = KeyImage::open(image_path("bench-" + std::to_string(*k)), image_tag(line + "\n"), pool_.get());
+    if (!sf || !std::getline(sf, line))
+      return Status(Errc::not_found, "no checksum file " + sum_path);
+    auto img = KeyImage::open(image_path("bench-" + std::to_string(*k)), image_tag(line + "\n"),
+                              pool_.get());
     if (!img) return img.status();
     ProvingKey pk = (*img)->key();
-    if (pk.layout != KeyLayout::bellperson) return Status(Errc::bad_encoding, "key image with the snarkjs layout");
+    if (pk.layout != KeyLayout::bellperson)
+      return Status(Errc::bad_encoding, "key image with the snarkjs layout");
     CUZK_RETURN_IF_ERROR(check_key_matches(pk, **m));
     key->pk = std::move(pk);
     key->image = *img;
@@ -627,13 +672,16 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load(const std::str
     if (!std::filesystem::exists(path)) return Status(Errc::not_found, "no cached key");
     std::ifstream sf(sum_path);
     std::string line;
-    if (!sf || !std::getline(sf, line)) return Status(Errc::not_found, "no checksum file " + sum_path);
+    if (!sf || !std::getline(sf, line))
+      return Status(Errc::not_found, "no checksum file " + sum_path);
     tag = image_tag(line + "\n");
     auto mf = MappedFile::open(path);
     if (!mf) return mf.status();
     auto span = mf->bytes();
-    if (line + "\n" != sum_line(*k, opt_, circuit, span.size(), checksum64(span.data(), span.size())))
-      return Status(Errc::bad_encoding, "cached key " + path + " does not match its checksum file (corrupt or stale)");
+    if (line + "\n" !=
+        sum_line(*k, opt_, circuit, span.size(), checksum64(span.data(), span.size())))
+      return Status(Errc::bad_encoding,
+                    "cached key " + path + " does not match its checksum file (corrupt or stale)");
     ParamsReadOptions ro;
     ro.checked = false;
     ro.pool = pool_.get();
@@ -651,11 +699,15 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load(const std::str
     if (!from_image && imaged.code() != Errc::not_found)
       spdlog::warn("bench-{}: {}; rebuilding the key image", *k, imaged.to_string());
     if (!from_image && mapped_only)
-      return Status(Errc::out_of_memory, "bench-" + std::to_string(*k) + ": no usable key image; the key needs room for a host copy");
+      return Status(Errc::out_of_memory,
+                    "bench-" + std::to_string(*k) +
+                        ": no usable key image; the key needs room for a host copy");
     Status cached = from_image ? Status() : try_cache();
     if (!cached.ok()) {
-      if (cached.code() != Errc::not_found) spdlog::warn("bench-{}: {}; regenerating the key", *k, cached.to_string());
-      spdlog::info("bench-{}: generating the proving key (benchmark setup, seeded; cached in {})", *k, path);
+      if (cached.code() != Errc::not_found)
+        spdlog::warn("bench-{}: {}; regenerating the key", *k, cached.to_string());
+      spdlog::info("bench-{}: generating the proving key (benchmark setup, seeded; cached in {})",
+                   *k, path);
       tag = 0;  // an image only of a key whose cache was written
       SeededRng rng(opt_.key_seed ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(*k)));
       SetupOptions so;
@@ -667,23 +719,30 @@ Result<std::shared_ptr<const ProvingKeyData>> Groth16Prover::load(const std::str
       if (auto st = write_file_atomic(path, *img); !st.ok()) {
         spdlog::warn("bench-{}: key cache not written: {}", *k, st.to_string());
       } else {
-        std::string line = sum_line(*k, opt_, circuit, img->size(), checksum64(img->data(), img->size()));
-        auto st2 = write_file_atomic(sum_path, std::span(reinterpret_cast<const std::uint8_t*>(line.data()), line.size()));
-        if (!st2.ok()) spdlog::warn("bench-{}: key checksum not written: {}", *k, st2.to_string());
-        else tag = image_tag(line);
+        std::string line =
+            sum_line(*k, opt_, circuit, img->size(), checksum64(img->data(), img->size()));
+        auto st2 = write_file_atomic(
+            sum_path, std::span(reinterpret_cast<const std::uint8_t*>(line.data()), line.size()));
+        if (!st2.ok())
+          spdlog::warn("bench-{}: key checksum not written: {}", *k, st2.to_string());
+        else
+          tag = image_tag(line);
       }
       key->pk = std::move(*pk);
       ++keys_generated_;
     }
-    if (tag != 0 || from_image) attach_image(*key, "bench-" + std::to_string(*k), tag, from_image, mapped_only);
+    if (tag != 0 || from_image)
+      attach_image(*key, "bench-" + std::to_string(*k), tag, from_image, mapped_only);
   }
   key->pvk = prepare_verifying_key(key->pk.vk);
   CUZK_RETURN_IF_ERROR(load_host_resident(*key, "bench-" + std::to_string(*k)));
   return std::shared_ptr<const ProvingKeyData>(std::move(key));
 }
 
-Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const JobRequest& req, const JobPlan& plan,
-                                                                         std::uint32_t k, const CancelFlag& cancel) {
+Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const JobRequest& req,
+                                                                        const JobPlan& plan,
+                                                                        std::uint32_t k,
+                                                                        const CancelFlag& cancel) {
   if (opt_.circom.count(req.circuit_id)) {
     auto shape = circom_shape(req.circuit_id);
     if (!shape) return shape.status();
@@ -693,17 +752,20 @@ Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const Jo
     part->w = std::move(*w);
     if (cancel.load()) return Status(Errc::cancelled, "synthesis cancelled");
     const R1csMatrices& cm = *(*shape)->m;
-    part->take_abc(cm.num_constraints, std::max<std::size_t>(cm.num_constraints, (*shape)->domain_size));
+    part->take_abc(cm.num_constraints,
+                   std::max<std::size_t>(cm.num_constraints, (*shape)->domain_size));
     PceOptions po;
     po.plan = (*shape)->plan.get();
-    CUZK_RETURN_IF_ERROR(pce_evaluate_into(*pool_, cm, part->w.z, part->abc.a, part->abc.b, part->abc.c, po));
+    CUZK_RETURN_IF_ERROR(
+        pce_evaluate_into(*pool_, cm, part->w.z, part->abc.a, part->abc.b, part->abc.c, po));
     return std::unique_ptr<SynthesizedPartition>(std::move(part));
   }
   auto lr = parse_bench_log2(req.circuit_id);
   if (!lr) return lr.status();
   auto seed = bench_job_seed(req);
   if (!seed) return seed.status();
-  if (k >= plan.partitions) return Status(Errc::out_of_range, "partition beyond the job's partitions");
+  if (k >= plan.partitions)
+    return Status(Errc::out_of_range, "partition beyond the job's partitions");
   auto m = matrices(*lr);
   if (!m) return m.status();
   auto sp = solve_plan(*lr);
@@ -714,18 +776,21 @@ Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const Jo
   const std::size_t cols = (*m)->num_columns(), rows = (*m)->num_constraints;
   if (part->take_pinned(cols, rows)) {
     CUZK_RETURN_IF_ERROR(solve_bench_partition(**m, **sp, bench_partition_seed(*seed, k), &cancel,
-                                               std::span<Fr>(part->pz.data(), cols), std::span<Fr>(part->pa.data(), rows),
-                                               std::span<Fr>(part->pb.data(), rows), std::span<Fr>(part->pc.data(), rows))
+                                               std::span<Fr>(part->pz.data(), cols),
+                                               std::span<Fr>(part->pa.data(), rows),
+                                               std::span<Fr>(part->pb.data(), rows),
+                                               std::span<Fr>(part->pc.data(), rows))
                              .with_context("partition " + std::to_string(k) + " witness"));
   } else {
     part->w.z = buffers_->take(cols);
     part->take_abc(rows, rows);
-    CUZK_RETURN_IF_ERROR(solve_bench_partition(**m, **sp, bench_partition_seed(*seed, k), &cancel, part->w.z,
-                                               part->abc.a, part->abc.b, part->abc.c)
+    CUZK_RETURN_IF_ERROR(solve_bench_partition(**m, **sp, bench_partition_seed(*seed, k), &cancel,
+                                               part->w.z, part->abc.a, part->abc.b, part->abc.c)
                              .with_context("partition " + std::to_string(k) + " witness"));
   }
   const std::span<const Fr> z = part->z();
-  part->w.public_inputs.assign(z.begin() + 1, z.begin() + static_cast<std::ptrdiff_t>((*m)->num_inputs));
+  part->w.public_inputs.assign(z.begin() + 1,
+                               z.begin() + static_cast<std::ptrdiff_t>((*m)->num_inputs));
   {
     std::lock_guard lock(mu_);
     if (inputs_.size() >= kMaxKeptInputs) inputs_.clear();  // verify recomputes what is missing
@@ -734,15 +799,19 @@ Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const Jo
   return std::unique_ptr<SynthesizedPartition>(std::move(part));
 }
 
-Result<std::string> Groth16Prover::prove_partition(int device, const ProvingKeyData& key, const JobRequest& req,
-                                                   std::uint32_t k, SynthesizedPartition& part,
+Result<std::string> Groth16Prover::prove_partition(int device, const ProvingKeyData& key,
+                                                   const JobRequest& req, std::uint32_t k,
+                                                   SynthesizedPartition& part,
                                                    const CancelFlag& cancel) {
   const auto* gk = dynamic_cast<const Groth16Key*>(&key);
   auto* gp = dynamic_cast<Groth16Partition*>(&part);
-  if (!gk || !gp) return Status(Errc::invalid_argument, "groth16 prover given another prover's key or partition");
-  if (!backends_.count(device)) return Status(Errc::invalid_argument, "no backend for device " + std::to_string(device));
+  if (!gk || !gp)
+    return Status(Errc::invalid_argument, "groth16 prover given another prover's key or partition");
+  if (!backends_.count(device))
+    return Status(Errc::invalid_argument, "no backend for device " + std::to_string(device));
   if (cancel.load()) return Status(Errc::cancelled, "device stage cancelled");
-  if (!gp->has_abc()) return Status(Errc::invalid_argument, "partition " + std::to_string(k) + " has no a/b/c");
+  if (!gp->has_abc())
+    return Status(Errc::invalid_argument, "partition " + std::to_string(k) + " has no a/b/c");
   // The engine pins the device copy (SrsLease::on_device) before this stage, so it stays until
   // the stage ends; a caller without the engine gets it placed here.
   const ResidentKey* rk = nullptr;
@@ -753,13 +822,14 @@ Result<std::string> Groth16Prover::prove_partition(int device, const ProvingKeyD
     }
     if (!rk && attempt == 0) CUZK_RETURN_IF_ERROR(make_resident(key, device));
   }
-  if (!rk) return Status(Errc::invalid_argument, "key not resident on device " + std::to_string(device));
+  if (!rk)
+    return Status(Errc::invalid_argument, "key not resident on device " + std::to_string(device));
   Result<Proof> proof = Status(Errc::invalid_argument, "no proof");
   if (gp->pinned() && gp->pa.size() == gk->pk.domain_size) {
     // Pinned a, b, c, z: the device reads them by DMA; scratch afterwards, given back by release_abc().
     proof = prove_with_abc_spans(*pool_, *rk, *gk->m, std::span<Fr>(gp->pa.data(), gp->pa.size()),
-                                 std::span<Fr>(gp->pb.data(), gp->pb.size()), std::span<Fr>(gp->pc.data(), gp->pc.size()),
-                                 gp->z(), {});
+                                 std::span<Fr>(gp->pb.data(), gp->pb.size()),
+                                 std::span<Fr>(gp->pc.data(), gp->pc.size()), gp->z(), {});
   } else {
     if (gp->pinned()) {  // a domain longer than the rows: extend copies in plain vectors
       gp->take_abc(gp->pa.size(), gp->pa.size());
@@ -800,7 +870,10 @@ std::optional<DeviceArena> Groth16Prover::device_arena(int device) const {
   const DeviceMemoryReport* r = device_memory_report(*it->second);
   if (!r) return std::nullopt;
   DeviceMemory m = r->device_memory();
-  return DeviceArena{.total = m.total, .used = m.used, .pinned_total = m.pinned_total, .pinned_used = m.pinned_used,
+  return DeviceArena{.total = m.total,
+                     .used = m.used,
+                     .pinned_total = m.pinned_total,
+                     .pinned_used = m.pinned_used,
                      .streamed_bytes = m.streamed_bytes};
 }
 
@@ -825,7 +898,8 @@ Status Groth16Prover::make_resident(const ProvingKeyData& key, int device) {
   const auto* gk = dynamic_cast<const Groth16Key*>(&key);
   if (!gk) return Status(Errc::invalid_argument, "groth16 prover given another prover's key");
   auto it = backends_.find(device);
-  if (it == backends_.end()) return Status(Errc::invalid_argument, "no backend for device " + std::to_string(device));
+  if (it == backends_.end())
+    return Status(Errc::invalid_argument, "no backend for device " + std::to_string(device));
   {
     std::lock_guard lock(gk->resident_mu);
     if (gk->resident.count(device)) return {};
@@ -840,7 +914,8 @@ Status Groth16Prover::make_resident(const ProvingKeyData& key, int device) {
   return {};
 }
 
-PartitionProver::DeviceHostBytes Groth16Prover::device_host_bytes(const ProvingKeyData& key, int device) const {
+PartitionProver::DeviceHostBytes Groth16Prover::device_host_bytes(const ProvingKeyData& key,
+                                                                  int device) const {
   const auto* gk = dynamic_cast<const Groth16Key*>(&key);
   auto it = backends_.find(device);
   if (!gk || it == backends_.end()) return {};
@@ -850,7 +925,8 @@ PartitionProver::DeviceHostBytes Groth16Prover::device_host_bytes(const ProvingK
   auto rk = gk->resident.find(device);
   if (rk == gk->resident.end()) return {};
   DeviceHostBytes out;
-  for (BasesId id : {rk->second->h, rk->second->l, rk->second->a, rk->second->b_g1, rk->second->b_g2}) {
+  for (BasesId id :
+       {rk->second->h, rk->second->l, rk->second->a, rk->second->b_g1, rk->second->b_g2}) {
     out.plain += r->table_plain_host_bytes(id);
     out.pinned += r->table_pinned_bytes(id);
   }
@@ -872,12 +948,14 @@ std::uint64_t Groth16Prover::device_host_bytes_bound(const ProvingKeyData& key, 
   return bytes;
 }
 
-std::optional<PartitionProver::KeyMapping> Groth16Prover::key_mapping(const ProvingKeyData& key) const {
+std::optional<PartitionProver::KeyMapping> Groth16Prover::key_mapping(
+    const ProvingKeyData& key) const {
   const auto* gk = dynamic_cast<const Groth16Key*>(&key);
   if (!gk || !gk->image) return std::nullopt;
   std::shared_lock tier(gk->tier_mu);
   const std::uint64_t tables = gk->pk.query_bytes();
-  return KeyMapping{.charged_bytes = gk->bytes > tables ? gk->bytes - tables : 0, .image_bytes = gk->image->file_bytes()};
+  return KeyMapping{.charged_bytes = gk->bytes > tables ? gk->bytes - tables : 0,
+                    .image_bytes = gk->image->file_bytes()};
 }
 
 bool Groth16Prover::key_is_mapped(const ProvingKeyData& key) const {
@@ -957,7 +1035,8 @@ Status Groth16Prover::switch_tables(const ProvingKeyData& key, bool to_mapped) {
 void Groth16Prover::release_resident(const ProvingKeyData& key, int device) {
   const auto* gk = dynamic_cast<const Groth16Key*>(&key);
   auto it = backends_.find(device);
-  if (!gk || it == backends_.end() || !device_memory_report(*it->second)) return;  // host copies stay with the key
+  if (!gk || it == backends_.end() || !device_memory_report(*it->second))
+    return;  // host copies stay with the key
   std::unique_ptr<ResidentKey> victim;
   {
     std::lock_guard lock(gk->resident_mu);
@@ -978,33 +1057,39 @@ std::vector<DiskKey> Groth16Prover::disk_keys() const {
     if (!std::filesystem::exists(entry.path().string() + ".sum", ec)) continue;
     const std::string id = entry.path().stem().string();
     if (!parse_bench_log2(id).ok()) continue;
-    out.push_back(DiskKey{.key_id = id, .path = entry.path().string(), .bytes = entry.file_size(ec)});
+    out.push_back(
+        DiskKey{.key_id = id, .path = entry.path().string(), .bytes = entry.file_size(ec)});
   }
   for (const auto& [id, path] : opt_.circom) {
     auto size = std::filesystem::file_size(path, ec);
     if (!ec) out.push_back(DiskKey{.key_id = id, .path = path, .bytes = size});
   }
-  std::sort(out.begin(), out.end(), [](const DiskKey& a, const DiskKey& b) { return a.key_id < b.key_id; });
+  std::sort(out.begin(), out.end(),
+            [](const DiskKey& a, const DiskKey& b) { return a.key_id < b.key_id; });
   return out;
 }
 
-Status Groth16Prover::verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) {
+Status Groth16Prover::verify(const ProvingKeyData& key, const JobRequest& req,
+                             const std::string& proof) {
   const auto* gk = dynamic_cast<const Groth16Key*>(&key);
   if (!gk) return Status(Errc::invalid_argument, "groth16 prover given another prover's key");
   if (gk->circom) {
-    auto proofs = parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
+    auto proofs =
+        parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
     if (!proofs) return proofs.status().with_context("self-verification");
     if (proofs->size() != 1) return Status(Errc::size_mismatch, "a circom job has one proof");
     auto w = circom_witness(req, *gk->m);
     if (!w) return w.status();
     auto ok = cuzk::verify(gk->pvk, w->public_inputs, (*proofs)[0]);
     if (!ok) return ok.status().with_context("self-verification");
-    if (!*ok) return Status(Errc::unsatisfied, "self-verification failed: the proof does not verify");
+    if (!*ok)
+      return Status(Errc::unsatisfied, "self-verification failed: the proof does not verify");
     return {};
   }
   auto seed = bench_job_seed(req);
   if (!seed) return seed.status();
-  auto proofs = parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
+  auto proofs =
+      parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
   if (!proofs) return proofs.status().with_context("self-verification");
   for (std::uint32_t k = 0; k < proofs->size(); ++k) {
     std::vector<Fr> inputs;
@@ -1025,7 +1110,8 @@ Status Groth16Prover::verify(const ProvingKeyData& key, const JobRequest& req, c
     auto ok = cuzk::verify(gk->pvk, inputs, (*proofs)[k]);
     if (!ok) return ok.status().with_context("self-verification, partition " + std::to_string(k));
     if (!*ok)
-      return Status(Errc::unsatisfied, "self-verification failed: partition " + std::to_string(k) + " proof does not verify");
+      return Status(Errc::unsatisfied, "self-verification failed: partition " + std::to_string(k) +
+                                           " proof does not verify");
   }
   return {};
 }

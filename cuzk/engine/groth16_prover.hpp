@@ -72,7 +72,8 @@ struct Groth16ProverOptions {
   DeviceBackendOptions device;
   /// Makes a backend from its name instead of make_backend (tests: a backend with a small fake
   /// arena). Null = make_backend(spec, pool, device).
-  std::function<Result<std::unique_ptr<Backend>>(const std::string& spec, ThreadPool& pool)> backend_factory;
+  std::function<Result<std::unique_ptr<Backend>>(const std::string& spec, ThreadPool& pool)>
+      backend_factory;
   std::uint32_t default_partitions = 10;
   /// Threads of the prover's pool (0 = all cores).
   std::size_t threads = 0;
@@ -97,7 +98,8 @@ struct BenchWitness {
 /// drawn from |seed|) or appears in C only and is solved as (a·b − c_rest)/coeff. Errors name the
 /// row when a row has two unknowns, an unknown it cannot solve, or does not hold.
 /// |storage|: a vector whose capacity z may reuse (e.g. a previous partition's witness).
-Result<BenchWitness> solve_bench_witness(const R1csMatrices& m, std::uint64_t seed, const CancelFlag* cancel = nullptr,
+Result<BenchWitness> solve_bench_witness(const R1csMatrices& m, std::uint64_t seed,
+                                         const CancelFlag* cancel = nullptr,
                                          std::vector<Fr> storage = {});
 
 /// The bench-circuit job seed of a request (see the file comment) and a partition's witness seed.
@@ -114,12 +116,14 @@ class Groth16Prover final : public PartitionProver {
   Result<JobPlan> plan(const JobRequest& req) override;
   Result<std::uint64_t> key_bytes(const std::string& key_id) override;
   Result<std::shared_ptr<const ProvingKeyData>> load_key(const std::string& key_id) override;
-  Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest& req, const JobPlan& plan,
-                                                            std::uint32_t k, const CancelFlag& cancel) override;
+  Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest& req,
+                                                           const JobPlan& plan, std::uint32_t k,
+                                                           const CancelFlag& cancel) override;
   Result<std::string> prove_partition(int device, const ProvingKeyData& key, const JobRequest& req,
                                       std::uint32_t k, SynthesizedPartition& part,
                                       const CancelFlag& cancel) override;
-  Status verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) override;
+  Status verify(const ProvingKeyData& key, const JobRequest& req,
+                const std::string& proof) override;
   std::optional<DeviceArena> device_arena(int device) const override;
   std::uint64_t device_key_bytes(const ProvingKeyData& key, int device) const override;
   Status make_resident(const ProvingKeyData& key, int device) override;
@@ -168,7 +172,8 @@ class Groth16Prover final : public PartitionProver {
     std::uint64_t domain_size = 0, n_vars = 0, n_public = 0;
   };
   Result<std::shared_ptr<const CircomShape>> circom_shape(const std::string& id);
-  Result<std::shared_ptr<const ProvingKeyData>> load_circom_key(const std::string& id, bool mapped_only);
+  Result<std::shared_ptr<const ProvingKeyData>> load_circom_key(const std::string& id,
+                                                                bool mapped_only);
   /// load_key; with |mapped_only|, from the key image into the mmap tier or out_of_memory.
   Result<std::shared_ptr<const ProvingKeyData>> load(const std::string& key_id, bool mapped_only);
   Result<std::unique_ptr<Backend>> new_backend(const std::string& spec);
@@ -176,8 +181,8 @@ class Groth16Prover final : public PartitionProver {
   Status load_host_resident(const ProvingKeyData& key, const std::string& what);
   /// Attaches the key's image (written now when absent) and puts its tables in the tier that
   /// fits the backends: mapped when no host backend proves from them, owned otherwise.
-  void attach_image(ProvingKeyData& key, const std::string& key_id, std::uint64_t tag, bool from_image,
-                    bool mapped_only = false);
+  void attach_image(ProvingKeyData& key, const std::string& key_id, std::uint64_t tag,
+                    bool from_image, bool mapped_only = false);
   /// Moves the key's tables to views of its image (to_mapped) or to owned memory.
   Status switch_tables(const ProvingKeyData& key, bool to_mapped);
 
@@ -186,9 +191,10 @@ class Groth16Prover final : public PartitionProver {
   std::string name_;
   std::unique_ptr<ThreadPool> pool_;
   std::map<int, std::unique_ptr<Backend>> backends_;  // by engine device ordinal
-  std::mutex mu_;                                      // matrices_, inputs_
+  std::mutex mu_;                                     // matrices_, inputs_
   std::map<int, std::shared_ptr<const R1csMatrices>> matrices_;
-  std::map<int, std::shared_ptr<const BenchSolvePlan>> solve_plans_;  // under mu_, built under build_mu_
+  std::map<int, std::shared_ptr<const BenchSolvePlan>>
+      solve_plans_;      // under mu_, built under build_mu_
   std::mutex build_mu_;  // one matrices build / key generation at a time
   // z and a/b/c reused from partition to partition, charged to the engine's budget while kept.
   // Room for every buffer the pipeline circulates (4 per partition held by a synthesis worker, a

@@ -7,12 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <spdlog/spdlog.h>
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <thread>
-#include <spdlog/spdlog.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -20,8 +20,8 @@
 #include <sstream>
 
 #include "cuzk/backend/cpu_backend.hpp"
-#include "cuzk/base/pinned_host.hpp"
 #include "cuzk/backend/device_memory.hpp"
+#include "cuzk/base/pinned_host.hpp"
 #include "cuzk/engine/config.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
@@ -40,7 +40,8 @@ namespace {
 const bool kQuiet = (spdlog::set_level(spdlog::level::warn), true);
 
 std::string temp_dir(const std::string& tag) {
-  auto p = std::filesystem::temp_directory_path() / ("cuzk-g16-" + tag + "-" + std::to_string(::getpid()));
+  auto p = std::filesystem::temp_directory_path() /
+           ("cuzk-g16-" + tag + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p);
   return p.string();
@@ -66,12 +67,14 @@ std::shared_ptr<Groth16Prover> make_prover(const std::string& dir) {
 
 // Checks every partition proof of |proof| against the VK in the cache file, with public inputs
 // solved here from the job seed.
-void expect_partitions_verify(Groth16Prover& prover, const std::string& proof, std::uint64_t seed, std::uint32_t parts) {
+void expect_partitions_verify(Groth16Prover& prover, const std::string& proof, std::uint64_t seed,
+                              std::uint32_t parts) {
   ASSERT_EQ(proof.size(), parts * kBellpersonProofBytes);
   auto pk = read_params(prover.key_path(10));
   ASSERT_TRUE(pk.ok()) << pk.status().to_string();
   auto pvk = prepare_verifying_key(pk->vk);
-  auto proofs = parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
+  auto proofs =
+      parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
   ASSERT_TRUE(proofs.ok()) << proofs.status().to_string();
   auto m = prover.matrices(10);
   ASSERT_TRUE(m.ok());
@@ -107,7 +110,8 @@ TEST(Groth16Prover, WitnessSolverSatisfiesRandomSizes) {
     ASSERT_TRUE(w1.ok()) << "rows " << p.rows << ": " << w1.status().to_string();
     // Slow twin: every row checked through the naive SpMV.
     std::size_t bad = 0;
-    EXPECT_TRUE(abc_satisfied(spmv_naive(g->matrices, w1->z), &bad)) << "rows " << p.rows << " row " << bad;
+    EXPECT_TRUE(abc_satisfied(spmv_naive(g->matrices, w1->z), &bad))
+        << "rows " << p.rows << " row " << bad;
     EXPECT_EQ(w1->public_inputs.size(), p.num_public);
     auto w2 = solve_bench_witness(g->matrices, rng());
     ASSERT_TRUE(w2.ok());
@@ -125,7 +129,8 @@ TEST(Groth16Prover, SolverRejectsUnsolvableRow) {
   auto w = solve_bench_witness(m, 7);
   ASSERT_FALSE(w.ok());
   EXPECT_EQ(w.status().code(), Errc::unsatisfied);
-  EXPECT_NE(w.status().message().find("row 0 has two unknown"), std::string::npos) << w.status().message();
+  EXPECT_NE(w.status().message().find("row 0 has two unknown"), std::string::npos)
+      << w.status().message();
 }
 
 TEST(Groth16Prover, PlanAndKeyBytesAreExact) {
@@ -145,9 +150,11 @@ TEST(Groth16Prover, PlanAndKeyBytesAreExact) {
   EXPECT_EQ((*key)->size_bytes(), *kb);
   auto pk = read_params(prover->key_path(10));
   ASSERT_TRUE(pk.ok());
-  std::uint64_t pts = sizeof(G1Affine) * (pk->h.size() + pk->l.size() + pk->a.size() + pk->b_g1.size()) +
-                      sizeof(G2Affine) * pk->b_g2.size();
-  EXPECT_EQ(*kb, pts + (*m)->memory_bytes());  // the CPU backend proves from the key's tables in place
+  std::uint64_t pts =
+      sizeof(G1Affine) * (pk->h.size() + pk->l.size() + pk->a.size() + pk->b_g1.size()) +
+      sizeof(G2Affine) * pk->b_g2.size();
+  EXPECT_EQ(*kb,
+            pts + (*m)->memory_bytes());  // the CPU backend proves from the key's tables in place
   std::filesystem::remove_all(dir);
 }
 
@@ -192,7 +199,8 @@ TEST(Groth16Prover, EngineReusesPartitionBuffersUnderTheBudget) {
     auto& eng = **e;
     auto settled = [&] {
       // The last partition's release races await(): wait until the budget is the key and the kept buffers.
-      for (int i = 0; i < 200 && eng.budget().used() != *kb + prover->kept_buffers().kept_bytes(); ++i)
+      for (int i = 0; i < 200 && eng.budget().used() != *kb + prover->kept_buffers().kept_bytes();
+           ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
       return eng.budget().used();
     };
@@ -383,7 +391,8 @@ TEST(Groth16Prover, KeyCachedForOtherMatricesIsRegenerated) {
   auto other = generate_bench_r1cs(BenchCircuitParams{.log_rows = 10, .seed = 2}, false);
   ASSERT_TRUE(other.ok());
   ASSERT_TRUE(save_r1cs_cache(dir + "/bench-10.r1cs", other->matrices,
-                              r1cs_topology_key("bench-10 structure_seed=1 num_public=4")).ok());
+                              r1cs_topology_key("bench-10 structure_seed=1 num_public=4"))
+                  .ok());
   auto prover = make_prover(dir);
   auto m = prover->matrices(10);
   ASSERT_TRUE(m.ok());
@@ -485,7 +494,8 @@ TEST(Groth16Prover, CircomZkeyJobThroughEngine) {
   auto vk = vk_from_snarkjs_json(slurp(v + "verification_key.json"));
   auto pub = public_from_snarkjs_json(slurp(v + "public.json"));
   ASSERT_TRUE(vk.ok() && pub.ok());
-  auto proofs = parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(out->proof.data()), out->proof.size()));
+  auto proofs = parse_proofs(
+      std::span(reinterpret_cast<const std::uint8_t*>(out->proof.data()), out->proof.size()));
   ASSERT_TRUE(proofs.ok());
   auto ok = verify(prepare_verifying_key(*vk), *pub, (*proofs)[0]);
   ASSERT_TRUE(ok.ok());
@@ -523,7 +533,8 @@ TEST(Groth16Prover, CircomZkeyJobThroughEngine) {
   auto proof = (*p2)->prove_partition(0, **key, r, 0, **part, cancel);
   ASSERT_TRUE(proof.ok()) << proof.status().to_string();
   EXPECT_TRUE((*p2)->verify(**key, r, *proof).ok());
-  auto proofs2 = parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof->data()), proof->size()));
+  auto proofs2 =
+      parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof->data()), proof->size()));
   ASSERT_TRUE(proofs2.ok());
   auto ok2 = verify(prepare_verifying_key(*vk), *pub, (*proofs2)[0]);
   ASSERT_TRUE(ok2.ok());
@@ -566,7 +577,8 @@ class FakeArenaBackend final : public Backend, public DeviceMemoryReport {
   bool streams_table(std::uint64_t points, bool g2) const override {
     return streams_ && (g2 ? 192 : 96) * points + 256 > arena_ / 2;
   }
-  std::uint64_t resident_bases_bytes(std::uint64_t g1, std::uint64_t g2, std::uint32_t tables) const override {
+  std::uint64_t resident_bases_bytes(std::uint64_t g1, std::uint64_t g2,
+                                     std::uint32_t tables) const override {
     return 96 * g1 + 192 * g2 + 256 * std::uint64_t{tables};
   }
   // No pinned pool here: a streamed table is plain host memory.
@@ -576,11 +588,13 @@ class FakeArenaBackend final : public Backend, public DeviceMemoryReport {
     return it == streamed_sizes_.end() ? 0 : it->second;
   }
   Result<BasesId> load_bases_g1(std::span<const G1Affine> b) override {
-    if (streams_table(b.size(), false)) return stream(96 * b.size(), [&] { return cpu_.load_bases_g1(b); });
+    if (streams_table(b.size(), false))
+      return stream(96 * b.size(), [&] { return cpu_.load_bases_g1(b); });
     return charge(resident_bases_bytes(b.size(), 0, 1), [&] { return cpu_.load_bases_g1(b); });
   }
   Result<BasesId> load_bases_g2(std::span<const G2Affine> b) override {
-    if (streams_table(b.size(), true)) return stream(192 * b.size(), [&] { return cpu_.load_bases_g2(b); });
+    if (streams_table(b.size(), true))
+      return stream(192 * b.size(), [&] { return cpu_.load_bases_g2(b); });
     return charge(resident_bases_bytes(0, b.size(), 1), [&] { return cpu_.load_bases_g2(b); });
   }
   Status release_bases(BasesId id) override {
@@ -598,8 +612,12 @@ class FakeArenaBackend final : public Backend, public DeviceMemoryReport {
     return cpu_.release_bases(id);
   }
   Status ntt(std::span<Fr> v, const NttOptions& o) override { return cpu_.ntt(v, o); }
-  Result<G1Jacobian> msm_g1(BasesId b, std::span<const Fr> s, const MsmOptions& o) override { return cpu_.msm_g1(b, s, o); }
-  Result<G2Jacobian> msm_g2(BasesId b, std::span<const Fr> s, const MsmOptions& o) override { return cpu_.msm_g2(b, s, o); }
+  Result<G1Jacobian> msm_g1(BasesId b, std::span<const Fr> s, const MsmOptions& o) override {
+    return cpu_.msm_g1(b, s, o);
+  }
+  Result<G2Jacobian> msm_g2(BasesId b, std::span<const Fr> s, const MsmOptions& o) override {
+    return cpu_.msm_g2(b, s, o);
+  }
   Status compute_h(HInputs in, std::span<Fr> h) override { return cpu_.compute_h(in, h); }
   std::uint64_t peak() const {
     std::lock_guard lock(mu_);
@@ -617,8 +635,10 @@ class FakeArenaBackend final : public Backend, public DeviceMemoryReport {
     }
     auto r = load();
     std::lock_guard lock(mu_);
-    if (!r) used_ -= bytes;
-    else sizes_[r->value] = bytes;
+    if (!r)
+      used_ -= bytes;
+    else
+      sizes_[r->value] = bytes;
     return r;
   }
   template <class F>
@@ -654,7 +674,8 @@ TEST(Groth16Prover, KeysMoveBetweenHostAndFakeVramTiers) {
   o.cache_dir = dir;
   o.threads = 2;
   o.backends = {"cuda:1"};
-  o.backend_factory = [&](const std::string& spec, ThreadPool& pool) -> Result<std::unique_ptr<Backend>> {
+  o.backend_factory = [&](const std::string& spec,
+                          ThreadPool& pool) -> Result<std::unique_ptr<Backend>> {
     auto b = std::make_unique<FakeArenaBackend>(spec, pool, arena);
     device = b.get();
     return std::unique_ptr<Backend>(std::move(b));
@@ -729,8 +750,13 @@ TEST(Groth16Prover, KeysMoveBetweenHostAndFakeVramTiers) {
   EXPECT_LE(device->peak(), arena);
   EXPECT_EQ(prover->keys_generated(), 0u);  // the sizer cached both keys
   const std::string m = (*e)->metrics_text();
-  EXPECT_NE(m.find("cuzk_device_vram_bytes{device=\"1\",kind=\"total\"} " + std::to_string(arena)), std::string::npos) << m;
-  EXPECT_NE(m.find("cuzk_srs_bytes{key=\"bench-10\",tier=\"vram\",device=\"1\"} " + std::to_string(b10)), std::string::npos) << m;
+  EXPECT_NE(m.find("cuzk_device_vram_bytes{device=\"1\",kind=\"total\"} " + std::to_string(arena)),
+            std::string::npos)
+      << m;
+  EXPECT_NE(
+      m.find("cuzk_srs_bytes{key=\"bench-10\",tier=\"vram\",device=\"1\"} " + std::to_string(b10)),
+      std::string::npos)
+      << m;
   // Preload puts a key in the top tier; evicting a key in use is refused, an idle one goes.
   auto pre = (*e)->preload("bench-11");
   ASSERT_TRUE(pre.ok()) << pre.status().to_string();
@@ -760,7 +786,8 @@ TEST(Groth16Prover, KeyLargerThanFakeArenaStreamsItsLargeTables) {
   o.cache_dir = dir;
   o.threads = 2;
   o.backends = {"cuda:0"};
-  o.backend_factory = [&](const std::string& spec, ThreadPool& pool) -> Result<std::unique_ptr<Backend>> {
+  o.backend_factory = [&](const std::string& spec,
+                          ThreadPool& pool) -> Result<std::unique_ptr<Backend>> {
     auto b = std::make_unique<FakeArenaBackend>(spec, pool, arena, streams);
     device = b.get();
     return std::unique_ptr<Backend>(std::move(b));
@@ -818,13 +845,17 @@ TEST(Groth16Prover, KeyLargerThanFakeArenaStreamsItsLargeTables) {
   EXPECT_LT(whole - (streamed + placed), 5u * 256);
   EXPECT_GE(whole - (streamed + placed), 256u);
   const std::string m = (*e)->metrics_text();
-  EXPECT_NE(m.find("cuzk_device_host_bytes{device=\"0\",kind=\"streamed\"} " + std::to_string(streamed)),
+  EXPECT_NE(
+      m.find("cuzk_device_host_bytes{device=\"0\",kind=\"streamed\"} " + std::to_string(streamed)),
+      std::string::npos)
+      << m;
+  EXPECT_NE(m.find("cuzk_srs_bytes{key=\"bench-11\",tier=\"streamed_host\",device=\"0\"} " +
+                   std::to_string(streamed)),
             std::string::npos)
       << m;
-  EXPECT_NE(m.find("cuzk_srs_bytes{key=\"bench-11\",tier=\"streamed_host\",device=\"0\"} " + std::to_string(streamed)),
-            std::string::npos)
-      << m;
-  EXPECT_NE(m.find("cuzk_srs_bytes{key=\"bench-11\",tier=\"mmap\"} " + std::to_string(k->mapped_bytes)), std::string::npos)
+  EXPECT_NE(
+      m.find("cuzk_srs_bytes{key=\"bench-11\",tier=\"mmap\"} " + std::to_string(k->mapped_bytes)),
+      std::string::npos)
       << m;
   auto ev = (*e)->evict("bench-11");
   ASSERT_TRUE(ev.ok()) << ev.status().to_string();
@@ -855,7 +886,8 @@ TEST(Groth16Prover, KeyImageBacksTheMmapTierOnTheCpu) {
   auto kb10 = prover->key_bytes("bench-10"), kb11 = prover->key_bytes("bench-11");
   ASSERT_TRUE(kb10.ok() && kb11.ok());
   const std::uint64_t charged10 = (*prover->matrices(10))->memory_bytes();
-  const std::uint64_t limit = *kb11 + charged10 + (*kb10 - charged10) / 2;  // bench-11 and a mapped bench-10
+  const std::uint64_t limit =
+      *kb11 + charged10 + (*kb10 - charged10) / 2;  // bench-11 and a mapped bench-10
   MemoryBudget budget(limit, 0);
   SrsManager m(budget);
   auto prove_one = [&](const std::shared_ptr<SrsLease>& l, std::uint64_t seed) {
@@ -962,11 +994,13 @@ TEST(Groth16Prover, KeyImageBacksTheMmapTierOnTheCpu) {
     f.seekg(static_cast<std::streamoff>(size - 5000));
     char back[4] = {};
     f.read(back, 4);
-    EXPECT_FALSE(back[0] == 1 && back[1] == 2 && back[2] == 3 && back[3] == 4) << "the damaged image was not rebuilt";
+    EXPECT_FALSE(back[0] == 1 && back[1] == 2 && back[2] == 3 && back[3] == 4)
+        << "the damaged image was not rebuilt";
   }
   // A replaced .params (new mtime) makes the image stale: rebuilt, and the key still loads.
   const auto before = std::filesystem::last_write_time(img10);
-  std::filesystem::last_write_time(prover->key_path(10), std::filesystem::file_time_type::clock::now());
+  std::filesystem::last_write_time(prover->key_path(10),
+                                   std::filesystem::file_time_type::clock::now());
   auto p3 = make_prover(dir);
   ASSERT_TRUE(p3->load_key("bench-10").ok());
   EXPECT_EQ(p3->keys_generated(), 0u);

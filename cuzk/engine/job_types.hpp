@@ -21,16 +21,25 @@ enum class ProofKind : std::uint32_t {
 };
 
 /// cuzk.v1.Priority; larger is more urgent. unspecified resolves to the kind's default.
-enum class Priority : std::uint32_t { unspecified = 0, low = 1, normal = 2, high = 3, critical = 4 };
+enum class Priority : std::uint32_t {
+  unspecified = 0,
+  low = 1,
+  normal = 2,
+  high = 3,
+  critical = 4
+};
 
 constexpr int kNumPriorities = 5;
 
 /// The reference daemon's default per kind: Winning → CRITICAL, Window → HIGH, others NORMAL.
 constexpr Priority default_priority(ProofKind k) {
   switch (k) {
-    case ProofKind::winning_post: return Priority::critical;
-    case ProofKind::window_post_partition: return Priority::high;
-    default: return Priority::normal;
+    case ProofKind::winning_post:
+      return Priority::critical;
+    case ProofKind::window_post_partition:
+      return Priority::high;
+    default:
+      return Priority::normal;
   }
 }
 
@@ -41,7 +50,7 @@ std::string_view priority_name(Priority p);
 struct JobRequest {
   std::string request_id;
   ProofKind kind = ProofKind::unspecified;
-  std::string circuit_id;          ///< field 100: a registered circuit ("bench-20", a circom id)
+  std::string circuit_id;            ///< field 100: a registered circuit ("bench-20", a circom id)
   std::uint32_t num_partitions = 0;  ///< field 101: partitions for bench types (0 = default)
   Priority priority = Priority::unspecified;
   std::uint64_t sector_size = 0;
@@ -64,9 +73,17 @@ struct JobRequest {
 };
 
 /// Life of a job. queued → running → one of the terminal states.
-enum class JobState : std::uint32_t { queued = 0, running = 1, completed = 2, failed = 3, cancelled = 4 };
+enum class JobState : std::uint32_t {
+  queued = 0,
+  running = 1,
+  completed = 2,
+  failed = 3,
+  cancelled = 4
+};
 
-constexpr bool is_terminal(JobState s) { return s == JobState::completed || s == JobState::failed || s == JobState::cancelled; }
+constexpr bool is_terminal(JobState s) {
+  return s == JobState::completed || s == JobState::failed || s == JobState::cancelled;
+}
 std::string_view job_state_name(JobState s);
 
 /// Timings reported by AwaitProof (milliseconds). synthesis and gpu are sums over partitions.
@@ -75,11 +92,17 @@ struct JobTimings {
   std::uint64_t srs_load_ms = 0;    ///< time the job's GPU stages waited for the key
   std::uint64_t synthesis_ms = 0;
   std::uint64_t gpu_compute_ms = 0;
-  std::uint64_t total_ms = 0;       ///< submit → terminal state
+  std::uint64_t total_ms = 0;  ///< submit → terminal state
 };
 
 /// What AwaitProof answers. timeout is not a job state: the wait ended first.
-enum class AwaitStatus : std::uint32_t { unknown = 0, completed = 1, failed = 2, cancelled = 3, timeout = 4 };
+enum class AwaitStatus : std::uint32_t {
+  unknown = 0,
+  completed = 1,
+  failed = 2,
+  cancelled = 3,
+  timeout = 4
+};
 
 struct JobOutcome {
   std::string job_id;

@@ -21,7 +21,8 @@ struct Reader {
   bool u64(std::uint64_t& v) {
     if (s.size() - pos < 8) return false;
     v = 0;
-    for (int i = 0; i < 8; ++i) v |= std::uint64_t(static_cast<unsigned char>(s[pos + i])) << (8 * i);
+    for (int i = 0; i < 8; ++i)
+      v |= std::uint64_t(static_cast<unsigned char>(s[pos + i])) << (8 * i);
     pos += 8;
     return true;
   }
@@ -40,8 +41,12 @@ class Stmt {
   ~Stmt() { sqlite3_finalize(st_); }
   bool ok() const { return rc_ == SQLITE_OK; }
   sqlite3_stmt* get() { return st_; }
-  void text(int i, const std::string& v) { sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT); }
-  void blob(int i, const std::string& v) { sqlite3_bind_blob64(st_, i, v.data(), v.size(), SQLITE_TRANSIENT); }
+  void text(int i, const std::string& v) {
+    sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  }
+  void blob(int i, const std::string& v) {
+    sqlite3_bind_blob64(st_, i, v.data(), v.size(), SQLITE_TRANSIENT);
+  }
   void i64(int i, std::int64_t v) { sqlite3_bind_int64(st_, i, v); }
 
  private:
@@ -96,24 +101,28 @@ std::string encode_request_blob(const JobRequest& r) {
 }
 
 Status decode_request_blob(const std::string& blob, JobRequest& r) {
-  if (blob.size() < 4 || blob.compare(0, 4, "CZJ1") != 0) return Status(Errc::bad_encoding, "journal blob has no CZJ1 tag");
+  if (blob.size() < 4 || blob.compare(0, 4, "CZJ1") != 0)
+    return Status(Errc::bad_encoding, "journal blob has no CZJ1 tag");
   Reader rd{blob, 4};
   std::uint64_t n = 0, pi = 0;
   bool ok = rd.bytes(r.vanilla_proof) && rd.u64(n);
   if (ok && n > blob.size()) ok = false;
   if (ok) r.vanilla_proofs.resize(n);
   for (std::uint64_t i = 0; ok && i < n; ++i) ok = rd.bytes(r.vanilla_proofs[i]);
-  ok = ok && rd.bytes(r.randomness) && rd.bytes(r.comm_r_old) && rd.bytes(r.comm_r_new) && rd.bytes(r.comm_d_new) &&
-       rd.u64(r.sector_size) && rd.u64(r.registered_proof) && rd.u64(r.sector_number) && rd.u64(r.miner_id) &&
-       rd.u64(pi);
-  if (!ok || rd.pos != blob.size()) return Status(Errc::truncated, "journal blob is truncated or has trailing bytes");
+  ok = ok && rd.bytes(r.randomness) && rd.bytes(r.comm_r_old) && rd.bytes(r.comm_r_new) &&
+       rd.bytes(r.comm_d_new) && rd.u64(r.sector_size) && rd.u64(r.registered_proof) &&
+       rd.u64(r.sector_number) && rd.u64(r.miner_id) && rd.u64(pi);
+  if (!ok || rd.pos != blob.size())
+    return Status(Errc::truncated, "journal blob is truncated or has trailing bytes");
   r.partition_index = static_cast<std::uint32_t>(pi);
   return {};
 }
 
 Result<std::unique_ptr<Journal>> Journal::open(const std::string& path) {
   sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
+  if (sqlite3_open_v2(path.c_str(), &db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                      nullptr) != SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : "cannot allocate";
     sqlite3_close(db);
     return Status(Errc::io_error, "opening journal " + path + ": " + msg);
@@ -126,14 +135,16 @@ Result<std::unique_ptr<Journal>> Journal::open(const std::string& path) {
   CUZK_RETURN_IF_ERROR(j->exec("PRAGMA synchronous=NORMAL"));
   CUZK_RETURN_IF_ERROR(j->exec(
       "CREATE TABLE IF NOT EXISTS jobs ("
-      " job_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, client TEXT NOT NULL, request_id TEXT NOT NULL,"
+      " job_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, client TEXT NOT NULL, request_id TEXT NOT "
+      "NULL,"
       " kind INTEGER NOT NULL, circuit_id TEXT NOT NULL, num_partitions INTEGER NOT NULL,"
       " priority INTEGER NOT NULL, inputs BLOB NOT NULL, state INTEGER NOT NULL, proof BLOB,"
       " error TEXT, submitted_ms INTEGER NOT NULL, finished_ms INTEGER NOT NULL)"));
-  CUZK_RETURN_IF_ERROR(j->exec(
-      "CREATE TABLE IF NOT EXISTS partitions ("
-      " job_id TEXT NOT NULL, partition INTEGER NOT NULL, seq INTEGER NOT NULL, proof BLOB NOT NULL,"
-      " digest INTEGER NOT NULL, PRIMARY KEY (job_id, partition))"));
+  CUZK_RETURN_IF_ERROR(
+      j->exec("CREATE TABLE IF NOT EXISTS partitions ("
+              " job_id TEXT NOT NULL, partition INTEGER NOT NULL, seq INTEGER NOT NULL, proof BLOB "
+              "NOT NULL,"
+              " digest INTEGER NOT NULL, PRIMARY KEY (job_id, partition))"));
   return j;
 }
 
@@ -154,29 +165,35 @@ Status Journal::record_submit(const JournalRecord& r) {
   return transaction([&]() -> Status {
     // A job id used again (a failed job resubmitted with its request_id) starts with no partitions.
     Stmt del(db_, "DELETE FROM partitions WHERE job_id=?");
-    if (!del.ok()) return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
+    if (!del.ok())
+      return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
     del.text(1, r.job_id);
-    if (sqlite3_step(del.get()) != SQLITE_DONE) return Status(Errc::io_error, std::string("journal delete: ") + sqlite3_errmsg(db_));
-  Stmt st(db_,
-          "INSERT OR REPLACE INTO jobs (job_id, seq, client, request_id, kind, circuit_id, num_partitions, priority,"
-          " inputs, state, proof, error, submitted_ms, finished_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-  if (!st.ok()) return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
-  st.text(1, r.job_id);
-  st.i64(2, static_cast<std::int64_t>(r.seq));
-  st.text(3, r.client);
-  st.text(4, r.req.request_id);
-  st.i64(5, static_cast<std::int64_t>(r.req.kind));
-  st.text(6, r.req.circuit_id);
-  st.i64(7, r.req.num_partitions);
-  st.i64(8, static_cast<std::int64_t>(r.req.priority));
-  st.blob(9, encode_request_blob(r.req));
-  st.i64(10, static_cast<std::int64_t>(r.state));
-  st.blob(11, r.proof);
-  st.text(12, r.error);
-  st.i64(13, r.submitted_unix_ms);
-  st.i64(14, r.finished_unix_ms);
-  if (sqlite3_step(st.get()) != SQLITE_DONE) return Status(Errc::io_error, std::string("journal insert: ") + sqlite3_errmsg(db_));
-  return {};
+    if (sqlite3_step(del.get()) != SQLITE_DONE)
+      return Status(Errc::io_error, std::string("journal delete: ") + sqlite3_errmsg(db_));
+    Stmt st(db_,
+            "INSERT OR REPLACE INTO jobs (job_id, seq, client, request_id, kind, circuit_id, "
+            "num_partitions, priority,"
+            " inputs, state, proof, error, submitted_ms, finished_ms) VALUES "
+            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    if (!st.ok())
+      return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
+    st.text(1, r.job_id);
+    st.i64(2, static_cast<std::int64_t>(r.seq));
+    st.text(3, r.client);
+    st.text(4, r.req.request_id);
+    st.i64(5, static_cast<std::int64_t>(r.req.kind));
+    st.text(6, r.req.circuit_id);
+    st.i64(7, r.req.num_partitions);
+    st.i64(8, static_cast<std::int64_t>(r.req.priority));
+    st.blob(9, encode_request_blob(r.req));
+    st.i64(10, static_cast<std::int64_t>(r.state));
+    st.blob(11, r.proof);
+    st.text(12, r.error);
+    st.i64(13, r.submitted_unix_ms);
+    st.i64(14, r.finished_unix_ms);
+    if (sqlite3_step(st.get()) != SQLITE_DONE)
+      return Status(Errc::io_error, std::string("journal insert: ") + sqlite3_errmsg(db_));
+    return {};
   });
 }
 
@@ -184,54 +201,69 @@ Status Journal::record_finish(const std::string& job_id, JobState state, const s
                               const std::string& error, std::int64_t finished_unix_ms) {
   std::lock_guard lock(mu_);
   return transaction([&]() -> Status {
-  // The job row holds the whole proof from here on; its partition rows are no longer needed.
-  Stmt del(db_, "DELETE FROM partitions WHERE job_id=?");
-  if (!del.ok()) return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
-  del.text(1, job_id);
-  if (sqlite3_step(del.get()) != SQLITE_DONE) return Status(Errc::io_error, std::string("journal delete: ") + sqlite3_errmsg(db_));
-  Stmt st(db_, "UPDATE jobs SET state=?, proof=?, error=?, finished_ms=? WHERE job_id=?");
-  if (!st.ok()) return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
-  st.i64(1, static_cast<std::int64_t>(state));
-  st.blob(2, proof);
-  st.text(3, error);
-  st.i64(4, finished_unix_ms);
-  st.text(5, job_id);
-  if (sqlite3_step(st.get()) != SQLITE_DONE) return Status(Errc::io_error, std::string("journal update: ") + sqlite3_errmsg(db_));
-  return {};
+    // The job row holds the whole proof from here on; its partition rows are no longer needed.
+    Stmt del(db_, "DELETE FROM partitions WHERE job_id=?");
+    if (!del.ok())
+      return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
+    del.text(1, job_id);
+    if (sqlite3_step(del.get()) != SQLITE_DONE)
+      return Status(Errc::io_error, std::string("journal delete: ") + sqlite3_errmsg(db_));
+    Stmt st(db_, "UPDATE jobs SET state=?, proof=?, error=?, finished_ms=? WHERE job_id=?");
+    if (!st.ok())
+      return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
+    st.i64(1, static_cast<std::int64_t>(state));
+    st.blob(2, proof);
+    st.text(3, error);
+    st.i64(4, finished_unix_ms);
+    st.text(5, job_id);
+    if (sqlite3_step(st.get()) != SQLITE_DONE)
+      return Status(Errc::io_error, std::string("journal update: ") + sqlite3_errmsg(db_));
+    return {};
   });
 }
 
 Status Journal::erase(const std::string& job_id) {
   std::lock_guard lock(mu_);
   return transaction([&]() -> Status {
-    for (const char* sql : {"DELETE FROM partitions WHERE job_id=?", "DELETE FROM jobs WHERE job_id=?"}) {
+    for (const char* sql :
+         {"DELETE FROM partitions WHERE job_id=?", "DELETE FROM jobs WHERE job_id=?"}) {
       Stmt st(db_, sql);
-      if (!st.ok()) return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
+      if (!st.ok())
+        return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
       st.text(1, job_id);
-      if (sqlite3_step(st.get()) != SQLITE_DONE) return Status(Errc::io_error, std::string("journal delete: ") + sqlite3_errmsg(db_));
+      if (sqlite3_step(st.get()) != SQLITE_DONE)
+        return Status(Errc::io_error, std::string("journal delete: ") + sqlite3_errmsg(db_));
     }
     return {};
   });
 }
 
-Status Journal::record_partition(const std::string& job_id, std::uint64_t seq, std::uint32_t partition, const std::string& proof) {
+Status Journal::record_partition(const std::string& job_id, std::uint64_t seq,
+                                 std::uint32_t partition, const std::string& proof) {
   std::lock_guard lock(mu_);
   // One statement, one (autocommit) transaction: the row is either wholly there or absent.
-  Stmt st(db_, "INSERT OR REPLACE INTO partitions (job_id, partition, seq, proof, digest) VALUES (?,?,?,?,?)");
-  if (!st.ok()) return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
+  Stmt st(db_,
+          "INSERT OR REPLACE INTO partitions (job_id, partition, seq, proof, digest) VALUES "
+          "(?,?,?,?,?)");
+  if (!st.ok())
+    return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
   st.text(1, job_id);
   st.i64(2, partition);
   st.i64(3, static_cast<std::int64_t>(seq));
   st.blob(4, proof);
   st.i64(5, static_cast<std::int64_t>(journal_digest(proof)));
-  if (sqlite3_step(st.get()) != SQLITE_DONE) return Status(Errc::io_error, std::string("journal insert: ") + sqlite3_errmsg(db_));
+  if (sqlite3_step(st.get()) != SQLITE_DONE)
+    return Status(Errc::io_error, std::string("journal insert: ") + sqlite3_errmsg(db_));
   return {};
 }
 
 Result<std::vector<JournalPartition>> Journal::load_partitions() {
   std::lock_guard lock(mu_);
-  Stmt st(db_, "SELECT job_id, partition, seq, proof, digest FROM partitions ORDER BY job_id, partition");
-  if (!st.ok()) return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
+  Stmt st(
+      db_,
+      "SELECT job_id, partition, seq, proof, digest FROM partitions ORDER BY job_id, partition");
+  if (!st.ok())
+    return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
   std::vector<JournalPartition> out;
   int rc;
   while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
@@ -245,16 +277,19 @@ Result<std::vector<JournalPartition>> Journal::load_partitions() {
     p.digest_ok = static_cast<std::uint64_t>(sqlite3_column_int64(s, 4)) == journal_digest(p.proof);
     out.push_back(std::move(p));
   }
-  if (rc != SQLITE_DONE) return Status(Errc::io_error, std::string("journal read: ") + sqlite3_errmsg(db_));
+  if (rc != SQLITE_DONE)
+    return Status(Errc::io_error, std::string("journal read: ") + sqlite3_errmsg(db_));
   return out;
 }
 
 Result<std::vector<JournalRecord>> Journal::load() {
   std::lock_guard lock(mu_);
   Stmt st(db_,
-          "SELECT job_id, seq, client, request_id, kind, circuit_id, num_partitions, priority, inputs, state, proof,"
+          "SELECT job_id, seq, client, request_id, kind, circuit_id, num_partitions, priority, "
+          "inputs, state, proof,"
           " error, submitted_ms, finished_ms FROM jobs ORDER BY seq");
-  if (!st.ok()) return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
+  if (!st.ok())
+    return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
   std::vector<JournalRecord> out;
   int rc;
   while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
@@ -272,7 +307,9 @@ Result<std::vector<JournalRecord>> Journal::load() {
       r.load_error = "journal row of job " + r.job_id + " is corrupt: " + st2.to_string();
     auto state = sqlite3_column_int64(s, 9);
     if (state < 0 || state > 4) {
-      if (r.load_error.empty()) r.load_error = "journal row of job " + r.job_id + " has a bad state " + std::to_string(state);
+      if (r.load_error.empty())
+        r.load_error =
+            "journal row of job " + r.job_id + " has a bad state " + std::to_string(state);
       state = 0;
     }
     r.state = static_cast<JobState>(state);
@@ -282,7 +319,8 @@ Result<std::vector<JournalRecord>> Journal::load() {
     r.finished_unix_ms = sqlite3_column_int64(s, 13);
     out.push_back(std::move(r));
   }
-  if (rc != SQLITE_DONE) return Status(Errc::io_error, std::string("journal read: ") + sqlite3_errmsg(db_));
+  if (rc != SQLITE_DONE)
+    return Status(Errc::io_error, std::string("journal read: ") + sqlite3_errmsg(db_));
   return out;
 }
 

@@ -59,7 +59,8 @@ class Journal {
                        const std::string& error, std::int64_t finished_unix_ms);
   Status erase(const std::string& job_id);
   /// Records a finished partition proof of job |job_id| (sequence |seq|).
-  Status record_partition(const std::string& job_id, std::uint64_t seq, std::uint32_t partition, const std::string& proof);
+  Status record_partition(const std::string& job_id, std::uint64_t seq, std::uint32_t partition,
+                          const std::string& proof);
   /// Every row, in submission order.
   Result<std::vector<JournalRecord>> load();
   /// Every partition row, by job then partition.

@@ -49,9 +49,18 @@ class MemoryBudget {
 
   std::uint64_t limit() const { return limit_; }
   std::uint64_t headroom() const { return headroom_; }
-  std::uint64_t used() const { std::lock_guard lock(mu_); return used_; }
-  std::uint64_t peak() const { std::lock_guard lock(mu_); return peak_; }
-  void reset_peak() { std::lock_guard lock(mu_); peak_ = used_; }
+  std::uint64_t used() const {
+    std::lock_guard lock(mu_);
+    return used_;
+  }
+  std::uint64_t peak() const {
+    std::lock_guard lock(mu_);
+    return peak_;
+  }
+  void reset_peak() {
+    std::lock_guard lock(mu_);
+    peak_ = used_;
+  }
 
  private:
   const std::uint64_t limit_;
@@ -67,7 +76,8 @@ class Reservation {
  public:
   Reservation() = default;
   Reservation(MemoryBudget* budget, std::uint64_t bytes) : budget_(budget), bytes_(bytes) {}
-  Reservation(Reservation&& o) noexcept : budget_(std::exchange(o.budget_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+  Reservation(Reservation&& o) noexcept
+      : budget_(std::exchange(o.budget_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
   Reservation& operator=(Reservation&& o) noexcept {
     if (this != &o) {
       reset();

@@ -32,10 +32,10 @@ using CancelFlag = std::atomic<bool>;
 
 /// Shape of one job, from its circuit and inputs. Sizes are exact for the circuit.
 struct JobPlan {
-  std::string key_id;                  ///< proving key the job needs (SRS manager entry)
+  std::string key_id;  ///< proving key the job needs (SRS manager entry)
   std::uint32_t partitions = 1;
-  std::uint64_t partition_bytes = 0;   ///< host bytes of one synthesized partition, a/b/c included
-  std::uint64_t abc_bytes = 0;         ///< of which a/b/c, freed right after the device stage
+  std::uint64_t partition_bytes = 0;  ///< host bytes of one synthesized partition, a/b/c included
+  std::uint64_t abc_bytes = 0;        ///< of which a/b/c, freed right after the device stage
 };
 
 /// A loaded proving key (opaque to the engine). size_bytes is what the budget is charged.
@@ -91,11 +91,14 @@ class PartitionProver {
   /// Loads (or generates and caches) a proving key.
   virtual Result<std::shared_ptr<const ProvingKeyData>> load_key(const std::string& key_id) = 0;
   /// CPU stage: synthesize partition |k| of |req|.
-  virtual Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest& req, const JobPlan& plan,
-                                                                    std::uint32_t k, const CancelFlag& cancel) = 0;
+  virtual Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest& req,
+                                                                   const JobPlan& plan,
+                                                                   std::uint32_t k,
+                                                                   const CancelFlag& cancel) = 0;
   /// Device stage on device |device|: the partition's proof bytes.
-  virtual Result<std::string> prove_partition(int device, const ProvingKeyData& key, const JobRequest& req,
-                                              std::uint32_t k, SynthesizedPartition& part,
+  virtual Result<std::string> prove_partition(int device, const ProvingKeyData& key,
+                                              const JobRequest& req, std::uint32_t k,
+                                              SynthesizedPartition& part,
                                               const CancelFlag& cancel) = 0;
   /// One partition of a device batch.
   struct BatchItem {
@@ -106,14 +109,17 @@ class PartitionProver {
   };
   /// Device stage for several partitions of one key at once (the engine's batch collector);
   /// one result per item, in order. The default proves them one by one.
-  virtual std::vector<Result<std::string>> prove_batch(int device, const ProvingKeyData& key, std::span<const BatchItem> items) {
+  virtual std::vector<Result<std::string>> prove_batch(int device, const ProvingKeyData& key,
+                                                       std::span<const BatchItem> items) {
     std::vector<Result<std::string>> out;
     out.reserve(items.size());
-    for (const auto& it : items) out.push_back(prove_partition(device, key, *it.req, it.k, *it.part, *it.cancel));
+    for (const auto& it : items)
+      out.push_back(prove_partition(device, key, *it.req, it.k, *it.part, *it.cancel));
     return out;
   }
   /// Finalization off the device: checks the assembled proof (partition proofs in order).
-  virtual Status verify(const ProvingKeyData& key, const JobRequest& req, const std::string& proof) = 0;
+  virtual Status verify(const ProvingKeyData& key, const JobRequest& req,
+                        const std::string& proof) = 0;
 
   // Device residency (the SRS manager's "vram" tier). load_key() makes a key ready in host
   // memory; a device with memory of its own (a CUDA arena) gets its copy from make_resident()
@@ -121,7 +127,10 @@ class PartitionProver {
   // demotes it. The defaults describe a prover whose devices keep nothing (the CPU backend).
 
   /// The arena of |device|, or nullopt when the device keeps no memory of its own.
-  virtual std::optional<DeviceArena> device_arena(int device) const { (void)device; return std::nullopt; }
+  virtual std::optional<DeviceArena> device_arena(int device) const {
+    (void)device;
+    return std::nullopt;
+  }
   /// Bytes |key| occupies on |device| once resident; 0 = nothing to place there.
   virtual std::uint64_t device_key_bytes(const ProvingKeyData& key, int device) const {
     (void)key, (void)device;
@@ -144,7 +153,10 @@ class PartitionProver {
     return 0;
   }
   /// Copies |key| to |device| (no-op when already there); out_of_memory when it does not fit now.
-  virtual Status make_resident(const ProvingKeyData& key, int device) { (void)key, (void)device; return {}; }
+  virtual Status make_resident(const ProvingKeyData& key, int device) {
+    (void)key, (void)device;
+    return {};
+  }
   /// Frees |device|'s copy of |key| (no-op when absent). Never called while a device stage uses it.
   virtual void release_resident(const ProvingKeyData& key, int device) { (void)key, (void)device; }
 
@@ -160,22 +172,40 @@ class PartitionProver {
     std::uint64_t charged_bytes = 0;  ///< host bytes still charged while mapped (≤ size_bytes())
     std::uint64_t image_bytes = 0;    ///< the mapped file
   };
-  virtual std::optional<KeyMapping> key_mapping(const ProvingKeyData& key) const { (void)key; return std::nullopt; }
+  virtual std::optional<KeyMapping> key_mapping(const ProvingKeyData& key) const {
+    (void)key;
+    return std::nullopt;
+  }
   /// Whether |key|'s tables are mapped now (load_key may return a key already mapped).
-  virtual bool key_is_mapped(const ProvingKeyData& key) const { (void)key; return false; }
+  virtual bool key_is_mapped(const ProvingKeyData& key) const {
+    (void)key;
+    return false;
+  }
   /// Whether a host backend (the CPU) proves from |key|'s tables in host memory.
-  virtual bool host_tables_used(const ProvingKeyData& key) const { (void)key; return false; }
+  virtual bool host_tables_used(const ProvingKeyData& key) const {
+    (void)key;
+    return false;
+  }
   /// Moves |key|'s tables to views of its image (map) or back to owned memory (unmap). Called
   /// only while no device stage on a host backend uses the key; unimplemented without an image.
-  virtual Status map_key(const ProvingKeyData& key) { (void)key; return Status(Errc::unimplemented, "no key image"); }
+  virtual Status map_key(const ProvingKeyData& key) {
+    (void)key;
+    return Status(Errc::unimplemented, "no key image");
+  }
   /// When the budget has no room for a key's host copy: the bytes |key_id| would be charged if
   /// loaded straight into the mmap tier (nullopt: no image to load from), and that load, which
   /// fails (out_of_memory) rather than decode when the image turns out unusable.
-  virtual std::optional<std::uint64_t> mapped_load_bytes(const std::string& key_id) { (void)key_id; return std::nullopt; }
+  virtual std::optional<std::uint64_t> mapped_load_bytes(const std::string& key_id) {
+    (void)key_id;
+    return std::nullopt;
+  }
   virtual Result<std::shared_ptr<const ProvingKeyData>> load_key_mapped(const std::string& key_id) {
     return Status(Errc::unimplemented, "no key image for " + key_id);
   }
-  virtual Status unmap_key(const ProvingKeyData& key) { (void)key; return Status(Errc::unimplemented, "no key image"); }
+  virtual Status unmap_key(const ProvingKeyData& key) {
+    (void)key;
+    return Status(Errc::unimplemented, "no key image");
+  }
 
   /// Key files on disk (cached or registered) this prover could load.
   virtual std::vector<DiskKey> disk_keys() const { return {}; }

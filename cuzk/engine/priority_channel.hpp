@@ -41,7 +41,9 @@ class PriorityChannel {
   /// Blocks while full (unless critical); false when closed (the item is dropped).
   bool push(const WorkKey& key, T item) {
     std::unique_lock lock(mu_);
-    not_full_.wait(lock, [&] { return closed_ || items_.size() < capacity_ || key.priority == Priority::critical; });
+    not_full_.wait(lock, [&] {
+      return closed_ || items_.size() < capacity_ || key.priority == Priority::critical;
+    });
     if (closed_) return false;
     items_.emplace(key, std::move(item));
     not_empty_.notify_all();  // pop_matching waiters may not want it; wake everyone
@@ -103,7 +105,8 @@ class PriorityChannel {
 
   /// Waits until |deadline| for the first item (in order) matching |pred| and takes it.
   template <class Pred>
-  std::optional<std::pair<WorkKey, T>> pop_matching(Pred pred, std::chrono::steady_clock::time_point deadline) {
+  std::optional<std::pair<WorkKey, T>> pop_matching(
+      Pred pred, std::chrono::steady_clock::time_point deadline) {
     std::unique_lock lock(mu_);
     for (;;) {
       for (auto it = items_.begin(); it != items_.end(); ++it) {
@@ -153,7 +156,10 @@ class PriorityChannel {
     not_full_.notify_all();
   }
 
-  std::size_t size() const { std::lock_guard lock(mu_); return items_.size(); }
+  std::size_t size() const {
+    std::lock_guard lock(mu_);
+    return items_.size();
+  }
   std::size_t capacity() const { return capacity_; }
 
   /// Calls fn(key, item) for each queued item in order (for status figures).

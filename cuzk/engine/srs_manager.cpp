@@ -9,8 +9,8 @@ struct SrsLease::Entry {
   std::string key_id;
   PartitionProver* prover = nullptr;
   std::uint64_t size = 0;
-  Reservation res;    // host bytes charged (the mapped figure once mapped)
-  Reservation promo;  // bytes charged back by a promotion mmap → host
+  Reservation res;      // host bytes charged (the mapped figure once mapped)
+  Reservation promo;    // bytes charged back by a promotion mmap → host
   bool mapped = false;  // tables served from the key's image (tier "mmap")
   bool busy = false;    // a tier transition (map / unmap) is running
   std::uint64_t image_bytes = 0;
@@ -19,14 +19,14 @@ struct SrsLease::Entry {
   std::uint32_t refs = 0;
   Clock::time_point last_used = Clock::now();
   std::uint64_t load_ms = 0;
-  bool done = false;    // load finished (ok or failed)
+  bool done = false;  // load finished (ok or failed)
   bool failed = false;
   struct Copy {
     std::uint64_t bytes = 0;
     std::uint32_t pins = 0;
     bool loading = false;  // make_resident running
     Clock::time_point last_used = Clock::now();
-    Reservation host;         // streamed tables in plain host memory (the budget's share)
+    Reservation host;          // streamed tables in plain host memory (the budget's share)
     std::uint64_t pinned = 0;  // streamed tables in the device's pinned pool
   };
   std::map<int, Copy> copies;  // by device ordinal
@@ -36,7 +36,9 @@ namespace {
 
 using Entry = SrsLease::Entry;
 
-double seconds_since(Clock::time_point t, Clock::time_point now) { return std::chrono::duration<double>(now - t).count(); }
+double seconds_since(Clock::time_point t, Clock::time_point now) {
+  return std::chrono::duration<double>(now - t).count();
+}
 
 std::shared_ptr<const ProvingKeyData> loaded_key(const Entry& e) {
   if (!e.done || e.failed || !e.key.valid()) return nullptr;
@@ -70,18 +72,21 @@ Result<std::shared_ptr<const ProvingKeyData>> SrsLease::wait(std::uint64_t* wait
   auto r = e_->key.get();
   m_->wait_ready(e_);
   if (waited_ms)
-    *waited_ms = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+    *waited_ms = static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
   return r;
 }
 
-Result<std::unique_ptr<SrsDevicePin>> SrsLease::on_device(int device, std::uint64_t* waited_ms) const {
+Result<std::unique_ptr<SrsDevicePin>> SrsLease::on_device(int device,
+                                                          std::uint64_t* waited_ms) const {
   auto t0 = Clock::now();
   auto r = e_->key.get();
   if (!r) return r.status();
   m_->wait_ready(e_);
   auto pin = m_->pin(e_, device);
   if (waited_ms)
-    *waited_ms = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+    *waited_ms = static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
   return pin;
 }
 
@@ -153,14 +158,18 @@ std::uint64_t SrsManager::map_entry(const std::shared_ptr<Entry>& e, bool idle_o
   return freed;
 }
 
-Result<std::shared_ptr<SrsLease>> SrsManager::acquire(const std::string& key_id, PartitionProver& prover, Priority p) {
+Result<std::shared_ptr<SrsLease>> SrsManager::acquire(const std::string& key_id,
+                                                      PartitionProver& prover, Priority p) {
   for (int round = 0;; ++round) {
     std::uint64_t shortfall = 0;
     {
       std::lock_guard lock(mu_);
       // Reap finished load tasks.
       loads_.erase(std::remove_if(loads_.begin(), loads_.end(),
-                                  [](std::future<void>& f) { return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }),
+                                  [](std::future<void>& f) {
+                                    return f.wait_for(std::chrono::seconds(0)) ==
+                                           std::future_status::ready;
+                                  }),
                    loads_.end());
       auto it = entries_.find(key_id);
       if (it != entries_.end() && it->second->failed) {
@@ -184,8 +193,10 @@ Result<std::shared_ptr<SrsLease>> SrsManager::acquire(const std::string& key_id,
                 Status st = e->prover->unmap_key(*key);
                 {
                   std::lock_guard lock(mu_);
-                  if (st.ok()) e->mapped = false;
-                  else e->promo.reset();  // stays mapped
+                  if (st.ok())
+                    e->mapped = false;
+                  else
+                    e->promo.reset();  // stays mapped
                   end_transition(*e, done);
                 }
                 device_cv_.notify_all();
@@ -211,8 +222,10 @@ Result<std::shared_ptr<SrsLease>> SrsManager::acquire(const std::string& key_id,
         }
       }
       if (!reserved && !fits_ever) {
-        if (mb && budget_.can_ever_fit(*mb, p)) return Status(Errc::out_of_memory, "no room for proving key " + key_id + " yet");
-        return Status(Errc::invalid_argument, "proving key " + key_id + " needs " + std::to_string(*bytes) +
+        if (mb && budget_.can_ever_fit(*mb, p))
+          return Status(Errc::out_of_memory, "no room for proving key " + key_id + " yet");
+        return Status(Errc::invalid_argument, "proving key " + key_id + " needs " +
+                                                  std::to_string(*bytes) +
                                                   " bytes, more than the memory budget");
       }
       if (reserved) {
@@ -222,45 +235,52 @@ Result<std::shared_ptr<SrsLease>> SrsManager::acquire(const std::string& key_id,
         e->size = *bytes;
         e->res = Reservation(&budget_, reserve);
         e->refs = 1;
-        auto promise = std::make_shared<std::promise<Result<std::shared_ptr<const ProvingKeyData>>>>();
+        auto promise =
+            std::make_shared<std::promise<Result<std::shared_ptr<const ProvingKeyData>>>>();
         e->key = promise->get_future().share();
         entries_[key_id] = e;
         std::weak_ptr<Entry> weak = e;
-        loads_.push_back(std::async(std::launch::async, [this, weak, promise, key_id, &prover, mapped_only]() mutable {
-          auto t0 = Clock::now();
-          auto r = mapped_only ? prover.load_key_mapped(key_id) : prover.load_key(key_id);
-          auto ms = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
-          if (!r.ok()) r = r.status().with_context("loading key " + key_id);
-          {
-            std::lock_guard lock(mu_);
-            if (auto e = weak.lock()) {
-              e->load_ms = ms;
-              if (r.ok() && (*r)->size_bytes() < e->res.bytes()) e->res.release(e->res.bytes() - (*r)->size_bytes());  // trust the real size
-              if (r.ok() && prover.key_is_mapped(**r)) {  // loaded straight into the mmap tier
-                if (auto km = prover.key_mapping(**r)) {
-                  e->mapped = true;
-                  e->image_bytes = km->image_bytes;
-                  if (e->res.bytes() > km->charged_bytes) e->res.release(e->res.bytes() - km->charged_bytes);
+        loads_.push_back(std::async(
+            std::launch::async, [this, weak, promise, key_id, &prover, mapped_only]() mutable {
+              auto t0 = Clock::now();
+              auto r = mapped_only ? prover.load_key_mapped(key_id) : prover.load_key(key_id);
+              auto ms = static_cast<std::uint64_t>(
+                  std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+              if (!r.ok()) r = r.status().with_context("loading key " + key_id);
+              {
+                std::lock_guard lock(mu_);
+                if (auto e = weak.lock()) {
+                  e->load_ms = ms;
+                  if (r.ok() && (*r)->size_bytes() < e->res.bytes())
+                    e->res.release(e->res.bytes() - (*r)->size_bytes());  // trust the real size
+                  if (r.ok() && prover.key_is_mapped(**r)) {  // loaded straight into the mmap tier
+                    if (auto km = prover.key_mapping(**r)) {
+                      e->mapped = true;
+                      e->image_bytes = km->image_bytes;
+                      if (e->res.bytes() > km->charged_bytes)
+                        e->res.release(e->res.bytes() - km->charged_bytes);
+                    }
+                  }
+                  if (!r.ok()) e->res.reset();
+                  // The result is visible before done is set, so status never reports a loaded key
+                  // whose future is still empty.
+                  promise->set_value(r);
+                  e->done = true;
+                  e->failed = !r.ok();
+                } else {
+                  promise->set_value(r);
                 }
               }
-              if (!r.ok()) e->res.reset();
-              // The result is visible before done is set, so status never reports a loaded key
-              // whose future is still empty.
-              promise->set_value(r);
-              e->done = true;
-              e->failed = !r.ok();
-            } else {
-              promise->set_value(r);
-            }
-          }
-          // The async state keeps this callable until reaped; do not let it pin the key.
-          r = Status(Errc::cancelled, "released");
-          promise.reset();
-        }));
+              // The async state keeps this callable until reaped; do not let it pin the key.
+              r = Status(Errc::cancelled, "released");
+              promise.reset();
+            }));
         return std::shared_ptr<SrsLease>(new SrsLease(this, e));
       }
-      if (round > 0) return Status(Errc::out_of_memory, "no room for proving key " + key_id + " yet");
-      const std::uint64_t cap = p == Priority::critical ? budget_.limit() : budget_.limit() - budget_.headroom();
+      if (round > 0)
+        return Status(Errc::out_of_memory, "no room for proving key " + key_id + " yet");
+      const std::uint64_t cap =
+          p == Priority::critical ? budget_.limit() : budget_.limit() - budget_.headroom();
       const std::uint64_t used = budget_.used();
       shortfall = used + *bytes > cap ? used + *bytes - cap : 1;
     }
@@ -278,9 +298,11 @@ std::uint64_t SrsManager::evict_idle(std::uint64_t bytes, const std::string& kee
     {
       std::lock_guard lock(mu_);
       for (auto& [id, e] : entries_)
-        if (e->refs == 0 && e->done && !e->failed && !e->mapped && !e->busy && id != keep) idle.push_back(e);
+        if (e->refs == 0 && e->done && !e->failed && !e->mapped && !e->busy && id != keep)
+          idle.push_back(e);
     }
-    std::sort(idle.begin(), idle.end(), [](auto& a, auto& b) { return a->last_used < b->last_used; });
+    std::sort(idle.begin(), idle.end(),
+              [](auto& a, auto& b) { return a->last_used < b->last_used; });
     for (auto& e : idle) {
       if (freed >= bytes) break;
       freed += map_entry(e, /*idle_only=*/true);
@@ -294,8 +316,10 @@ std::uint64_t SrsManager::evict_idle(std::uint64_t bytes, const std::string& kee
     std::lock_guard lock(mu_);
     std::vector<std::shared_ptr<Entry>> idle;
     for (auto& [id, e] : entries_)
-      if (e->refs == 0 && e->done && !e->busy && id != keep && (charged_all(*e) > 0 || e->failed)) idle.push_back(e);
-    std::sort(idle.begin(), idle.end(), [](auto& a, auto& b) { return a->last_used < b->last_used; });
+      if (e->refs == 0 && e->done && !e->busy && id != keep && (charged_all(*e) > 0 || e->failed))
+        idle.push_back(e);
+    std::sort(idle.begin(), idle.end(),
+              [](auto& a, auto& b) { return a->last_used < b->last_used; });
     std::uint64_t more = 0;
     for (auto& e : idle) {
       if (freed + more >= bytes) break;
@@ -317,12 +341,15 @@ Result<std::uint64_t> SrsManager::evict(const std::string& key_id) {
   {
     std::lock_guard lock(mu_);
     auto it = entries_.find(key_id);
-    if (it == entries_.end()) return Status(Errc::not_found, "proving key " + key_id + " is not loaded");
+    if (it == entries_.end())
+      return Status(Errc::not_found, "proving key " + key_id + " is not loaded");
     if (it->second->refs)
       return Status(Errc::invalid_argument, "proving key " + key_id + " is in use by " +
                                                 std::to_string(it->second->refs) + " job(s)");
-    if (!it->second->done) return Status(Errc::invalid_argument, "proving key " + key_id + " is still loading");
-    if (it->second->busy) return Status(Errc::invalid_argument, "proving key " + key_id + " is changing tiers");
+    if (!it->second->done)
+      return Status(Errc::invalid_argument, "proving key " + key_id + " is still loading");
+    if (it->second->busy)
+      return Status(Errc::invalid_argument, "proving key " + key_id + " is changing tiers");
     victim = it->second;
     entries_.erase(it);
   }
@@ -340,10 +367,13 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
   const std::uint64_t need = prover.device_key_bytes(*key, device);
   // The small-card path: tables that stream from host memory (pinned pool or plain memory).
   const std::uint64_t host_bound = prover.device_host_bytes_bound(*key, device);
-  if (need == 0 && host_bound == 0) return std::unique_ptr<SrsDevicePin>(new SrsDevicePin(this, nullptr, device));  // nothing to place
+  if (need == 0 && host_bound == 0)
+    return std::unique_ptr<SrsDevicePin>(
+        new SrsDevicePin(this, nullptr, device));  // nothing to place
   const std::string where = "proving key " + e->key_id + " on device " + std::to_string(device);
   if (auto arena = prover.device_arena(device); arena && need > arena->total)
-    return Status(Errc::out_of_range, where + ": needs " + std::to_string(need) + " bytes of VRAM, the arena holds " +
+    return Status(Errc::out_of_range, where + ": needs " + std::to_string(need) +
+                                          " bytes of VRAM, the arena holds " +
                                           std::to_string(arena->total));
   std::unique_lock lock(mu_);
   int failures = 0;
@@ -379,8 +409,10 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
         if (o == e) continue;
         auto c = o->copies.find(device);
         if (c == o->copies.end()) continue;
-        if (c->second.pins || c->second.loading) others_busy = true;
-        else idle.emplace_back(o, c->second.last_used);
+        if (c->second.pins || c->second.loading)
+          others_busy = true;
+        else
+          idle.emplace_back(o, c->second.last_used);
       }
       std::sort(idle.begin(), idle.end(), [](auto& a, auto& b) { return a.second < b.second; });
       return idle;
@@ -447,10 +479,12 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
       }
       if (!ok) {
         if (++failures < 3) {
-          device_cv_.wait_for(lock, std::chrono::milliseconds(200));  // a partition may give its bytes back
+          device_cv_.wait_for(
+              lock, std::chrono::milliseconds(200));  // a partition may give its bytes back
           continue;
         }
-        return Status(Errc::out_of_memory, where + ": no budget room for " + std::to_string(host_bound) +
+        return Status(Errc::out_of_memory, where + ": no budget room for " +
+                                               std::to_string(host_bound) +
                                                " bytes of streamed tables in host memory");
       }
       host = Reservation(&budget_, host_bound);
@@ -458,9 +492,12 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
     e->copies[device] = Entry::Copy{.bytes = need, .pins = 0, .loading = true};
     lock.unlock();
     Status st = prover.make_resident(*key, device);
-    const PartitionProver::DeviceHostBytes held = st.ok() ? prover.device_host_bytes(*key, device) : PartitionProver::DeviceHostBytes{};
-    if (held.plain < host.bytes()) host.release(host.bytes() - held.plain);
-    else if (held.plain > host.bytes() && budget_.try_reserve(held.plain - host.bytes(), Priority::critical))
+    const PartitionProver::DeviceHostBytes held =
+        st.ok() ? prover.device_host_bytes(*key, device) : PartitionProver::DeviceHostBytes{};
+    if (held.plain < host.bytes())
+      host.release(host.bytes() - held.plain);
+    else if (held.plain > host.bytes() &&
+             budget_.try_reserve(held.plain - host.bytes(), Priority::critical))
       host = Reservation(&budget_, held.plain);  // a table that found no arena room streams too
     lock.lock();
     if (!st.ok()) {
@@ -468,7 +505,8 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
       device_cv_.notify_all();
       host.reset();
       if (st.code() == Errc::out_of_memory && ++failures < 3) {
-        device_cv_.wait_for(lock, std::chrono::milliseconds(200));  // a device stage may free its buffers
+        device_cv_.wait_for(lock,
+                            std::chrono::milliseconds(200));  // a device stage may free its buffers
         continue;
       }
       return st.with_context(where);
@@ -481,7 +519,8 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
     c.pinned = held.pinned;
     // The device has its copy: when no host backend proves from the tables, the owned host copy
     // is not needed any more (host → mmap, its bytes leave the budget and the RSS).
-    const bool map_now = !e->mapped && !e->busy && !prover.host_tables_used(*key) && prover.key_mapping(*key);
+    const bool map_now =
+        !e->mapped && !e->busy && !prover.host_tables_used(*key) && prover.key_mapping(*key);
     lock.unlock();
     device_cv_.notify_all();
     if (map_now) map_entry(e, /*idle_only=*/false);
@@ -523,12 +562,20 @@ std::vector<SrsEntryStatus> SrsManager::status(std::span<PartitionProver* const>
       s.mapped_bytes = s.loaded && e->mapped ? e->image_bytes : 0;
       for (auto& [device, c] : e->copies) {
         if (c.loading) continue;
-        s.devices.push_back(SrsDeviceCopy{.device = device, .bytes = c.bytes, .pins = c.pins,
-                                          .idle_seconds = c.pins ? 0.0 : seconds_since(c.last_used, now),
-                                          .host_bytes = c.host.bytes(), .pinned_bytes = c.pinned});
+        s.devices.push_back(
+            SrsDeviceCopy{.device = device,
+                          .bytes = c.bytes,
+                          .pins = c.pins,
+                          .idle_seconds = c.pins ? 0.0 : seconds_since(c.last_used, now),
+                          .host_bytes = c.host.bytes(),
+                          .pinned_bytes = c.pinned});
         s.vram_bytes += c.bytes;
       }
-      s.tier = !e->done ? "loading" : e->failed ? "failed" : !s.devices.empty() ? "vram" : e->mapped ? "mmap" : "host";
+      s.tier = !e->done             ? "loading"
+               : e->failed          ? "failed"
+               : !s.devices.empty() ? "vram"
+               : e->mapped          ? "mmap"
+                                    : "host";
       s.ref_count = e->refs;
       s.load_ms = e->load_ms;
       s.idle_seconds = e->refs ? 0.0 : seconds_since(e->last_used, now);

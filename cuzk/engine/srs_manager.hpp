@@ -58,7 +58,8 @@ struct SrsEntryStatus {
   bool loaded = false;
   std::uint64_t size_bytes = 0;  ///< host bytes charged to the budget (the file's bytes for "disk")
   std::uint64_t host_bytes = 0;  ///< host bytes charged to the budget now; 0 unless loaded
-  std::uint64_t mapped_bytes = 0;  ///< the key image the tables are served from (tier "mmap", or "vram" over it)
+  std::uint64_t mapped_bytes =
+      0;  ///< the key image the tables are served from (tier "mmap", or "vram" over it)
   std::uint64_t vram_bytes = 0;  ///< sum over devices
   std::vector<SrsDeviceCopy> devices;
   std::uint32_t ref_count = 0;
@@ -89,7 +90,8 @@ class SrsDevicePin {
 
  private:
   friend class SrsManager;
-  SrsDevicePin(SrsManager* m, std::shared_ptr<void> e, int device) : m_(m), e_(std::move(e)), device_(device) {}
+  SrsDevicePin(SrsManager* m, std::shared_ptr<void> e, int device)
+      : m_(m), e_(std::move(e)), device_(device) {}
   SrsManager* m_;
   std::shared_ptr<void> e_;  // the entry (null: nothing was placed on the device)
   int device_;
@@ -107,7 +109,8 @@ class SrsLease {
   /// when the arena is short), then pins it there until the pin is destroyed. Errors: the load's,
   /// out_of_range when the key can never fit the device's arena, out_of_memory when it does not
   /// fit with every idle copy demoted and nothing else pinned.
-  Result<std::unique_ptr<SrsDevicePin>> on_device(int device, std::uint64_t* waited_ms = nullptr) const;
+  Result<std::unique_ptr<SrsDevicePin>> on_device(int device,
+                                                  std::uint64_t* waited_ms = nullptr) const;
 
   struct Entry;  ///< the manager's record of the key (opaque)
 
@@ -129,7 +132,8 @@ class SrsManager {
 
   /// A lease on |key_id|, starting its load when absent. Errc::out_of_memory means "the budget
   /// has no room now, retry later" (idle keys were evicted first); other errors are final.
-  Result<std::shared_ptr<SrsLease>> acquire(const std::string& key_id, PartitionProver& prover, Priority p);
+  Result<std::shared_ptr<SrsLease>> acquire(const std::string& key_id, PartitionProver& prover,
+                                            Priority p);
 
   /// Evicts idle (unleased, loaded) keys, least recently used first, until |bytes| are freed or
   /// none is left; returns the bytes freed. |keep| is never evicted.

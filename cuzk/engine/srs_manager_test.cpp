@@ -19,7 +19,8 @@ namespace {
 
 class TestKey final : public ProvingKeyData {
  public:
-  TestKey(std::string id, std::uint64_t host, std::uint64_t vram) : id(std::move(id)), host(host), vram(vram) {}
+  TestKey(std::string id, std::uint64_t host, std::uint64_t vram)
+      : id(std::move(id)), host(host), vram(vram) {}
   std::uint64_t size_bytes() const override { return host; }
   std::string id;
   std::uint64_t host, vram;
@@ -47,27 +48,36 @@ class TieredProver final : public PartitionProver {
     std::lock_guard lock(mu);
     ++loads[id];
     live_host += *b;
-    return std::shared_ptr<const ProvingKeyData>(new TestKey(id, *b, sizes[id].second), [this](const ProvingKeyData* k) {
-      std::lock_guard lock(mu);
-      live_host -= mapped.erase(static_cast<const TestKey*>(k)->id) ? k->size_bytes() / 10 : k->size_bytes();
-      delete k;
-    });
+    return std::shared_ptr<const ProvingKeyData>(
+        new TestKey(id, *b, sizes[id].second), [this](const ProvingKeyData* k) {
+          std::lock_guard lock(mu);
+          live_host -= mapped.erase(static_cast<const TestKey*>(k)->id) ? k->size_bytes() / 10
+                                                                        : k->size_bytes();
+          delete k;
+        });
   }
-  Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest&, const JobPlan&, std::uint32_t, const CancelFlag&) override {
+  Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest&, const JobPlan&,
+                                                           std::uint32_t,
+                                                           const CancelFlag&) override {
     return Status(Errc::unimplemented, "test");
   }
-  Result<std::string> prove_partition(int, const ProvingKeyData&, const JobRequest&, std::uint32_t, SynthesizedPartition&,
-                                      const CancelFlag&) override {
+  Result<std::string> prove_partition(int, const ProvingKeyData&, const JobRequest&, std::uint32_t,
+                                      SynthesizedPartition&, const CancelFlag&) override {
     return Status(Errc::unimplemented, "test");
   }
-  Status verify(const ProvingKeyData&, const JobRequest&, const std::string&) override { return {}; }
+  Status verify(const ProvingKeyData&, const JobRequest&, const std::string&) override {
+    return {};
+  }
 
   std::optional<DeviceArena> device_arena(int device) const override {
     if (device != 1) return std::nullopt;
     std::lock_guard lock(mu);
     std::uint64_t pinned_used = 0;
     for (auto& [id, h] : host_copies) pinned_used += h.pinned;
-    return DeviceArena{.total = arena, .used = used_locked(), .pinned_total = pinned_pool, .pinned_used = pinned_used};
+    return DeviceArena{.total = arena,
+                       .used = used_locked(),
+                       .pinned_total = pinned_pool,
+                       .pinned_used = pinned_used};
   }
 
   // The small-card path on device 1: |streamed| bytes of a key stay in host memory, in the pinned
@@ -102,8 +112,9 @@ class TieredProver final : public PartitionProver {
     if (auto s = streamed.find(k.id); s != streamed.end()) {
       std::uint64_t pinned_used = 0;
       for (auto& [id, h] : host_copies) pinned_used += h.pinned;
-      host_copies[k.id] = pinned_used + s->second <= pinned_pool ? DeviceHostBytes{.pinned = s->second}
-                                                                 : DeviceHostBytes{.plain = s->second};
+      host_copies[k.id] = pinned_used + s->second <= pinned_pool
+                              ? DeviceHostBytes{.pinned = s->second}
+                              : DeviceHostBytes{.plain = s->second};
     }
     peak_vram = std::max(peak_vram, used_locked());
     ++placements;
@@ -115,7 +126,9 @@ class TieredProver final : public PartitionProver {
     if (device == 1 && resident.erase(k.id)) demoted.push_back(k.id);
     if (device == 1) host_copies.erase(k.id);
   }
-  std::vector<DiskKey> disk_keys() const override { return {DiskKey{.key_id = "k9", .path = "/keys/k9.params", .bytes = 1234}}; }
+  std::vector<DiskKey> disk_keys() const override {
+    return {DiskKey{.key_id = "k9", .path = "/keys/k9.params", .bytes = 1234}};
+  }
 
   // The mmap tier (with |images|): a key's image is its host bytes; mapped, it is charged a tenth.
   bool images = false;
@@ -376,7 +389,8 @@ TEST(SrsManager, KeyLargerThanArenaAndWorkingBuffers) {
   auto pin = l->on_device(1);
   ASSERT_FALSE(pin.ok());
   EXPECT_EQ(pin.status().code(), Errc::out_of_range);
-  EXPECT_NE(pin.status().message().find("arena holds 250"), std::string::npos) << pin.status().to_string();
+  EXPECT_NE(pin.status().message().find("arena holds 250"), std::string::npos)
+      << pin.status().to_string();
   // Nothing to demote, no key pinned, the rest held by working buffers: out_of_memory after retries.
   p.working = 200;
   auto l1 = lease(m, p, "k1");
@@ -398,7 +412,8 @@ TEST(SrsManager, EvictionOfKeyInUseIsRefused) {
   auto r = m.evict("k1");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Errc::invalid_argument);
-  EXPECT_NE(r.status().message().find("in use by 1 job"), std::string::npos) << r.status().to_string();
+  EXPECT_NE(r.status().message().find("in use by 1 job"), std::string::npos)
+      << r.status().to_string();
   EXPECT_EQ(m.evict("k7").status().code(), Errc::not_found);
   l.reset();
   auto freed = m.evict("k1");
@@ -427,7 +442,8 @@ TEST(SrsManager, HostBudgetDemotesIdleKeysLruAndPeakStaysUnderLimit) {
   SrsManager m(budget);
   TieredProver p;
   std::mt19937_64 rng(seed);
-  for (int i = 0; i < 12; ++i) p.sizes["k" + std::to_string(i)] = {50 + rng() % 150, 40 + rng() % 80};
+  for (int i = 0; i < 12; ++i)
+    p.sizes["k" + std::to_string(i)] = {50 + rng() % 150, 40 + rng() % 80};
   p.arena = 200;
   // LRU first: three keys of 100 in a budget of 400, then one more evicts the oldest only.
   p.sizes["a"] = {100, 10};
@@ -438,7 +454,8 @@ TEST(SrsManager, HostBudgetDemotesIdleKeysLruAndPeakStaysUnderLimit) {
   use_on_device(m, p, "b");
   use_on_device(m, p, "c");
   use_on_device(m, p, "a");
-  use_on_device(m, p, "d");  // needs 100 more than free: b (least recent) goes, with its device copy
+  use_on_device(m, p,
+                "d");  // needs 100 more than free: b (least recent) goes, with its device copy
   auto st = m.status();
   EXPECT_EQ(find(st, "b"), nullptr);
   EXPECT_NE(find(st, "a"), nullptr);
@@ -465,8 +482,10 @@ TEST(SrsManager, HostBudgetDemotesIdleKeysLruAndPeakStaysUnderLimit) {
     ASSERT_TRUE((*l)->wait().ok());
     pins.clear();  // one device stage at a time in this single-threaded test
     auto pin = (*l)->on_device(1);
-    if (pin.ok()) pins.push_back(std::move(*pin));
-    else ASSERT_EQ(pin.status().code(), Errc::out_of_memory) << pin.status().to_string();
+    if (pin.ok())
+      pins.push_back(std::move(*pin));
+    else
+      ASSERT_EQ(pin.status().code(), Errc::out_of_memory) << pin.status().to_string();
     held.push_back(*l);
     ASSERT_LE(budget.used(), budget.limit());
   }
@@ -576,7 +595,8 @@ TEST(SrsManager, RandomLoadWithMappedTierStaysUnderBudget) {
   SrsManager m(budget);
   p.images = true;
   std::mt19937_64 rng(seed);
-  for (int i = 0; i < 12; ++i) p.sizes["k" + std::to_string(i)] = {50 + rng() % 150, 40 + rng() % 80};
+  for (int i = 0; i < 12; ++i)
+    p.sizes["k" + std::to_string(i)] = {50 + rng() % 150, 40 + rng() % 80};
   p.arena = 200;
   std::vector<std::shared_ptr<SrsLease>> held;
   std::vector<std::unique_ptr<SrsDevicePin>> pins;
@@ -595,8 +615,10 @@ TEST(SrsManager, RandomLoadWithMappedTierStaysUnderBudget) {
     ASSERT_TRUE((*l)->wait().ok());
     pins.clear();
     auto pin = (*l)->on_device(1);
-    if (pin.ok()) pins.push_back(std::move(*pin));
-    else ASSERT_EQ(pin.status().code(), Errc::out_of_memory) << pin.status().to_string();
+    if (pin.ok())
+      pins.push_back(std::move(*pin));
+    else
+      ASSERT_EQ(pin.status().code(), Errc::out_of_memory) << pin.status().to_string();
     held.push_back(*l);
     ASSERT_LE(budget.used(), budget.limit());
     std::lock_guard lock(p.mu);

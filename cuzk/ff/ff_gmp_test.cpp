@@ -161,7 +161,8 @@ class GmpCross : public ::testing::Test {
   bool prev_ = false;
 };
 
-using Configs = ::testing::Types<Config<Fp, true>, Config<Fp, false>, Config<Fr, true>, Config<Fr, false>>;
+using Configs =
+    ::testing::Types<Config<Fp, true>, Config<Fp, false>, Config<Fr, true>, Config<Fr, false>>;
 TYPED_TEST_SUITE(GmpCross, Configs);
 
 TYPED_TEST(GmpCross, AddSubMulSquareNeg) {
@@ -224,25 +225,30 @@ TYPED_TEST(GmpCross, InverseAndPow) {
     } else {
       ASSERT_NE(mpz_invert(e.get(), x.get(), this->p_.get()), 0);
       ASSERT_EQ(value_of(a.inverse()), e) << "inverse " << x << " seed=" << this->seed_;
-      ASSERT_EQ(value_of(a.inverse_vartime()), e) << "inverse_vartime " << x << " seed=" << this->seed_;
+      ASSERT_EQ(value_of(a.inverse_vartime()), e)
+          << "inverse_vartime " << x << " seed=" << this->seed_;
     }
     // exponents: random of 1..N limbs plus a few fixed ones
     const Mpz k = random_mpz<F>(this->rng_);
     const auto kl = limbs_from_mpz<F::N>(k);
     mpz_powm(e.get(), x.get(), k.get(), this->p_.get());
     ASSERT_EQ(value_of(a.pow(kl)), e) << "pow " << x << "^" << k << " seed=" << this->seed_;
-    ASSERT_EQ(value_of(a.pow_vartime(kl)), e) << "pow_vartime " << x << "^" << k << " seed=" << this->seed_;
+    ASSERT_EQ(value_of(a.pow_vartime(kl)), e)
+        << "pow_vartime " << x << "^" << k << " seed=" << this->seed_;
     // exponents of every length (the windowed path starts above 32 bits; lengths not multiples of 4)
     Mpz kk = random_mpz<F>(this->rng_);
     const unsigned len = 1 + static_cast<unsigned>(this->rng_() % (64 * F::N - 1));
     mpz_fdiv_r_2exp(kk.get(), kk.get(), len);
     mpz_setbit(kk.get(), len - 1);
     mpz_powm(e.get(), x.get(), kk.get(), this->p_.get());
-    ASSERT_EQ(value_of(a.pow_vartime(limbs_from_mpz<F::N>(kk))), e) << "pow_vartime " << x << "^" << kk << " seed=" << this->seed_;
-    ASSERT_EQ(value_of(a.pow(limbs_from_mpz<F::N>(kk))), e) << "pow " << x << "^" << kk << " seed=" << this->seed_;
+    ASSERT_EQ(value_of(a.pow_vartime(limbs_from_mpz<F::N>(kk))), e)
+        << "pow_vartime " << x << "^" << kk << " seed=" << this->seed_;
+    ASSERT_EQ(value_of(a.pow(limbs_from_mpz<F::N>(kk))), e)
+        << "pow " << x << "^" << kk << " seed=" << this->seed_;
     const std::uint64_t small = this->rng_() % 1000;
     mpz_powm_ui(e.get(), x.get(), small, this->p_.get());
-    ASSERT_EQ(value_of(a.pow_u64(small)), e) << "pow_u64 " << x << "^" << small << " seed=" << this->seed_;
+    ASSERT_EQ(value_of(a.pow_u64(small)), e)
+        << "pow_u64 " << x << "^" << small << " seed=" << this->seed_;
     ASSERT_TRUE(a.pow_u64(0).is_one());
   }
 }
@@ -264,7 +270,8 @@ TYPED_TEST(GmpCross, InverseVartimeMany) {
     if (mpz_sgn(x.get()) == 0) continue;
     Mpz e;
     ASSERT_NE(mpz_invert(e.get(), x.get(), this->p_.get()), 0);
-    ASSERT_EQ(value_of(field_of<F>(x).inverse_vartime()), e) << "inverse_vartime " << x << " seed=" << this->seed_;
+    ASSERT_EQ(value_of(field_of<F>(x).inverse_vartime()), e)
+        << "inverse_vartime " << x << " seed=" << this->seed_;
   }
 }
 
@@ -468,11 +475,11 @@ TEST(AsmVsPortable, FpSquareLoop) {
     const std::size_t reduced = v.size();
     R two_p{};
     limbs_add(two_p, Fp::kModulus, Fp::kModulus);
-    v.push_back(Fp::kModulus);                    // p ≡ 0
+    v.push_back(Fp::kModulus);  // p ≡ 0
     v.push_back(limbs_add_small(Fp::kModulus, 1));
-    v.push_back(limbs_sub_small(two_p, 1));       // 2p − 1
+    v.push_back(limbs_sub_small(two_p, 1));  // 2p − 1
     R near{};
-    near[5] = std::uint64_t{1} << 61;             // 2^381
+    near[5] = std::uint64_t{1} << 61;  // 2^381
     v.push_back(near);
     v.push_back(limbs_sub_small(near, 1));
     v.push_back(limbs_add_small(near, 12345));
@@ -588,7 +595,8 @@ TEST_P(Vectors, Fp2FieldArith) {
   const auto& cases = json_.at("field_arith").at("Fp2");
   ASSERT_GT(cases.size(), 0u);
   auto fp2 = [](const nlohmann::json& j) {
-    return Fp2{Fp::from_hex(j.at(0).get<std::string>()).value(), Fp::from_hex(j.at(1).get<std::string>()).value()};
+    return Fp2{Fp::from_hex(j.at(0).get<std::string>()).value(),
+               Fp::from_hex(j.at(1).get<std::string>()).value()};
   };
   for (const auto& c : cases) {
     const Fp2 a = fp2(c.at("a")), b = fp2(c.at("b"));
@@ -601,15 +609,25 @@ TEST_P(Vectors, Fp2FieldArith) {
 
 // The published Montgomery constants equal the derived ones.
 TEST_P(Vectors, MontgomeryConstants) {
-  auto limbs6 = [&](const char* k) { return Fp::from_hex(json_.at("fields").at("Fp").at(k).get<std::string>()).value().to_canonical(); };
+  auto limbs6 = [&](const char* k) {
+    return Fp::from_hex(json_.at("fields").at("Fp").at(k).get<std::string>())
+        .value()
+        .to_canonical();
+  };
   EXPECT_EQ(limbs6("R"), Fp::kR);
   EXPECT_EQ(limbs6("R2"), Fp::kR2);
   EXPECT_EQ(limbs6("R3"), Fp::kR3);
-  auto limbs4 = [&](const char* k) { return Fr::from_hex(json_.at("fields").at("Fr").at(k).get<std::string>()).value().to_canonical(); };
+  auto limbs4 = [&](const char* k) {
+    return Fr::from_hex(json_.at("fields").at("Fr").at(k).get<std::string>())
+        .value()
+        .to_canonical();
+  };
   EXPECT_EQ(limbs4("R"), Fr::kR);
   EXPECT_EQ(limbs4("R2"), Fr::kR2);
   EXPECT_EQ(limbs4("R3"), Fr::kR3);
-  EXPECT_EQ(Fp::from_dec(json_.at("fields").at("Fp").at("modulus_dec").get<std::string>()).status().code(),
+  EXPECT_EQ(Fp::from_dec(json_.at("fields").at("Fp").at("modulus_dec").get<std::string>())
+                .status()
+                .code(),
             Errc::out_of_range);
 }
 

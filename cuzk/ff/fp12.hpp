@@ -20,8 +20,12 @@ struct Fp12 {
   constexpr bool is_one() const { return c0.is_one() && c1.is_zero(); }
   friend constexpr bool operator==(const Fp12& a, const Fp12& b) = default;
 
-  friend constexpr Fp12 operator+(const Fp12& a, const Fp12& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
-  friend constexpr Fp12 operator-(const Fp12& a, const Fp12& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
+  friend constexpr Fp12 operator+(const Fp12& a, const Fp12& b) {
+    return {a.c0 + b.c0, a.c1 + b.c1};
+  }
+  friend constexpr Fp12 operator-(const Fp12& a, const Fp12& b) {
+    return {a.c0 - b.c0, a.c1 - b.c1};
+  }
   constexpr Fp12 operator-() const { return {-c0, -c1}; }
 
   /// aa = a0b0, bb = a1b1; c0 = aa + v·bb, c1 = (a0 + a1)(b0 + b1) − aa − bb; 3 Fp6 mul = 18m.
@@ -63,7 +67,8 @@ struct Fp12 {
   constexpr Fp12 frobenius_map_1to3(unsigned k) const {
     const Fp2* g = kFrobGamma[k - 1];
     const Fp6 a = c0.frobenius_map_1to3(k);
-    const Fp6 b{c1.c0.frobenius_map(k) * g[0], c1.c1.frobenius_map(k) * g[2], c1.c2.frobenius_map(k) * g[4]};
+    const Fp6 b{c1.c0.frobenius_map(k) * g[0], c1.c1.frobenius_map(k) * g[2],
+                c1.c2.frobenius_map(k) * g[4]};
     return {a, b};
   }
   /// x ↦ x^(p^k) for any k (period 12), as steps of at most 3.
@@ -84,8 +89,8 @@ struct Fp12 {
   /// Only valid on the cyclotomic subgroup (the test checks it against square()).
   constexpr Fp12 cyclotomic_square() const {
     Fp2 a0, a1, b0, b1, c0s, c1s;
-    fp4_square(a0, a1, c0.c0, c1.c1);  // A²
-    fp4_square(b0, b1, c1.c0, c0.c2);  // B²
+    fp4_square(a0, a1, c0.c0, c1.c1);    // A²
+    fp4_square(b0, b1, c1.c0, c0.c2);    // B²
     fp4_square(c0s, c1s, c0.c1, c1.c2);  // C²
     Fp12 r;
     // A' = 3A² − 2Ā: (3a0 − 2·A.0, 3a1 + 2·A.1)

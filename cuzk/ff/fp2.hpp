@@ -167,7 +167,8 @@ struct Fp2 {
  private:
   static void mul_lazy(Fp2& r, const Fp2& a, const Fp2& b) {
 #if CUZK_FF_X86_ASM
-    mont_x86::fp2_mul6<Fp::kModulus, Fp::kInv, fp2_detail::kP2>(r.c0.l.data(), a.c0.l.data(), b.c0.l.data());
+    mont_x86::fp2_mul6<Fp::kModulus, Fp::kInv, fp2_detail::kP2>(r.c0.l.data(), a.c0.l.data(),
+                                                                b.c0.l.data());
 #else
     r = mul_plain(a, b);
 #endif

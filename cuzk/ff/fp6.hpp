@@ -18,8 +18,12 @@ struct Fp6 {
   constexpr bool is_one() const { return c0.is_one() && c1.is_zero() && c2.is_zero(); }
   friend constexpr bool operator==(const Fp6& a, const Fp6& b) = default;
 
-  friend constexpr Fp6 operator+(const Fp6& a, const Fp6& b) { return {a.c0 + b.c0, a.c1 + b.c1, a.c2 + b.c2}; }
-  friend constexpr Fp6 operator-(const Fp6& a, const Fp6& b) { return {a.c0 - b.c0, a.c1 - b.c1, a.c2 - b.c2}; }
+  friend constexpr Fp6 operator+(const Fp6& a, const Fp6& b) {
+    return {a.c0 + b.c0, a.c1 + b.c1, a.c2 + b.c2};
+  }
+  friend constexpr Fp6 operator-(const Fp6& a, const Fp6& b) {
+    return {a.c0 - b.c0, a.c1 - b.c1, a.c2 - b.c2};
+  }
   constexpr Fp6 operator-() const { return {-c0, -c1, -c2}; }
   constexpr Fp6 dbl() const { return {c0.dbl(), c1.dbl(), c2.dbl()}; }
 
@@ -57,7 +61,9 @@ struct Fp6 {
     return {(c2 * b1).mul_by_nonresidue() + v0, (c0 + c1) * (b0 + b1) - v0 - v1, v1 + c2 * b0};
   }
   /// Sparse product by b1·v: ξa2b1 + a0b1·v + a1b1·v²; 3m.
-  constexpr Fp6 mul_by_1(const Fp2& b1) const { return {(c2 * b1).mul_by_nonresidue(), c0 * b1, c1 * b1}; }
+  constexpr Fp6 mul_by_1(const Fp2& b1) const {
+    return {(c2 * b1).mul_by_nonresidue(), c0 * b1, c1 * b1};
+  }
 
   /// 1/a by the adjugate: t0 = a0² − ξa1a2, t1 = ξa2² − a0a1, t2 = a1² − a0a2,
   /// d = a0t0 + ξ(a2t1 + a1t2), 1/a = (t0, t1, t2)/d. The inverse of 0 is 0. Constant time.

@@ -19,7 +19,8 @@
 
 #include "cuzk/ff/fp.hpp"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__) && !defined(CUZK_NO_IFMA)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__) && \
+    !defined(CUZK_NO_IFMA)
 #define CUZK_FF_IFMA 1
 #include <cpuid.h>
 #include <immintrin.h>
@@ -137,8 +138,8 @@ inline bool set_ifma_enabled(bool on) {
 /// (a·b < p·2^416 gives r < 2p); r may alias a or b. Fully unrolled: 256 vpmadd52 and about 60
 /// other vector operations for eight products. Inlined into mul8_ifma and into the MSM's IFMA
 /// bucket kernels (msm/ifma_buckets.hpp), which keep their operands in registers.
-[[gnu::target("avx512f,avx512ifma"), gnu::always_inline]] inline void mont_mul_lanes(__m512i* r, const __m512i* a,
-                                                                                   const __m512i* b) {
+[[gnu::target("avx512f,avx512ifma"), gnu::always_inline]] inline void mont_mul_lanes(
+    __m512i* r, const __m512i* a, const __m512i* b) {
   const auto& c = detail::kConsts;
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kMask52));
   const __m512i inv = _mm512_set1_epi64(static_cast<long long>(c.inv));
@@ -182,7 +183,8 @@ inline bool set_ifma_enabled(bool on) {
 }
 
 /// The IFMA kernel of mul8 (callers check cpu_has_ifma()): mont_mul_lanes from memory to memory.
-[[gnu::target("avx512f,avx512ifma"), gnu::noinline]] inline void mul8_ifma(Fp8& r, const Fp8& a, const Fp8& b) {
+[[gnu::target("avx512f,avx512ifma"), gnu::noinline]] inline void mul8_ifma(Fp8& r, const Fp8& a,
+                                                                           const Fp8& b) {
   __m512i av[kLimbs], bv[kLimbs];
 #pragma GCC unroll 8
   for (unsigned j = 0; j < kLimbs; ++j) {

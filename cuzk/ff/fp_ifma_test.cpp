@@ -55,7 +55,13 @@ std::vector<Limbs<6>> edge_values() {
   std::uint64_t r52[8];
   for (auto& v : r52) v = ifma::kMask52;
   r52[7] = 1;
-  return {Limbs<6>{}, Limbs<6>{1}, pm1, p, two_p_m1, ifma::from_radix52(r52), Limbs<6>{0, 0, 0, 0, 0, 1}};
+  return {Limbs<6>{},
+          Limbs<6>{1},
+          pm1,
+          p,
+          two_p_m1,
+          ifma::from_radix52(r52),
+          Limbs<6>{0, 0, 0, 0, 0, 1}};
 }
 
 void load(Fp8& v, unsigned lane, const Limbs<6>& x) {
@@ -85,7 +91,8 @@ void expect_products(const Fp8& a, const Fp8& b, std::uint64_t seed) {
     }
     const Limbs<6> r = lane(twin, k);
     ASSERT_LT(limbs_cmp(r, twice_p), 0) << "result not below 2p, lane " << k << " seed=" << seed;
-    ASSERT_EQ(as_fp(r), as_fp(lane(a, k)) * as_fp(lane(b, k)) * scale) << "lane " << k << " seed=" << seed;
+    ASSERT_EQ(as_fp(r), as_fp(lane(a, k)) * as_fp(lane(b, k)) * scale)
+        << "lane " << k << " seed=" << seed;
   }
 }
 

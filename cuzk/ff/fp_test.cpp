@@ -37,10 +37,18 @@ TYPED_TEST(FieldLaws, PorninInnerLoopMatchesPortable) {
   for (int i = 0; i < 300; ++i) {
     typename F::Repr x{};
     switch (i % 4) {
-      case 0: x = random_element<F>(rng).l; break;
-      case 1: x[0] = rng() >> (rng() % 64); break;
-      case 2: x = (F::zero() - F::from_u64(rng() % 1000 + 1)).l; break;
-      default: x[0] = i / 4; break;  // 0, 1, 2, ...
+      case 0:
+        x = random_element<F>(rng).l;
+        break;
+      case 1:
+        x[0] = rng() >> (rng() % 64);
+        break;
+      case 2:
+        x = (F::zero() - F::from_u64(rng() % 1000 + 1)).l;
+        break;
+      default:
+        x[0] = i / 4;
+        break;  // 0, 1, 2, ...
     }
     ASSERT_EQ(kPornin.template invert_scaled<true>(x), kPornin.template invert_scaled<false>(x))
         << "i=" << i << " seed=" << seed;

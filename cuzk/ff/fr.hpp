@@ -10,15 +10,15 @@ namespace cuzk {
 struct FrParams {
   static constexpr const char* name = "Fr";
   static constexpr unsigned bits = 255;
-  static constexpr Limbs<4> modulus = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
-                                       0x73eda753299d7d48ULL};
+  static constexpr Limbs<4> modulus = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
+                                       0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
   static constexpr std::uint64_t nonresidue = 7;  // the multiplicative generator is a non-residue
 };
 
 using Fr = MontField<FrParams>;
 
-static_assert(Fr::kR == Limbs<4>{0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL,
-                                 0x1824b159acc5056fULL});
+static_assert(Fr::kR == Limbs<4>{0x00000001fffffffeULL, 0x5884b7fa00034802ULL,
+                                 0x998c4fefecbc4ff5ULL, 0x1824b159acc5056fULL});
 static_assert(Fr::kInv == 0xfffffffeffffffffULL);
 static_assert(Fr::kTwoAdicity == 32);
 static_assert(sizeof(Fr) == 32);

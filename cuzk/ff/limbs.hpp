@@ -39,7 +39,8 @@ constexpr std::uint64_t sbb(std::uint64_t a, std::uint64_t b, std::uint64_t& bor
 }
 
 /// acc + a*b + carry; returns the low word and sets |carry| to the high word (never overflows).
-constexpr std::uint64_t mac(std::uint64_t acc, std::uint64_t a, std::uint64_t b, std::uint64_t& carry) {
+constexpr std::uint64_t mac(std::uint64_t acc, std::uint64_t a, std::uint64_t b,
+                            std::uint64_t& carry) {
   u128 t = static_cast<u128>(a) * b + acc + carry;
   carry = static_cast<std::uint64_t>(t >> 64);
   return static_cast<std::uint64_t>(t);
@@ -49,7 +50,7 @@ constexpr std::uint64_t mac(std::uint64_t acc, std::uint64_t a, std::uint64_t b,
 template <std::size_t N>
 constexpr std::uint64_t limbs_add(Limbs<N>& r, const Limbs<N>& a, const Limbs<N>& b) {
   std::uint64_t c = 0;
-CUZK_UNROLL
+  CUZK_UNROLL
   for (std::size_t i = 0; i < N; ++i) r[i] = adc(a[i], b[i], c);
   return c;
 }
@@ -58,7 +59,7 @@ CUZK_UNROLL
 template <std::size_t N>
 constexpr std::uint64_t limbs_sub(Limbs<N>& r, const Limbs<N>& a, const Limbs<N>& b) {
   std::uint64_t br = 0;
-CUZK_UNROLL
+  CUZK_UNROLL
   for (std::size_t i = 0; i < N; ++i) r[i] = sbb(a[i], b[i], br);
   return br;
 }

@@ -142,7 +142,8 @@ class MontField {
   // Addition and subtraction are inlined with only the asm body (the portable fallback is an
   // out-of-line call): as out-of-line functions holding both paths they cost a call, six register
   // saves and a zeroed result each, ≈ 9 % of a G1 or G2 MSM in perf (docs/perf/msm.md Version 3).
-  [[gnu::always_inline]] friend constexpr MontField operator+(const MontField& a, const MontField& b) {
+  [[gnu::always_inline]] friend constexpr MontField operator+(const MontField& a,
+                                                              const MontField& b) {
     MontField r;
     if constexpr (kHasAsmPath) {
       if (!std::is_constant_evaluated()) {
@@ -157,7 +158,8 @@ class MontField {
     add_portable(r.l, a.l, b.l);
     return r;
   }
-  [[gnu::always_inline]] friend constexpr MontField operator-(const MontField& a, const MontField& b) {
+  [[gnu::always_inline]] friend constexpr MontField operator-(const MontField& a,
+                                                              const MontField& b) {
     MontField r;
     if constexpr (kHasAsmPath) {
       if (!std::is_constant_evaluated()) {
@@ -306,7 +308,8 @@ class MontField {
       if (j < 0) j = 0;
       while (!limbs_bit(e, static_cast<unsigned>(j))) ++j;
       unsigned d = 0;
-      for (int b = i; b >= j; --b) d = (d << 1) | (limbs_bit(e, static_cast<unsigned>(b)) ? 1u : 0u);
+      for (int b = i; b >= j; --b)
+        d = (d << 1) | (limbs_bit(e, static_cast<unsigned>(b)) ? 1u : 0u);
       if (started) {
         r.square_n_mul_inplace(pending + static_cast<unsigned>(i - j + 1), odd[d >> 1]);
       } else {
@@ -383,21 +386,21 @@ class MontField {
     std::uint64_t br = limbs_sub(r, a, b);
     const std::uint64_t mask = 0 - br;
     std::uint64_t c = 0;
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 0; i < N; ++i) r[i] = adc(r[i], kModulus[i] & mask, c);
   }
 
   /// Portable CIOS multiplication r = a·b·R^{-1} mod p (inputs < p, output < p).
   static constexpr void mul_portable(Repr& r, const Repr& a, const Repr& b) {
     Repr t{};
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 0; i < N; ++i) {
       std::uint64_t A = 0;
       t[0] = mac(t[0], a[0], b[i], A);
       const std::uint64_t m = t[0] * kInv;
       std::uint64_t C = 0;
       (void)mac(t[0], m, kModulus[0], C);
-CUZK_UNROLL
+      CUZK_UNROLL
       for (std::size_t j = 1; j < N; ++j) {
         t[j] = mac(t[j], a[j], b[i], A);
         t[j - 1] = mac(t[j], m, kModulus[j], C);
@@ -408,12 +411,9 @@ CUZK_UNROLL
     reduce_once_limbs(r);
   }
 
-
   /// r = a·b·R^{-1} mod p with the mulx/adx code (mont_x86.hpp); the caller guarantees the CPU has
   /// BMI2 and ADX (mont_x86::cpu_has_mulx_adx()). Only for fields with kHasAsmPath.
-  static void mul_asm_unchecked(Repr& r, const Repr& a, const Repr& b)
-    requires kHasAsmPath
-  {
+  static void mul_asm_unchecked(Repr& r, const Repr& a, const Repr& b) requires kHasAsmPath {
 #if CUZK_FF_X86_ASM
     if constexpr (N == 6) {
       mont_x86::mul6<kModulus, kInv>(r, a, b);
@@ -425,9 +425,7 @@ CUZK_UNROLL
 
   /// r = a + b mod p and r = a − b mod p with add/adc, sub/sbb and cmov (base x86-64, no CPU check
   /// needed). Only for fields with kHasAsmPath; inputs < p.
-  static void add_asm(Repr& r, const Repr& a, const Repr& b)
-    requires kHasAsmPath
-  {
+  static void add_asm(Repr& r, const Repr& a, const Repr& b) requires kHasAsmPath {
 #if CUZK_FF_X86_ASM
     if constexpr (N == 6) {
       mont_x86::add6<kModulus>(r, a, b);
@@ -436,9 +434,7 @@ CUZK_UNROLL
     }
 #endif
   }
-  static void sub_asm(Repr& r, const Repr& a, const Repr& b)
-    requires kHasAsmPath
-  {
+  static void sub_asm(Repr& r, const Repr& a, const Repr& b) requires kHasAsmPath {
 #if CUZK_FF_X86_ASM
     if constexpr (N == 6) {
       mont_x86::sub6<kModulus>(r, a, b);
@@ -450,9 +446,7 @@ CUZK_UNROLL
 
   /// r = a²·R^{-1} mod p with the mulx/adx code: a dedicated squaring for N = 6 (57 word products
   /// instead of 72), the multiplication for N = 4. Same precondition as mul_asm_unchecked.
-  static void sqr_asm_unchecked(Repr& r, const Repr& a)
-    requires kHasAsmPath
-  {
+  static void sqr_asm_unchecked(Repr& r, const Repr& a) requires kHasAsmPath {
 #if CUZK_FF_X86_ASM
     if constexpr (N == 6) {
       mont_x86::sqr6<kModulus, kInv>(r, a);
@@ -464,24 +458,19 @@ CUZK_UNROLL
 
   /// a ← a^(2^n) (Montgomery squarings) for n ≥ 1 with the squaring loop of mont_x86.hpp, partly
   /// reduced: needs a < 2p, leaves a < 2p (not a field element: for tests of the kernel).
-  static void sqr_n_nonred_asm_unchecked(Repr& a, unsigned n)
-    requires(kHasAsmPath && N == 6)
-  {
+  static void sqr_n_nonred_asm_unchecked(Repr& a, unsigned n) requires(kHasAsmPath&& N == 6) {
 #if CUZK_FF_X86_ASM
     mont_x86::sqr_n6_nonred<kModulus, kInv>(a, n);
 #endif
   }
   /// a ← a^(2^n) for n ≥ 1, fully reduced (the loop above and one conditional subtraction).
-  static void sqr_n_asm_unchecked(Repr& a, unsigned n)
-    requires(kHasAsmPath && N == 6)
-  {
+  static void sqr_n_asm_unchecked(Repr& a, unsigned n) requires(kHasAsmPath&& N == 6) {
     sqr_n_nonred_asm_unchecked(a, n);
     reduce_once_limbs(a);
   }
   /// a ← a^(2^n)·b for n ≥ 1, b < p: the loop, then mul6 (which takes its first operand < 2p).
-  static void sqr_n_mul_asm_unchecked(Repr& a, unsigned n, const Repr& b)
-    requires(kHasAsmPath && N == 6)
-  {
+  static void sqr_n_mul_asm_unchecked(Repr& a, unsigned n,
+                                      const Repr& b) requires(kHasAsmPath&& N == 6) {
     sqr_n_nonred_asm_unchecked(a, n);
     mul_asm_unchecked(a, a, b);
   }
@@ -515,7 +504,7 @@ CUZK_UNROLL
     Repr s{};
     std::uint64_t br = limbs_sub(s, v, kModulus);
     const std::uint64_t mask = 0 - br;  // all ones when v < p: keep v
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 0; i < N; ++i) v[i] = (v[i] & mask) | (s[i] & ~mask);
   }
   constexpr void reduce_once() { reduce_once_limbs(l); }

@@ -24,7 +24,8 @@ MontField<P> MontField<P>::inverse_ct() const {
   static constexpr safegcd::Pornin<N> kPornin{kModulus};
   static constexpr Repr kFix = mont_detail::pow2_mod(kModulus, kPornin.kScaleBits + 192 * N);
   // The x86-64 updates use mulx/adx: taken when the multiplications take the assembly path.
-  const Repr v = mont_x86::g_use_asm ? kPornin.template invert_scaled<false>(l) : kPornin.template invert_scaled<true>(l);
+  const Repr v = mont_x86::g_use_asm ? kPornin.template invert_scaled<false>(l)
+                                     : kPornin.template invert_scaled<true>(l);
   return from_mont_unchecked(v) * from_mont_unchecked(kFix);
 }
 
@@ -39,8 +40,8 @@ std::optional<MontField<P>> MontField<P>::sqrt() const {
     // Tonelli–Shanks: z = c^t for a non-residue c has order 2^s.
     MontField z = from_u64(P::nonresidue).pow_vartime(kOddPart);
     MontField w = pow_vartime(kOddPartHalf);  // a^((t−1)/2)
-    MontField x = w * *this;                   // a^((t+1)/2)
-    MontField b = x * w;                       // a^t
+    MontField x = w * *this;                  // a^((t+1)/2)
+    MontField b = x * w;                      // a^t
     unsigned v = kTwoAdicity;
     while (!b.is_one()) {
       unsigned k = 0;
@@ -64,7 +65,8 @@ std::optional<MontField<P>> MontField<P>::sqrt() const {
 template <class P>
 void MontField<P>::to_bytes_le(std::span<std::uint8_t, kBytes> out) const {
   Repr c = to_canonical();
-  for (std::size_t i = 0; i < kBytes; ++i) out[i] = static_cast<std::uint8_t>(c[i / 8] >> (8 * (i % 8)));
+  for (std::size_t i = 0; i < kBytes; ++i)
+    out[i] = static_cast<std::uint8_t>(c[i / 8] >> (8 * (i % 8)));
 }
 
 template <class P>
@@ -76,9 +78,11 @@ void MontField<P>::to_bytes_be(std::span<std::uint8_t, kBytes> out) const {
 template <class P>
 Result<MontField<P>> MontField<P>::from_bytes_le(std::span<const std::uint8_t, kBytes> in) {
   Repr c{};
-  for (std::size_t i = 0; i < kBytes; ++i) c[i / 8] |= static_cast<std::uint64_t>(in[i]) << (8 * (i % 8));
+  for (std::size_t i = 0; i < kBytes; ++i)
+    c[i / 8] |= static_cast<std::uint64_t>(in[i]) << (8 * (i % 8));
   auto f = from_canonical(c);
-  if (!f) return Status(Errc::out_of_range, std::string(P::name) + " element is not below the modulus");
+  if (!f)
+    return Status(Errc::out_of_range, std::string(P::name) + " element is not below the modulus");
   return *f;
 }
 
@@ -119,15 +123,21 @@ Result<MontField<P>> MontField<P>::from_hex(std::string_view s) {
   Repr c{};
   for (char ch : s) {
     unsigned d;
-    if (ch >= '0' && ch <= '9') d = ch - '0';
-    else if (ch >= 'a' && ch <= 'f') d = ch - 'a' + 10;
-    else if (ch >= 'A' && ch <= 'F') d = ch - 'A' + 10;
-    else return Status(Errc::bad_encoding, std::string("invalid hex digit '") + ch + "'");
-    if (c[N - 1] >> 60) return Status(Errc::out_of_range, std::string(P::name) + " hex value too large");
+    if (ch >= '0' && ch <= '9')
+      d = ch - '0';
+    else if (ch >= 'a' && ch <= 'f')
+      d = ch - 'a' + 10;
+    else if (ch >= 'A' && ch <= 'F')
+      d = ch - 'A' + 10;
+    else
+      return Status(Errc::bad_encoding, std::string("invalid hex digit '") + ch + "'");
+    if (c[N - 1] >> 60)
+      return Status(Errc::out_of_range, std::string(P::name) + " hex value too large");
     limbs_mul_small(c, 16, d);
   }
   auto f = from_canonical(c);
-  if (!f) return Status(Errc::out_of_range, std::string(P::name) + " value is not below the modulus");
+  if (!f)
+    return Status(Errc::out_of_range, std::string(P::name) + " value is not below the modulus");
   return *f;
 }
 
@@ -136,12 +146,14 @@ Result<MontField<P>> MontField<P>::from_dec(std::string_view s) {
   if (s.empty()) return Status(Errc::bad_encoding, "empty decimal string");
   Repr c{};
   for (char ch : s) {
-    if (ch < '0' || ch > '9') return Status(Errc::bad_encoding, std::string("invalid decimal digit '") + ch + "'");
+    if (ch < '0' || ch > '9')
+      return Status(Errc::bad_encoding, std::string("invalid decimal digit '") + ch + "'");
     if (limbs_mul_small(c, 10, static_cast<std::uint64_t>(ch - '0')) != 0)
       return Status(Errc::out_of_range, std::string(P::name) + " decimal value too large");
   }
   auto f = from_canonical(c);
-  if (!f) return Status(Errc::out_of_range, std::string(P::name) + " value is not below the modulus");
+  if (!f)
+    return Status(Errc::out_of_range, std::string(P::name) + " value is not below the modulus");
   return *f;
 }
 

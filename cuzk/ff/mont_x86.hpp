@@ -74,23 +74,23 @@ inline bool set_asm_enabled(bool on) {
 #define CUZK_X86_R(x) "%[" #x "]"
 
 // Row i = 0: t0..t6 = a·b[0].
-#define CUZK_X86_MUL_FIRST6                          \
-  "movq 0(%[b]), %%rdx\n\t"                          \
-  "mulxq 0(%[a]), %[t0], %[t1]\n\t"                  \
-  "mulxq 8(%[a]), %[lo], %[t2]\n\t"                  \
-  "addq %[lo], %[t1]\n\t"                            \
-  "mulxq 16(%[a]), %[lo], %[t3]\n\t"                 \
-  "adcq %[lo], %[t2]\n\t"                            \
-  "mulxq 24(%[a]), %[lo], %[t4]\n\t"                 \
-  "adcq %[lo], %[t3]\n\t"                            \
-  "mulxq 32(%[a]), %[lo], %[t5]\n\t"                 \
-  "adcq %[lo], %[t4]\n\t"                            \
-  "mulxq 40(%[a]), %[lo], %[t6]\n\t"                 \
-  "adcq %[lo], %[t5]\n\t"                            \
+#define CUZK_X86_MUL_FIRST6          \
+  "movq 0(%[b]), %%rdx\n\t"          \
+  "mulxq 0(%[a]), %[t0], %[t1]\n\t"  \
+  "mulxq 8(%[a]), %[lo], %[t2]\n\t"  \
+  "addq %[lo], %[t1]\n\t"            \
+  "mulxq 16(%[a]), %[lo], %[t3]\n\t" \
+  "adcq %[lo], %[t2]\n\t"            \
+  "mulxq 24(%[a]), %[lo], %[t4]\n\t" \
+  "adcq %[lo], %[t3]\n\t"            \
+  "mulxq 32(%[a]), %[lo], %[t5]\n\t" \
+  "adcq %[lo], %[t4]\n\t"            \
+  "mulxq 40(%[a]), %[lo], %[t6]\n\t" \
+  "adcq %[lo], %[t5]\n\t"            \
   "adcq $0, %[t6]\n\t"
 
 // T0..T5 += a·b[off/8], with the high word in T6 (free on entry).
-#define CUZK_X86_MAC6(off, T0, T1, T2, T3, T4, T5, T6)                          \
+#define CUZK_X86_MAC6(off, T0, T1, T2, T3, T4, T5, T6) \
   "movq " #off "(%[b]), %%rdx\n\t"                                              \
   "xorl %k[lo], %k[lo]\n\t"                                                     \
   "mulxq 0(%[a]), %[lo], %[hi]\n\t"                                             \
@@ -115,7 +115,7 @@ inline bool set_asm_enabled(bool on) {
   "adoxq %[lo], " CUZK_X86_R(T6) "\n\t"
 
 // m = T0·inv; T0..T6 += m·p, which zeroes T0 (the division by 2^64 is the register rotation).
-#define CUZK_X86_RED6(T0, T1, T2, T3, T4, T5, T6)                               \
+#define CUZK_X86_RED6(T0, T1, T2, T3, T4, T5, T6) \
   "movq " CUZK_X86_R(T0) ", %%rdx\n\t"                                          \
   "imulq %[inv], %%rdx\n\t"                                                     \
   "xorl %k[lo], %k[lo]\n\t"                                                     \
@@ -142,7 +142,7 @@ inline bool set_asm_enabled(bool on) {
 
 // Final step for N = 6: the result < 2p is in T0..T5; subtract p into S0..S5 and keep the
 // difference unless it borrowed (cmov, no branch).
-#define CUZK_X86_FINAL6(T0, T1, T2, T3, T4, T5, S0, S1, S2, S3, S4, S5)                 \
+#define CUZK_X86_FINAL6(T0, T1, T2, T3, T4, T5, S0, S1, S2, S3, S4, S5) \
   "movq " CUZK_X86_R(T0) ", " CUZK_X86_R(S0) "\n\t"                                 \
   "subq %[p0], " CUZK_X86_R(S0) "\n\t"                                              \
   "movq " CUZK_X86_R(T1) ", " CUZK_X86_R(S1) "\n\t"                                 \
@@ -169,19 +169,15 @@ CUZK_X86_INLINE void mul6(Limbs<6>& r, const Limbs<6>& a, const Limbs<6>& b) {
   std::uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, rdx;
   const std::uint64_t* pa = a.data();
   const std::uint64_t* pb = b.data();
-  __asm__(CUZK_X86_MUL_FIRST6
-          CUZK_X86_RED6(t0, t1, t2, t3, t4, t5, t6)
-          CUZK_X86_MAC6(8, t1, t2, t3, t4, t5, t6, t0)
-          CUZK_X86_RED6(t1, t2, t3, t4, t5, t6, t0)
-          CUZK_X86_MAC6(16, t2, t3, t4, t5, t6, t0, t1)
-          CUZK_X86_RED6(t2, t3, t4, t5, t6, t0, t1)
-          CUZK_X86_MAC6(24, t3, t4, t5, t6, t0, t1, t2)
-          CUZK_X86_RED6(t3, t4, t5, t6, t0, t1, t2)
-          CUZK_X86_MAC6(32, t4, t5, t6, t0, t1, t2, t3)
-          CUZK_X86_RED6(t4, t5, t6, t0, t1, t2, t3)
-          CUZK_X86_MAC6(40, t5, t6, t0, t1, t2, t3, t4)
-          CUZK_X86_RED6(t5, t6, t0, t1, t2, t3, t4)
-          CUZK_X86_FINAL6(t6, t0, t1, t2, t3, t4, t5, lo, hi, rdx, a, b)
+  __asm__(CUZK_X86_MUL_FIRST6 CUZK_X86_RED6(t0, t1, t2, t3, t4, t5, t6)
+              CUZK_X86_MAC6(8, t1, t2, t3, t4, t5, t6, t0) CUZK_X86_RED6(t1, t2, t3, t4, t5, t6, t0)
+                  CUZK_X86_MAC6(16, t2, t3, t4, t5, t6, t0, t1) CUZK_X86_RED6(
+                      t2, t3, t4, t5, t6, t0, t1) CUZK_X86_MAC6(24, t3, t4, t5, t6, t0, t1, t2)
+                      CUZK_X86_RED6(t3, t4, t5, t6, t0, t1, t2) CUZK_X86_MAC6(
+                          32, t4, t5, t6, t0, t1, t2, t3) CUZK_X86_RED6(t4, t5, t6, t0, t1, t2, t3)
+                          CUZK_X86_MAC6(40, t5, t6, t0, t1, t2, t3, t4)
+                              CUZK_X86_RED6(t5, t6, t0, t1, t2, t3, t4)
+                                  CUZK_X86_FINAL6(t6, t0, t1, t2, t3, t4, t5, lo, hi, rdx, a, b)
           : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
             [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx),
             [a] "+&r"(pa), [b] "+&r"(pb)
@@ -192,18 +188,18 @@ CUZK_X86_INLINE void mul6(Limbs<6>& r, const Limbs<6>& a, const Limbs<6>& b) {
 }
 
 // Row i = 0 for N = 4: t0..t4 = a·b[0].
-#define CUZK_X86_MUL_FIRST4                          \
-  "movq 0(%[b]), %%rdx\n\t"                          \
-  "mulxq 0(%[a]), %[t0], %[t1]\n\t"                  \
-  "mulxq 8(%[a]), %[lo], %[t2]\n\t"                  \
-  "addq %[lo], %[t1]\n\t"                            \
-  "mulxq 16(%[a]), %[lo], %[t3]\n\t"                 \
-  "adcq %[lo], %[t2]\n\t"                            \
-  "mulxq 24(%[a]), %[lo], %[t4]\n\t"                 \
-  "adcq %[lo], %[t3]\n\t"                            \
+#define CUZK_X86_MUL_FIRST4          \
+  "movq 0(%[b]), %%rdx\n\t"          \
+  "mulxq 0(%[a]), %[t0], %[t1]\n\t"  \
+  "mulxq 8(%[a]), %[lo], %[t2]\n\t"  \
+  "addq %[lo], %[t1]\n\t"            \
+  "mulxq 16(%[a]), %[lo], %[t3]\n\t" \
+  "adcq %[lo], %[t2]\n\t"            \
+  "mulxq 24(%[a]), %[lo], %[t4]\n\t" \
+  "adcq %[lo], %[t3]\n\t"            \
   "adcq $0, %[t4]\n\t"
 
-#define CUZK_X86_MAC4(off, T0, T1, T2, T3, T4)                                  \
+#define CUZK_X86_MAC4(off, T0, T1, T2, T3, T4) \
   "movq " #off "(%[b]), %%rdx\n\t"                                              \
   "xorl %k[lo], %k[lo]\n\t"                                                     \
   "mulxq 0(%[a]), %[lo], %[hi]\n\t"                                             \
@@ -221,7 +217,7 @@ CUZK_X86_INLINE void mul6(Limbs<6>& r, const Limbs<6>& a, const Limbs<6>& b) {
   "adcxq %[lo], " CUZK_X86_R(T4) "\n\t"                                         \
   "adoxq %[lo], " CUZK_X86_R(T4) "\n\t"
 
-#define CUZK_X86_RED4(T0, T1, T2, T3, T4)                                       \
+#define CUZK_X86_RED4(T0, T1, T2, T3, T4) \
   "movq " CUZK_X86_R(T0) ", %%rdx\n\t"                                          \
   "imulq %[inv], %%rdx\n\t"                                                     \
   "xorl %k[lo], %k[lo]\n\t"                                                     \
@@ -240,7 +236,7 @@ CUZK_X86_INLINE void mul6(Limbs<6>& r, const Limbs<6>& a, const Limbs<6>& b) {
   "movl $0, %k[lo]\n\t"                                                         \
   "adoxq %[lo], " CUZK_X86_R(T4) "\n\t"
 
-#define CUZK_X86_FINAL4(T0, T1, T2, T3, S0, S1, S2, S3)                               \
+#define CUZK_X86_FINAL4(T0, T1, T2, T3, S0, S1, S2, S3) \
   "movq " CUZK_X86_R(T0) ", " CUZK_X86_R(S0) "\n\t"                                 \
   "subq %[p0], " CUZK_X86_R(S0) "\n\t"                                              \
   "movq " CUZK_X86_R(T1) ", " CUZK_X86_R(S1) "\n\t"                                 \
@@ -258,19 +254,14 @@ CUZK_X86_INLINE void mul6(Limbs<6>& r, const Limbs<6>& a, const Limbs<6>& b) {
 template <const Limbs<4>& p, const std::uint64_t& inv>
 CUZK_X86_INLINE void mul4(Limbs<4>& r, const Limbs<4>& a, const Limbs<4>& b) {
   std::uint64_t t0, t1, t2, t3, t4, lo, hi, rdx;
-  __asm__(CUZK_X86_MUL_FIRST4
-          CUZK_X86_RED4(t0, t1, t2, t3, t4)
-          CUZK_X86_MAC4(8, t1, t2, t3, t4, t0)
-          CUZK_X86_RED4(t1, t2, t3, t4, t0)
-          CUZK_X86_MAC4(16, t2, t3, t4, t0, t1)
-          CUZK_X86_RED4(t2, t3, t4, t0, t1)
-          CUZK_X86_MAC4(24, t3, t4, t0, t1, t2)
-          CUZK_X86_RED4(t3, t4, t0, t1, t2)
-          CUZK_X86_FINAL4(t4, t0, t1, t2, t3, lo, hi, rdx)
+  __asm__(CUZK_X86_MUL_FIRST4 CUZK_X86_RED4(t0, t1, t2, t3, t4) CUZK_X86_MAC4(8, t1, t2, t3, t4, t0)
+              CUZK_X86_RED4(t1, t2, t3, t4, t0) CUZK_X86_MAC4(16, t2, t3, t4, t0, t1) CUZK_X86_RED4(
+                  t2, t3, t4, t0, t1) CUZK_X86_MAC4(24, t3, t4, t0, t1, t2)
+                  CUZK_X86_RED4(t3, t4, t0, t1, t2) CUZK_X86_FINAL4(t4, t0, t1, t2, t3, lo, hi, rdx)
           : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
             [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx)
-          : [a] "r"(a.data()), [b] "r"(b.data()), "m"(a), "m"(b), [inv] "m"(inv), [p0] "m"(p[0]),
-            [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3])
+          : [a] "r"(a.data()), [b] "r"(b.data()), "m"(a),
+            "m"(b), [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3])
           : "cc");
   r = {t4, t0, t1, t2};
 }
@@ -284,75 +275,71 @@ CUZK_X86_INLINE void mul4(Limbs<4>& r, const Limbs<4>& a, const Limbs<4>& b) {
 // as soon as no later row adds to them, which keeps at most 12 registers live.
 
 // T0..T5 += a_i·a_{i+1..} for row i (rdx = a_i), positions known at the call.
-#define CUZK_X86_SQR6_CROSS                                                     \
-  /* row 0: a0·a1..a5 → words 1..6 */                                           \
-  "movq 0(%[a]), %%rdx\n\t"                                                     \
-  "mulxq 8(%[a]), %[t1], %[t2]\n\t"                                             \
-  "mulxq 16(%[a]), %[lo], %[t3]\n\t"                                            \
-  "addq %[lo], %[t2]\n\t"                                                       \
-  "mulxq 24(%[a]), %[lo], %[t4]\n\t"                                            \
-  "adcq %[lo], %[t3]\n\t"                                                       \
-  "mulxq 32(%[a]), %[lo], %[t5]\n\t"                                            \
-  "adcq %[lo], %[t4]\n\t"                                                       \
-  "mulxq 40(%[a]), %[lo], %[t6]\n\t"                                            \
-  "adcq %[lo], %[t5]\n\t"                                                       \
-  "adcq $0, %[t6]\n\t"                                                          \
-  "movq %[t1], 8(%[w])\n\t"                                                     \
-  "movq %[t2], 16(%[w])\n\t"                                                    \
-  /* row 1: a1·a2..a5 → words 3..7 (word 7 in t1) */                            \
-  "movq 8(%[a]), %%rdx\n\t"                                                     \
-  "xorl %k[lo], %k[lo]\n\t"                                                     \
-  "mulxq 16(%[a]), %[lo], %[hi]\n\t"                                            \
-  "adoxq %[lo], %[t3]\n\t"                                                      \
-  "adcxq %[hi], %[t4]\n\t"                                                      \
-  "mulxq 24(%[a]), %[lo], %[hi]\n\t"                                            \
-  "adoxq %[lo], %[t4]\n\t"                                                      \
-  "adcxq %[hi], %[t5]\n\t"                                                      \
-  "mulxq 32(%[a]), %[lo], %[hi]\n\t"                                            \
-  "adoxq %[lo], %[t5]\n\t"                                                      \
-  "adcxq %[hi], %[t6]\n\t"                                                      \
-  "mulxq 40(%[a]), %[lo], %[t1]\n\t"                                            \
-  "adoxq %[lo], %[t6]\n\t"                                                      \
-  "movl $0, %k[lo]\n\t"                                                         \
-  "adcxq %[lo], %[t1]\n\t"                                                      \
-  "adoxq %[lo], %[t1]\n\t"                                                      \
-  "movq %[t3], 24(%[w])\n\t"                                                    \
-  "movq %[t4], 32(%[w])\n\t"                                                    \
-  /* row 2: a2·a3..a5 → words 5..8 (word 8 in t2) */                            \
-  "movq 16(%[a]), %%rdx\n\t"                                                    \
-  "xorl %k[lo], %k[lo]\n\t"                                                     \
-  "mulxq 24(%[a]), %[lo], %[hi]\n\t"                                            \
-  "adoxq %[lo], %[t5]\n\t"                                                      \
-  "adcxq %[hi], %[t6]\n\t"                                                      \
-  "mulxq 32(%[a]), %[lo], %[hi]\n\t"                                            \
-  "adoxq %[lo], %[t6]\n\t"                                                      \
-  "adcxq %[hi], %[t1]\n\t"                                                      \
-  "mulxq 40(%[a]), %[lo], %[t2]\n\t"                                            \
-  "adoxq %[lo], %[t1]\n\t"                                                      \
-  "movl $0, %k[lo]\n\t"                                                         \
-  "adcxq %[lo], %[t2]\n\t"                                                      \
-  "adoxq %[lo], %[t2]\n\t"                                                      \
-  "movq %[t5], 40(%[w])\n\t"                                                    \
-  "movq %[t6], 48(%[w])\n\t"                                                    \
-  /* row 3: a3·a4, a3·a5 → words 7..9 (word 9 in t3) */                         \
-  "movq 24(%[a]), %%rdx\n\t"                                                    \
-  "xorl %k[lo], %k[lo]\n\t"                                                     \
-  "mulxq 32(%[a]), %[lo], %[hi]\n\t"                                            \
-  "adoxq %[lo], %[t1]\n\t"                                                      \
-  "adcxq %[hi], %[t2]\n\t"                                                      \
-  "mulxq 40(%[a]), %[lo], %[t3]\n\t"                                            \
-  "adoxq %[lo], %[t2]\n\t"                                                      \
-  "movl $0, %k[lo]\n\t"                                                         \
-  "adcxq %[lo], %[t3]\n\t"                                                      \
-  "adoxq %[lo], %[t3]\n\t"                                                      \
-  "movq %[t1], 56(%[w])\n\t"                                                    \
-  "movq %[t2], 64(%[w])\n\t"                                                    \
-  /* row 4: a4·a5 → words 9..10 */                                              \
-  "movq 32(%[a]), %%rdx\n\t"                                                    \
-  "mulxq 40(%[a]), %[lo], %[t4]\n\t"                                            \
-  "addq %[lo], %[t3]\n\t"                                                       \
-  "adcq $0, %[t4]\n\t"                                                          \
-  "movq %[t3], 72(%[w])\n\t"                                                    \
+#define CUZK_X86_SQR6_CROSS                                                            \
+  /* row 0: a0·a1..a5 → words 1..6 */                                               \
+  "movq 0(%[a]), %%rdx\n\t"                                                            \
+  "mulxq 8(%[a]), %[t1], %[t2]\n\t"                                                    \
+  "mulxq 16(%[a]), %[lo], %[t3]\n\t"                                                   \
+  "addq %[lo], %[t2]\n\t"                                                              \
+  "mulxq 24(%[a]), %[lo], %[t4]\n\t"                                                   \
+  "adcq %[lo], %[t3]\n\t"                                                              \
+  "mulxq 32(%[a]), %[lo], %[t5]\n\t"                                                   \
+  "adcq %[lo], %[t4]\n\t"                                                              \
+  "mulxq 40(%[a]), %[lo], %[t6]\n\t"                                                   \
+  "adcq %[lo], %[t5]\n\t"                                                              \
+  "adcq $0, %[t6]\n\t"                                                                 \
+  "movq %[t1], 8(%[w])\n\t"                                                            \
+  "movq %[t2], 16(%[w])\n\t" /* row 1: a1·a2..a5 → words 3..7 (word 7 in t1) */     \
+  "movq 8(%[a]), %%rdx\n\t"                                                            \
+  "xorl %k[lo], %k[lo]\n\t"                                                            \
+  "mulxq 16(%[a]), %[lo], %[hi]\n\t"                                                   \
+  "adoxq %[lo], %[t3]\n\t"                                                             \
+  "adcxq %[hi], %[t4]\n\t"                                                             \
+  "mulxq 24(%[a]), %[lo], %[hi]\n\t"                                                   \
+  "adoxq %[lo], %[t4]\n\t"                                                             \
+  "adcxq %[hi], %[t5]\n\t"                                                             \
+  "mulxq 32(%[a]), %[lo], %[hi]\n\t"                                                   \
+  "adoxq %[lo], %[t5]\n\t"                                                             \
+  "adcxq %[hi], %[t6]\n\t"                                                             \
+  "mulxq 40(%[a]), %[lo], %[t1]\n\t"                                                   \
+  "adoxq %[lo], %[t6]\n\t"                                                             \
+  "movl $0, %k[lo]\n\t"                                                                \
+  "adcxq %[lo], %[t1]\n\t"                                                             \
+  "adoxq %[lo], %[t1]\n\t"                                                             \
+  "movq %[t3], 24(%[w])\n\t"                                                           \
+  "movq %[t4], 32(%[w])\n\t" /* row 2: a2·a3..a5 → words 5..8 (word 8 in t2) */     \
+  "movq 16(%[a]), %%rdx\n\t"                                                           \
+  "xorl %k[lo], %k[lo]\n\t"                                                            \
+  "mulxq 24(%[a]), %[lo], %[hi]\n\t"                                                   \
+  "adoxq %[lo], %[t5]\n\t"                                                             \
+  "adcxq %[hi], %[t6]\n\t"                                                             \
+  "mulxq 32(%[a]), %[lo], %[hi]\n\t"                                                   \
+  "adoxq %[lo], %[t6]\n\t"                                                             \
+  "adcxq %[hi], %[t1]\n\t"                                                             \
+  "mulxq 40(%[a]), %[lo], %[t2]\n\t"                                                   \
+  "adoxq %[lo], %[t1]\n\t"                                                             \
+  "movl $0, %k[lo]\n\t"                                                                \
+  "adcxq %[lo], %[t2]\n\t"                                                             \
+  "adoxq %[lo], %[t2]\n\t"                                                             \
+  "movq %[t5], 40(%[w])\n\t"                                                           \
+  "movq %[t6], 48(%[w])\n\t" /* row 3: a3·a4, a3·a5 → words 7..9 (word 9 in t3) */ \
+  "movq 24(%[a]), %%rdx\n\t"                                                           \
+  "xorl %k[lo], %k[lo]\n\t"                                                            \
+  "mulxq 32(%[a]), %[lo], %[hi]\n\t"                                                   \
+  "adoxq %[lo], %[t1]\n\t"                                                             \
+  "adcxq %[hi], %[t2]\n\t"                                                             \
+  "mulxq 40(%[a]), %[lo], %[t3]\n\t"                                                   \
+  "adoxq %[lo], %[t2]\n\t"                                                             \
+  "movl $0, %k[lo]\n\t"                                                                \
+  "adcxq %[lo], %[t3]\n\t"                                                             \
+  "adoxq %[lo], %[t3]\n\t"                                                             \
+  "movq %[t1], 56(%[w])\n\t"                                                           \
+  "movq %[t2], 64(%[w])\n\t" /* row 4: a4·a5 → words 9..10 */                       \
+  "movq 32(%[a]), %%rdx\n\t"                                                           \
+  "mulxq 40(%[a]), %[lo], %[t4]\n\t"                                                   \
+  "addq %[lo], %[t3]\n\t"                                                              \
+  "adcq $0, %[t4]\n\t"                                                                 \
+  "movq %[t3], 72(%[w])\n\t"                                                           \
   "movq %[t4], 80(%[w])\n\t"
 
 // One word k of S = 2·W + D: the doubling runs on CF (adcx), the diagonal words on OF (adox).
@@ -362,7 +349,7 @@ CUZK_X86_INLINE void mul4(Limbs<4>& r, const Limbs<4>& a, const Limbs<4>& b) {
   "adoxq %[" #D "], " CUZK_X86_R(T) "\n\t"
 
 // S_0..S_5 into t0..t5, S_6..S_11 back into w[6..11].
-#define CUZK_X86_SQR6_DIAG                                                      \
+#define CUZK_X86_SQR6_DIAG \
   "xorl %k[lo], %k[lo]\n\t"                                                     \
   "movq 0(%[a]), %%rdx\n\t"                                                     \
   "mulxq %%rdx, %[t0], %[hi]\n\t"                                               \
@@ -403,28 +390,23 @@ CUZK_X86_INLINE void sqr6(Limbs<6>& r, const Limbs<6>& a) {
   std::uint64_t buf[12];
   std::uint64_t* w = buf;
   const std::uint64_t* pa = a.data();
-  __asm__(CUZK_X86_SQR6_CROSS
-          CUZK_X86_SQR6_DIAG
-          "xorl %k[t6], %k[t6]\n\t"
-          CUZK_X86_RED6(t0, t1, t2, t3, t4, t5, t6)
-          CUZK_X86_RED6(t1, t2, t3, t4, t5, t6, t0)
-          CUZK_X86_RED6(t2, t3, t4, t5, t6, t0, t1)
-          CUZK_X86_RED6(t3, t4, t5, t6, t0, t1, t2)
-          CUZK_X86_RED6(t4, t5, t6, t0, t1, t2, t3)
-          CUZK_X86_RED6(t5, t6, t0, t1, t2, t3, t4)
+  __asm__(CUZK_X86_SQR6_CROSS CUZK_X86_SQR6_DIAG "xorl %k[t6], %k[t6]\n\t" CUZK_X86_RED6(
+              t0, t1, t2, t3, t4, t5, t6) CUZK_X86_RED6(t1, t2, t3, t4, t5, t6, t0)
+              CUZK_X86_RED6(t2, t3, t4, t5, t6, t0, t1) CUZK_X86_RED6(t3, t4, t5, t6, t0, t1, t2)
+                  CUZK_X86_RED6(t4, t5, t6, t0, t1, t2, t3)
+                      CUZK_X86_RED6(t5, t6, t0, t1, t2, t3, t4)
           // + S_hi (no carry out: the sum is < 2p)
           "addq 48(%[w]), %[t6]\n\t"
           "adcq 56(%[w]), %[t0]\n\t"
           "adcq 64(%[w]), %[t1]\n\t"
           "adcq 72(%[w]), %[t2]\n\t"
           "adcq 80(%[w]), %[t3]\n\t"
-          "adcq 88(%[w]), %[t4]\n\t"
-          CUZK_X86_FINAL6(t6, t0, t1, t2, t3, t4, t5, lo, hi, rdx, a, w)
+          "adcq 88(%[w]), %[t4]\n\t" CUZK_X86_FINAL6(t6, t0, t1, t2, t3, t4, t5, lo, hi, rdx, a, w)
           : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
             [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx),
             [a] "+&r"(pa), [w] "+&r"(w), "=m"(buf)
-          : "m"(a), [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]),
-            [p3] "m"(p[3]), [p4] "m"(p[4]), [p5] "m"(p[5])
+          : "m"(a), [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3]),
+            [p4] "m"(p[4]), [p5] "m"(p[5])
           : "cc");
   r = {t6, t0, t1, t2, t3, t4};
 }
@@ -487,36 +469,37 @@ template <const Limbs<6>& p>
 [[gnu::always_inline]] inline void add6(Limbs<6>& r, const Limbs<6>& a, const Limbs<6>& b) {
   std::uint64_t r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3], r4 = a[4], r5 = a[5];
   std::uint64_t s0, s1, s2, s3, s4, s5;
-  __asm__("addq 0(%[b]), %[r0]\n\t"
-          "adcq 8(%[b]), %[r1]\n\t"
-          "adcq 16(%[b]), %[r2]\n\t"
-          "adcq 24(%[b]), %[r3]\n\t"
-          "adcq 32(%[b]), %[r4]\n\t"
-          "adcq 40(%[b]), %[r5]\n\t"
-          "movq %[r0], %[s0]\n\t"
-          "subq %[p0], %[s0]\n\t"
-          "movq %[r1], %[s1]\n\t"
-          "sbbq %[p1], %[s1]\n\t"
-          "movq %[r2], %[s2]\n\t"
-          "sbbq %[p2], %[s2]\n\t"
-          "movq %[r3], %[s3]\n\t"
-          "sbbq %[p3], %[s3]\n\t"
-          "movq %[r4], %[s4]\n\t"
-          "sbbq %[p4], %[s4]\n\t"
-          "movq %[r5], %[s5]\n\t"
-          "sbbq %[p5], %[s5]\n\t"
-          "cmovncq %[s0], %[r0]\n\t"
-          "cmovncq %[s1], %[r1]\n\t"
-          "cmovncq %[s2], %[r2]\n\t"
-          "cmovncq %[s3], %[r3]\n\t"
-          "cmovncq %[s4], %[r4]\n\t"
-          "cmovncq %[s5], %[r5]\n\t"
-          : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4),
-            [r5] "+&r"(r5), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
-            [s4] "=&r"(s4), [s5] "=&r"(s5)
-          : [b] "r"(b.data()), "m"(b), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3]),
-            [p4] "m"(p[4]), [p5] "m"(p[5])
-          : "cc");
+  __asm__(
+      "addq 0(%[b]), %[r0]\n\t"
+      "adcq 8(%[b]), %[r1]\n\t"
+      "adcq 16(%[b]), %[r2]\n\t"
+      "adcq 24(%[b]), %[r3]\n\t"
+      "adcq 32(%[b]), %[r4]\n\t"
+      "adcq 40(%[b]), %[r5]\n\t"
+      "movq %[r0], %[s0]\n\t"
+      "subq %[p0], %[s0]\n\t"
+      "movq %[r1], %[s1]\n\t"
+      "sbbq %[p1], %[s1]\n\t"
+      "movq %[r2], %[s2]\n\t"
+      "sbbq %[p2], %[s2]\n\t"
+      "movq %[r3], %[s3]\n\t"
+      "sbbq %[p3], %[s3]\n\t"
+      "movq %[r4], %[s4]\n\t"
+      "sbbq %[p4], %[s4]\n\t"
+      "movq %[r5], %[s5]\n\t"
+      "sbbq %[p5], %[s5]\n\t"
+      "cmovncq %[s0], %[r0]\n\t"
+      "cmovncq %[s1], %[r1]\n\t"
+      "cmovncq %[s2], %[r2]\n\t"
+      "cmovncq %[s3], %[r3]\n\t"
+      "cmovncq %[s4], %[r4]\n\t"
+      "cmovncq %[s5], %[r5]\n\t"
+      : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4),
+        [r5] "+&r"(r5), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
+        [s4] "=&r"(s4), [s5] "=&r"(s5)
+      : [b] "r"(b.data()), "m"(b), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3]),
+        [p4] "m"(p[4]), [p5] "m"(p[5])
+      : "cc");
   r = {r0, r1, r2, r3, r4, r5};
 }
 
@@ -525,36 +508,37 @@ template <const Limbs<6>& p>
 [[gnu::always_inline]] inline void sub6(Limbs<6>& r, const Limbs<6>& a, const Limbs<6>& b) {
   std::uint64_t r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3], r4 = a[4], r5 = a[5];
   std::uint64_t s0, s1, s2, s3, s4, s5;
-  __asm__("xorl %k[s0], %k[s0]\n\t"
-          "xorl %k[s1], %k[s1]\n\t"
-          "xorl %k[s2], %k[s2]\n\t"
-          "xorl %k[s3], %k[s3]\n\t"
-          "xorl %k[s4], %k[s4]\n\t"
-          "xorl %k[s5], %k[s5]\n\t"
-          "subq 0(%[b]), %[r0]\n\t"
-          "sbbq 8(%[b]), %[r1]\n\t"
-          "sbbq 16(%[b]), %[r2]\n\t"
-          "sbbq 24(%[b]), %[r3]\n\t"
-          "sbbq 32(%[b]), %[r4]\n\t"
-          "sbbq 40(%[b]), %[r5]\n\t"
-          "cmovcq %[p0], %[s0]\n\t"
-          "cmovcq %[p1], %[s1]\n\t"
-          "cmovcq %[p2], %[s2]\n\t"
-          "cmovcq %[p3], %[s3]\n\t"
-          "cmovcq %[p4], %[s4]\n\t"
-          "cmovcq %[p5], %[s5]\n\t"
-          "addq %[s0], %[r0]\n\t"
-          "adcq %[s1], %[r1]\n\t"
-          "adcq %[s2], %[r2]\n\t"
-          "adcq %[s3], %[r3]\n\t"
-          "adcq %[s4], %[r4]\n\t"
-          "adcq %[s5], %[r5]\n\t"
-          : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4),
-            [r5] "+&r"(r5), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
-            [s4] "=&r"(s4), [s5] "=&r"(s5)
-          : [b] "r"(b.data()), "m"(b), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3]),
-            [p4] "m"(p[4]), [p5] "m"(p[5])
-          : "cc");
+  __asm__(
+      "xorl %k[s0], %k[s0]\n\t"
+      "xorl %k[s1], %k[s1]\n\t"
+      "xorl %k[s2], %k[s2]\n\t"
+      "xorl %k[s3], %k[s3]\n\t"
+      "xorl %k[s4], %k[s4]\n\t"
+      "xorl %k[s5], %k[s5]\n\t"
+      "subq 0(%[b]), %[r0]\n\t"
+      "sbbq 8(%[b]), %[r1]\n\t"
+      "sbbq 16(%[b]), %[r2]\n\t"
+      "sbbq 24(%[b]), %[r3]\n\t"
+      "sbbq 32(%[b]), %[r4]\n\t"
+      "sbbq 40(%[b]), %[r5]\n\t"
+      "cmovcq %[p0], %[s0]\n\t"
+      "cmovcq %[p1], %[s1]\n\t"
+      "cmovcq %[p2], %[s2]\n\t"
+      "cmovcq %[p3], %[s3]\n\t"
+      "cmovcq %[p4], %[s4]\n\t"
+      "cmovcq %[p5], %[s5]\n\t"
+      "addq %[s0], %[r0]\n\t"
+      "adcq %[s1], %[r1]\n\t"
+      "adcq %[s2], %[r2]\n\t"
+      "adcq %[s3], %[r3]\n\t"
+      "adcq %[s4], %[r4]\n\t"
+      "adcq %[s5], %[r5]\n\t"
+      : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4),
+        [r5] "+&r"(r5), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
+        [s4] "=&r"(s4), [s5] "=&r"(s5)
+      : [b] "r"(b.data()), "m"(b), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3]),
+        [p4] "m"(p[4]), [p5] "m"(p[5])
+      : "cc");
   r = {r0, r1, r2, r3, r4, r5};
 }
 
@@ -563,26 +547,27 @@ template <const Limbs<4>& p>
 [[gnu::always_inline]] inline void add4(Limbs<4>& r, const Limbs<4>& a, const Limbs<4>& b) {
   std::uint64_t r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3];
   std::uint64_t s0, s1, s2, s3;
-  __asm__("addq 0(%[b]), %[r0]\n\t"
-          "adcq 8(%[b]), %[r1]\n\t"
-          "adcq 16(%[b]), %[r2]\n\t"
-          "adcq 24(%[b]), %[r3]\n\t"
-          "movq %[r0], %[s0]\n\t"
-          "subq %[p0], %[s0]\n\t"
-          "movq %[r1], %[s1]\n\t"
-          "sbbq %[p1], %[s1]\n\t"
-          "movq %[r2], %[s2]\n\t"
-          "sbbq %[p2], %[s2]\n\t"
-          "movq %[r3], %[s3]\n\t"
-          "sbbq %[p3], %[s3]\n\t"
-          "cmovncq %[s0], %[r0]\n\t"
-          "cmovncq %[s1], %[r1]\n\t"
-          "cmovncq %[s2], %[r2]\n\t"
-          "cmovncq %[s3], %[r3]\n\t"
-          : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [s0] "=&r"(s0),
-            [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
-          : [b] "r"(b.data()), "m"(b), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3])
-          : "cc");
+  __asm__(
+      "addq 0(%[b]), %[r0]\n\t"
+      "adcq 8(%[b]), %[r1]\n\t"
+      "adcq 16(%[b]), %[r2]\n\t"
+      "adcq 24(%[b]), %[r3]\n\t"
+      "movq %[r0], %[s0]\n\t"
+      "subq %[p0], %[s0]\n\t"
+      "movq %[r1], %[s1]\n\t"
+      "sbbq %[p1], %[s1]\n\t"
+      "movq %[r2], %[s2]\n\t"
+      "sbbq %[p2], %[s2]\n\t"
+      "movq %[r3], %[s3]\n\t"
+      "sbbq %[p3], %[s3]\n\t"
+      "cmovncq %[s0], %[r0]\n\t"
+      "cmovncq %[s1], %[r1]\n\t"
+      "cmovncq %[s2], %[r2]\n\t"
+      "cmovncq %[s3], %[r3]\n\t"
+      : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [s0] "=&r"(s0),
+        [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
+      : [b] "r"(b.data()), "m"(b), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3])
+      : "cc");
   r = {r0, r1, r2, r3};
 }
 
@@ -591,26 +576,27 @@ template <const Limbs<4>& p>
 [[gnu::always_inline]] inline void sub4(Limbs<4>& r, const Limbs<4>& a, const Limbs<4>& b) {
   std::uint64_t r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3];
   std::uint64_t s0, s1, s2, s3;
-  __asm__("xorl %k[s0], %k[s0]\n\t"
-          "xorl %k[s1], %k[s1]\n\t"
-          "xorl %k[s2], %k[s2]\n\t"
-          "xorl %k[s3], %k[s3]\n\t"
-          "subq 0(%[b]), %[r0]\n\t"
-          "sbbq 8(%[b]), %[r1]\n\t"
-          "sbbq 16(%[b]), %[r2]\n\t"
-          "sbbq 24(%[b]), %[r3]\n\t"
-          "cmovcq %[p0], %[s0]\n\t"
-          "cmovcq %[p1], %[s1]\n\t"
-          "cmovcq %[p2], %[s2]\n\t"
-          "cmovcq %[p3], %[s3]\n\t"
-          "addq %[s0], %[r0]\n\t"
-          "adcq %[s1], %[r1]\n\t"
-          "adcq %[s2], %[r2]\n\t"
-          "adcq %[s3], %[r3]\n\t"
-          : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [s0] "=&r"(s0),
-            [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
-          : [b] "r"(b.data()), "m"(b), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3])
-          : "cc");
+  __asm__(
+      "xorl %k[s0], %k[s0]\n\t"
+      "xorl %k[s1], %k[s1]\n\t"
+      "xorl %k[s2], %k[s2]\n\t"
+      "xorl %k[s3], %k[s3]\n\t"
+      "subq 0(%[b]), %[r0]\n\t"
+      "sbbq 8(%[b]), %[r1]\n\t"
+      "sbbq 16(%[b]), %[r2]\n\t"
+      "sbbq 24(%[b]), %[r3]\n\t"
+      "cmovcq %[p0], %[s0]\n\t"
+      "cmovcq %[p1], %[s1]\n\t"
+      "cmovcq %[p2], %[s2]\n\t"
+      "cmovcq %[p3], %[s3]\n\t"
+      "addq %[s0], %[r0]\n\t"
+      "adcq %[s1], %[r1]\n\t"
+      "adcq %[s2], %[r2]\n\t"
+      "adcq %[s3], %[r3]\n\t"
+      : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [s0] "=&r"(s0),
+        [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
+      : [b] "r"(b.data()), "m"(b), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3])
+      : "cc");
   r = {r0, r1, r2, r3};
 }
 
@@ -628,46 +614,42 @@ template <const Limbs<4>& p>
 #define CUZK_X86_WIDE6_STORE(T, off) "movq " CUZK_X86_R(T) ", " #off "(%[w])\n\t"
 
 /// w[0..11] = a·b for a, b < 2^384 (36 mulx).
-[[gnu::always_inline]] inline void mul_wide6(std::uint64_t* w, const std::uint64_t* pa, const std::uint64_t* pb) {
+[[gnu::always_inline]] inline void mul_wide6(std::uint64_t* w, const std::uint64_t* pa,
+                                             const std::uint64_t* pb) {
   std::uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, rdx;
   // volatile: the results leave through memory only (a non-volatile asm whose register outputs
   // are unused is deleted, "memory" clobber or not).
-  __asm__ volatile(CUZK_X86_MUL_FIRST6
-          CUZK_X86_WIDE6_STORE(t0, 0)
-          CUZK_X86_MAC6(8, t1, t2, t3, t4, t5, t6, t0)
-          CUZK_X86_WIDE6_STORE(t1, 8)
-          CUZK_X86_MAC6(16, t2, t3, t4, t5, t6, t0, t1)
-          CUZK_X86_WIDE6_STORE(t2, 16)
-          CUZK_X86_MAC6(24, t3, t4, t5, t6, t0, t1, t2)
-          CUZK_X86_WIDE6_STORE(t3, 24)
-          CUZK_X86_MAC6(32, t4, t5, t6, t0, t1, t2, t3)
-          CUZK_X86_WIDE6_STORE(t4, 32)
-          CUZK_X86_MAC6(40, t5, t6, t0, t1, t2, t3, t4)
-          CUZK_X86_WIDE6_STORE(t5, 40)
-          CUZK_X86_WIDE6_STORE(t6, 48)
-          CUZK_X86_WIDE6_STORE(t0, 56)
-          CUZK_X86_WIDE6_STORE(t1, 64)
-          CUZK_X86_WIDE6_STORE(t2, 72)
-          CUZK_X86_WIDE6_STORE(t3, 80)
-          CUZK_X86_WIDE6_STORE(t4, 88)
-          : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-            [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx)
-          : [a] "r"(pa), [b] "r"(pb), [w] "r"(w)
-          : "cc", "memory");
+  __asm__ volatile(
+      CUZK_X86_MUL_FIRST6 CUZK_X86_WIDE6_STORE(t0, 0) CUZK_X86_MAC6(8, t1, t2, t3, t4, t5, t6, t0)
+          CUZK_X86_WIDE6_STORE(t1, 8) CUZK_X86_MAC6(16, t2, t3, t4, t5, t6, t0, t1)
+              CUZK_X86_WIDE6_STORE(t2, 16) CUZK_X86_MAC6(24, t3, t4, t5, t6, t0, t1, t2)
+                  CUZK_X86_WIDE6_STORE(t3, 24) CUZK_X86_MAC6(32, t4, t5, t6, t0, t1, t2, t3)
+                      CUZK_X86_WIDE6_STORE(t4, 32) CUZK_X86_MAC6(40, t5, t6, t0, t1, t2, t3, t4)
+                          CUZK_X86_WIDE6_STORE(t5, 40) CUZK_X86_WIDE6_STORE(t6, 48)
+                              CUZK_X86_WIDE6_STORE(t0, 56) CUZK_X86_WIDE6_STORE(t1, 64)
+                                  CUZK_X86_WIDE6_STORE(t2, 72) CUZK_X86_WIDE6_STORE(t3, 80)
+                                      CUZK_X86_WIDE6_STORE(t4, 88)
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+        [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx)
+      : [a] "r"(pa), [b] "r"(pb), [w] "r"(w)
+      : "cc", "memory");
 }
 
 /// s = a + b without reduction (a, b < p < 2^383: no carry out of six words).
-[[gnu::always_inline]] inline void add6_nored(std::uint64_t* s, const std::uint64_t* a, const std::uint64_t* b) {
+[[gnu::always_inline]] inline void add6_nored(std::uint64_t* s, const std::uint64_t* a,
+                                              const std::uint64_t* b) {
   std::uint64_t r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3], r4 = a[4], r5 = a[5];
-  __asm__("addq 0(%[b]), %[r0]\n\t"
-          "adcq 8(%[b]), %[r1]\n\t"
-          "adcq 16(%[b]), %[r2]\n\t"
-          "adcq 24(%[b]), %[r3]\n\t"
-          "adcq 32(%[b]), %[r4]\n\t"
-          "adcq 40(%[b]), %[r5]\n\t"
-          : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4), [r5] "+&r"(r5)
-          : [b] "r"(b), "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(b))
-          : "cc");
+  __asm__(
+      "addq 0(%[b]), %[r0]\n\t"
+      "adcq 8(%[b]), %[r1]\n\t"
+      "adcq 16(%[b]), %[r2]\n\t"
+      "adcq 24(%[b]), %[r3]\n\t"
+      "adcq 32(%[b]), %[r4]\n\t"
+      "adcq 40(%[b]), %[r5]\n\t"
+      :
+      [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4), [r5] "+&r"(r5)
+      : [b] "r"(b), "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(b))
+      : "cc");
   s[0] = r0, s[1] = r1, s[2] = r2, s[3] = r3, s[4] = r4, s[5] = r5;
 }
 
@@ -676,57 +658,50 @@ template <const Limbs<4>& p>
 // in the registers with its net carry kept in |bw| (−2..1); the six reduction rows follow; then
 // W_hi = x_hi − y_hi ± z_hi + bw is added to the reduced low half by chains on memory operands
 // (mod 2^384: the true sum (W_lo + M·p)/R + W_hi is < 2p), and one conditional subtraction.
-#define CUZK_X86_HCHAIN(op, opc, ptr)                                                          \
-  #op " 48(%[" #ptr "]), %[t6]\n\t" #opc " 56(%[" #ptr "]), %[t0]\n\t"                        \
-  #opc " 64(%[" #ptr "]), %[t1]\n\t" #opc " 72(%[" #ptr "]), %[t2]\n\t"                       \
-  #opc " 80(%[" #ptr "]), %[t3]\n\t" #opc " 88(%[" #ptr "]), %[t4]\n\t"
-#define CUZK_X86_ZLOW(op, opc, bwop)                                                           \
-  #op " 0(%[z]), %[t0]\n\t" #opc " 8(%[z]), %[t1]\n\t" #opc " 16(%[z]), %[t2]\n\t"               \
-  #opc " 24(%[z]), %[t3]\n\t" #opc " 32(%[z]), %[t4]\n\t" #opc " 40(%[z]), %[t5]\n\t"            \
-  #bwop " $0, %[bw]\n\t"
-#define CUZK_X86_REDC_XYZ_ASM(ZLOW, ZHIGH) \
-  __asm__("movq 0(%[x]), %[t0]\n\t" \
-          "movq 8(%[x]), %[t1]\n\t" \
-          "movq 16(%[x]), %[t2]\n\t" \
-          "movq 24(%[x]), %[t3]\n\t" \
-          "movq 32(%[x]), %[t4]\n\t" \
-          "movq 40(%[x]), %[t5]\n\t" \
-          "subq 0(%[y]), %[t0]\n\t" \
-          "sbbq 8(%[y]), %[t1]\n\t" \
-          "sbbq 16(%[y]), %[t2]\n\t" \
-          "sbbq 24(%[y]), %[t3]\n\t" \
-          "sbbq 32(%[y]), %[t4]\n\t" \
-          "sbbq 40(%[y]), %[t5]\n\t" \
-          "sbbq %[bw], %[bw]\n\t" \
-          ZLOW \
-          "xorl %k[t6], %k[t6]\n\t" \
-          CUZK_X86_RED6(t0, t1, t2, t3, t4, t5, t6) \
-          CUZK_X86_RED6(t1, t2, t3, t4, t5, t6, t0) \
-          CUZK_X86_RED6(t2, t3, t4, t5, t6, t0, t1) \
-          CUZK_X86_RED6(t3, t4, t5, t6, t0, t1, t2) \
-          CUZK_X86_RED6(t4, t5, t6, t0, t1, t2, t3) \
-          CUZK_X86_RED6(t5, t6, t0, t1, t2, t3, t4) \
-          CUZK_X86_HCHAIN(addq, adcq, x) \
-          CUZK_X86_HCHAIN(subq, sbbq, y) \
-          ZHIGH \
-          "movq %[bw], %[lo]\n\t" \
-          "sarq $63, %[lo]\n\t" \
-          "addq %[bw], %[t6]\n\t" \
-          "adcq %[lo], %[t0]\n\t" \
-          "adcq %[lo], %[t1]\n\t" \
-          "adcq %[lo], %[t2]\n\t" \
-          "adcq %[lo], %[t3]\n\t" \
-          "adcq %[lo], %[t4]\n\t" \
-          CUZK_X86_FINAL6(t6, t0, t1, t2, t3, t4, t5, lo, hi, rdx, x, y) \
-          : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), \
-            [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx), \
-            [bw] "=&r"(bw), [x] "+&r"(px), [y] "+&r"(py) \
-          : [z] "r"(z), [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3]), \
-            [p4] "m"(p[4]), [p5] "m"(p[5]) \
-          : "cc", "memory");
+#define CUZK_X86_HCHAIN(op, opc, ptr)                                                            \
+#op " 48(%[" #ptr "]), %[t6]\n\t" #opc " 56(%[" #ptr "]), %[t0]\n\t" #opc " 64(%[" #ptr        \
+      "]), %[t1]\n\t" #opc " 72(%[" #ptr "]), %[t2]\n\t" #opc " 80(%[" #ptr "]), %[t3]\n\t" #opc \
+      " 88(%[" #ptr "]), %[t4]\n\t"
+#define CUZK_X86_ZLOW(op, opc, bwop)                                                       \
+#op " 0(%[z]), %[t0]\n\t" #opc " 8(%[z]), %[t1]\n\t" #opc " 16(%[z]), %[t2]\n\t" #opc    \
+      " 24(%[z]), %[t3]\n\t" #opc " 32(%[z]), %[t4]\n\t" #opc " 40(%[z]), %[t5]\n\t" #bwop \
+      " $0, %[bw]\n\t"
+#define CUZK_X86_REDC_XYZ_ASM(ZLOW, ZHIGH)                                                        \
+  __asm__(                                                                                        \
+      "movq 0(%[x]), %[t0]\n\t"                                                                   \
+      "movq 8(%[x]), %[t1]\n\t"                                                                   \
+      "movq 16(%[x]), %[t2]\n\t"                                                                  \
+      "movq 24(%[x]), %[t3]\n\t"                                                                  \
+      "movq 32(%[x]), %[t4]\n\t"                                                                  \
+      "movq 40(%[x]), %[t5]\n\t"                                                                  \
+      "subq 0(%[y]), %[t0]\n\t"                                                                   \
+      "sbbq 8(%[y]), %[t1]\n\t"                                                                   \
+      "sbbq 16(%[y]), %[t2]\n\t"                                                                  \
+      "sbbq 24(%[y]), %[t3]\n\t"                                                                  \
+      "sbbq 32(%[y]), %[t4]\n\t"                                                                  \
+      "sbbq 40(%[y]), %[t5]\n\t"                                                                  \
+      "sbbq %[bw], %[bw]\n\t" ZLOW "xorl %k[t6], %k[t6]\n\t" CUZK_X86_RED6(                       \
+          t0, t1, t2, t3, t4, t5, t6) CUZK_X86_RED6(t1, t2, t3, t4, t5, t6, t0)                   \
+          CUZK_X86_RED6(t2, t3, t4, t5, t6, t0, t1) CUZK_X86_RED6(t3, t4, t5, t6, t0, t1, t2)     \
+              CUZK_X86_RED6(t4, t5, t6, t0, t1, t2, t3) CUZK_X86_RED6(t5, t6, t0, t1, t2, t3, t4) \
+                  CUZK_X86_HCHAIN(addq, adcq, x) CUZK_X86_HCHAIN(subq, sbbq, y) ZHIGH             \
+      "movq %[bw], %[lo]\n\t"                                                                     \
+      "sarq $63, %[lo]\n\t"                                                                       \
+      "addq %[bw], %[t6]\n\t"                                                                     \
+      "adcq %[lo], %[t0]\n\t"                                                                     \
+      "adcq %[lo], %[t1]\n\t"                                                                     \
+      "adcq %[lo], %[t2]\n\t"                                                                     \
+      "adcq %[lo], %[t3]\n\t"                                                                     \
+      "adcq %[lo], %[t4]\n\t" CUZK_X86_FINAL6(t6, t0, t1, t2, t3, t4, t5, lo, hi, rdx, x, y)      \
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),           \
+        [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx),         \
+        [bw] "=&r"(bw), [x] "+&r"(px), [y] "+&r"(py)                                              \
+      : [z] "r"(z), [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]),               \
+        [p3] "m"(p[3]), [p4] "m"(p[4]), [p5] "m"(p[5])                                            \
+      : "cc", "memory");
 template <const Limbs<6>& p, const std::uint64_t& inv, bool kAddZ>
-[[gnu::always_inline]] inline void redc12_xyz(std::uint64_t* r, const std::uint64_t* x, const std::uint64_t* y,
-                                              const std::uint64_t* z) {
+[[gnu::always_inline]] inline void redc12_xyz(std::uint64_t* r, const std::uint64_t* x,
+                                              const std::uint64_t* y, const std::uint64_t* z) {
   std::uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, rdx, bw;
   const std::uint64_t *px = x, *py = y;
   if constexpr (kAddZ) {

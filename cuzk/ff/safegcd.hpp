@@ -65,7 +65,8 @@ struct Inverter {
   };
 
   /// 62 divsteps on the low bits of f and g; returns the new eta (= −delta).
-  static std::int64_t divsteps_62_var(std::int64_t eta, std::uint64_t f0, std::uint64_t g0, Trans& t) {
+  static std::int64_t divsteps_62_var(std::int64_t eta, std::uint64_t f0, std::uint64_t g0,
+                                      Trans& t) {
     std::uint64_t u = 1, v = 0, q = 0, r = 1;
     std::uint64_t f = f0, g = g0, m;
     std::uint32_t w;
@@ -111,8 +112,10 @@ struct Inverter {
     std::int64_t me = (q & sd) + (r & se);
     i128 cd = i128(u) * d[0] + i128(v) * e[0];
     i128 ce = i128(q) * d[0] + i128(r) * e[0];
-    md -= static_cast<std::int64_t>((modulus_inv62 * static_cast<std::uint64_t>(cd) + static_cast<std::uint64_t>(md)) & kM62);
-    me -= static_cast<std::int64_t>((modulus_inv62 * static_cast<std::uint64_t>(ce) + static_cast<std::uint64_t>(me)) & kM62);
+    md -= static_cast<std::int64_t>(
+        (modulus_inv62 * static_cast<std::uint64_t>(cd) + static_cast<std::uint64_t>(md)) & kM62);
+    me -= static_cast<std::int64_t>(
+        (modulus_inv62 * static_cast<std::uint64_t>(ce) + static_cast<std::uint64_t>(me)) & kM62);
     cd += i128(modulus[0]) * md;
     ce += i128(modulus[0]) * me;
     cd >>= 62;
@@ -176,7 +179,8 @@ struct Inverter {
     std::int64_t eta = -1;
     for (;;) {
       Trans t;
-      eta = divsteps_62_var(eta, static_cast<std::uint64_t>(f[0]), static_cast<std::uint64_t>(g[0]), t);
+      eta = divsteps_62_var(eta, static_cast<std::uint64_t>(f[0]), static_cast<std::uint64_t>(g[0]),
+                            t);
       update_de(d, e, t);
       update_fg_var(len, f, g, t);
       if (g[0] == 0) {
@@ -189,8 +193,10 @@ struct Inverter {
       cond |= fn ^ (fn >> 63);
       cond |= gn ^ (gn >> 63);
       if (cond == 0) {  // top limbs are 0 or −1: drop one, folding its sign into the limb below
-        f[len - 2] = static_cast<std::int64_t>(static_cast<std::uint64_t>(f[len - 2]) | (static_cast<std::uint64_t>(fn) << 62));
-        g[len - 2] = static_cast<std::int64_t>(static_cast<std::uint64_t>(g[len - 2]) | (static_cast<std::uint64_t>(gn) << 62));
+        f[len - 2] = static_cast<std::int64_t>(static_cast<std::uint64_t>(f[len - 2]) |
+                                               (static_cast<std::uint64_t>(fn) << 62));
+        g[len - 2] = static_cast<std::int64_t>(static_cast<std::uint64_t>(g[len - 2]) |
+                                               (static_cast<std::uint64_t>(gn) << 62));
         --len;
       }
     }
@@ -213,253 +219,272 @@ namespace pornin_x86 {
 /// s[0..6] = (a + b)·2^k for 6-word a, b (the sum has 7 words; needs a + b < 2^(448 − k)).
 /// Base x86-64 (add/adc, shld).
 template <unsigned k>
-[[gnu::always_inline]] inline void sum_shl6(std::uint64_t* s, const std::uint64_t* a, const std::uint64_t* b) {
+[[gnu::always_inline]] inline void sum_shl6(std::uint64_t* s, const std::uint64_t* a,
+                                            const std::uint64_t* b) {
   std::uint64_t t[7];
-  __asm__("xorl %k[t6], %k[t6]\n\t"
-          "movq 0(%[a]), %[t0]\n\t"
-          "movq 8(%[a]), %[t1]\n\t"
-          "movq 16(%[a]), %[t2]\n\t"
-          "movq 24(%[a]), %[t3]\n\t"
-          "movq 32(%[a]), %[t4]\n\t"
-          "movq 40(%[a]), %[t5]\n\t"
-          "addq 0(%[b]), %[t0]\n\t"
-          "adcq 8(%[b]), %[t1]\n\t"
-          "adcq 16(%[b]), %[t2]\n\t"
-          "adcq 24(%[b]), %[t3]\n\t"
-          "adcq 32(%[b]), %[t4]\n\t"
-          "adcq 40(%[b]), %[t5]\n\t"
-          "adcq $0, %[t6]\n\t"
-          "shldq %[k], %[t5], %[t6]\n\t"
-          "shldq %[k], %[t4], %[t5]\n\t"
-          "shldq %[k], %[t3], %[t4]\n\t"
-          "shldq %[k], %[t2], %[t3]\n\t"
-          "shldq %[k], %[t1], %[t2]\n\t"
-          "shldq %[k], %[t0], %[t1]\n\t"
-          "shlq %[k], %[t0]\n\t"
-          "movq %[t0], 0(%[s])\n\t"
-          "movq %[t1], 8(%[s])\n\t"
-          "movq %[t2], 16(%[s])\n\t"
-          "movq %[t3], 24(%[s])\n\t"
-          "movq %[t4], 32(%[s])\n\t"
-          "movq %[t5], 40(%[s])\n\t"
-          "movq %[t6], 48(%[s])\n\t"
-          : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [t6] "=&r"(t[6]), "=m"(*reinterpret_cast<std::uint64_t(*)[7]>(s))
-          : [a] "r"(a), [b] "r"(b), "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(a)),
-            "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(b)), [s] "r"(s), [k] "i"(k)
-          : "cc");
+  __asm__(
+      "xorl %k[t6], %k[t6]\n\t"
+      "movq 0(%[a]), %[t0]\n\t"
+      "movq 8(%[a]), %[t1]\n\t"
+      "movq 16(%[a]), %[t2]\n\t"
+      "movq 24(%[a]), %[t3]\n\t"
+      "movq 32(%[a]), %[t4]\n\t"
+      "movq 40(%[a]), %[t5]\n\t"
+      "addq 0(%[b]), %[t0]\n\t"
+      "adcq 8(%[b]), %[t1]\n\t"
+      "adcq 16(%[b]), %[t2]\n\t"
+      "adcq 24(%[b]), %[t3]\n\t"
+      "adcq 32(%[b]), %[t4]\n\t"
+      "adcq 40(%[b]), %[t5]\n\t"
+      "adcq $0, %[t6]\n\t"
+      "shldq %[k], %[t5], %[t6]\n\t"
+      "shldq %[k], %[t4], %[t5]\n\t"
+      "shldq %[k], %[t3], %[t4]\n\t"
+      "shldq %[k], %[t2], %[t3]\n\t"
+      "shldq %[k], %[t1], %[t2]\n\t"
+      "shldq %[k], %[t0], %[t1]\n\t"
+      "shlq %[k], %[t0]\n\t"
+      "movq %[t0], 0(%[s])\n\t"
+      "movq %[t1], 8(%[s])\n\t"
+      "movq %[t2], 16(%[s])\n\t"
+      "movq %[t3], 24(%[s])\n\t"
+      "movq %[t4], 32(%[s])\n\t"
+      "movq %[t5], 40(%[s])\n\t"
+      "movq %[t6], 48(%[s])\n\t"
+      : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]),
+        [t5] "=&r"(t[5]), [t6] "=&r"(t[6]), "=m"(*reinterpret_cast<std::uint64_t(*)[7]>(s))
+      : [a] "r"(a), [b] "r"(b), "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(a)),
+        "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(b)), [s] "r"(s), [k] "i"(k)
+      : "cc");
 }
 
 /// out[0..6] = x·fa + y·ga − s mod 2^448 for 6-word x, y, unsigned fa, ga < 2^63 and a 7-word s:
 /// with fa = f + 2^k, ga = g + 2^k and s = (x + y)·2^k (sum_shl6) this is f·x + g·y in two's
 /// complement, without negating any input. mulx rows (adox/adcx for the second), then sub/sbb.
 /// Needs BMI2 and ADX.
-[[gnu::always_inline]] inline void mul2u_sub6(std::uint64_t* out, const std::uint64_t* x, std::uint64_t fa,
-                                               const std::uint64_t* y, std::uint64_t ga, const std::uint64_t* s) {
+[[gnu::always_inline]] inline void mul2u_sub6(std::uint64_t* out, const std::uint64_t* x,
+                                              std::uint64_t fa, const std::uint64_t* y,
+                                              std::uint64_t ga, const std::uint64_t* s) {
   std::uint64_t lo, hi, rdx;
-  __asm__("movq %[fa], %%rdx\n\t"
-          "mulxq 0(%[x]), %[o0], %[o1]\n\t"
-          "mulxq 8(%[x]), %[lo], %[o2]\n\t"
-          "addq %[lo], %[o1]\n\t"
-          "mulxq 16(%[x]), %[lo], %[o3]\n\t"
-          "adcq %[lo], %[o2]\n\t"
-          "mulxq 24(%[x]), %[lo], %[o4]\n\t"
-          "adcq %[lo], %[o3]\n\t"
-          "mulxq 32(%[x]), %[lo], %[o5]\n\t"
-          "adcq %[lo], %[o4]\n\t"
-          "mulxq 40(%[x]), %[lo], %[o6]\n\t"
-          "adcq %[lo], %[o5]\n\t"
-          "adcq $0, %[o6]\n\t"
-          "movq %[ga], %%rdx\n\t"
-          "xorl %k[lo], %k[lo]\n\t"
-          "mulxq 0(%[y]), %[lo], %[hi]\n\t"
-          "adoxq %[lo], %[o0]\n\t"
-          "adcxq %[hi], %[o1]\n\t"
-          "mulxq 8(%[y]), %[lo], %[hi]\n\t"
-          "adoxq %[lo], %[o1]\n\t"
-          "adcxq %[hi], %[o2]\n\t"
-          "mulxq 16(%[y]), %[lo], %[hi]\n\t"
-          "adoxq %[lo], %[o2]\n\t"
-          "adcxq %[hi], %[o3]\n\t"
-          "mulxq 24(%[y]), %[lo], %[hi]\n\t"
-          "adoxq %[lo], %[o3]\n\t"
-          "adcxq %[hi], %[o4]\n\t"
-          "mulxq 32(%[y]), %[lo], %[hi]\n\t"
-          "adoxq %[lo], %[o4]\n\t"
-          "adcxq %[hi], %[o5]\n\t"
-          "mulxq 40(%[y]), %[lo], %[hi]\n\t"
-          "adoxq %[lo], %[o5]\n\t"
-          "adcxq %[hi], %[o6]\n\t"
-          "movl $0, %k[lo]\n\t"
-          "adoxq %[lo], %[o6]\n\t"
-          "subq 0(%[s]), %[o0]\n\t"
-          "sbbq 8(%[s]), %[o1]\n\t"
-          "sbbq 16(%[s]), %[o2]\n\t"
-          "sbbq 24(%[s]), %[o3]\n\t"
-          "sbbq 32(%[s]), %[o4]\n\t"
-          "sbbq 40(%[s]), %[o5]\n\t"
-          "sbbq 48(%[s]), %[o6]\n\t"
-          : [o0] "=&r"(out[0]), [o1] "=&r"(out[1]), [o2] "=&r"(out[2]), [o3] "=&r"(out[3]), [o4] "=&r"(out[4]), [o5] "=&r"(out[5]), [o6] "=&r"(out[6]), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx)
-          : [x] "r"(x), [y] "r"(y), [s] "r"(s), [fa] "rm"(fa), [ga] "rm"(ga),
-            "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(x)), "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(y)),
-            "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(s))
-          : "cc");
+  __asm__(
+      "movq %[fa], %%rdx\n\t"
+      "mulxq 0(%[x]), %[o0], %[o1]\n\t"
+      "mulxq 8(%[x]), %[lo], %[o2]\n\t"
+      "addq %[lo], %[o1]\n\t"
+      "mulxq 16(%[x]), %[lo], %[o3]\n\t"
+      "adcq %[lo], %[o2]\n\t"
+      "mulxq 24(%[x]), %[lo], %[o4]\n\t"
+      "adcq %[lo], %[o3]\n\t"
+      "mulxq 32(%[x]), %[lo], %[o5]\n\t"
+      "adcq %[lo], %[o4]\n\t"
+      "mulxq 40(%[x]), %[lo], %[o6]\n\t"
+      "adcq %[lo], %[o5]\n\t"
+      "adcq $0, %[o6]\n\t"
+      "movq %[ga], %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "mulxq 0(%[y]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[o0]\n\t"
+      "adcxq %[hi], %[o1]\n\t"
+      "mulxq 8(%[y]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[o1]\n\t"
+      "adcxq %[hi], %[o2]\n\t"
+      "mulxq 16(%[y]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[o2]\n\t"
+      "adcxq %[hi], %[o3]\n\t"
+      "mulxq 24(%[y]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[o3]\n\t"
+      "adcxq %[hi], %[o4]\n\t"
+      "mulxq 32(%[y]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[o4]\n\t"
+      "adcxq %[hi], %[o5]\n\t"
+      "mulxq 40(%[y]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[o5]\n\t"
+      "adcxq %[hi], %[o6]\n\t"
+      "movl $0, %k[lo]\n\t"
+      "adoxq %[lo], %[o6]\n\t"
+      "subq 0(%[s]), %[o0]\n\t"
+      "sbbq 8(%[s]), %[o1]\n\t"
+      "sbbq 16(%[s]), %[o2]\n\t"
+      "sbbq 24(%[s]), %[o3]\n\t"
+      "sbbq 32(%[s]), %[o4]\n\t"
+      "sbbq 40(%[s]), %[o5]\n\t"
+      "sbbq 48(%[s]), %[o6]\n\t"
+      : [o0] "=&r"(out[0]), [o1] "=&r"(out[1]), [o2] "=&r"(out[2]), [o3] "=&r"(out[3]),
+        [o4] "=&r"(out[4]), [o5] "=&r"(out[5]), [o6] "=&r"(out[6]), [lo] "=&r"(lo), [hi] "=&r"(hi),
+        [rdx] "=&d"(rdx)
+      : [x] "r"(x), [y] "r"(y), [s] "r"(s), [fa] "rm"(fa), [ga] "rm"(ga),
+        "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(x)),
+        "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(y)),
+        "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(s))
+      : "cc");
 }
 
 /// s[0..7] = (u + v)·2^k + c·2^448 mod 2^512 for 7-word two's-complement u, v (the sum sign-
 /// extended to 8 words). Base x86-64 (add/adc, shld).
 template <unsigned k>
-[[gnu::always_inline]] inline void sum_shl7s(std::uint64_t* s, const std::uint64_t* a, const std::uint64_t* b,
-                                              std::uint64_t c) {
+[[gnu::always_inline]] inline void sum_shl7s(std::uint64_t* s, const std::uint64_t* a,
+                                             const std::uint64_t* b, std::uint64_t c) {
   std::uint64_t t[8], lo;
-  __asm__("movq 48(%[a]), %[t7]\n\t"
-          "sarq $63, %[t7]\n\t"
-          "movq 48(%[b]), %[lo]\n\t"
-          "sarq $63, %[lo]\n\t"
-          "addq %[lo], %[t7]\n\t"
-          "movq 0(%[a]), %[t0]\n\t"
-          "movq 8(%[a]), %[t1]\n\t"
-          "movq 16(%[a]), %[t2]\n\t"
-          "movq 24(%[a]), %[t3]\n\t"
-          "movq 32(%[a]), %[t4]\n\t"
-          "movq 40(%[a]), %[t5]\n\t"
-          "movq 48(%[a]), %[t6]\n\t"
-          "addq 0(%[b]), %[t0]\n\t"
-          "adcq 8(%[b]), %[t1]\n\t"
-          "adcq 16(%[b]), %[t2]\n\t"
-          "adcq 24(%[b]), %[t3]\n\t"
-          "adcq 32(%[b]), %[t4]\n\t"
-          "adcq 40(%[b]), %[t5]\n\t"
-          "adcq 48(%[b]), %[t6]\n\t"
-          "adcq $0, %[t7]\n\t"
-          "shldq %[k], %[t6], %[t7]\n\t"
-          "shldq %[k], %[t5], %[t6]\n\t"
-          "shldq %[k], %[t4], %[t5]\n\t"
-          "shldq %[k], %[t3], %[t4]\n\t"
-          "shldq %[k], %[t2], %[t3]\n\t"
-          "shldq %[k], %[t1], %[t2]\n\t"
-          "shldq %[k], %[t0], %[t1]\n\t"
-          "shlq %[k], %[t0]\n\t"
-          "addq %[c], %[t7]\n\t"
-          "movq %[t0], 0(%[s])\n\t"
-          "movq %[t1], 8(%[s])\n\t"
-          "movq %[t2], 16(%[s])\n\t"
-          "movq %[t3], 24(%[s])\n\t"
-          "movq %[t4], 32(%[s])\n\t"
-          "movq %[t5], 40(%[s])\n\t"
-          "movq %[t6], 48(%[s])\n\t"
-          "movq %[t7], 56(%[s])\n\t"
-          : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [t6] "=&r"(t[6]), [t7] "=&r"(t[7]), [lo] "=&r"(lo), "=m"(*reinterpret_cast<std::uint64_t(*)[8]>(s))
-          : [a] "r"(a), [b] "r"(b), "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(a)),
-            "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(b)), [s] "r"(s), [k] "i"(k), [c] "rm"(c)
-          : "cc");
+  __asm__(
+      "movq 48(%[a]), %[t7]\n\t"
+      "sarq $63, %[t7]\n\t"
+      "movq 48(%[b]), %[lo]\n\t"
+      "sarq $63, %[lo]\n\t"
+      "addq %[lo], %[t7]\n\t"
+      "movq 0(%[a]), %[t0]\n\t"
+      "movq 8(%[a]), %[t1]\n\t"
+      "movq 16(%[a]), %[t2]\n\t"
+      "movq 24(%[a]), %[t3]\n\t"
+      "movq 32(%[a]), %[t4]\n\t"
+      "movq 40(%[a]), %[t5]\n\t"
+      "movq 48(%[a]), %[t6]\n\t"
+      "addq 0(%[b]), %[t0]\n\t"
+      "adcq 8(%[b]), %[t1]\n\t"
+      "adcq 16(%[b]), %[t2]\n\t"
+      "adcq 24(%[b]), %[t3]\n\t"
+      "adcq 32(%[b]), %[t4]\n\t"
+      "adcq 40(%[b]), %[t5]\n\t"
+      "adcq 48(%[b]), %[t6]\n\t"
+      "adcq $0, %[t7]\n\t"
+      "shldq %[k], %[t6], %[t7]\n\t"
+      "shldq %[k], %[t5], %[t6]\n\t"
+      "shldq %[k], %[t4], %[t5]\n\t"
+      "shldq %[k], %[t3], %[t4]\n\t"
+      "shldq %[k], %[t2], %[t3]\n\t"
+      "shldq %[k], %[t1], %[t2]\n\t"
+      "shldq %[k], %[t0], %[t1]\n\t"
+      "shlq %[k], %[t0]\n\t"
+      "addq %[c], %[t7]\n\t"
+      "movq %[t0], 0(%[s])\n\t"
+      "movq %[t1], 8(%[s])\n\t"
+      "movq %[t2], 16(%[s])\n\t"
+      "movq %[t3], 24(%[s])\n\t"
+      "movq %[t4], 32(%[s])\n\t"
+      "movq %[t5], 40(%[s])\n\t"
+      "movq %[t6], 48(%[s])\n\t"
+      "movq %[t7], 56(%[s])\n\t"
+      : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]),
+        [t5] "=&r"(t[5]), [t6] "=&r"(t[6]), [t7] "=&r"(t[7]), [lo] "=&r"(lo),
+        "=m"(*reinterpret_cast<std::uint64_t(*)[8]>(s))
+      : [a] "r"(a), [b] "r"(b), "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(a)),
+        "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(b)), [s] "r"(s), [k] "i"(k), [c] "rm"(c)
+      : "cc");
 }
 
 /// out[0..7] = x·fa + y·ga − s mod 2^512 for 7-word x, y read as unsigned, fa, ga < 2^63 and an
 /// 8-word s. With fa = f + 2^k, ga = g + 2^k and s from sum_shl7s with c = (fa if x < 0) +
 /// (ga if y < 0) this is f·x + g·y for two's-complement x, y. Needs BMI2 and ADX.
-[[gnu::always_inline]] inline void mul2u_sub7(std::uint64_t* out, const std::uint64_t* x, std::uint64_t fa,
-                                               const std::uint64_t* y, std::uint64_t ga, const std::uint64_t* s) {
+[[gnu::always_inline]] inline void mul2u_sub7(std::uint64_t* out, const std::uint64_t* x,
+                                              std::uint64_t fa, const std::uint64_t* y,
+                                              std::uint64_t ga, const std::uint64_t* s) {
   std::uint64_t lo, hi, rdx;
-  __asm__("movq %[fa], %%rdx\n\t"
-          "mulxq 0(%[x]), %[o0], %[o1]\n\t"
-          "mulxq 8(%[x]), %[lo], %[o2]\n\t"
-          "addq %[lo], %[o1]\n\t"
-          "mulxq 16(%[x]), %[lo], %[o3]\n\t"
-          "adcq %[lo], %[o2]\n\t"
-          "mulxq 24(%[x]), %[lo], %[o4]\n\t"
-          "adcq %[lo], %[o3]\n\t"
-          "mulxq 32(%[x]), %[lo], %[o5]\n\t"
-          "adcq %[lo], %[o4]\n\t"
-          "mulxq 40(%[x]), %[lo], %[o6]\n\t"
-          "adcq %[lo], %[o5]\n\t"
-          "mulxq 48(%[x]), %[lo], %[o7]\n\t"
-          "adcq %[lo], %[o6]\n\t"
-          "adcq $0, %[o7]\n\t"
-          "movq %[ga], %%rdx\n\t"
-          "xorl %k[lo], %k[lo]\n\t"
-          "mulxq 0(%[y]), %[lo], %[hi]\n\t"
-          "adoxq %[lo], %[o0]\n\t"
-          "adcxq %[hi], %[o1]\n\t"
-          "mulxq 8(%[y]), %[lo], %[hi]\n\t"
-          "adoxq %[lo], %[o1]\n\t"
-          "adcxq %[hi], %[o2]\n\t"
-          "mulxq 16(%[y]), %[lo], %[hi]\n\t"
-          "adoxq %[lo], %[o2]\n\t"
-          "adcxq %[hi], %[o3]\n\t"
-          "mulxq 24(%[y]), %[lo], %[hi]\n\t"
-          "adoxq %[lo], %[o3]\n\t"
-          "adcxq %[hi], %[o4]\n\t"
-          "mulxq 32(%[y]), %[lo], %[hi]\n\t"
-          "adoxq %[lo], %[o4]\n\t"
-          "adcxq %[hi], %[o5]\n\t"
-          "mulxq 40(%[y]), %[lo], %[hi]\n\t"
-          "adoxq %[lo], %[o5]\n\t"
-          "adcxq %[hi], %[o6]\n\t"
-          "mulxq 48(%[y]), %[lo], %[hi]\n\t"
-          "adoxq %[lo], %[o6]\n\t"
-          "adcxq %[hi], %[o7]\n\t"
-          "movl $0, %k[lo]\n\t"
-          "adoxq %[lo], %[o7]\n\t"
-          "subq 0(%[s]), %[o0]\n\t"
-          "sbbq 8(%[s]), %[o1]\n\t"
-          "sbbq 16(%[s]), %[o2]\n\t"
-          "sbbq 24(%[s]), %[o3]\n\t"
-          "sbbq 32(%[s]), %[o4]\n\t"
-          "sbbq 40(%[s]), %[o5]\n\t"
-          "sbbq 48(%[s]), %[o6]\n\t"
-          "sbbq 56(%[s]), %[o7]\n\t"
-          : [o0] "=&r"(out[0]), [o1] "=&r"(out[1]), [o2] "=&r"(out[2]), [o3] "=&r"(out[3]), [o4] "=&r"(out[4]), [o5] "=&r"(out[5]), [o6] "=&r"(out[6]), [o7] "=&r"(out[7]), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx)
-          : [x] "r"(x), [y] "r"(y), [s] "r"(s), [fa] "rm"(fa), [ga] "rm"(ga),
-            "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(x)), "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(y)),
-            "m"(*reinterpret_cast<const std::uint64_t(*)[8]>(s))
-          : "cc");
+  __asm__(
+      "movq %[fa], %%rdx\n\t"
+      "mulxq 0(%[x]), %[o0], %[o1]\n\t"
+      "mulxq 8(%[x]), %[lo], %[o2]\n\t"
+      "addq %[lo], %[o1]\n\t"
+      "mulxq 16(%[x]), %[lo], %[o3]\n\t"
+      "adcq %[lo], %[o2]\n\t"
+      "mulxq 24(%[x]), %[lo], %[o4]\n\t"
+      "adcq %[lo], %[o3]\n\t"
+      "mulxq 32(%[x]), %[lo], %[o5]\n\t"
+      "adcq %[lo], %[o4]\n\t"
+      "mulxq 40(%[x]), %[lo], %[o6]\n\t"
+      "adcq %[lo], %[o5]\n\t"
+      "mulxq 48(%[x]), %[lo], %[o7]\n\t"
+      "adcq %[lo], %[o6]\n\t"
+      "adcq $0, %[o7]\n\t"
+      "movq %[ga], %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "mulxq 0(%[y]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[o0]\n\t"
+      "adcxq %[hi], %[o1]\n\t"
+      "mulxq 8(%[y]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[o1]\n\t"
+      "adcxq %[hi], %[o2]\n\t"
+      "mulxq 16(%[y]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[o2]\n\t"
+      "adcxq %[hi], %[o3]\n\t"
+      "mulxq 24(%[y]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[o3]\n\t"
+      "adcxq %[hi], %[o4]\n\t"
+      "mulxq 32(%[y]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[o4]\n\t"
+      "adcxq %[hi], %[o5]\n\t"
+      "mulxq 40(%[y]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[o5]\n\t"
+      "adcxq %[hi], %[o6]\n\t"
+      "mulxq 48(%[y]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[o6]\n\t"
+      "adcxq %[hi], %[o7]\n\t"
+      "movl $0, %k[lo]\n\t"
+      "adoxq %[lo], %[o7]\n\t"
+      "subq 0(%[s]), %[o0]\n\t"
+      "sbbq 8(%[s]), %[o1]\n\t"
+      "sbbq 16(%[s]), %[o2]\n\t"
+      "sbbq 24(%[s]), %[o3]\n\t"
+      "sbbq 32(%[s]), %[o4]\n\t"
+      "sbbq 40(%[s]), %[o5]\n\t"
+      "sbbq 48(%[s]), %[o6]\n\t"
+      "sbbq 56(%[s]), %[o7]\n\t"
+      : [o0] "=&r"(out[0]), [o1] "=&r"(out[1]), [o2] "=&r"(out[2]), [o3] "=&r"(out[3]),
+        [o4] "=&r"(out[4]), [o5] "=&r"(out[5]), [o6] "=&r"(out[6]), [o7] "=&r"(out[7]),
+        [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx)
+      : [x] "r"(x), [y] "r"(y), [s] "r"(s), [fa] "rm"(fa), [ga] "rm"(ga),
+        "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(x)),
+        "m"(*reinterpret_cast<const std::uint64_t(*)[7]>(y)),
+        "m"(*reinterpret_cast<const std::uint64_t(*)[8]>(s))
+      : "cc");
 }
 
 /// The two words at the top index i ≥ 1 where a[i] | b[i] ≠ 0 — (a[i], a[i−1]) and (b[i], b[i−1])
 /// — or (a[0], 0) and (b[0], 0) when there is none, for 6-word a, b; returns a non-zero word when
 /// there is one. cmov only (the loads are unconditional), no branch. Base x86-64.
-[[gnu::always_inline]] inline std::uint64_t top2_6(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t& ahi,
-                                                   std::uint64_t& alo, std::uint64_t& bhi, std::uint64_t& blo) {
+[[gnu::always_inline]] inline std::uint64_t top2_6(const std::uint64_t* a, const std::uint64_t* b,
+                                                   std::uint64_t& ahi, std::uint64_t& alo,
+                                                   std::uint64_t& bhi, std::uint64_t& blo) {
   std::uint64_t t, z;
-  __asm__("movq 40(%[a]), %[ahi]\n\t"
-          "movq 32(%[a]), %[alo]\n\t"
-          "movq 40(%[b]), %[bhi]\n\t"
-          "movq 32(%[b]), %[blo]\n\t"
-          "movq %[ahi], %[t]\n\t"
-          "orq %[bhi], %[t]\n\t"
-          "cmovzq %[alo], %[ahi]\n\t"
-          "cmovzq %[blo], %[bhi]\n\t"
-          "cmovzq 24(%[a]), %[alo]\n\t"
-          "cmovzq 24(%[b]), %[blo]\n\t"
-          "movq %[ahi], %[t]\n\t"
-          "orq %[bhi], %[t]\n\t"
-          "cmovzq %[alo], %[ahi]\n\t"
-          "cmovzq %[blo], %[bhi]\n\t"
-          "cmovzq 16(%[a]), %[alo]\n\t"
-          "cmovzq 16(%[b]), %[blo]\n\t"
-          "movq %[ahi], %[t]\n\t"
-          "orq %[bhi], %[t]\n\t"
-          "cmovzq %[alo], %[ahi]\n\t"
-          "cmovzq %[blo], %[bhi]\n\t"
-          "cmovzq 8(%[a]), %[alo]\n\t"
-          "cmovzq 8(%[b]), %[blo]\n\t"
-          "movq %[ahi], %[t]\n\t"
-          "orq %[bhi], %[t]\n\t"
-          "cmovzq %[alo], %[ahi]\n\t"
-          "cmovzq %[blo], %[bhi]\n\t"
-          "cmovzq 0(%[a]), %[alo]\n\t"
-          "cmovzq 0(%[b]), %[blo]\n\t"
-          "xorl %k[z], %k[z]\n\t"
-          "movq %[ahi], %[t]\n\t"
-          "orq %[bhi], %[t]\n\t"
-          "cmovzq %[alo], %[ahi]\n\t"
-          "cmovzq %[blo], %[bhi]\n\t"
-          "cmovzq %[z], %[alo]\n\t"
-          "cmovzq %[z], %[blo]\n\t"
-          : [ahi] "=&r"(ahi), [alo] "=&r"(alo), [bhi] "=&r"(bhi), [blo] "=&r"(blo), [t] "=&r"(t), [z] "=&r"(z)
-          : [a] "r"(a), [b] "r"(b), "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(a)),
-            "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(b))
-          : "cc");
+  __asm__(
+      "movq 40(%[a]), %[ahi]\n\t"
+      "movq 32(%[a]), %[alo]\n\t"
+      "movq 40(%[b]), %[bhi]\n\t"
+      "movq 32(%[b]), %[blo]\n\t"
+      "movq %[ahi], %[t]\n\t"
+      "orq %[bhi], %[t]\n\t"
+      "cmovzq %[alo], %[ahi]\n\t"
+      "cmovzq %[blo], %[bhi]\n\t"
+      "cmovzq 24(%[a]), %[alo]\n\t"
+      "cmovzq 24(%[b]), %[blo]\n\t"
+      "movq %[ahi], %[t]\n\t"
+      "orq %[bhi], %[t]\n\t"
+      "cmovzq %[alo], %[ahi]\n\t"
+      "cmovzq %[blo], %[bhi]\n\t"
+      "cmovzq 16(%[a]), %[alo]\n\t"
+      "cmovzq 16(%[b]), %[blo]\n\t"
+      "movq %[ahi], %[t]\n\t"
+      "orq %[bhi], %[t]\n\t"
+      "cmovzq %[alo], %[ahi]\n\t"
+      "cmovzq %[blo], %[bhi]\n\t"
+      "cmovzq 8(%[a]), %[alo]\n\t"
+      "cmovzq 8(%[b]), %[blo]\n\t"
+      "movq %[ahi], %[t]\n\t"
+      "orq %[bhi], %[t]\n\t"
+      "cmovzq %[alo], %[ahi]\n\t"
+      "cmovzq %[blo], %[bhi]\n\t"
+      "cmovzq 0(%[a]), %[alo]\n\t"
+      "cmovzq 0(%[b]), %[blo]\n\t"
+      "xorl %k[z], %k[z]\n\t"
+      "movq %[ahi], %[t]\n\t"
+      "orq %[bhi], %[t]\n\t"
+      "cmovzq %[alo], %[ahi]\n\t"
+      "cmovzq %[blo], %[bhi]\n\t"
+      "cmovzq %[z], %[alo]\n\t"
+      "cmovzq %[z], %[blo]\n\t"
+      : [ahi] "=&r"(ahi), [alo] "=&r"(alo), [bhi] "=&r"(bhi), [blo] "=&r"(blo), [t] "=&r"(t),
+        [z] "=&r"(z)
+      : [a] "r"(a), [b] "r"(b), "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(a)),
+        "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(b))
+      : "cc");
   return t;
 }
 
@@ -471,81 +496,86 @@ template <unsigned k>
 template <unsigned k>
 [[gnu::always_inline]] inline std::uint64_t shift_abs6(std::uint64_t* a, std::uint64_t* t) {
   std::uint64_t m;
-  __asm__("movq %[t6], %[m]\n\t"
-            "sarq $63, %[m]\n\t"
-            "shrdq %[k], %[t1], %[t0]\n\t"
-            "shrdq %[k], %[t2], %[t1]\n\t"
-            "shrdq %[k], %[t3], %[t2]\n\t"
-            "shrdq %[k], %[t4], %[t3]\n\t"
-            "shrdq %[k], %[t5], %[t4]\n\t"
-            "shrdq %[k], %[t6], %[t5]\n\t"
-            "xorq %[m], %[t0]\n\t"
-            "xorq %[m], %[t1]\n\t"
-            "xorq %[m], %[t2]\n\t"
-            "xorq %[m], %[t3]\n\t"
-            "xorq %[m], %[t4]\n\t"
-            "xorq %[m], %[t5]\n\t"
-            "subq %[m], %[t0]\n\t"
-            "sbbq %[m], %[t1]\n\t"
-            "sbbq %[m], %[t2]\n\t"
-            "sbbq %[m], %[t3]\n\t"
-            "sbbq %[m], %[t4]\n\t"
-            "sbbq %[m], %[t5]\n\t"
-          "movq %[t0], 0(%[a])\n\t"
-          "movq %[t1], 8(%[a])\n\t"
-          "movq %[t2], 16(%[a])\n\t"
-          "movq %[t3], 24(%[a])\n\t"
-          "movq %[t4], 32(%[a])\n\t"
-          "movq %[t5], 40(%[a])\n\t"
-          : [t0] "+r"(t[0]), [t1] "+r"(t[1]), [t2] "+r"(t[2]), [t3] "+r"(t[3]), [t4] "+r"(t[4]), [t5] "+r"(t[5]), [t6] "+r"(t[6]), [m] "=&r"(m),
-            "=m"(*reinterpret_cast<std::uint64_t(*)[6]>(a))
-          : [k] "i"(k), [a] "r"(a)
-          : "cc");
+  __asm__(
+      "movq %[t6], %[m]\n\t"
+      "sarq $63, %[m]\n\t"
+      "shrdq %[k], %[t1], %[t0]\n\t"
+      "shrdq %[k], %[t2], %[t1]\n\t"
+      "shrdq %[k], %[t3], %[t2]\n\t"
+      "shrdq %[k], %[t4], %[t3]\n\t"
+      "shrdq %[k], %[t5], %[t4]\n\t"
+      "shrdq %[k], %[t6], %[t5]\n\t"
+      "xorq %[m], %[t0]\n\t"
+      "xorq %[m], %[t1]\n\t"
+      "xorq %[m], %[t2]\n\t"
+      "xorq %[m], %[t3]\n\t"
+      "xorq %[m], %[t4]\n\t"
+      "xorq %[m], %[t5]\n\t"
+      "subq %[m], %[t0]\n\t"
+      "sbbq %[m], %[t1]\n\t"
+      "sbbq %[m], %[t2]\n\t"
+      "sbbq %[m], %[t3]\n\t"
+      "sbbq %[m], %[t4]\n\t"
+      "sbbq %[m], %[t5]\n\t"
+      "movq %[t0], 0(%[a])\n\t"
+      "movq %[t1], 8(%[a])\n\t"
+      "movq %[t2], 16(%[a])\n\t"
+      "movq %[t3], 24(%[a])\n\t"
+      "movq %[t4], 32(%[a])\n\t"
+      "movq %[t5], 40(%[a])\n\t"
+      : [t0] "+r"(t[0]), [t1] "+r"(t[1]), [t2] "+r"(t[2]), [t3] "+r"(t[3]), [t4] "+r"(t[4]),
+        [t5] "+r"(t[5]), [t6] "+r"(t[6]), [m] "=&r"(m),
+        "=m"(*reinterpret_cast<std::uint64_t(*)[6]>(a))
+      : [k] "i"(k), [a] "r"(a)
+      : "cc");
   return m;
 }
 
 /// out[0..6] = (t + q·m)/2^64 with q = t[0]·inv mod 2^64 (inv = −m^(−1) mod 2^64, so the low word
 /// of t + q·m is 0): one Montgomery step on an 8-word two's-complement t (overwritten), 6-word m.
 /// Needs BMI2 and ADX.
-[[gnu::always_inline]] inline void mont_step6(std::uint64_t* out, std::uint64_t* t, const std::uint64_t* m,
-                                               const std::uint64_t& inv) {
+[[gnu::always_inline]] inline void mont_step6(std::uint64_t* out, std::uint64_t* t,
+                                              const std::uint64_t* m, const std::uint64_t& inv) {
   std::uint64_t lo, hi, rdx;
-  __asm__("movq %[t0], %%rdx\n\t"
-            "imulq %[inv], %%rdx\n\t"
-            "xorl %k[lo], %k[lo]\n\t"
-            "mulxq 0(%[m]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[t0]\n\t"
-            "adcxq %[hi], %[t1]\n\t"
-            "mulxq 8(%[m]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[t1]\n\t"
-            "adcxq %[hi], %[t2]\n\t"
-            "mulxq 16(%[m]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[t2]\n\t"
-            "adcxq %[hi], %[t3]\n\t"
-            "mulxq 24(%[m]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[t3]\n\t"
-            "adcxq %[hi], %[t4]\n\t"
-            "mulxq 32(%[m]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[t4]\n\t"
-            "adcxq %[hi], %[t5]\n\t"
-            "mulxq 40(%[m]), %[lo], %[hi]\n\t"
-            "adoxq %[lo], %[t5]\n\t"
-            "adcxq %[hi], %[t6]\n\t"
-            "movl $0, %k[lo]\n\t"
-            "adoxq %[lo], %[t6]\n\t"
-            "adcxq %[lo], %[t7]\n\t"
-            "adoxq %[lo], %[t7]\n\t"
-          "movq %[t1], 0(%[out])\n\t"
-          "movq %[t2], 8(%[out])\n\t"
-          "movq %[t3], 16(%[out])\n\t"
-          "movq %[t4], 24(%[out])\n\t"
-          "movq %[t5], 32(%[out])\n\t"
-          "movq %[t6], 40(%[out])\n\t"
-          "movq %[t7], 48(%[out])\n\t"
-          : [t0] "+r"(t[0]), [t1] "+r"(t[1]), [t2] "+r"(t[2]), [t3] "+r"(t[3]), [t4] "+r"(t[4]), [t5] "+r"(t[5]), [t6] "+r"(t[6]), [t7] "+r"(t[7]), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx),
-            "=m"(*reinterpret_cast<std::uint64_t(*)[7]>(out))
-          : [m] "r"(m), "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(m)), [inv] "m"(inv), [out] "r"(out)
-          : "cc");
+  __asm__(
+      "movq %[t0], %%rdx\n\t"
+      "imulq %[inv], %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "mulxq 0(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t0]\n\t"
+      "adcxq %[hi], %[t1]\n\t"
+      "mulxq 8(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t1]\n\t"
+      "adcxq %[hi], %[t2]\n\t"
+      "mulxq 16(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t2]\n\t"
+      "adcxq %[hi], %[t3]\n\t"
+      "mulxq 24(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t3]\n\t"
+      "adcxq %[hi], %[t4]\n\t"
+      "mulxq 32(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      "adcxq %[hi], %[t5]\n\t"
+      "mulxq 40(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t5]\n\t"
+      "adcxq %[hi], %[t6]\n\t"
+      "movl $0, %k[lo]\n\t"
+      "adoxq %[lo], %[t6]\n\t"
+      "adcxq %[lo], %[t7]\n\t"
+      "adoxq %[lo], %[t7]\n\t"
+      "movq %[t1], 0(%[out])\n\t"
+      "movq %[t2], 8(%[out])\n\t"
+      "movq %[t3], 16(%[out])\n\t"
+      "movq %[t4], 24(%[out])\n\t"
+      "movq %[t5], 32(%[out])\n\t"
+      "movq %[t6], 40(%[out])\n\t"
+      "movq %[t7], 48(%[out])\n\t"
+      : [t0] "+r"(t[0]), [t1] "+r"(t[1]), [t2] "+r"(t[2]), [t3] "+r"(t[3]), [t4] "+r"(t[4]),
+        [t5] "+r"(t[5]), [t6] "+r"(t[6]), [t7] "+r"(t[7]), [lo] "=&r"(lo), [hi] "=&r"(hi),
+        [rdx] "=&d"(rdx), "=m"(*reinterpret_cast<std::uint64_t(*)[7]>(out))
+      : [m] "r"(m),
+        "m"(*reinterpret_cast<const std::uint64_t(*)[6]>(m)), [inv] "m"(inv), [out] "r"(out)
+      : "cc");
 }
 
 }  // namespace pornin_x86
@@ -568,7 +598,8 @@ struct Pornin {
   static constexpr unsigned kRounds = (2 * 64 * N + kSteps - 1) / kSteps;
   /// Cofactor updates: one per two rounds (each a Montgomery step by 2^64).
   static constexpr unsigned kModSteps = (kRounds + 1) / 2;
-  static constexpr unsigned kScaleBits = 64 * kModSteps - kSteps * kRounds;  // v = x^{−1}·2^(−kScaleBits)
+  static constexpr unsigned kScaleBits =
+      64 * kModSteps - kSteps * kRounds;  // v = x^{−1}·2^(−kScaleBits)
 
   Repr m{};
   std::uint64_t m_inv_neg = 0;  // −m^{−1} mod 2^64
@@ -579,7 +610,9 @@ struct Pornin {
     m_inv_neg = 0 - x;
   }
 
-  static std::uint64_t select(std::uint64_t mask, std::uint64_t a, std::uint64_t b) { return (a & mask) | (b & ~mask); }
+  static std::uint64_t select(std::uint64_t mask, std::uint64_t a, std::uint64_t b) {
+    return (a & mask) | (b & ~mask);
+  }
 
   /// Words for u, v: signed values in (−m, 2m) (see lin_mod).
   static constexpr std::size_t W = N + 1;
@@ -590,45 +623,48 @@ struct Pornin {
   /// selections (cmov on x86-64), no branch on the data.
   /// kPortable selects the mask-based C++ loop (what other targets run; tested against the asm).
   template <bool kPortable>
-  static void inner_steps(std::uint64_t& abar, std::uint64_t& bbar, std::uint64_t& p0, std::uint64_t& p1) {
+  static void inner_steps(std::uint64_t& abar, std::uint64_t& bbar, std::uint64_t& p0,
+                          std::uint64_t& p1) {
 #if defined(__x86_64__) && !defined(__CUDA_ARCH__)
     if constexpr (!kPortable) {
-    std::uint64_t n, d, dp, np, amin, pmin, cnt = kSteps;
-    __asm__ volatile(
-        "1:\n\t"
-        "mov %[b], %[n]\n\t"
-        "sub %[a], %[n]\n\t"  // n = b − a
-        "mov %[p0], %[dp]\n\t"
-        "sub %[p1], %[dp]\n\t"  // dp = p0 − p1
-        "mov %[p1], %[np]\n\t"
-        "sub %[p0], %[np]\n\t"  // np = p1 − p0
-        "mov %[b], %[amin]\n\t"
-        "mov %[p1], %[pmin]\n\t"
-        "mov %[a], %[d]\n\t"
-        "sub %[b], %[d]\n\t"  // d = a − b, CF = a < b
-        "cmovc %[a], %[amin]\n\t"
-        "cmovc %[p0], %[pmin]\n\t"
-        "cmovc %[n], %[d]\n\t"
-        "cmovc %[np], %[dp]\n\t"
-        "test $1, %[a]\n\t"
-        "cmovnz %[amin], %[b]\n\t"
-        "cmovnz %[pmin], %[p1]\n\t"
-        "cmovnz %[d], %[a]\n\t"
-        "cmovnz %[dp], %[p0]\n\t"
-        "shr $1, %[a]\n\t"
-        "add %[p1], %[p1]\n\t"
-        "dec %[cnt]\n\t"
-        "jnz 1b\n\t"
-        : [a] "+r"(abar), [b] "+r"(bbar), [p0] "+r"(p0), [p1] "+r"(p1), [cnt] "+r"(cnt), [n] "=&r"(n), [d] "=&r"(d),
-          [dp] "=&r"(dp), [np] "=&r"(np), [amin] "=&r"(amin), [pmin] "=&r"(pmin)
-        :
-        : "cc");
+      std::uint64_t n, d, dp, np, amin, pmin, cnt = kSteps;
+      __asm__ volatile(
+          "1:\n\t"
+          "mov %[b], %[n]\n\t"
+          "sub %[a], %[n]\n\t"  // n = b − a
+          "mov %[p0], %[dp]\n\t"
+          "sub %[p1], %[dp]\n\t"  // dp = p0 − p1
+          "mov %[p1], %[np]\n\t"
+          "sub %[p0], %[np]\n\t"  // np = p1 − p0
+          "mov %[b], %[amin]\n\t"
+          "mov %[p1], %[pmin]\n\t"
+          "mov %[a], %[d]\n\t"
+          "sub %[b], %[d]\n\t"  // d = a − b, CF = a < b
+          "cmovc %[a], %[amin]\n\t"
+          "cmovc %[p0], %[pmin]\n\t"
+          "cmovc %[n], %[d]\n\t"
+          "cmovc %[np], %[dp]\n\t"
+          "test $1, %[a]\n\t"
+          "cmovnz %[amin], %[b]\n\t"
+          "cmovnz %[pmin], %[p1]\n\t"
+          "cmovnz %[d], %[a]\n\t"
+          "cmovnz %[dp], %[p0]\n\t"
+          "shr $1, %[a]\n\t"
+          "add %[p1], %[p1]\n\t"
+          "dec %[cnt]\n\t"
+          "jnz 1b\n\t"
+          : [a] "+r"(abar), [b] "+r"(bbar), [p0] "+r"(p0), [p1] "+r"(p1), [cnt] "+r"(cnt),
+            [n] "=&r"(n), [d] "=&r"(d), [dp] "=&r"(dp), [np] "=&r"(np), [amin] "=&r"(amin),
+            [pmin] "=&r"(pmin)
+          :
+          : "cc");
       return;
     }
 #endif
     for (unsigned j = 0; j < kSteps; ++j) {
       const std::uint64_t odd = 0 - (abar & 1);
-      const std::uint64_t sw = odd & static_cast<std::uint64_t>(static_cast<std::int64_t>(abar - bbar) >> 63);
+      const std::uint64_t sw =
+          odd & static_cast<std::uint64_t>(static_cast<std::int64_t>(abar - bbar) >> 63);
       std::uint64_t t = (abar ^ bbar) & sw;
       abar ^= t;
       bbar ^= t;
@@ -642,12 +678,12 @@ struct Pornin {
     }
   }
 
-
   /// Both rows of lin_shift at once, in place: (a, b) ← ((f0·a + g0·b), (f1·a + g1·b)) / 2^kSteps,
   /// absolute values, the factors of a negative row negated. kPortable: the __int128 loop (other
   /// targets, and the twin the x86-64 path is tested against).
   template <bool kPortable>
-  static void lin_shift2(Repr& a, Repr& b, std::int64_t& f0, std::int64_t& g0, std::int64_t& f1, std::int64_t& g1) {
+  static void lin_shift2(Repr& a, Repr& b, std::int64_t& f0, std::int64_t& g0, std::int64_t& f1,
+                         std::int64_t& g1) {
     std::uint64_t ta[N + 1], tb[N + 1];
 #if CUZK_SAFEGCD_X86
     if constexpr (!kPortable && N == 6) {
@@ -660,8 +696,10 @@ struct Pornin {
                              static_cast<std::uint64_t>(g0 + kBias), sab);
       pornin_x86::mul2u_sub6(tb, a.data(), static_cast<std::uint64_t>(f1 + kBias), b.data(),
                              static_cast<std::uint64_t>(g1 + kBias), sab);
-      const std::int64_t nega = static_cast<std::int64_t>(pornin_x86::shift_abs6<kSteps>(a.data(), ta));
-      const std::int64_t negb = static_cast<std::int64_t>(pornin_x86::shift_abs6<kSteps>(b.data(), tb));
+      const std::int64_t nega =
+          static_cast<std::int64_t>(pornin_x86::shift_abs6<kSteps>(a.data(), ta));
+      const std::int64_t negb =
+          static_cast<std::int64_t>(pornin_x86::shift_abs6<kSteps>(b.data(), tb));
       f0 = (f0 ^ nega) - nega;
       g0 = (g0 ^ nega) - nega;
       f1 = (f1 ^ negb) - negb;
@@ -670,18 +708,18 @@ struct Pornin {
     } else
 #endif
     {
-    i128 acca = 0, accb = 0;
-    for (std::size_t i = 0; i < N; ++i) {
-      const i128 ai = i128(a[i]), bi = i128(b[i]);
-      acca += i128(f0) * ai + i128(g0) * bi;
-      accb += i128(f1) * ai + i128(g1) * bi;
-      ta[i] = static_cast<std::uint64_t>(acca);
-      tb[i] = static_cast<std::uint64_t>(accb);
-      acca >>= 64;
-      accb >>= 64;
-    }
-    ta[N] = static_cast<std::uint64_t>(acca);
-    tb[N] = static_cast<std::uint64_t>(accb);
+      i128 acca = 0, accb = 0;
+      for (std::size_t i = 0; i < N; ++i) {
+        const i128 ai = i128(a[i]), bi = i128(b[i]);
+        acca += i128(f0) * ai + i128(g0) * bi;
+        accb += i128(f1) * ai + i128(g1) * bi;
+        ta[i] = static_cast<std::uint64_t>(acca);
+        tb[i] = static_cast<std::uint64_t>(accb);
+        acca >>= 64;
+        accb >>= 64;
+      }
+      ta[N] = static_cast<std::uint64_t>(acca);
+      tb[N] = static_cast<std::uint64_t>(accb);
     }
     const std::uint64_t nega = 0 - (ta[N] >> 63), negb = 0 - (tb[N] >> 63);
     std::uint64_t ca = nega & 1, cb = negb & 1;
@@ -701,7 +739,8 @@ struct Pornin {
 
   /// Both rows of lin_mod at once, in place (kPortable as for lin_shift2).
   template <bool kPortable>
-  void lin_mod2(Wide& u, Wide& v, std::int64_t f0, std::int64_t g0, std::int64_t f1, std::int64_t g1) const {
+  void lin_mod2(Wide& u, Wide& v, std::int64_t f0, std::int64_t g0, std::int64_t f1,
+                std::int64_t g1) const {
     std::uint64_t tu[W + 1], tv[W + 1];
 #if CUZK_SAFEGCD_X86
     if constexpr (!kPortable && N == 6) {
@@ -709,10 +748,14 @@ struct Pornin {
       // unsigned 7-word numbers, a negative one corrected by its factor times 2^448.
       constexpr std::int64_t kBias = std::int64_t{1} << 61;
       static_assert(2 * kSteps <= 60);
-      const std::uint64_t su = static_cast<std::uint64_t>(static_cast<std::int64_t>(u[W - 1]) >> 63);
-      const std::uint64_t sv = static_cast<std::uint64_t>(static_cast<std::int64_t>(v[W - 1]) >> 63);
-      const std::uint64_t F0 = static_cast<std::uint64_t>(f0 + kBias), G0 = static_cast<std::uint64_t>(g0 + kBias);
-      const std::uint64_t F1 = static_cast<std::uint64_t>(f1 + kBias), G1 = static_cast<std::uint64_t>(g1 + kBias);
+      const std::uint64_t su =
+          static_cast<std::uint64_t>(static_cast<std::int64_t>(u[W - 1]) >> 63);
+      const std::uint64_t sv =
+          static_cast<std::uint64_t>(static_cast<std::int64_t>(v[W - 1]) >> 63);
+      const std::uint64_t F0 = static_cast<std::uint64_t>(f0 + kBias),
+                          G0 = static_cast<std::uint64_t>(g0 + kBias);
+      const std::uint64_t F1 = static_cast<std::uint64_t>(f1 + kBias),
+                          G1 = static_cast<std::uint64_t>(g1 + kBias);
       std::uint64_t s0[8], s1[8];
       pornin_x86::sum_shl7s<61>(s0, u.data(), v.data(), (F0 & su) + (G0 & sv));
       pornin_x86::sum_shl7s<61>(s1, u.data(), v.data(), (F1 & su) + (G1 & sv));
@@ -724,25 +767,26 @@ struct Pornin {
     } else
 #endif
     {
-    i128 accu = 0, accv = 0;
-    for (std::size_t i = 0; i + 1 < W; ++i) {
-      const i128 ui = i128(u[i]), vi = i128(v[i]);
-      accu += i128(f0) * ui + i128(g0) * vi;
-      accv += i128(f1) * ui + i128(g1) * vi;
-      tu[i] = static_cast<std::uint64_t>(accu);
-      tv[i] = static_cast<std::uint64_t>(accv);
-      accu >>= 64;
-      accv >>= 64;
-    }
-    {
-      const i128 ui = i128(static_cast<std::int64_t>(u[W - 1])), vi = i128(static_cast<std::int64_t>(v[W - 1]));
-      accu += i128(f0) * ui + i128(g0) * vi;
-      accv += i128(f1) * ui + i128(g1) * vi;
-      tu[W - 1] = static_cast<std::uint64_t>(accu);
-      tv[W - 1] = static_cast<std::uint64_t>(accv);
-      tu[W] = static_cast<std::uint64_t>(accu >> 64);
-      tv[W] = static_cast<std::uint64_t>(accv >> 64);
-    }
+      i128 accu = 0, accv = 0;
+      for (std::size_t i = 0; i + 1 < W; ++i) {
+        const i128 ui = i128(u[i]), vi = i128(v[i]);
+        accu += i128(f0) * ui + i128(g0) * vi;
+        accv += i128(f1) * ui + i128(g1) * vi;
+        tu[i] = static_cast<std::uint64_t>(accu);
+        tv[i] = static_cast<std::uint64_t>(accv);
+        accu >>= 64;
+        accv >>= 64;
+      }
+      {
+        const i128 ui = i128(static_cast<std::int64_t>(u[W - 1])),
+                   vi = i128(static_cast<std::int64_t>(v[W - 1]));
+        accu += i128(f0) * ui + i128(g0) * vi;
+        accv += i128(f1) * ui + i128(g1) * vi;
+        tu[W - 1] = static_cast<std::uint64_t>(accu);
+        tv[W - 1] = static_cast<std::uint64_t>(accv);
+        tu[W] = static_cast<std::uint64_t>(accu >> 64);
+        tv[W] = static_cast<std::uint64_t>(accv >> 64);
+      }
     }
     const std::uint64_t qu = tu[0] * m_inv_neg, qv = tv[0] * m_inv_neg;
     u128 cu = 0, cv = 0;
@@ -801,7 +845,8 @@ struct Pornin {
       std::uint64_t ahi, alo, bhi, blo, found;
 #if CUZK_SAFEGCD_X86
       if constexpr (!kPortable && N == 6) {
-        found = 0 - static_cast<std::uint64_t>(pornin_x86::top2_6(a.data(), b.data(), ahi, alo, bhi, blo) != 0);
+        found = 0 - static_cast<std::uint64_t>(
+                        pornin_x86::top2_6(a.data(), b.data(), ahi, alo, bhi, blo) != 0);
       } else
 #endif
       {
@@ -822,8 +867,10 @@ struct Pornin {
       constexpr std::uint64_t kLow = (std::uint64_t{1} << kSteps) - 1;
       // top kSteps + 2 bits of the common length, then the low kSteps bits: 2·kSteps + 2 bits
       const std::uint64_t approx = found | (0 - ((a[0] | b[0]) >> 62 != 0));  // common length > 62
-      std::uint64_t abar = select(approx, ((atop >> (62 - 2 * kSteps)) & ~kLow) | (a[0] & kLow), a[0]);
-      std::uint64_t bbar = select(approx, ((btop >> (62 - 2 * kSteps)) & ~kLow) | (b[0] & kLow), b[0]);
+      std::uint64_t abar =
+          select(approx, ((atop >> (62 - 2 * kSteps)) & ~kLow) | (a[0] & kLow), a[0]);
+      std::uint64_t bbar =
+          select(approx, ((btop >> (62 - 2 * kSteps)) & ~kLow) | (b[0] & kLow), b[0]);
       std::uint64_t p0 = 1, p1 = std::uint64_t{1} << 32;  // f + 2^32·g, row 0 and row 1
       inner_steps<kPortable>(abar, bbar, p0, p1);
       f0 = static_cast<std::int32_t>(p0);

@@ -27,8 +27,10 @@ Fp12 random_fp12(std::mt19937_64& rng) { return {random_fp6(rng), random_fp6(rng
 
 template <class F>
 F random_of(std::mt19937_64& rng) {
-  if constexpr (std::is_same_v<F, Fp6>) return random_fp6(rng);
-  else return random_fp12(rng);
+  if constexpr (std::is_same_v<F, Fp6>)
+    return random_fp6(rng);
+  else
+    return random_fp12(rng);
 }
 
 std::uint64_t fresh_seed() {
@@ -160,7 +162,8 @@ TEST(Fp6, SparseProductsAndNonresidue) {
     const Fp2 b0 = random_fp2(rng), b1 = random_fp2(rng);
     ASSERT_EQ(a.mul_by_01(b0, b1), a * Fp6({b0, b1, Fp2::zero()})) << "seed=" << seed;
     ASSERT_EQ(a.mul_by_1(b1), a * Fp6({Fp2::zero(), b1, Fp2::zero()})) << "seed=" << seed;
-    ASSERT_EQ(a.mul_by_nonresidue(), a * Fp6({Fp2::zero(), Fp2::one(), Fp2::zero()})) << "seed=" << seed;
+    ASSERT_EQ(a.mul_by_nonresidue(), a * Fp6({Fp2::zero(), Fp2::one(), Fp2::zero()}))
+        << "seed=" << seed;
     ASSERT_EQ(a.mul_fp2(b0), a * Fp6({b0, Fp2::zero(), Fp2::zero()})) << "seed=" << seed;
   }
   // v³ = ξ
@@ -231,7 +234,8 @@ TEST(Cyclotomic, SquareAndPowMatchGeneric) {
     ASSERT_EQ(g.cyclotomic_square(), g.square()) << "seed=" << seed;
     ASSERT_EQ(g.cyclotomic_square().cyclotomic_square(), g.square().square()) << "seed=" << seed;
     ASSERT_EQ(g.cyclotomic_pow_abs_x(), g.pow_vartime(Limbs<1>{Fp12::kBlsX})) << "seed=" << seed;
-    ASSERT_EQ(g.cyclotomic_pow_x() * g.pow_vartime(Limbs<1>{Fp12::kBlsX}), Fp12::one()) << "seed=" << seed;
+    ASSERT_EQ(g.cyclotomic_pow_x() * g.pow_vartime(Limbs<1>{Fp12::kBlsX}), Fp12::one())
+        << "seed=" << seed;
     // A non-cyclotomic element: the shortcut does not apply (guards the test itself).
     ASSERT_NE(f.cyclotomic_square(), f.square()) << "seed=" << seed;
   }

@@ -32,7 +32,8 @@ struct ParamsReadOptions {
 };
 
 /// Parses a .params image into a bellperson-layout key (domain size n_h + 1).
-Result<ProvingKey> parse_params(std::span<const std::uint8_t> file, const ParamsReadOptions& opt = {});
+Result<ProvingKey> parse_params(std::span<const std::uint8_t> file,
+                                const ParamsReadOptions& opt = {});
 /// Reads a .params file through a memory map, decoding each section in parallel from the map.
 Result<ProvingKey> read_params(const std::string& path, const ParamsReadOptions& opt = {});
 /// The .params image of a bellperson-layout key (invalid_argument for the snarkjs layout).

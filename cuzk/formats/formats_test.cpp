@@ -65,9 +65,11 @@ TEST(Bellperson, ParamsEndToEnd) {
   const ProvingKey& pk = e.pk;
   auto img = write_params(pk, &pool);
   ASSERT_TRUE(img.ok());
-  EXPECT_EQ(img->size(), 868 + 96 * pk.vk.ic.size() + 20 + 96 * (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size()) +
+  EXPECT_EQ(img->size(), 868 + 96 * pk.vk.ic.size() + 20 +
+                             96 * (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size()) +
                              192 * pk.b_g2.size());
-  const std::string path = ::testing::TempDir() + "cuzk_fmt_" + std::to_string(::getpid()) + ".params";
+  const std::string path =
+      ::testing::TempDir() + "cuzk_fmt_" + std::to_string(::getpid()) + ".params";
   ASSERT_TRUE(write_whole_file(path, *img).ok());
   for (bool checked : {true, false}) {
     auto back = read_params(path, {.checked = checked, .pool = &pool});
@@ -165,7 +167,8 @@ TEST(Bellperson, MalformedParamsNameSectionAndIndex) {
   EXPECT_NE(r.status().message().find("alpha_g1"), std::string::npos) << r.status().to_string();
 
   // A key for another circuit: size_mismatch naming the query.
-  auto other = generate_bench_r1cs({.rows = e.circuit.matrices.num_constraints + 3, .seed = e.seed + 1, .num_public = 2});
+  auto other = generate_bench_r1cs(
+      {.rows = e.circuit.matrices.num_constraints + 3, .seed = e.seed + 1, .num_public = 2});
   ASSERT_TRUE(other.ok());
   CpuBackend backend(pool);
   auto p = prove(backend, pool, pk, other->matrices, other->assignment());
@@ -191,7 +194,8 @@ TEST(Snarkjs, JsonRoundTripAndDamage) {
   EXPECT_TRUE(*back == *proof);
   auto vk = vk_from_snarkjs_json(vk_to_snarkjs_json(e.pk.vk));
   ASSERT_TRUE(vk.ok()) << vk.status().to_string();
-  EXPECT_TRUE(vk->alpha_g1 == e.pk.vk.alpha_g1 && vk->ic == e.pk.vk.ic && vk->delta_g2 == e.pk.vk.delta_g2);
+  EXPECT_TRUE(vk->alpha_g1 == e.pk.vk.alpha_g1 && vk->ic == e.pk.vk.ic &&
+              vk->delta_g2 == e.pk.vk.delta_g2);
   const std::span<const Fr> pub(e.z.data() + 1, e.circuit.matrices.num_inputs - 1);
   auto pub_back = public_from_snarkjs_json(public_to_snarkjs_json(pub));
   ASSERT_TRUE(pub_back.ok());
@@ -204,10 +208,12 @@ TEST(Snarkjs, JsonRoundTripAndDamage) {
   jb.replace(jb.find(x), x.size(), (proof->a.x + Fp::one()).to_dec());
   EXPECT_EQ(proof_from_snarkjs_json(jb).status().code(), Errc::not_on_curve);
   EXPECT_NE(proof_from_snarkjs_json(jb).status().message().find("pi_a"), std::string::npos);
-  EXPECT_EQ(public_from_snarkjs_json(
-                "[\"52435875175126190479447740508185965837690552500527637822603658699938581184513\"]")
-                .status().code(),
-            Errc::out_of_range);
+  EXPECT_EQ(
+      public_from_snarkjs_json(
+          "[\"52435875175126190479447740508185965837690552500527637822603658699938581184513\"]")
+          .status()
+          .code(),
+      Errc::out_of_range);
   EXPECT_EQ(proof_from_snarkjs_json("{").status().code(), Errc::bad_encoding);
   std::string vj = vk_to_snarkjs_json(e.pk.vk);
   const std::string ax = e.pk.vk.alpha_g1.x.to_dec();
@@ -246,18 +252,23 @@ TEST(Snarkjs, JsonRoundTripAndDamage) {
   {
     const std::uint32_t n_coef = (*img)[c_at] | (*img)[c_at + 1] << 8 | (*img)[c_at + 2] << 16;
     ASSERT_GT(n_coef, 40u);
-    auto entry = [&](std::vector<std::uint8_t>& b, std::size_t i) { return b.data() + c_at + 4 + 44 * i; };
-    auto expect_named = [&](const std::vector<std::uint8_t>& b, Errc code, const std::string& what) {
+    auto entry = [&](std::vector<std::uint8_t>& b, std::size_t i) {
+      return b.data() + c_at + 4 + 44 * i;
+    };
+    auto expect_named = [&](const std::vector<std::uint8_t>& b, Errc code,
+                            const std::string& what) {
       for (ThreadPool* p : {&pool, static_cast<ThreadPool*>(nullptr)}) {
         auto z = parse_zkey(b, {.check_subgroup = false, .pool = p});
         ASSERT_FALSE(z.ok()) << what;
         EXPECT_EQ(z.status().code(), code) << z.status().to_string();
-        EXPECT_NE(z.status().message().find("section 4 (coefficients): " + what), std::string::npos) << z.status().to_string();
+        EXPECT_NE(z.status().message().find("section 4 (coefficients): " + what), std::string::npos)
+            << z.status().to_string();
       }
     };
     auto b1 = *img;
-    entry(b1, 31)[0] = 2;     // matrix 2
-    entry(b1, n_coef - 1)[8] = 0xff, entry(b1, n_coef - 1)[11] = 0xff;  // signal out of range, later
+    entry(b1, 31)[0] = 2;  // matrix 2
+    entry(b1, n_coef - 1)[8] = 0xff,
+                       entry(b1, n_coef - 1)[11] = 0xff;  // signal out of range, later
     expect_named(b1, Errc::bad_encoding, "coefficient 31: matrix 2");
     auto b2 = *img;
     entry(b2, 17)[11] = 0x7f;  // signal ≥ nVars
@@ -274,7 +285,8 @@ TEST(Snarkjs, JsonRoundTripAndDamage) {
   bad[h_at + 96 * 7 + 3] ^= 0x11;
   auto r = parse_zkey(bad);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("section 9 (H)"), std::string::npos) << r.status().to_string();
+  EXPECT_NE(r.status().message().find("section 9 (H)"), std::string::npos)
+      << r.status().to_string();
   EXPECT_NE(r.status().message().find("point 7"), std::string::npos) << r.status().to_string();
 }
 

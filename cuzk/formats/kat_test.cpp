@@ -57,7 +57,8 @@ TEST_P(SnarkjsKat, DeterministicProofVkAndVerification) {
 
   // The deterministic proof.
   CpuBackend backend(pool);
-  auto proof = prove(backend, pool, zk->pk, zk->matrices, *w, {.r = Fr::from_u64(0x1234), .s = Fr::from_u64(0x5678)});
+  auto proof = prove(backend, pool, zk->pk, zk->matrices, *w,
+                     {.r = Fr::from_u64(0x1234), .s = Fr::from_u64(0x5678)});
   ASSERT_TRUE(proof.ok()) << proof.status().to_string();
   EXPECT_EQ(proof_to_snarkjs_json(*proof), slurp(d + "proof_deterministic_r0x1234_s0x5678.json"));
 
@@ -85,22 +86,26 @@ TEST_P(SnarkjsKat, DeterministicProofVkAndVerification) {
   EXPECT_FALSE(*verify(pvk, bad_pub, *proof));
 }
 
-INSTANTIATE_TEST_SUITE_P(Oracle, SnarkjsKat,
-                         ::testing::Values(Case{"poseidon", "poseidon.zkey", "poseidon/poseidon.wtns"},
-                                           Case{"mulchain_1021", "mulchain_1021.zkey", "mulchain_1021/mulchain_1021.wtns"},
-                                           Case{"poseidon_trapdoor", "poseidon_td.zkey", "poseidon/poseidon.wtns"}),
-                         [](const auto& info) { return std::string(info.param.dir); });
+INSTANTIATE_TEST_SUITE_P(
+    Oracle, SnarkjsKat,
+    ::testing::Values(Case{"poseidon", "poseidon.zkey", "poseidon/poseidon.wtns"},
+                      Case{"mulchain_1021", "mulchain_1021.zkey",
+                           "mulchain_1021/mulchain_1021.wtns"},
+                      Case{"poseidon_trapdoor", "poseidon_td.zkey", "poseidon/poseidon.wtns"}),
+    [](const auto& info) { return std::string(info.param.dir); });
 
 TEST(SnarkjsKatSetup, TrapdoorSetupReproducesTheTrapdoorZkey) {
   ThreadPool pool(2);
-  const auto td_json = nlohmann::json::parse(slurp(kDir + "/poseidon_trapdoor/poseidon_trapdoor.json"));
+  const auto td_json =
+      nlohmann::json::parse(slurp(kDir + "/poseidon_trapdoor/poseidon_trapdoor.json"));
   auto f = [&](const char* k) { return *Fr::from_dec(td_json[k].get<std::string>()); };
   const Trapdoor td{f("tau"), f("alpha"), f("beta"), f("gamma"), f("delta")};
   auto r1cs = read_circom_r1cs(kDir + "/poseidon/poseidon.r1cs");
   ASSERT_TRUE(r1cs.ok()) << r1cs.status().to_string();
   auto pk = setup_with_trapdoor(r1cs->matrices, td, {.layout = KeyLayout::snarkjs, .pool = &pool});
   ASSERT_TRUE(pk.ok()) << pk.status().to_string();
-  auto ref = read_zkey(kDir + "/poseidon_trapdoor/poseidon_td.zkey", {.check_subgroup = false, .pool = &pool});
+  auto ref = read_zkey(kDir + "/poseidon_trapdoor/poseidon_td.zkey",
+                       {.check_subgroup = false, .pool = &pool});
   ASSERT_TRUE(ref.ok()) << ref.status().to_string();
   EXPECT_EQ(pk->domain_size, ref->pk.domain_size);
   EXPECT_TRUE(pk->vk == ref->pk.vk);

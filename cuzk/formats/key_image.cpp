@@ -21,20 +21,42 @@ namespace {
 constexpr char kMagic[8] = {'C', 'U', 'Z', 'K', 'K', 'I', 'M', 'G'};
 constexpr std::size_t kHeaderBytes = 4096;
 constexpr std::size_t kAlign = 4096;
-constexpr std::size_t kTableAt = 64, kGenAt = 464, kFrOneAt = 568, kDimsAt = 600, kFlagsAt = 648, kHeaderSumAt = 656;
+constexpr std::size_t kTableAt = 64, kGenAt = 464, kFrOneAt = 568, kDimsAt = 600, kFlagsAt = 648,
+                      kHeaderSumAt = 656;
 constexpr std::size_t kChunk = std::size_t{16} << 20;
 // The point sections, then per matrix (A, B, C) its five SparseMatrix arrays, then the three
 // density bitmaps' words.
 enum { kVk, kIc, kH, kL, kA, kBG1, kBG2, kMat0, kDensity0 = kMat0 + 15, kSections = kDensity0 + 3 };
 enum { kRowPtr, kCol, kGenIdx, kCoeffs, kBlockGen, kMatArrays };
-constexpr const char* kNames[kSections] = {
-    "vk",          "ic",        "h",           "l",          "a",           "b_g1",       "b_g2",
-    "A row_ptr",   "A col",     "A gen_idx",   "A coeffs",   "A block_gen", "B row_ptr",  "B col",
-    "B gen_idx",   "B coeffs",  "B block_gen", "C row_ptr",  "C col",      "C gen_idx",  "C coeffs",
-    "C block_gen", "a_aux density", "b_input density", "b_aux density"};
+constexpr const char* kNames[kSections] = {"vk",
+                                           "ic",
+                                           "h",
+                                           "l",
+                                           "a",
+                                           "b_g1",
+                                           "b_g2",
+                                           "A row_ptr",
+                                           "A col",
+                                           "A gen_idx",
+                                           "A coeffs",
+                                           "A block_gen",
+                                           "B row_ptr",
+                                           "B col",
+                                           "B gen_idx",
+                                           "B coeffs",
+                                           "B block_gen",
+                                           "C row_ptr",
+                                           "C col",
+                                           "C gen_idx",
+                                           "C coeffs",
+                                           "C block_gen",
+                                           "a_aux density",
+                                           "b_input density",
+                                           "b_aux density"};
 constexpr std::size_t kVkBytes = 3 * sizeof(G1Affine) + 3 * sizeof(G2Affine);
 static_assert(kTableAt + 16 * kSections == kGenAt && kGenAt + sizeof(G1Affine) == kFrOneAt &&
-              kFrOneAt + sizeof(Fr) == kDimsAt && kDimsAt + 6 * 8 == kFlagsAt && kFlagsAt + 8 == kHeaderSumAt);
+              kFrOneAt + sizeof(Fr) == kDimsAt && kDimsAt + 6 * 8 == kFlagsAt &&
+              kFlagsAt + 8 == kHeaderSumAt);
 
 std::size_t align_up(std::size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
@@ -71,9 +93,12 @@ std::size_t element_bytes(int s) {
   if (s >= kMat0) {
     switch ((s - kMat0) % kMatArrays) {
       case kCol:
-      case kGenIdx: return 4;
-      case kCoeffs: return sizeof(Fr);
-      default: return 8;
+      case kGenIdx:
+        return 4;
+      case kCoeffs:
+        return sizeof(Fr);
+      default:
+        return 8;
     }
   }
   return s == kVk ? kVkBytes : s == kBG2 ? sizeof(G2Affine) : sizeof(G1Affine);
@@ -104,7 +129,8 @@ std::set<FileId> g_checked;
 Result<FileId> file_id(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
-    return Status(errno == ENOENT ? Errc::not_found : Errc::io_error, path + ": " + std::strerror(errno));
+    return Status(errno == ENOENT ? Errc::not_found : Errc::io_error,
+                  path + ": " + std::strerror(errno));
   return FileId{st.st_dev, st.st_ino, static_cast<std::uint64_t>(st.st_size),
                 static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
 }
@@ -146,25 +172,28 @@ std::uint64_t key_image_checksum(std::span<const std::uint8_t> bytes, ThreadPool
     const std::size_t at = i * kChunk;
     sums[i] = checksum64(bytes.data() + at, std::min(kChunk, bytes.size() - at), i);
   };
-  if (pool) pool->parallel_for(chunks, one);
+  if (pool)
+    pool->parallel_for(chunks, one);
   else
     for (std::size_t i = 0; i < chunks; ++i) one(i);
   return checksum64(sums.data(), sums.size() * sizeof(std::uint64_t), bytes.size());
 }
 
-Status write_key_image(const std::string& path, const ProvingKey& pk, std::uint64_t source_tag, ThreadPool* pool,
-                       const R1csMatrices* matrices) {
+Status write_key_image(const std::string& path, const ProvingKey& pk, std::uint64_t source_tag,
+                       ThreadPool* pool, const R1csMatrices* matrices) {
   // Section table.
-  std::uint64_t counts[kSections] = {1, pk.vk.ic.size(), pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size(),
-                                     pk.b_g2.size()};
-  const void* data[kSections] = {nullptr, pk.vk.ic.data(), pk.h.data(), pk.l.data(), pk.a.data(), pk.b_g1.data(),
-                                 pk.b_g2.data()};
+  std::uint64_t counts[kSections] = {1,           pk.vk.ic.size(), pk.h.size(),   pk.l.size(),
+                                     pk.a.size(), pk.b_g1.size(),  pk.b_g2.size()};
+  const void* data[kSections] = {nullptr,     pk.vk.ic.data(), pk.h.data(),   pk.l.data(),
+                                 pk.a.data(), pk.b_g1.data(),  pk.b_g2.data()};
   std::uint64_t dims[6] = {};
   if (matrices != nullptr) {
     const R1csMatrices& m = *matrices;
-    for_each_matrix_section(m, [&](int s, const auto& v) { counts[s] = v.size(), data[s] = v.data(); });
+    for_each_matrix_section(
+        m, [&](int s, const auto& v) { counts[s] = v.size(), data[s] = v.data(); });
     dims[0] = m.num_inputs, dims[1] = m.num_aux, dims[2] = m.num_constraints;
-    dims[3] = m.a_aux_density.bits, dims[4] = m.b_input_density.bits, dims[5] = m.b_aux_density.bits;
+    dims[3] = m.a_aux_density.bits, dims[4] = m.b_input_density.bits,
+    dims[5] = m.b_aux_density.bits;
   }
   std::uint64_t offset[kSections];
   std::size_t at = kHeaderBytes;
@@ -176,14 +205,17 @@ Status write_key_image(const std::string& path, const ProvingKey& pk, std::uint6
   std::vector<std::uint8_t> vk(kVkBytes, 0);
   {
     std::uint8_t* p = vk.data();
-    for (const G1Affine* g : {&pk.vk.alpha_g1, &pk.vk.beta_g1}) std::memcpy(p, g, sizeof *g), p += sizeof *g;
-    for (const G2Affine* g : {&pk.vk.beta_g2, &pk.vk.gamma_g2}) std::memcpy(p, g, sizeof *g), p += sizeof *g;
+    for (const G1Affine* g : {&pk.vk.alpha_g1, &pk.vk.beta_g1})
+      std::memcpy(p, g, sizeof *g), p += sizeof *g;
+    for (const G2Affine* g : {&pk.vk.beta_g2, &pk.vk.gamma_g2})
+      std::memcpy(p, g, sizeof *g), p += sizeof *g;
     std::memcpy(p, &pk.vk.delta_g1, sizeof(G1Affine)), p += sizeof(G1Affine);
     std::memcpy(p, &pk.vk.delta_g2, sizeof(G2Affine));
   }
   data[kVk] = vk.data();
 
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());  // two writers never share one
+  const std::string tmp =
+      path + ".tmp." + std::to_string(::getpid());  // two writers never share one
   const int fd = ::open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Status(Errc::io_error, tmp + ": " + std::strerror(errno));
   auto fail = [&](Status st) {
@@ -250,30 +282,37 @@ Status write_key_image(const std::string& path, const ProvingKey& pk, std::uint6
   return {};
 }
 
-Result<std::shared_ptr<const KeyImage>> KeyImage::open(const std::string& path, std::uint64_t source_tag,
-                                                       ThreadPool* pool, KeyImageCheck check) {
+Result<std::shared_ptr<const KeyImage>> KeyImage::open(const std::string& path,
+                                                       std::uint64_t source_tag, ThreadPool* pool,
+                                                       KeyImageCheck check) {
   auto id = file_id(path);
   if (!id) return id.status();
   auto mf = MappedFile::open(path);
   if (!mf) return mf.status();
   const auto bytes = mf->bytes();
-  auto bad = [&](const std::string& why) { return Status(Errc::bad_encoding, "key image " + path + ": " + why); };
+  auto bad = [&](const std::string& why) {
+    return Status(Errc::bad_encoding, "key image " + path + ": " + why);
+  };
   if (bytes.size() < kHeaderBytes) return bad("shorter than its header");
   const std::uint8_t* h = bytes.data();
   if (std::memcmp(h, kMagic, 8) != 0) return bad("bad magic");
   // The version first: another version's header has its checksum elsewhere.
   if (get32(h + 8) != kKeyImageVersion)
-    return bad("version " + std::to_string(get32(h + 8)) + ", this build reads version " + std::to_string(kKeyImageVersion));
-  if (get64(h + kHeaderSumAt) != checksum64(h, kHeaderSumAt)) return bad("header checksum mismatch");
+    return bad("version " + std::to_string(get32(h + 8)) + ", this build reads version " +
+               std::to_string(kKeyImageVersion));
+  if (get64(h + kHeaderSumAt) != checksum64(h, kHeaderSumAt))
+    return bad("header checksum mismatch");
   std::uint8_t gen[sizeof(G1Affine)] = {}, one[sizeof(Fr)] = {};
   put_generator(gen);
   put_fr_one(one);
-  if (get32(h + 12) != kHeaderBytes || get32(h + 16) != sizeof(G1Affine) || get32(h + 20) != sizeof(G2Affine) ||
-      get32(h + 28) != sizeof(Fr) || std::memcmp(h + kGenAt, gen, 2 * sizeof(Fp)) != 0 ||
+  if (get32(h + 12) != kHeaderBytes || get32(h + 16) != sizeof(G1Affine) ||
+      get32(h + 20) != sizeof(G2Affine) || get32(h + 28) != sizeof(Fr) ||
+      std::memcmp(h + kGenAt, gen, 2 * sizeof(Fp)) != 0 ||
       std::memcmp(h + kFrOneAt, one, sizeof(Fr)) != 0)
     return bad("written by a build with another point layout");
   if (get64(h + 48) != bytes.size())
-    return bad("file has " + std::to_string(bytes.size()) + " bytes, the header says " + std::to_string(get64(h + 48)));
+    return bad("file has " + std::to_string(bytes.size()) + " bytes, the header says " +
+               std::to_string(get64(h + 48)));
   std::shared_ptr<KeyImage> img(new KeyImage());
   img->layout_ = get32(h + 24) == 1 ? KeyLayout::snarkjs : KeyLayout::bellperson;
   img->domain_size_ = get64(h + 32);
@@ -293,15 +332,18 @@ Result<std::shared_ptr<const KeyImage>> KeyImage::open(const std::string& path, 
   for (int i = 0; i < 6; ++i) img->dims_[i] = get64(h + kDimsAt + 8 * i);
   if (!img->has_matrices_)
     for (int s = kMat0; s < kSections; ++s)
-      if (img->sec_[s].count != 0) return bad(std::string("section ") + kNames[s] + " without the matrices flag");
+      if (img->sec_[s].count != 0)
+        return bad(std::string("section ") + kNames[s] + " without the matrices flag");
   if (get64(h + 40) != source_tag)
-    return Status(Errc::invalid_argument, "key image " + path + " is stale (made from another key file or circuit)");
+    return Status(Errc::invalid_argument,
+                  "key image " + path + " is stale (made from another key file or circuit)");
   const bool seen = [&] {
     std::lock_guard lock(g_checked_mu);
     return g_checked.count(*id) != 0;
   }();
   if (check == KeyImageCheck::always || (check == KeyImageCheck::once_per_process && !seen)) {
-    if (key_image_checksum(bytes.subspan(kHeaderBytes), pool) != get64(h + 56)) return bad("data checksum mismatch");
+    if (key_image_checksum(bytes.subspan(kHeaderBytes), pool) != get64(h + 56))
+      return bad("data checksum mismatch");
     img->data_checked_ = true;
     std::lock_guard lock(g_checked_mu);
     g_checked.insert(*id);
@@ -320,7 +362,8 @@ void KeyImage::view_queries(ProvingKey& pk) const {
   const std::uint8_t* base = file_.bytes().data();
   auto self = shared_from_this();
   auto g1 = [&](int s) {
-    return PointArray<G1Affine>::view({reinterpret_cast<const G1Affine*>(base + sec_[s].offset), sec_[s].count}, self);
+    return PointArray<G1Affine>::view(
+        {reinterpret_cast<const G1Affine*>(base + sec_[s].offset), sec_[s].count}, self);
   };
   pk.h = g1(kH);
   pk.l = g1(kL);
@@ -349,7 +392,8 @@ Result<R1csMatrices> KeyImage::matrices() const {
       return Status(Errc::bad_encoding, "key image " + path_ + ": density bitmap sizes disagree");
   }
   // Offsets, block offsets, kinds, columns and coefficient indices: all that SpMV indexes by.
-  if (Status st = m.validate(); !st.ok()) return Status(Errc::bad_encoding, "key image " + path_ + ": " + st.to_string());
+  if (Status st = m.validate(); !st.ok())
+    return Status(Errc::bad_encoding, "key image " + path_ + ": " + st.to_string());
   return m;
 }
 

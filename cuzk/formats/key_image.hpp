@@ -71,9 +71,9 @@ class KeyImage : public std::enable_shared_from_this<KeyImage> {
  public:
   /// not_found without the file; bad_encoding for a damaged header or data, another point layout
   /// or version; invalid_argument ("stale") when |source_tag| differs.
-  static Result<std::shared_ptr<const KeyImage>> open(const std::string& path, std::uint64_t source_tag,
-                                                      ThreadPool* pool = nullptr,
-                                                      KeyImageCheck check = KeyImageCheck::once_per_process);
+  static Result<std::shared_ptr<const KeyImage>> open(
+      const std::string& path, std::uint64_t source_tag, ThreadPool* pool = nullptr,
+      KeyImageCheck check = KeyImageCheck::once_per_process);
   /// The key, its five queries views of this mapping (each keeps the image alive); the
   /// verifying key copied.
   ProvingKey key() const;

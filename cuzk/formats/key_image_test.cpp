@@ -72,7 +72,8 @@ TEST(KeyImage, RoundTripProvesLikeTheOwnedKey) {
     SeededRng rng(seed);
     auto pk = setup(c->matrices, rng, {.layout = layout, .pool = &pool});
     ASSERT_TRUE(pk.ok()) << pk.status().to_string();
-    const std::string path = temp_path(layout == KeyLayout::snarkjs ? "rt-snarkjs" : "rt-bellperson");
+    const std::string path =
+        temp_path(layout == KeyLayout::snarkjs ? "rt-snarkjs" : "rt-bellperson");
     // The snarkjs key stores the circuit's matrices (as `cuzk prove --zkey` does), the
     // bellperson key none (as the engine's images).
     const bool with_m = layout == KeyLayout::snarkjs;
@@ -87,8 +88,8 @@ TEST(KeyImage, RoundTripProvesLikeTheOwnedKey) {
     EXPECT_EQ((*img)->file_bytes(), std::filesystem::file_size(path));
     ProvingKey mapped = (*img)->key();
     EXPECT_TRUE(mapped == *pk) << "seed=" << seed;
-    EXPECT_TRUE(mapped.h.is_view() && mapped.l.is_view() && mapped.a.is_view() && mapped.b_g1.is_view() &&
-                mapped.b_g2.is_view());
+    EXPECT_TRUE(mapped.h.is_view() && mapped.l.is_view() && mapped.a.is_view() &&
+                mapped.b_g1.is_view() && mapped.b_g2.is_view());
     EXPECT_EQ(mapped.query_bytes(), pk->query_bytes());
     EXPECT_EQ((*img)->has_matrices(), with_m);
     auto mm = (*img)->matrices();
@@ -141,13 +142,15 @@ TEST(KeyImage, DamagedStaleTruncatedImagesRefused) {
   auto bad = KeyImage::open(path, 42, &pool);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), Errc::bad_encoding);
-  EXPECT_NE(bad.status().to_string().find("data checksum"), std::string::npos) << bad.status().to_string();
+  EXPECT_NE(bad.status().to_string().find("data checksum"), std::string::npos)
+      << bad.status().to_string();
   // Header damage.
   fresh();
   flip_byte(path, 33);  // domain size
   auto hb = KeyImage::open(path, 42, &pool, KeyImageCheck::header_only);
   ASSERT_FALSE(hb.ok());
-  EXPECT_NE(hb.status().to_string().find("header checksum"), std::string::npos) << hb.status().to_string();
+  EXPECT_NE(hb.status().to_string().find("header checksum"), std::string::npos)
+      << hb.status().to_string();
   fresh();
   flip_byte(path, 0);
   EXPECT_EQ(KeyImage::open(path, 42, &pool).status().code(), Errc::bad_encoding);
@@ -188,14 +191,17 @@ TEST(KeyImage, MatricesDamagedAndOldVersionRefused) {
     auto bad = KeyImage::open(path, 7, &pool);  // the file changed: its data is checked again
     ASSERT_FALSE(bad.ok()) << "section " << s << " seed=" << seed;
     EXPECT_EQ(bad.status().code(), Errc::bad_encoding);
-    EXPECT_NE(bad.status().to_string().find("data checksum"), std::string::npos) << bad.status().to_string();
+    EXPECT_NE(bad.status().to_string().find("data checksum"), std::string::npos)
+        << bad.status().to_string();
     // Opened without the data check, the copy-out's validation catches what SpMV would misread
     // (a column past the variables, offsets that decrease or overrun), or the rows differ.
     auto unchecked = KeyImage::open(path, 7, &pool, KeyImageCheck::header_only);
     ASSERT_TRUE(unchecked.ok()) << unchecked.status().to_string();
     auto m = (*unchecked)->matrices();
-    if (m.ok()) EXPECT_FALSE(*m == c->matrices) << "section " << s;
-    else EXPECT_EQ(m.status().code(), Errc::bad_encoding) << m.status().to_string();
+    if (m.ok())
+      EXPECT_FALSE(*m == c->matrices) << "section " << s;
+    else
+      EXPECT_EQ(m.status().code(), Errc::bad_encoding) << m.status().to_string();
   }
   // A column word past the last variable: refused by the copy-out's validation.
   fresh();
@@ -211,7 +217,8 @@ TEST(KeyImage, MatricesDamagedAndOldVersionRefused) {
   auto m = (*unchecked)->matrices();
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.status().code(), Errc::bad_encoding);
-  EXPECT_NE(m.status().to_string().find("out of range"), std::string::npos) << m.status().to_string();
+  EXPECT_NE(m.status().to_string().find("out of range"), std::string::npos)
+      << m.status().to_string();
   // Version 1 (the layout before the matrices): refused by its version, whatever its checksums.
   fresh();
   {
@@ -223,7 +230,8 @@ TEST(KeyImage, MatricesDamagedAndOldVersionRefused) {
   auto old = KeyImage::open(path, 7, &pool);
   ASSERT_FALSE(old.ok());
   EXPECT_EQ(old.status().code(), Errc::bad_encoding);
-  EXPECT_NE(old.status().to_string().find("version 1"), std::string::npos) << old.status().to_string();
+  EXPECT_NE(old.status().to_string().find("version 1"), std::string::npos)
+      << old.status().to_string();
   // Rewritten: good again, matrices equal.
   fresh();
   auto ok = KeyImage::open(path, 7, &pool, KeyImageCheck::always);
@@ -237,7 +245,8 @@ TEST(KeyImage, MatricesDamagedAndOldVersionRefused) {
 TEST(PointArray, OwnedAndViewBehaveLikeVectors) {
   PointArray<G1Affine> a;
   EXPECT_TRUE(a.empty());
-  for (std::uint64_t i = 0; i < 100; ++i) a.push_back(G1Affine{Fp::from_u64(i), Fp::from_u64(i + 1), false});
+  for (std::uint64_t i = 0; i < 100; ++i)
+    a.push_back(G1Affine{Fp::from_u64(i), Fp::from_u64(i + 1), false});
   ASSERT_EQ(a.size(), 100u);
   EXPECT_FALSE(a.is_view());
   EXPECT_EQ(a[7].x, Fp::from_u64(7));

@@ -14,7 +14,8 @@ namespace cuzk {
 Result<MappedFile> MappedFile::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    return Status(errno == ENOENT ? Errc::not_found : Errc::io_error, path + ": " + std::strerror(errno));
+    return Status(errno == ENOENT ? Errc::not_found : Errc::io_error,
+                  path + ": " + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     const int e = errno;
@@ -64,8 +65,10 @@ Result<std::vector<std::uint8_t>> read_whole_file(const std::string& path) {
 
 Status write_whole_file(const std::string& path, std::span<const std::uint8_t> bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Status(Errc::io_error, path + ": cannot open for writing: " + std::strerror(errno));
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out)
+    return Status(Errc::io_error, path + ": cannot open for writing: " + std::strerror(errno));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
   out.close();
   if (!out) return Status(Errc::io_error, path + ": write failed");
   return {};
@@ -73,8 +76,9 @@ Status write_whole_file(const std::string& path, std::span<const std::uint8_t> b
 
 Result<std::span<const std::uint8_t>> ByteReader::take(std::size_t n, const std::string& field) {
   if (n > remaining())
-    return Status(Errc::truncated, what_ + ": " + field + ": need " + std::to_string(n) + " bytes at offset " +
-                                       std::to_string(pos_) + ", " + std::to_string(remaining()) + " left");
+    return Status(Errc::truncated, what_ + ": " + field + ": need " + std::to_string(n) +
+                                       " bytes at offset " + std::to_string(pos_) + ", " +
+                                       std::to_string(remaining()) + " left");
   auto s = b_.subspan(pos_, n);
   pos_ += n;
   return s;

@@ -39,7 +39,8 @@ Status write_whole_file(const std::string& path, std::span<const std::uint8_t> b
 /// A cursor over bytes; every read checks the bounds and reports truncation with |what| and offset.
 class ByteReader {
  public:
-  ByteReader(std::span<const std::uint8_t> bytes, std::string what) : b_(bytes), what_(std::move(what)) {}
+  ByteReader(std::span<const std::uint8_t> bytes, std::string what)
+      : b_(bytes), what_(std::move(what)) {}
   std::size_t offset() const { return pos_; }
   std::size_t remaining() const { return b_.size() - pos_; }
   /// The next |n| bytes, or truncated "<what>: need n bytes at offset o, m left".

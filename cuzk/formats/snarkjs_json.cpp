@@ -18,10 +18,14 @@ ordered g1_json(const G1Affine& p) {
 }
 ordered fp2_json(const Fp2& a) { return ordered::array({a.c0.to_dec(), a.c1.to_dec()}); }
 ordered g2_json(const G2Affine& p) {
-  if (p.is_identity()) return ordered::array({ordered::array({"0", "0"}), ordered::array({"1", "0"}), ordered::array({"0", "0"})});
+  if (p.is_identity())
+    return ordered::array(
+        {ordered::array({"0", "0"}), ordered::array({"1", "0"}), ordered::array({"0", "0"})});
   return ordered::array({fp2_json(p.x), fp2_json(p.y), ordered::array({"1", "0"})});
 }
-ordered fp6_json(const Fp6& a) { return ordered::array({fp2_json(a.c0), fp2_json(a.c1), fp2_json(a.c2)}); }
+ordered fp6_json(const Fp6& a) {
+  return ordered::array({fp2_json(a.c0), fp2_json(a.c1), fp2_json(a.c2)});
+}
 
 Result<Fp> fp_at(const json& j, const std::string& where) {
   if (!j.is_string()) return Status(Errc::bad_encoding, where + ": expected a decimal string");
@@ -31,7 +35,8 @@ Result<Fp> fp_at(const json& j, const std::string& where) {
 }
 
 Result<Fp2> fp2_at(const json& j, const std::string& where) {
-  if (!j.is_array() || j.size() != 2) return Status(Errc::bad_encoding, where + ": expected [c0, c1]");
+  if (!j.is_array() || j.size() != 2)
+    return Status(Errc::bad_encoding, where + ": expected [c0, c1]");
   auto c0 = fp_at(j[0], where + "[0]");
   if (!c0.ok()) return c0.status();
   auto c1 = fp_at(j[1], where + "[1]");
@@ -40,30 +45,38 @@ Result<Fp2> fp2_at(const json& j, const std::string& where) {
 }
 
 Result<G1Affine> g1_at(const json& j, const std::string& where) {
-  if (!j.is_array() || j.size() != 3) return Status(Errc::bad_encoding, where + ": expected [x, y, z]");
-  auto x = fp_at(j[0], where + "[0]"), y = fp_at(j[1], where + "[1]"), z = fp_at(j[2], where + "[2]");
+  if (!j.is_array() || j.size() != 3)
+    return Status(Errc::bad_encoding, where + ": expected [x, y, z]");
+  auto x = fp_at(j[0], where + "[0]"), y = fp_at(j[1], where + "[1]"),
+       z = fp_at(j[2], where + "[2]");
   if (!x.ok()) return x.status();
   if (!y.ok()) return y.status();
   if (!z.ok()) return z.status();
   if (z->is_zero()) return G1Affine::identity();
-  if (!z->is_one()) return Status(Errc::bad_encoding, where + ": z must be 1 (affine) or 0 (identity)");
+  if (!z->is_one())
+    return Status(Errc::bad_encoding, where + ": z must be 1 (affine) or 0 (identity)");
   G1Affine p{*x, *y, false};
   if (!p.is_on_curve()) return Status(Errc::not_on_curve, where + ": point not on G1");
-  if (!is_in_subgroup(p)) return Status(Errc::not_in_subgroup, where + ": point not in the G1 subgroup");
+  if (!is_in_subgroup(p))
+    return Status(Errc::not_in_subgroup, where + ": point not in the G1 subgroup");
   return p;
 }
 
 Result<G2Affine> g2_at(const json& j, const std::string& where) {
-  if (!j.is_array() || j.size() != 3) return Status(Errc::bad_encoding, where + ": expected [x, y, z]");
-  auto x = fp2_at(j[0], where + "[0]"), y = fp2_at(j[1], where + "[1]"), z = fp2_at(j[2], where + "[2]");
+  if (!j.is_array() || j.size() != 3)
+    return Status(Errc::bad_encoding, where + ": expected [x, y, z]");
+  auto x = fp2_at(j[0], where + "[0]"), y = fp2_at(j[1], where + "[1]"),
+       z = fp2_at(j[2], where + "[2]");
   if (!x.ok()) return x.status();
   if (!y.ok()) return y.status();
   if (!z.ok()) return z.status();
   if (z->c0.is_zero() && z->c1.is_zero()) return G2Affine::identity();
-  if (!z->c0.is_one() || !z->c1.is_zero()) return Status(Errc::bad_encoding, where + ": z must be [1, 0] (affine) or [0, 0] (identity)");
+  if (!z->c0.is_one() || !z->c1.is_zero())
+    return Status(Errc::bad_encoding, where + ": z must be [1, 0] (affine) or [0, 0] (identity)");
   G2Affine p{*x, *y, false};
   if (!p.is_on_curve()) return Status(Errc::not_on_curve, where + ": point not on G2");
-  if (!is_in_subgroup(p)) return Status(Errc::not_in_subgroup, where + ": point not in the G2 subgroup");
+  if (!is_in_subgroup(p))
+    return Status(Errc::not_in_subgroup, where + ": point not in the G2 subgroup");
   return p;
 }
 
@@ -74,7 +87,8 @@ Result<json> parse(std::string_view text, const char* what) {
 }
 
 Status expect_field(const json& j, const char* key, const char* what) {
-  if (!j.is_object() || !j.contains(key)) return Status(Errc::bad_encoding, std::string(what) + ": missing \"" + key + "\"");
+  if (!j.is_object() || !j.contains(key))
+    return Status(Errc::bad_encoding, std::string(what) + ": missing \"" + key + "\"");
   return {};
 }
 
@@ -101,7 +115,8 @@ std::string proof_to_snarkjs_json(const Proof& proof) {
 Result<Proof> proof_from_snarkjs_json(std::string_view text) {
   auto j = parse(text, "proof.json");
   if (!j.ok()) return j.status();
-  for (const char* k : {"pi_a", "pi_b", "pi_c"}) CUZK_RETURN_IF_ERROR(expect_field(*j, k, "proof.json"));
+  for (const char* k : {"pi_a", "pi_b", "pi_c"})
+    CUZK_RETURN_IF_ERROR(expect_field(*j, k, "proof.json"));
   CUZK_RETURN_IF_ERROR(check_protocol(*j, "proof.json"));
   auto a = g1_at((*j)["pi_a"], "proof.json pi_a");
   if (!a.ok()) return a.status();
@@ -121,7 +136,8 @@ std::string public_to_snarkjs_json(std::span<const Fr> inputs) {
 Result<std::vector<Fr>> public_from_snarkjs_json(std::string_view text) {
   auto j = parse(text, "public.json");
   if (!j.ok()) return j.status();
-  if (!j->is_array()) return Status(Errc::bad_encoding, "public.json: expected an array of decimal strings");
+  if (!j->is_array())
+    return Status(Errc::bad_encoding, "public.json: expected an array of decimal strings");
   std::vector<Fr> out;
   for (std::size_t i = 0; i < j->size(); ++i) {
     const auto& v = (*j)[i];
@@ -172,18 +188,23 @@ Result<VerifyingKey> vk_from_snarkjs_json(std::string_view text) {
   vk.gamma_g2 = *gamma;
   vk.delta_g2 = *delta;
   const auto& ic = (*j)["IC"];
-  if (!ic.is_array() || ic.empty()) return Status(Errc::bad_encoding, std::string(what) + ": IC must be a non-empty array");
+  if (!ic.is_array() || ic.empty())
+    return Status(Errc::bad_encoding, std::string(what) + ": IC must be a non-empty array");
   for (std::size_t i = 0; i < ic.size(); ++i) {
     auto p = g1_at(ic[i], std::string(what) + " IC[" + std::to_string(i) + "]");
     if (!p.ok()) return p.status();
     vk.ic.push_back(*p);
   }
-  if (j->contains("nPublic") && (!(*j)["nPublic"].is_number_unsigned() || (*j)["nPublic"].get<std::size_t>() + 1 != ic.size()))
-    return Status(Errc::size_mismatch, std::string(what) + ": nPublic disagrees with the " + std::to_string(ic.size()) + " IC points");
+  if (j->contains("nPublic") && (!(*j)["nPublic"].is_number_unsigned() ||
+                                 (*j)["nPublic"].get<std::size_t>() + 1 != ic.size()))
+    return Status(Errc::size_mismatch, std::string(what) + ": nPublic disagrees with the " +
+                                           std::to_string(ic.size()) + " IC points");
   if (j->contains("vk_alphabeta_12")) {
     const Fp12 ab = pairing(vk.alpha_g1, vk.beta_g2);
-    if (ordered::parse((*j)["vk_alphabeta_12"].dump()) != ordered::array({fp6_json(ab.c0), fp6_json(ab.c1)}))
-      return Status(Errc::bad_encoding, std::string(what) + ": vk_alphabeta_12 is not e(vk_alpha_1, vk_beta_2)");
+    if (ordered::parse((*j)["vk_alphabeta_12"].dump()) !=
+        ordered::array({fp6_json(ab.c0), fp6_json(ab.c1)}))
+      return Status(Errc::bad_encoding,
+                    std::string(what) + ": vk_alphabeta_12 is not e(vk_alpha_1, vk_beta_2)");
   }
   return vk;
 }

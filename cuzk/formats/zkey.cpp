@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <cstring>
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <string>
 #include <tuple>
@@ -22,16 +22,26 @@ namespace {
 
 const char* section_name(std::uint32_t id) {
   switch (id) {
-    case 1: return "1 (protocol)";
-    case 2: return "2 (header)";
-    case 3: return "3 (IC)";
-    case 4: return "4 (coefficients)";
-    case 5: return "5 (A)";
-    case 6: return "6 (B1)";
-    case 7: return "7 (B2)";
-    case 8: return "8 (C)";
-    case 9: return "9 (H)";
-    case 10: return "10 (contributions)";
+    case 1:
+      return "1 (protocol)";
+    case 2:
+      return "2 (header)";
+    case 3:
+      return "3 (IC)";
+    case 4:
+      return "4 (coefficients)";
+    case 5:
+      return "5 (A)";
+    case 6:
+      return "6 (B1)";
+    case 7:
+      return "7 (B2)";
+    case 8:
+      return "8 (C)";
+    case 9:
+      return "9 (H)";
+    case 10:
+      return "10 (contributions)";
   }
   return "unknown";
 }
@@ -54,7 +64,8 @@ bool bytes_equal_le(std::span<const std::uint8_t> b, const Limbs<N>& l) {
 
 template <std::size_t N>
 void put_limbs_le(std::vector<std::uint8_t>& out, const Limbs<N>& l) {
-  for (std::size_t i = 0; i < N * 8; ++i) out.push_back(static_cast<std::uint8_t>(l[i / 8] >> (8 * (i % 8))));
+  for (std::size_t i = 0; i < N * 8; ++i)
+    out.push_back(static_cast<std::uint8_t>(l[i / 8] >> (8 * (i % 8))));
 }
 
 // Sized for the decoder to write every entry (a key table: fresh memory, no serial fill).
@@ -71,9 +82,10 @@ void size_for_decode(std::vector<T>& v, std::size_t n) {
 Status check_point_section(std::span<const std::uint8_t> b, std::size_t count, std::uint32_t id,
                            std::size_t point_bytes, const char* group) {
   if (b.size() == count * point_bytes) return {};
-  return Status(Errc::size_mismatch, sec(id) + ": " + std::to_string(b.size()) + " bytes, expected " +
-                                         std::to_string(count) + " " + group + " points (" +
-                                         std::to_string(count * point_bytes) + " bytes)");
+  return Status(Errc::size_mismatch, sec(id) + ": " + std::to_string(b.size()) +
+                                         " bytes, expected " + std::to_string(count) + " " + group +
+                                         " points (" + std::to_string(count * point_bytes) +
+                                         " bytes)");
 }
 
 template <class Out>
@@ -81,7 +93,8 @@ Status decode_g1s(std::span<const std::uint8_t> b, Out& out, std::size_t count, 
                   ThreadPool& pool, bool subgroup) {
   CUZK_RETURN_IF_ERROR(check_point_section(b, count, id, kG1LemBytes, "G1"));
   size_for_decode(out, count);
-  Status s = decode_g1_batch(b, out, pool, {.form = PointForm::snarkjs_lem, .check_subgroup = subgroup});
+  Status s =
+      decode_g1_batch(b, out, pool, {.form = PointForm::snarkjs_lem, .check_subgroup = subgroup});
   return s.with_context(sec(id));
 }
 
@@ -90,7 +103,8 @@ Status decode_g2s(std::span<const std::uint8_t> b, Out& out, std::size_t count, 
                   ThreadPool& pool, bool subgroup) {
   CUZK_RETURN_IF_ERROR(check_point_section(b, count, id, kG2LemBytes, "G2"));
   size_for_decode(out, count);
-  Status s = decode_g2_batch(b, out, pool, {.form = PointForm::snarkjs_lem, .check_subgroup = subgroup});
+  Status s =
+      decode_g2_batch(b, out, pool, {.form = PointForm::snarkjs_lem, .check_subgroup = subgroup});
   return s.with_context(sec(id));
 }
 
@@ -102,16 +116,21 @@ struct Coef {
 // Rows of one matrix from (row, col, value) entries: sorted by row then column, repeated columns
 // merged, zeros dropped, ±1 stored by kind (SparseMatrix's row layout).
 SparseMatrix build_matrix(std::vector<Coef>& e, std::size_t rows) {
-  auto by_row_col = [](const Coef& x, const Coef& y) { return std::tie(x.row, x.col) < std::tie(y.row, y.col); };
-  if (!std::is_sorted(e.begin(), e.end(), by_row_col)) std::sort(e.begin(), e.end(), by_row_col);  // snarkjs writes them sorted
+  auto by_row_col = [](const Coef& x, const Coef& y) {
+    return std::tie(x.row, x.col) < std::tie(y.row, y.col);
+  };
+  if (!std::is_sorted(e.begin(), e.end(), by_row_col))
+    std::sort(e.begin(), e.end(), by_row_col);  // snarkjs writes them sorted
   SparseMatrix m;
   std::size_t i = 0;
   std::vector<Term> terms;
   for (std::size_t r = 0; r < rows; ++r) {
     terms.clear();
     for (; i < e.size() && e[i].row == r; ++i) {
-      if (!terms.empty() && terms.back().var.index == e[i].col) terms.back().coeff += e[i].val;
-      else terms.push_back({Variable::input(e[i].col), e[i].val});
+      if (!terms.empty() && terms.back().var.index == e[i].col)
+        terms.back().coeff += e[i].val;
+      else
+        terms.push_back({Variable::input(e[i].col), e[i].val});
     }
     std::erase_if(terms, [](const Term& t) { return t.coeff.is_zero(); });
     m.append_row(terms, [](const Variable& v) { return v.index; });
@@ -135,10 +154,12 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
   ByteReader r(file, "zkey");
   auto magic = r.take(4, "magic");
   if (!magic.ok()) return magic.status();
-  if (!std::equal(magic->begin(), magic->end(), "zkey")) return Status(Errc::bad_encoding, "zkey: magic is not \"zkey\"");
+  if (!std::equal(magic->begin(), magic->end(), "zkey"))
+    return Status(Errc::bad_encoding, "zkey: magic is not \"zkey\"");
   auto version = r.u32_le("version");
   if (!version.ok()) return version.status();
-  if (*version != 1) return Status(Errc::bad_encoding, "zkey: version " + std::to_string(*version) + ", expected 1");
+  if (*version != 1)
+    return Status(Errc::bad_encoding, "zkey: version " + std::to_string(*version) + ", expected 1");
   auto nsec = r.u32_le("section count");
   if (!nsec.ok()) return nsec.status();
   std::map<std::uint32_t, std::span<const std::uint8_t>> sections;
@@ -153,14 +174,17 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
       return Status(Errc::bad_encoding, "zkey: section " + std::to_string(*id) + " appears twice");
   }
   if (r.remaining() != 0)
-    return Status(Errc::bad_encoding, "zkey: " + std::to_string(r.remaining()) + " trailing bytes after the last section");
+    return Status(Errc::bad_encoding, "zkey: " + std::to_string(r.remaining()) +
+                                          " trailing bytes after the last section");
   for (std::uint32_t id = 1; id <= 9; ++id)
     if (!sections.count(id)) return Status(Errc::bad_encoding, sec(id) + " is missing");
 
   ByteReader s1(sections[1], sec(1));
   auto protocol = s1.u32_le("protocol");
   if (!protocol.ok()) return protocol.status();
-  if (*protocol != 1) return Status(Errc::unimplemented, sec(1) + ": protocol " + std::to_string(*protocol) + " is not groth16 (1)");
+  if (*protocol != 1)
+    return Status(Errc::unimplemented,
+                  sec(1) + ": protocol " + std::to_string(*protocol) + " is not groth16 (1)");
 
   SnarkjsZkey z;
   ProvingKey& pk = z.pk;
@@ -168,16 +192,21 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
   ByteReader h(sections[2], sec(2));
   auto n8q = h.u32_le("n8q");
   if (!n8q.ok()) return n8q.status();
-  if (*n8q != 48) return Status(Errc::bad_encoding, sec(2) + ": n8q = " + std::to_string(*n8q) + ", expected 48 (bls12381)");
+  if (*n8q != 48)
+    return Status(Errc::bad_encoding,
+                  sec(2) + ": n8q = " + std::to_string(*n8q) + ", expected 48 (bls12381)");
   auto q = h.take(48, "q");
   if (!q.ok()) return q.status();
-  if (!bytes_equal_le(*q, Fp::kModulus)) return Status(Errc::bad_encoding, sec(2) + ": q is not the BLS12-381 base field");
+  if (!bytes_equal_le(*q, Fp::kModulus))
+    return Status(Errc::bad_encoding, sec(2) + ": q is not the BLS12-381 base field");
   auto n8r = h.u32_le("n8r");
   if (!n8r.ok()) return n8r.status();
-  if (*n8r != 32) return Status(Errc::bad_encoding, sec(2) + ": n8r = " + std::to_string(*n8r) + ", expected 32");
+  if (*n8r != 32)
+    return Status(Errc::bad_encoding, sec(2) + ": n8r = " + std::to_string(*n8r) + ", expected 32");
   auto rr = h.take(32, "r");
   if (!rr.ok()) return rr.status();
-  if (!bytes_equal_le(*rr, Fr::kModulus)) return Status(Errc::bad_encoding, sec(2) + ": r is not the BLS12-381 scalar field");
+  if (!bytes_equal_le(*rr, Fr::kModulus))
+    return Status(Errc::bad_encoding, sec(2) + ": r is not the BLS12-381 scalar field");
   auto n_vars = h.u32_le("nVars");
   auto n_public = h.u32_le("nPublic");
   auto domain = h.u32_le("domainSize");
@@ -185,9 +214,11 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
   z.n_vars = *n_vars;
   z.n_public = *n_public;
   if (z.n_public + 1 > z.n_vars)
-    return Status(Errc::size_mismatch, sec(2) + ": nPublic = " + std::to_string(z.n_public) + " with nVars = " + std::to_string(z.n_vars));
+    return Status(Errc::size_mismatch, sec(2) + ": nPublic = " + std::to_string(z.n_public) +
+                                           " with nVars = " + std::to_string(z.n_vars));
   if (*domain == 0 || (*domain & (*domain - 1)) != 0)
-    return Status(Errc::bad_encoding, sec(2) + ": domainSize " + std::to_string(*domain) + " is not a power of two");
+    return Status(Errc::bad_encoding,
+                  sec(2) + ": domainSize " + std::to_string(*domain) + " is not a power of two");
   pk.domain_size = *domain;
   {
     std::vector<G1Affine> g1;
@@ -206,7 +237,9 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
     CUZK_RETURN_IF_ERROR(pts(true, "gamma2"));
     CUZK_RETURN_IF_ERROR(pts(false, "delta1"));
     CUZK_RETURN_IF_ERROR(pts(true, "delta2"));
-    if (h.remaining() != 0) return Status(Errc::bad_encoding, sec(2) + ": " + std::to_string(h.remaining()) + " trailing bytes");
+    if (h.remaining() != 0)
+      return Status(Errc::bad_encoding,
+                    sec(2) + ": " + std::to_string(h.remaining()) + " trailing bytes");
     CUZK_RETURN_IF_ERROR(decode_g1s(b1, g1, 3, 2, pool, opt.check_subgroup));
     CUZK_RETURN_IF_ERROR(decode_g2s(b2, g2, 3, 2, pool, opt.check_subgroup));
     pk.vk.alpha_g1 = g1[0];
@@ -226,7 +259,8 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
     CUZK_RETURN_IF_ERROR(decode_g1s(sections[8], pk.l, nv - np - 1, 8, pool, opt.check_subgroup));
     CUZK_RETURN_IF_ERROR(decode_g1s(sections[9], pk.h, n, 9, pool, opt.check_subgroup));
   } else {
-    const std::pair<std::uint32_t, std::size_t> g1_counts[] = {{3, np + 1}, {5, nv}, {6, nv}, {8, nv - np - 1}, {9, n}};
+    const std::pair<std::uint32_t, std::size_t> g1_counts[] = {
+        {3, np + 1}, {5, nv}, {6, nv}, {8, nv - np - 1}, {9, n}};
     for (const auto& [id, count] : g1_counts)
       CUZK_RETURN_IF_ERROR(check_point_section(sections[id], count, id, kG1LemBytes, "G1"));
     CUZK_RETURN_IF_ERROR(check_point_section(sections[7], nv, 7, kG2LemBytes, "G2"));
@@ -239,9 +273,10 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
   auto n_coef = c.u32_le("nCoef");
   if (!n_coef.ok()) return n_coef.status();
   if (c.remaining() != std::uint64_t{*n_coef} * 44)
-    return Status(Errc::size_mismatch, sec(4) + ": " + std::to_string(*n_coef) + " coefficients need " +
-                                           std::to_string(std::uint64_t{*n_coef} * 44) + " bytes, the section has " +
-                                           std::to_string(c.remaining()));
+    return Status(Errc::size_mismatch,
+                  sec(4) + ": " + std::to_string(*n_coef) + " coefficients need " +
+                      std::to_string(std::uint64_t{*n_coef} * 44) + " bytes, the section has " +
+                      std::to_string(c.remaining()));
   // Entries decoded in parallel into one array (matrix kept beside), then split by matrix in
   // file order. A bad entry stops the loop; the lowest bad index is then decoded again serially
   // for its message, so the error names the same coefficient whatever the thread count.
@@ -256,12 +291,19 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
     const std::uint8_t* e = base + i * 44;
     const std::uint32_t mm = u32_at(e), row = u32_at(e + 4), sig = u32_at(e + 8);
     auto where = [&] { return sec(4) + ": coefficient " + std::to_string(i); };
-    if (mm > 1) return Status(Errc::bad_encoding, where() + ": matrix " + std::to_string(mm) + " (only A = 0 and B = 1)");
-    if (sig >= nv) return Status(Errc::out_of_range, where() + ": signal " + std::to_string(sig) + " ≥ nVars " + std::to_string(nv));
-    if (row >= n) return Status(Errc::out_of_range, where() + ": constraint " + std::to_string(row) + " ≥ domainSize " + std::to_string(n));
+    if (mm > 1)
+      return Status(Errc::bad_encoding,
+                    where() + ": matrix " + std::to_string(mm) + " (only A = 0 and B = 1)");
+    if (sig >= nv)
+      return Status(Errc::out_of_range,
+                    where() + ": signal " + std::to_string(sig) + " ≥ nVars " + std::to_string(nv));
+    if (row >= n)
+      return Status(Errc::out_of_range, where() + ": constraint " + std::to_string(row) +
+                                            " ≥ domainSize " + std::to_string(n));
     Limbs<4> v;
     std::memcpy(v.data(), e + 12, 32);  // little-endian limbs (x86-64)
-    if (limbs_cmp(v, Fr::kModulus) >= 0) return Status(Errc::out_of_range, where() + ": value is not below r");
+    if (limbs_cmp(v, Fr::kModulus) >= 0)
+      return Status(Errc::out_of_range, where() + ": value is not below r");
     // v = c·R² (canonical), so one Montgomery reduction gives c·R, the Montgomery form of c.
     out = {row, sig, Fr::from_mont_unchecked(Fr::from_mont_unchecked(v).to_canonical())};
     mat = static_cast<std::uint8_t>(mm);
@@ -323,10 +365,12 @@ Result<SnarkjsZkey> read_zkey(const std::string& path, const ZkeyReadOptions& op
   return z;
 }
 
-Result<std::vector<std::uint8_t>> write_zkey(const ProvingKey& pk, const R1csMatrices& m, ThreadPool* pool_opt) {
+Result<std::vector<std::uint8_t>> write_zkey(const ProvingKey& pk, const R1csMatrices& m,
+                                             ThreadPool* pool_opt) {
   ThreadPool serial(1);
   ThreadPool& pool = pool_opt != nullptr ? *pool_opt : serial;
-  if (pk.layout != KeyLayout::snarkjs) return Status(Errc::invalid_argument, "write_zkey: the key has the bellperson layout");
+  if (pk.layout != KeyLayout::snarkjs)
+    return Status(Errc::invalid_argument, "write_zkey: the key has the bellperson layout");
   CUZK_RETURN_IF_ERROR(check_key_matches(pk, m));
   const std::uint32_t nv = static_cast<std::uint32_t>(m.num_columns());
   const std::uint32_t np = static_cast<std::uint32_t>(m.num_inputs - 1);
@@ -349,9 +393,12 @@ Result<std::vector<std::uint8_t>> write_zkey(const ProvingKey& pk, const R1csMat
   put_u32_le(s2, nv);
   put_u32_le(s2, np);
   put_u32_le(s2, static_cast<std::uint32_t>(pk.domain_size));
-  for (const auto& b : {g1s(std::span<const G1Affine>(&pk.vk.alpha_g1, 1)), g1s(std::span<const G1Affine>(&pk.vk.beta_g1, 1)),
-                        g2s(std::span<const G2Affine>(&pk.vk.beta_g2, 1)), g2s(std::span<const G2Affine>(&pk.vk.gamma_g2, 1)),
-                        g1s(std::span<const G1Affine>(&pk.vk.delta_g1, 1)), g2s(std::span<const G2Affine>(&pk.vk.delta_g2, 1))})
+  for (const auto& b : {g1s(std::span<const G1Affine>(&pk.vk.alpha_g1, 1)),
+                        g1s(std::span<const G1Affine>(&pk.vk.beta_g1, 1)),
+                        g2s(std::span<const G2Affine>(&pk.vk.beta_g2, 1)),
+                        g2s(std::span<const G2Affine>(&pk.vk.gamma_g2, 1)),
+                        g1s(std::span<const G1Affine>(&pk.vk.delta_g1, 1)),
+                        g2s(std::span<const G2Affine>(&pk.vk.delta_g2, 1))})
     s2.insert(s2.end(), b.begin(), b.end());
   // Section 4: per row, the A terms then the B terms.
   std::uint32_t count = 0;

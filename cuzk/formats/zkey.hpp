@@ -22,8 +22,8 @@ namespace cuzk {
 
 /// Where a zkey read's wall time went (seconds), for `cuzk prove --timings`.
 struct ZkeyReadTimings {
-  double header = 0;        ///< section table, header points
-  double points = 0;        ///< sections 3, 5-9: range + curve (+ subgroup) checks into the key's arrays
+  double header = 0;  ///< section table, header points
+  double points = 0;  ///< sections 3, 5-9: range + curve (+ subgroup) checks into the key's arrays
   double coefficients = 0;  ///< section 4 into A and B rows
 };
 
@@ -45,9 +45,10 @@ struct ZkeyReadOptions {
 
 /// A parsed zkey.
 struct SnarkjsZkey {
-  ProvingKey pk;          ///< layout snarkjs
-  R1csMatrices matrices;  ///< A, B of section 4 (C rows empty), nConstraints + nPublic + 1 rows; empty
-                          ///< without ZkeyReadOptions::coefficients
+  ProvingKey pk;  ///< layout snarkjs
+  R1csMatrices
+      matrices;  ///< A, B of section 4 (C rows empty), nConstraints + nPublic + 1 rows; empty
+                 ///< without ZkeyReadOptions::coefficients
   std::uint32_t n_vars = 0, n_public = 0;
 };
 
@@ -59,6 +60,7 @@ Result<SnarkjsZkey> read_zkey(const std::string& path, const ZkeyReadOptions& op
 /// The .zkey image of a snarkjs-layout key and the A, B rows of its circuit, sections in snarkjs's
 /// order 1,2,4,3,9,8,5,6,7,10 (section 10: zero circuit hash, no contributions).
 /// invalid_argument for a bellperson-layout key; size_mismatch when key and matrices disagree.
-Result<std::vector<std::uint8_t>> write_zkey(const ProvingKey& pk, const R1csMatrices& m, ThreadPool* pool = nullptr);
+Result<std::vector<std::uint8_t>> write_zkey(const ProvingKey& pk, const R1csMatrices& m,
+                                             ThreadPool* pool = nullptr);
 
 }  // namespace cuzk

@@ -19,7 +19,9 @@
 namespace cuzk {
 namespace {
 
-std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}(); }
+std::uint64_t fresh_seed() {
+  return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+}
 
 Fr random_fr(std::mt19937_64& rng) {
   Limbs<4> c{rng(), rng(), rng(), rng() & 0x7fffffffffffffffULL};
@@ -38,8 +40,8 @@ struct Pair {
   }
 };
 
-#define REQUIRE_GPU()                                                                   \
-  do {                                                                                  \
+#define REQUIRE_GPU()                                                                         \
+  do {                                                                                        \
     if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device present: GPU test skipped"; \
   } while (0)
 
@@ -95,7 +97,8 @@ std::vector<Affine<C>> make_points(std::size_t n, std::mt19937_64& rng) {
   Jacobian<C> x = mul_vartime(g, random_fr(rng));
   std::vector<Jacobian<C>> j(n);
   for (auto& v : j) v = x, x.add(q);
-  for (std::size_t k = 0; k < n / 40 + 1; ++k) j[rng() % n] = (rng() & 1) ? Jacobian<C>::identity() : j[rng() % n];
+  for (std::size_t k = 0; k < n / 40 + 1; ++k)
+    j[rng() % n] = (rng() & 1) ? Jacobian<C>::identity() : j[rng() % n];
   return batch_to_affine_vartime<C>(j);
 }
 
@@ -105,12 +108,21 @@ std::vector<Affine<C>> make_points(std::size_t n, std::mt19937_64& rng) {
 Fr round_scalar(int mode, std::mt19937_64& rng) {
   const unsigned r = rng() % 20;
   switch (mode) {
-    case 0: return random_fr(rng);
-    case 1: return r < 8 ? Fr::zero() : r < 16 ? Fr::one() : random_fr(rng);
-    case 2: return r < 7 ? Fr::zero() : r < 14 ? Fr::one() : random_fr(rng);
-    case 3: return Fr::zero();
-    case 5: return r < 6 ? Fr::zero() : r < 12 ? Fr::one() : r < 16 ? Fr::from_u64(2 + rng() % 3) : Fr::zero() - Fr::from_u64(1 + rng() % 3);
-    default: return r < 10 ? Fr::zero() : Fr::one();
+    case 0:
+      return random_fr(rng);
+    case 1:
+      return r < 8 ? Fr::zero() : r < 16 ? Fr::one() : random_fr(rng);
+    case 2:
+      return r < 7 ? Fr::zero() : r < 14 ? Fr::one() : random_fr(rng);
+    case 3:
+      return Fr::zero();
+    case 5:
+      return r < 6    ? Fr::zero()
+             : r < 12 ? Fr::one()
+             : r < 16 ? Fr::from_u64(2 + rng() % 3)
+                      : Fr::zero() - Fr::from_u64(1 + rng() % 3);
+    default:
+      return r < 10 ? Fr::zero() : Fr::one();
   }
 }
 
@@ -138,7 +150,9 @@ void compare_msm(Pair& p, std::size_t n_min, std::size_t n_span, Load load, Msm 
       offset = rng() % (nb - used + 1);
     }
     const MsmOptions o{.density = {.bits = bits, .base_offset = offset},
-                       .bit_split = mode == 1 ? BitSplit::never : mode == 4 ? BitSplit::always : BitSplit::automatic};
+                       .bit_split = mode == 1   ? BitSplit::never
+                                    : mode == 4 ? BitSplit::always
+                                                : BitSplit::automatic};
     auto rc = msm(*p.cpu, *idc, s, o), rg = msm(*p.gpu, *idg, s, o);
     ASSERT_TRUE(rc.ok()) << rc.status().to_string();
     ASSERT_TRUE(rg.ok()) << rg.status().to_string();
@@ -153,7 +167,9 @@ TEST(GpuConformance, MsmG1) {
   ASSERT_TRUE(p.gpu);
   compare_msm<G1Curve>(
       p, 2000, 3000, [](Backend& b, const auto& pts) { return b.load_bases_g1(pts); },
-      [](Backend& b, BasesId id, std::span<const Fr> s, const MsmOptions& o) { return b.msm_g1(id, s, o); });
+      [](Backend& b, BasesId id, std::span<const Fr> s, const MsmOptions& o) {
+        return b.msm_g1(id, s, o);
+      });
 }
 
 TEST(GpuConformance, MsmG2) {
@@ -162,7 +178,9 @@ TEST(GpuConformance, MsmG2) {
   ASSERT_TRUE(p.gpu);
   compare_msm<G2Curve>(
       p, 600, 800, [](Backend& b, const auto& pts) { return b.load_bases_g2(pts); },
-      [](Backend& b, BasesId id, std::span<const Fr> s, const MsmOptions& o) { return b.msm_g2(id, s, o); });
+      [](Backend& b, BasesId id, std::span<const Fr> s, const MsmOptions& o) {
+        return b.msm_g2(id, s, o);
+      });
 }
 
 // Past 2^17 scalars the device takes windows of 16 bits (8 below): the large-window path with a
@@ -172,8 +190,11 @@ TEST(GpuConformance, MsmG1LargeWindow) {
   Pair p;
   ASSERT_TRUE(p.gpu);
   compare_msm<G1Curve>(
-      p, (1u << 17) + 3000, 1u << 15, [](Backend& b, const auto& pts) { return b.load_bases_g1(pts); },
-      [](Backend& b, BasesId id, std::span<const Fr> s, const MsmOptions& o) { return b.msm_g1(id, s, o); });
+      p, (1u << 17) + 3000, 1u << 15,
+      [](Backend& b, const auto& pts) { return b.load_bases_g1(pts); },
+      [](Backend& b, BasesId id, std::span<const Fr> s, const MsmOptions& o) {
+        return b.msm_g1(id, s, o);
+      });
 }
 
 }  // namespace

@@ -26,8 +26,8 @@ Status check_density(std::size_t n, const MsmDensity& density, std::size_t count
   if (!bits.empty()) {
     const std::size_t words = (n + 63) / 64;
     if (bits.size() < words)
-      return Status(Errc::size_mismatch,
-                    "density has " + std::to_string(bits.size() * 64) + " bits for " + std::to_string(n) + " scalars");
+      return Status(Errc::size_mismatch, "density has " + std::to_string(bits.size() * 64) +
+                                             " bits for " + std::to_string(n) + " scalars");
     used = 0;
     for (std::size_t w = 0; w < words; ++w) {
       std::uint64_t word = bits[w];
@@ -36,7 +36,8 @@ Status check_density(std::size_t n, const MsmDensity& density, std::size_t count
     }
   }
   if (density.base_offset + used > count)
-    return Status(Errc::size_mismatch, "MSM needs bases up to " + std::to_string(density.base_offset + used) +
+    return Status(Errc::size_mismatch, "MSM needs bases up to " +
+                                           std::to_string(density.base_offset + used) +
                                            ", the table has " + std::to_string(count));
   return {};
 }
@@ -53,20 +54,27 @@ Status from_cuda_error(const CudaError& e) {
 class CudaBackend final : public Backend, public DeviceMemoryReport {
  public:
   CudaBackend(std::unique_ptr<DeviceContext> ctx, const CudaBackendOptions& o)
-      : ctx_(std::move(ctx)), tables_(*ctx_), stream_mode_(o.stream_bases), slot_points_(o.stream_slot_points) {}
+      : ctx_(std::move(ctx)),
+        tables_(*ctx_),
+        stream_mode_(o.stream_bases),
+        slot_points_(o.stream_slot_points) {}
 
   std::string name() const override { return "cuda:" + std::to_string(ctx_->device()); }
 
   DeviceMemory device_memory() const override {
     std::lock_guard<std::mutex> lock(streamed_mu_);
-    return {.total = ctx_->arena_bytes(), .used = ctx_->arena_used(), .pinned_total = ctx_->pinned_host_bytes(),
-            .pinned_used = ctx_->pinned_host_used(), .streamed_bytes = streamed_bytes_};
+    return {.total = ctx_->arena_bytes(),
+            .used = ctx_->arena_used(),
+            .pinned_total = ctx_->pinned_host_bytes(),
+            .pinned_used = ctx_->pinned_host_used(),
+            .streamed_bytes = streamed_bytes_};
   }
   // Small-card rule (msm/streamed.cuh): a table larger than half the arena stays in host memory
   // and streams through arena slots; so does one whose upload finds no room.
   bool streams_table(std::uint64_t points, bool g2) const override {
     return stream_mode_ == StreamBases::always ||
-           (stream_mode_ == StreamBases::automatic && (g2 ? 192 : 96) * points + 256 > ctx_->arena_bytes() / 2);
+           (stream_mode_ == StreamBases::automatic &&
+            (g2 ? 192 : 96) * points + 256 > ctx_->arena_bytes() / 2);
   }
   std::uint64_t table_plain_host_bytes(BasesId id) const override {
     std::lock_guard<std::mutex> sl(streamed_mu_);  // streamed_ changes under it too
@@ -80,7 +88,8 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   }
   // upload_bases packs each point to (x, y): 96 B in G1, 192 B in G2; each table is one arena
   // block rounded up to 256 B.
-  std::uint64_t resident_bases_bytes(std::uint64_t g1_points, std::uint64_t g2_points, std::uint32_t tables) const override {
+  std::uint64_t resident_bases_bytes(std::uint64_t g1_points, std::uint64_t g2_points,
+                                     std::uint32_t tables) const override {
     return 96 * g1_points + 192 * g2_points + 256 * std::uint64_t{tables};
   }
 
@@ -100,15 +109,18 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       streamed_.erase(it);
       return {};
     }
-    if (bases_.erase(id.value) == 0) return Status(Errc::not_found, "bases " + std::to_string(id.value) + " are not loaded");
+    if (bases_.erase(id.value) == 0)
+      return Status(Errc::not_found, "bases " + std::to_string(id.value) + " are not loaded");
     return {};
   }
 
   Status ntt(std::span<Fr> values, const NttOptions& options) override {
     const std::size_t n = values.size();
     if (n == 0 || !std::has_single_bit(n) || n > (std::size_t{1} << 32))
-      return Status(Errc::invalid_argument, "NTT length " + std::to_string(n) + " is not a power of two ≤ 2^32");
-    if (options.coset && (options.coset_shift % static_cast<std::uint64_t>(0xffffffff00000001ULL)) == 0)
+      return Status(Errc::invalid_argument,
+                    "NTT length " + std::to_string(n) + " is not a power of two ≤ 2^32");
+    if (options.coset &&
+        (options.coset_shift % static_cast<std::uint64_t>(0xffffffff00000001ULL)) == 0)
       return Status(Errc::invalid_argument, "coset shift must be non-zero");
     std::lock_guard<std::mutex> lock(mu_);
     try {
@@ -118,8 +130,10 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       if (!s.ok()) return s.status();
       cudaStream_t st = ctx_->stream();
       ctx_->upload(v->data(), values.data(), n * sizeof(Fr), st);
-      gpu::ntt_device(*ctx_, tables_, v->as<Fr>(), s->as<Fr>(), static_cast<unsigned>(std::countr_zero(n)),
-                      {.inverse = options.direction == NttDirection::inverse, .coset = options.coset,
+      gpu::ntt_device(*ctx_, tables_, v->as<Fr>(), s->as<Fr>(),
+                      static_cast<unsigned>(std::countr_zero(n)),
+                      {.inverse = options.direction == NttDirection::inverse,
+                       .coset = options.coset,
                        .coset_shift = options.coset_shift},
                       st);
       ctx_->download(values.data(), v->data(), n * sizeof(Fr), st);
@@ -129,12 +143,14 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     return {};
   }
 
-  Result<G1Jacobian> msm_g1(BasesId id, std::span<const Fr> scalars, const MsmOptions& options) override {
+  Result<G1Jacobian> msm_g1(BasesId id, std::span<const Fr> scalars,
+                            const MsmOptions& options) override {
     auto r = msm<G1Xyzz>(id, scalars, options, false);
     if (!r.ok()) return r.status();
     return r->to_jacobian();
   }
-  Result<G2Jacobian> msm_g2(BasesId id, std::span<const Fr> scalars, const MsmOptions& options) override {
+  Result<G2Jacobian> msm_g2(BasesId id, std::span<const Fr> scalars,
+                            const MsmOptions& options) override {
     auto r = msm<G2Xyzz>(id, scalars, options, true);
     if (!r.ok()) return r.status();
     return r->to_jacobian();
@@ -143,14 +159,18 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   Status compute_h(HInputs in, std::span<Fr> h) override {
     const std::size_t n = in.a.size();
     if (n < 2 || !std::has_single_bit(n) || in.b.size() != n || in.c.size() != n)
-      return Status(Errc::size_mismatch, "H inputs must share one power-of-two length ≥ 2 (a " + std::to_string(n) +
-                                             ", b " + std::to_string(in.b.size()) + ", c " + std::to_string(in.c.size()) + ")");
+      return Status(Errc::size_mismatch, "H inputs must share one power-of-two length ≥ 2 (a " +
+                                             std::to_string(n) + ", b " +
+                                             std::to_string(in.b.size()) + ", c " +
+                                             std::to_string(in.c.size()) + ")");
     if (n > (std::size_t{1} << 30))  // the coset power tables (PowTable) cover exponents < 2^30
-      return Status(Errc::invalid_argument, "H on the GPU takes n ≤ 2^30, not " + std::to_string(n));
+      return Status(Errc::invalid_argument,
+                    "H on the GPU takes n ≤ 2^30, not " + std::to_string(n));
     const bool snarkjs = in.convention == HConvention::snarkjs;
     const std::size_t h_len = snarkjs ? n : n - 1;
     if (h.size() != h_len)
-      return Status(Errc::size_mismatch, "h has " + std::to_string(h.size()) + " entries, expected " + std::to_string(h_len));
+      return Status(Errc::size_mismatch, "h has " + std::to_string(h.size()) +
+                                             " entries, expected " + std::to_string(h_len));
     std::lock_guard<std::mutex> lock(mu_);
     try {
       DeviceBuffer buf[4];
@@ -164,12 +184,12 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       ctx_->upload(buf[1].data(), in.b.data(), n * sizeof(Fr), st);
       const unsigned log_n = static_cast<unsigned>(std::countr_zero(n));
       if (snarkjs) {  // c = a∘b is formed on the device
-        gpu::compute_h_snarkjs_device(*ctx_, tables_, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(),
-                                      buf[3].as<Fr>(), log_n, st);
+        gpu::compute_h_snarkjs_device(*ctx_, tables_, buf[0].as<Fr>(), buf[1].as<Fr>(),
+                                      buf[2].as<Fr>(), buf[3].as<Fr>(), log_n, st);
       } else {
         ctx_->upload(buf[2].data(), in.c.data(), n * sizeof(Fr), st);
-        gpu::compute_h_device(*ctx_, tables_, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(), buf[3].as<Fr>(),
-                              log_n, st);
+        gpu::compute_h_device(*ctx_, tables_, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(),
+                              buf[3].as<Fr>(), log_n, st);
       }
       ctx_->download(h.data(), buf[0].data(), h_len * sizeof(Fr), st);
     } catch (const CudaError& e) {
@@ -182,13 +202,15 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   // staged before the compute section, so with two device workers they cross while the other
   // partition computes. Tables that are not resident (streamed), or a working set the arena cannot
   // hold, take the step-wise calls.
-  Result<PartitionSums> prove_partition(const PartitionInputs& in, PartitionTimings* timings) override {
+  Result<PartitionSums> prove_partition(const PartitionInputs& in,
+                                        PartitionTimings* timings) override {
     CUZK_RETURN_IF_ERROR(gpu::check_partition_lengths(in));
     gpu::StagedPartition staged;
     try {
       staged = gpu::stage_partition(*ctx_, in);
     } catch (const CudaError& e) {
-      if (e.code() != cudaErrorMemoryAllocation) return from_cuda_error(e);  // no room now: staged inside
+      if (e.code() != cudaErrorMemoryAllocation)
+        return from_cuda_error(e);  // no room now: staged inside
     }
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -199,7 +221,8 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
         if (it == bases_.end()) resident = false;
         return it == bases_.end() ? nullptr : &it->second;
       };
-      t.a = find(in.a), t.b_g1 = find(in.b_g1), t.b_g2 = find(in.b_g2), t.l = find(in.l), t.h = find(in.h);
+      t.a = find(in.a), t.b_g1 = find(in.b_g1), t.b_g2 = find(in.b_g2), t.l = find(in.l),
+      t.h = find(in.h);
       if (resident) {
         CUZK_RETURN_IF_ERROR(gpu::check_partition(in, t));
         try {
@@ -225,7 +248,8 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
         bases_.emplace(id, std::move(rb));
         return BasesId{id};
       } catch (const CudaError& e) {
-        if (e.code() != cudaErrorMemoryAllocation || stream_mode_ == StreamBases::never) return from_cuda_error(e);
+        if (e.code() != cudaErrorMemoryAllocation || stream_mode_ == StreamBases::never)
+          return from_cuda_error(e);
         stream = true;  // no room in the arena now: keep it on the host
       }
     }
@@ -237,28 +261,36 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       streamed_.emplace(id, std::move(sb));
       return BasesId{id};
     } catch (const std::bad_alloc&) {
-      return Status(Errc::out_of_memory, "no host memory for a streamed base table of " + std::to_string(points) + " points");
+      return Status(Errc::out_of_memory, "no host memory for a streamed base table of " +
+                                             std::to_string(points) + " points");
     }
   }
 
   template <class HostXyzz>
-  Result<HostXyzz> msm(BasesId id, std::span<const Fr> scalars, const MsmOptions& options, bool g2) {
+  Result<HostXyzz> msm(BasesId id, std::span<const Fr> scalars, const MsmOptions& options,
+                       bool g2) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (auto s = streamed_.find(id.value); s != streamed_.end()) return msm_streamed<HostXyzz>(s->second, scalars, options, g2);
+    if (auto s = streamed_.find(id.value); s != streamed_.end())
+      return msm_streamed<HostXyzz>(s->second, scalars, options, g2);
     auto it = bases_.find(id.value);
-    if (it == bases_.end()) return Status(Errc::not_found, "bases " + std::to_string(id.value) + " are not loaded");
+    if (it == bases_.end())
+      return Status(Errc::not_found, "bases " + std::to_string(id.value) + " are not loaded");
     const gpu::ResidentBases& rb = it->second;
-    if (rb.g2 != g2) return Status(Errc::invalid_argument, std::string("bases ") + std::to_string(id.value) + " are " +
-                                                               (rb.g2 ? "G2" : "G1") + " points");
+    if (rb.g2 != g2)
+      return Status(Errc::invalid_argument, std::string("bases ") + std::to_string(id.value) +
+                                                " are " + (rb.g2 ? "G2" : "G1") + " points");
     const std::size_t n = scalars.size();
     const auto& bits = options.density.bits;
     CUZK_RETURN_IF_ERROR(check_density(n, options.density, rb.count));
-    const gpu::GpuMsmConfig cfg{.density_bits = bits.empty() ? bits : bits.subspan(0, (n + 63) / 64),
-                                .base_offset = options.density.base_offset,
-                                .bit_split = options.bit_split != BitSplit::never};
+    const gpu::GpuMsmConfig cfg{
+        .density_bits = bits.empty() ? bits : bits.subspan(0, (n + 63) / 64),
+        .base_offset = options.density.base_offset,
+        .bit_split = options.bit_split != BitSplit::never};
     try {
-      if constexpr (std::is_same_v<HostXyzz, G1Xyzz>) return gpu::msm_g1_device(*ctx_, rb, scalars, cfg, ctx_->stream());
-      else return gpu::msm_g2_device(*ctx_, rb, scalars, cfg, ctx_->stream());
+      if constexpr (std::is_same_v<HostXyzz, G1Xyzz>)
+        return gpu::msm_g1_device(*ctx_, rb, scalars, cfg, ctx_->stream());
+      else
+        return gpu::msm_g2_device(*ctx_, rb, scalars, cfg, ctx_->stream());
     } catch (const CudaError& e) {
       return from_cuda_error(e);
     }
@@ -266,10 +298,11 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
 
   // The streamed-bases MSM (msm/streamed.cuh); mu_ held. Same checks as the resident one.
   template <class HostXyzz>
-  Result<HostXyzz> msm_streamed(const gpu::StreamedBases& sb, std::span<const Fr> scalars, const MsmOptions& options,
-                                bool g2) {
+  Result<HostXyzz> msm_streamed(const gpu::StreamedBases& sb, std::span<const Fr> scalars,
+                                const MsmOptions& options, bool g2) {
     if (sb.g2 != g2)
-      return Status(Errc::invalid_argument, std::string("streamed bases are ") + (sb.g2 ? "G2" : "G1") + " points");
+      return Status(Errc::invalid_argument,
+                    std::string("streamed bases are ") + (sb.g2 ? "G2" : "G1") + " points");
     const std::size_t n = scalars.size();
     const auto& bits = options.density.bits;
     CUZK_RETURN_IF_ERROR(check_density(n, options.density, sb.count));
@@ -294,8 +327,9 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   const std::size_t slot_points_;
   std::mutex mu_;  // the device's compute section
   std::map<std::uint64_t, gpu::ResidentBases> bases_;
-  std::map<std::uint64_t, gpu::StreamedBases> streamed_;  // tables kept on the host (small-card path)
-  mutable std::mutex streamed_mu_;                       // streamed_bytes_ for device_memory()
+  std::map<std::uint64_t, gpu::StreamedBases>
+      streamed_;                    // tables kept on the host (small-card path)
+  mutable std::mutex streamed_mu_;  // streamed_bytes_ for device_memory()
   std::uint64_t streamed_bytes_ = 0;
   std::uint64_t next_id_ = 0;
 };
@@ -311,23 +345,28 @@ int cuda_device_count() {
   return n;
 }
 
-Result<std::unique_ptr<Backend>> make_cuda_backend(std::string_view spec, const CudaBackendOptions& options) {
+Result<std::unique_ptr<Backend>> make_cuda_backend(std::string_view spec,
+                                                   const CudaBackendOptions& options) {
   int device = 0;
   if (spec.starts_with("cuda:")) {
     const std::string_view num = spec.substr(5);
     auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), device);
     if (ec != std::errc() || p != num.data() + num.size() || device < 0)
-      return Status(Errc::invalid_argument, "bad CUDA backend spec \"" + std::string(spec) + "\" (expected cuda:N)");
+      return Status(Errc::invalid_argument,
+                    "bad CUDA backend spec \"" + std::string(spec) + "\" (expected cuda:N)");
   } else if (spec != "cuda") {
     return Status(Errc::invalid_argument, "not a CUDA backend spec: \"" + std::string(spec) + "\"");
   }
-  gpu::DeviceContextOptions co{.device = device, .arena_bytes = options.arena_bytes, .vram_cap_bytes = options.vram_cap_bytes,
+  gpu::DeviceContextOptions co{.device = device,
+                               .arena_bytes = options.arena_bytes,
+                               .vram_cap_bytes = options.vram_cap_bytes,
                                .pinned_host_bytes = options.pinned_host_bytes,
                                .partition_pinned_bytes = options.partition_pinned_bytes};
   if (options.arena_fraction > 0) co.free_fraction = options.arena_fraction;
   auto ctx = gpu::DeviceContext::create(co);
   if (!ctx.ok()) return ctx.status();
-  return Result<std::unique_ptr<Backend>>(std::unique_ptr<Backend>(new CudaBackend(std::move(ctx).value(), options)));
+  return Result<std::unique_ptr<Backend>>(
+      std::unique_ptr<Backend>(new CudaBackend(std::move(ctx).value(), options)));
 }
 
 }  // namespace cuzk

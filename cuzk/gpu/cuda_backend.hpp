@@ -48,7 +48,8 @@ struct CudaBackendOptions {
 
 /// "cuda" or "cuda:N" → a backend on device N; invalid_argument for another spec, device_failure
 /// where no such GPU is present.
-Result<std::unique_ptr<Backend>> make_cuda_backend(std::string_view spec, const CudaBackendOptions& options = {});
+Result<std::unique_ptr<Backend>> make_cuda_backend(std::string_view spec,
+                                                   const CudaBackendOptions& options = {});
 
 /// Number of CUDA devices present (0 when the driver or a GPU is missing).
 int cuda_device_count();

@@ -16,15 +16,17 @@
 namespace cuzk {
 namespace {
 
-std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}(); }
+std::uint64_t fresh_seed() {
+  return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+}
 
 Fr random_fr(std::mt19937_64& rng) {
   Limbs<4> c{rng(), rng(), rng(), rng() & 0x7fffffffffffffffULL};
   return Fr::from_limbs_reduce(c);
 }
 
-#define REQUIRE_GPU()                                                                   \
-  do {                                                                                  \
+#define REQUIRE_GPU()                                                                         \
+  do {                                                                                        \
     if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device present: GPU test skipped"; \
   } while (0)
 
@@ -86,7 +88,8 @@ TEST(CudaBackend, NttMatchesDft) {
       const bool inv = variant & 1, coset = variant & 2;
       const std::uint64_t shift = coset ? 5 + rng() % 100 : kFrGenerator;
       auto got = x;
-      ASSERT_TRUE(b->ntt(got, {.direction = inv ? NttDirection::inverse : NttDirection::forward, .coset = coset,
+      ASSERT_TRUE(b->ntt(got, {.direction = inv ? NttDirection::inverse : NttDirection::forward,
+                               .coset = coset,
                                .coset_shift = shift})
                       .ok());
       EXPECT_EQ(got, dft(x, lg, inv, coset ? Fr::from_u64(shift) : Fr::one()))
@@ -104,7 +107,8 @@ TEST(CudaBackend, NttMatchesDft) {
 TEST(CudaBackend, PinnedPartitionPoolCopiesDirectly) {
   REQUIRE_GPU();
   const std::size_t n = std::size_t{1} << 18;
-  auto b = make_cuda_backend("cuda:0", {.arena_bytes = std::size_t{1} << 30, .partition_pinned_bytes = std::size_t{12} << 20});
+  auto b = make_cuda_backend("cuda:0", {.arena_bytes = std::size_t{1} << 30,
+                                        .partition_pinned_bytes = std::size_t{12} << 20});
   ASSERT_TRUE(b.ok()) << b.status().to_string();
   const std::uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
@@ -135,9 +139,11 @@ TEST(CudaBackend, ComputeHMatchesPolynomialDivision) {
   for (unsigned lg : {2u, 5u, 6u}) {
     const std::size_t n = std::size_t{1} << lg;
     std::vector<Fr> a(n), bb(n), c(n);
-    for (std::size_t i = 0; i + 1 < n; ++i) a[i] = random_fr(rng), bb[i] = random_fr(rng), c[i] = a[i] * bb[i];
+    for (std::size_t i = 0; i + 1 < n; ++i)
+      a[i] = random_fr(rng), bb[i] = random_fr(rng), c[i] = a[i] * bb[i];
     // Oracle: coefficients, product, division by X^n − 1 (quotient of degree ≤ n − 2).
-    const auto pa = dft(a, lg, true, Fr::one()), pb = dft(bb, lg, true, Fr::one()), pc = dft(c, lg, true, Fr::one());
+    const auto pa = dft(a, lg, true, Fr::one()), pb = dft(bb, lg, true, Fr::one()),
+               pc = dft(c, lg, true, Fr::one());
     std::vector<Fr> prod(2 * n, Fr::zero());
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j < n; ++j) prod[i + j] += pa[i] * pb[j];
@@ -148,10 +154,12 @@ TEST(CudaBackend, ComputeHMatchesPolynomialDivision) {
       prod[d - n] += prod[d];
       prod[d] = Fr::zero();
     }
-    for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(prod[i].is_zero()) << "oracle: not divisible, seed=" << seed;
+    for (std::size_t i = 0; i < n; ++i)
+      ASSERT_TRUE(prod[i].is_zero()) << "oracle: not divisible, seed=" << seed;
     std::vector<Fr> h(n - 1);
     ASSERT_TRUE(b->compute_h({a, bb, c}, h).ok());
-    for (std::size_t i = 0; i + 1 < n; ++i) EXPECT_EQ(h[i], q[i]) << "lg=" << lg << " i=" << i << " seed=" << seed;
+    for (std::size_t i = 0; i + 1 < n; ++i)
+      EXPECT_EQ(h[i], q[i]) << "lg=" << lg << " i=" << i << " seed=" << seed;
   }
   std::vector<Fr> a(8), bb(8), c(4), h(7);
   EXPECT_EQ(b->compute_h({a, bb, c}, h).code(), Errc::size_mismatch);
@@ -186,11 +194,13 @@ void check_msm(Backend& b, Load load, Msm msm) {
     if (used < nb - 10 && rng() % 3 != 0) bits[i / 64] |= std::uint64_t{1} << (i % 64), ++used;
   const std::size_t offset = rng() % (nb - used + 1);
   for (BitSplit split : {BitSplit::automatic, BitSplit::never}) {
-    auto got = msm(*id, s, MsmOptions{.density = {.bits = bits, .base_offset = offset}, .bit_split = split});
+    auto got = msm(
+        *id, s, MsmOptions{.density = {.bits = bits, .base_offset = offset}, .bit_split = split});
     ASSERT_TRUE(got.ok()) << got.status().to_string();
     Jacobian<C> want = Jacobian<C>::identity();
     for (std::size_t i = 0, k = 0; i < n; ++i)
-      if ((bits[i / 64] >> (i % 64)) & 1) want.add(mul_vartime(Jacobian<C>::from_affine(pts[offset + k++]), s[i]));
+      if ((bits[i / 64] >> (i % 64)) & 1)
+        want.add(mul_vartime(Jacobian<C>::from_affine(pts[offset + k++]), s[i]));
     EXPECT_EQ(got->to_affine_vartime(), want.to_affine_vartime()) << C::name << " seed=" << seed;
   }
   // Without density, more scalars than bases: size_mismatch.

@@ -24,9 +24,9 @@ class CudaError : public std::runtime_error {
 
 }  // namespace cuzk::gpu
 
-#define CUZK_CUDA_CHECK(expr)                                                          \
-  do {                                                                                 \
-    cudaError_t cuzk_e_ = (expr);                                                      \
+#define CUZK_CUDA_CHECK(expr)                                                                     \
+  do {                                                                                            \
+    cudaError_t cuzk_e_ = (expr);                                                                 \
     if (cuzk_e_ != cudaSuccess) throw ::cuzk::gpu::CudaError(cuzk_e_, #expr, __FILE__, __LINE__); \
   } while (0)
 

@@ -137,7 +137,9 @@ struct DeviceContext::PartitionPool final : PinnedHostPool {
   }
 };
 
-std::size_t DeviceContext::partition_pinned_bytes() const { return partition_pool_ ? partition_pool_->bytes : 0; }
+std::size_t DeviceContext::partition_pinned_bytes() const {
+  return partition_pool_ ? partition_pool_->bytes : 0;
+}
 std::size_t DeviceContext::partition_pinned_used() const {
   if (!partition_pool_) return 0;
   std::lock_guard<std::mutex> lock(partition_pool_->mu);
@@ -153,8 +155,9 @@ Result<std::unique_ptr<DeviceContext>> DeviceContext::create(const DeviceContext
       return Status(Errc::device_failure, "no CUDA device is present");
     }
     if (o.device < 0 || o.device >= count)
-      return Status(Errc::invalid_argument, "CUDA device " + std::to_string(o.device) + " does not exist (" +
-                                                std::to_string(count) + " present)");
+      return Status(Errc::invalid_argument, "CUDA device " + std::to_string(o.device) +
+                                                " does not exist (" + std::to_string(count) +
+                                                " present)");
     ctx->device_ = o.device;
     CUZK_CUDA_CHECK(cudaSetDevice(o.device));
     cudaDeviceProp prop{};
@@ -164,16 +167,20 @@ Result<std::unique_ptr<DeviceContext>> DeviceContext::create(const DeviceContext
 
     std::size_t free_b = 0, total_b = 0;
     CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    std::size_t want = o.arena_bytes ? o.arena_bytes : static_cast<std::size_t>(static_cast<double>(free_b) * o.free_fraction);
+    std::size_t want =
+        o.arena_bytes ? o.arena_bytes
+                      : static_cast<std::size_t>(static_cast<double>(free_b) * o.free_fraction);
     if (o.vram_cap_bytes) want = std::min(want, o.vram_cap_bytes);
     want = want / kAlign * kAlign;
     if (want == 0 || want > free_b)
-      return Status(Errc::out_of_memory, "VRAM arena of " + std::to_string(want) + " bytes requested, " +
-                                             std::to_string(free_b) + " free on " + ctx->name_);
+      return Status(Errc::out_of_memory, "VRAM arena of " + std::to_string(want) +
+                                             " bytes requested, " + std::to_string(free_b) +
+                                             " free on " + ctx->name_);
     void* p = nullptr;
     if (cudaMalloc(&p, want) != cudaSuccess) {
       (void)cudaGetLastError();
-      return Status(Errc::out_of_memory, "cannot reserve a VRAM arena of " + std::to_string(want) + " bytes");
+      return Status(Errc::out_of_memory,
+                    "cannot reserve a VRAM arena of " + std::to_string(want) + " bytes");
     }
     ctx->arena_ = static_cast<char*>(p);
     ctx->arena_bytes_ = want;
@@ -202,7 +209,8 @@ Result<std::unique_ptr<DeviceContext>> DeviceContext::create(const DeviceContext
       void* h = nullptr;
       if (cudaMallocHost(&h, want_host) != cudaSuccess) {
         (void)cudaGetLastError();
-        return Status(Errc::out_of_memory, "cannot reserve a pinned host pool of " + std::to_string(want_host) + " bytes");
+        return Status(Errc::out_of_memory, "cannot reserve a pinned host pool of " +
+                                               std::to_string(want_host) + " bytes");
       }
       ctx->host_pool_ = static_cast<char*>(h);
       ctx->host_pool_bytes_ = want_host;
@@ -213,7 +221,8 @@ Result<std::unique_ptr<DeviceContext>> DeviceContext::create(const DeviceContext
       void* h = nullptr;
       if (cudaMallocHost(&h, want_part) != cudaSuccess) {
         (void)cudaGetLastError();
-        return Status(Errc::out_of_memory, "cannot reserve a pinned pool of " + std::to_string(want_part) +
+        return Status(Errc::out_of_memory, "cannot reserve a pinned pool of " +
+                                               std::to_string(want_part) +
                                                " bytes for partition vectors");
       }
       ctx->partition_pool_ = std::make_unique<PartitionPool>();
@@ -261,7 +270,8 @@ Result<DeviceBuffer> DeviceContext::alloc(std::size_t bytes, const char* what) {
   for (auto& [o, s] : free_) largest = std::max(largest, s);
   return Status(Errc::out_of_memory, std::string(what) + ": " + std::to_string(need) +
                                          " bytes needed, largest free block of the VRAM arena is " +
-                                         std::to_string(largest) + " of " + std::to_string(arena_bytes_));
+                                         std::to_string(largest) + " of " +
+                                         std::to_string(arena_bytes_));
 }
 
 void DeviceContext::release(void* ptr, std::size_t bytes) {
@@ -311,9 +321,10 @@ Result<PinnedHostBlock> DeviceContext::alloc_pinned_host(std::size_t bytes, cons
   if (off == SIZE_MAX) {
     std::size_t largest = 0;
     for (auto& [o, s] : host_free_) largest = std::max(largest, s);
-    return Status(Errc::out_of_memory, std::string(what) + ": " + std::to_string(need) +
-                                           " bytes needed, largest free block of the pinned host pool is " +
-                                           std::to_string(largest) + " of " + std::to_string(host_pool_bytes_));
+    return Status(Errc::out_of_memory,
+                  std::string(what) + ": " + std::to_string(need) +
+                      " bytes needed, largest free block of the pinned host pool is " +
+                      std::to_string(largest) + " of " + std::to_string(host_pool_bytes_));
   }
   PinnedHostBlock b;
   b.ctx_ = this;
@@ -396,14 +407,16 @@ void DeviceContext::download(void* dst, const void* src, std::size_t bytes, cuda
 // record the event. Download: queue the DMA into one buffer, then drain the worker's previous chunk
 // (wait, memcpy pinned → pageable) while this one is in flight. All DMA copies share |stream|; an
 // event there completes once everything queued before it has.
-void DeviceContext::copy_chunks(bool to_device, void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
+void DeviceContext::copy_chunks(bool to_device, void* dst, const void* src, std::size_t bytes,
+                                cudaStream_t stream) {
   if (bytes == 0) return;
   // A host side in pinned memory (a partition vector drawn from a pinned pool) goes by DMA as
   // it is: no staging buffers, no host memcpy.
   if (bytes <= kDirectCopyBytes || PinnedHostPools::contains(to_device ? src : dst, bytes)) {
     // Small copies (density bitmaps, scale tables, results) go straight from pageable memory: they
     // never wait for staging buffers that a large upload on another thread holds.
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, stream));
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(
+        dst, src, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, stream));
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
     return;
   }
@@ -411,27 +424,33 @@ void DeviceContext::copy_chunks(bool to_device, void* dst, const void* src, std:
   // previous DMA) but ≥ 4 MiB: a 128 MiB upload in 32 MiB chunks kept half the threads idle and
   // none double-buffered (≈ 15 GB/s on the H200 host against ≈ 22 GB/s at 512 MiB).
   const std::size_t per_thread_pair = bytes / (2 * static_cast<std::size_t>(copy_threads_));
-  const std::size_t chunk = std::min(std::max<std::size_t>(per_thread_pair / 4096 * 4096, kDirectCopyBytes), pinned_bytes_);
+  const std::size_t chunk = std::min(
+      std::max<std::size_t>(per_thread_pair / 4096 * 4096, kDirectCopyBytes), pinned_bytes_);
   const std::size_t chunks = (bytes + chunk - 1) / chunk;
-  const int want = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(copy_threads_), chunks));
+  const int want =
+      static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(copy_threads_), chunks));
   std::vector<PinnedBuffer> bufs = acquire_pinned(2, 2 * want);
   const int workers = static_cast<int>(bufs.size()) / 2;
   auto work = [&](int w) {
-    PinnedBuffer* b[2] = {&bufs[static_cast<std::size_t>(2 * w)], &bufs[static_cast<std::size_t>(2 * w + 1)]};
+    PinnedBuffer* b[2] = {&bufs[static_cast<std::size_t>(2 * w)],
+                          &bufs[static_cast<std::size_t>(2 * w + 1)]};
     cudaEvent_t ev[2] = {events_[kUserEvents + b[0]->index_], events_[kUserEvents + b[1]->index_]};
     bool pending[2] = {false, false};
     std::size_t prev_off = 0, prev_n = 0;
     int k = 0, prev_k = -1;
-    for (std::size_t i = static_cast<std::size_t>(w); i < chunks; i += static_cast<std::size_t>(workers), k ^= 1) {
+    for (std::size_t i = static_cast<std::size_t>(w); i < chunks;
+         i += static_cast<std::size_t>(workers), k ^= 1) {
       const std::size_t off = i * chunk, n = std::min(chunk, bytes - off);
       if (to_device) {
         if (pending[k]) CUZK_CUDA_CHECK(cudaEventSynchronize(ev[k]));
         std::memcpy(b[k]->data(), static_cast<const char*>(src) + off, n);
-        CUZK_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst) + off, b[k]->data(), n, cudaMemcpyHostToDevice, stream));
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst) + off, b[k]->data(), n,
+                                        cudaMemcpyHostToDevice, stream));
         CUZK_CUDA_CHECK(cudaEventRecord(ev[k], stream));
         pending[k] = true;
       } else {
-        CUZK_CUDA_CHECK(cudaMemcpyAsync(b[k]->data(), static_cast<const char*>(src) + off, n, cudaMemcpyDeviceToHost, stream));
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(b[k]->data(), static_cast<const char*>(src) + off, n,
+                                        cudaMemcpyDeviceToHost, stream));
         CUZK_CUDA_CHECK(cudaEventRecord(ev[k], stream));
         if (prev_k >= 0) {
           CUZK_CUDA_CHECK(cudaEventSynchronize(ev[prev_k]));

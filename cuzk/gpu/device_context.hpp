@@ -67,7 +67,9 @@ class DeviceBuffer {
 
   void* data() const { return ptr_; }
   template <class T>
-  T* as() const { return static_cast<T*>(ptr_); }
+  T* as() const {
+    return static_cast<T*>(ptr_);
+  }
   std::size_t size() const { return bytes_; }
   explicit operator bool() const { return ptr_ != nullptr; }
   /// Returns the range to the arena now.
@@ -193,7 +195,8 @@ class DeviceContext {
   std::map<std::size_t, std::size_t> free_;  // offset → size, coalesced
   std::vector<cudaStream_t> streams_;
   std::vector<cudaEvent_t> events_;
-  void copy_chunks(bool to_device, void* dst, const void* src, std::size_t bytes, cudaStream_t stream);
+  void copy_chunks(bool to_device, void* dst, const void* src, std::size_t bytes,
+                   cudaStream_t stream);
 
   int copy_threads_ = 1;
   std::size_t pinned_bytes_ = 0;

@@ -20,12 +20,14 @@ inline bool has_gpu() {
   return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
 }
 
-#define CUZK_REQUIRE_GPU()                                                      \
-  do {                                                                          \
+#define CUZK_REQUIRE_GPU()                                                                         \
+  do {                                                                                             \
     if (!::cuzk::gpu::test::has_gpu()) GTEST_SKIP() << "no CUDA device present: GPU test skipped"; \
   } while (0)
 
-inline std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}(); }
+inline std::uint64_t fresh_seed() {
+  return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+}
 
 inline Fp random_fp(std::mt19937_64& rng) {
   Limbs<6> c{};

@@ -30,10 +30,11 @@ TEST_P(GpuGroth16, CudaProofEqualsCpuProofAndVerifies) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device present: GPU Groth16 test skipped";
   const Case tc = GetParam();
   const std::uint64_t seed = std::random_device{}();
-  std::printf("seed=%llu log_rows=%u layout=%s\n", static_cast<unsigned long long>(seed), tc.log_rows,
-              tc.layout == KeyLayout::snarkjs ? "snarkjs" : "bellperson");
+  std::printf("seed=%llu log_rows=%u layout=%s\n", static_cast<unsigned long long>(seed),
+              tc.log_rows, tc.layout == KeyLayout::snarkjs ? "snarkjs" : "bellperson");
   ThreadPool pool(2);
-  auto circuit = generate_bench_r1cs(pool, {.log_rows = tc.log_rows, .seed = seed, .num_public = 3});
+  auto circuit =
+      generate_bench_r1cs(pool, {.log_rows = tc.log_rows, .seed = seed, .num_public = 3});
   ASSERT_TRUE(circuit.ok()) << circuit.status().to_string();
   const R1csMatrices& m = circuit->matrices;
   const std::vector<Fr> z = circuit->assignment();
@@ -52,9 +53,11 @@ TEST_P(GpuGroth16, CudaProofEqualsCpuProofAndVerifies) {
   ProveTimings t;
   auto p_gpu = prove(**gpu, pool, *pk, m, z, {.r = r, .s = s, .timings = &t});
   ASSERT_TRUE(p_gpu.ok()) << p_gpu.status().to_string();
-  std::printf("cuda: h %.2f ms, msm a %.2f, b_g1 %.2f, b_g2 %.2f, l %.2f, h %.2f, upload %.2f, total %.2f ms\n",
-              t.h * 1e3, t.msm_a * 1e3, t.msm_b1 * 1e3, t.msm_b2 * 1e3, t.msm_l * 1e3, t.msm_h * 1e3, t.upload * 1e3,
-              t.total * 1e3);
+  std::printf(
+      "cuda: h %.2f ms, msm a %.2f, b_g1 %.2f, b_g2 %.2f, l %.2f, h %.2f, upload %.2f, total %.2f "
+      "ms\n",
+      t.h * 1e3, t.msm_a * 1e3, t.msm_b1 * 1e3, t.msm_b2 * 1e3, t.msm_l * 1e3, t.msm_h * 1e3,
+      t.upload * 1e3, t.total * 1e3);
   EXPECT_EQ(*p_cpu, *p_gpu) << "seed=" << seed;
   // The step-wise backend calls (compute_h + eight MSMs, each input uploaded per call) give the same
   // proof as the one-call partition (gpu/partition.cuh).
@@ -116,9 +119,11 @@ TEST(GpuGroth16Stages, BellpersonStagesMatchCpu) {
     ASSERT_TRUE((*gpu)->compute_h({abc2.a, abc2.b, abc2.c}, h2).ok());
     std::size_t h_diff = 0;
     for (std::size_t i = 0; i < n - 1; ++i) h_diff += h1[i] != h2[i];
-    EXPECT_EQ(h_diff, 0u) << "H differs in " << h_diff << " of " << n - 1 << " lg=" << lg << " seed=" << seed;
+    EXPECT_EQ(h_diff, 0u) << "H differs in " << h_diff << " of " << n - 1 << " lg=" << lg
+                          << " seed=" << seed;
     // MSMs as prove_with_abc calls them.
-    const std::span<const Fr> inputs(z.data(), m.num_inputs), aux(z.data() + m.num_inputs, m.num_aux);
+    const std::span<const Fr> inputs(z.data(), m.num_inputs),
+        aux(z.data() + m.num_inputs, m.num_aux);
     const MsmDensity a_aux{.bits = m.a_aux_density.words, .base_offset = m.num_inputs};
     const MsmDensity b_in{.bits = m.b_input_density.words, .base_offset = 0};
     const MsmDensity b_aux{.bits = m.b_aux_density.words, .base_offset = m.b_input_density.count()};
@@ -128,34 +133,38 @@ TEST(GpuGroth16Stages, BellpersonStagesMatchCpu) {
       std::span<const Fr> s;
       MsmDensity d;
     };
-    const G1Call g1_calls[] = {{"a inputs", &ResidentKey::a, inputs, {}}, {"a aux", &ResidentKey::a, aux, a_aux},
+    const G1Call g1_calls[] = {{"a inputs", &ResidentKey::a, inputs, {}},
+                               {"a aux", &ResidentKey::a, aux, a_aux},
                                {"b_g1 inputs", &ResidentKey::b_g1, inputs, b_in},
-                               {"b_g1 aux", &ResidentKey::b_g1, aux, b_aux}, {"l", &ResidentKey::l, aux, {}},
+                               {"b_g1 aux", &ResidentKey::b_g1, aux, b_aux},
+                               {"l", &ResidentKey::l, aux, {}},
                                {"h", &ResidentKey::h, h1, {}}};
     for (const auto& c : g1_calls) {
       auto rc = cpu.msm_g1((**kc).*c.q, c.s, {.density = c.d});
       auto rg = (*gpu)->msm_g1((**kg).*c.q, c.s, {.density = c.d});
       ASSERT_TRUE(rc.ok() && rg.ok()) << c.name;
-      EXPECT_EQ(rc->to_affine_vartime(), rg->to_affine_vartime()) << "MSM " << c.name << " n=" << c.s.size()
-                                                                  << " lg=" << lg << " seed=" << seed;
+      EXPECT_EQ(rc->to_affine_vartime(), rg->to_affine_vartime())
+          << "MSM " << c.name << " n=" << c.s.size() << " lg=" << lg << " seed=" << seed;
     }
-    for (const auto& [name, s, d] : {std::tuple{"b_g2 inputs", inputs, b_in}, std::tuple{"b_g2 aux", aux, b_aux}}) {
+    for (const auto& [name, s, d] :
+         {std::tuple{"b_g2 inputs", inputs, b_in}, std::tuple{"b_g2 aux", aux, b_aux}}) {
       auto rc = cpu.msm_g2((**kc).b_g2, s, {.density = d});
       auto rg = (*gpu)->msm_g2((**kg).b_g2, s, {.density = d});
       ASSERT_TRUE(rc.ok() && rg.ok()) << name;
-      EXPECT_EQ(rc->to_affine_vartime(), rg->to_affine_vartime()) << "MSM " << name << " n=" << s.size()
-                                                                  << " lg=" << lg << " seed=" << seed;
+      EXPECT_EQ(rc->to_affine_vartime(), rg->to_affine_vartime())
+          << "MSM " << name << " n=" << s.size() << " lg=" << lg << " seed=" << seed;
     }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Bench, GpuGroth16,
-                         ::testing::Values(Case{10, KeyLayout::bellperson}, Case{13, KeyLayout::bellperson},
-                                           Case{10, KeyLayout::snarkjs}),
-                         [](const auto& info) {
-                           return std::string(info.param.layout == KeyLayout::snarkjs ? "snarkjs" : "bellperson") +
-                                  "_2e" + std::to_string(info.param.log_rows);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Bench, GpuGroth16,
+    ::testing::Values(Case{10, KeyLayout::bellperson}, Case{13, KeyLayout::bellperson},
+                      Case{10, KeyLayout::snarkjs}),
+    [](const auto& info) {
+      return std::string(info.param.layout == KeyLayout::snarkjs ? "snarkjs" : "bellperson") +
+             "_2e" + std::to_string(info.param.log_rows);
+    });
 
 }  // namespace
 }  // namespace cuzk

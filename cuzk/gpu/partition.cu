@@ -58,7 +58,8 @@ std::vector<Job> jobs_of(const PartitionInputs& in, const PartitionTables& t) {
 
 DeviceBuffer must_alloc(DeviceContext& ctx, std::size_t bytes, const char* what) {
   auto b = ctx.alloc(bytes, what);
-  if (!b.ok()) throw CudaError(cudaErrorMemoryAllocation, b.status().to_string().c_str(), __FILE__, __LINE__);
+  if (!b.ok())
+    throw CudaError(cudaErrorMemoryAllocation, b.status().to_string().c_str(), __FILE__, __LINE__);
   return std::move(b).value();
 }
 
@@ -67,13 +68,15 @@ DeviceBuffer must_alloc(DeviceContext& ctx, std::size_t bytes, const char* what)
 Status check_partition_lengths(const PartitionInputs& in) {
   const std::size_t n = in.abc.a.size();
   if (n < 2 || !std::has_single_bit(n) || in.abc.b.size() != n || in.abc.c.size() != n)
-    return Status(Errc::size_mismatch, "H inputs must share one power-of-two length ≥ 2 (a " + std::to_string(n) +
-                                           ", b " + std::to_string(in.abc.b.size()) + ", c " +
+    return Status(Errc::size_mismatch, "H inputs must share one power-of-two length ≥ 2 (a " +
+                                           std::to_string(n) + ", b " +
+                                           std::to_string(in.abc.b.size()) + ", c " +
                                            std::to_string(in.abc.c.size()) + ")");
   if (n > (std::size_t{1} << 30))
     return Status(Errc::invalid_argument, "H on the GPU takes n ≤ 2^30, not " + std::to_string(n));
   if (in.num_inputs > in.z.size())
-    return Status(Errc::size_mismatch, "witness has " + std::to_string(in.z.size()) + " values, fewer than its " +
+    return Status(Errc::size_mismatch, "witness has " + std::to_string(in.z.size()) +
+                                           " values, fewer than its " +
                                            std::to_string(in.num_inputs) + " inputs");
   return {};
 }
@@ -82,16 +85,18 @@ Status check_partition(const PartitionInputs& in, const PartitionTables& t) {
   CUZK_RETURN_IF_ERROR(check_partition_lengths(in));
   const ResidentBases* g1s[] = {t.a, t.b_g1, t.l, t.h};
   for (const ResidentBases* r : g1s)
-    if (r == nullptr || r->g2) return Status(Errc::invalid_argument, "partition: a G1 query table is missing or G2");
-  if (t.b_g2 == nullptr || !t.b_g2->g2) return Status(Errc::invalid_argument, "partition: the B_G2 table is missing or G1");
+    if (r == nullptr || r->g2)
+      return Status(Errc::invalid_argument, "partition: a G1 query table is missing or G2");
+  if (t.b_g2 == nullptr || !t.b_g2->g2)
+    return Status(Errc::invalid_argument, "partition: the B_G2 table is missing or G1");
   for (const Job& j : jobs_of(in, t)) {
     std::size_t used = j.count;
     const auto& bits = j.density.bits;
     if (!bits.empty()) {
       const std::size_t words = (j.count + 63) / 64;
       if (bits.size() < words)
-        return Status(Errc::size_mismatch, "density has " + std::to_string(bits.size() * 64) + " bits for " +
-                                               std::to_string(j.count) + " scalars");
+        return Status(Errc::size_mismatch, "density has " + std::to_string(bits.size() * 64) +
+                                               " bits for " + std::to_string(j.count) + " scalars");
       used = 0;
       for (std::size_t w = 0; w < words; ++w) {
         std::uint64_t word = bits[w];
@@ -100,13 +105,16 @@ Status check_partition(const PartitionInputs& in, const PartitionTables& t) {
       }
     }
     if (j.density.base_offset + used > j.table->count)
-      return Status(Errc::size_mismatch, "MSM needs bases up to " + std::to_string(j.density.base_offset + used) +
+      return Status(Errc::size_mismatch, "MSM needs bases up to " +
+                                             std::to_string(j.density.base_offset + used) +
                                              ", the table has " + std::to_string(j.table->count));
   }
   return {};
 }
 
-static cudaStream_t copy_stream(DeviceContext& ctx) { return ctx.stream(ctx.stream_count() > 1 ? 1 : 0); }
+static cudaStream_t copy_stream(DeviceContext& ctx) {
+  return ctx.stream(ctx.stream_count() > 1 ? 1 : 0);
+}
 
 struct StagedPartition::State {
   std::mutex mu;
@@ -171,10 +179,11 @@ StagedPartition stage_partition(DeviceContext& ctx, const PartitionInputs& in) {
     const void* src;
     std::size_t bytes;
   };
-  std::vector<Item> items = {{s.buf[0].data(), in.abc.a.data(), n * sizeof(Fr)},
-                             {s.buf[1].data(), in.abc.b.data(), n * sizeof(Fr)},
-                             {s.buf[2].data(), in.abc.c.data(), snarkjs ? 0 : n * sizeof(Fr)},  // snarkjs forms c = a∘b
-                             {s.z.data(), in.z.data(), nz * sizeof(Fr)}};
+  std::vector<Item> items = {
+      {s.buf[0].data(), in.abc.a.data(), n * sizeof(Fr)},
+      {s.buf[1].data(), in.abc.b.data(), n * sizeof(Fr)},
+      {s.buf[2].data(), in.abc.c.data(), snarkjs ? 0 : n * sizeof(Fr)},  // snarkjs forms c = a∘b
+      {s.z.data(), in.z.data(), nz * sizeof(Fr)}};
   st->thread = std::thread([&ctx, st, items = std::move(items)] {
     const auto t0 = Clock::now();
     cudaStream_t cp = copy_stream(ctx);
@@ -195,8 +204,9 @@ StagedPartition stage_partition(DeviceContext& ctx, const PartitionInputs& in) {
   return s;
 }
 
-PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables, const PartitionInputs& in,
-                                     const PartitionTables& t, StagedPartition staged, PartitionTimings* timings) {
+PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
+                                     const PartitionInputs& in, const PartitionTables& t,
+                                     StagedPartition staged, PartitionTimings* timings) {
   const std::size_t n = in.abc.a.size();
   const bool snarkjs = in.abc.convention == HConvention::snarkjs;
   const unsigned log_n = static_cast<unsigned>(std::countr_zero(n));
@@ -230,14 +240,17 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables, cons
   static const char* const kNames[5] = {"A", "B_G1", "B_G2", "L", "H"};
   auto run = [&](const Job& j, cudaStream_t s, std::size_t budget) {
     const auto t0 = Clock::now();
-    const Fr* sc = j.src == Source::h ? buf[0].as<Fr>() : j.src == Source::aux ? d_z + in.num_inputs : d_z;
+    const Fr* sc = j.src == Source::h     ? buf[0].as<Fr>()
+                   : j.src == Source::aux ? d_z + in.num_inputs
+                                          : d_z;
     const auto& bits = j.density.bits;
-    const GpuMsmConfig cfg{.density_bits = bits.empty() ? bits : bits.subspan(0, (j.count + 63) / 64),
-                           .base_offset = j.density.base_offset,
-                           .bit_split = true,
-                           .arena_budget = budget,
-                           .trace = trace.get(),
-                           .trace_name = kNames[j.target]};
+    const GpuMsmConfig cfg{
+        .density_bits = bits.empty() ? bits : bits.subspan(0, (j.count + 63) / 64),
+        .base_offset = j.density.base_offset,
+        .bit_split = true,
+        .arena_budget = budget,
+        .trace = trace.get(),
+        .trace_name = kNames[j.target]};
     if (j.target == kB2) {
       b2 += msm_g2_device_resident(ctx, *j.table, sc, j.count, cfg, s).to_jacobian();
     } else {
@@ -253,8 +266,10 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables, cons
     std::size_t& m = j.target == kB2 ? g2_count : g1_max;
     m = std::max(m, j.count);
   }
-  const std::size_t g2_bytes = msm_working_bytes(g2_count, true), g1_bytes = msm_working_bytes(g1_max, false);
-  const bool beside = have_g2_stream && ctx.arena_largest_free() >= g2_bytes + g1_bytes + (std::size_t{512} << 20);
+  const std::size_t g2_bytes = msm_working_bytes(g2_count, true),
+                    g1_bytes = msm_working_bytes(g1_max, false);
+  const bool beside =
+      have_g2_stream && ctx.arena_largest_free() >= g2_bytes + g1_bytes + (std::size_t{512} << 20);
   std::thread g2_thread;
   std::exception_ptr g2_error;
   if (beside) {
@@ -284,10 +299,11 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables, cons
     mark(st, kWait[i]);
   };
   if (snarkjs)
-    compute_h_snarkjs_device(ctx, tables, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(), buf[3].as<Fr>(), log_n, st,
-                             before);
+    compute_h_snarkjs_device(ctx, tables, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(),
+                             buf[3].as<Fr>(), log_n, st, before);
   else
-    compute_h_device(ctx, tables, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(), buf[3].as<Fr>(), log_n, st, before);
+    compute_h_device(ctx, tables, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(),
+                     buf[3].as<Fr>(), log_n, st, before);
   mark(st, "H step");
   tm.h = seconds_since(t0);
   for (int i = 1; i < 4; ++i) buf[i].reset();  // room for the MSMs
@@ -305,9 +321,11 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables, cons
     CUZK_CUDA_CHECK(cudaStreamSynchronize(st2));
     CUZK_CUDA_CHECK(cudaStreamSynchronize(cp));
     char title[256];
-    std::snprintf(title, sizeof title, "partition 2^%u%s, wall %.3f ms, uploads done at a %.1f b %.1f c %.1f z %.1f ms",
-                  log_n, beside ? " (G2 beside)" : "", seconds_since(t_start) * 1e3, staged.item_seconds(0) * 1e3,
-                  staged.item_seconds(1) * 1e3, staged.item_seconds(2) * 1e3, staged.item_seconds(3) * 1e3);
+    std::snprintf(title, sizeof title,
+                  "partition 2^%u%s, wall %.3f ms, uploads done at a %.1f b %.1f c %.1f z %.1f ms",
+                  log_n, beside ? " (G2 beside)" : "", seconds_since(t_start) * 1e3,
+                  staged.item_seconds(0) * 1e3, staged.item_seconds(1) * 1e3,
+                  staged.item_seconds(2) * 1e3, staged.item_seconds(3) * 1e3);
     trace->print(stderr, title);
   }
   if (timings != nullptr) *timings = tm;

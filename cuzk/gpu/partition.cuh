@@ -76,8 +76,8 @@ StagedPartition stage_partition(DeviceContext& ctx, const PartitionInputs& in);
 /// Steps 2–4 (after check_partition), staging first when |staged| is empty. Throws CudaError; its
 /// code is cudaErrorMemoryAllocation when the arena cannot hold the working set. Uses streams 0
 /// (compute), 1 (copy) and 2 (the G2 MSM, where the context has it).
-PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables, const PartitionInputs& in,
-                                     const PartitionTables& t, StagedPartition staged,
-                                     PartitionTimings* timings = nullptr);
+PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
+                                     const PartitionInputs& in, const PartitionTables& t,
+                                     StagedPartition staged, PartitionTimings* timings = nullptr);
 
 }  // namespace cuzk::gpu

@@ -27,12 +27,14 @@
 namespace cuzk {
 namespace {
 
-#define REQUIRE_GPU()                                                                           \
-  do {                                                                                          \
-    if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device present: GPU test skipped";   \
+#define REQUIRE_GPU()                                                                         \
+  do {                                                                                        \
+    if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device present: GPU test skipped"; \
   } while (0)
 
-std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}(); }
+std::uint64_t fresh_seed() {
+  return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+}
 
 Fr rand_fr(std::mt19937_64& rng) {
   Limbs<4> c{rng(), rng(), rng(), rng() & 0x7fffffffffffffffULL};
@@ -48,36 +50,45 @@ std::vector<Affine<C>> make_points(std::size_t n, std::mt19937_64& rng) {
   Jacobian<C> x = mul_vartime(g, rand_fr(rng));
   std::vector<Jacobian<C>> j(n);
   for (auto& v : j) v = x, x.add(q);
-  for (std::size_t k = 0; k < n / 40 + 1; ++k) j[rng() % n] = (rng() & 1) ? Jacobian<C>::identity() : j[rng() % n];
+  for (std::size_t k = 0; k < n / 40 + 1; ++k)
+    j[rng() % n] = (rng() & 1) ? Jacobian<C>::identity() : j[rng() % n];
   return batch_to_affine_vartime<C>(j);
 }
 
 Fr mixed_scalar(int mode, std::mt19937_64& rng) {
   const unsigned r = rng() % 20;
   switch (mode) {
-    case 0: return rand_fr(rng);
-    case 1: return r < 8 ? Fr::zero() : r < 16 ? Fr::one() : rand_fr(rng);
-    default: return r < 7 ? Fr::zero() : r < 14 ? Fr::one() : rand_fr(rng);
+    case 0:
+      return rand_fr(rng);
+    case 1:
+      return r < 8 ? Fr::zero() : r < 16 ? Fr::one() : rand_fr(rng);
+    default:
+      return r < 7 ? Fr::zero() : r < 14 ? Fr::one() : rand_fr(rng);
   }
 }
 
 template <class C>
 Result<BasesId> load(Backend& b, const std::vector<Affine<C>>& pts) {
-  if constexpr (std::is_same_v<C, G1Curve>) return b.load_bases_g1(pts);
-  else return b.load_bases_g2(pts);
+  if constexpr (std::is_same_v<C, G1Curve>)
+    return b.load_bases_g1(pts);
+  else
+    return b.load_bases_g2(pts);
 }
 template <class C>
 auto msm(Backend& b, BasesId id, std::span<const Fr> s, const MsmOptions& o) {
-  if constexpr (std::is_same_v<C, G1Curve>) return b.msm_g1(id, s, o);
-  else return b.msm_g2(id, s, o);
+  if constexpr (std::is_same_v<C, G1Curve>)
+    return b.msm_g1(id, s, o);
+  else
+    return b.msm_g2(id, s, o);
 }
 
 /// |rounds| MSMs over one table of |nb| bases: CPU vs a CUDA backend with |opt|.
 template <class C>
 void compare(std::size_t nb, const CudaBackendOptions& opt, int rounds, bool expect_streamed) {
   const std::uint64_t seed = fresh_seed();
-  std::printf("seed=%llu %s nb=%zu arena=%zu pinned=%zu slot=%zu\n", static_cast<unsigned long long>(seed), C::name, nb,
-              opt.arena_bytes, opt.pinned_host_bytes, opt.stream_slot_points);
+  std::printf("seed=%llu %s nb=%zu arena=%zu pinned=%zu slot=%zu\n",
+              static_cast<unsigned long long>(seed), C::name, nb, opt.arena_bytes,
+              opt.pinned_host_bytes, opt.stream_slot_points);
   std::mt19937_64 rng(seed);
   ThreadPool pool(threads());
   CpuBackend cpu(pool);
@@ -93,7 +104,8 @@ void compare(std::size_t nb, const CudaBackendOptions& opt, int rounds, bool exp
   EXPECT_LE(m0.used, m0.total);
   if (expect_streamed) {
     EXPECT_EQ(m0.streamed_bytes, nb * (std::is_same_v<C, G1Curve> ? 96u : 192u));
-    EXPECT_LT(m0.used, std::uint64_t{1} << 20) << "a streamed table occupies no arena between calls";
+    EXPECT_LT(m0.used, std::uint64_t{1} << 20)
+        << "a streamed table occupies no arena between calls";
     if (opt.pinned_host_bytes >= m0.streamed_bytes) {
       EXPECT_GE(m0.pinned_used, m0.streamed_bytes);
     }
@@ -120,7 +132,8 @@ void compare(std::size_t nb, const CudaBackendOptions& opt, int rounds, bool exp
     ASSERT_TRUE(rc.ok()) << rc.status().to_string();
     ASSERT_TRUE(rg.ok()) << rg.status().to_string();
     EXPECT_EQ(rc->to_affine_vartime(), rg->to_affine_vartime())
-        << C::name << " n=" << n << " round=" << round << " density=" << density << " seed=" << seed;
+        << C::name << " n=" << n << " round=" << round << " density=" << density
+        << " seed=" << seed;
     const DeviceMemory m1 = rep->device_memory();
     EXPECT_LE(m1.used, m1.total);
     EXPECT_EQ(m1.used, m0.used) << "the MSM's working buffers went back to the arena";
@@ -133,7 +146,8 @@ constexpr std::size_t kMiB = std::size_t{1} << 20;
 
 TEST(GpuStreamed, G1LargerThanArenaPinned) {
   REQUIRE_GPU();
-  compare<G1Curve>(std::size_t{1} << 20, {.arena_bytes = 64 * kMiB, .pinned_host_bytes = 128 * kMiB}, 4, true);
+  compare<G1Curve>(std::size_t{1} << 20,
+                   {.arena_bytes = 64 * kMiB, .pinned_host_bytes = 128 * kMiB}, 4, true);
 }
 
 TEST(GpuStreamed, G1LargerThanArenaPlainHostMemory) {
@@ -143,13 +157,16 @@ TEST(GpuStreamed, G1LargerThanArenaPlainHostMemory) {
 
 TEST(GpuStreamed, G2LargerThanArena) {
   REQUIRE_GPU();
-  compare<G2Curve>(std::size_t{1} << 19, {.arena_bytes = 64 * kMiB, .pinned_host_bytes = 128 * kMiB}, 3, true);
+  compare<G2Curve>(std::size_t{1} << 19,
+                   {.arena_bytes = 64 * kMiB, .pinned_host_bytes = 128 * kMiB}, 3, true);
 }
 
 TEST(GpuStreamed, ManySmallChunks) {
   REQUIRE_GPU();
-  const CudaBackendOptions o{.arena_bytes = 256 * kMiB, .pinned_host_bytes = 16 * kMiB,
-                             .stream_bases = StreamBases::always, .stream_slot_points = 256};
+  const CudaBackendOptions o{.arena_bytes = 256 * kMiB,
+                             .pinned_host_bytes = 16 * kMiB,
+                             .stream_bases = StreamBases::always,
+                             .stream_slot_points = 256};
   compare<G1Curve>(5000, o, 6, true);
   compare<G2Curve>(3000, o, 6, true);
 }
@@ -169,8 +186,10 @@ TEST(GpuStreamed, Groth16ProofWithStreamedKeyEqualsCpu) {
     ASSERT_TRUE(pk.ok()) << pk.status().to_string();
     const Fr r = random_fr(rng), s = random_fr(rng);
     CpuBackend cpu(pool);
-    auto gpu = make_cuda_backend("cuda:0", {.arena_bytes = 256 * kMiB, .pinned_host_bytes = 64 * kMiB,
-                                            .stream_bases = StreamBases::always, .stream_slot_points = 1000});
+    auto gpu = make_cuda_backend("cuda:0", {.arena_bytes = 256 * kMiB,
+                                            .pinned_host_bytes = 64 * kMiB,
+                                            .stream_bases = StreamBases::always,
+                                            .stream_slot_points = 1000});
     ASSERT_TRUE(gpu.ok()) << gpu.status().to_string();
     auto p_cpu = prove(cpu, pool, *pk, m, z, {.r = r, .s = s});
     ASSERT_TRUE(p_cpu.ok()) << p_cpu.status().to_string();

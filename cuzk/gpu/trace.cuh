@@ -72,15 +72,16 @@ class GpuTrace {
       end = t > end ? t : end;
       const std::string lane = lanes_.count(m.s) ? lanes_[m.s] : "stream";
       char buf[256];
-      std::snprintf(buf, sizeof buf, "  %-8s %-28s %9.3f -> %9.3f  %8.3f ms\n", lane.c_str(), m.what.c_str(), t0, t,
-                    t - t0);
+      std::snprintf(buf, sizeof buf, "  %-8s %-28s %9.3f -> %9.3f  %8.3f ms\n", lane.c_str(),
+                    m.what.c_str(), t0, t, t - t0);
       lines += buf;
       const std::string key = lane + " " + m.what;
       if (!sums.count(key)) order.push_back(key);
       sums[key] += t - t0;
     }
     std::fprintf(out, "gpu-trace %s: %.3f ms\n%s", title.c_str(), end, lines.c_str());
-    for (auto& k : order) std::fprintf(out, "gpu-trace-sum %s | %-36s %9.3f ms\n", title.c_str(), k.c_str(), sums[k]);
+    for (auto& k : order)
+      std::fprintf(out, "gpu-trace-sum %s | %-36s %9.3f ms\n", title.c_str(), k.c_str(), sums[k]);
   }
 
  private:

@@ -32,10 +32,11 @@ Fixture make_circuit(std::uint64_t seed, std::uint64_t rows) {
 }
 
 // The proof computed from the trapdoor with field arithmetic and three scalar multiplications.
-Proof slow_proof(const R1csMatrices& m, std::span<const Fr> z, const Trapdoor& td, KeyLayout layout, const Fr& r,
-                 const Fr& s) {
-  auto dom = Domain::for_size(m.num_constraints,
-                              {.roots = layout == KeyLayout::snarkjs ? RootFamily::ffjs : RootFamily::bellman});
+Proof slow_proof(const R1csMatrices& m, std::span<const Fr> z, const Trapdoor& td, KeyLayout layout,
+                 const Fr& r, const Fr& s) {
+  auto dom = Domain::for_size(
+      m.num_constraints,
+      {.roots = layout == KeyLayout::snarkjs ? RootFamily::ffjs : RootFamily::bellman});
   std::vector<Fr> lag(dom->size());
   EXPECT_TRUE(dom->lagrange_at(td.tau, lag).ok());
   // a(τ) = Σ_k (A·z)_k·L_k(τ) = Σ_i z_i·u_i(τ), likewise b, c; and the aux part of Σ(βu+αv+w).
@@ -51,14 +52,17 @@ Proof slow_proof(const R1csMatrices& m, std::span<const Fr> z, const Trapdoor& t
     at += row_dot(m.a, k, false) * lag[k];
     bt += row_dot(m.b, k, false) * lag[k];
     ct += row_dot(m.c, k, false) * lag[k];
-    l_sum += (td.beta * row_dot(m.a, k, true) + td.alpha * row_dot(m.b, k, true) + row_dot(m.c, k, true)) * lag[k];
+    l_sum += (td.beta * row_dot(m.a, k, true) + td.alpha * row_dot(m.b, k, true) +
+              row_dot(m.c, k, true)) *
+             lag[k];
   }
   const Fr delta_inv = td.delta.inverse_vartime();
   const Fr a = td.alpha + at + r * td.delta;
   const Fr b = td.beta + bt + s * td.delta;
   const Fr b1 = b;
   const Fr c = (l_sum + (at * bt - ct)) * delta_inv + s * a + r * b1 - r * s * td.delta;
-  return {mul_vartime(G1Affine::generator(), a).to_affine(), mul_vartime(G2Affine::generator(), b).to_affine(),
+  return {mul_vartime(G1Affine::generator(), a).to_affine(),
+          mul_vartime(G2Affine::generator(), b).to_affine(),
           mul_vartime(G1Affine::generator(), c).to_affine()};
 }
 
@@ -102,7 +106,8 @@ TEST_P(Groth16Test, ProveMatchesSlowTwinAndVerifies) {
   VerifyingKey bad_vk = pk->vk;
   bad_vk.ic[1] = bad_vk.ic[2];
   EXPECT_FALSE(*verify(prepare_verifying_key(bad_vk), pub, *proof));
-  EXPECT_EQ(verify(pvk, std::span<const Fr>(bad_pub).subspan(1), *proof).status().code(), Errc::size_mismatch);
+  EXPECT_EQ(verify(pvk, std::span<const Fr>(bad_pub).subspan(1), *proof).status().code(),
+            Errc::size_mismatch);
 
   // A random proof (OS randomness) also verifies and differs.
   auto proof2 = prove(backend, pool, *pk, m, f.z);
@@ -136,7 +141,8 @@ TEST_P(Groth16Test, KeyThatDoesNotFitIsRejected) {
   EXPECT_EQ(p.status().code(), Errc::size_mismatch);
   EXPECT_NE(p.status().message().find("l"), std::string::npos) << p.status().message();
   std::vector<Fr> short_z(f.z.begin(), f.z.end() - 1);
-  EXPECT_EQ(prove(backend, pool, *pk, f.circuit.matrices, short_z).status().code(), Errc::size_mismatch);
+  EXPECT_EQ(prove(backend, pool, *pk, f.circuit.matrices, short_z).status().code(),
+            Errc::size_mismatch);
 }
 
 // The H step reuses a/b/c (h is written over a's prefix, FORMATS.md §2.2): a/b/c reserved to the
@@ -166,9 +172,11 @@ TEST_P(Groth16Test, ProveWithAbcReusesItsBuffersForH) {
     ASSERT_TRUE(pce_evaluate_into(pool, m, f.z, abc.a, abc.b, abc.c).ok());
     const Fr r = random_fr(rng), s = random_fr(rng);
     AbcVectors used;
-    auto proof = prove_with_abc(pool, **key, m, std::move(abc), f.z, {.r = r, .s = s, .used_abc = &used});
+    auto proof =
+        prove_with_abc(pool, **key, m, std::move(abc), f.z, {.r = r, .s = s, .used_abc = &used});
     ASSERT_TRUE(proof.ok()) << proof.status().to_string();
-    EXPECT_EQ(*proof, slow_proof(m, f.z, td, layout, r, s)) << "seed=" << seed << " proof " << proof_no;
+    EXPECT_EQ(*proof, slow_proof(m, f.z, td, layout, r, s))
+        << "seed=" << seed << " proof " << proof_no;
     abc = std::move(used);
     EXPECT_EQ(abc.a.data(), where[0]) << "a reallocated, seed=" << seed;
     EXPECT_EQ(abc.b.data(), where[1]) << "b reallocated, seed=" << seed;
@@ -177,8 +185,11 @@ TEST_P(Groth16Test, ProveWithAbcReusesItsBuffersForH) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Layouts, Groth16Test, ::testing::Values(KeyLayout::bellperson, KeyLayout::snarkjs),
-                         [](const auto& info) { return info.param == KeyLayout::snarkjs ? "snarkjs" : "bellperson"; });
+INSTANTIATE_TEST_SUITE_P(Layouts, Groth16Test,
+                         ::testing::Values(KeyLayout::bellperson, KeyLayout::snarkjs),
+                         [](const auto& info) {
+                           return info.param == KeyLayout::snarkjs ? "snarkjs" : "bellperson";
+                         });
 
 }  // namespace
 }  // namespace cuzk

@@ -39,8 +39,8 @@ inline std::shared_ptr<void> allocate(std::size_t bytes) {
     if (p == nullptr) throw std::bad_alloc();
     return std::shared_ptr<void>(p, [bytes](void* q) { huge_page_unmap(q, bytes); });
   }
-  return std::shared_ptr<void>(::operator new(bytes, std::align_val_t{64}),
-                               [](void* q) { ::operator delete(q, std::align_val_t{64}); });
+  return std::shared_ptr<void>(::operator new (bytes, std::align_val_t{64}),
+                               [](void* q) { ::operator delete (q, std::align_val_t{64}); });
 }
 
 }  // namespace point_array_detail
@@ -66,7 +66,9 @@ class PointArray {
     size_ = cap_ = owner->size();
     owner_ = std::move(owner);
   }
-  PointArray(const std::vector<T>& v) { assign(v.begin(), v.end()); }  // NOLINT(google-explicit-constructor)
+  PointArray(const std::vector<T>& v) {
+    assign(v.begin(), v.end());
+  }  // NOLINT(google-explicit-constructor)
   PointArray(std::initializer_list<T> l) { assign(l.begin(), l.end()); }
   explicit PointArray(std::size_t n) { resize(n); }
   PointArray(std::size_t n, const T& value) { resize(n, value); }
@@ -93,7 +95,8 @@ class PointArray {
     const std::size_t chunks = (points.size() + kChunk - 1) / kChunk;
     pool->parallel_for(chunks, [&](std::size_t c) {
       const std::size_t lo = c * kChunk, n = std::min(kChunk, points.size() - lo);
-      std::memcpy(static_cast<void*>(a.data_ + lo), static_cast<const void*>(points.data() + lo), n * sizeof(T));
+      std::memcpy(static_cast<void*>(a.data_ + lo), static_cast<const void*>(points.data() + lo),
+                  n * sizeof(T));
     });
     a.size_ = points.size();
     return a;
@@ -148,19 +151,37 @@ class PointArray {
   std::size_t size_bytes() const { return size_ * sizeof(T); }
 
   const T* data() const { return data_; }
-  T* data() { detach(); return data_; }
+  T* data() {
+    detach();
+    return data_;
+  }
   const T& operator[](std::size_t i) const { return data_[i]; }
-  T& operator[](std::size_t i) { detach(); return data_[i]; }
+  T& operator[](std::size_t i) {
+    detach();
+    return data_[i];
+  }
   const T* begin() const { return data_; }
   const T* end() const { return data_ + size_; }
-  T* begin() { detach(); return data_; }
-  T* end() { detach(); return data_ + size_; }
+  T* begin() {
+    detach();
+    return data_;
+  }
+  T* end() {
+    detach();
+    return data_ + size_;
+  }
   const T* cbegin() const { return data_; }
   const T* cend() const { return data_ + size_; }
   const T& front() const { return data_[0]; }
   const T& back() const { return data_[size_ - 1]; }
-  T& front() { detach(); return data_[0]; }
-  T& back() { detach(); return data_[size_ - 1]; }
+  T& front() {
+    detach();
+    return data_[0];
+  }
+  T& back() {
+    detach();
+    return data_[size_ - 1];
+  }
 
   std::span<const T> span() const { return {data_, size_}; }
   std::vector<T> to_vector() const { return std::vector<T>(begin(), end()); }
@@ -211,7 +232,8 @@ class PointArray {
   void reallocate(std::size_t cap) {
     auto store = point_array_detail::allocate(cap * sizeof(T));
     T* p = static_cast<T*>(store.get());
-    if (size_ != 0) std::memcpy(static_cast<void*>(p), static_cast<const void*>(data_), size_ * sizeof(T));
+    if (size_ != 0)
+      std::memcpy(static_cast<void*>(p), static_cast<const void*>(data_), size_ * sizeof(T));
     data_ = p;
     cap_ = cap;
     view_ = false;

@@ -16,8 +16,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 Status size_error(const char* query, std::size_t have, std::size_t want) {
-  return Status(Errc::size_mismatch, std::string("proving key query ") + query + " has " + std::to_string(have) +
-                                         " points, the circuit needs " + std::to_string(want));
+  return Status(Errc::size_mismatch, std::string("proving key query ") + query + " has " +
+                                         std::to_string(have) + " points, the circuit needs " +
+                                         std::to_string(want));
 }
 
 bool is_power_of_two(std::uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
@@ -42,8 +43,10 @@ Result<std::unique_ptr<ResidentKey>> ResidentKey::load(Backend& backend, const P
   auto r2 = backend.load_bases_g2_shared(pk.b_g2.span(), pk.b_g2.owner());
   if (!r2.ok()) return r2.status();
   k->b_g2 = *r2;
-  if (pk.layout == KeyLayout::snarkjs && (!is_power_of_two(pk.domain_size) || pk.domain_size > (std::uint64_t{1} << 31)))
-    return Status(Errc::invalid_argument, "domain size " + std::to_string(pk.domain_size) + " is not a power of two ≤ 2^31");
+  if (pk.layout == KeyLayout::snarkjs &&
+      (!is_power_of_two(pk.domain_size) || pk.domain_size > (std::uint64_t{1} << 31)))
+    return Status(Errc::invalid_argument, "domain size " + std::to_string(pk.domain_size) +
+                                              " is not a power of two ≤ 2^31");
   return k;
 }
 
@@ -57,18 +60,21 @@ Status check_key_matches(const ProvingKey& pk, const R1csMatrices& m) {
   const std::uint64_t n = pk.domain_size;
   if (!is_power_of_two(n) || n < m.num_constraints)
     return Status(Errc::size_mismatch, "proving key domain size " + std::to_string(n) +
-                                           " does not hold the circuit's " + std::to_string(m.num_constraints) +
-                                           " constraints");
+                                           " does not hold the circuit's " +
+                                           std::to_string(m.num_constraints) + " constraints");
   if (n / 2 >= m.num_constraints && n > 2)
-    return Status(Errc::size_mismatch, "proving key domain size " + std::to_string(n) + " is larger than the " +
+    return Status(Errc::size_mismatch, "proving key domain size " + std::to_string(n) +
+                                           " is larger than the " +
                                            std::to_string(m.num_constraints) + " constraints need");
   if (pk.vk.ic.size() != m.num_inputs) return size_error("ic", pk.vk.ic.size(), m.num_inputs);
   if (pk.l.size() != m.num_aux) return size_error("l", pk.l.size(), m.num_aux);
   if (pk.layout == KeyLayout::snarkjs) {
     if (pk.h.size() != n) return size_error("h", pk.h.size(), n);
     if (pk.a.size() != m.num_columns()) return size_error("a", pk.a.size(), m.num_columns());
-    if (pk.b_g1.size() != m.num_columns()) return size_error("b_g1", pk.b_g1.size(), m.num_columns());
-    if (pk.b_g2.size() != m.num_columns()) return size_error("b_g2", pk.b_g2.size(), m.num_columns());
+    if (pk.b_g1.size() != m.num_columns())
+      return size_error("b_g1", pk.b_g1.size(), m.num_columns());
+    if (pk.b_g2.size() != m.num_columns())
+      return size_error("b_g2", pk.b_g2.size(), m.num_columns());
   } else {
     if (pk.h.size() != n - 1) return size_error("h", pk.h.size(), n - 1);
     const std::size_t na = m.num_inputs + m.a_aux_density.count();
@@ -80,11 +86,12 @@ Status check_key_matches(const ProvingKey& pk, const R1csMatrices& m) {
   return {};
 }
 
-Result<Proof> prove(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m, std::span<const Fr> z,
-                    const ProveOptions& opt) {
+Result<Proof> prove(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m,
+                    std::span<const Fr> z, const ProveOptions& opt) {
   const auto t0 = Clock::now();
   if (z.size() != m.num_columns())
-    return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) + " values, the circuit has " +
+    return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) +
+                                           " values, the circuit has " +
                                            std::to_string(m.num_columns()) + " variables");
   auto abc = pce_evaluate(pool, m, z);
   if (!abc.ok()) return abc.status();
@@ -97,13 +104,15 @@ Result<Proof> prove(ThreadPool& pool, const ResidentKey& key, const R1csMatrices
   return p;
 }
 
-Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m, AbcVectors abc,
-                             std::span<const Fr> z, const ProveOptions& opt) {
+Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m,
+                             AbcVectors abc, std::span<const Fr> z, const ProveOptions& opt) {
   CUZK_RETURN_IF_ERROR(check_key_matches(key.key(), m));
   if (z.size() != m.num_columns())
-    return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) + " values, the circuit has " +
+    return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) +
+                                           " values, the circuit has " +
                                            std::to_string(m.num_columns()) + " variables");
-  if (abc.a.size() != m.num_constraints || abc.b.size() != m.num_constraints || abc.c.size() != m.num_constraints)
+  if (abc.a.size() != m.num_constraints || abc.b.size() != m.num_constraints ||
+      abc.c.size() != m.num_constraints)
     return Status(Errc::size_mismatch, "a/b/c lengths disagree with the constraint count");
   const std::size_t n = key.key().domain_size;
   if (n >= m.num_constraints) {
@@ -116,9 +125,9 @@ Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1c
   return proof;
 }
 
-Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m, std::span<Fr> abc_a,
-                                   std::span<Fr> abc_b, std::span<Fr> abc_c, std::span<const Fr> z,
-                                   const ProveOptions& opt) {
+Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m,
+                                   std::span<Fr> abc_a, std::span<Fr> abc_b, std::span<Fr> abc_c,
+                                   std::span<const Fr> z, const ProveOptions& opt) {
   (void)pool;
   auto t0 = Clock::now();
   const auto start = t0;
@@ -126,7 +135,8 @@ Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, con
   Backend& be = key.backend();
   CUZK_RETURN_IF_ERROR(check_key_matches(pk, m));
   if (z.size() != m.num_columns())
-    return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) + " values, the circuit has " +
+    return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) +
+                                           " values, the circuit has " +
                                            std::to_string(m.num_columns()) + " variables");
   const std::size_t n = pk.domain_size;
   if (abc_a.size() != n || abc_b.size() != n || abc_c.size() != n || n < m.num_constraints)
@@ -143,15 +153,18 @@ Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, con
 
   // H and the MSMs: one backend call.
   const bool snarkjs = pk.layout == KeyLayout::snarkjs;
-  PartitionInputs in{.abc = {.a = abc_a, .b = abc_b, .c = abc_c,
-                             .convention = snarkjs ? HConvention::snarkjs : HConvention::bellperson},
-                     .z = z,
-                     .num_inputs = m.num_inputs,
-                     .a = key.a,
-                     .b_g1 = key.b_g1,
-                     .b_g2 = key.b_g2,
-                     .l = key.l,
-                     .h = key.h};
+  PartitionInputs in{
+      .abc = {.a = abc_a,
+              .b = abc_b,
+              .c = abc_c,
+              .convention = snarkjs ? HConvention::snarkjs : HConvention::bellperson},
+      .z = z,
+      .num_inputs = m.num_inputs,
+      .a = key.a,
+      .b_g1 = key.b_g1,
+      .b_g2 = key.b_g2,
+      .l = key.l,
+      .h = key.h};
   if (!snarkjs) {
     in.a_aux = {.bits = m.a_aux_density.words, .base_offset = m.num_inputs};
     in.b_input = {.bits = m.b_input_density.words, .base_offset = 0};
@@ -161,7 +174,8 @@ Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, con
   auto sums = opt.stepwise ? be.prove_partition_steps(in, &pt) : be.prove_partition(in, &pt);
   if (!sums.ok()) return sums.status();
   tm.partition = seconds_since(t0);
-  tm.h = pt.h, tm.msm_a = pt.msm_a, tm.msm_b1 = pt.msm_b1, tm.msm_b2 = pt.msm_b2, tm.msm_l = pt.msm_l;
+  tm.h = pt.h, tm.msm_a = pt.msm_a, tm.msm_b1 = pt.msm_b1, tm.msm_b2 = pt.msm_b2,
+  tm.msm_l = pt.msm_l;
   tm.msm_h = pt.msm_h, tm.upload = pt.upload;
   t0 = Clock::now();
   const G1Jacobian &a_q = sums->a, &b1_q = sums->b_g1, &l_q = sums->l, &h_q = sums->h;
@@ -172,7 +186,8 @@ Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, con
   G1Jacobian a = a_q + G1Jacobian::from_affine(vk.alpha_g1) + mul_vartime(vk.delta_g1, r);
   G2Jacobian b = b2_q + G2Jacobian::from_affine(vk.beta_g2) + mul_vartime(vk.delta_g2, s);
   G1Jacobian b1 = b1_q + G1Jacobian::from_affine(vk.beta_g1) + mul_vartime(vk.delta_g1, s);
-  G1Jacobian c = h_q + l_q + mul_vartime(a, s) + mul_vartime(b1, r) - mul_vartime(vk.delta_g1, r * s);
+  G1Jacobian c =
+      h_q + l_q + mul_vartime(a, s) + mul_vartime(b1, r) - mul_vartime(vk.delta_g1, r * s);
   Proof proof{a.to_affine(), b.to_affine(), c.to_affine()};
   tm.assemble = seconds_since(t0);
   if (opt.timings != nullptr) {

@@ -28,7 +28,8 @@ namespace cuzk {
 
 /// Seconds spent in each prover stage (filled when ProveOptions::timings is set).
 struct ProveTimings {
-  double abc = 0, h = 0, msm_a = 0, msm_b1 = 0, msm_b2 = 0, msm_l = 0, msm_h = 0, assemble = 0, total = 0;
+  double abc = 0, h = 0, msm_a = 0, msm_b1 = 0, msm_b2 = 0, msm_l = 0, msm_h = 0, assemble = 0,
+         total = 0;
   /// Host → device transfer inside the partition call (0 where the backend has none); the stage
   /// times of a backend that overlaps stages are spans on its own timeline (PartitionTimings).
   double upload = 0;
@@ -74,16 +75,16 @@ Status check_key_matches(const ProvingKey& pk, const R1csMatrices& m);
 /// A proof for witness |z| = (inputs ‖ aux), ONE first, of circuit |m| under |key|.
 /// size_mismatch when the key or witness does not fit the circuit; invalid_argument when δ is
 /// the identity. An unsatisfied witness gives a proof that does not verify (not checked here).
-Result<Proof> prove(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m, std::span<const Fr> z,
-                    const ProveOptions& opt = {});
+Result<Proof> prove(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m,
+                    std::span<const Fr> z, const ProveOptions& opt = {});
 /// The same with a/b/c already evaluated (each num_constraints long; consumed as scratch).
-Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m, AbcVectors abc,
-                             std::span<const Fr> z, const ProveOptions& opt = {});
+Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m,
+                             AbcVectors abc, std::span<const Fr> z, const ProveOptions& opt = {});
 /// The same over spans: a, b, c each domain_size long (entries past num_constraints zero), consumed
 /// as scratch; nothing is allocated or freed for them (the engine's pinned partition vectors).
-Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m, std::span<Fr> a,
-                                   std::span<Fr> b, std::span<Fr> c, std::span<const Fr> z,
-                                   const ProveOptions& opt = {});
+Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m,
+                                   std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
+                                   std::span<const Fr> z, const ProveOptions& opt = {});
 /// Loads the key on |backend| for this one proof, then proves.
 Result<Proof> prove(Backend& backend, ThreadPool& pool, const ProvingKey& pk, const R1csMatrices& m,
                     std::span<const Fr> z, const ProveOptions& opt = {});

@@ -19,7 +19,8 @@ void OsRng::fill(std::span<std::uint8_t> out) {
     if (got < 0 && errno == EINTR) continue;
     // getrandom unavailable: /dev/urandom; no randomness at all is unrecoverable for a prover.
     std::FILE* f = std::fopen("/dev/urandom", "rb");
-    if (f == nullptr || std::fread(out.data() + done, 1, out.size() - done, f) != out.size() - done) std::abort();
+    if (f == nullptr || std::fread(out.data() + done, 1, out.size() - done, f) != out.size() - done)
+      std::abort();
     std::fclose(f);
     return;
   }
@@ -55,7 +56,8 @@ void SeededRng::fill(std::span<std::uint8_t> out) {
   std::size_t i = 0;
   while (i < out.size()) {
     std::uint64_t v = next();
-    for (int b = 0; b < 8 && i < out.size(); ++b, ++i, v >>= 8) out[i] = static_cast<std::uint8_t>(v);
+    for (int b = 0; b < 8 && i < out.size(); ++b, ++i, v >>= 8)
+      out[i] = static_cast<std::uint8_t>(v);
   }
 }
 

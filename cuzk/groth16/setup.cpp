@@ -16,8 +16,8 @@ namespace {
 
 // out[i] = [ks[i]]·table's base, in chunks of 4096 (one batch normalisation each), in parallel.
 template <class C>
-void fixed_base_many(const FixedBaseTable<C>& table, std::span<const Fr> ks, std::span<Affine<C>> out,
-                     ThreadPool& pool) {
+void fixed_base_many(const FixedBaseTable<C>& table, std::span<const Fr> ks,
+                     std::span<Affine<C>> out, ThreadPool& pool) {
   constexpr std::size_t kChunk = 4096;
   const std::size_t chunks = (ks.size() + kChunk - 1) / kChunk;
   pool.parallel_for(chunks, [&](std::size_t c) {
@@ -56,11 +56,13 @@ Trapdoor random_trapdoor(Rng& rng) {
   return t;
 }
 
-Result<ProvingKey> setup_with_trapdoor(const R1csMatrices& m, const Trapdoor& td, const SetupOptions& opt) {
+Result<ProvingKey> setup_with_trapdoor(const R1csMatrices& m, const Trapdoor& td,
+                                       const SetupOptions& opt) {
   ThreadPool serial(1);
   ThreadPool& pool = opt.pool != nullptr ? *opt.pool : serial;
   CUZK_RETURN_IF_ERROR(m.validate());
-  if (td.tau.is_zero() || td.alpha.is_zero() || td.beta.is_zero() || td.gamma.is_zero() || td.delta.is_zero())
+  if (td.tau.is_zero() || td.alpha.is_zero() || td.beta.is_zero() || td.gamma.is_zero() ||
+      td.delta.is_zero())
     return Status(Errc::invalid_argument, "trapdoor values must be non-zero");
   if (m.num_inputs == 0) return Status(Errc::invalid_argument, "the circuit has no ONE input");
   const bool snark = opt.layout == KeyLayout::snarkjs;
@@ -92,14 +94,17 @@ Result<ProvingKey> setup_with_trapdoor(const R1csMatrices& m, const Trapdoor& td
   std::vector<Fr> ic_s(ni), l_s(na);
   for (std::size_t i = 0; i < cols; ++i) {
     const Fr t = td.beta * u[i] + td.alpha * v[i] + w[i];
-    if (i < ni) ic_s[i] = t * gamma_inv;
-    else l_s[i - ni] = t * delta_inv;
+    if (i < ni)
+      ic_s[i] = t * gamma_inv;
+    else
+      l_s[i - ni] = t * delta_inv;
   }
   if (!snark) {
     for (std::size_t j = 0; j < na; ++j)
       if (l_s[j].is_zero())
-        return Status(Errc::invalid_argument, "aux variable " + std::to_string(j) +
-                                                  " is unconstrained (its l point would be the identity)");
+        return Status(Errc::invalid_argument,
+                      "aux variable " + std::to_string(j) +
+                          " is unconstrained (its l point would be the identity)");
   }
 
   // A and B queries: every variable (snarkjs) or only those with a non-zero polynomial (bellperson).

@@ -32,7 +32,8 @@ Trapdoor random_trapdoor(Rng& rng);
 /// The proving key of |m| for the trapdoor |td|. invalid_argument for a zero trapdoor value, τ in
 /// the domain, more than 2^32 constraints, or (bellperson layout) an aux variable that occurs in
 /// no constraint (its l point would be the identity, which bellperson's reader rejects).
-Result<ProvingKey> setup_with_trapdoor(const R1csMatrices& m, const Trapdoor& td, const SetupOptions& opt = {});
+Result<ProvingKey> setup_with_trapdoor(const R1csMatrices& m, const Trapdoor& td,
+                                       const SetupOptions& opt = {});
 
 /// The proving key of |m| for a trapdoor drawn from |rng| and then forgotten.
 Result<ProvingKey> setup(const R1csMatrices& m, Rng& rng, const SetupOptions& opt = {});

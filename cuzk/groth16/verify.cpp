@@ -17,14 +17,16 @@ PreparedVerifyingKey prepare_verifying_key(const VerifyingKey& vk) {
 
 Result<G1Jacobian> input_combination(std::span<const G1Affine> ic, std::span<const Fr> inputs) {
   if (inputs.size() + 1 != ic.size())
-    return Status(Errc::size_mismatch, "the key has " + std::to_string(ic.empty() ? 0 : ic.size() - 1) +
-                                           " public inputs, " + std::to_string(inputs.size()) + " were given");
+    return Status(Errc::size_mismatch,
+                  "the key has " + std::to_string(ic.empty() ? 0 : ic.size() - 1) +
+                      " public inputs, " + std::to_string(inputs.size()) + " were given");
   G1Jacobian acc = G1Jacobian::from_affine(ic[0]);
   for (std::size_t i = 0; i < inputs.size(); ++i) acc += mul_vartime(ic[i + 1], inputs[i]);
   return acc;
 }
 
-Result<bool> verify(const PreparedVerifyingKey& pvk, std::span<const Fr> public_inputs, const Proof& proof) {
+Result<bool> verify(const PreparedVerifyingKey& pvk, std::span<const Fr> public_inputs,
+                    const Proof& proof) {
   auto l = input_combination(pvk.ic, public_inputs);
   if (!l.ok()) return l.status();
   const G1Affine p[3] = {proof.a, l->to_affine(), proof.c};
@@ -34,7 +36,8 @@ Result<bool> verify(const PreparedVerifyingKey& pvk, std::span<const Fr> public_
   return final_exponentiation(*f) == pvk.alpha_beta;
 }
 
-Result<bool> verify_batch(const PreparedVerifyingKey& pvk, std::span<const ProofWithInputs> proofs, Rng& rng) {
+Result<bool> verify_batch(const PreparedVerifyingKey& pvk, std::span<const ProofWithInputs> proofs,
+                          Rng& rng) {
   if (proofs.empty()) return true;
   if (proofs.size() == 1) return verify(pvk, proofs[0].inputs, *proofs[0].proof);
   const std::size_t n_in = pvk.ic.size() - 1;
@@ -48,8 +51,9 @@ Result<bool> verify_batch(const PreparedVerifyingKey& pvk, std::span<const Proof
   q.reserve(proofs.size() + 2);
   for (std::size_t j = 0; j < proofs.size(); ++j) {
     if (proofs[j].inputs.size() != n_in)
-      return Status(Errc::size_mismatch, "proof " + std::to_string(j) + ": the key has " + std::to_string(n_in) +
-                                             " public inputs, " + std::to_string(proofs[j].inputs.size()) +
+      return Status(Errc::size_mismatch, "proof " + std::to_string(j) + ": the key has " +
+                                             std::to_string(n_in) + " public inputs, " +
+                                             std::to_string(proofs[j].inputs.size()) +
                                              " were given");
     Limbs<4> zl{rng.next_u64(), rng.next_u64(), 0, 0};
     if (zl[0] == 0 && zl[1] == 0) zl[0] = 1;

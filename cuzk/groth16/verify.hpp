@@ -26,7 +26,8 @@ Result<G1Jacobian> input_combination(std::span<const G1Affine> ic, std::span<con
 /// true when the proof is valid for |public_inputs| (ONE excluded), false when it is not;
 /// size_mismatch when the input count disagrees with the key. Proof points are trusted to be
 /// on their curves and in their subgroups (the decoders of formats/ check that).
-Result<bool> verify(const PreparedVerifyingKey& pvk, std::span<const Fr> public_inputs, const Proof& proof);
+Result<bool> verify(const PreparedVerifyingKey& pvk, std::span<const Fr> public_inputs,
+                    const Proof& proof);
 
 /// One proof and its public inputs, for batch verification.
 struct ProofWithInputs {
@@ -36,6 +37,7 @@ struct ProofWithInputs {
 
 /// true when every proof is valid (random linear combination with 128-bit weights from |rng|);
 /// an empty batch is valid. size_mismatch when some input count disagrees with the key.
-Result<bool> verify_batch(const PreparedVerifyingKey& pvk, std::span<const ProofWithInputs> proofs, Rng& rng);
+Result<bool> verify_batch(const PreparedVerifyingKey& pvk, std::span<const ProofWithInputs> proofs,
+                          Rng& rng);
 
 }  // namespace cuzk

@@ -60,7 +60,13 @@ class AffineBuckets : public BatchSchedule<AffineBuckets<C>, C> {
   static const A& bucket_form(const A& p) { return p; }
 
   AffineBuckets(std::uint32_t nb, std::size_t batch)
-      : Schedule(batch), bucket_(nb), slot_(batch), doubling_(batch), point_(batch), den_(batch), prefix_(batch),
+      : Schedule(batch),
+        bucket_(nb),
+        slot_(batch),
+        doubling_(batch),
+        point_(batch),
+        den_(batch),
+        prefix_(batch),
         norm_(std::is_same_v<B, F> ? 0 : batch) {
     reset(batch);
   }

@@ -173,11 +173,11 @@ class BatchSchedule {
 
   std::size_t max_batch_, batch_;
   std::vector<Pending> queue_;
-  std::vector<OverflowBucket> overflow_;       ///< the overflow buckets used, in order of first use
+  std::vector<OverflowBucket> overflow_;      ///< the overflow buckets used, in order of first use
   std::vector<std::uint32_t> overflow_slot_;  ///< per bucket: 1 + its place in overflow_, or 0
-  std::size_t m_ = 0;          ///< additions in the pending batch
-  bool flushed_ = false;       ///< a batch ran since the last drain
-  bool early_runs_ = true;     ///< add() may run a batch early in this window
+  std::size_t m_ = 0;                         ///< additions in the pending batch
+  bool flushed_ = false;                      ///< a batch ran since the last drain
+  bool early_runs_ = true;                    ///< add() may run a batch early in this window
 
  private:
   Derived& self() { return static_cast<Derived&>(*this); }

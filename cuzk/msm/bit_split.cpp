@@ -23,7 +23,8 @@ constexpr std::uint32_t kSumBuckets = 256;
 constexpr std::size_t kMinBatchedChunk = 4096;
 
 template <class C, class Buckets>
-Xyzz<C> sum_batched(std::span<const Affine<C>> bases, std::span<const std::uint32_t> indices, Buckets& buckets) {
+Xyzz<C> sum_batched(std::span<const Affine<C>> bases, std::span<const std::uint32_t> indices,
+                    Buckets& buckets) {
   std::uint32_t k = 0;
   for (std::size_t i = 0; i < indices.size(); ++i) {
     if (i + 4 < indices.size()) __builtin_prefetch(&bases[indices[i + 4]]);
@@ -59,8 +60,8 @@ Xyzz<C> sum_chunk(std::span<const Affine<C>> bases, std::span<const std::uint32_
 }  // namespace
 
 template <class C>
-Jacobian<C> sum_bases_unchecked(std::span<const Affine<C>> bases, std::span<const std::uint32_t> indices,
-                                ThreadPool& pool) {
+Jacobian<C> sum_bases_unchecked(std::span<const Affine<C>> bases,
+                                std::span<const std::uint32_t> indices, ThreadPool& pool) {
   const std::size_t n = indices.size();
   if (n == 0) return Jacobian<C>::identity();
   // Four chunks per thread for balance, but none shorter than kMinBatchedChunk while n allows.
@@ -101,9 +102,11 @@ BitSplitParts bit_split(std::span<const Limbs<4>> scalars, std::span<const std::
   return parts;
 }
 
-template Jacobian<G1Curve> sum_bases_unchecked<G1Curve>(std::span<const G1Affine>, std::span<const std::uint32_t>,
+template Jacobian<G1Curve> sum_bases_unchecked<G1Curve>(std::span<const G1Affine>,
+                                                        std::span<const std::uint32_t>,
                                                         ThreadPool&);
-template Jacobian<G2Curve> sum_bases_unchecked<G2Curve>(std::span<const G2Affine>, std::span<const std::uint32_t>,
+template Jacobian<G2Curve> sum_bases_unchecked<G2Curve>(std::span<const G2Affine>,
+                                                        std::span<const std::uint32_t>,
                                                         ThreadPool&);
 
 }  // namespace cuzk

@@ -20,8 +20,8 @@ namespace cuzk {
 /// (IFMA lanes where the CPU has them) for chunks of 4096 points or more, XYZZ mixed additions
 /// (8M + 2S) below; then one full addition per chunk. Unchecked indices.
 template <class C>
-Jacobian<C> sum_bases_unchecked(std::span<const Affine<C>> bases, std::span<const std::uint32_t> indices,
-                                ThreadPool& pool);
+Jacobian<C> sum_bases_unchecked(std::span<const Affine<C>> bases,
+                                std::span<const std::uint32_t> indices, ThreadPool& pool);
 
 /// Scalars split by value: indices of the ones, and the remaining non-zero scalars with theirs.
 struct BitSplitParts {

@@ -52,7 +52,8 @@ struct SignedWindowPlan {
 };
 
 /// |out| ← k + H (k canonical, < 2^255; no carry out by the bounds above).
-CUZK_HD constexpr void msm_recode(const SignedWindowPlan& plan, const std::uint64_t* k, std::uint64_t* out) {
+CUZK_HD constexpr void msm_recode(const SignedWindowPlan& plan, const std::uint64_t* k,
+                                  std::uint64_t* out) {
   std::uint64_t carry = 0;
   for (unsigned i = 0; i < kMsmScalarLimbs; ++i) {
     const std::uint64_t s = k[i] + carry;
@@ -65,7 +66,8 @@ CUZK_HD constexpr void msm_recode(const SignedWindowPlan& plan, const std::uint6
 }
 
 /// Bits [offset, offset + c) of a 4-limb integer (bits past 256 read as 0); c ≤ 32.
-CUZK_HD constexpr std::uint32_t msm_extract_bits(const std::uint64_t* v, unsigned offset, unsigned c) {
+CUZK_HD constexpr std::uint32_t msm_extract_bits(const std::uint64_t* v, unsigned offset,
+                                                 unsigned c) {
   const unsigned limb = offset / 64, shift = offset % 64;
   if (limb >= kMsmScalarLimbs) return 0;
   std::uint64_t w = v[limb] >> shift;
@@ -74,7 +76,8 @@ CUZK_HD constexpr std::uint32_t msm_extract_bits(const std::uint64_t* v, unsigne
 }
 
 /// The signed digit of window |j| of a recoded scalar |kr| (see the header comment).
-CUZK_HD constexpr std::int32_t msm_signed_digit(const SignedWindowPlan& plan, const std::uint64_t* kr, unsigned j) {
+CUZK_HD constexpr std::int32_t msm_signed_digit(const SignedWindowPlan& plan,
+                                                const std::uint64_t* kr, unsigned j) {
   const std::int32_t w = static_cast<std::int32_t>(msm_extract_bits(kr, j * plan.c, plan.c));
   return j + 1 == plan.windows ? w : w - static_cast<std::int32_t>(plan.buckets());
 }

@@ -10,11 +10,12 @@ using U128 = unsigned __int128;
 
 constexpr U128 kLambda = (static_cast<U128>(kGlvLambda[1]) << 64) | kGlvLambda[0];
 /// ⌊2^382 / λ⌋ (< 2^255), the Barrett constant of k / λ (tools: Python `(1 << 382) // λ`).
-constexpr std::uint64_t kBarrett[4] = {0xf69793e3625b1cb7ULL, 0x0e27d269c9a2fde8ULL, 0x58fdb948bdb3fb8cULL,
-                                       0x5f1afb3c7807eab7ULL};
+constexpr std::uint64_t kBarrett[4] = {0xf69793e3625b1cb7ULL, 0x0e27d269c9a2fde8ULL,
+                                       0x58fdb948bdb3fb8cULL, 0x5f1afb3c7807eab7ULL};
 
 // (hi·2^64 + lo) / d with hi < d; the remainder in |rem|.
-inline std::uint64_t div_128_by_64(std::uint64_t hi, std::uint64_t lo, std::uint64_t d, std::uint64_t& rem) {
+inline std::uint64_t div_128_by_64(std::uint64_t hi, std::uint64_t lo, std::uint64_t d,
+                                   std::uint64_t& rem) {
 #if defined(__x86_64__)
   std::uint64_t q, r;
   __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d) : "cc");
@@ -41,7 +42,8 @@ GlvHalves glv_split_g1(const Limbs<4>& k) {
     }
     prod[i + 4] = static_cast<std::uint64_t>(carry);
   }
-  U128 q = (static_cast<U128>((prod[6] >> 62) | (prod[7] << 2)) << 64) | ((prod[5] >> 62) | (prod[6] << 2));
+  U128 q = (static_cast<U128>((prod[6] >> 62) | (prod[7] << 2)) << 64) |
+           ((prod[5] >> 62) | (prod[6] << 2));
   // k1 = k − q·λ (4 limbs, non-negative since q ≤ ⌊k/λ⌋), then corrected below λ.
   const std::uint64_t ql = static_cast<std::uint64_t>(q), qh = static_cast<std::uint64_t>(q >> 64);
   std::uint64_t ql_lam[4] = {};

@@ -100,7 +100,8 @@ CUZK_IFMA_INLINE void normalize(V* t) {
 // r = a − b + kp (kp: the limbs of a multiple of p large enough that the value stays non-negative).
 CUZK_IFMA_INLINE void sub_plus(V* r, const V* a, const V* b, const std::uint64_t* kp) {
 #pragma GCC unroll 8
-  for (unsigned j = 0; j < kLimbs; ++j) r[j] = _mm512_add_epi64(_mm512_sub_epi64(a[j], b[j]), bcast(kp[j]));
+  for (unsigned j = 0; j < kLimbs; ++j)
+    r[j] = _mm512_add_epi64(_mm512_sub_epi64(a[j], b[j]), bcast(kp[j]));
   normalize(r);
 }
 
@@ -123,10 +124,13 @@ CUZK_IFMA_INLINE void transpose8(V* r) {
   V t[8], u[8];
 #pragma GCC unroll 4
   for (unsigned i = 0; i < 4; ++i) {
-    t[2 * i] = _mm512_maskz_unpacklo_epi64(0xff, r[2 * i], r[2 * i + 1]);      // r0[0] r1[0] r0[2] r1[2] …
-    t[2 * i + 1] = _mm512_maskz_unpackhi_epi64(0xff, r[2 * i], r[2 * i + 1]);  // r0[1] r1[1] r0[3] r1[3] …
+    t[2 * i] =
+        _mm512_maskz_unpacklo_epi64(0xff, r[2 * i], r[2 * i + 1]);  // r0[0] r1[0] r0[2] r1[2] …
+    t[2 * i + 1] =
+        _mm512_maskz_unpackhi_epi64(0xff, r[2 * i], r[2 * i + 1]);  // r0[1] r1[1] r0[3] r1[3] …
   }
-  const V lo = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13), hi = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+  const V lo = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13),
+          hi = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
 #pragma GCC unroll 2
   for (unsigned h = 0; h < 2; ++h) {  // rows 0–3 (h = 0) and 4–7 (h = 1)
     u[4 * h + 0] = _mm512_permutex2var_epi64(t[4 * h], lo, t[4 * h + 2]);      // columns 0, 4
@@ -145,8 +149,10 @@ CUZK_IFMA_INLINE void transpose8(V* r) {
 CUZK_IFMA_INLINE void gather(V* out, const std::uint64_t* const* src) {
   // Limb j = bits 52j..52j+51: word w = 52j / 64 shifted right by s = 52j mod 64, or'd with word
   // w + 1 shifted left by 64 − s (a count of 64 gives 0; word 6 is a zero lane of the load).
-  const V wlo = _mm512_setr_epi64(0, 0, 1, 2, 3, 4, 4, 5), whi = _mm512_setr_epi64(1, 1, 2, 3, 4, 5, 5, 6);
-  const V slo = _mm512_setr_epi64(0, 52, 40, 28, 16, 4, 56, 44), shi = _mm512_setr_epi64(64, 12, 24, 36, 48, 60, 8, 20);
+  const V wlo = _mm512_setr_epi64(0, 0, 1, 2, 3, 4, 4, 5),
+          whi = _mm512_setr_epi64(1, 1, 2, 3, 4, 5, 5, 6);
+  const V slo = _mm512_setr_epi64(0, 52, 40, 28, 16, 4, 56, 44),
+          shi = _mm512_setr_epi64(64, 12, 24, 36, 48, 60, 8, 20);
   const V mask = bcast(kMask52);
 #pragma GCC unroll 8
   for (unsigned k = 0; k < kLanes; ++k) {
@@ -162,17 +168,21 @@ CUZK_IFMA_INLINE void gather(V* out, const std::uint64_t* const* src) {
 // (six words; v is clobbered). Lanes with dst[k] null are skipped.
 CUZK_IFMA_INLINE void scatter(std::uint64_t* const* dst, V* v) {
   // Word w = bits 64w..64w+63 = limb a >> o | limb a+1 << (52 − o) [| limb a+2 << (104 − o)].
-  const V ia = _mm512_setr_epi64(0, 1, 2, 3, 4, 6, 7, 7), sa = _mm512_setr_epi64(0, 12, 24, 36, 48, 8, 64, 64);
-  const V ib = _mm512_setr_epi64(1, 2, 3, 4, 5, 7, 7, 7), sb = _mm512_setr_epi64(52, 40, 28, 16, 4, 44, 64, 64);
-  const V ic = _mm512_setr_epi64(7, 7, 7, 7, 6, 7, 7, 7), sc = _mm512_setr_epi64(64, 64, 64, 64, 56, 64, 64, 64);
+  const V ia = _mm512_setr_epi64(0, 1, 2, 3, 4, 6, 7, 7),
+          sa = _mm512_setr_epi64(0, 12, 24, 36, 48, 8, 64, 64);
+  const V ib = _mm512_setr_epi64(1, 2, 3, 4, 5, 7, 7, 7),
+          sb = _mm512_setr_epi64(52, 40, 28, 16, 4, 44, 64, 64);
+  const V ic = _mm512_setr_epi64(7, 7, 7, 7, 6, 7, 7, 7),
+          sc = _mm512_setr_epi64(64, 64, 64, 64, 56, 64, 64, 64);
   transpose8(v);
 #pragma GCC unroll 8
   for (unsigned k = 0; k < kLanes; ++k) {
     if (dst[k] == nullptr) continue;
     const V x = v[k];
     const V w = _mm512_or_si512(
-        _mm512_or_si512(_mm512_maskz_srlv_epi64(0xff, _mm512_maskz_permutexvar_epi64(0xff, ia, x), sa),
-                        _mm512_maskz_sllv_epi64(0xff, _mm512_maskz_permutexvar_epi64(0xff, ib, x), sb)),
+        _mm512_or_si512(
+            _mm512_maskz_srlv_epi64(0xff, _mm512_maskz_permutexvar_epi64(0xff, ia, x), sa),
+            _mm512_maskz_sllv_epi64(0xff, _mm512_maskz_permutexvar_epi64(0xff, ib, x), sb)),
         _mm512_maskz_sllv_epi64(0xff, _mm512_maskz_permutexvar_epi64(0xff, ic, x), sc));
     _mm512_mask_storeu_epi64(dst[k], 0x3f, w);
   }
@@ -205,7 +215,8 @@ CUZK_IFMA_INLINE void mul2(V2& r, const V2& a, const V2& b) {
 #pragma GCC unroll 8
   for (unsigned j = 0; j < kLimbs; ++j) {
     r.c0[j] = _mm512_add_epi64(_mm512_sub_epi64(t0[j], t1[j]), bcast(kMultP.p2[j]));
-    r.c1[j] = _mm512_add_epi64(_mm512_sub_epi64(sa[j], _mm512_add_epi64(t0[j], t1[j])), bcast(kMultP.p4[j]));
+    r.c1[j] = _mm512_add_epi64(_mm512_sub_epi64(sa[j], _mm512_add_epi64(t0[j], t1[j])),
+                               bcast(kMultP.p4[j]));
   }
   normalize(r.c0);
   normalize(r.c1);
@@ -253,8 +264,13 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
   static A bucket_form(const A& p) { return to_rp(p); }
 
   IfmaBuckets(std::uint32_t nb, std::size_t batch)
-      : Schedule((batch + kLanes - 1) / kLanes * kLanes), bucket_(nb), slot_(max_batch_), point_(max_batch_),
-        dbl_(max_batch_ / kLanes), pre_(max_batch_ / kLanes), norm_(kD == 2 ? max_batch_ / kLanes : 0) {
+      : Schedule((batch + kLanes - 1) / kLanes * kLanes),
+        bucket_(nb),
+        slot_(max_batch_),
+        point_(max_batch_),
+        dbl_(max_batch_ / kLanes),
+        pre_(max_batch_ / kLanes),
+        norm_(kD == 2 ? max_batch_ / kLanes : 0) {
     reset(batch);
   }
 
@@ -268,7 +284,6 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
       __builtin_prefetch(reinterpret_cast<const char*>(&bucket_[b]) + off);
     }
   }
-
 
   /// Σ_b bucket_b, unweighted (the 0/1 split's sum of the ones: one mixed addition per bucket).
   /// After finish() (which folds the overflow buckets in).
@@ -330,11 +345,13 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
       r.flush();
       for (std::size_t sg = 0; sg < segs; ++sg) {
         const Slot& run = r.bucket_[sg];
-        if (run.state != kEmpty) r.add_distinct(static_cast<std::uint32_t>(segs + sg), A{run.x, run.y, false});
+        if (run.state != kEmpty)
+          r.add_distinct(static_cast<std::uint32_t>(segs + sg), A{run.x, run.y, false});
       }
       r.flush();
     }
-    Xyzz<C> total = Xyzz<C>::identity(), running = Xyzz<C>::identity(), weighted = Xyzz<C>::identity();
+    Xyzz<C> total = Xyzz<C>::identity(), running = Xyzz<C>::identity(),
+            weighted = Xyzz<C>::identity();
     for (std::size_t sg = segs; sg-- > 0;) {
       const Slot& u = r.bucket_[segs + sg];
       if (u.state != kEmpty) total.add_mixed(A{from_rp(u.x), from_rp(u.y), false});
@@ -349,9 +366,7 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
   }
 
   // bucket[b] += p where no other pending entry targets b (the reduction's chains): never queued.
-  void add_distinct(std::uint32_t b, const A& p) {
-    [[maybe_unused]] const bool ok = try_add(b, p);
-  }
+  void add_distinct(std::uint32_t b, const A& p) { [[maybe_unused]] const bool ok = try_add(b, p); }
   // Runs the pending batch now.
   void flush() {
     if (m_ > 0) execute();
@@ -361,7 +376,9 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
   static const std::uint64_t* words(const F& v, unsigned i) {
     return reinterpret_cast<const std::uint64_t*>(&v) + 6 * i;
   }
-  static std::uint64_t* words(F& v, unsigned i) { return reinterpret_cast<std::uint64_t*>(&v) + 6 * i; }
+  static std::uint64_t* words(F& v, unsigned i) {
+    return reinterpret_cast<std::uint64_t*>(&v) + 6 * i;
+  }
 
   bool try_add(std::uint32_t b, const A& p) {
     Slot& acc = bucket_[b];
@@ -403,7 +420,8 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
       }
     }
   }
-  void destinations(std::size_t g, std::uint64_t* (&dx)[kD][kLanes], std::uint64_t* (&dy)[kD][kLanes]) {
+  void destinations(std::size_t g, std::uint64_t* (&dx)[kD][kLanes],
+                    std::uint64_t* (&dy)[kD][kLanes]) {
     for (unsigned k = 0; k < kLanes; ++k) {
       const std::size_t e = g * kLanes + k;
       Slot* s = e < m_ ? &bucket_[slot_[e]] : nullptr;
@@ -416,8 +434,8 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
   }
 
   // G1 denominators of a group: x_P − x_B (+p), or 2·y_P for a doubling.
-  CUZK_IFMA_INLINE static void denominator(const vec::V* ax, const vec::V* px, const Ptrs& q, std::uint8_t dbl,
-                                           vec::V* den) {
+  CUZK_IFMA_INLINE static void denominator(const vec::V* ax, const vec::V* px, const Ptrs& q,
+                                           std::uint8_t dbl, vec::V* den) {
     using namespace vec;
     sub_plus(den, px, ax, kMultP.p1);
     if (dbl != 0) {
@@ -430,8 +448,8 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
   }
 
   // G2 denominators of a group (x_P − x_B, or 2·y_P) and their norms.
-  CUZK_IFMA_INLINE static void denominator2(const vec::V2& ax, const vec::V2& px, const Ptrs& q, std::uint8_t dbl,
-                                            vec::V2& den) {
+  CUZK_IFMA_INLINE static void denominator2(const vec::V2& ax, const vec::V2& px, const Ptrs& q,
+                                            std::uint8_t dbl, vec::V2& den) {
     using namespace vec;
     sub_plus(den.c0, px.c0, ax.c0, kMultP.p1);
     sub_plus(den.c1, px.c1, ax.c1, kMultP.p1);
@@ -479,7 +497,8 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
   }
 
   void execute() {
-    if (m_ % kLanes != 0) dbl_[(m_ - 1) / kLanes] &= static_cast<std::uint8_t>((1u << (m_ % kLanes)) - 1);
+    if (m_ % kLanes != 0)
+      dbl_[(m_ - 1) / kLanes] &= static_cast<std::uint8_t>((1u << (m_ % kLanes)) - 1);
     if constexpr (kD == 1) {
       execute_g1();
     } else {
@@ -533,10 +552,12 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
         V xx[kLimbs];
         mul(xx, px, px);
 #pragma GCC unroll 8
-        for (unsigned j = 0; j < kLimbs; ++j) xx[j] = _mm512_add_epi64(_mm512_add_epi64(xx[j], xx[j]), xx[j]);
+        for (unsigned j = 0; j < kLimbs; ++j)
+          xx[j] = _mm512_add_epi64(_mm512_add_epi64(xx[j], xx[j]), xx[j]);
         normalize(xx);
 #pragma GCC unroll 8
-        for (unsigned j = 0; j < kLimbs; ++j) num[j] = _mm512_mask_blend_epi64(dbl_[gi], num[j], xx[j]);
+        for (unsigned j = 0; j < kLimbs; ++j)
+          num[j] = _mm512_mask_blend_epi64(dbl_[gi], num[j], xx[j]);
       }
       V lambda[kLimbs], x3[kLimbs], t[kLimbs];
       mul(lambda, num, dinv);
@@ -544,7 +565,8 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
       // x3 = λ² − x_B − x_P (+2p) ∈ (0, 4p) → canonical
 #pragma GCC unroll 8
       for (unsigned j = 0; j < kLimbs; ++j)
-        x3[j] = _mm512_sub_epi64(_mm512_add_epi64(x3[j], bcast(kMultP.p2[j])), _mm512_add_epi64(ax[j], px[j]));
+        x3[j] = _mm512_sub_epi64(_mm512_add_epi64(x3[j], bcast(kMultP.p2[j])),
+                                 _mm512_add_epi64(ax[j], px[j]));
       normalize(x3);
       cond_sub(x3, kMultP.p2);
       cond_sub(x3, kMultP.p1);
@@ -642,7 +664,7 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
       V2 lambda, x3, t;
       mul2(lambda, num, dinv);  // c0 < 4p, c1 < 6p
       sqr2(x3, lambda);         // c0 < 2p, c1 < 4p
-      // x3 = λ² − x_B − x_P (+2p) < 6p → canonical
+                                // x3 = λ² − x_B − x_P (+2p) < 6p → canonical
 #pragma GCC unroll 8
       for (unsigned j = 0; j < kLimbs; ++j) {
         x3.c0[j] = _mm512_sub_epi64(_mm512_add_epi64(x3.c0[j], bcast(kMultP.p2[j])),
@@ -674,9 +696,9 @@ class IfmaBuckets : public BatchSchedule<IfmaBuckets<C>, C> {
   ScratchArray<Slot> bucket_;
   std::vector<std::uint32_t> slot_;
   std::vector<A> point_;
-  std::vector<std::uint8_t> dbl_;  // per group: lanes whose entry is P + P
-  std::vector<Fp8> pre_;           // per group: the lanes' prefix products
-  std::vector<Fp8> norm_;          // G2, per group: the denominators' norms
+  std::vector<std::uint8_t> dbl_;     // per group: lanes whose entry is P + P
+  std::vector<Fp8> pre_;              // per group: the lanes' prefix products
+  std::vector<Fp8> norm_;             // G2, per group: the denominators' norms
   std::unique_ptr<IfmaBuckets> red_;  // the segmented reduction's chains
 };
 

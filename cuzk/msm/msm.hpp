@@ -31,7 +31,7 @@ struct MsmConfig {
 
 /// What one MSM did (for benchmarks and logs).
 struct MsmReport {
-  std::size_t selected = 0;  ///< scalars that took part
+  std::size_t selected = 0;                   ///< scalars that took part
   std::size_t zeros = 0, ones = 0, tail = 0;  ///< counted only when the split was considered
   bool split_used = false;
 };
@@ -47,7 +47,8 @@ bool msm_split_pays(std::size_t selected, std::size_t zeros_and_ones);
 /// Σ scalars[i]·bases[...] with the density rule. size_mismatch when the bitmap is shorter than the
 /// scalars or the bases run out; invalid_argument past 2^32 bases.
 template <class C>
-Result<Jacobian<C>> msm(std::span<const Affine<C>> bases, std::span<const Fr> scalars, ThreadPool& pool,
-                        const MsmConfig& config = {}, MsmReport* report = nullptr);
+Result<Jacobian<C>> msm(std::span<const Affine<C>> bases, std::span<const Fr> scalars,
+                        ThreadPool& pool, const MsmConfig& config = {},
+                        MsmReport* report = nullptr);
 
 }  // namespace cuzk

@@ -47,9 +47,12 @@ std::vector<Affine<C>> make_bases(std::size_t n, std::mt19937_64& rng) {
   auto out = batch_to_affine_vartime<C>(jac);
   for (std::size_t i = 0; i < n; ++i) {
     const auto r = rng() % 32;
-    if (r < 2) out[i] = Affine<C>::identity();
-    else if (r < 4 && i > 0) out[i] = out[rng() % i];
-    else if (r < 5 && i > 0) out[i] = -out[rng() % i];
+    if (r < 2)
+      out[i] = Affine<C>::identity();
+    else if (r < 4 && i > 0)
+      out[i] = out[rng() % i];
+    else if (r < 5 && i > 0)
+      out[i] = -out[rng() % i];
   }
   return out;
 }
@@ -59,11 +62,16 @@ std::vector<Fr> make_scalars(std::size_t n, std::mt19937_64& rng) {
   std::vector<Fr> s(n);
   for (auto& k : s) {
     const auto r = rng() % 16;
-    if (r == 0) k = Fr::zero();
-    else if (r == 1) k = Fr::one();
-    else if (r == 2) k = kMinusOne;
-    else if (r == 3) k = Fr::from_u64(rng() % 1000);
-    else k = random_fr(rng);
+    if (r == 0)
+      k = Fr::zero();
+    else if (r == 1)
+      k = Fr::one();
+    else if (r == 2)
+      k = kMinusOne;
+    else if (r == 3)
+      k = Fr::from_u64(rng() % 1000);
+    else
+      k = random_fr(rng);
   }
   return s;
 }
@@ -74,7 +82,8 @@ Fr digits_value(const SignedWindowPlan& plan, const std::uint64_t* kr) {
   const Fr radix = Fr::from_u64(2).pow_u64(plan.c);
   for (unsigned j = plan.windows; j-- > 0;) {
     const std::int32_t d = msm_signed_digit(plan, kr, j);
-    const Fr dv = Fr::from_u64(static_cast<std::uint64_t>(d < 0 ? -static_cast<std::int64_t>(d) : d));
+    const Fr dv =
+        Fr::from_u64(static_cast<std::uint64_t>(d < 0 ? -static_cast<std::int64_t>(d) : d));
     acc = acc * radix + (d < 0 ? -dv : dv);
   }
   return acc;
@@ -121,11 +130,28 @@ TEST(MsmDigits, ExtractBitsCrossesLimbs) {
 // λ and scalars around the boundaries of the GLV balancing (multiples of λ, λ/2, r − 1).
 std::vector<Fr> glv_boundary_scalars(std::mt19937_64& rng) {
   const Fr lam = Fr::from_limbs_reduce(Limbs<4>{kGlvLambda[0], kGlvLambda[1], 0, 0});
-  const Fr half = Fr::from_limbs_reduce(Limbs<4>{(kGlvLambda[0] >> 1) | (kGlvLambda[1] << 63), kGlvLambda[1] >> 1, 0, 0});
-  std::vector<Fr> ks = {Fr::zero(), Fr::one(), kMinusOne, -Fr::from_u64(2), lam, lam - Fr::one(), lam + Fr::one(),
-                        half, half + Fr::one(), half - Fr::one(), lam * lam, lam * lam - Fr::one(), -lam,
-                        -lam - Fr::one(), lam + half, lam + half + Fr::one(), lam * half, lam * (half + Fr::one()),
-                        Fr::from_u64(kBlsXAbs), Fr::from_u64(kBlsXAbs) * Fr::from_u64(kBlsXAbs)};
+  const Fr half = Fr::from_limbs_reduce(
+      Limbs<4>{(kGlvLambda[0] >> 1) | (kGlvLambda[1] << 63), kGlvLambda[1] >> 1, 0, 0});
+  std::vector<Fr> ks = {Fr::zero(),
+                        Fr::one(),
+                        kMinusOne,
+                        -Fr::from_u64(2),
+                        lam,
+                        lam - Fr::one(),
+                        lam + Fr::one(),
+                        half,
+                        half + Fr::one(),
+                        half - Fr::one(),
+                        lam * lam,
+                        lam * lam - Fr::one(),
+                        -lam,
+                        -lam - Fr::one(),
+                        lam + half,
+                        lam + half + Fr::one(),
+                        lam * half,
+                        lam * (half + Fr::one()),
+                        Fr::from_u64(kBlsXAbs),
+                        Fr::from_u64(kBlsXAbs) * Fr::from_u64(kBlsXAbs)};
   for (int i = 0; i < 8; ++i) {
     const Fr e = Fr::from_u64(rng() % 5);
     ks.push_back(lam * random_fr(rng) + e);
@@ -177,7 +203,8 @@ void check_endomorphism_boundaries() {
   ASSERT_TRUE(expect.has_value());
   for (unsigned c : {0u, 4u, 7u, 10u, 13u}) {
     const auto got = msm<C>(bases, ks, pool,
-                            {.split = MsmSplit::never, .pippenger = {.window_bits = c, .endomorphism = MsmEndomorphism::on}});
+                            {.split = MsmSplit::never,
+                             .pippenger = {.window_bits = c, .endomorphism = MsmEndomorphism::on}});
     ASSERT_TRUE(got.ok());
     EXPECT_TRUE(*got == *expect) << C::name << " c=" << c << " seed=" << seed;
   }
@@ -199,7 +226,9 @@ void check_against_naive(std::size_t max_n, int rounds) {
     const auto expect = msm_naive<C>(bases, scalars);
     ASSERT_TRUE(expect.has_value());
     ThreadPool& pool = (round % 2) ? pool3 : pool1;
-    const MsmSplit split = round % 3 == 0 ? MsmSplit::never : (round % 3 == 1 ? MsmSplit::always : MsmSplit::automatic);
+    const MsmSplit split = round % 3 == 0
+                               ? MsmSplit::never
+                               : (round % 3 == 1 ? MsmSplit::always : MsmSplit::automatic);
     MsmConfig cfg{.split = split};
     if (round % 4 != 3) cfg.pippenger.window_bits = 1 + static_cast<unsigned>(rng() % 12);
     if (round % 5 == 4) cfg.pippenger.chunks = 1 + static_cast<unsigned>(rng() % 5);
@@ -208,7 +237,8 @@ void check_against_naive(std::size_t max_n, int rounds) {
     const auto got = msm<C>(bases, scalars, pool, cfg);
     ASSERT_TRUE(got.ok()) << got.status().to_string();
     EXPECT_TRUE(*got == *expect) << C::name << " n=" << n << " c=" << cfg.pippenger.window_bits
-                                 << " chunks=" << cfg.pippenger.chunks << " split=" << static_cast<int>(split)
+                                 << " chunks=" << cfg.pippenger.chunks
+                                 << " split=" << static_cast<int>(split)
                                  << " acc=" << static_cast<int>(cfg.pippenger.accumulation)
                                  << " endo=" << static_cast<int>(cfg.pippenger.endomorphism)
                                  << " threads=" << pool.size() << " seed=" << seed;
@@ -235,12 +265,14 @@ TEST(MsmPippenger, ConfigurationsAgreeAtMediumSize) {
           for (auto endo : {MsmEndomorphism::off, MsmEndomorphism::on}) {
             if (p == 1 && acc == PippengerAccumulation::xyzz) continue;
             MsmConfig cfg{.split = s};
-            cfg.pippenger = {.window_bits = c, .chunks = p, .accumulation = acc, .endomorphism = endo};
+            cfg.pippenger = {
+                .window_bits = c, .chunks = p, .accumulation = acc, .endomorphism = endo};
             const auto got = msm<G1Curve>(bases, scalars, pool, cfg);
             ASSERT_TRUE(got.ok());
-            EXPECT_TRUE(*got == *ref) << "n=" << n << " c=" << c << " p=" << p << " acc=" << static_cast<int>(acc)
-                                      << " split=" << static_cast<int>(s) << " endo=" << static_cast<int>(endo)
-                                      << " seed=" << seed;
+            EXPECT_TRUE(*got == *ref)
+                << "n=" << n << " c=" << c << " p=" << p << " acc=" << static_cast<int>(acc)
+                << " split=" << static_cast<int>(s) << " endo=" << static_cast<int>(endo)
+                << " seed=" << seed;
           }
         }
       }
@@ -263,10 +295,12 @@ void check_special_scalars() {
   for (int mode = 0; mode < 12; ++mode) {
     const MsmSplit s = static_cast<MsmSplit>(mode % 3);
     MsmConfig cfg{.split = s};
-    if (mode / 3 == 1) cfg.pippenger = {.window_bits = 10, .accumulation = PippengerAccumulation::batch_affine};
+    if (mode / 3 == 1)
+      cfg.pippenger = {.window_bits = 10, .accumulation = PippengerAccumulation::batch_affine};
     if (mode / 3 == 2) cfg.pippenger = {.endomorphism = MsmEndomorphism::on};
     if (mode / 3 == 3) {
-      cfg.pippenger = {.window_bits = 10, .accumulation = PippengerAccumulation::batch_affine,
+      cfg.pippenger = {.window_bits = 10,
+                       .accumulation = PippengerAccumulation::batch_affine,
                        .endomorphism = MsmEndomorphism::on};
     }
     // All zeros: the identity.
@@ -304,8 +338,9 @@ void check_special_scalars() {
 // Batch-affine accumulation at each window in |windows| (0: automatic), with and without the
 // endomorphism split, against |ref| (the XYZZ sum), no 0/1 split.
 template <class C>
-void expect_batch_affine_matches(std::span<const Affine<C>> bases, std::span<const Fr> scalars, ThreadPool& pool,
-                                 const Jacobian<C>& ref, std::initializer_list<unsigned> windows, const std::string& what) {
+void expect_batch_affine_matches(std::span<const Affine<C>> bases, std::span<const Fr> scalars,
+                                 ThreadPool& pool, const Jacobian<C>& ref,
+                                 std::initializer_list<unsigned> windows, const std::string& what) {
   for (unsigned c : windows) {
     for (auto endo : {MsmEndomorphism::off, MsmEndomorphism::on}) {
       const auto got = msm<C>(bases, scalars, pool,
@@ -314,7 +349,8 @@ void expect_batch_affine_matches(std::span<const Affine<C>> bases, std::span<con
                                              .accumulation = PippengerAccumulation::batch_affine,
                                              .endomorphism = endo}});
       ASSERT_TRUE(got.ok());
-      EXPECT_TRUE(*got == ref) << C::name << " c=" << c << " endo=" << static_cast<int>(endo) << " " << what;
+      EXPECT_TRUE(*got == ref) << C::name << " c=" << c << " endo=" << static_cast<int>(endo) << " "
+                               << what;
     }
   }
 }
@@ -333,14 +369,16 @@ void check_batch_affine_collisions(std::size_t min_n) {
     bases[i] = (rng() % 2) ? few[rng() % 3] : -few[rng() % 3];
     scalars[i] = ks[rng() % 3];
   }
-  const auto ref = msm<C>(bases, scalars, pool,
-                          {.split = MsmSplit::never, .pippenger = {.accumulation = PippengerAccumulation::xyzz}});
+  const auto ref = msm<C>(
+      bases, scalars, pool,
+      {.split = MsmSplit::never, .pippenger = {.accumulation = PippengerAccumulation::xyzz}});
   ASSERT_TRUE(ref.ok());
   expect_batch_affine_matches<C>(bases, scalars, pool, *ref, {10u, 13u},
                                  "n=" + std::to_string(n) + " seed=" + std::to_string(seed));
   // And the whole sum against a short naive computation: Σ over the three (base, scalar) classes.
   Jacobian<C> expect = Jacobian<C>::identity();
-  for (std::size_t i = 0; i < n; ++i) expect += mul_vartime(Jacobian<C>::from_affine(bases[i]), scalars[i]);
+  for (std::size_t i = 0; i < n; ++i)
+    expect += mul_vartime(Jacobian<C>::from_affine(bases[i]), scalars[i]);
   EXPECT_TRUE(*ref == expect) << C::name << " seed=" << seed;
 }
 // Skewed digits: most scalars small (2..199, so window 0's few low buckets fill the queue and
@@ -358,20 +396,26 @@ void check_skewed_small_scalars(std::size_t min_n) {
   for (int kind = 0; kind < 2; ++kind) {
     std::vector<Fr> scalars(n);
     for (auto& k : scalars) {
-      if (kind == 1) k = Fr::from_u64(rng() % 2);
-      else k = (rng() % 10 < 6) ? Fr::from_u64(2 + rng() % 198) : random_fr(rng);
+      if (kind == 1)
+        k = Fr::from_u64(rng() % 2);
+      else
+        k = (rng() % 10 < 6) ? Fr::from_u64(2 + rng() % 198) : random_fr(rng);
     }
-    const auto ref = msm<C>(bases, scalars, pool,
-                            {.split = MsmSplit::never, .pippenger = {.accumulation = PippengerAccumulation::xyzz}});
+    const auto ref = msm<C>(
+        bases, scalars, pool,
+        {.split = MsmSplit::never, .pippenger = {.accumulation = PippengerAccumulation::xyzz}});
     ASSERT_TRUE(ref.ok());
     expect_batch_affine_matches<C>(bases, scalars, pool, *ref, {10u, 11u, 13u},
-                                   "kind=" + std::to_string(kind) + " n=" + std::to_string(n) + " seed=" + std::to_string(seed));
+                                   "kind=" + std::to_string(kind) + " n=" + std::to_string(n) +
+                                       " seed=" + std::to_string(seed));
     // The first 40 terms against the naive MSM (the XYZZ path's own checks cover the rest).
     const std::size_t m = 40;
-    const auto head = msm<C>(std::span(bases).subspan(0, m), std::span<const Fr>(scalars).subspan(0, m), pool,
-                             {.split = MsmSplit::never, .pippenger = {.window_bits = 10,
-                                                                      .accumulation = PippengerAccumulation::batch_affine}});
-    const auto naive = msm_naive<C>(std::span(bases).subspan(0, m), std::span<const Fr>(scalars).subspan(0, m));
+    const auto head = msm<C>(
+        std::span(bases).subspan(0, m), std::span<const Fr>(scalars).subspan(0, m), pool,
+        {.split = MsmSplit::never,
+         .pippenger = {.window_bits = 10, .accumulation = PippengerAccumulation::batch_affine}});
+    const auto naive =
+        msm_naive<C>(std::span(bases).subspan(0, m), std::span<const Fr>(scalars).subspan(0, m));
     EXPECT_TRUE(head.ok() && *head == *naive) << C::name << " kind=" << kind << " seed=" << seed;
   }
 }
@@ -394,9 +438,12 @@ void check_sum_bases() {
     const std::size_t n = (kind == 1 ? 4096 : 9000) + rng() % 3000;
     std::vector<std::uint32_t> idx(n);
     for (std::size_t i = 0; i < n; ++i) {
-      if (kind == 0) idx[i] = static_cast<std::uint32_t>(rng() % bases.size());
-      else if (kind == 1) idx[i] = repeated;
-      else idx[i] = static_cast<std::uint32_t>(rng() % nb);
+      if (kind == 0)
+        idx[i] = static_cast<std::uint32_t>(rng() % bases.size());
+      else if (kind == 1)
+        idx[i] = repeated;
+      else
+        idx[i] = static_cast<std::uint32_t>(rng() % nb);
     }
     if (kind == 2) {
       for (std::size_t j = 0; j < 600 && 300 + j + 256 < n; ++j) {
@@ -418,10 +465,11 @@ void check_sum_bases() {
     for (std::size_t threads : {1u, 3u}) {
       ThreadPool pool(threads);
       const auto got = sum_bases_unchecked<C>(bases, idx, pool);
-      EXPECT_TRUE(got == expect) << C::name << " kind=" << kind << " n=" << n << " threads=" << threads
-                                 << " seed=" << seed;
+      EXPECT_TRUE(got == expect) << C::name << " kind=" << kind << " n=" << n
+                                 << " threads=" << threads << " seed=" << seed;
       // A list under 4096 points takes the XYZZ chain.
-      const auto head = sum_bases_unchecked<C>(bases, std::span<const std::uint32_t>(idx).subspan(0, 1000), pool);
+      const auto head =
+          sum_bases_unchecked<C>(bases, std::span<const std::uint32_t>(idx).subspan(0, 1000), pool);
       Jacobian<C> head_expect = Jacobian<C>::identity();
       for (std::size_t i = 0; i < 1000; ++i) head_expect += Jacobian<C>::from_affine(bases[idx[i]]);
       EXPECT_TRUE(head == head_expect) << C::name << " kind=" << kind << " seed=" << seed;
@@ -441,7 +489,8 @@ void check_sum_bases() {
     buckets.reset(16);
     for (std::size_t i = 0; i < m; ++i) {
       if (!bases[i].infinity)
-        buckets.add(i % 8 == 0 ? static_cast<std::uint32_t>(1 + i % 3) : 0u, Buckets::bucket_form(bases[i]));
+        buckets.add(i % 8 == 0 ? static_cast<std::uint32_t>(1 + i % 3) : 0u,
+                    Buckets::bucket_form(bases[i]));
     }
     buckets.finish();
     return Jacobian<C>(buckets.total().to_jacobian());
@@ -451,14 +500,17 @@ void check_sum_bases() {
 #if CUZK_FF_IFMA
   if (ifma::ifma_kernel_available()) {
     ifma::IfmaBuckets<C> lanes(4, 16);
-    EXPECT_TRUE(feed(lanes) == expect)
-        << C::name << " hot bucket (IFMA) seed=" << seed;
+    EXPECT_TRUE(feed(lanes) == expect) << C::name << " hot bucket (IFMA) seed=" << seed;
   }
 #endif
 }
 
-TEST(MsmPippenger, BatchAffineCollisionsAgreeWithXyzz) { check_batch_affine_collisions<G1Curve>(1200); }
-TEST(MsmPippenger, G2BatchAffineCollisionsAgreeWithXyzz) { check_batch_affine_collisions<G2Curve>(600); }
+TEST(MsmPippenger, BatchAffineCollisionsAgreeWithXyzz) {
+  check_batch_affine_collisions<G1Curve>(1200);
+}
+TEST(MsmPippenger, G2BatchAffineCollisionsAgreeWithXyzz) {
+  check_batch_affine_collisions<G2Curve>(600);
+}
 
 // G2 at a medium size that is not a power of two: batch-affine accumulation (norm inversion, lazy
 // Fp2 products) at c = 10..13, with and without the GLS split, against XYZZ buckets, and a random
@@ -472,7 +524,8 @@ TEST(MsmPippenger, G2BatchAffineAgreesWithXyzzAtMediumSize) {
   const auto scalars = make_scalars(n, rng);
   const auto ref = msm<G2Curve>(bases, scalars, pool,
                                 {.split = MsmSplit::never,
-                                 .pippenger = {.window_bits = 7, .accumulation = PippengerAccumulation::xyzz,
+                                 .pippenger = {.window_bits = 7,
+                                               .accumulation = PippengerAccumulation::xyzz,
                                                .endomorphism = MsmEndomorphism::off}});
   ASSERT_TRUE(ref.ok());
   expect_batch_affine_matches<G2Curve>(bases, scalars, pool, *ref, {0u, 10u, 11u, 13u},
@@ -519,7 +572,8 @@ void check_density(unsigned window_bits = 0) {
     // One base too few: size_mismatch (when anything is selected).
     if (selected > 0) {
       const auto short_bases = std::span(bases).subspan(0, offset + selected - 1);
-      const auto bad = msm<C>(short_bases, scalars, pool, {.density_bits = bits, .base_offset = offset});
+      const auto bad =
+          msm<C>(short_bases, scalars, pool, {.density_bits = bits, .base_offset = offset});
       EXPECT_EQ(bad.status().code(), Errc::size_mismatch);
       EXPECT_FALSE(msm_naive<C>(short_bases, scalars, bits, offset).has_value());
     }
@@ -528,7 +582,8 @@ void check_density(unsigned window_bits = 0) {
   const auto bases = make_bases<C>(200, rng);
   const auto scalars = make_scalars(130, rng);
   std::vector<std::uint64_t> two(2, ~std::uint64_t{0});
-  EXPECT_EQ(msm<C>(bases, scalars, pool, {.density_bits = two}).status().code(), Errc::size_mismatch);
+  EXPECT_EQ(msm<C>(bases, scalars, pool, {.density_bits = two}).status().code(),
+            Errc::size_mismatch);
   // Dense with an offset past the end.
   EXPECT_EQ(msm<C>(bases, scalars, pool, {.base_offset = 71}).status().code(), Errc::size_mismatch);
   EXPECT_TRUE(msm<C>(bases, scalars, pool, {.base_offset = 70}).ok());
@@ -563,7 +618,9 @@ TEST_P(MsmIfmaDispatch, G2SkewedSmallScalars) { check_skewed_small_scalars<G2Cur
 TEST_P(MsmIfmaDispatch, G1SumOfOnes) { check_sum_bases<G1Curve>(); }
 TEST_P(MsmIfmaDispatch, G2SumOfOnes) { check_sum_bases<G2Curve>(); }
 INSTANTIATE_TEST_SUITE_P(Msm, MsmIfmaDispatch, ::testing::Values(false, true),
-                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "ifma" : "scalar"; });
+                         [](const ::testing::TestParamInfo<bool>& i) {
+                           return i.param ? "ifma" : "scalar";
+                         });
 
 // The IFMA path against the scalar batch-affine path and XYZZ buckets at random sizes that are not
 // powers of two (window 10..14, GLV on and off, 1..3 chunks, one and two threads).
@@ -593,7 +650,8 @@ TEST(MsmIfma, G1AgreesWithScalarPathAtRandomSizes) {
     ASSERT_TRUE(fast.ok() && scalar.ok() && xyzz.ok());
     EXPECT_TRUE(*fast == *scalar && *fast == *xyzz)
         << "n=" << n << " c=" << cfg.pippenger.window_bits << " chunks=" << cfg.pippenger.chunks
-        << " endo=" << static_cast<int>(cfg.pippenger.endomorphism) << " threads=" << pool.size() << " seed=" << seed;
+        << " endo=" << static_cast<int>(cfg.pippenger.endomorphism) << " threads=" << pool.size()
+        << " seed=" << seed;
   }
   // The automatic shape (GLV, batch-affine) at a size with many full batches, against the naive
   // MSM on a slice and the scalar path on the whole.
@@ -637,7 +695,8 @@ TEST(MsmIfma, G2AgreesWithScalarPathAtRandomSizes) {
     ASSERT_TRUE(fast.ok() && scalar.ok() && xyzz.ok());
     EXPECT_TRUE(*fast == *scalar && *fast == *xyzz)
         << "n=" << n << " c=" << cfg.pippenger.window_bits << " chunks=" << cfg.pippenger.chunks
-        << " endo=" << static_cast<int>(cfg.pippenger.endomorphism) << " threads=" << pool.size() << " seed=" << seed;
+        << " endo=" << static_cast<int>(cfg.pippenger.endomorphism) << " threads=" << pool.size()
+        << " seed=" << seed;
   }
   set_msm_ifma_enabled(prev);
 }
@@ -668,9 +727,12 @@ TEST(MsmBitSplit, PartsKeepOrderAndCounts) {
   std::size_t z = 0;
   std::vector<std::uint32_t> ones, tail;
   for (std::size_t i = 0; i < n; ++i) {
-    if (scalars[i].is_zero()) ++z;
-    else if (scalars[i].is_one()) ones.push_back(static_cast<std::uint32_t>(i));
-    else tail.push_back(static_cast<std::uint32_t>(i));
+    if (scalars[i].is_zero())
+      ++z;
+    else if (scalars[i].is_one())
+      ones.push_back(static_cast<std::uint32_t>(i));
+    else
+      tail.push_back(static_cast<std::uint32_t>(i));
   }
   EXPECT_EQ(parts.zeros, z) << "seed=" << seed;
   EXPECT_EQ(parts.ones, ones) << "seed=" << seed;

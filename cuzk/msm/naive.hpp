@@ -31,7 +31,8 @@ Jacobian<C> scalar_mul_double_and_add(const Affine<C>& p, const Fr& k) {
 /// nullopt when the bases run out or the bitmap is shorter than the scalars.
 template <class C>
 std::optional<Jacobian<C>> msm_naive(std::span<const Affine<C>> bases, std::span<const Fr> scalars,
-                                     std::span<const std::uint64_t> density_bits = {}, std::size_t base_offset = 0) {
+                                     std::span<const std::uint64_t> density_bits = {},
+                                     std::size_t base_offset = 0) {
   if (!density_bits.empty() && density_bits.size() * 64 < scalars.size()) return std::nullopt;
   Jacobian<C> acc = Jacobian<C>::identity();
   std::size_t next = base_offset;

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <type_traits>
 #include <memory>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -35,8 +35,8 @@ bool set_msm_ifma_enabled(bool on) {
   return prev;
 }
 
-PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes, unsigned scalar_bits,
-                               const PippengerCosts* ifma) {
+PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes,
+                               unsigned scalar_bits, const PippengerCosts* ifma) {
   threads = std::max<std::size_t>(1, threads);
   const PippengerCosts scalar_costs{};
   PippengerShape best;
@@ -47,40 +47,49 @@ PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t x
     // Affine buckets are two coordinates and a state byte: about half an XYZZ point.
     const std::size_t bucket_bytes = affine ? xyzz_bytes / 2 + 8 : xyzz_bytes;
     // IFMA: up to kBucketBytesCapIfma per thread, and kBucketBytesTotalIfma over all threads.
-    const std::size_t cap = ifma != nullptr && affine
-                                ? std::max(kBucketBytesCap, std::min(kBucketBytesCapIfma, kBucketBytesTotalIfma / threads))
-                                : (threads == 1 ? kBucketBytesCapOneThread : kBucketBytesCap);
+    const std::size_t cap =
+        ifma != nullptr && affine
+            ? std::max(kBucketBytesCap,
+                       std::min(kBucketBytesCapIfma, kBucketBytesTotalIfma / threads))
+            : (threads == 1 ? kBucketBytesCapOneThread : kBucketBytesCap);
     if ((std::size_t{1} << (c - 1)) * bucket_bytes > cap) break;
     const std::size_t k = msm_window_count(c, scalar_bits);
     const std::size_t full = std::size_t{1} << (c - 1);
     // The top window's live buckets (top_live_buckets below).
     const unsigned top_bits = scalar_bits - static_cast<unsigned>(k - 1) * c;
-    const std::size_t top_live = std::min<std::size_t>((std::size_t{1} << std::min(top_bits, c)) + 1, full);
+    const std::size_t top_live =
+        std::min<std::size_t>((std::size_t{1} << std::min(top_bits, c)) + 1, full);
     // Per point and per bucket of one window with |live| buckets (window_sum_affine's batch rule).
     auto window = [&](std::size_t live, bool top) {
       if (!affine) return std::pair{1.0, 2.7};
       std::size_t batch = batch_affine_batch_size(c);
       if (top) batch = std::max<std::size_t>(16, std::min(batch, live / 4));
       double per_point = costs.affine_add + costs.inversion / static_cast<double>(batch);
-      if (ifma != nullptr && live / 4 < 16) per_point = 1.0;  // the IFMA path runs a tiny top window in XYZZ
+      if (ifma != nullptr && live / 4 < 16)
+        per_point = 1.0;  // the IFMA path runs a tiny top window in XYZZ
       // Below 1024 buckets the reduction is the scalar running sum.
-      const double per_bucket = ifma != nullptr && full >= 1024 ? costs.per_bucket : scalar_costs.per_bucket;
+      const double per_bucket =
+          ifma != nullptr && full >= 1024 ? costs.per_bucket : scalar_costs.per_bucket;
       return std::pair{per_point, per_bucket};
     };
     const auto [pp_full, pb_full] = window(full, false);
     const auto [pp_top, pb_top] = ifma != nullptr ? window(top_live, true) : window(full, false);
     const double kd = static_cast<double>(k);
     for (unsigned p = 1; p <= 16; ++p) {
-      if (p > 1 && n / p < (std::size_t{1} << c)) break;  // chunks smaller than the buckets waste work
+      if (p > 1 && n / p < (std::size_t{1} << c))
+        break;  // chunks smaller than the buckets waste work
       const double rounds = static_cast<double>((k * p + threads - 1) / threads);
       const double chunk = static_cast<double>(n) / p;
       // The mean task: K − 1 full windows and the top one, each over a chunk of n/p points.
-      const double task = ((kd - 1) * (pp_full * chunk + pb_full * static_cast<double>(full)) +
-                           pp_top * chunk + pb_top * static_cast<double>(ifma != nullptr ? top_live : full)) / kd;
+      const double task =
+          ((kd - 1) * (pp_full * chunk + pb_full * static_cast<double>(full)) + pp_top * chunk +
+           pb_top * static_cast<double>(ifma != nullptr ? top_live : full)) /
+          kd;
       const double cost = rounds * task;
       if (best_cost < 0 || cost < best_cost) {
         best_cost = cost;
-        best = {c, p, affine ? PippengerAccumulation::batch_affine : PippengerAccumulation::xyzz, cost};
+        best = {c, p, affine ? PippengerAccumulation::batch_affine : PippengerAccumulation::xyzz,
+                cost};
       }
     }
   }
@@ -148,8 +157,8 @@ inline std::int32_t recoded_digit(const SignedWindowPlan& plan, const Limbs<4>& 
 
 // Σ over points [begin, end) of window |j|: XYZZ bucket accumulation then running-sum reduction.
 template <class C, class T>
-Xyzz<C> window_sum(const SignedWindowPlan& plan, unsigned j, const T& terms, std::size_t begin, std::size_t end,
-                   std::vector<Xyzz<C>>& buckets) {
+Xyzz<C> window_sum(const SignedWindowPlan& plan, unsigned j, const T& terms, std::size_t begin,
+                   std::size_t end, std::vector<Xyzz<C>>& buckets) {
   const std::uint32_t nb = plan.buckets();
   buckets.assign(nb, Xyzz<C>::identity());
   auto digit = [&](std::size_t i) { return recoded_digit(plan, terms.scalar(i), j); };
@@ -196,19 +205,21 @@ inline constexpr std::size_t kDigitBlock = 256;
 inline constexpr std::size_t kPrefetchAhead = 8;
 
 template <class C, class T, class Buckets>
-Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned bits, unsigned j, const T& terms, std::size_t begin,
-                          std::size_t end, Buckets& buckets) {
+Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned bits, unsigned j, const T& terms,
+                          std::size_t begin, std::size_t end, Buckets& buckets) {
   // The top window uses only the buckets up to 2^(bits − (K−1)c) + 1: a batch of a quarter of the
   // live buckets keeps collisions (queue, XYZZ overflow) as rare as in the full windows.
   std::size_t batch = batch_affine_batch_size(plan.c);
-  if (j + 1 == plan.windows) batch = std::max<std::size_t>(16, std::min(batch, top_live_buckets(plan, bits) / 4));
+  if (j + 1 == plan.windows)
+    batch = std::max<std::size_t>(16, std::min(batch, top_live_buckets(plan, bits) / 4));
   buckets.reset(batch);
   std::int32_t digits[kDigitBlock];
   for (std::size_t blk = begin; blk < end; blk += kDigitBlock) {
     const std::size_t len = std::min(kDigitBlock, end - blk);
     for (std::size_t t = 0; t < len; ++t) digits[t] = recoded_digit(plan, terms.scalar(blk + t), j);
     for (std::size_t t = 0; t < std::min(len, kPrefetchAhead); ++t) {
-      if (digits[t] != 0) buckets.prefetch(static_cast<std::uint32_t>(digits[t] < 0 ? -digits[t] : digits[t]) - 1);
+      if (digits[t] != 0)
+        buckets.prefetch(static_cast<std::uint32_t>(digits[t] < 0 ? -digits[t] : digits[t]) - 1);
     }
     for (std::size_t t = 0; t < len; ++t) {
       if (t + kPrefetchAhead < len) {
@@ -257,11 +268,13 @@ Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, T
     if (affine) {
 #if CUZK_FF_IFMA
       if (rp_terms != nullptr) {
-        ifma_buckets = std::make_unique<ifma::IfmaBuckets<C>>(plan.buckets(), batch_affine_batch_size(plan.c));
+        ifma_buckets =
+            std::make_unique<ifma::IfmaBuckets<C>>(plan.buckets(), batch_affine_batch_size(plan.c));
       }
       if (!ifma_buckets)
 #endif
-        affine_buckets = std::make_unique<AffineBuckets<C>>(plan.buckets(), batch_affine_batch_size(plan.c));
+        affine_buckets =
+            std::make_unique<AffineBuckets<C>>(plan.buckets(), batch_affine_batch_size(plan.c));
     }
     for (std::size_t t = tb; t < te; ++t) {
       const unsigned j = static_cast<unsigned>(t / p);
@@ -269,7 +282,8 @@ Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, T
       const std::size_t begin = n * chunk / p, end = n * (chunk + 1) / p;
       // A top window with few live buckets (batches under 128) is cheaper in XYZZ; in IFMA lanes
       // (an addition a fifth to a third of an XYZZ one) only under 16.
-      const bool small_top = j + 1 == k && top_live_buckets(plan, bits) / 4 < (rp_terms != nullptr ? 16u : 128u);
+      const bool small_top =
+          j + 1 == k && top_live_buckets(plan, bits) / 4 < (rp_terms != nullptr ? 16u : 128u);
       if (affine && !small_top) {
 #if CUZK_FF_IFMA
         if (ifma_buckets) {
@@ -309,15 +323,18 @@ const PippengerCosts* ifma_costs() {
 }
 
 template <class C>
-PippengerShape choose_shape(std::size_t n, unsigned bits, std::size_t threads, const PippengerOptions& options) {
+PippengerShape choose_shape(std::size_t n, unsigned bits, std::size_t threads,
+                            const PippengerOptions& options) {
   PippengerShape shape = pippenger_shape(n, threads, sizeof(Xyzz<C>), bits, ifma_costs<C>());
   if (options.window_bits != 0) shape.window_bits = std::clamp(options.window_bits, 1u, 24u);
   if (options.chunks != 0) shape.chunks = options.chunks;
   if (options.window_bits != 0) {
-    shape.accumulation = shape.window_bits >= kBatchAffineMinWindow ? PippengerAccumulation::batch_affine
-                                                                    : PippengerAccumulation::xyzz;
+    shape.accumulation = shape.window_bits >= kBatchAffineMinWindow
+                             ? PippengerAccumulation::batch_affine
+                             : PippengerAccumulation::xyzz;
   }
-  if (options.accumulation != PippengerAccumulation::automatic) shape.accumulation = options.accumulation;
+  if (options.accumulation != PippengerAccumulation::automatic)
+    shape.accumulation = options.accumulation;
   return shape;
 }
 
@@ -330,8 +347,8 @@ struct Endo<G1Curve> {
   static constexpr unsigned kBits = kGlvHalfBits;
   static constexpr Fp kBeta2 = G1Curve::kBeta * G1Curve::kBeta;  // σ²(x, y) = (β²x, y) = [λ]P
   // Term i: (m1, ±P); term n + i: (m2, ±σ²(P)), the sign of the second folded into the table.
-  static void split(const Limbs<4>& k, const G1Affine& p, std::size_t i, std::size_t n, Limbs<4>* sc,
-                    std::uint8_t* neg, G1Affine* mapped) {
+  static void split(const Limbs<4>& k, const G1Affine& p, std::size_t i, std::size_t n,
+                    Limbs<4>* sc, std::uint8_t* neg, G1Affine* mapped) {
     const GlvHalves h = glv_split_g1(k);
     sc[i] = {h.m1[0], h.m1[1], 0, 0};
     sc[n + i] = {h.m2[0], h.m2[1], 0, 0};
@@ -345,8 +362,8 @@ struct Endo<G2Curve> {
   static constexpr std::size_t kDim = 4;
   static constexpr unsigned kBits = kGlsDigitBits;
   // Terms t·n + i: (a_t, P), (a_1, −ψ(P)), (a_2, ψ²(P)), (a_3, −ψ³(P)); no signs.
-  static void split(const Limbs<4>& k, const G2Affine& p, std::size_t i, std::size_t n, Limbs<4>* sc, std::uint8_t*,
-                    G2Affine* mapped) {
+  static void split(const Limbs<4>& k, const G2Affine& p, std::size_t i, std::size_t n,
+                    Limbs<4>* sc, std::uint8_t*, G2Affine* mapped) {
     std::uint64_t a[4];
     gls_split_g2(k, a);
     for (std::size_t t = 0; t < 4; ++t) sc[t * n + i] = {a[t], 0, 0, 0};
@@ -361,7 +378,8 @@ struct Endo<G2Curve> {
 }  // namespace
 
 template <class C>
-Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<const Limbs<4>> scalars,
+Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases,
+                                    std::span<const Limbs<4>> scalars,
                                     std::span<const std::uint32_t> indices, ThreadPool& pool,
                                     const PippengerOptions& options) {
   const std::size_t n = scalars.size();
@@ -381,7 +399,8 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<
     // a third of one with IFMA (a few Fp products per point against the cheaper lanes' windows;
     // G1 2^16 one thread: GLV c = 16 2.13 µs/pt against 2.55 plain, docs/perf/msm.md Version 5).
     const PippengerCosts* costs = ifma_costs<C>();
-    const PippengerShape split_shape = pippenger_shape(dn, pool.size(), sizeof(Xyzz<C>), E::kBits, costs);
+    const PippengerShape split_shape =
+        pippenger_shape(dn, pool.size(), sizeof(Xyzz<C>), E::kBits, costs);
     const double margin = costs != nullptr ? 0.3 : 1.0;
     endo = bytes <= kEndomorphismMaxBytes && options.window_bits == 0 &&
            split_shape.cost + margin * static_cast<double>(n) < shape.cost;
@@ -389,8 +408,8 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<
   // Batch-affine in IFMA lanes: the bases in R' form, converted once per call.
   constexpr bool kIfmaCurve = CUZK_FF_IFMA != 0;
   const bool use_ifma = kIfmaCurve && msm_ifma_enabled();
-  auto convert = [&](std::span<const Affine<C>> in, std::span<const std::uint32_t> idx, std::size_t count,
-                     ScratchArray<Affine<C>>& out) {
+  auto convert = [&](std::span<const Affine<C>> in, std::span<const std::uint32_t> idx,
+                     std::size_t count, ScratchArray<Affine<C>>& out) {
     out = ScratchArray<Affine<C>>(count);
     pool.parallel_for(
         count,
@@ -437,18 +456,21 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<
   pool.parallel_for(
       n,
       [&](std::size_t b, std::size_t e) {
-        for (std::size_t i = b; i < e; ++i) E::split(scalars[i], plain.point(i), i, n, sc.data(), neg.data(), mapped.data());
+        for (std::size_t i = b; i < e; ++i)
+          E::split(scalars[i], plain.point(i), i, n, sc.data(), neg.data(), mapped.data());
       },
       1024);
   const SplitTerms<C> terms{bases, indices, mapped.span(), sc.span(), neg.span(), n};
   return pippenger_run<C>(terms, E::kBits, split_shape, pool);
 }
 
-template Jacobian<G1Curve> msm_pippenger_unchecked<G1Curve>(std::span<const G1Affine>, std::span<const Limbs<4>>,
-                                                            std::span<const std::uint32_t>, ThreadPool&,
-                                                            const PippengerOptions&);
-template Jacobian<G2Curve> msm_pippenger_unchecked<G2Curve>(std::span<const G2Affine>, std::span<const Limbs<4>>,
-                                                            std::span<const std::uint32_t>, ThreadPool&,
-                                                            const PippengerOptions&);
+template Jacobian<G1Curve> msm_pippenger_unchecked<G1Curve>(std::span<const G1Affine>,
+                                                            std::span<const Limbs<4>>,
+                                                            std::span<const std::uint32_t>,
+                                                            ThreadPool&, const PippengerOptions&);
+template Jacobian<G2Curve> msm_pippenger_unchecked<G2Curve>(std::span<const G2Affine>,
+                                                            std::span<const Limbs<4>>,
+                                                            std::span<const std::uint32_t>,
+                                                            ThreadPool&, const PippengerOptions&);
 
 }  // namespace cuzk

@@ -112,7 +112,8 @@ bool set_msm_ifma_enabled(bool on);
 /// every index is in range (bases.size() ≥ scalars.size() when |indices| is empty) and that
 /// |indices| is empty or as long as |scalars|.
 template <class C>
-Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases, std::span<const Limbs<4>> scalars,
+Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases,
+                                    std::span<const Limbs<4>> scalars,
                                     std::span<const std::uint32_t> indices, ThreadPool& pool,
                                     const PippengerOptions& options = {});
 

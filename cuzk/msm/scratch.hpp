@@ -49,7 +49,8 @@ inline void* take(std::size_t bytes, std::size_t& got) {
   std::size_t best = c.blocks.size();
   for (std::size_t i = 0; i < c.blocks.size(); ++i) {
     const std::size_t b = c.blocks[i].bytes;
-    if (b >= bytes && b <= 2 * bytes && (best == c.blocks.size() || b < c.blocks[best].bytes)) best = i;
+    if (b >= bytes && b <= 2 * bytes && (best == c.blocks.size() || b < c.blocks[best].bytes))
+      best = i;
   }
   if (best == c.blocks.size()) return nullptr;
   void* p = c.blocks[best].p;

@@ -41,9 +41,7 @@ Result<Domain> Domain::for_size(std::uint64_t min_size, const DomainOptions& opt
   return from_log_size(k, options);
 }
 
-Fr Domain::element(std::uint64_t i) const {
-  return omega_.pow_u64(i & (size() - 1));
-}
+Fr Domain::element(std::uint64_t i) const { return omega_.pow_u64(i & (size() - 1)); }
 
 Fr Domain::evaluate_vanishing(const Fr& x) const {
   Fr t = x;
@@ -64,39 +62,42 @@ Status Domain::lagrange_at(const Fr& tau, std::span<Fr> out, ThreadPool& pool) c
   const Fr z = evaluate_vanishing(tau);
   const bool on_domain = z.is_zero();  // τ = ω^j: L_i(τ) = [i == j]
   const Fr c = z * size_inv_;
-  pool.parallel_for(n, [&](std::size_t b, std::size_t e) {
-    const Fr w0 = omega_.pow_u64(b);
-    if (on_domain) {
-      Fr w = w0;
-      for (std::size_t i = b; i < e; ++i) {
-        out[i] = (w == tau) ? Fr::one() : Fr::zero();
-        w *= omega_;
-      }
-      return;
-    }
-    // out[i] ← τ − ω^i, Montgomery's batch inversion over the chunk (3 multiplications per
-    // point + 1 inversion), then multiply by c·ω^i with c = Z(τ)/n.
-    std::vector<Fr> prefix(e - b);
-    Fr w = w0;
-    Fr acc = Fr::one();
-    for (std::size_t i = b; i < e; ++i) {
-      out[i] = tau - w;
-      prefix[i - b] = acc;
-      acc *= out[i];
-      w *= omega_;
-    }
-    Fr inv = acc.inverse();
-    for (std::size_t i = e; i-- > b;) {
-      const Fr t = inv * prefix[i - b];
-      inv *= out[i];
-      out[i] = t;
-    }
-    Fr f = c * w0;
-    for (std::size_t i = b; i < e; ++i) {
-      out[i] *= f;
-      f *= omega_;
-    }
-  }, 4096);
+  pool.parallel_for(
+      n,
+      [&](std::size_t b, std::size_t e) {
+        const Fr w0 = omega_.pow_u64(b);
+        if (on_domain) {
+          Fr w = w0;
+          for (std::size_t i = b; i < e; ++i) {
+            out[i] = (w == tau) ? Fr::one() : Fr::zero();
+            w *= omega_;
+          }
+          return;
+        }
+        // out[i] ← τ − ω^i, Montgomery's batch inversion over the chunk (3 multiplications per
+        // point + 1 inversion), then multiply by c·ω^i with c = Z(τ)/n.
+        std::vector<Fr> prefix(e - b);
+        Fr w = w0;
+        Fr acc = Fr::one();
+        for (std::size_t i = b; i < e; ++i) {
+          out[i] = tau - w;
+          prefix[i - b] = acc;
+          acc *= out[i];
+          w *= omega_;
+        }
+        Fr inv = acc.inverse();
+        for (std::size_t i = e; i-- > b;) {
+          const Fr t = inv * prefix[i - b];
+          inv *= out[i];
+          out[i] = t;
+        }
+        Fr f = c * w0;
+        for (std::size_t i = b; i < e; ++i) {
+          out[i] *= f;
+          f *= omega_;
+        }
+      },
+      4096);
   return {};
 }
 

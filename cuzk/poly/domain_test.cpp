@@ -35,7 +35,8 @@ nlohmann::json fr_vectors() {
 
 TEST(Domain, BellmanRootMatchesFormats) {
   // FORMATS.md §1.1: ROOT_OF_UNITY = 7^((r−1)/2^32).
-  EXPECT_EQ(kFrOmega32Bellman, parse("0x16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b"));
+  EXPECT_EQ(kFrOmega32Bellman,
+            parse("0x16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b"));
   EXPECT_EQ(kFrOmega32Bellman, Fr::from_u64(7).pow_vartime(Fr::kOddPart));
 }
 
@@ -49,7 +50,8 @@ TEST(Domain, FfjsRootsMatchVectors) {
   for (unsigned k = 0; k <= 32; ++k) {
     const std::string key = std::to_string(k);
     ASSERT_TRUE(roots.contains(key)) << key;
-    auto d = Domain::from_log_size(k, {.roots = RootFamily::ffjs, .coset_shift = Fr::from_u64(kFfjsCosetShift)});
+    auto d = Domain::from_log_size(
+        k, {.roots = RootFamily::ffjs, .coset_shift = Fr::from_u64(kFfjsCosetShift)});
     ASSERT_TRUE(d.ok()) << d.status().to_string();
     EXPECT_EQ(d->omega(), parse(roots[key].get<std::string>())) << "k=" << k;
     ++checked;
@@ -76,7 +78,8 @@ TEST(Domain, RootOrdersBothFamilies) {
       EXPECT_TRUE((d->coset_shift() * d->coset_shift_inv()).is_one());
       EXPECT_EQ(d->coset_shift(), Fr::from_u64(7));
       // g^n − 1 by plain powering.
-      EXPECT_EQ(d->vanishing_on_coset(), d->coset_shift().pow_u64(d->size()) - Fr::one()) << "k=" << k;
+      EXPECT_EQ(d->vanishing_on_coset(), d->coset_shift().pow_u64(d->size()) - Fr::one())
+          << "k=" << k;
       EXPECT_TRUE((d->vanishing_on_coset() * d->vanishing_on_coset_inv()).is_one());
     }
   }
@@ -86,9 +89,10 @@ TEST(Domain, RootOrdersBothFamilies) {
 }
 
 TEST(Domain, ForSizeAndErrors) {
-  const std::pair<std::uint64_t, unsigned> cases[] = {{0, 0},       {1, 0},       {2, 1},        {3, 2},
-                                                      {4, 2},       {5, 3},       {1000, 10},    {1024, 10},
-                                                      {1025, 11},   {(1ull << 27) - 5, 27},      {1ull << 32, 32}};
+  const std::pair<std::uint64_t, unsigned> cases[] = {
+      {0, 0},          {1, 0},     {2, 1},     {3, 2},     {4, 2},
+      {5, 3},          {1000, 10}, {1024, 10}, {1025, 11}, {(1ull << 27) - 5, 27},
+      {1ull << 32, 32}};
   for (auto [m, k] : cases) {
     auto d = Domain::for_size(m);
     ASSERT_TRUE(d.ok()) << m;
@@ -97,12 +101,14 @@ TEST(Domain, ForSizeAndErrors) {
   EXPECT_EQ(Domain::for_size((1ull << 32) + 1).status().code(), Errc::out_of_range);
   EXPECT_EQ(Domain::for_size(~0ull).status().code(), Errc::out_of_range);
   EXPECT_EQ(Domain::from_log_size(33).status().code(), Errc::invalid_argument);
-  EXPECT_EQ(Domain::from_log_size(4, {.coset_shift = Fr::zero()}).status().code(), Errc::invalid_argument);
+  EXPECT_EQ(Domain::from_log_size(4, {.coset_shift = Fr::zero()}).status().code(),
+            Errc::invalid_argument);
   // A shift inside ⟨ω⟩ makes Z vanish on the "coset".
   auto d = Domain::from_log_size(5);
   EXPECT_EQ(Domain::from_log_size(5, {.coset_shift = d->omega().pow_u64(3)}).status().code(),
             Errc::invalid_argument);
-  EXPECT_EQ(Domain::from_log_size(5, {.coset_shift = Fr::one()}).status().code(), Errc::invalid_argument);
+  EXPECT_EQ(Domain::from_log_size(5, {.coset_shift = Fr::one()}).status().code(),
+            Errc::invalid_argument);
 }
 
 TEST(Domain, ElementAndVanishing) {
@@ -168,7 +174,8 @@ TEST(Domain, LagrangeAtMatchesDefinition) {
     EXPECT_EQ(sum_x, tau) << "k=" << k << " seed=" << seed;
     const std::uint64_t j = rng() % dk->size();
     ASSERT_TRUE(dk->lagrange_at(dk->element(j), s3, p3).ok());
-    for (std::uint64_t i = 0; i < dk->size(); ++i) ASSERT_EQ(s3[i], i == j ? Fr::one() : Fr::zero()) << i;
+    for (std::uint64_t i = 0; i < dk->size(); ++i)
+      ASSERT_EQ(s3[i], i == j ? Fr::one() : Fr::zero()) << i;
   }
   auto d = Domain::from_log_size(3);
   std::vector<Fr> wrong(7);

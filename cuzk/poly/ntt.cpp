@@ -150,7 +150,8 @@ NttPlan::NttPlan(const Domain& domain) : domain_(domain) {
 
 std::size_t NttPlan::memory_bytes() const {
   std::size_t elems = coset_row_in_.size() + coset_col_in_.size() + coset_out_.size();
-  for (const Tables* t : {&fwd_, &inv_}) elems += t->col_stages.size() + t->row_stages.size() + t->col_step.size();
+  for (const Tables* t : {&fwd_, &inv_})
+    elems += t->col_stages.size() + t->row_stages.size() + t->col_step.size();
   return elems * sizeof(Fr);
 }
 
@@ -177,9 +178,12 @@ Status ntt(std::span<Fr> values, const NttPlan& plan, const NttMode& mode, Threa
   if (n1 == 1) {
     // One row: scale the input in place (no column step to fold it into).
     if (coset_in || inverse) {
-      pool.parallel_for(n2, [&](std::size_t b, std::size_t e) {
-        for (std::size_t j = b; j < e; ++j) x[j] *= column_start(j);
-      }, 4096);
+      pool.parallel_for(
+          n2,
+          [&](std::size_t b, std::size_t e) {
+            for (std::size_t j = b; j < e; ++j) x[j] *= column_start(j);
+          },
+          4096);
     }
   } else {
     // Step 1 + 2 on blocks of |width| adjacent columns copied into a contiguous buffer.
@@ -188,42 +192,45 @@ Status ntt(std::span<Fr> values, const NttPlan& plan, const NttMode& mode, Threa
     // One chunk per thread: the blocks cost the same, and each chunk allocates its buffer once.
     const std::size_t blocks = n2 / width;
     const std::size_t per_thread = (blocks + pool.size() - 1) / pool.size();
-    pool.parallel_for(blocks, [&](std::size_t blk_begin, std::size_t blk_end) {
-      std::vector<Fr> buf(n1 * width);
-      Fr f[16][4], step[16];  // n1 ≥ 32 here, a multiple of 4
-      for (std::size_t blk = blk_begin; blk < blk_end; ++blk) {
-        const std::size_t c0 = blk * width;
-        for (std::size_t j1 = 0; j1 < n1; ++j1) {
-          const Fr* src = x + j1 * n2 + c0;
-          Fr* dst = buf.data() + j1 * width;
-          if (coset_in) {
-            const Fr s = plan.coset_row_in()[j1];
-            for (std::size_t c = 0; c < width; ++c) dst[c] = src[c] * s;
-          } else {
-            std::copy(src, src + width, dst);
+    pool.parallel_for(
+        blocks,
+        [&](std::size_t blk_begin, std::size_t blk_end) {
+          std::vector<Fr> buf(n1 * width);
+          Fr f[16][4], step[16];  // n1 ≥ 32 here, a multiple of 4
+          for (std::size_t blk = blk_begin; blk < blk_end; ++blk) {
+            const std::size_t c0 = blk * width;
+            for (std::size_t j1 = 0; j1 < n1; ++j1) {
+              const Fr* src = x + j1 * n2 + c0;
+              Fr* dst = buf.data() + j1 * width;
+              if (coset_in) {
+                const Fr s = plan.coset_row_in()[j1];
+                for (std::size_t c = 0; c < width; ++c) dst[c] = src[c] * s;
+              } else {
+                std::copy(src, src + width, dst);
+              }
+            }
+            dif_columns(buf.data(), n1, width, tab.col_stages.data());
+            // Slot p holds k1 = rev(p): multiply by start(j2)·β^(k1), β = ω^(±j2)·[g^(−1)]. The powers
+            // run as 4 interleaved chains per column (step β^4) so the multiplications overlap.
+            for (std::size_t c = 0; c < width; ++c) {
+              const Fr beta = coset_out ? tab.col_step[c0 + c] * coset_base : tab.col_step[c0 + c];
+              f[c][0] = column_start(c0 + c);
+              for (int r = 1; r < 4; ++r) f[c][r] = f[c][r - 1] * beta;
+              step[c] = beta.square().square();
+            }
+            for (std::size_t k1 = 0; k1 < n1; k1 += 4) {
+              for (int r = 0; r < 4; ++r) {
+                Fr* row = buf.data() + reverse_bits(k1 + r, lr) * width;
+                for (std::size_t c = 0; c < width; ++c) row[c] *= f[c][r];
+              }
+              for (std::size_t c = 0; c < width; ++c)
+                for (int r = 0; r < 4; ++r) f[c][r] *= step[c];
+            }
+            for (std::size_t p = 0; p < n1; ++p)
+              std::copy(buf.data() + p * width, buf.data() + (p + 1) * width, x + p * n2 + c0);
           }
-        }
-        dif_columns(buf.data(), n1, width, tab.col_stages.data());
-        // Slot p holds k1 = rev(p): multiply by start(j2)·β^(k1), β = ω^(±j2)·[g^(−1)]. The powers
-        // run as 4 interleaved chains per column (step β^4) so the multiplications overlap.
-        for (std::size_t c = 0; c < width; ++c) {
-          const Fr beta = coset_out ? tab.col_step[c0 + c] * coset_base : tab.col_step[c0 + c];
-          f[c][0] = column_start(c0 + c);
-          for (int r = 1; r < 4; ++r) f[c][r] = f[c][r - 1] * beta;
-          step[c] = beta.square().square();
-        }
-        for (std::size_t k1 = 0; k1 < n1; k1 += 4) {
-          for (int r = 0; r < 4; ++r) {
-            Fr* row = buf.data() + reverse_bits(k1 + r, lr) * width;
-            for (std::size_t c = 0; c < width; ++c) row[c] *= f[c][r];
-          }
-          for (std::size_t c = 0; c < width; ++c)
-            for (int r = 0; r < 4; ++r) f[c][r] *= step[c];
-        }
-        for (std::size_t p = 0; p < n1; ++p)
-          std::copy(buf.data() + p * width, buf.data() + (p + 1) * width, x + p * n2 + c0);
-      }
-    }, per_thread);
+        },
+        per_thread);
   }
 
   // Step 3: row transforms in place, then the coset-inverse factors g^(−n1·k2).
@@ -294,44 +301,54 @@ Status bit_reverse_permute(std::span<Fr> values, ThreadPool& pool) {
   // Tile m (all a, b) swaps with tile rev(m): 2 × 8 KiB touched per pair.
   const unsigned mbits = k - 2 * t;
   const unsigned hi = k - t;
-  pool.parallel_for(std::uint64_t{1} << mbits, [&](std::size_t m0, std::size_t m1) {
-    for (std::uint64_t m = m0; m < m1; ++m) {
-      const std::uint64_t mr = reverse_bits(m, mbits);
-      if (mr < m) continue;
-      for (std::uint64_t a = 0; a < (1u << t); ++a) {
-        const std::uint64_t ra = reverse_bits(a, t);
-        for (std::uint64_t b = 0; b < (1u << t); ++b) {
-          const std::uint64_t i = (a << hi) | (m << t) | b;
-          const std::uint64_t j = (reverse_bits(b, t) << hi) | (mr << t) | ra;
-          if (m == mr && j <= i) continue;
-          std::swap(x[i], x[j]);
+  pool.parallel_for(
+      std::uint64_t{1} << mbits,
+      [&](std::size_t m0, std::size_t m1) {
+        for (std::uint64_t m = m0; m < m1; ++m) {
+          const std::uint64_t mr = reverse_bits(m, mbits);
+          if (mr < m) continue;
+          for (std::uint64_t a = 0; a < (1u << t); ++a) {
+            const std::uint64_t ra = reverse_bits(a, t);
+            for (std::uint64_t b = 0; b < (1u << t); ++b) {
+              const std::uint64_t i = (a << hi) | (m << t) | b;
+              const std::uint64_t j = (reverse_bits(b, t) << hi) | (mr << t) | ra;
+              if (m == mr && j <= i) continue;
+              std::swap(x[i], x[j]);
+            }
+          }
         }
-      }
-    }
-  }, 64);
+      },
+      64);
   return {};
 }
 
 Status pointwise_mul(std::span<Fr> a, std::span<const Fr> b, ThreadPool& pool) {
   if (a.size() != b.size())
-    return Status(Errc::size_mismatch, "pointwise_mul: lengths " + std::to_string(a.size()) + " and " +
-                                           std::to_string(b.size()));
-  pool.parallel_for(a.size(), [&](std::size_t s, std::size_t e) {
-    for (std::size_t i = s; i < e; ++i) a[i] *= b[i];
-  }, 4096);
+    return Status(Errc::size_mismatch, "pointwise_mul: lengths " + std::to_string(a.size()) +
+                                           " and " + std::to_string(b.size()));
+  pool.parallel_for(
+      a.size(),
+      [&](std::size_t s, std::size_t e) {
+        for (std::size_t i = s; i < e; ++i) a[i] *= b[i];
+      },
+      4096);
   return {};
 }
 
 void scale(std::span<Fr> a, const Fr& s, ThreadPool& pool) {
-  pool.parallel_for(a.size(), [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) a[i] *= s;
-  }, 4096);
+  pool.parallel_for(
+      a.size(),
+      [&](std::size_t b, std::size_t e) {
+        for (std::size_t i = b; i < e; ++i) a[i] *= s;
+      },
+      4096);
 }
 
 Status divide_by_vanishing_on_coset(std::span<Fr> values, const Domain& domain, ThreadPool& pool) {
   if (values.size() != domain.size())
-    return Status(Errc::size_mismatch, "divide_by_vanishing_on_coset: " + std::to_string(values.size()) +
-                                           " values for a domain of size " + std::to_string(domain.size()));
+    return Status(Errc::size_mismatch,
+                  "divide_by_vanishing_on_coset: " + std::to_string(values.size()) +
+                      " values for a domain of size " + std::to_string(domain.size()));
   scale(values, domain.vanishing_on_coset_inv(), pool);
   return {};
 }
@@ -340,17 +357,22 @@ Status ab_minus_c_over_z(std::span<Fr> a, std::span<const Fr> b, std::span<const
                          const Domain& domain, ThreadPool& pool) {
   const std::uint64_t n = domain.size();
   if (a.size() != n || b.size() != n || c.size() != n)
-    return Status(Errc::size_mismatch, "ab_minus_c_over_z: lengths " + std::to_string(a.size()) + ", " +
-                                           std::to_string(b.size()) + ", " + std::to_string(c.size()) +
-                                           " for a domain of size " + std::to_string(n));
+    return Status(Errc::size_mismatch, "ab_minus_c_over_z: lengths " + std::to_string(a.size()) +
+                                           ", " + std::to_string(b.size()) + ", " +
+                                           std::to_string(c.size()) + " for a domain of size " +
+                                           std::to_string(n));
   const Fr zinv = domain.vanishing_on_coset_inv();
-  pool.parallel_for(n, [&](std::size_t s, std::size_t e) {
-    for (std::size_t i = s; i < e; ++i) a[i] = (a[i] * b[i] - c[i]) * zinv;
-  }, 4096);
+  pool.parallel_for(
+      n,
+      [&](std::size_t s, std::size_t e) {
+        for (std::size_t i = s; i < e; ++i) a[i] = (a[i] * b[i] - c[i]) * zinv;
+      },
+      4096);
   return {};
 }
 
-Status compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan, ThreadPool& pool) {
+Status compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan,
+                 ThreadPool& pool) {
   for (std::span<Fr> v : {a, b, c}) {
     CUZK_RETURN_IF_ERROR(ntt(v, plan, {.direction = NttDirection::inverse}, pool));
     CUZK_RETURN_IF_ERROR(ntt(v, plan, {.direction = NttDirection::forward, .coset = true}, pool));
@@ -359,33 +381,44 @@ Status compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPla
   return ntt(a, plan, {.direction = NttDirection::inverse, .coset = true}, pool);
 }
 
-Status compute_h_snarkjs(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan, ThreadPool& pool) {
+Status compute_h_snarkjs(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan,
+                         ThreadPool& pool) {
   const std::uint64_t n = plan.domain().size();
   if (plan.domain().roots() != RootFamily::ffjs)
-    return Status(Errc::invalid_argument, "compute_h_snarkjs: the plan has bellman roots, snarkjs uses the ffjs roots");
+    return Status(Errc::invalid_argument,
+                  "compute_h_snarkjs: the plan has bellman roots, snarkjs uses the ffjs roots");
   if (a.size() != n || b.size() != n || c.size() != n)
-    return Status(Errc::size_mismatch, "compute_h_snarkjs: lengths " + std::to_string(a.size()) + ", " +
-                                           std::to_string(b.size()) + ", " + std::to_string(c.size()) +
-                                           " for a domain of size " + std::to_string(n));
-  pool.parallel_for(n, [&](std::size_t s, std::size_t e) {
-    for (std::size_t i = s; i < e; ++i) c[i] = a[i] * b[i];
-  }, 4096);
+    return Status(Errc::size_mismatch, "compute_h_snarkjs: lengths " + std::to_string(a.size()) +
+                                           ", " + std::to_string(b.size()) + ", " +
+                                           std::to_string(c.size()) + " for a domain of size " +
+                                           std::to_string(n));
+  pool.parallel_for(
+      n,
+      [&](std::size_t s, std::size_t e) {
+        for (std::size_t i = s; i < e; ++i) c[i] = a[i] * b[i];
+      },
+      4096);
   for (std::span<Fr> v : {a, b, c}) {
     CUZK_RETURN_IF_ERROR(ntt(v, plan, {.direction = NttDirection::inverse}, pool));
     CUZK_RETURN_IF_ERROR(ntt(v, plan, {.direction = NttDirection::forward, .coset = true}, pool));
   }
-  pool.parallel_for(n, [&](std::size_t s, std::size_t e) {
-    for (std::size_t i = s; i < e; ++i) a[i] = a[i] * b[i] - c[i];
-  }, 4096);
+  pool.parallel_for(
+      n,
+      [&](std::size_t s, std::size_t e) {
+        for (std::size_t i = s; i < e; ++i) a[i] = a[i] * b[i] - c[i];
+      },
+      4096);
   return {};
 }
 
-Status evaluate_polynomial_many(std::span<const Fr> coeffs, std::span<const Fr> points, std::span<Fr> out,
-                                ThreadPool& pool) {
+Status evaluate_polynomial_many(std::span<const Fr> coeffs, std::span<const Fr> points,
+                                std::span<Fr> out, ThreadPool& pool) {
   if (points.size() != out.size())
-    return Status(Errc::size_mismatch, "evaluate_polynomial_many: " + std::to_string(points.size()) +
-                                           " points, " + std::to_string(out.size()) + " outputs");
-  pool.parallel_for(points.size(), [&](std::size_t i) { out[i] = evaluate_polynomial(coeffs, points[i]); });
+    return Status(Errc::size_mismatch,
+                  "evaluate_polynomial_many: " + std::to_string(points.size()) + " points, " +
+                      std::to_string(out.size()) + " outputs");
+  pool.parallel_for(points.size(),
+                    [&](std::size_t i) { out[i] = evaluate_polynomial(coeffs, points[i]); });
   return {};
 }
 

@@ -57,7 +57,7 @@ class NttPlan {
   struct Tables {
     std::vector<Fr> col_stages;  ///< radix-2 stage twiddles of length n1 (n1 − 1 entries)
     std::vector<Fr> row_stages;  ///< radix-2 stage twiddles of length n2 (n2 − 1 entries)
-    std::vector<Fr> col_step;    ///< ω^(±j2), j2 < n2: base of the four-step twiddles of column j2
+    std::vector<Fr> col_step;  ///< ω^(±j2), j2 < n2: base of the four-step twiddles of column j2
   };
   /// Tables for ω (forward) or ω^(-1) (inverse).
   const Tables& tables(NttDirection d) const { return d == NttDirection::forward ? fwd_ : inv_; }
@@ -101,17 +101,19 @@ Status ab_minus_c_over_z(std::span<Fr> a, std::span<const Fr> b, std::span<const
 /// The whole H step (FORMATS.md §2.2): a, b, c are the evaluations of A, B, C on ⟨ω⟩ (length n,
 /// zero-padded). On return a holds the n coefficients of H = (A·B − C)/Z, the top one zero for a
 /// satisfied system; b and c are overwritten (scratch). 7 transforms of length n.
-Status compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan, ThreadPool& pool);
+Status compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan,
+                 ThreadPool& pool);
 /// snarkjs's H step (groth16_prove.js; oracles/README.md) on a plan of the snarkjs domain
 /// (snarkjs_domain_options: ffjs roots, coset shift ω_2n): a, b are the evaluations of A, B on ⟨ω⟩;
 /// c ← a∘b (its input is not read), then a, b, c are interpolated and evaluated on the coset and on
 /// return a holds the n values (A·B − C)(ω_2n·ω^j), not divided by Z; b and c are scratch.
 /// 6 transforms of length n. invalid_argument for a plan with bellman roots.
-Status compute_h_snarkjs(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan, ThreadPool& pool);
+Status compute_h_snarkjs(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan,
+                         ThreadPool& pool);
 
 /// Evaluates the polynomial with coefficients |coeffs| at every point of |points|, out[i] = p(x_i),
 /// in parallel (Horner per point); size_mismatch when |out| and |points| differ in length.
-Status evaluate_polynomial_many(std::span<const Fr> coeffs, std::span<const Fr> points, std::span<Fr> out,
-                                ThreadPool& pool);
+Status evaluate_polynomial_many(std::span<const Fr> coeffs, std::span<const Fr> points,
+                                std::span<Fr> out, ThreadPool& pool);
 
 }  // namespace cuzk

@@ -26,7 +26,8 @@ constexpr NttMode kModes[] = {
 };
 
 std::string mode_name(const NttMode& m) {
-  return std::string(m.direction == NttDirection::forward ? "forward" : "inverse") + (m.coset ? "+coset" : "");
+  return std::string(m.direction == NttDirection::forward ? "forward" : "inverse") +
+         (m.coset ? "+coset" : "");
 }
 
 TEST(Ntt, MatchesNaiveDftSmallSizes) {
@@ -35,7 +36,8 @@ TEST(Ntt, MatchesNaiveDftSmallSizes) {
   ThreadPool pool(2);
   for (RootFamily fam : {RootFamily::bellman, RootFamily::ffjs}) {
     for (unsigned k = 0; k <= 9; ++k) {
-      auto d = Domain::from_log_size(k, {.roots = fam, .coset_shift = Fr::from_u64(fam == RootFamily::ffjs ? 25 : 7)});
+      auto d = Domain::from_log_size(
+          k, {.roots = fam, .coset_shift = Fr::from_u64(fam == RootFamily::ffjs ? 25 : 7)});
       ASSERT_TRUE(d.ok());
       NttPlan plan(*d);
       for (const NttMode& mode : kModes) {
@@ -92,7 +94,8 @@ TEST(Ntt, FourStepSizesMatchNaive) {
           want = evaluate_polynomial(c, d->omega_inv().pow_u64(j)) * d->size_inv();
           if (mode.coset) want *= d->coset_shift_inv().pow_u64(j);
         }
-        ASSERT_EQ(v[j], want) << "k=" << k << " j=" << j << " " << mode_name(mode) << " seed=" << seed;
+        ASSERT_EQ(v[j], want) << "k=" << k << " j=" << j << " " << mode_name(mode)
+                              << " seed=" << seed;
       }
     }
   }
@@ -104,8 +107,9 @@ TEST(Ntt, RoundTripRandomSizes) {
   ThreadPool pool(2);
   for (int rep = 0; rep < 8; ++rep) {
     const unsigned k = rep == 0 ? 16 : static_cast<unsigned>(rng() % 17);
-    auto d = Domain::from_log_size(k, {.roots = (rng() & 1) ? RootFamily::ffjs : RootFamily::bellman,
-                                       .coset_shift = Fr::from_u64(2 + rng() % 100)});
+    auto d =
+        Domain::from_log_size(k, {.roots = (rng() & 1) ? RootFamily::ffjs : RootFamily::bellman,
+                                  .coset_shift = Fr::from_u64(2 + rng() % 100)});
     ASSERT_TRUE(d.ok()) << d.status().to_string();
     NttPlan plan(*d);
     const auto orig = random_vector(rng, d->size());
@@ -226,14 +230,17 @@ TEST(Ntt, HelpersAndErrors) {
   for (int i = 0; i < 64; ++i) EXPECT_EQ(r[i] * d->vanishing_on_coset(), x[i]) << "seed=" << seed;
   r = x;
   ASSERT_TRUE(ab_minus_c_over_z(r, y, z, *d, pool).ok());
-  for (int i = 0; i < 64; ++i) EXPECT_EQ(r[i] * d->vanishing_on_coset(), x[i] * y[i] - z[i]) << "seed=" << seed;
+  for (int i = 0; i < 64; ++i)
+    EXPECT_EQ(r[i] * d->vanishing_on_coset(), x[i] * y[i] - z[i]) << "seed=" << seed;
 
   const std::size_t np = 1 + rng() % 300;
   auto pts = random_vector(rng, np);
   std::vector<Fr> out(np);
   ASSERT_TRUE(evaluate_polynomial_many(x, pts, out, pool).ok());
-  for (std::size_t i = 0; i < np; ++i) EXPECT_EQ(out[i], evaluate_polynomial(x, pts[i])) << "seed=" << seed;
-  EXPECT_EQ(evaluate_polynomial_many(x, pts, std::span<Fr>(out).first(np - 1), pool).code(), Errc::size_mismatch);
+  for (std::size_t i = 0; i < np; ++i)
+    EXPECT_EQ(out[i], evaluate_polynomial(x, pts[i])) << "seed=" << seed;
+  EXPECT_EQ(evaluate_polynomial_many(x, pts, std::span<Fr>(out).first(np - 1), pool).code(),
+            Errc::size_mismatch);
   EXPECT_GT(plan.memory_bytes(), 0u);
 }
 

@@ -43,7 +43,8 @@ TEST(SnarkjsH, MulchainCosetEvaluationsMatch) {
   std::vector<Fr> w;
   for (const auto& v : wtns) w.push_back(dec(v.get<std::string>()));
   const std::size_t n_constraints = r1cs["nConstraints"].get<std::size_t>();
-  const std::size_t n_public = r1cs["nOutputs"].get<std::size_t>() + r1cs["nPubInputs"].get<std::size_t>();
+  const std::size_t n_public =
+      r1cs["nOutputs"].get<std::size_t>() + r1cs["nPubInputs"].get<std::size_t>();
 
   auto d = Domain::for_size(n_constraints + n_public + 1);
   ASSERT_TRUE(d.ok());
@@ -56,7 +57,8 @@ TEST(SnarkjsH, MulchainCosetEvaluationsMatch) {
   std::vector<Fr> a(n), b(n), c(n);
   auto dot = [&](const nlohmann::json& lc) {
     Fr acc = Fr::zero();
-    for (const auto& [sig, val] : lc.items()) acc += dec(val.get<std::string>()) * w.at(std::stoul(sig));
+    for (const auto& [sig, val] : lc.items())
+      acc += dec(val.get<std::string>()) * w.at(std::stoul(sig));
     return acc;
   };
   for (std::size_t i = 0; i < n_constraints; ++i) {
@@ -77,7 +79,8 @@ TEST(SnarkjsH, MulchainCosetEvaluationsMatch) {
 
   const auto& first4 = inter["h_coset_evals_first4"];
   ASSERT_EQ(first4.size(), 4u);
-  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(p[i], dec(first4[i].get<std::string>())) << "i=" << i;
+  for (std::size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(p[i], dec(first4[i].get<std::string>())) << "i=" << i;
   EXPECT_EQ(p[n - 1], dec(inter["h_coset_evals_last"].get<std::string>()));
 
   // The same values through the H helpers: ab_minus_c_over_z divides by Z = g^n − 1 = −2.

@@ -234,8 +234,10 @@ struct Values {
         std::uint64_t s = seed ^ (0xd1b54a32d192ed03ULL * (op.fresh.index + 1));
         return (splitmix64(s) & 1) ? Fr::one() : Fr::zero();
       }
-      case OpType::xor_: return same(at(op.x), at(op.y)) ? Fr::zero() : Fr::one();
-      case OpType::mul: return at(op.x) * at(op.y);
+      case OpType::xor_:
+        return same(at(op.x), at(op.y)) ? Fr::zero() : Fr::one();
+      case OpType::mul:
+        return at(op.x) * at(op.y);
       case OpType::pack:
       case OpType::add: {
         Fr s = Fr::zero();
@@ -306,7 +308,8 @@ struct BenchProgram {
     for (std::uint64_t r = 0; r < rows; ++r) {
       ops.next(op);
       const bool lin = op.type == OpType::add || op.type == OpType::pack;
-      g.hdr.push_back(static_cast<std::uint32_t>(op.type) | (lin ? (op.na << 8) | (op.nc << 16) : 0));
+      g.hdr.push_back(static_cast<std::uint32_t>(op.type) |
+                      (lin ? (op.na << 8) | (op.nc << 16) : 0));
       g.vars.push_back(enc(op.fresh));
       if (op.type == OpType::xor_ || op.type == OpType::mul) {
         g.vars.push_back(enc(op.x));
@@ -357,14 +360,15 @@ namespace {
 Status check_params(const BenchCircuitParams& p) {
   if (p.rows != 0) {
     if (p.rows < 256 || p.rows > (std::uint64_t{1} << 27)) {
-      return Status(Errc::invalid_argument, "benchmark circuit of " + std::to_string(p.rows) +
-                                                " rows outside 256..2^27");
+      return Status(Errc::invalid_argument,
+                    "benchmark circuit of " + std::to_string(p.rows) + " rows outside 256..2^27");
     }
   } else if (p.log_rows < 10 || p.log_rows > 27) {
-    return Status(Errc::invalid_argument, "benchmark circuit size 2^" + std::to_string(p.log_rows) +
-                                              " outside 2^10..2^27");
+    return Status(Errc::invalid_argument,
+                  "benchmark circuit size 2^" + std::to_string(p.log_rows) + " outside 2^10..2^27");
   }
-  if (p.num_public > 64) return Status(Errc::invalid_argument, "benchmark circuit takes at most 64 public inputs");
+  if (p.num_public > 64)
+    return Status(Errc::invalid_argument, "benchmark circuit takes at most 64 public inputs");
   return {};
 }
 
@@ -378,7 +382,8 @@ std::vector<Fr> BenchR1cs::assignment() const {
   return z;
 }
 
-Result<BenchR1cs> generate_bench_r1cs(ThreadPool& pool, const BenchCircuitParams& p, bool with_witness) {
+Result<BenchR1cs> generate_bench_r1cs(ThreadPool& pool, const BenchCircuitParams& p,
+                                      bool with_witness) {
   CUZK_RETURN_IF_ERROR(check_params(p));
   const BenchProgram prog = BenchProgram::compile(p);
   const std::uint64_t rows = prog.hdr.size();
@@ -431,7 +436,9 @@ Result<BenchR1cs> generate_bench_r1cs(ThreadPool& pool, const BenchCircuitParams
     }
   }
   // Column of a variable: inputs are allocated up front here, so num_inputs is known.
-  auto column = [ni](Variable v) { return v.is_input() ? v.index : static_cast<std::uint32_t>(ni + v.index); };
+  auto column = [ni](Variable v) {
+    return v.is_input() ? v.index : static_cast<std::uint32_t>(ni + v.index);
+  };
   std::vector<std::array<SparseMatrix, 3>> parts(chunks);
   pool.parallel_for(chunks, [&](std::size_t i) {
     BenchProgram::Cursor cur = starts[i];
@@ -515,7 +522,8 @@ Status BenchCircuit::synthesize(ConstraintSystem& cs) {
         return x;
       });
       if (!v) return v.status();
-      if (*v != op.fresh) return Status(Errc::invalid_argument, "bench circuit: input numbering diverged");
+      if (*v != op.fresh)
+        return Status(Errc::invalid_argument, "bench circuit: input numbering diverged");
     } else {
       auto v = cs.alloc(name, [&]() -> Fr {
         Fr x = value();
@@ -523,7 +531,8 @@ Status BenchCircuit::synthesize(ConstraintSystem& cs) {
         return x;
       });
       if (!v) return v.status();
-      if (*v != op.fresh) return Status(Errc::invalid_argument, "bench circuit: aux numbering diverged");
+      if (*v != op.fresh)
+        return Status(Errc::invalid_argument, "bench circuit: aux numbering diverged");
     }
     cs.enforce(
         name,

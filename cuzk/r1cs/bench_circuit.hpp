@@ -28,8 +28,8 @@
 namespace cuzk {
 
 struct BenchCircuitParams {
-  unsigned log_rows = 16;        ///< K: 2^K rows in total, 10 ≤ K ≤ 27
-  std::uint64_t rows = 0;        ///< when non-zero: exactly this many rows (≥ 256), overrides K
+  unsigned log_rows = 16;  ///< K: 2^K rows in total, 10 ≤ K ≤ 27
+  std::uint64_t rows = 0;  ///< when non-zero: exactly this many rows (≥ 256), overrides K
   std::uint64_t seed = 1;
   std::uint32_t num_public = 4;  ///< public inputs besides ONE
 };
@@ -46,7 +46,8 @@ struct BenchR1cs {
 /// The structure is drawn sequentially; the matrix rows are built on |pool| (in chunks merged in
 /// order, so the result does not depend on the pool size) while one extra thread computes the
 /// witness.
-Result<BenchR1cs> generate_bench_r1cs(ThreadPool& pool, const BenchCircuitParams& p, bool with_witness = true);
+Result<BenchR1cs> generate_bench_r1cs(ThreadPool& pool, const BenchCircuitParams& p,
+                                      bool with_witness = true);
 /// Single-threaded form.
 Result<BenchR1cs> generate_bench_r1cs(const BenchCircuitParams& p, bool with_witness = true);
 

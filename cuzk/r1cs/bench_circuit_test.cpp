@@ -84,10 +84,11 @@ TEST(BenchCircuit, StatisticsFollowPoRep) {
   std::size_t bits = 0;
   for (const Fr& v : r->aux) bits += v.is_zero() || v.is_one();
   const double bit_fraction = static_cast<double>(bits) / static_cast<double>(r->aux.size());
-  std::printf("nnz/row A %.3f B %.3f C %.3f, unit coeffs %.3f, a_aux %.4f, b_aux %.4f, b_input %zu, "
-              "0/1 values %.3f, %.1f bytes/row, %zu distinct coefficients\n",
-              s.nnz_per_row_a, s.nnz_per_row_b, s.nnz_per_row_c, s.unit_fraction, s.a_aux_density,
-              s.b_aux_density, s.b_input_popcount, bit_fraction, s.bytes_per_row, s.distinct_coeffs);
+  std::printf(
+      "nnz/row A %.3f B %.3f C %.3f, unit coeffs %.3f, a_aux %.4f, b_aux %.4f, b_input %zu, "
+      "0/1 values %.3f, %.1f bytes/row, %zu distinct coefficients\n",
+      s.nnz_per_row_a, s.nnz_per_row_b, s.nnz_per_row_c, s.unit_fraction, s.a_aux_density,
+      s.b_aux_density, s.b_input_popcount, bit_fraction, s.bytes_per_row, s.distinct_coeffs);
   EXPECT_NEAR(s.nnz_per_row_a, 2.4, 0.1);
   EXPECT_NEAR(s.nnz_per_row_b, 1.0, 0.05);
   EXPECT_NEAR(s.nnz_per_row_c, 2.2, 0.1);

@@ -20,7 +20,9 @@ inline std::uint64_t load64(const unsigned char* p) {
   std::memcpy(&v, p, 8);
   return v;
 }
-constexpr std::uint64_t round(std::uint64_t acc, std::uint64_t w) { return rotl(acc + w * kM2, 29) * kM1; }
+constexpr std::uint64_t round(std::uint64_t acc, std::uint64_t w) {
+  return rotl(acc + w * kM2, 29) * kM1;
+}
 constexpr std::uint64_t avalanche(std::uint64_t h) {
   h ^= h >> 32;
   h *= kM2;

@@ -19,8 +19,9 @@ class Reader {
   std::size_t pos() const { return pos_; }
   Status need(std::size_t n, const char* field) const {
     if (left() < n) {
-      return Status(Errc::truncated, what_ + ": ends inside " + field + " (" + std::to_string(left()) + " of " +
-                                         std::to_string(n) + " bytes)");
+      return Status(Errc::truncated, what_ + ": ends inside " + field + " (" +
+                                         std::to_string(left()) + " of " + std::to_string(n) +
+                                         " bytes)");
     }
     return {};
   }
@@ -51,16 +52,18 @@ class Reader {
 
 using Sections = std::map<std::uint32_t, std::span<const std::uint8_t>>;
 
-Result<Sections> parse_container(std::span<const std::uint8_t> file, const char magic[4], std::uint32_t version,
-                                 const std::string& kind) {
+Result<Sections> parse_container(std::span<const std::uint8_t> file, const char magic[4],
+                                 std::uint32_t version, const std::string& kind) {
   Reader r(file, kind);
   CUZK_RETURN_IF_ERROR(r.need(12, "the file header"));
   if (std::memcmp(file.data(), magic, 4) != 0)
-    return Status(Errc::bad_encoding, kind + ": wrong magic (expected \"" + std::string(magic, 4) + "\")");
+    return Status(Errc::bad_encoding,
+                  kind + ": wrong magic (expected \"" + std::string(magic, 4) + "\")");
   r.bytes(4);
   const std::uint32_t v = r.u32();
   if (v != version) {
-    return Status(Errc::bad_encoding, kind + ": version " + std::to_string(v) + ", expected " + std::to_string(version));
+    return Status(Errc::bad_encoding, kind + ": version " + std::to_string(v) + ", expected " +
+                                          std::to_string(version));
   }
   const std::uint32_t n = r.u32();
   Sections s;
@@ -69,15 +72,19 @@ Result<Sections> parse_container(std::span<const std::uint8_t> file, const char 
     const std::uint32_t type = r.u32();
     const std::uint64_t size = r.u64();
     if (size > r.left()) {
-      return Status(Errc::truncated, kind + ": section " + std::to_string(type) + " claims " + std::to_string(size) +
-                                         " bytes, " + std::to_string(r.left()) + " remain");
+      return Status(Errc::truncated, kind + ": section " + std::to_string(type) + " claims " +
+                                         std::to_string(size) + " bytes, " +
+                                         std::to_string(r.left()) + " remain");
     }
-    if (s.count(type)) return Status(Errc::bad_encoding, kind + ": section " + std::to_string(type) + " appears twice");
+    if (s.count(type))
+      return Status(Errc::bad_encoding,
+                    kind + ": section " + std::to_string(type) + " appears twice");
     s[type] = r.bytes(size);
   }
   if (r.left() != 0) {
-    return Status(Errc::size_mismatch, kind + ": " + std::to_string(r.left()) + " trailing bytes after " +
-                                           std::to_string(n) + " sections");
+    return Status(Errc::size_mismatch, kind + ": " + std::to_string(r.left()) +
+                                           " trailing bytes after " + std::to_string(n) +
+                                           " sections");
   }
   return s;
 }
@@ -95,8 +102,9 @@ Status check_prime(Reader& r) {
   Fr::Repr q{};
   for (int i = 0; i < 4; ++i) std::memcpy(&q[i], p.data() + 8 * i, 8);
   if (q != Fr::kModulus) {
-    return Status(Errc::invalid_argument, r.what() + ": prime is not the BLS12-381 scalar field r "
-                                                     "(compile the circuit with --prime bls12381)");
+    return Status(Errc::invalid_argument, r.what() +
+                                              ": prime is not the BLS12-381 scalar field r "
+                                              "(compile the circuit with --prime bls12381)");
   }
   return {};
 }
@@ -125,7 +133,8 @@ Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path) {
   // 2 MB witness: ≈ 175 page faults of ≈ 15 µs on the development VM). It grows when the file does.
   struct stat st {};
   const bool sized = ::fstat(::fileno(f.get()), &st) == 0 && S_ISREG(st.st_mode);
-  std::vector<std::uint8_t> d(sized ? static_cast<std::size_t>(st.st_size) + 1 : std::size_t{1} << 16);
+  std::vector<std::uint8_t> d(sized ? static_cast<std::size_t>(st.st_size) + 1
+                                    : std::size_t{1} << 16);
   std::size_t used = 0, n;
   while ((n = std::fread(d.data() + used, 1, d.size() - used, f.get())) > 0) {
     used += n;
@@ -136,13 +145,15 @@ Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path) {
   return d;
 }
 
-Result<CircomR1cs> parse_circom_r1cs(std::span<const std::uint8_t> file, const CircomImportOptions& opt) {
+Result<CircomR1cs> parse_circom_r1cs(std::span<const std::uint8_t> file,
+                                     const CircomImportOptions& opt) {
   auto secs = parse_container(file, "r1cs", 1, ".r1cs");
   if (!secs) return secs.status();
   static const char* names[4] = {"", "header", "constraints", "wire2label"};
   for (std::uint32_t id : {1u, 2u, 3u}) {
     if (!secs->count(id)) {
-      return Status(Errc::bad_encoding, ".r1cs: missing section " + std::to_string(id) + " (" + names[id] + ")");
+      return Status(Errc::bad_encoding,
+                    ".r1cs: missing section " + std::to_string(id) + " (" + names[id] + ")");
     }
   }
   CircomR1cs out;
@@ -156,13 +167,17 @@ Result<CircomR1cs> parse_circom_r1cs(std::span<const std::uint8_t> file, const C
     out.n_prv_in = r.u32();
     out.n_labels = r.u64();
     out.n_constraints = r.u32();
-    if (r.left() != 0) return Status(Errc::size_mismatch, r.what() + ": " + std::to_string(r.left()) + " extra bytes");
+    if (r.left() != 0)
+      return Status(Errc::size_mismatch,
+                    r.what() + ": " + std::to_string(r.left()) + " extra bytes");
     const std::uint64_t used = 1ull + out.n_pub_out + out.n_pub_in + out.n_prv_in;
     if (out.n_wires < used) {
-      return Status(Errc::bad_encoding, r.what() + ": " + std::to_string(out.n_wires) +
-                                            " wires cannot hold ONE and the declared inputs and outputs");
+      return Status(Errc::bad_encoding,
+                    r.what() + ": " + std::to_string(out.n_wires) +
+                        " wires cannot hold ONE and the declared inputs and outputs");
     }
-    if (out.n_wires > SparseMatrix::kMaxColumns) return Status(Errc::out_of_range, r.what() + ": more than 2^30 wires");
+    if (out.n_wires > SparseMatrix::kMaxColumns)
+      return Status(Errc::out_of_range, r.what() + ": more than 2^30 wires");
   }
   const std::uint32_t ni = 1 + out.num_public();
   R1csMatrices& m = out.matrices;
@@ -179,15 +194,17 @@ Result<CircomR1cs> parse_circom_r1cs(std::span<const std::uint8_t> file, const C
         CUZK_RETURN_IF_ERROR(r.need(4, lc_names[t]));
         const std::uint32_t terms = r.u32();
         if (static_cast<std::uint64_t>(terms) * 36 > r.left()) {
-          return Status(Errc::truncated, r.what() + ": constraint " + std::to_string(k) + " " + lc_names[t] +
-                                             " declares " + std::to_string(terms) + " terms past the end");
+          return Status(Errc::truncated, r.what() + ": constraint " + std::to_string(k) + " " +
+                                             lc_names[t] + " declares " + std::to_string(terms) +
+                                             " terms past the end");
         }
         lc = LC();
         for (std::uint32_t i = 0; i < terms; ++i) {
           const std::uint32_t wire = r.u32();
           if (wire >= out.n_wires) {
-            return Status(Errc::out_of_range, r.what() + ": constraint " + std::to_string(k) + " refers to wire " +
-                                                  std::to_string(wire) + " of " + std::to_string(out.n_wires));
+            return Status(Errc::out_of_range, r.what() + ": constraint " + std::to_string(k) +
+                                                  " refers to wire " + std::to_string(wire) +
+                                                  " of " + std::to_string(out.n_wires));
           }
           auto coeff = read_fr(r, "a coefficient");
           if (!coeff) return coeff.status().with_context("constraint " + std::to_string(k));
@@ -199,15 +216,17 @@ Result<CircomR1cs> parse_circom_r1cs(std::span<const std::uint8_t> file, const C
       }
     }
     if (r.left() != 0) {
-      return Status(Errc::size_mismatch, r.what() + ": " + std::to_string(r.left()) + " bytes after " +
-                                             std::to_string(out.n_constraints) + " constraints");
+      return Status(Errc::size_mismatch, r.what() + ": " + std::to_string(r.left()) +
+                                             " bytes after " + std::to_string(out.n_constraints) +
+                                             " constraints");
     }
   }
   {
     Reader r(secs->at(3), ".r1cs section 3 (wire2label)");
     if (r.left() != 8ull * out.n_wires) {
       return Status(r.left() < 8ull * out.n_wires ? Errc::truncated : Errc::size_mismatch,
-                    r.what() + ": " + std::to_string(r.left()) + " bytes, expected 8 × " + std::to_string(out.n_wires));
+                    r.what() + ": " + std::to_string(r.left()) + " bytes, expected 8 × " +
+                        std::to_string(out.n_wires));
     }
     out.wire_to_label.resize(out.n_wires);
     for (auto& l : out.wire_to_label) l = r.u64();
@@ -246,11 +265,13 @@ Result<std::vector<Fr>> parse_snarkjs_wtns(std::span<const std::uint8_t> file) {
   CUZK_RETURN_IF_ERROR(check_prime(h));
   CUZK_RETURN_IF_ERROR(h.need(4, "nWitness"));
   const std::uint32_t n = h.u32();
-  if (h.left() != 0) return Status(Errc::size_mismatch, h.what() + ": " + std::to_string(h.left()) + " extra bytes");
+  if (h.left() != 0)
+    return Status(Errc::size_mismatch, h.what() + ": " + std::to_string(h.left()) + " extra bytes");
   Reader r(secs->at(2), ".wtns section 2 (values)");
   if (r.left() != 32ull * n) {
-    return Status(r.left() < 32ull * n ? Errc::truncated : Errc::size_mismatch,
-                  r.what() + ": " + std::to_string(r.left()) + " bytes for " + std::to_string(n) + " values");
+    return Status(
+        r.left() < 32ull * n ? Errc::truncated : Errc::size_mismatch,
+        r.what() + ": " + std::to_string(r.left()) + " bytes for " + std::to_string(n) + " values");
   }
   std::vector<Fr> w(n);
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -258,7 +279,8 @@ Result<std::vector<Fr>> parse_snarkjs_wtns(std::span<const std::uint8_t> file) {
     if (!v) return v.status().with_context("wire " + std::to_string(i));
     w[i] = *v;
   }
-  if (n == 0 || !w[0].is_one()) return Status(Errc::bad_encoding, ".wtns: w[0] (the constant wire) is not 1");
+  if (n == 0 || !w[0].is_one())
+    return Status(Errc::bad_encoding, ".wtns: w[0] (the constant wire) is not 1");
   return w;
 }
 

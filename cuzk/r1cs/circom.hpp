@@ -35,7 +35,8 @@ struct CircomImportOptions {
 };
 
 /// Parses a .r1cs image; errors name the section and what is wrong.
-Result<CircomR1cs> parse_circom_r1cs(std::span<const std::uint8_t> file, const CircomImportOptions& opt = {});
+Result<CircomR1cs> parse_circom_r1cs(std::span<const std::uint8_t> file,
+                                     const CircomImportOptions& opt = {});
 Result<CircomR1cs> read_circom_r1cs(const std::string& path, const CircomImportOptions& opt = {});
 
 /// Parses a .wtns image: the full witness indexed by wire id (w[0] = 1).

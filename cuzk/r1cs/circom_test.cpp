@@ -61,10 +61,12 @@ TEST_P(CircomVectors, MatchesJsonAndIsSatisfied) {
   }
   const json wj = load_json(vec(dir + name + ".wtns.json"));
   ASSERT_EQ(w->size(), wj.size());
-  for (std::size_t i = 0; i < w->size(); ++i) ASSERT_EQ((*w)[i], Fr::from_dec(wj[i].get<std::string>()).value()) << i;
+  for (std::size_t i = 0; i < w->size(); ++i)
+    ASSERT_EQ((*w)[i], Fr::from_dec(wj[i].get<std::string>()).value()) << i;
   const json pub = load_json(vec(dir + "public.json"));
   ASSERT_EQ(pub.size(), r1cs->num_public());
-  for (std::size_t i = 0; i < pub.size(); ++i) EXPECT_EQ((*w)[1 + i], Fr::from_dec(pub[i].get<std::string>()).value());
+  for (std::size_t i = 0; i < pub.size(); ++i)
+    EXPECT_EQ((*w)[1 + i], Fr::from_dec(pub[i].get<std::string>()).value());
 
   ThreadPool pool(2);
   auto abc = pce_evaluate(pool, m, *w);
@@ -89,7 +91,8 @@ TEST_P(CircomVectors, MatchesJsonAndIsSatisfied) {
     const AbcVectors& ref = z == &w2 ? *abc2 : *abc;
     for (bool fast : {true, false})
       for (std::size_t nt : {std::size_t{1}, std::size_t{1} << 40}) {
-        auto p = pce_evaluate(pool, m, *z, {.boolean_fast_path = fast, .nt_store_min_rows = nt, .plan = &plan});
+        auto p = pce_evaluate(pool, m, *z,
+                              {.boolean_fast_path = fast, .nt_store_min_rows = nt, .plan = &plan});
         ASSERT_TRUE(p.ok()) << p.status().to_string();
         EXPECT_TRUE(p->a == ref.a && p->b == ref.b && p->c == ref.c)
             << name << (z == &w2 ? " broken witness" : "") << " fast=" << fast << " nt=" << nt;
@@ -100,7 +103,8 @@ TEST_P(CircomVectors, MatchesJsonAndIsSatisfied) {
 INSTANTIATE_TEST_SUITE_P(Oracles, CircomVectors, ::testing::Values("mulchain_1021", "poseidon"));
 
 // Offsets of each section's payload in a container image.
-std::map<std::uint32_t, std::pair<std::size_t, std::size_t>> sections(const std::vector<std::uint8_t>& d) {
+std::map<std::uint32_t, std::pair<std::size_t, std::size_t>> sections(
+    const std::vector<std::uint8_t>& d) {
   std::map<std::uint32_t, std::pair<std::size_t, std::size_t>> s;
   std::uint32_t n;
   std::memcpy(&n, d.data() + 8, 4);

@@ -116,7 +116,8 @@ class ConstraintSystem {
         if (!v) return Status(Errc::invalid_argument, "value missing");
         return *v;
       } else {
-        static_assert(std::is_convertible_v<R, Fr>, "a value closure returns Result<Fr>, optional<Fr> or Fr");
+        static_assert(std::is_convertible_v<R, Fr>,
+                      "a value closure returns Result<Fr>, optional<Fr> or Fr");
         return Fr(value());
       }
     };
@@ -146,7 +147,8 @@ class ConstraintSystem {
     } else if constexpr (std::is_invocable_r_v<LC, X&, LC>) {
       return x(LC());
     } else {
-      static_assert(std::is_invocable_r_v<LC, X&>, "an LC argument is an LC, a Variable or a closure");
+      static_assert(std::is_invocable_r_v<LC, X&>,
+                    "an LC argument is an LC, a Variable or a closure");
       return x();
     }
   }

@@ -164,17 +164,37 @@ class CountingCircuit : public Circuit {
   int lc_calls = 0, value_calls = 0;
   Status synthesize(ConstraintSystem& cs) override {
     Namespace outer(cs, "outer");
-    auto a = cs.alloc("a", [&] { ++value_calls; return Fr::from_u64(3); });
-    auto i1 = cs.alloc_input("i1", [&] { ++value_calls; return Fr::from_u64(9); });
+    auto a = cs.alloc("a", [&] {
+      ++value_calls;
+      return Fr::from_u64(3);
+    });
+    auto i1 = cs.alloc_input("i1", [&] {
+      ++value_calls;
+      return Fr::from_u64(9);
+    });
     Namespace inner(cs, "inner");
-    auto b = cs.alloc("b", [&] { ++value_calls; return Fr::from_u64(3); });
+    auto b = cs.alloc("b", [&] {
+      ++value_calls;
+      return Fr::from_u64(3);
+    });
     if (!a || !i1 || !b) return Status(Errc::invalid_argument, "alloc failed");
     EXPECT_EQ(*a, Variable::aux(0));
     EXPECT_EQ(*i1, Variable::input(1));  // per-space numbering: ONE is input 0
     EXPECT_EQ(*b, Variable::aux(1));
     cs.enforce(
-        "a*b=i1", [&](LC lc) { ++lc_calls; return lc + *a; }, [&](LC lc) { ++lc_calls; return lc + *b; },
-        [&](LC lc) { ++lc_calls; return lc + *i1; });
+        "a*b=i1",
+        [&](LC lc) {
+          ++lc_calls;
+          return lc + *a;
+        },
+        [&](LC lc) {
+          ++lc_calls;
+          return lc + *b;
+        },
+        [&](LC lc) {
+          ++lc_calls;
+          return lc + *i1;
+        });
     return {};
   }
 };
@@ -220,7 +240,8 @@ TEST(WitnessConstraintSystem, DirectAllocMatchesVirtualPath) {
       EXPECT_EQ(fast.num_aux(), slow.num_aux()) << "seed=" << seed << " hint=" << hint;
       EXPECT_EQ(fast.num_inputs(), slow.num_inputs()) << "seed=" << seed;
       EXPECT_EQ(fast.num_constraints(), slow.num_constraints()) << "seed=" << seed;
-      EXPECT_EQ(fast.take_assignment(), slow.take_assignment()) << "seed=" << seed << " hint=" << hint;
+      EXPECT_EQ(fast.take_assignment(), slow.take_assignment())
+          << "seed=" << seed << " hint=" << hint;
     }
   }
   CountingCircuit counting;  // checks the variables' numbering itself

@@ -61,8 +61,12 @@ class LinearCombination {
     return r;
   }
 
-  friend LinearCombination operator+(LinearCombination lc, Variable v) { return std::move(lc.add(v)); }
-  friend LinearCombination operator-(LinearCombination lc, Variable v) { return std::move(lc.sub(v)); }
+  friend LinearCombination operator+(LinearCombination lc, Variable v) {
+    return std::move(lc.add(v));
+  }
+  friend LinearCombination operator-(LinearCombination lc, Variable v) {
+    return std::move(lc.sub(v));
+  }
   friend LinearCombination operator+(LinearCombination lc, const Term& t) {
     return std::move(lc.add(t.coeff, t.var));
   }

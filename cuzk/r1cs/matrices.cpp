@@ -6,15 +6,19 @@
 namespace cuzk {
 namespace {
 
-Status validate_matrix(const SparseMatrix& m, const char* name, std::uint64_t rows, std::uint64_t cols) {
-  auto err = [&](Errc code, const std::string& what) { return Status(code, std::string("matrix ") + name + ": " + what); };
+Status validate_matrix(const SparseMatrix& m, const char* name, std::uint64_t rows,
+                       std::uint64_t cols) {
+  auto err = [&](Errc code, const std::string& what) {
+    return Status(code, std::string("matrix ") + name + ": " + what);
+  };
   if (m.row_ptr.size() != rows + 1)
-    return err(Errc::size_mismatch, "has " + std::to_string(m.row_ptr.size() - 1) + " rows, expected " +
-                                        std::to_string(rows));
+    return err(Errc::size_mismatch, "has " + std::to_string(m.row_ptr.size() - 1) +
+                                        " rows, expected " + std::to_string(rows));
   if (m.block_gen.size() != (rows + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows)
     return err(Errc::size_mismatch, "block offsets disagree with the row count");
   if (m.row_ptr[0] != 0) return err(Errc::bad_encoding, "offsets do not start at 0");
-  if (m.row_ptr[rows] != m.col.size()) return err(Errc::size_mismatch, "last offset does not match the entry count");
+  if (m.row_ptr[rows] != m.col.size())
+    return err(Errc::size_mismatch, "last offset does not match the entry count");
   std::uint64_t general = 0;
   for (std::uint64_t k = 0; k < rows; ++k) {
     if (k % SparseMatrix::kBlockRows == 0 && m.block_gen[k / SparseMatrix::kBlockRows] != general)
@@ -28,12 +32,14 @@ Status validate_matrix(const SparseMatrix& m, const char* name, std::uint64_t ro
         return err(Errc::bad_encoding, "bad coefficient kind order in row " + std::to_string(k));
       last_kind = kind;
       if (SparseMatrix::column_of(m.col[i]) >= cols)
-        return err(Errc::out_of_range, "column " + std::to_string(SparseMatrix::column_of(m.col[i])) +
+        return err(Errc::out_of_range, "column " +
+                                           std::to_string(SparseMatrix::column_of(m.col[i])) +
                                            " out of range in row " + std::to_string(k));
       general += kind == 2;
     }
   }
-  if (general != m.gen_idx.size()) return err(Errc::size_mismatch, "general-term count disagrees with gen_idx");
+  if (general != m.gen_idx.size())
+    return err(Errc::size_mismatch, "general-term count disagrees with gen_idx");
   for (std::uint32_t i : m.gen_idx)
     if (i >= m.coeffs.size()) return err(Errc::out_of_range, "coefficient index out of range");
   return {};
@@ -48,7 +54,8 @@ Status R1csMatrices::validate() const {
   CUZK_RETURN_IF_ERROR(validate_matrix(a, "A", num_constraints, num_columns()));
   CUZK_RETURN_IF_ERROR(validate_matrix(b, "B", num_constraints, num_columns()));
   CUZK_RETURN_IF_ERROR(validate_matrix(c, "C", num_constraints, num_columns()));
-  if (a_aux_density.bits != num_aux || b_aux_density.bits != num_aux || b_input_density.bits != num_inputs)
+  if (a_aux_density.bits != num_aux || b_aux_density.bits != num_aux ||
+      b_input_density.bits != num_inputs)
     return Status(Errc::size_mismatch, "density bitmap sizes disagree with the variable counts");
   return {};
 }
@@ -78,10 +85,12 @@ void R1csMatrices::compute_density() {
 std::size_t R1csMatrices::memory_bytes() const {
   std::size_t n = 0;
   for (const SparseMatrix* s : {&a, &this->b, &c}) {
-    n += s->row_ptr.size() * 8 + s->col.size() * 4 + s->gen_idx.size() * 4 + s->coeffs.size() * sizeof(Fr) +
-         s->block_gen.size() * 8;
+    n += s->row_ptr.size() * 8 + s->col.size() * 4 + s->gen_idx.size() * 4 +
+         s->coeffs.size() * sizeof(Fr) + s->block_gen.size() * 8;
   }
-  return n + (a_aux_density.words.size() + b_aux_density.words.size() + b_input_density.words.size()) * 8;
+  return n +
+         (a_aux_density.words.size() + b_aux_density.words.size() + b_input_density.words.size()) *
+             8;
 }
 
 void SparseMatrix::rebuild_blocks() {
@@ -90,7 +99,8 @@ void SparseMatrix::rebuild_blocks() {
   std::uint64_t g = 0;
   for (std::size_t k = 0; k < rows; ++k) {
     if (k % kBlockRows == 0) block_gen[k / kBlockRows] = g;
-    for (std::uint64_t e = row_ptr[k]; e < row_ptr[k + 1]; ++e) g += kind_of(col[e]) == CoeffKind::general;
+    for (std::uint64_t e = row_ptr[k]; e < row_ptr[k + 1]; ++e)
+      g += kind_of(col[e]) == CoeffKind::general;
   }
 }
 
@@ -112,7 +122,8 @@ R1csStats r1cs_stats(const R1csMatrices& m) {
   s.nnz_per_row_b = static_cast<double>(m.b.nnz()) / rows;
   s.nnz_per_row_c = static_cast<double>(m.c.nnz()) / rows;
   const double nnz = static_cast<double>(m.a.nnz() + m.b.nnz() + m.c.nnz());
-  const double general = static_cast<double>(m.a.num_general() + m.b.num_general() + m.c.num_general());
+  const double general =
+      static_cast<double>(m.a.num_general() + m.b.num_general() + m.c.num_general());
   s.unit_fraction = nnz > 0 ? 1.0 - general / nnz : 0;
   const double aux = static_cast<double>(std::max<std::uint64_t>(1, m.num_aux));
   s.a_aux_density = static_cast<double>(m.a_aux_density.count()) / aux;

@@ -35,17 +35,19 @@ struct SparseMatrix {
   /// Rows per block; block_gen[b] = general terms in rows [0, 64·b).
   static constexpr std::size_t kBlockRows = 64;
 
-  std::vector<std::uint64_t> row_ptr{0};   ///< rows + 1 offsets into col
-  std::vector<std::uint32_t> col;          ///< kind << 30 | column
-  std::vector<std::uint32_t> gen_idx;      ///< per general term, in entry order: index into coeffs
-  std::vector<Fr> coeffs;                  ///< distinct general coefficients
-  std::vector<std::uint64_t> block_gen;    ///< general-term offset at each block start
+  std::vector<std::uint64_t> row_ptr{0};  ///< rows + 1 offsets into col
+  std::vector<std::uint32_t> col;         ///< kind << 30 | column
+  std::vector<std::uint32_t> gen_idx;     ///< per general term, in entry order: index into coeffs
+  std::vector<Fr> coeffs;                 ///< distinct general coefficients
+  std::vector<std::uint64_t> block_gen;   ///< general-term offset at each block start
 
   std::size_t num_rows() const { return row_ptr.size() - 1; }
   std::size_t nnz() const { return col.size(); }
   std::size_t num_general() const { return gen_idx.size(); }
   static std::uint32_t column_of(std::uint32_t word) { return word & kColumnMask; }
-  static CoeffKind kind_of(std::uint32_t word) { return static_cast<CoeffKind>(word >> kKindShift); }
+  static CoeffKind kind_of(std::uint32_t word) {
+    return static_cast<CoeffKind>(word >> kKindShift);
+  }
 
   /// Appends a row from normalized terms (sorted, merged, non-zero); |column| maps a Variable to
   /// its column word (without kind bits).
@@ -78,7 +80,8 @@ struct SparseMatrix {
   /// Rebuilds the interning index (after coeffs was filled from elsewhere, e.g. a file).
   void rebuild_index() {
     index_.clear();
-    for (std::size_t i = 0; i < coeffs.size(); ++i) index_.try_emplace(coeffs[i], static_cast<std::uint32_t>(i));
+    for (std::size_t i = 0; i < coeffs.size(); ++i)
+      index_.try_emplace(coeffs[i], static_cast<std::uint32_t>(i));
   }
   /// Recomputes block_gen from the kind bits of col.
   void rebuild_blocks();
@@ -91,7 +94,8 @@ struct SparseMatrix {
   std::uint64_t general_offset(std::size_t row) const {
     const std::size_t b = row / kBlockRows;
     std::uint64_t g = block_gen[b];
-    for (std::uint64_t e = row_ptr[b * kBlockRows]; e < row_ptr[row]; ++e) g += kind_of(col[e]) == CoeffKind::general;
+    for (std::uint64_t e = row_ptr[b * kBlockRows]; e < row_ptr[row]; ++e)
+      g += kind_of(col[e]) == CoeffKind::general;
     return g;
   }
 
@@ -102,16 +106,22 @@ struct SparseMatrix {
     for (std::uint64_t e = row_ptr[row]; e < row_ptr[row + 1]; ++e) {
       const std::uint32_t w = col[e];
       switch (kind_of(w)) {
-        case CoeffKind::plus_one: fn(column_of(w), Fr::one()); break;
-        case CoeffKind::minus_one: fn(column_of(w), kFrMinusOne); break;
-        default: fn(column_of(w), coeffs[gen_idx[g++]]); break;
+        case CoeffKind::plus_one:
+          fn(column_of(w), Fr::one());
+          break;
+        case CoeffKind::minus_one:
+          fn(column_of(w), kFrMinusOne);
+          break;
+        default:
+          fn(column_of(w), coeffs[gen_idx[g++]]);
+          break;
       }
     }
   }
 
   friend bool operator==(const SparseMatrix& x, const SparseMatrix& y) {
-    return x.row_ptr == y.row_ptr && x.col == y.col && x.gen_idx == y.gen_idx && x.coeffs == y.coeffs &&
-           x.block_gen == y.block_gen;
+    return x.row_ptr == y.row_ptr && x.col == y.col && x.gen_idx == y.gen_idx &&
+           x.coeffs == y.coeffs && x.block_gen == y.block_gen;
   }
 
  private:
@@ -120,7 +130,8 @@ struct SparseMatrix {
   };
   struct FrHash {
     std::size_t operator()(const Fr& f) const {
-      return static_cast<std::size_t>((f.l[0] ^ (f.l[1] * 0x9e3779b97f4a7c15ULL)) ^ (f.l[2] >> 7) ^ (f.l[3] << 3));
+      return static_cast<std::size_t>((f.l[0] ^ (f.l[1] * 0x9e3779b97f4a7c15ULL)) ^ (f.l[2] >> 7) ^
+                                      (f.l[3] << 3));
     }
   };
   void start_row() {
@@ -150,7 +161,7 @@ struct DensityBitmap {
 
 /// The R1CS of one circuit topology.
 struct R1csMatrices {
-  std::uint64_t num_inputs = 0;       ///< ONE included
+  std::uint64_t num_inputs = 0;  ///< ONE included
   std::uint64_t num_aux = 0;
   std::uint64_t num_constraints = 0;  ///< rows, the input constraints included
   SparseMatrix a, b, c;
@@ -176,8 +187,8 @@ struct R1csStats {
   double unit_fraction = 0;  ///< share of ±1 coefficients among all non-zeros
   double a_aux_density = 0, b_aux_density = 0;
   std::size_t b_input_popcount = 0;
-  double bytes_per_row = 0;          ///< memory of A, B, C together per row
-  std::size_t distinct_coeffs = 0;   ///< interned general coefficients, A + B + C
+  double bytes_per_row = 0;         ///< memory of A, B, C together per row
+  std::size_t distinct_coeffs = 0;  ///< interned general coefficients, A + B + C
 };
 R1csStats r1cs_stats(const R1csMatrices& m);
 

@@ -39,7 +39,8 @@ template <bool kBool>
     constexpr Fr::Repr kOne = Fr::one().l;
     const Fr::Repr& v = value.l;
     const std::uint64_t nz = v[0] | v[1] | v[2] | v[3];
-    const std::uint64_t n1 = (v[0] ^ kOne[0]) | (v[1] ^ kOne[1]) | (v[2] ^ kOne[2]) | (v[3] ^ kOne[3]);
+    const std::uint64_t n1 =
+        (v[0] ^ kOne[0]) | (v[1] ^ kOne[1]) | (v[2] ^ kOne[2]) | (v[3] ^ kOne[3]);
     if (nz == 0) return;
     if (n1 == 0) {
       acc_add(acc, coeff);
@@ -55,7 +56,8 @@ template <bool kBool>
 // (tested only on general terms, where it saves a multiplication; unit terms stay branch-free).
 // An earlier version classified the witness in a separate pass: ≈ 10 % of the SpMV time.
 template <bool kBool>
-[[gnu::always_inline]] inline Fr row_dot(const SparseMatrix& m, std::size_t k, const Fr* z, std::uint64_t& g) {
+[[gnu::always_inline]] inline Fr row_dot(const SparseMatrix& m, std::size_t k, const Fr* z,
+                                         std::uint64_t& g) {
   constexpr std::uint32_t kMask = SparseMatrix::kColumnMask;
   const std::uint32_t* col = m.col.data();
   std::uint64_t e = m.row_ptr[k];
@@ -79,8 +81,10 @@ template <bool kBool>
 // Measured 3 % faster over the SpMV than four 8-byte movnti at 2^18 (quiet machine).
 [[gnu::always_inline]] inline void store_nt(Fr* dst, const Fr& v) {
   auto* d = reinterpret_cast<__m128i*>(dst->l.data());
-  _mm_stream_si128(d, _mm_set_epi64x(static_cast<long long>(v.l[1]), static_cast<long long>(v.l[0])));
-  _mm_stream_si128(d + 1, _mm_set_epi64x(static_cast<long long>(v.l[3]), static_cast<long long>(v.l[2])));
+  _mm_stream_si128(d,
+                   _mm_set_epi64x(static_cast<long long>(v.l[1]), static_cast<long long>(v.l[0])));
+  _mm_stream_si128(d + 1,
+                   _mm_set_epi64x(static_cast<long long>(v.l[3]), static_cast<long long>(v.l[2])));
 }
 
 // The shape of row k across A, B, C: its three lengths (4 standing for 4 or more), 3 bits each. Rows of the
@@ -93,7 +97,8 @@ constexpr unsigned shape(unsigned la, unsigned lb, unsigned lc) { return la | lb
 // Rows of blocks [blo, bhi) (kBlockRows rows each). kNt: a, b, c written with non-temporal stores.
 // kShapes: the per-row shape dispatch (off: every row through row_dot; both give the same bits).
 template <bool kBool, bool kNt, bool kShapes>
-void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t blo, std::size_t bhi) {
+void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t blo,
+                 std::size_t bhi) {
   constexpr std::uint32_t kMask = SparseMatrix::kColumnMask;
   constexpr std::uint32_t kPlusEnd = 1u << SparseMatrix::kKindShift;  // col word < this: +1 term
   const std::size_t lo = blo * SparseMatrix::kBlockRows;
@@ -147,8 +152,8 @@ void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::s
           }
           break;
         case shape(1, 1, 3):  // xor (k·a)·b = a + b − c
-          if (is_general(ca[a0]) && cb[b0] < kPlusEnd && cc[c0] < kPlusEnd && cc[c0 + 1] < kPlusEnd &&
-              is_minus(cc[c0 + 2])) {
+          if (is_general(ca[a0]) && cb[b0] < kPlusEnd && cc[c0] < kPlusEnd &&
+              cc[c0 + 1] < kPlusEnd && is_minus(cc[c0 + 2])) {
             const std::uint32_t ci = m.a.gen_idx[ga++];
             if (ci == two_a) {
               // Boolean::xor's 2a: a doubling, whatever a's value (no test of it, no multiplication).
@@ -212,26 +217,28 @@ struct Wide {
   std::uint64_t x0 = 0, x1 = 0, x2 = 0, x3 = 0, x4 = 0;
 };
 
-[[gnu::always_inline]] inline void wide_add(Wide& w, std::uint64_t v0, std::uint64_t v1, std::uint64_t v2,
-                                            std::uint64_t v3) {
-  __asm__("addq %[v0], %[x0]\n\t"
-          "adcq %[v1], %[x1]\n\t"
-          "adcq %[v2], %[x2]\n\t"
-          "adcq %[v3], %[x3]\n\t"
-          "adcq $0, %[x4]"
-          : [x0] "+r"(w.x0), [x1] "+r"(w.x1), [x2] "+r"(w.x2), [x3] "+r"(w.x3), [x4] "+r"(w.x4)
-          : [v0] "rm"(v0), [v1] "rm"(v1), [v2] "rm"(v2), [v3] "rm"(v3)
-          : "cc");
+[[gnu::always_inline]] inline void wide_add(Wide& w, std::uint64_t v0, std::uint64_t v1,
+                                            std::uint64_t v2, std::uint64_t v3) {
+  __asm__(
+      "addq %[v0], %[x0]\n\t"
+      "adcq %[v1], %[x1]\n\t"
+      "adcq %[v2], %[x2]\n\t"
+      "adcq %[v3], %[x3]\n\t"
+      "adcq $0, %[x4]"
+      : [x0] "+r"(w.x0), [x1] "+r"(w.x1), [x2] "+r"(w.x2), [x3] "+r"(w.x3), [x4] "+r"(w.x4)
+      : [v0] "rm"(v0), [v1] "rm"(v1), [v2] "rm"(v2), [v3] "rm"(v3)
+      : "cc");
 }
 [[gnu::always_inline]] inline void wide_add(Wide& w, const Fr& v) {
-  __asm__("addq 0(%[v]), %[x0]\n\t"
-          "adcq 8(%[v]), %[x1]\n\t"
-          "adcq 16(%[v]), %[x2]\n\t"
-          "adcq 24(%[v]), %[x3]\n\t"
-          "adcq $0, %[x4]"
-          : [x0] "+r"(w.x0), [x1] "+r"(w.x1), [x2] "+r"(w.x2), [x3] "+r"(w.x3), [x4] "+r"(w.x4)
-          : [v] "r"(v.l.data()), "m"(v.l)
-          : "cc");
+  __asm__(
+      "addq 0(%[v]), %[x0]\n\t"
+      "adcq 8(%[v]), %[x1]\n\t"
+      "adcq 16(%[v]), %[x2]\n\t"
+      "adcq 24(%[v]), %[x3]\n\t"
+      "adcq $0, %[x4]"
+      : [x0] "+r"(w.x0), [x1] "+r"(w.x1), [x2] "+r"(w.x2), [x3] "+r"(w.x3), [x4] "+r"(w.x4)
+      : [v] "r"(v.l.data()), "m"(v.l)
+      : "cc");
 }
 
 // h · 2^254 mod r for h < 64 (integers: the Montgomery representations are summed as integers).
@@ -260,45 +267,47 @@ const FoldTable kFold;
 // (< 64), x ≡ T[h] + (x mod 2^254) < r + 2^254 < 2r, so one conditional subtraction is left.
 [[gnu::always_inline]] inline Fr wide_reduce(Wide p, const Wide& n) {
   const std::uint64_t* r16 = kFold.r16;
-  __asm__("addq 0(%[k]), %[x0]\n\t"
-          "adcq 8(%[k]), %[x1]\n\t"
-          "adcq 16(%[k]), %[x2]\n\t"
-          "adcq 24(%[k]), %[x3]\n\t"
-          "adcq 32(%[k]), %[x4]\n\t"
-          "subq %[n0], %[x0]\n\t"
-          "sbbq %[n1], %[x1]\n\t"
-          "sbbq %[n2], %[x2]\n\t"
-          "sbbq %[n3], %[x3]\n\t"
-          "sbbq %[n4], %[x4]"
-          : [x0] "+r"(p.x0), [x1] "+r"(p.x1), [x2] "+r"(p.x2), [x3] "+r"(p.x3), [x4] "+r"(p.x4)
-          : [k] "r"(r16), "m"(kFold.r16), [n0] "rm"(n.x0), [n1] "rm"(n.x1), [n2] "rm"(n.x2), [n3] "rm"(n.x3),
-            [n4] "rm"(n.x4)
-          : "cc");
+  __asm__(
+      "addq 0(%[k]), %[x0]\n\t"
+      "adcq 8(%[k]), %[x1]\n\t"
+      "adcq 16(%[k]), %[x2]\n\t"
+      "adcq 24(%[k]), %[x3]\n\t"
+      "adcq 32(%[k]), %[x4]\n\t"
+      "subq %[n0], %[x0]\n\t"
+      "sbbq %[n1], %[x1]\n\t"
+      "sbbq %[n2], %[x2]\n\t"
+      "sbbq %[n3], %[x3]\n\t"
+      "sbbq %[n4], %[x4]"
+      : [x0] "+r"(p.x0), [x1] "+r"(p.x1), [x2] "+r"(p.x2), [x3] "+r"(p.x3), [x4] "+r"(p.x4)
+      : [k] "r"(r16), "m"(kFold.r16), [n0] "rm"(n.x0), [n1] "rm"(n.x1), [n2] "rm"(n.x2),
+        [n3] "rm"(n.x3), [n4] "rm"(n.x4)
+      : "cc");
   const std::uint64_t h = (p.x4 << 2) | (p.x3 >> 62);
   const Fr::Repr& t = kFold.t[h];
   std::uint64_t y0 = p.x0, y1 = p.x1, y2 = p.x2, y3 = p.x3 & ((std::uint64_t{1} << 62) - 1);
   std::uint64_t s0, s1, s2, s3;
   const Fr::Repr& r = Fr::kModulus;
-  __asm__("addq 0(%[t]), %[y0]\n\t"
-          "adcq 8(%[t]), %[y1]\n\t"
-          "adcq 16(%[t]), %[y2]\n\t"
-          "adcq 24(%[t]), %[y3]\n\t"
-          "movq %[y0], %[s0]\n\t"
-          "subq %[p0], %[s0]\n\t"
-          "movq %[y1], %[s1]\n\t"
-          "sbbq %[p1], %[s1]\n\t"
-          "movq %[y2], %[s2]\n\t"
-          "sbbq %[p2], %[s2]\n\t"
-          "movq %[y3], %[s3]\n\t"
-          "sbbq %[p3], %[s3]\n\t"
-          "cmovncq %[s0], %[y0]\n\t"
-          "cmovncq %[s1], %[y1]\n\t"
-          "cmovncq %[s2], %[y2]\n\t"
-          "cmovncq %[s3], %[y3]"
-          : [y0] "+&r"(y0), [y1] "+&r"(y1), [y2] "+&r"(y2), [y3] "+&r"(y3), [s0] "=&r"(s0), [s1] "=&r"(s1),
-            [s2] "=&r"(s2), [s3] "=&r"(s3)
-          : [t] "r"(t.data()), "m"(t), [p0] "m"(r[0]), [p1] "m"(r[1]), [p2] "m"(r[2]), [p3] "m"(r[3])
-          : "cc");
+  __asm__(
+      "addq 0(%[t]), %[y0]\n\t"
+      "adcq 8(%[t]), %[y1]\n\t"
+      "adcq 16(%[t]), %[y2]\n\t"
+      "adcq 24(%[t]), %[y3]\n\t"
+      "movq %[y0], %[s0]\n\t"
+      "subq %[p0], %[s0]\n\t"
+      "movq %[y1], %[s1]\n\t"
+      "sbbq %[p1], %[s1]\n\t"
+      "movq %[y2], %[s2]\n\t"
+      "sbbq %[p2], %[s2]\n\t"
+      "movq %[y3], %[s3]\n\t"
+      "sbbq %[p3], %[s3]\n\t"
+      "cmovncq %[s0], %[y0]\n\t"
+      "cmovncq %[s1], %[y1]\n\t"
+      "cmovncq %[s2], %[y2]\n\t"
+      "cmovncq %[s3], %[y3]"
+      : [y0] "+&r"(y0), [y1] "+&r"(y1), [y2] "+&r"(y2), [y3] "+&r"(y3), [s0] "=&r"(s0),
+        [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
+      : [t] "r"(t.data()), "m"(t), [p0] "m"(r[0]), [p1] "m"(r[1]), [p2] "m"(r[2]), [p3] "m"(r[3])
+      : "cc");
   Fr out;
   out.l = {y0, y1, y2, y3};
   return out;
@@ -306,10 +315,12 @@ const FoldTable kFold;
 
 // Adds q·v for a v that should be a bit (0 or 1 = Montgomery R): q masked by v, no product. A v
 // that is neither sets bits of |bad| (the caller then redoes its rows exactly).
-[[gnu::always_inline]] inline void wide_add_masked_bit(Wide& acc, const Fr& q, const Fr& v, std::uint64_t& bad) {
+[[gnu::always_inline]] inline void wide_add_masked_bit(Wide& acc, const Fr& q, const Fr& v,
+                                                       std::uint64_t& bad) {
   constexpr Fr::Repr kOne = Fr::one().l;
   const std::uint64_t m = 0 - static_cast<std::uint64_t>(v.l[0] != 0);
-  bad |= (v.l[0] ^ (kOne[0] & m)) | (v.l[1] ^ (kOne[1] & m)) | (v.l[2] ^ (kOne[2] & m)) | (v.l[3] ^ (kOne[3] & m));
+  bad |= (v.l[0] ^ (kOne[0] & m)) | (v.l[1] ^ (kOne[1] & m)) | (v.l[2] ^ (kOne[2] & m)) |
+         (v.l[3] ^ (kOne[3] & m));
   wide_add(acc, q.l[0] & m, q.l[1] & m, q.l[2] & m, q.l[3] & m);
 }
 
@@ -322,7 +333,8 @@ constexpr std::uint64_t kPow2Mu = 0x8d54253b7fb78ddfULL;
   const std::uint64_t v0 = v.l[0], v1 = v.l[1], v2 = v.l[2], v3 = v.l[3];
   const std::uint64_t t0 = v0 << e, t1 = (v1 << e) | (v0 >> s), t2 = (v2 << e) | (v1 >> s),
                       t3 = (v3 << e) | (v2 >> s), t4 = v3 >> s;
-  const std::uint64_t q = static_cast<std::uint64_t>((static_cast<u128>((t4 << 2) | (t3 >> 62)) * kPow2Mu) >> 64);
+  const std::uint64_t q =
+      static_cast<std::uint64_t>((static_cast<u128>((t4 << 2) | (t3 >> 62)) * kPow2Mu) >> 64);
   const Fr::Repr& r = Fr::kModulus;
   u128 p = static_cast<u128>(q) * r[0];
   const std::uint64_t m0 = static_cast<std::uint64_t>(p);
@@ -333,29 +345,33 @@ constexpr std::uint64_t kPow2Mu = 0x8d54253b7fb78ddfULL;
   p = static_cast<u128>(q) * r[3] + static_cast<std::uint64_t>(p >> 64);
   const std::uint64_t m3 = static_cast<std::uint64_t>(p), m4 = static_cast<std::uint64_t>(p >> 64);
   std::uint64_t d0 = t0, d1 = t1, d2 = t2, d3 = t3, d4 = t4;
-  __asm__("subq %[m0], %[d0]\n\t"
-          "sbbq %[m1], %[d1]\n\t"
-          "sbbq %[m2], %[d2]\n\t"
-          "sbbq %[m3], %[d3]\n\t"
-          "sbbq %[m4], %[d4]"
-          : [d0] "+r"(d0), [d1] "+r"(d1), [d2] "+r"(d2), [d3] "+r"(d3), [d4] "+r"(d4)
-          : [m0] "rm"(m0), [m1] "rm"(m1), [m2] "rm"(m2), [m3] "rm"(m3), [m4] "rm"(m4)
-          : "cc");
-  __asm__("addq %[d0], %[x0]\n\t"
-          "adcq %[d1], %[x1]\n\t"
-          "adcq %[d2], %[x2]\n\t"
-          "adcq %[d3], %[x3]\n\t"
-          "adcq %[d4], %[x4]"
-          : [x0] "+r"(acc.x0), [x1] "+r"(acc.x1), [x2] "+r"(acc.x2), [x3] "+r"(acc.x3), [x4] "+r"(acc.x4)
-          : [d0] "rm"(d0), [d1] "rm"(d1), [d2] "rm"(d2), [d3] "rm"(d3), [d4] "rm"(d4)
-          : "cc");
+  __asm__(
+      "subq %[m0], %[d0]\n\t"
+      "sbbq %[m1], %[d1]\n\t"
+      "sbbq %[m2], %[d2]\n\t"
+      "sbbq %[m3], %[d3]\n\t"
+      "sbbq %[m4], %[d4]"
+      : [d0] "+r"(d0), [d1] "+r"(d1), [d2] "+r"(d2), [d3] "+r"(d3), [d4] "+r"(d4)
+      : [m0] "rm"(m0), [m1] "rm"(m1), [m2] "rm"(m2), [m3] "rm"(m3), [m4] "rm"(m4)
+      : "cc");
+  __asm__(
+      "addq %[d0], %[x0]\n\t"
+      "adcq %[d1], %[x1]\n\t"
+      "adcq %[d2], %[x2]\n\t"
+      "adcq %[d3], %[x3]\n\t"
+      "adcq %[d4], %[x4]"
+      :
+      [x0] "+r"(acc.x0), [x1] "+r"(acc.x1), [x2] "+r"(acc.x2), [x3] "+r"(acc.x3), [x4] "+r"(acc.x4)
+      : [d0] "rm"(d0), [d1] "rm"(d1), [d2] "rm"(d2), [d3] "rm"(d3), [d4] "rm"(d4)
+      : "cc");
 }
 
 // One matrix's part of a linear entry (header |h|): its columns from |c|, its coefficient
 // indices and exponents from |k|, both advanced. |bad| collects the bit checks.
 template <bool kBool>
-[[gnu::always_inline]] inline void linear_eval(std::uint32_t h, const std::uint32_t*& c, const std::uint32_t*& k,
-                                               const Fr* z, const Fr* coeffs, Fr& out, std::uint64_t& bad) {
+[[gnu::always_inline]] inline void linear_eval(std::uint32_t h, const std::uint32_t*& c,
+                                               const std::uint32_t*& k, const Fr* z,
+                                               const Fr* coeffs, Fr& out, std::uint64_t& bad) {
   if (h == 1) {
     out = z[*c++];
     return;
@@ -415,8 +431,8 @@ template <bool kBool>
 // unit [column, slot]; bit [column, slot, coefficient index]; pow [column, slot | e << 16];
 // gen [column, slot, coefficient index].
 template <bool kBool>
-void eval_linear_scatter(const PcePlan& P, const R1csMatrices& m, const Fr* z, std::size_t blk, std::size_t lo, Fr* sa,
-                         Fr* sb, Fr* sc) {
+void eval_linear_scatter(const PcePlan& P, const R1csMatrices& m, const Fr* z, std::size_t blk,
+                         std::size_t lo, Fr* sa, Fr* sb, Fr* sc) {
   const std::uint64_t l0 = P.lin_off[blk], nlin = P.lin_off[blk + 1] - l0;
   if (nlin == 0) return;
   Wide slots[SparseMatrix::kBlockRows * 6];
@@ -426,7 +442,8 @@ void eval_linear_scatter(const PcePlan& P, const R1csMatrices& m, const Fr* z, s
     const std::uint32_t* w = P.unit.data();
     const std::uint64_t n = P.unit.size();
     for (std::uint64_t e = P.unit_off[blk], end = P.unit_off[blk + 1]; e < end; e += 2) {
-      if (e + 2 * kAhead < n) _mm_prefetch(reinterpret_cast<const char*>(z + w[e + 2 * kAhead]), _MM_HINT_T0);
+      if (e + 2 * kAhead < n)
+        _mm_prefetch(reinterpret_cast<const char*>(z + w[e + 2 * kAhead]), _MM_HINT_T0);
       Wide& s = slots[w[e + 1]];
       Wide t = s;
       wide_add(t, z[w[e]]);
@@ -440,7 +457,8 @@ void eval_linear_scatter(const PcePlan& P, const R1csMatrices& m, const Fr* z, s
     const std::uint64_t n = P.bit.size();
     const SparseMatrix* mats[3] = {&m.a, &m.b, &m.c};
     for (std::uint64_t e = P.bit_off[blk], end = P.bit_off[blk + 1]; e < end; e += 3) {
-      if (e + 3 * kAhead < n) _mm_prefetch(reinterpret_cast<const char*>(z + w[e + 3 * kAhead]), _MM_HINT_T0);
+      if (e + 3 * kAhead < n)
+        _mm_prefetch(reinterpret_cast<const char*>(z + w[e + 3 * kAhead]), _MM_HINT_T0);
       const std::uint32_t slot = w[e + 1];
       const Fr& v = z[w[e]];
       const Fr& q = mats[(slot >> 1) % 3]->coeffs[w[e + 2]];
@@ -507,7 +525,8 @@ void eval_linear_scatter(const PcePlan& P, const R1csMatrices& m, const Fr* z, s
     for (std::uint64_t i = 0; i < nlin; ++i) {
       const std::uint32_t r = P.lin_rows[l0 + i] & 63;
       const std::size_t k = lo + r;
-      std::uint64_t ga = m.a.general_offset(k), gb = m.b.general_offset(k), gc = m.c.general_offset(k);
+      std::uint64_t ga = m.a.general_offset(k), gb = m.b.general_offset(k),
+                    gc = m.c.general_offset(k);
       sa[r] = row_dot<kBool>(m.a, k, z, ga);
       sb[r] = row_dot<kBool>(m.b, k, z, gb);
       sc[r] = row_dot<kBool>(m.c, k, z, gc);
@@ -520,8 +539,8 @@ void eval_linear_scatter(const PcePlan& P, const R1csMatrices& m, const Fr* z, s
 constexpr std::size_t kFarAhead = 2;
 
 template <bool kBool, bool kNt>
-void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t blo,
-                      std::size_t bhi) {
+void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c,
+                      std::size_t blo, std::size_t bhi) {
   constexpr std::size_t kRows = SparseMatrix::kBlockRows;
   // Non-temporal stores go through a per-block buffer (rows are written out of order; streamed in
   // order afterwards, whole lines); plain stores go to a, b, c directly.
@@ -537,15 +556,18 @@ void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* 
     // The far witness values of a later block, fetched kFarAhead blocks ahead: they are the reads
     // the caches do not hold (the recent columns are there from the rows before).
     if (blk + kFarAhead < blocks) {
-      for (std::uint64_t e = P.far_off[blk + kFarAhead], end = P.far_off[blk + kFarAhead + 1]; e < end; ++e)
+      for (std::uint64_t e = P.far_off[blk + kFarAhead], end = P.far_off[blk + kFarAhead + 1];
+           e < end; ++e)
         _mm_prefetch(reinterpret_cast<const char*>(z + P.far[e]), _MM_HINT_T0);
     }
     Fr* const sa = kNt ? buf_a : a + lo;
     Fr* const sb = kNt ? buf_b : b + lo;
     Fr* const sc = kNt ? buf_c : c + lo;
-    for (std::uint64_t e = P.boolean_off[blk], end = P.boolean_off[blk + 1]; e < end; e += kBooleanWords) {
+    for (std::uint64_t e = P.boolean_off[blk], end = P.boolean_off[blk + 1]; e < end;
+         e += kBooleanWords) {
       const std::uint32_t* w = bw + e;
-      if (e + 8 * kBooleanWords < bn) _mm_prefetch(reinterpret_cast<const char*>(z + w[8 * kBooleanWords + 2]), _MM_HINT_T0);
+      if (e + 8 * kBooleanWords < bn)
+        _mm_prefetch(reinterpret_cast<const char*>(z + w[8 * kBooleanWords + 2]), _MM_HINT_T0);
       Fr va = z[w[1]];
       acc_sub(va, z[w[2]]);
       sa[w[0]] = va;
@@ -569,7 +591,8 @@ void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* 
     }
     for (std::uint64_t e = P.mul_off[blk], end = P.mul_off[blk + 1]; e < end; e += kMulWords) {
       const std::uint32_t* w = mw + e;
-      if (e + 8 * kMulWords < mn) _mm_prefetch(reinterpret_cast<const char*>(z + w[8 * kMulWords + 1]), _MM_HINT_T0);
+      if (e + 8 * kMulWords < mn)
+        _mm_prefetch(reinterpret_cast<const char*>(z + w[8 * kMulWords + 1]), _MM_HINT_T0);
       sa[w[0]] = z[w[1]];
       sb[w[0]] = z[w[2]];
       sc[w[0]] = z[w[3]];
@@ -585,7 +608,8 @@ void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* 
         if (next < all_end) {
           // The next linear row's witness values, fetched now (its columns are contiguous).
           const std::uint32_t nc = (next[0] >> 6) & 1023;
-          for (std::uint32_t i = 0; i < nc; ++i) _mm_prefetch(reinterpret_cast<const char*>(z + next[4 + i]), _MM_HINT_T0);
+          for (std::uint32_t i = 0; i < nc; ++i)
+            _mm_prefetch(reinterpret_cast<const char*>(z + next[4 + i]), _MM_HINT_T0);
         }
         const std::uint32_t r = head & 63;
         const std::uint32_t* cw = w + 4;
@@ -598,7 +622,8 @@ void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* 
         if (bad != 0) [[unlikely]] {
           // A column expected to hold a bit does not: this row exactly, through the CSR.
           const std::size_t k = lo + r;
-          std::uint64_t ga = m.a.general_offset(k), gb = m.b.general_offset(k), gc = m.c.general_offset(k);
+          std::uint64_t ga = m.a.general_offset(k), gb = m.b.general_offset(k),
+                        gc = m.c.general_offset(k);
           sa[r] = row_dot<kBool>(m.a, k, z, ga);
           sb[r] = row_dot<kBool>(m.b, k, z, gb);
           sc[r] = row_dot<kBool>(m.c, k, z, gc);
@@ -608,7 +633,8 @@ void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* 
     for (std::uint64_t e = P.long_off[blk], end = P.long_off[blk + 1]; e < end; ++e) {
       const std::uint32_t r = P.long_[e];
       const std::size_t k = lo + r;
-      std::uint64_t ga = m.a.general_offset(k), gb = m.b.general_offset(k), gc = m.c.general_offset(k);
+      std::uint64_t ga = m.a.general_offset(k), gb = m.b.general_offset(k),
+                    gc = m.c.general_offset(k);
       sa[r] = row_dot<kBool>(m.a, k, z, ga);
       sb[r] = row_dot<kBool>(m.b, k, z, gb);
       sc[r] = row_dot<kBool>(m.c, k, z, gc);
@@ -628,11 +654,13 @@ void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* 
 Status check_outputs(const R1csMatrices& m, std::size_t na, std::size_t nb, std::size_t nc) {
   const std::size_t n = m.num_constraints;
   if (na != n || nb != n || nc != n)
-    return Status(Errc::size_mismatch, "a/b/c outputs must have one entry per constraint (" + std::to_string(n) + ")");
+    return Status(Errc::size_mismatch,
+                  "a/b/c outputs must have one entry per constraint (" + std::to_string(n) + ")");
   if (m.a.num_rows() != n || m.b.num_rows() != n || m.c.num_rows() != n)
     return Status(Errc::size_mismatch, "matrices have a row count different from num_constraints");
   const std::size_t blocks = (n + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
-  if (m.a.block_gen.size() != blocks || m.b.block_gen.size() != blocks || m.c.block_gen.size() != blocks)
+  if (m.a.block_gen.size() != blocks || m.b.block_gen.size() != blocks ||
+      m.c.block_gen.size() != blocks)
     return Status(Errc::size_mismatch, "matrices' block offsets disagree with the row count");
   return {};
 }
@@ -640,9 +668,11 @@ Status check_outputs(const R1csMatrices& m, std::size_t na, std::size_t nb, std:
 Status check_plan(const R1csMatrices& m, const PceOptions& opt) {
   const PcePlan* p = opt.plan;
   if (p == nullptr) return {};
-  const std::size_t blocks = (m.num_constraints + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
+  const std::size_t blocks =
+      (m.num_constraints + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
   if (p->num_constraints != m.num_constraints || p->nnz_a != m.a.nnz() || p->nnz_b != m.b.nnz() ||
-      p->nnz_c != m.c.nnz() || p->general != m.a.num_general() + m.b.num_general() + m.c.num_general() ||
+      p->nnz_c != m.c.nnz() ||
+      p->general != m.a.num_general() + m.b.num_general() + m.c.num_general() ||
       p->boolean_off.size() != blocks + 1 || p->far_off.size() != blocks + 1)
     return Status(Errc::size_mismatch, "PCE plan was built for other matrices");
   return {};
@@ -656,29 +686,43 @@ Status check_witness(const R1csMatrices& m, std::size_t z) {
   return {};
 }
 
-void eval_range(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t blo, std::size_t bhi,
-                const PceOptions& opt) {
+void eval_range(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t blo,
+                std::size_t bhi, const PceOptions& opt) {
   // Non-temporal stores need 16-byte aligned outputs (vectors are; a span need not be).
   auto aligned = [](const Fr* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  const bool nt = m.num_constraints >= opt.nt_store_min_rows && aligned(a) && aligned(b) && aligned(c);
+  const bool nt =
+      m.num_constraints >= opt.nt_store_min_rows && aligned(a) && aligned(b) && aligned(c);
   if (opt.plan != nullptr) {
     switch ((opt.boolean_fast_path ? 2u : 0u) | (nt ? 1u : 0u)) {
-      case 0: return eval_plan_blocks<false, false>(*opt.plan, m, z, a, b, c, blo, bhi);
-      case 1: return eval_plan_blocks<false, true>(*opt.plan, m, z, a, b, c, blo, bhi);
-      case 2: return eval_plan_blocks<true, false>(*opt.plan, m, z, a, b, c, blo, bhi);
-      default: return eval_plan_blocks<true, true>(*opt.plan, m, z, a, b, c, blo, bhi);
+      case 0:
+        return eval_plan_blocks<false, false>(*opt.plan, m, z, a, b, c, blo, bhi);
+      case 1:
+        return eval_plan_blocks<false, true>(*opt.plan, m, z, a, b, c, blo, bhi);
+      case 2:
+        return eval_plan_blocks<true, false>(*opt.plan, m, z, a, b, c, blo, bhi);
+      default:
+        return eval_plan_blocks<true, true>(*opt.plan, m, z, a, b, c, blo, bhi);
     }
   }
-  const unsigned sel = (opt.boolean_fast_path ? 4u : 0u) | (nt ? 2u : 0u) | (opt.row_shapes ? 1u : 0u);
+  const unsigned sel =
+      (opt.boolean_fast_path ? 4u : 0u) | (nt ? 2u : 0u) | (opt.row_shapes ? 1u : 0u);
   switch (sel) {
-    case 0: return eval_blocks<false, false, false>(m, z, a, b, c, blo, bhi);
-    case 1: return eval_blocks<false, false, true>(m, z, a, b, c, blo, bhi);
-    case 2: return eval_blocks<false, true, false>(m, z, a, b, c, blo, bhi);
-    case 3: return eval_blocks<false, true, true>(m, z, a, b, c, blo, bhi);
-    case 4: return eval_blocks<true, false, false>(m, z, a, b, c, blo, bhi);
-    case 5: return eval_blocks<true, false, true>(m, z, a, b, c, blo, bhi);
-    case 6: return eval_blocks<true, true, false>(m, z, a, b, c, blo, bhi);
-    default: return eval_blocks<true, true, true>(m, z, a, b, c, blo, bhi);
+    case 0:
+      return eval_blocks<false, false, false>(m, z, a, b, c, blo, bhi);
+    case 1:
+      return eval_blocks<false, false, true>(m, z, a, b, c, blo, bhi);
+    case 2:
+      return eval_blocks<false, true, false>(m, z, a, b, c, blo, bhi);
+    case 3:
+      return eval_blocks<false, true, true>(m, z, a, b, c, blo, bhi);
+    case 4:
+      return eval_blocks<true, false, false>(m, z, a, b, c, blo, bhi);
+    case 5:
+      return eval_blocks<true, false, true>(m, z, a, b, c, blo, bhi);
+    case 6:
+      return eval_blocks<true, true, false>(m, z, a, b, c, blo, bhi);
+    default:
+      return eval_blocks<true, true, true>(m, z, a, b, c, blo, bhi);
   }
 }
 
@@ -692,7 +736,8 @@ void classify_witness(ThreadPool& pool, std::span<const Fr> z, std::span<std::ui
         for (std::size_t i = lo; i < hi; ++i) {
           const Fr::Repr& v = z[i].l;
           const std::uint64_t nz = v[0] | v[1] | v[2] | v[3];
-          const std::uint64_t n1 = (v[0] ^ one[0]) | (v[1] ^ one[1]) | (v[2] ^ one[2]) | (v[3] ^ one[3]);
+          const std::uint64_t n1 =
+              (v[0] ^ one[0]) | (v[1] ^ one[1]) | (v[2] ^ one[2]) | (v[3] ^ one[3]);
           out[i] = nz == 0 ? 0 : (n1 == 0 ? 1 : 2);
         }
       },
@@ -738,14 +783,16 @@ Rows row_views(const R1csMatrices& m, std::size_t k, std::uint64_t g[3]) {
   return {v[0], v[1], v[2]};
 }
 
-bool test_bit(const std::vector<std::uint64_t>& bits, std::uint64_t j) { return (bits[j / 64] >> (j % 64)) & 1; }
+bool test_bit(const std::vector<std::uint64_t>& bits, std::uint64_t j) {
+  return (bits[j / 64] >> (j % 64)) & 1;
+}
 
 }  // namespace
 
 std::vector<std::uint64_t> pce_bit_columns(const R1csMatrices& m) {
   std::vector<std::uint64_t> bits((m.num_columns() + 63) / 64, 0);
-  if (m.num_columns() == 0 || m.a.num_rows() != m.num_constraints || m.b.num_rows() != m.num_constraints ||
-      m.c.num_rows() != m.num_constraints)
+  if (m.num_columns() == 0 || m.a.num_rows() != m.num_constraints ||
+      m.b.num_rows() != m.num_constraints || m.c.num_rows() != m.num_constraints)
     return bits;
   auto set = [&](std::uint64_t j) { bits[j / 64] |= std::uint64_t{1} << (j % 64); };
   set(0);  // ONE
@@ -763,15 +810,17 @@ std::vector<std::uint64_t> pce_bit_columns(const R1csMatrices& m) {
           set(x.col(0));
       }
       // (2x)·y = x + y − w with x, y bits
-      if (r.a.size() == 1 && r.b.size() == 1 && r.c.size() == 3 && r.a.kind(0) == CoeffKind::general &&
-          plus(r.b, 0) && plus(r.c, 0) && plus(r.c, 1) && r.c.kind(2) == CoeffKind::minus_one && is_two(r.a.coeff(0))) {
+      if (r.a.size() == 1 && r.b.size() == 1 && r.c.size() == 3 &&
+          r.a.kind(0) == CoeffKind::general && plus(r.b, 0) && plus(r.c, 0) && plus(r.c, 1) &&
+          r.c.kind(2) == CoeffKind::minus_one && is_two(r.a.coeff(0))) {
         const std::uint64_t x = r.a.col(0), y = r.b.col(0);
-        const bool same = (r.c.col(0) == x && r.c.col(1) == y) || (r.c.col(0) == y && r.c.col(1) == x);
+        const bool same =
+            (r.c.col(0) == x && r.c.col(1) == y) || (r.c.col(0) == y && r.c.col(1) == x);
         if (same && test_bit(bits, x) && test_bit(bits, y)) set(r.c.col(2));
       }
       // x·y = w with x, y bits
-      if (r.a.size() == 1 && r.b.size() == 1 && r.c.size() == 1 && plus(r.a, 0) && plus(r.b, 0) && plus(r.c, 0) &&
-          test_bit(bits, r.a.col(0)) && test_bit(bits, r.b.col(0)))
+      if (r.a.size() == 1 && r.b.size() == 1 && r.c.size() == 1 && plus(r.a, 0) && plus(r.b, 0) &&
+          plus(r.c, 0) && test_bit(bits, r.a.col(0)) && test_bit(bits, r.b.col(0)))
         set(r.c.col(0));
     }
   }
@@ -786,10 +835,12 @@ PcePlan pce_plan(const R1csMatrices& m) {
   p.nnz_b = m.b.nnz();
   p.nnz_c = m.c.nnz();
   p.general = m.a.num_general() + m.b.num_general() + m.c.num_general();
-  if (check_outputs(m, rows, rows, rows).ok() == false) return p;  // malformed: check_plan rejects it
+  if (check_outputs(m, rows, rows, rows).ok() == false)
+    return p;  // malformed: check_plan rejects it
   const std::size_t blocks = (rows + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
   const std::vector<std::uint64_t> bits = pce_bit_columns(m);
-  for (auto* v : {&p.boolean_off, &p.xor_off, &p.mul_off, &p.linear_off, &p.long_off, &p.far_off}) v->reserve(blocks + 1);
+  for (auto* v : {&p.boolean_off, &p.xor_off, &p.mul_off, &p.linear_off, &p.long_off, &p.far_off})
+    v->reserve(blocks + 1);
   auto plus = [](const RowView& v, std::uint64_t i) { return v.kind(i) == CoeffKind::plus_one; };
   auto minus = [](const RowView& v, std::uint64_t i) { return v.kind(i) == CoeffKind::minus_one; };
   // Linear encoding of one matrix's row, or false when it has too many terms.
@@ -810,8 +861,8 @@ PcePlan pce_plan(const R1csMatrices& m) {
   const std::vector<int> pow2[3] = {pow2_of(m.a), pow2_of(m.b), pow2_of(m.c)};
   // Linear encoding of one matrix's row (|t|: 0 A, 1 B, 2 C), or false when its sums could
   // pass 16 r (a power-of-two term adds up to 3 r).
-  auto linear = [&](const RowView& v, int t, std::vector<std::uint32_t>& hdr, std::vector<std::uint32_t>& cols,
-                    std::vector<std::uint32_t>& ks) {
+  auto linear = [&](const RowView& v, int t, std::vector<std::uint32_t>& hdr,
+                    std::vector<std::uint32_t>& cols, std::vector<std::uint32_t>& ks) {
     // Per general term: 0 bit column, 1 +2^e, 2 −2^e, 3 other.
     std::uint32_t np = 0, nm = 0, n[4] = {0, 0, 0, 0};
     std::uint64_t g = v.g;
@@ -822,12 +873,19 @@ PcePlan pce_plan(const R1csMatrices& m) {
     };
     for (std::uint64_t i = 0; i < v.size(); ++i) {
       switch (v.kind(i)) {
-        case CoeffKind::plus_one: ++np; break;
-        case CoeffKind::minus_one: ++nm; break;
-        default: ++n[cls(i, v.s->gen_idx[g++])]; break;
+        case CoeffKind::plus_one:
+          ++np;
+          break;
+        case CoeffKind::minus_one:
+          ++nm;
+          break;
+        default:
+          ++n[cls(i, v.s->gen_idx[g++])];
+          break;
       }
     }
-    if (np + n[0] + 3 * n[1] + n[3] > PcePlan::kMaxLinearTerms || nm + 3 * n[2] > PcePlan::kMaxLinearTerms)
+    if (np + n[0] + 3 * n[1] + n[3] > PcePlan::kMaxLinearTerms ||
+        nm + 3 * n[2] > PcePlan::kMaxLinearTerms)
       return false;
     hdr.push_back(np | nm << 5 | n[0] << 10 | n[1] << 15 | n[2] << 20 | n[3] << 25);
     for (std::uint64_t i = 0; i < v.size(); ++i)
@@ -855,7 +913,8 @@ PcePlan pce_plan(const R1csMatrices& m) {
   };
   std::vector<LinTerms> lin_terms;
   auto emit_block = [&]() {
-    auto interleave = [&](std::vector<std::uint32_t> LinTerms::*kind, std::size_t words, std::vector<std::uint32_t>& out) {
+    auto interleave = [&](std::vector<std::uint32_t> LinTerms::*kind, std::size_t words,
+                          std::vector<std::uint32_t>& out) {
       for (std::size_t j = 0;; ++j) {
         bool any = false;
         for (const LinTerms& t : lin_terms) {
@@ -885,13 +944,15 @@ PcePlan pce_plan(const R1csMatrices& m) {
       const std::uint32_t h = hdr[part];
       flags |= (h == 1 ? 1u : h == 0 ? 2u : 0u) << (2 * part);
       const std::uint32_t pos = (li * 3 + part) * 2, neg = pos + 1;
-      const std::uint32_t np = h & 31, nm = (h >> 5) & 31, nb = (h >> 10) & 31, n2p = (h >> 15) & 31,
-                          n2m = (h >> 20) & 31, nf = h >> 25;
+      const std::uint32_t np = h & 31, nm = (h >> 5) & 31, nb = (h >> 10) & 31,
+                          n2p = (h >> 15) & 31, n2m = (h >> 20) & 31, nf = h >> 25;
       for (std::uint32_t i = 0; i < np; ++i) t.unit.insert(t.unit.end(), {cols[c++], pos});
       for (std::uint32_t i = 0; i < nm; ++i) t.unit.insert(t.unit.end(), {cols[c++], neg});
       for (std::uint32_t i = 0; i < nb; ++i) t.bit.insert(t.bit.end(), {cols[c++], pos, ks[k++]});
-      for (std::uint32_t i = 0; i < n2p; ++i) t.pow.insert(t.pow.end(), {cols[c++], pos | ks[k++] << 16});
-      for (std::uint32_t i = 0; i < n2m; ++i) t.pow.insert(t.pow.end(), {cols[c++], neg | ks[k++] << 16});
+      for (std::uint32_t i = 0; i < n2p; ++i)
+        t.pow.insert(t.pow.end(), {cols[c++], pos | ks[k++] << 16});
+      for (std::uint32_t i = 0; i < n2m; ++i)
+        t.pow.insert(t.pow.end(), {cols[c++], neg | ks[k++] << 16});
       for (std::uint32_t i = 0; i < nf; ++i) t.gen.insert(t.gen.end(), {cols[c++], pos, ks[k++]});
     }
     p.lin_rows.push_back(ri | flags << 8);
@@ -926,8 +987,9 @@ PcePlan pce_plan(const R1csMatrices& m) {
       if (la == 2 && lb == 1 && lc == 0 && plus(r.a, 0) && minus(r.a, 1) && plus(r.b, 0)) {
         p.boolean.insert(p.boolean.end(), {ri, r.a.col(0), r.a.col(1), r.b.col(0)});
         ++p.rows_by_form[0];
-      } else if (la == 1 && lb == 1 && lc == 3 && r.a.kind(0) == CoeffKind::general && is_two(r.a.coeff(0)) &&
-                 plus(r.b, 0) && plus(r.c, 0) && plus(r.c, 1) && minus(r.c, 2) &&
+      } else if (la == 1 && lb == 1 && lc == 3 && r.a.kind(0) == CoeffKind::general &&
+                 is_two(r.a.coeff(0)) && plus(r.b, 0) && plus(r.c, 0) && plus(r.c, 1) &&
+                 minus(r.c, 2) &&
                  ((r.c.col(0) == r.a.col(0) && r.c.col(1) == r.b.col(0)) ||
                   (r.c.col(0) == r.b.col(0) && r.c.col(1) == r.a.col(0)))) {
         p.xor_.insert(p.xor_.end(), {ri, r.a.col(0), r.b.col(0), r.c.col(2)});
@@ -939,10 +1001,13 @@ PcePlan pce_plan(const R1csMatrices& m) {
         hdr.clear();
         cols.clear();
         ks.clear();
-        if (linear(r.a, 0, hdr, cols, ks) && linear(r.b, 1, hdr, cols, ks) && linear(r.c, 2, hdr, cols, ks)) {
+        if (linear(r.a, 0, hdr, cols, ks) && linear(r.b, 1, hdr, cols, ks) &&
+            linear(r.c, 2, hdr, cols, ks)) {
           // Rows whose every part is a copy or at most three ±1 terms run row by row with
           // modular adds (SHA-256's choice and majority rows); the others as flat term lists.
-          auto short_part = [](std::uint32_t h) { return h <= (3u | 3u << 5) && (h & 31) + (h >> 5) <= 3; };
+          auto short_part = [](std::uint32_t h) {
+            return h <= (3u | 3u << 5) && (h & 31) + (h >> 5) <= 3;
+          };
           if (short_part(hdr[0]) && short_part(hdr[1]) && short_part(hdr[2])) {
             const auto words = static_cast<std::uint32_t>(4 + cols.size() + ks.size());
             p.linear.push_back(ri | static_cast<std::uint32_t>(cols.size()) << 6 | words << 16);
@@ -967,7 +1032,8 @@ PcePlan pce_plan(const R1csMatrices& m) {
       for (std::uint32_t col : block_cols)
         if (col >= m.num_inputs && col + PcePlan::kFarColumns < top) p.far.push_back(col);
       std::sort(p.far.begin() + static_cast<std::ptrdiff_t>(first), p.far.end());
-      p.far.erase(std::unique(p.far.begin() + static_cast<std::ptrdiff_t>(first), p.far.end()), p.far.end());
+      p.far.erase(std::unique(p.far.begin() + static_cast<std::ptrdiff_t>(first), p.far.end()),
+                  p.far.end());
       if (p.far.size() - first > PcePlan::kMaxFar) p.far.resize(first + PcePlan::kMaxFar);
     }
   }
@@ -977,10 +1043,11 @@ PcePlan pce_plan(const R1csMatrices& m) {
 
 std::size_t PcePlan::memory_bytes() const {
   std::size_t n = 0;
-  for (const auto* v : {&boolean_off, &xor_off, &mul_off, &linear_off, &long_off, &lin_off, &unit_off, &bit_off,
-                        &pow_off, &gen_off, &far_off})
+  for (const auto* v : {&boolean_off, &xor_off, &mul_off, &linear_off, &long_off, &lin_off,
+                        &unit_off, &bit_off, &pow_off, &gen_off, &far_off})
     n += v->size() * 8;
-  for (const auto* v : {&boolean, &xor_, &mul, &linear, &long_, &lin_rows, &unit, &bit, &pow, &gen, &far})
+  for (const auto* v :
+       {&boolean, &xor_, &mul, &linear, &long_, &lin_rows, &unit, &bit, &pow, &gen, &far})
     n += v->size() * 4;
   return n;
 }
@@ -1043,7 +1110,8 @@ bool PceStream::claim(std::size_t& lo, std::size_t& hi) {
     const std::size_t r = ready_.load(std::memory_order_acquire);
     if (c >= r) return false;
     const std::size_t n = std::min(r, c + kClaimBlocks);
-    if (claimed_.compare_exchange_weak(c, n, std::memory_order_acq_rel, std::memory_order_relaxed)) {
+    if (claimed_.compare_exchange_weak(c, n, std::memory_order_acq_rel,
+                                       std::memory_order_relaxed)) {
       lo = c;
       hi = n;
       return true;
@@ -1071,8 +1139,8 @@ void PceStream::wait_completed(std::size_t target) {
 
 void PceStream::wake_helper(bool force) {
   if (!sleeping_.load(std::memory_order_seq_cst)) return;
-  if (!force &&
-      ready_.load(std::memory_order_relaxed) < claimed_.load(std::memory_order_relaxed) + kWakeBlocks)
+  if (!force && ready_.load(std::memory_order_relaxed) <
+                    claimed_.load(std::memory_order_relaxed) + kWakeBlocks)
     return;
   std::lock_guard lock(mu_);
   cv_.notify_one();
@@ -1124,14 +1192,15 @@ void PceStream::close() {
 void PceStream::before_grow() {
   if (!concurrent_ || closed_.load(std::memory_order_relaxed)) return;
   std::size_t lo = 0, hi = 0;
-  if (ready_.load(std::memory_order_relaxed) > claimed_.load(std::memory_order_relaxed) + kClaimBlocks)
+  if (ready_.load(std::memory_order_relaxed) >
+      claimed_.load(std::memory_order_relaxed) + kClaimBlocks)
     wake_helper(true);  // a sleeping helper shares the drain
   while (claim(lo, hi)) run_claim(lo, hi);
   wait_completed(claimed_.load(std::memory_order_acquire));
 }
 
-void PceStream::advance(const Fr* z, std::size_t columns, std::size_t inputs, std::size_t& next_columns,
-                        std::size_t& next_inputs) {
+void PceStream::advance(const Fr* z, std::size_t columns, std::size_t inputs,
+                        std::size_t& next_columns, std::size_t& next_inputs) {
   // Batches of 32 blocks (2048 rows) per call: the values they read are still in L2.
   constexpr std::size_t kBatch = 32;
   if (!status_.ok() || closed_.load(std::memory_order_relaxed)) {
@@ -1181,18 +1250,21 @@ Status PceStream::finish(std::span<const Fr> z) {
     next_block_ = blocks_;
     return {};
   }
-  if (next_block_ < blocks_) eval_range(m_, z.data(), a_.data(), b_.data(), c_.data(), next_block_, blocks_, opt_);
+  if (next_block_ < blocks_)
+    eval_range(m_, z.data(), a_.data(), b_.data(), c_.data(), next_block_, blocks_, opt_);
   next_block_ = blocks_;
   return {};
 }
 
-Result<std::vector<Fr>> synthesize_pce(ThreadPool& pool, Circuit& circuit, const R1csMatrices& m, const PceSchedule& s,
-                                       std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, std::vector<Fr>&& storage,
+Result<std::vector<Fr>> synthesize_pce(ThreadPool& pool, Circuit& circuit, const R1csMatrices& m,
+                                       const PceSchedule& s, std::span<Fr> a, std::span<Fr> b,
+                                       std::span<Fr> c, std::vector<Fr>&& storage,
                                        const PceOptions& opt) {
   const bool two = pool.size() >= 2 && m.num_constraints >= opt.pipeline_min_rows;
   if (!two) {
     // One thread: synthesis, then the SpMV (the fused one-thread stream measured ≈ 10 % slower).
-    WitnessConstraintSystem cs({.reserve_aux = m.num_aux, .num_inputs_hint = m.num_inputs}, std::move(storage));
+    WitnessConstraintSystem cs({.reserve_aux = m.num_aux, .num_inputs_hint = m.num_inputs},
+                               std::move(storage));
     CUZK_RETURN_IF_ERROR(synthesize_circuit(circuit, cs));
     std::vector<Fr> z = cs.take_assignment();
     ThreadPool one(1);
@@ -1207,8 +1279,9 @@ Result<std::vector<Fr>> synthesize_pce(ThreadPool& pool, Circuit& circuit, const
       PceStream& s;
       ~Closer() { s.close(); }
     } closer{stream};
-    WitnessConstraintSystem cs({.reserve_aux = m.num_aux, .num_inputs_hint = m.num_inputs, .stream = &stream},
-                               std::move(storage));
+    WitnessConstraintSystem cs(
+        {.reserve_aux = m.num_aux, .num_inputs_hint = m.num_inputs, .stream = &stream},
+        std::move(storage));
     st = synthesize_circuit(circuit, cs);
     if (!st.ok()) return;
     z = cs.take_assignment();
@@ -1233,15 +1306,18 @@ Result<std::vector<Fr>> synthesize_pce(ThreadPool& pool, Circuit& circuit, const
   return z;
 }
 
-Status pce_evaluate_into(ThreadPool& pool, const R1csMatrices& m, std::span<const Fr> z, std::span<Fr> a,
-                         std::span<Fr> b, std::span<Fr> c, const PceOptions& opt) {
+Status pce_evaluate_into(ThreadPool& pool, const R1csMatrices& m, std::span<const Fr> z,
+                         std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const PceOptions& opt) {
   CUZK_RETURN_IF_ERROR(check_witness(m, z.size()));
   CUZK_RETURN_IF_ERROR(check_outputs(m, a.size(), b.size(), c.size()));
   CUZK_RETURN_IF_ERROR(check_plan(m, opt));
-  const std::size_t blocks = (m.num_constraints + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
+  const std::size_t blocks =
+      (m.num_constraints + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
   pool.parallel_for(
       blocks,
-      [&](std::size_t blo, std::size_t bhi) { eval_range(m, z.data(), a.data(), b.data(), c.data(), blo, bhi, opt); },
+      [&](std::size_t blo, std::size_t bhi) {
+        eval_range(m, z.data(), a.data(), b.data(), c.data(), blo, bhi, opt);
+      },
       std::max<std::size_t>(1, opt.min_rows_per_task / SparseMatrix::kBlockRows));
   return {};
 }

@@ -10,8 +10,8 @@
 
 #include <atomic>
 #include <condition_variable>
-#include <mutex>
 #include <cstdint>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -25,7 +25,7 @@ namespace cuzk {
 struct PcePlan;
 
 struct PceOptions {
-  bool boolean_fast_path = true;      ///< general terms: skip value 0, add for value 1
+  bool boolean_fast_path = true;  ///< general terms: skip value 0, add for value 1
   /// Rows of the common gadget forms (boolean, xor, mul: recognised by their three lengths and
   /// entry kinds) evaluated by straight-line code chosen once per row; off: every row through
   /// the per-matrix kind loops. Same results either way.
@@ -104,8 +104,9 @@ struct AbcVectors {
 /// Writes A·z, B·z, C·z into |a|, |b|, |c| (each num_constraints long), rows split over |pool| in
 /// blocks of 64. |m| is only read, so one recorded R1csMatrices serves concurrent proofs.
 /// size_mismatch when z has not num_columns() entries or an output has the wrong length.
-Status pce_evaluate_into(ThreadPool& pool, const R1csMatrices& m, std::span<const Fr> z, std::span<Fr> a,
-                         std::span<Fr> b, std::span<Fr> c, const PceOptions& opt = {});
+Status pce_evaluate_into(ThreadPool& pool, const R1csMatrices& m, std::span<const Fr> z,
+                         std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
+                         const PceOptions& opt = {});
 /// Allocating form of pce_evaluate_into.
 Result<AbcVectors> pce_evaluate(ThreadPool& pool, const R1csMatrices& m, std::span<const Fr> z,
                                 const PceOptions& opt = {});
@@ -138,8 +139,8 @@ PceSchedule pce_schedule(const R1csMatrices& m);
 /// the helper's chunk in flight; later blocks are read from the new buffer.
 class PceStream {
  public:
-  PceStream(const R1csMatrices& m, const PceSchedule& s, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
-            const PceOptions& opt = {}, bool concurrent = false);
+  PceStream(const R1csMatrices& m, const PceSchedule& s, std::span<Fr> a, std::span<Fr> b,
+            std::span<Fr> c, const PceOptions& opt = {}, bool concurrent = false);
   /// Calls close(); the helper (if any) must have returned from run_helper() before destruction.
   ~PceStream();
   PceStream(const PceStream&) = delete;
@@ -149,7 +150,9 @@ class PceStream {
   void before_grow();
   /// True when a witness system whose assignment starts with |input_slots| input slots can feed
   /// this stream (the matrices' num_inputs) and the shapes are consistent.
-  bool accepts(std::size_t input_slots) const { return status_.ok() && input_slots == m_.num_inputs; }
+  bool accepts(std::size_t input_slots) const {
+    return status_.ok() && input_slots == m_.num_inputs;
+  }
   /// Called by the witness system: z[0, columns) is final except inputs ≥ |inputs|. Evaluates
   /// (concurrent: publishes) every block now ready; sets the counts at which to call again.
   void advance(const Fr* z, std::size_t columns, std::size_t inputs, std::size_t& next_columns,
@@ -197,9 +200,10 @@ class PceStream {
 /// concurrent) when the pool has one and the circuit has PceOptions::pipeline_min_rows rows;
 /// otherwise, or with a pool busy with another loop, synthesis then SpMV on the calling thread. |storage| is the previous proof's witness buffer
 /// (capacity reused). Returns z = (inputs ‖ aux); a, b, c equal pce_evaluate_into's bit for bit.
-Result<std::vector<Fr>> synthesize_pce(ThreadPool& pool, Circuit& circuit, const R1csMatrices& m, const PceSchedule& s,
-                                       std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
-                                       std::vector<Fr>&& storage = {}, const PceOptions& opt = {});
+Result<std::vector<Fr>> synthesize_pce(ThreadPool& pool, Circuit& circuit, const R1csMatrices& m,
+                                       const PceSchedule& s, std::span<Fr> a, std::span<Fr> b,
+                                       std::span<Fr> c, std::vector<Fr>&& storage = {},
+                                       const PceOptions& opt = {});
 
 /// Slow twin: one row at a time through for_each_term, every coefficient multiplied.
 AbcVectors spmv_naive(const R1csMatrices& m, std::span<const Fr> z);

@@ -68,7 +68,8 @@ void encode_header(const Header& h, unsigned char* out) {
 
 std::uint64_t body_size_of(std::uint64_t rows, const Header& h) {
   std::uint64_t s = 0;
-  for (int t = 0; t < 3; ++t) s += 4 * rows + 4 * h.nnz[t] + 4 * h.general[t] + sizeof(Fr) * h.ncoeffs[t];
+  for (int t = 0; t < 3; ++t)
+    s += 4 * rows + 4 * h.nnz[t] + 4 * h.general[t] + sizeof(Fr) * h.ncoeffs[t];
   return s;
 }
 
@@ -152,22 +153,28 @@ Result<R1csMatrices> load_r1cs_cache(const std::string& path, std::uint64_t topo
     if (errno == ENOENT) return Status(Errc::not_found, "R1CS cache " + path + " does not exist");
     return io_error("cannot open R1CS cache", path);
   }
-  auto err = [&](Errc c, const std::string& what) { return Status(c, "R1CS cache " + path + ": " + what); };
+  auto err = [&](Errc c, const std::string& what) {
+    return Status(c, "R1CS cache " + path + ": " + what);
+  };
   unsigned char hdr[kHeaderSize];
   const std::size_t got = std::fread(hdr, 1, kHeaderSize, f.get());
   if (got < 8 || std::memcmp(hdr, kMagic, 8) != 0) {
-    if (got < 8) return err(Errc::truncated, "file is " + std::to_string(got) + " bytes, shorter than the header");
+    if (got < 8)
+      return err(Errc::truncated,
+                 "file is " + std::to_string(got) + " bytes, shorter than the header");
     return err(Errc::bad_encoding, "wrong magic (not a cuzk R1CS cache)");
   }
   if (got < kHeaderSize) {
-    return err(Errc::truncated, "header is " + std::to_string(got) + " of " + std::to_string(kHeaderSize) + " bytes");
+    return err(Errc::truncated, "header is " + std::to_string(got) + " of " +
+                                    std::to_string(kHeaderSize) + " bytes");
   }
   const unsigned char* p = hdr + 8;
   Header h;
   h.version = get32(p);
   h.header_size = get32(p);
   if (h.version != kR1csCacheVersion) {
-    return err(Errc::bad_encoding, "version " + std::to_string(h.version) + ", this build reads version " +
+    return err(Errc::bad_encoding, "version " + std::to_string(h.version) +
+                                       ", this build reads version " +
                                        std::to_string(kR1csCacheVersion) + " (stale)");
   }
   const unsigned char* hp = hdr + kHeaderSize - 8;
@@ -183,8 +190,8 @@ Result<R1csMatrices> load_r1cs_cache(const std::string& path, std::uint64_t topo
   h.body_size = get64(p);
   h.body_checksum = get64(p);
   if (h.key != topology_key) {
-    return err(Errc::invalid_argument, "stale: written for topology key " + std::to_string(h.key) + ", expected " +
-                                           std::to_string(topology_key));
+    return err(Errc::invalid_argument, "stale: written for topology key " + std::to_string(h.key) +
+                                           ", expected " + std::to_string(topology_key));
   }
   const std::uint64_t rows = h.num_constraints;
   if (rows > (std::uint64_t{1} << 40) || h.num_inputs + h.num_aux > SparseMatrix::kMaxColumns ||
@@ -192,7 +199,8 @@ Result<R1csMatrices> load_r1cs_cache(const std::string& path, std::uint64_t topo
     return err(Errc::bad_encoding, "header sizes are inconsistent");
   }
   for (int t = 0; t < 3; ++t) {
-    if (h.general[t] > h.nnz[t] || h.nnz[t] > (std::uint64_t{1} << 40) || h.ncoeffs[t] > h.general[t])
+    if (h.general[t] > h.nnz[t] || h.nnz[t] > (std::uint64_t{1} << 40) ||
+        h.ncoeffs[t] > h.general[t])
       return err(Errc::bad_encoding, "header sizes are inconsistent");
   }
   // Compare the file length with the header before allocating anything.
@@ -205,7 +213,8 @@ Result<R1csMatrices> load_r1cs_cache(const std::string& path, std::uint64_t topo
                                     std::to_string(h.body_size));
   }
   if (file_body > h.body_size) {
-    return err(Errc::size_mismatch, std::to_string(file_body - h.body_size) + " trailing bytes after the body");
+    return err(Errc::size_mismatch,
+               std::to_string(file_body - h.body_size) + " trailing bytes after the body");
   }
   if (std::fseek(f.get(), kHeaderSize, SEEK_SET) != 0) return io_error("cannot seek", path);
 
@@ -237,15 +246,19 @@ Result<R1csMatrices> load_r1cs_cache(const std::string& path, std::uint64_t topo
     std::uint64_t e = 0;
     for (std::uint64_t k = 0; k < rows; ++k) {
       e += lens[k];
-      if (e > s.col.size()) return err(Errc::bad_encoding, std::string("matrix ") + names[t] + " row lengths exceed nnz");
+      if (e > s.col.size())
+        return err(Errc::bad_encoding,
+                   std::string("matrix ") + names[t] + " row lengths exceed nnz");
       s.row_ptr[k + 1] = e;
     }
     s.rebuild_blocks();
   }
-  if (bh.value() != h.body_checksum) return err(Errc::bad_encoding, "body checksum mismatch (corrupt body)");
+  if (bh.value() != h.body_checksum)
+    return err(Errc::bad_encoding, "body checksum mismatch (corrupt body)");
   for (SparseMatrix* s : mats) {
     for (const Fr& v : s->coeffs) {
-      if (limbs_cmp(v.l, Fr::kModulus) >= 0) return err(Errc::bad_encoding, "a coefficient is not below r");
+      if (limbs_cmp(v.l, Fr::kModulus) >= 0)
+        return err(Errc::bad_encoding, "a coefficient is not below r");
     }
     s->rebuild_index();
   }

@@ -85,13 +85,15 @@ TEST_F(R1csCache, DetectsTruncationAndTrailingBytes) {
 TEST_F(R1csCache, NamesStaleMagicAndMissing) {
   auto stale = load_r1cs_cache(path_, kKey + 1);
   ASSERT_FALSE(stale.ok());
-  EXPECT_NE(stale.status().message().find("stale"), std::string::npos) << stale.status().to_string();
+  EXPECT_NE(stale.status().message().find("stale"), std::string::npos)
+      << stale.status().to_string();
 
   std::vector<char> d = read_all(path_);
   d[0] = 'X';
   write_all(path_, d);
   auto magic = load_r1cs_cache(path_, kKey);
-  EXPECT_NE(magic.status().message().find("magic"), std::string::npos) << magic.status().to_string();
+  EXPECT_NE(magic.status().message().find("magic"), std::string::npos)
+      << magic.status().to_string();
 
   auto missing = load_r1cs_cache(path_ + ".none", kKey);
   EXPECT_EQ(missing.status().code(), Errc::not_found);

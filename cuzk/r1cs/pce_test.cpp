@@ -22,7 +22,8 @@ Fr random_fr(std::mt19937_64& rng) {
 }
 
 // Random matrices: rows of 0..6 terms with +1, −1, small and full-width coefficients, repeats.
-R1csMatrices random_r1cs(std::mt19937_64& rng, std::uint32_t rows, std::uint32_t ni, std::uint32_t na) {
+R1csMatrices random_r1cs(std::mt19937_64& rng, std::uint32_t rows, std::uint32_t ni,
+                         std::uint32_t na) {
   R1csMatrices m;
   m.num_inputs = ni;
   m.num_aux = na;
@@ -37,10 +38,18 @@ R1csMatrices random_r1cs(std::mt19937_64& rng, std::uint32_t rows, std::uint32_t
                                   : Variable::aux(static_cast<std::uint32_t>(j - ni));
         Fr coeff;
         switch (rng() % 4) {
-          case 0: coeff = Fr::one(); break;
-          case 1: coeff = kFrMinusOne; break;
-          case 2: coeff = Fr::from_u64(rng() % 5); break;  // zero coefficients get dropped
-          default: coeff = random_fr(rng); break;
+          case 0:
+            coeff = Fr::one();
+            break;
+          case 1:
+            coeff = kFrMinusOne;
+            break;
+          case 2:
+            coeff = Fr::from_u64(rng() % 5);
+            break;  // zero coefficients get dropped
+          default:
+            coeff = random_fr(rng);
+            break;
         }
         lc.add(coeff, v);
       }
@@ -74,12 +83,14 @@ TEST(Pce, MatchesNaiveOnRandomMatrices) {
         for (ThreadPool* pool : {&pool1, &pool3}) {
           // Non-temporal stores on (threshold 0) and off, whatever the size.
           const std::size_t nt = pool == &pool1 ? 0 : SIZE_MAX;
-          auto got = pce_evaluate(
-              *pool, m, z,
-              {.boolean_fast_path = fast, .row_shapes = shapes, .min_rows_per_task = 64, .nt_store_min_rows = nt});
+          auto got = pce_evaluate(*pool, m, z,
+                                  {.boolean_fast_path = fast,
+                                   .row_shapes = shapes,
+                                   .min_rows_per_task = 64,
+                                   .nt_store_min_rows = nt});
           ASSERT_TRUE(got.ok());
-          EXPECT_EQ(got->a, want.a) << "seed=" << seed << " rows=" << rows << " fast=" << fast << " shapes=" << shapes
-                                    << " nt=" << nt;
+          EXPECT_EQ(got->a, want.a) << "seed=" << seed << " rows=" << rows << " fast=" << fast
+                                    << " shapes=" << shapes << " nt=" << nt;
           EXPECT_EQ(got->b, want.b) << "seed=" << seed;
           EXPECT_EQ(got->c, want.c) << "seed=" << seed;
         }
@@ -106,11 +117,16 @@ TEST(Pce, RowShapesMatchNaiveOnBenchCircuit) {
     for (bool fast : {false, true}) {
       for (bool shapes : {false, true}) {
         auto got = pce_evaluate(pool, r->matrices, z,
-                                {.boolean_fast_path = fast, .row_shapes = shapes, .nt_store_min_rows = iter == 1 ? 0 : SIZE_MAX});
+                                {.boolean_fast_path = fast,
+                                 .row_shapes = shapes,
+                                 .nt_store_min_rows = iter == 1 ? 0 : SIZE_MAX});
         ASSERT_TRUE(got.ok());
-        EXPECT_EQ(got->a, want.a) << "seed=" << seed << " rows=" << rows << " fast=" << fast << " shapes=" << shapes;
-        EXPECT_EQ(got->b, want.b) << "seed=" << seed << " rows=" << rows << " fast=" << fast << " shapes=" << shapes;
-        EXPECT_EQ(got->c, want.c) << "seed=" << seed << " rows=" << rows << " fast=" << fast << " shapes=" << shapes;
+        EXPECT_EQ(got->a, want.a) << "seed=" << seed << " rows=" << rows << " fast=" << fast
+                                  << " shapes=" << shapes;
+        EXPECT_EQ(got->b, want.b) << "seed=" << seed << " rows=" << rows << " fast=" << fast
+                                  << " shapes=" << shapes;
+        EXPECT_EQ(got->c, want.c) << "seed=" << seed << " rows=" << rows << " fast=" << fast
+                                  << " shapes=" << shapes;
       }
     }
   }
@@ -125,7 +141,8 @@ TEST(Pce, MisalignedOutputsFallBack) {
   const std::vector<Fr> z = r->assignment();
   const std::size_t n = r->matrices.num_constraints;
   std::vector<std::uint64_t> raw(3 * 4 * n + 8);
-  std::uint64_t* base = raw.data() + (reinterpret_cast<std::uintptr_t>(raw.data()) % 16 == 0 ? 1 : 0);
+  std::uint64_t* base =
+      raw.data() + (reinterpret_cast<std::uintptr_t>(raw.data()) % 16 == 0 ? 1 : 0);
   auto* f = reinterpret_cast<Fr*>(base);
   std::span<Fr> a(f, n), b(f + n, n), c(f + 2 * n, n);
   ASSERT_TRUE(pce_evaluate_into(pool, r->matrices, z, a, b, c, {.nt_store_min_rows = 0}).ok());
@@ -161,7 +178,8 @@ TEST(Pce, EmptyMatricesAndTrailingEmptyRows) {
     for (Fr& v : z) v = rng() % 2 ? Fr::one() : random_fr(rng);
     const AbcVectors want = spmv_naive(m, z);
     for (bool shapes : {false, true}) {
-      auto got = pce_evaluate(pool, m, z, {.row_shapes = shapes, .nt_store_min_rows = iter % 2 ? 0 : SIZE_MAX});
+      auto got = pce_evaluate(pool, m, z,
+                              {.row_shapes = shapes, .nt_store_min_rows = iter % 2 ? 0 : SIZE_MAX});
       ASSERT_TRUE(got.ok());
       EXPECT_EQ(got->a, want.a) << "seed=" << seed << " rows=" << rows << " extra=" << extra;
       EXPECT_EQ(got->b, want.b) << "seed=" << seed;
@@ -188,12 +206,15 @@ TEST(Pce, MatchesClassicPathOnBenchCircuit) {
   ThreadPool pool(2);
   for (int iter = 0; iter < 3; ++iter) {
     const std::uint64_t rows = 1000 + rng() % 9000;  // not a power of two
-    BenchCircuit circuit({.rows = rows, .seed = seed + iter, .num_public = static_cast<std::uint32_t>(1 + rng() % 6)});
+    BenchCircuit circuit({.rows = rows,
+                          .seed = seed + iter,
+                          .num_public = static_cast<std::uint32_t>(1 + rng() % 6)});
     RecordingConstraintSystem setup;
     ASSERT_TRUE(synthesize_circuit(circuit, setup).ok());
     const R1csMatrices m = setup.take().matrices;
 
-    RecordingConstraintSystem classic({.with_values = true, .record_matrices = false, .evaluate_abc = true});
+    RecordingConstraintSystem classic(
+        {.with_values = true, .record_matrices = false, .evaluate_abc = true});
     ASSERT_TRUE(synthesize_circuit(circuit, classic).ok());
     const Recording c = classic.take();
     EXPECT_EQ(c.matrices.a_aux_density, m.a_aux_density);
@@ -212,13 +233,17 @@ TEST(Pce, MatchesClassicPathOnBenchCircuit) {
     EXPECT_TRUE(abc_satisfied(*abc));
     // The compiled plan: every form, with and without the 0/1 path and non-temporal stores.
     const PcePlan plan = pce_plan(m);
-    EXPECT_GT(plan.rows_by_form[0] * plan.rows_by_form[1] * plan.rows_by_form[2] * plan.rows_by_form[3], 0u);
+    EXPECT_GT(
+        plan.rows_by_form[0] * plan.rows_by_form[1] * plan.rows_by_form[2] * plan.rows_by_form[3],
+        0u);
     for (int o = 0; o < 4; ++o) {
       auto got = pce_evaluate(pool, m, z,
-                              {.boolean_fast_path = (o & 1) != 0, .nt_store_min_rows = (o & 2) ? 0 : SIZE_MAX,
+                              {.boolean_fast_path = (o & 1) != 0,
+                               .nt_store_min_rows = (o & 2) ? 0 : SIZE_MAX,
                                .plan = &plan});
       ASSERT_TRUE(got.ok()) << got.status().to_string();
-      EXPECT_TRUE(got->a == c.a && got->b == c.b && got->c == c.c) << "plan seed=" << seed << " o=" << o;
+      EXPECT_TRUE(got->a == c.a && got->b == c.b && got->c == c.c)
+          << "plan seed=" << seed << " o=" << o;
     }
   }
 }
@@ -231,13 +256,16 @@ TEST(Pce, StreamMatchesClassicPathOnBenchCircuit) {
   std::vector<Fr> storage;
   for (int iter = 0; iter < 3; ++iter) {
     const std::uint64_t rows = 1000 + rng() % 9000;
-    BenchCircuit circuit({.rows = rows, .seed = seed + iter, .num_public = static_cast<std::uint32_t>(1 + rng() % 6)});
+    BenchCircuit circuit({.rows = rows,
+                          .seed = seed + iter,
+                          .num_public = static_cast<std::uint32_t>(1 + rng() % 6)});
     RecordingConstraintSystem setup;
     ASSERT_TRUE(synthesize_circuit(circuit, setup).ok());
     const R1csMatrices m = setup.take().matrices;
     const PceSchedule sched = pce_schedule(m);
 
-    RecordingConstraintSystem classic({.with_values = true, .record_matrices = false, .evaluate_abc = true});
+    RecordingConstraintSystem classic(
+        {.with_values = true, .record_matrices = false, .evaluate_abc = true});
     ASSERT_TRUE(synthesize_circuit(circuit, classic).ok());
     const Recording want = classic.take();
 
@@ -252,17 +280,21 @@ TEST(Pce, StreamMatchesClassicPathOnBenchCircuit) {
         got.a.assign(rows, Fr::one());  // stale contents must all be overwritten
         got.b.assign(rows, Fr::one());
         got.c.assign(rows, Fr::one());
-        PceStream stream(m, sched, got.a, got.b, got.c,
-                         {.boolean_fast_path = fast, .nt_store_min_rows = fast ? std::size_t{0} : SIZE_MAX}, concurrent);
+        PceStream stream(
+            m, sched, got.a, got.b, got.c,
+            {.boolean_fast_path = fast, .nt_store_min_rows = fast ? std::size_t{0} : SIZE_MAX},
+            concurrent);
         if (reserve == 0) storage = {};
         // Concurrent: a helper thread runs beside synthesis (with the inline appends of
         // direct_alloc or through the virtual path, alternately).
         std::thread helper;
         if (concurrent) helper = std::thread([&stream] { stream.run_helper(); });
         {
-          WitnessConstraintSystem wcs(
-              {.reserve_aux = reserve, .num_inputs_hint = m.num_inputs, .stream = &stream, .direct_alloc = direct},
-              std::move(storage));
+          WitnessConstraintSystem wcs({.reserve_aux = reserve,
+                                       .num_inputs_hint = m.num_inputs,
+                                       .stream = &stream,
+                                       .direct_alloc = direct},
+                                      std::move(storage));
           ASSERT_TRUE(synthesize_circuit(circuit, wcs).ok());
           EXPECT_GT(stream.rows_streamed(), rows / 2) << "seed=" << seed;
           storage = wcs.take_assignment();
@@ -270,10 +302,13 @@ TEST(Pce, StreamMatchesClassicPathOnBenchCircuit) {
         const Status fin = stream.finish(storage);
         if (helper.joinable()) helper.join();
         ASSERT_TRUE(fin.ok());
-        EXPECT_EQ(got.a, want.a) << "seed=" << seed << " rows=" << rows << " fast=" << fast << " concurrent=" << concurrent
-                                 << " reserve=" << reserve << " direct=" << direct;
-        EXPECT_EQ(got.b, want.b) << "seed=" << seed << " rows=" << rows << " concurrent=" << concurrent;
-        EXPECT_EQ(got.c, want.c) << "seed=" << seed << " rows=" << rows << " concurrent=" << concurrent;
+        EXPECT_EQ(got.a, want.a) << "seed=" << seed << " rows=" << rows << " fast=" << fast
+                                 << " concurrent=" << concurrent << " reserve=" << reserve
+                                 << " direct=" << direct;
+        EXPECT_EQ(got.b, want.b) << "seed=" << seed << " rows=" << rows
+                                 << " concurrent=" << concurrent;
+        EXPECT_EQ(got.c, want.c) << "seed=" << seed << " rows=" << rows
+                                 << " concurrent=" << concurrent;
       }
     }
   }
@@ -286,11 +321,12 @@ TEST(Pce, ClassicWithRecycledStorageMatchesFresh) {
   Recording storage;
   for (std::uint64_t rows : {3000u, 1200u, 2500u}) {
     BenchCircuit circuit({.rows = rows, .seed = seed + rows});
-    RecordingConstraintSystem fresh({.with_values = true, .record_matrices = true, .evaluate_abc = true});
+    RecordingConstraintSystem fresh(
+        {.with_values = true, .record_matrices = true, .evaluate_abc = true});
     ASSERT_TRUE(synthesize_circuit(circuit, fresh).ok());
     const Recording want = fresh.take();
-    RecordingConstraintSystem reused({.with_values = true, .record_matrices = true, .evaluate_abc = true},
-                                     std::move(storage));
+    RecordingConstraintSystem reused(
+        {.with_values = true, .record_matrices = true, .evaluate_abc = true}, std::move(storage));
     ASSERT_TRUE(synthesize_circuit(circuit, reused).ok());
     storage = reused.take();
     EXPECT_EQ(storage.a, want.a) << "seed=" << seed << " rows=" << rows;
@@ -311,7 +347,8 @@ TEST(Pce, StreamOnRandomMatricesAndWrongHint) {
   R1csMatrices m = random_r1cs(rng, rows, ni, na);
   std::vector<Fr> z(ni + na);
   z[0] = Fr::one();
-  for (std::size_t i = 1; i < z.size(); ++i) z[i] = rng() % 2 ? Fr::from_u64(rng() % 3) : random_fr(rng);
+  for (std::size_t i = 1; i < z.size(); ++i)
+    z[i] = rng() % 2 ? Fr::from_u64(rng() % 3) : random_fr(rng);
   const AbcVectors want = spmv_naive(m, z);
   const PceSchedule sched = pce_schedule(m);
   for (std::size_t hint : {std::size_t{ni}, std::size_t{1}}) {
@@ -321,8 +358,10 @@ TEST(Pce, StreamOnRandomMatricesAndWrongHint) {
     got.c.resize(rows);
     PceStream stream(m, sched, got.a, got.b, got.c);
     WitnessConstraintSystem wcs({.num_inputs_hint = hint, .stream = &stream});
-    for (std::uint32_t i = 1; i < ni; ++i) ASSERT_TRUE(wcs.alloc_input("in", [&] { return z[i]; }).ok());
-    for (std::uint32_t i = 0; i < na; ++i) ASSERT_TRUE(wcs.alloc("x", [&] { return z[ni + i]; }).ok());
+    for (std::uint32_t i = 1; i < ni; ++i)
+      ASSERT_TRUE(wcs.alloc_input("in", [&] { return z[i]; }).ok());
+    for (std::uint32_t i = 0; i < na; ++i)
+      ASSERT_TRUE(wcs.alloc("x", [&] { return z[ni + i]; }).ok());
     ASSERT_TRUE(wcs.finish().ok());
     if (hint != ni) {
       EXPECT_EQ(stream.rows_streamed(), 0u);
@@ -363,8 +402,8 @@ class ChainCircuit final : public Circuit {
         return v;
       });
       if (!x) return x.status();
-      cs.enforce("step", LC().add(prev).add(prev).add(Fr::from_u64(i), Variable::one()), LC().add(Variable::one()),
-                 LC().add(*x));
+      cs.enforce("step", LC().add(prev).add(prev).add(Fr::from_u64(i), Variable::one()),
+                 LC().add(Variable::one()), LC().add(*x));
       if (i % 7 == 0) {
         const Fr bit = Fr::from_u64(i % 2);
         auto b = cs.alloc("bit", [&]() -> Result<Fr> { return bit; });
@@ -387,16 +426,19 @@ class ChainCircuit final : public Circuit {
 TEST(Pce, PipelineMatchesClassicOnBenchCircuit) {
   const std::uint64_t seed = std::random_device{}();
   std::mt19937_64 rng(seed);
-  std::printf("PipelineMatchesClassicOnBenchCircuit seed=%llu\n", static_cast<unsigned long long>(seed));
+  std::printf("PipelineMatchesClassicOnBenchCircuit seed=%llu\n",
+              static_cast<unsigned long long>(seed));
   std::vector<Fr> storage;
   for (int iter = 0; iter < 4; ++iter) {
     const std::uint64_t rows = iter == 3 ? 40000 + rng() % 20000 : 500 + rng() % 12000;
-    BenchCircuit circuit({.rows = rows, .seed = seed + iter, .num_public = static_cast<std::uint32_t>(rng() % 6)});
+    BenchCircuit circuit(
+        {.rows = rows, .seed = seed + iter, .num_public = static_cast<std::uint32_t>(rng() % 6)});
     RecordingConstraintSystem setup;
     ASSERT_TRUE(synthesize_circuit(circuit, setup).ok());
     const R1csMatrices m = setup.take().matrices;
     const PceSchedule sched = pce_schedule(m);
-    RecordingConstraintSystem classic({.with_values = true, .record_matrices = false, .evaluate_abc = true});
+    RecordingConstraintSystem classic(
+        {.with_values = true, .record_matrices = false, .evaluate_abc = true});
     ASSERT_TRUE(synthesize_circuit(circuit, classic).ok());
     const Recording want = classic.take();
     const PcePlan plan = pce_plan(m);
@@ -407,7 +449,8 @@ TEST(Pce, PipelineMatchesClassicOnBenchCircuit) {
       got.b.assign(rows, Fr::one());
       got.c.assign(rows, Fr::one());
       auto z = synthesize_pce(pool, circuit, m, sched, got.a, got.b, got.c, std::move(storage),
-                              {.nt_store_min_rows = rng() % 2 ? 0 : SIZE_MAX, .pipeline_min_rows = 0,
+                              {.nt_store_min_rows = rng() % 2 ? 0 : SIZE_MAX,
+                               .pipeline_min_rows = 0,
                                .plan = rng() % 2 ? &plan : nullptr});
       ASSERT_TRUE(z.ok()) << z.status().to_string() << " seed=" << seed;
       EXPECT_EQ(z->size(), m.num_columns());
@@ -431,7 +474,8 @@ TEST(Pce, PipelineFallibleValuesAndErrors) {
     ASSERT_TRUE(synthesize_circuit(ok_circuit, setup).ok());
     const R1csMatrices m = setup.take().matrices;
     const PceSchedule sched = pce_schedule(m);
-    RecordingConstraintSystem classic({.with_values = true, .record_matrices = false, .evaluate_abc = true});
+    RecordingConstraintSystem classic(
+        {.with_values = true, .record_matrices = false, .evaluate_abc = true});
     ASSERT_TRUE(synthesize_circuit(ok_circuit, classic).ok());
     const Recording want = classic.take();
     for (std::size_t threads : {1, 2}) {
@@ -445,7 +489,8 @@ TEST(Pce, PipelineFallibleValuesAndErrors) {
       EXPECT_EQ(e.status().code(), Errc::invalid_argument) << "seed=" << seed;
       auto z = synthesize_pce(pool, ok_circuit, m, sched, got.a, got.b, got.c, {}, opt);
       ASSERT_TRUE(z.ok()) << "seed=" << seed;
-      EXPECT_TRUE(got.a == want.a && got.b == want.b && got.c == want.c) << "seed=" << seed << " n=" << n;
+      EXPECT_TRUE(got.a == want.a && got.b == want.b && got.c == want.c)
+          << "seed=" << seed << " n=" << n;
     }
   }
 }
@@ -480,15 +525,18 @@ TEST(Pce, XorShapeAnyCoefficientMatchesNaive) {
   m.compute_density();
   std::vector<Fr> z(ni + na);
   z[0] = Fr::one();
-  for (std::size_t i = 1; i < z.size(); ++i) z[i] = rng() % 3 ? Fr::from_u64(rng() % 2) : random_fr(rng);
+  for (std::size_t i = 1; i < z.size(); ++i)
+    z[i] = rng() % 3 ? Fr::from_u64(rng() % 2) : random_fr(rng);
   const AbcVectors want = spmv_naive(m, z);
   ThreadPool pool(1);
   for (int opt = 0; opt < 8; ++opt) {
     auto got = pce_evaluate(pool, m, z,
-                            {.boolean_fast_path = (opt & 1) != 0, .row_shapes = (opt & 2) != 0,
+                            {.boolean_fast_path = (opt & 1) != 0,
+                             .row_shapes = (opt & 2) != 0,
                              .nt_store_min_rows = (opt & 4) ? 0 : SIZE_MAX});
     ASSERT_TRUE(got.ok());
-    EXPECT_TRUE(got->a == want.a && got->b == want.b && got->c == want.c) << "seed=" << seed << " opt=" << opt;
+    EXPECT_TRUE(got->a == want.a && got->b == want.b && got->c == want.c)
+        << "seed=" << seed << " opt=" << opt;
   }
 }
 
@@ -497,17 +545,20 @@ TEST(Pce, XorShapeAnyCoefficientMatchesNaive) {
 // witnesses of 0, 1 and full values; pools of 1 and 3; every option.
 TEST(PcePlan, MatchesNaiveOnRandomMatrices) {
   const std::uint64_t seed = std::random_device{}();
-  std::printf("PcePlan.MatchesNaiveOnRandomMatrices seed=%llu\n", static_cast<unsigned long long>(seed));
+  std::printf("PcePlan.MatchesNaiveOnRandomMatrices seed=%llu\n",
+              static_cast<unsigned long long>(seed));
   std::mt19937_64 rng(seed);
   ThreadPool pool1(1), pool3(3);
   for (int iter = 0; iter < 6; ++iter) {
     const auto rows = static_cast<std::uint32_t>(1 + rng() % 3000);
-    const auto ni = static_cast<std::uint32_t>(1 + rng() % 4), na = static_cast<std::uint32_t>(1 + rng() % 500);
+    const auto ni = static_cast<std::uint32_t>(1 + rng() % 4),
+               na = static_cast<std::uint32_t>(1 + rng() % 500);
     R1csMatrices m = random_r1cs(rng, rows, ni, na);
     for (SparseMatrix* s : {&m.a, &m.b, &m.c}) s->rebuild_blocks();
     std::vector<Fr> z(ni + na);
     z[0] = Fr::one();
-    for (std::size_t i = 1; i < z.size(); ++i) z[i] = rng() % 3 ? Fr::from_u64(rng() % 2) : random_fr(rng);
+    for (std::size_t i = 1; i < z.size(); ++i)
+      z[i] = rng() % 3 ? Fr::from_u64(rng() % 2) : random_fr(rng);
     const AbcVectors want = spmv_naive(m, z);
     const PcePlan plan = pce_plan(m);
     std::uint64_t total = 0;
@@ -515,10 +566,12 @@ TEST(PcePlan, MatchesNaiveOnRandomMatrices) {
     EXPECT_EQ(total, rows);
     for (int o = 0; o < 8; ++o) {
       auto got = pce_evaluate(o & 4 ? pool3 : pool1, m, z,
-                              {.boolean_fast_path = (o & 1) != 0, .nt_store_min_rows = (o & 2) ? 0 : SIZE_MAX,
+                              {.boolean_fast_path = (o & 1) != 0,
+                               .nt_store_min_rows = (o & 2) ? 0 : SIZE_MAX,
                                .plan = &plan});
       ASSERT_TRUE(got.ok()) << got.status().to_string();
-      EXPECT_TRUE(got->a == want.a && got->b == want.b && got->c == want.c) << "seed=" << seed << " o=" << o;
+      EXPECT_TRUE(got->a == want.a && got->b == want.b && got->c == want.c)
+          << "seed=" << seed << " o=" << o;
     }
   }
 }
@@ -541,7 +594,8 @@ TEST(PcePlan, ClassBoundaries) {
     return p;
   };
   const Fr r_minus_1 = kFrMinusOne;
-  std::vector<Fr> coeffs = {Fr::one(), kFrMinusOne, Fr::zero() - Fr::from_u64(2), pow2(64), random_fr(rng)};
+  std::vector<Fr> coeffs = {Fr::one(), kFrMinusOne, Fr::zero() - Fr::from_u64(2), pow2(64),
+                            random_fr(rng)};
   for (int k : {1, 2, 62, 63}) {
     coeffs.push_back(pow2(k));
     coeffs.push_back(pow2(k) - Fr::one());
@@ -549,7 +603,9 @@ TEST(PcePlan, ClassBoundaries) {
   }
   const Variable one = Variable::input(0);
   auto bit = [&](std::uint64_t i) { return Variable::aux(static_cast<std::uint32_t>(i % nbits)); };
-  auto full = [&](std::uint64_t i) { return Variable::aux(static_cast<std::uint32_t>(nbits + i % nfull)); };
+  auto full = [&](std::uint64_t i) {
+    return Variable::aux(static_cast<std::uint32_t>(nbits + i % nfull));
+  };
   auto any = [&]() { return rng() % 2 ? bit(rng()) : full(rng()); };
   for (int witness_kind = 0; witness_kind < 3; ++witness_kind) {
     R1csMatrices m;
@@ -602,9 +658,11 @@ TEST(PcePlan, ClassBoundaries) {
           break;
         case 2:  // random coefficients of every class on every kind of column
         case 3: {
-          const int la = static_cast<int>(rng() % 9), lb = static_cast<int>(rng() % 4), lc = static_cast<int>(rng() % 9);
+          const int la = static_cast<int>(rng() % 9), lb = static_cast<int>(rng() % 4),
+                    lc = static_cast<int>(rng() % 9);
           for (int t = 0; t < la; ++t) a.add(coeffs[rng() % coeffs.size()], any());
-          for (int t = 0; t < lb; ++t) b.add(coeffs[rng() % coeffs.size()], rng() % 4 ? any() : one);
+          for (int t = 0; t < lb; ++t)
+            b.add(coeffs[rng() % coeffs.size()], rng() % 4 ? any() : one);
           for (int t = 0; t < lc; ++t) c.add(coeffs[rng() % coeffs.size()], any());
           break;
         }
@@ -639,14 +697,16 @@ TEST(PcePlan, ClassBoundaries) {
     z[2] = Fr::from_u64(2);
     const Fr specials[] = {Fr::zero(), Fr::one(), Fr::from_u64(2), r_minus_1, random_fr(rng)};
     for (std::uint32_t i = 0; i < nbits; ++i) z[ni + i] = Fr::from_u64(rng() % 2);
-    for (std::uint32_t i = 0; i < nfull; ++i) z[ni + nbits + i] = witness_kind == 0 ? r_minus_1 : specials[rng() % 5];
+    for (std::uint32_t i = 0; i < nfull; ++i)
+      z[ni + nbits + i] = witness_kind == 0 ? r_minus_1 : specials[rng() % 5];
     if (witness_kind == 2)
       for (int t = 0; t < 8; ++t) z[ni + rng() % nbits] = specials[2 + rng() % 3];
     const AbcVectors want = spmv_naive(m, z);
     ThreadPool pool(2);
     for (int o = 0; o < 4; ++o) {
       auto got = pce_evaluate(pool, m, z,
-                              {.boolean_fast_path = (o & 1) != 0, .nt_store_min_rows = (o & 2) ? 0 : SIZE_MAX,
+                              {.boolean_fast_path = (o & 1) != 0,
+                               .nt_store_min_rows = (o & 2) ? 0 : SIZE_MAX,
                                .plan = &plan});
       ASSERT_TRUE(got.ok()) << got.status().to_string();
       EXPECT_TRUE(got->a == want.a && got->b == want.b && got->c == want.c)
@@ -685,7 +745,8 @@ TEST(PcePlan, FarColumnsOfBenchCircuit) {
   ASSERT_TRUE(r.ok());
   const R1csMatrices& m = r->matrices;
   const PcePlan plan = pce_plan(m);
-  const std::size_t blocks = (m.num_constraints + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
+  const std::size_t blocks =
+      (m.num_constraints + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
   ASSERT_EQ(plan.far_off.size(), blocks + 1);
   ASSERT_EQ(plan.far_off.back(), plan.far.size());
   EXPECT_GT(plan.far.size(), 0u);  // the circuit's 1-in-64 reads of any earlier variable

@@ -4,9 +4,12 @@
 
 namespace cuzk {
 
-RecordingConstraintSystem::RecordingConstraintSystem(const RecordingOptions& opt) : opt_(opt) { init(); }
+RecordingConstraintSystem::RecordingConstraintSystem(const RecordingOptions& opt) : opt_(opt) {
+  init();
+}
 
-RecordingConstraintSystem::RecordingConstraintSystem(const RecordingOptions& opt, Recording&& storage)
+RecordingConstraintSystem::RecordingConstraintSystem(const RecordingOptions& opt,
+                                                     Recording&& storage)
     : opt_(opt), rec_(std::move(storage)) {
   R1csMatrices& m = rec_.matrices;
   for (SparseMatrix* s : {&m.a, &m.b, &m.c}) {
@@ -53,7 +56,9 @@ Result<Variable> RecordingConstraintSystem::alloc_aux_fn(NameFn name, ValueFn va
   if (num_aux_ >= kAuxFlag) return Status(Errc::out_of_range, "more than 2^29 aux variables");
   if (opt_.with_values) {
     Result<Fr> v = value();
-    if (!v) return v.status().with_context("aux variable " + std::to_string(num_aux_) + " '" + name() + "'");
+    if (!v)
+      return v.status().with_context("aux variable " + std::to_string(num_aux_) + " '" + name() +
+                                     "'");
     rec_.aux.push_back(*v);
   }
   const auto j = static_cast<std::uint32_t>(num_aux_++);
@@ -67,7 +72,8 @@ Result<Variable> RecordingConstraintSystem::alloc_input_fn(NameFn name, ValueFn 
   if (opt_.with_values) {
     Result<Fr> v = value();
     if (!v) {
-      return v.status().with_context("input variable " + std::to_string(num_inputs_) + " '" + name() + "'");
+      return v.status().with_context("input variable " + std::to_string(num_inputs_) + " '" +
+                                     name() + "'");
     }
     rec_.inputs.push_back(*v);
   }
@@ -105,7 +111,9 @@ void RecordingConstraintSystem::add_row(const LC& a0, const LC& b0, const LC& c0
   ++num_constraints_;
 }
 
-void RecordingConstraintSystem::enforce_lc(NameFn, const LC& a, const LC& b, const LC& c) { add_row(a, b, c); }
+void RecordingConstraintSystem::enforce_lc(NameFn, const LC& a, const LC& b, const LC& c) {
+  add_row(a, b, c);
+}
 
 Status RecordingConstraintSystem::finish() {
   if (finished_) return {};
@@ -113,7 +121,8 @@ Status RecordingConstraintSystem::finish() {
   if (num_inputs_ + num_aux_ > SparseMatrix::kMaxColumns)
     return Status(Errc::out_of_range, "R1CS has more than 2^30 variables");
   // bellperson: for i in 0..num_inputs { enforce(input_i · 0 = 0) } after synthesis.
-  for (std::uint64_t i = 0; i < num_inputs_; ++i) add_row(LC(Variable::input(static_cast<std::uint32_t>(i))), LC(), LC());
+  for (std::uint64_t i = 0; i < num_inputs_; ++i)
+    add_row(LC(Variable::input(static_cast<std::uint32_t>(i))), LC(), LC());
   R1csMatrices& m = rec_.matrices;
   m.num_inputs = num_inputs_;
   m.num_aux = num_aux_;

@@ -26,7 +26,9 @@ struct Variable {
     return (static_cast<std::uint64_t>(kind) << 32) | index;
   }
   friend constexpr bool operator==(Variable a, Variable b) = default;
-  friend constexpr auto operator<=>(Variable a, Variable b) { return a.order_key() <=> b.order_key(); }
+  friend constexpr auto operator<=>(Variable a, Variable b) {
+    return a.order_key() <=> b.order_key();
+  }
 };
 
 }  // namespace cuzk

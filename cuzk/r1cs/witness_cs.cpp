@@ -8,7 +8,8 @@ namespace cuzk {
 
 WitnessConstraintSystem::WitnessConstraintSystem(const WitnessOptions& opt) : opt_(opt) { init(); }
 
-WitnessConstraintSystem::WitnessConstraintSystem(const WitnessOptions& opt, std::vector<Fr>&& storage)
+WitnessConstraintSystem::WitnessConstraintSystem(const WitnessOptions& opt,
+                                                 std::vector<Fr>&& storage)
     : opt_(opt), z_(std::move(storage)) {
   z_.clear();
   init();
@@ -74,7 +75,8 @@ std::string WitnessConstraintSystem::path(const std::string& leaf) const {
 Result<Variable> WitnessConstraintSystem::alloc_aux_fn(NameFn name, ValueFn value) {
   Result<Fr> v = value();
   if (!v) {
-    return v.status().with_context("aux variable " + std::to_string(num_aux()) + " '" + path(name()) + "'");
+    return v.status().with_context("aux variable " + std::to_string(num_aux()) + " '" +
+                                   path(name()) + "'");
   }
   if (stream_ != nullptr && z_.size() == z_.capacity()) stream_->before_grow();  // z_ may move
   z_.push_back(*v);
@@ -88,8 +90,8 @@ Result<Variable> WitnessConstraintSystem::alloc_aux_fn(NameFn name, ValueFn valu
 Result<Variable> WitnessConstraintSystem::alloc_input_fn(NameFn name, ValueFn value) {
   Result<Fr> v = value();
   if (!v) {
-    return v.status().with_context("input variable " + std::to_string(inputs_.size()) + " '" + path(name()) +
-                                   "'");
+    return v.status().with_context("input variable " + std::to_string(inputs_.size()) + " '" +
+                                   path(name()) + "'");
   }
   if (inputs_.size() < slots_) z_[inputs_.size()] = *v;
   inputs_.push_back(*v);

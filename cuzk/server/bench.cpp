@@ -1,5 +1,6 @@
 #include "cuzk/server/bench.hpp"
 
+#include <grpcpp/grpcpp.h>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -11,7 +12,6 @@
 #include <random>
 #include <sstream>
 #include <thread>
-#include <grpcpp/grpcpp.h>
 
 #include "cuzk/engine/fake_prover.hpp"
 #include "cuzk/server/prover.grpc.pb.h"
@@ -37,7 +37,8 @@ std::shared_ptr<grpc::Channel> make_channel(const BenchOptions& o) {
   if (target.rfind("tcp://", 0) == 0) target = target.substr(6);
   if (!target.empty() && target[0] == ':') target = "127.0.0.1" + target;
   // gRPC reads unix://x as an authority; a relative path must be written unix:x.
-  if (target.rfind("unix://", 0) == 0 && target.size() > 7 && target[7] != '/') target = "unix:" + target.substr(7);
+  if (target.rfind("unix://", 0) == 0 && target.size() > 7 && target[7] != '/')
+    target = "unix:" + target.substr(7);
   std::shared_ptr<grpc::ChannelCredentials> creds = grpc::InsecureChannelCredentials();
   if (!o.tls_ca.empty()) {
     grpc::SslCredentialsOptions so;
@@ -63,7 +64,8 @@ struct JobRecord {
 
 class Client {
  public:
-  explicit Client(const BenchOptions& o) : o_(o), stub_(pb::ProvingEngine::NewStub(make_channel(o))) {}
+  explicit Client(const BenchOptions& o)
+      : o_(o), stub_(pb::ProvingEngine::NewStub(make_channel(o))) {}
 
   void prep(grpc::ClientContext& ctx) const {
     if (!o_.client_id.empty()) ctx.AddMetadata("cuzk-client", o_.client_id);
@@ -103,7 +105,9 @@ class Client {
       return rec;
     }
     rec.ok = rec.r.status() == pb::AwaitProofResponse::COMPLETED;
-    if (!rec.ok) rec.error = pb::AwaitProofResponse::Status_Name(rec.r.status()) + ": " + rec.r.error_message();
+    if (!rec.ok)
+      rec.error =
+          pb::AwaitProofResponse::Status_Name(rec.r.status()) + ": " + rec.r.error_message();
     return rec;
   }
 
@@ -142,7 +146,8 @@ class BusySampler {
     if (o.sample_ms <= 0) return;
     th_ = std::thread([this, &o] {
       Client c(o);
-      const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(o.sample_ms));
+      const auto period = std::chrono::duration_cast<Clock::duration>(
+          std::chrono::duration<double, std::milli>(o.sample_ms));
       for (auto next = Clock::now();; next += period) {
         pb::GetStatusResponse s;
         if (c.status(&s, nullptr)) {
@@ -178,8 +183,9 @@ class BusySampler {
   std::thread th_;
 };
 
-void print_summary(const std::vector<JobRecord>& recs, double wall_s, const pb::GetStatusResponse& before,
-                   const pb::GetStatusResponse& after, Clock::time_point t0, const std::vector<BusySample>& samples) {
+void print_summary(const std::vector<JobRecord>& recs, double wall_s,
+                   const pb::GetStatusResponse& before, const pb::GetStatusResponse& after,
+                   Clock::time_point t0, const std::vector<BusySample>& samples) {
   std::size_t ok = 0;
   double q = 0, srs = 0, syn = 0, gpu = 0, tot = 0;
   std::vector<double> lat;
@@ -194,7 +200,10 @@ void print_summary(const std::vector<JobRecord>& recs, double wall_s, const pb::
     lat.push_back(r.wall_ms);
   }
   std::sort(lat.begin(), lat.end());
-  auto pct = [&](double p) { return lat.empty() ? 0.0 : lat[std::min(lat.size() - 1, static_cast<std::size_t>(p * lat.size()))]; };
+  auto pct = [&](double p) {
+    return lat.empty() ? 0.0
+                       : lat[std::min(lat.size() - 1, static_cast<std::size_t>(p * lat.size()))];
+  };
   double n = ok ? static_cast<double>(ok) : 1.0;
   std::printf("\n%-28s %12s\n", "summary", "value");
   std::printf("%-28s %12zu\n", "jobs completed", ok);
@@ -210,7 +219,8 @@ void print_summary(const std::vector<JobRecord>& recs, double wall_s, const pb::
   std::printf("%-28s %12.1f\n", "client latency p50 (ms)", pct(0.5));
   std::printf("%-28s %12.1f\n", "client latency p99 (ms)", pct(0.99));
   std::printf("%-28s %12.1f\n", "daemon budget peak (MiB)", after.memory_peak_bytes() / 1048576.0);
-  std::printf("%-28s %12.1f\n", "daemon peak RSS (MiB)", after.process_peak_rss_bytes() / 1048576.0);
+  std::printf("%-28s %12.1f\n", "daemon peak RSS (MiB)",
+              after.process_peak_rss_bytes() / 1048576.0);
   // Steady state: from the first completion to the last submission (steady_window).
   std::vector<double> sub, fin;
   for (auto& r : recs) {
@@ -221,9 +231,12 @@ void print_summary(const std::vector<JobRecord>& recs, double wall_s, const pb::
   SteadyWindow sw = steady_window(samples, sub, fin);
   if (sw.valid) {
     std::printf("%-28s %5.2f..%.2f s\n", "steady window (samples)", sw.t0, sw.t1);
-    if (sw.completions >= 2) std::printf("%-28s %12.3f  (%zu completions)\n", "steady seconds per job", sw.seconds_per_job, sw.completions);
+    if (sw.completions >= 2)
+      std::printf("%-28s %12.3f  (%zu completions)\n", "steady seconds per job", sw.seconds_per_job,
+                  sw.completions);
   } else {
-    std::printf("%-28s %12s  (needs more jobs than in flight; %zu samples)\n", "steady window", "n/a", samples.size());
+    std::printf("%-28s %12s  (needs more jobs than in flight; %zu samples)\n", "steady window",
+                "n/a", samples.size());
   }
   // Per device: busy fraction over the whole run (the union of its workers' device stages over the
   // wall time, pipeline fill and drain included), over the steady window, and the partitions it
@@ -233,9 +246,10 @@ void print_summary(const std::vector<JobRecord>& recs, double wall_s, const pb::
   for (auto& [dev, v] : b1) {
     double frac = wall_s > 0 ? (v - b0[dev]) / wall_s : 0;
     char steady[32] = "n/a";
-    if (sw.valid && sw.busy_fraction.count(dev)) std::snprintf(steady, sizeof steady, "%.1f%%", 100.0 * sw.busy_fraction.at(dev));
-    std::printf("device %-21u %11.1f%%  whole run, %s steady, %llu partitions\n", dev, 100.0 * frac, steady,
-                static_cast<unsigned long long>(p1[dev] - p0[dev]));
+    if (sw.valid && sw.busy_fraction.count(dev))
+      std::snprintf(steady, sizeof steady, "%.1f%%", 100.0 * sw.busy_fraction.at(dev));
+    std::printf("device %-21u %11.1f%%  whole run, %s steady, %llu partitions\n", dev, 100.0 * frac,
+                steady, static_cast<unsigned long long>(p1[dev] - p0[dev]));
   }
 }
 
@@ -260,11 +274,15 @@ int run_jobs(const BenchOptions& o, std::uint32_t count, std::uint32_t concurren
         recs[i] = cc.run_job(o.circuit, o.priority, o.seed + i);
         std::lock_guard lock(print_mu);
         auto& r = recs[i];
-        std::printf("[%u/%u] %s %s wall %.0f ms (queue %llu, key %llu, synth %llu, device %llu, total %llu)%s%s\n", ++done, count,
-                    r.r.job_id().c_str(), r.ok ? "COMPLETED" : "FAILED", r.wall_ms,
-                    static_cast<unsigned long long>(r.r.queue_wait_ms()), static_cast<unsigned long long>(r.r.srs_load_ms()),
-                    static_cast<unsigned long long>(r.r.synthesis_ms()), static_cast<unsigned long long>(r.r.gpu_compute_ms()),
-                    static_cast<unsigned long long>(r.r.total_ms()), r.ok ? "" : " — ", r.error.c_str());
+        std::printf(
+            "[%u/%u] %s %s wall %.0f ms (queue %llu, key %llu, synth %llu, device %llu, total "
+            "%llu)%s%s\n",
+            ++done, count, r.r.job_id().c_str(), r.ok ? "COMPLETED" : "FAILED", r.wall_ms,
+            static_cast<unsigned long long>(r.r.queue_wait_ms()),
+            static_cast<unsigned long long>(r.r.srs_load_ms()),
+            static_cast<unsigned long long>(r.r.synthesis_ms()),
+            static_cast<unsigned long long>(r.r.gpu_compute_ms()),
+            static_cast<unsigned long long>(r.r.total_ms()), r.ok ? "" : " — ", r.error.c_str());
         std::fflush(stdout);
       }
     });
@@ -296,12 +314,15 @@ int run_stress(const BenchOptions& o) {
   std::mutex mu;
   std::vector<std::thread> ts;
   auto t0 = Clock::now();
-  auto end = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.duration_s));
+  auto end =
+      t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.duration_s));
   double gap = o.rate > 0 ? 1.0 / o.rate : 1.0;
   std::uint64_t i = 0;
   std::atomic<std::uint32_t> in_flight{0};
   BusySampler sampler(o, t0);
-  for (auto next = t0; next < end; next += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(gap)), ++i) {
+  for (auto next = t0; next < end;
+       next += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(gap)),
+            ++i) {
     std::this_thread::sleep_until(next);
     if (o.concurrency && in_flight.load() >= o.concurrency) continue;  // bounded: skip a slot
     std::string circuit = mix[rng() % mix.size()];
@@ -312,8 +333,8 @@ int run_stress(const BenchOptions& o) {
       auto r = cc.run_job(circuit, prio, o.seed + i);
       --in_flight;
       std::lock_guard lock(mu);
-      std::printf("[%zu] %-10s prio %u %s %.0f ms%s%s\n", recs.size() + 1, circuit.c_str(), prio, r.ok ? "COMPLETED" : "FAILED",
-                  r.wall_ms, r.ok ? "" : " — ", r.error.c_str());
+      std::printf("[%zu] %-10s prio %u %s %.0f ms%s%s\n", recs.size() + 1, circuit.c_str(), prio,
+                  r.ok ? "COMPLETED" : "FAILED", r.wall_ms, r.ok ? "" : " — ", r.error.c_str());
       std::fflush(stdout);
       recs.push_back(std::move(r));
     });
@@ -328,7 +349,9 @@ int run_stress(const BenchOptions& o) {
     int n = 0;
     for (auto& r : recs)
       if (r.ok && r.priority == p) sum += r.wall_ms, mx = std::max(mx, r.wall_ms), ++n;
-    if (n) std::printf("%-10s %8d %14.1f %14.1f\n", pb::Priority_Name(static_cast<pb::Priority>(p)).c_str(), n, sum / n, mx);
+    if (n)
+      std::printf("%-10s %8d %14.1f %14.1f\n",
+                  pb::Priority_Name(static_cast<pb::Priority>(p)).c_str(), n, sum / n, mx);
   }
   for (auto& r : recs)
     if (!r.ok) return 1;
@@ -343,40 +366,52 @@ int run_status(const BenchOptions& o) {
     std::fprintf(stderr, "GetStatus: %s\n", err.c_str());
     return 2;
   }
-  std::printf("uptime %llu s, completed %llu, failed %llu, cancelled %llu\n", static_cast<unsigned long long>(s.uptime_seconds()),
-              static_cast<unsigned long long>(s.total_proofs_completed()), static_cast<unsigned long long>(s.total_proofs_failed()),
+  std::printf("uptime %llu s, completed %llu, failed %llu, cancelled %llu\n",
+              static_cast<unsigned long long>(s.uptime_seconds()),
+              static_cast<unsigned long long>(s.total_proofs_completed()),
+              static_cast<unsigned long long>(s.total_proofs_failed()),
               static_cast<unsigned long long>(s.total_proofs_cancelled()));
-  std::printf("memory budget: used %.1f MiB of %.1f MiB (peak %.1f MiB, critical headroom %.1f MiB)\n",
-              s.pinned_memory_bytes() / 1048576.0, s.pinned_memory_limit_bytes() / 1048576.0, s.memory_peak_bytes() / 1048576.0,
-              s.memory_critical_headroom_bytes() / 1048576.0);
-  std::printf("daemon resident memory: %.1f MiB (peak %.1f MiB)\n", s.process_rss_bytes() / 1048576.0,
-              s.process_peak_rss_bytes() / 1048576.0);
+  std::printf(
+      "memory budget: used %.1f MiB of %.1f MiB (peak %.1f MiB, critical headroom %.1f MiB)\n",
+      s.pinned_memory_bytes() / 1048576.0, s.pinned_memory_limit_bytes() / 1048576.0,
+      s.memory_peak_bytes() / 1048576.0, s.memory_critical_headroom_bytes() / 1048576.0);
+  std::printf("daemon resident memory: %.1f MiB (peak %.1f MiB)\n",
+              s.process_rss_bytes() / 1048576.0, s.process_peak_rss_bytes() / 1048576.0);
   auto& p = s.pipeline();
-  std::printf("partitions: admission %u, synth queue %u, synthesizing %u, device queue %u, on device %u; finalizing jobs %u\n",
-              p.awaiting_admission(), p.awaiting_synthesis(), p.synthesizing(), p.awaiting_device(), p.on_device(),
-              p.finalizing_jobs());
-  std::printf("\n%-8s %-16s %12s %12s %10s %11s %11s %11s  %s\n", "device", "name", "busy s", "busy-any s", "proved",
-              "vram MiB", "used MiB", "keys MiB", "current jobs");
+  std::printf(
+      "partitions: admission %u, synth queue %u, synthesizing %u, device queue %u, on device %u; "
+      "finalizing jobs %u\n",
+      p.awaiting_admission(), p.awaiting_synthesis(), p.synthesizing(), p.awaiting_device(),
+      p.on_device(), p.finalizing_jobs());
+  std::printf("\n%-8s %-16s %12s %12s %10s %11s %11s %11s  %s\n", "device", "name", "busy s",
+              "busy-any s", "proved", "vram MiB", "used MiB", "keys MiB", "current jobs");
   for (auto& g : s.gpus())
-    std::printf("%-8u %-16s %12.2f %12.2f %10llu %11.1f %11.1f %11.1f  %s\n", g.ordinal(), g.name().c_str(), g.busy_seconds(),
-                g.busy_any_seconds(), static_cast<unsigned long long>(g.partitions_proved()), g.vram_total_bytes() / 1048576.0,
-                g.vram_arena_used_bytes() / 1048576.0, g.vram_srs_bytes() / 1048576.0, g.current_job_id().c_str());
-  std::printf("\n%-16s %-8s %14s %14s %6s %10s  %s\n", "key", "tier", "MiB", "host MiB", "refs", "idle s", "vram MiB by device");
+    std::printf("%-8u %-16s %12.2f %12.2f %10llu %11.1f %11.1f %11.1f  %s\n", g.ordinal(),
+                g.name().c_str(), g.busy_seconds(), g.busy_any_seconds(),
+                static_cast<unsigned long long>(g.partitions_proved()),
+                g.vram_total_bytes() / 1048576.0, g.vram_arena_used_bytes() / 1048576.0,
+                g.vram_srs_bytes() / 1048576.0, g.current_job_id().c_str());
+  std::printf("\n%-16s %-8s %14s %14s %6s %10s  %s\n", "key", "tier", "MiB", "host MiB", "refs",
+              "idle s", "vram MiB by device");
   for (auto& k : s.loaded_srs()) {
     std::string vram;
-    for (auto& v : k.vram()) vram += (vram.empty() ? "" : " ") + std::to_string(v.ordinal()) + ":" + std::to_string(v.bytes() >> 20);
-    std::printf("%-16s %-8s %14.2f %14.2f %6u %10.1f  %s\n", k.circuit_id().c_str(), k.tier_name().c_str(), k.size_bytes() / 1048576.0,
-                k.host_bytes() / 1048576.0, k.ref_count(), k.idle_seconds(), vram.c_str());
+    for (auto& v : k.vram())
+      vram += (vram.empty() ? "" : " ") + std::to_string(v.ordinal()) + ":" +
+              std::to_string(v.bytes() >> 20);
+    std::printf("%-16s %-8s %14.2f %14.2f %6u %10.1f  %s\n", k.circuit_id().c_str(),
+                k.tier_name().c_str(), k.size_bytes() / 1048576.0, k.host_bytes() / 1048576.0,
+                k.ref_count(), k.idle_seconds(), vram.c_str());
   }
   std::printf("\n%-16s %8s %12s\n", "kind", "pending", "in progress");
-  for (auto& q : s.queues()) std::printf("%-16s %8u %12u\n", q.proof_kind().c_str(), q.pending(), q.in_progress());
+  for (auto& q : s.queues())
+    std::printf("%-16s %8u %12u\n", q.proof_kind().c_str(), q.pending(), q.in_progress());
   return 0;
 }
 
 }  // namespace
 
-SteadyWindow steady_window(const std::vector<BusySample>& samples, const std::vector<double>& submit_s,
-                           const std::vector<double>& done_s) {
+SteadyWindow steady_window(const std::vector<BusySample>& samples,
+                           const std::vector<double>& submit_s, const std::vector<double>& done_s) {
   SteadyWindow w;
   if (done_s.empty() || submit_s.empty()) return w;
   w.open = *std::min_element(done_s.begin(), done_s.end());
@@ -386,7 +421,8 @@ SteadyWindow steady_window(const std::vector<BusySample>& samples, const std::ve
     if (d >= w.open && d <= w.close) inside.push_back(d);
   std::sort(inside.begin(), inside.end());
   w.completions = inside.size();
-  if (inside.size() >= 2) w.seconds_per_job = (inside.back() - inside.front()) / static_cast<double>(inside.size() - 1);
+  if (inside.size() >= 2)
+    w.seconds_per_job = (inside.back() - inside.front()) / static_cast<double>(inside.size() - 1);
   // Snap inward: the first sample at or after open, the last at or before close.
   const BusySample* a = nullptr;
   const BusySample* b = nullptr;
@@ -419,7 +455,8 @@ int run_bench(const BenchOptions& o) {
     pb::PreloadSrsResponse resp;
     auto st = c.stub().PreloadSRS(&ctx, req, &resp);
     if (!st.ok()) return std::fprintf(stderr, "PreloadSRS: %s\n", st.error_message().c_str()), 1;
-    std::printf("%s: %s, %llu ms\n", o.circuit.c_str(), resp.already_loaded() ? "already loaded" : "loaded",
+    std::printf("%s: %s, %llu ms\n", o.circuit.c_str(),
+                resp.already_loaded() ? "already loaded" : "loaded",
                 static_cast<unsigned long long>(resp.load_time_ms()));
     return 0;
   }
@@ -429,7 +466,8 @@ int run_bench(const BenchOptions& o) {
     pb::EvictSrsResponse resp;
     auto st = c.stub().EvictSRS(&ctx, req, &resp);
     if (!st.ok()) return std::fprintf(stderr, "EvictSRS: %s\n", st.error_message().c_str()), 1;
-    std::printf("%s: %s, %llu bytes freed\n", o.circuit.c_str(), resp.was_loaded() ? "evicted" : "was not loaded",
+    std::printf("%s: %s, %llu bytes freed\n", o.circuit.c_str(),
+                resp.was_loaded() ? "evicted" : "was not loaded",
                 static_cast<unsigned long long>(resp.freed_bytes()));
     return 0;
   }

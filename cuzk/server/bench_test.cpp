@@ -13,7 +13,8 @@ namespace cuzk::server {
 namespace {
 
 // A device busy exactly on [on, off) intervals; samples every |dt| from 0 to |end|.
-std::vector<BusySample> sample_intervals(const std::vector<std::pair<double, double>>& busy, double dt, double end) {
+std::vector<BusySample> sample_intervals(const std::vector<std::pair<double, double>>& busy,
+                                         double dt, double end) {
   std::vector<BusySample> out;
   for (double t = 0; t <= end + 1e-12; t += dt) {
     double acc = 0;
@@ -67,8 +68,10 @@ TEST(SteadyWindow, TwoDevicesAndADeviceMissingAtTheStart) {
   std::vector<BusySample> s;
   for (int i = 0; i <= 10; ++i) {
     BusySample b{.t = double(i), .busy_any = {{0, 0.5 * i}, {1, 0.25 * i}}};
-    if (i < 3) b.busy_any.erase(2);
-    else b.busy_any[2] = i;  // a device that appears later is reported only when both samples hold it
+    if (i < 3)
+      b.busy_any.erase(2);
+    else
+      b.busy_any[2] = i;  // a device that appears later is reported only when both samples hold it
     s.push_back(b);
   }
   auto w = steady_window(s, {0, 8}, {2, 10});

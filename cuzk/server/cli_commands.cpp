@@ -4,13 +4,17 @@ namespace cuzk::server {
 
 void add_daemon_options(CLI::App* daemon, DaemonOptions& d) {
   daemon->add_option("-c,--config", d.config_path, "TOML config file (default: embedded defaults)");
-  daemon->add_option("-l,--listen", d.listen, "Listen address(es): unix://path or host:port (default unix://cuzk.sock)");
+  daemon->add_option("-l,--listen", d.listen,
+                     "Listen address(es): unix://path or host:port (default unix://cuzk.sock)");
   daemon->add_option("--log-level", d.log_level, "trace|debug|info|warn|error");
-  daemon->add_option("--prover", d.prover, "groth16|fake (fake: deterministic stand-in proofs for testing)");
+  daemon->add_option("--prover", d.prover,
+                     "groth16|fake (fake: deterministic stand-in proofs for testing)");
   daemon->add_option("--journal", d.journal, "SQLite journal path, or 'none'");
   daemon->add_option("--metrics-listen", d.metrics_listen, "HTTP /metrics on host:port");
-  daemon->add_option("--cache-dir", d.cache_dir, "Directory of generated keys and recorded circuits (default cuzk-cache)");
-  daemon->add_option("--backend", d.backend, "auto|cpu|cuda:N (auto: every GPU found, else the CPU)");
+  daemon->add_option("--cache-dir", d.cache_dir,
+                     "Directory of generated keys and recorded circuits (default cuzk-cache)");
+  daemon->add_option("--backend", d.backend,
+                     "auto|cpu|cuda:N (auto: every GPU found, else the CPU)");
 }
 
 void add_server_commands(CLI::App& app, ServerCommands& sc) {
@@ -20,7 +24,8 @@ void add_server_commands(CLI::App& app, ServerCommands& sc) {
   BenchOptions& b = sc.bench_opt;
   auto* bench = sc.bench = app.add_subcommand("bench", "Benchmark client for a running daemon");
   bench->require_subcommand(1);
-  bench->add_option("-a,--addr", b.addr, "Daemon address (unix://path or host:port)")->capture_default_str();
+  bench->add_option("-a,--addr", b.addr, "Daemon address (unix://path or host:port)")
+      ->capture_default_str();
   bench->add_option("--tls-ca", b.tls_ca, "CA certificate (PEM): use TLS");
   bench->add_option("--tls-cert", b.tls_cert, "Client certificate (PEM) for mutual TLS");
   bench->add_option("--tls-key", b.tls_key, "Client key (PEM) for mutual TLS");
@@ -31,7 +36,8 @@ void add_server_commands(CLI::App& app, ServerCommands& sc) {
     s->add_option("--priority", b.priority, "1 LOW .. 4 CRITICAL (0 = default)");
     s->add_option("--seed", b.seed, "Input seed")->capture_default_str();
     s->add_option("--timeout-ms", b.timeout_ms, "Per-job await limit");
-    s->add_option("--sample-ms", b.sample_ms, "GetStatus period for the steady-state busy fraction")->capture_default_str();
+    s->add_option("--sample-ms", b.sample_ms, "GetStatus period for the steady-state busy fraction")
+        ->capture_default_str();
   };
   auto* single = bench->add_subcommand("single", "Prove one job");
   job_opts(single);
@@ -40,7 +46,8 @@ void add_server_commands(CLI::App& app, ServerCommands& sc) {
   job_opts(batch);
   batch->add_option("-c,--count", b.count, "Jobs")->capture_default_str();
   batch->add_option("-j,--concurrency", b.concurrency, "Jobs in flight")->capture_default_str();
-  auto* stress = bench->add_subcommand("stress", "Mixed circuits and priorities at a fixed rate for a bounded time");
+  auto* stress = bench->add_subcommand(
+      "stress", "Mixed circuits and priorities at a fixed rate for a bounded time");
   job_opts(stress);
   stress->add_option("--mix", b.mix, "Circuits to draw from");
   stress->add_option("-d,--duration", b.duration_s, "Submission window (s)")->capture_default_str();

@@ -3,12 +3,12 @@
 #include <pthread.h>
 #include <signal.h>
 
-#include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <algorithm>
+#include <fstream>
+#include <sstream>
 
 #include "cuzk/engine/config.hpp"
 #include "cuzk/engine/engine.hpp"
@@ -31,8 +31,10 @@ Result<std::string> read_file(const std::string& path) {
 Status setup_logging(const engine::DaemonConfig& c) {
   std::shared_ptr<spdlog::logger> logger;
   try {
-    if (c.log_file.empty()) logger = spdlog::stderr_color_mt("cuzk");
-    else logger = spdlog::basic_logger_mt("cuzk", c.log_file);
+    if (c.log_file.empty())
+      logger = spdlog::stderr_color_mt("cuzk");
+    else
+      logger = spdlog::basic_logger_mt("cuzk", c.log_file);
   } catch (const spdlog::spdlog_ex& e) {
     return Status(Errc::io_error, std::string("logging: ") + e.what());
   }
@@ -95,7 +97,8 @@ int run_daemon(const DaemonOptions& opt) {
     partition_pinned = 0;
     if (cfg.prover != "fake" && !cfg.cpu_only) {
       const std::uint64_t depth = eo->synthesis_workers + eo->gpu_workers_per_device;
-      partition_pinned = std::min<std::uint64_t>(depth * (std::uint64_t{640} << 20), eo->memory_limit / 4);
+      partition_pinned =
+          std::min<std::uint64_t>(depth * (std::uint64_t{640} << 20), eo->memory_limit / 4);
     }
   }
   if (cfg.prover == "fake") {
@@ -108,8 +111,11 @@ int run_daemon(const DaemonOptions& opt) {
     go.key_images = cfg.key_images;
     go.backends = {opt.backend.empty() ? "auto" : opt.backend};
     go.circom = cfg.circom;
-    go.device = {.arena_bytes = cfg.gpu_arena_bytes, .arena_fraction = cfg.gpu_arena_fraction, .vram_cap_bytes = cfg.gpu_vram_cap_bytes,
-                 .pinned_host_bytes = cfg.gpu_pinned_host_bytes, .partition_pinned_bytes = partition_pinned};
+    go.device = {.arena_bytes = cfg.gpu_arena_bytes,
+                 .arena_fraction = cfg.gpu_arena_fraction,
+                 .vram_cap_bytes = cfg.gpu_vram_cap_bytes,
+                 .pinned_host_bytes = cfg.gpu_pinned_host_bytes,
+                 .partition_pinned_bytes = partition_pinned};
     if (cfg.cpu_only && opt.backend.empty()) go.backends = {"cpu"};
     if (!cfg.devices.empty()) {
       go.backends.clear();
@@ -123,13 +129,15 @@ int run_daemon(const DaemonOptions& opt) {
     if (cfg.devices.empty()) groth16_devices = (*g)->devices();
     for (const auto& d : (*g)->devices())
       if (auto a = (*g)->device_arena(d.ordinal))
-        spdlog::info("device {} ({}): VRAM arena {} MiB ({} MiB in use at start){}", d.ordinal, d.name, a->total >> 20,
-                     a->used >> 20,
-                     cfg.gpu_vram_cap_bytes ? fmt::format(", capped at {} MiB", cfg.gpu_vram_cap_bytes >> 20) : std::string());
+        spdlog::info("device {} ({}): VRAM arena {} MiB ({} MiB in use at start){}", d.ordinal,
+                     d.name, a->total >> 20, a->used >> 20,
+                     cfg.gpu_vram_cap_bytes
+                         ? fmt::format(", capped at {} MiB", cfg.gpu_vram_cap_bytes >> 20)
+                         : std::string());
     std::string circom;
     for (const auto& [id, path] : go.circom) circom += ", " + id + " (" + path + ")";
-    spdlog::info("engine.prover = groth16 ({}), bench-10..bench-27{} registered, key cache {}", (*g)->name(), circom,
-                 go.cache_dir);
+    spdlog::info("engine.prover = groth16 ({}), bench-10..bench-27{} registered, key cache {}",
+                 (*g)->name(), circom, go.cache_dir);
     provers.push_back(std::shared_ptr<engine::Groth16Prover>(std::move(*g)));
   }
   if (!groth16_devices.empty()) eo->devices = groth16_devices;
@@ -141,14 +149,18 @@ int run_daemon(const DaemonOptions& opt) {
         for (const auto& d : g->devices())
           if (g->device_arena(d.ordinal)) pools += cfg.gpu_pinned_host_bytes + partition_pinned;
     if (pools >= eo->memory_limit) {
-      spdlog::error("config: gpu.pinned_host_bytes + gpu.partition_pinned_bytes ({} + {} MiB per device) leave nothing of the memory budget",
-                    cfg.gpu_pinned_host_bytes >> 20, partition_pinned >> 20);
+      spdlog::error(
+          "config: gpu.pinned_host_bytes + gpu.partition_pinned_bytes ({} + {} MiB per device) "
+          "leave nothing of the memory budget",
+          cfg.gpu_pinned_host_bytes >> 20, partition_pinned >> 20);
       return 2;
     }
     eo->memory_limit -= pools;
     if (pools)
-      spdlog::info("pinned host pools: {} MiB taken from the memory budget ({} MiB per device for partition vectors)",
-                   pools >> 20, partition_pinned >> 20);
+      spdlog::info(
+          "pinned host pools: {} MiB taken from the memory budget ({} MiB per device for partition "
+          "vectors)",
+          pools >> 20, partition_pinned >> 20);
   }
   auto eng = engine::Engine::create(*eo, provers);
   if (!eng) {
@@ -183,9 +195,11 @@ int run_daemon(const DaemonOptions& opt) {
     if (a.rfind("unix:", 0) == 0) continue;
     std::string host = normalize_tcp_address(a);
     host = host.substr(0, host.rfind(':'));
-    bool loopback = host == "127.0.0.1" || host == "localhost" || host == "[::1]" || host.rfind("127.", 0) == 0;
+    bool loopback =
+        host == "127.0.0.1" || host == "localhost" || host == "[::1]" || host.rfind("127.", 0) == 0;
     if (!loopback && so.tls.cert_pem.empty())
-      spdlog::warn("listening on {} beyond loopback without TLS: anyone who reaches it can submit jobs", a);
+      spdlog::warn(
+          "listening on {} beyond loopback without TLS: anyone who reaches it can submit jobs", a);
   }
   auto server = GrpcServer::start(engine, so);
   if (!server) {
@@ -206,14 +220,17 @@ int run_daemon(const DaemonOptions& opt) {
   for (auto& a : cfg.listen) addrs += (addrs.empty() ? "" : ", ") + a;
   std::string ports;
   for (int p : (*server)->tcp_ports()) ports += (ports.empty() ? "" : ",") + std::to_string(p);
-  spdlog::info("cuzk daemon ready: listen [{}]{}{}, budget {} MiB (critical headroom {} MiB), pw={} gw={} devices={}, journal '{}'",
-               addrs, ports.empty() ? "" : " tcp ports ", ports, eo->memory_limit >> 20, eo->critical_headroom >> 20,
-               eo->synthesis_workers, eo->gpu_workers_per_device, std::max<std::size_t>(1, eo->devices.size()),
-               cfg.journal);
+  spdlog::info(
+      "cuzk daemon ready: listen [{}]{}{}, budget {} MiB (critical headroom {} MiB), pw={} gw={} "
+      "devices={}, journal '{}'",
+      addrs, ports.empty() ? "" : " tcp ports ", ports, eo->memory_limit >> 20,
+      eo->critical_headroom >> 20, eo->synthesis_workers, eo->gpu_workers_per_device,
+      std::max<std::size_t>(1, eo->devices.size()), cfg.journal);
 
   int sig = 0;
   sigwait(&sigs, &sig);
-  spdlog::info("signal {}: no new jobs; finishing running jobs for up to {} s", sig, cfg.shutdown_grace_s);
+  spdlog::info("signal {}: no new jobs; finishing running jobs for up to {} s", sig,
+               cfg.shutdown_grace_s);
   engine.shutdown(std::chrono::seconds(cfg.shutdown_grace_s));
   (*server)->shutdown(2000);
   metrics.reset();

@@ -6,10 +6,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/security/server_credentials.h>
+#include <cerrno>
+#include <cstring>
 
 #include "cuzk/server/prover.grpc.pb.h"
 
@@ -22,19 +22,32 @@ using engine::Engine;
 grpc::Status to_grpc(const Status& s) {
   grpc::StatusCode code;
   switch (s.code()) {
-    case Errc::ok: return grpc::Status::OK;
+    case Errc::ok:
+      return grpc::Status::OK;
     case Errc::bad_encoding:
     case Errc::not_on_curve:
     case Errc::not_in_subgroup:
     case Errc::out_of_range:
     case Errc::size_mismatch:
     case Errc::truncated:
-    case Errc::invalid_argument: code = grpc::StatusCode::INVALID_ARGUMENT; break;
-    case Errc::not_found: code = grpc::StatusCode::NOT_FOUND; break;
-    case Errc::unimplemented: code = grpc::StatusCode::UNIMPLEMENTED; break;
-    case Errc::out_of_memory: code = grpc::StatusCode::RESOURCE_EXHAUSTED; break;
-    case Errc::cancelled: code = grpc::StatusCode::UNAVAILABLE; break;
-    default: code = grpc::StatusCode::INTERNAL; break;
+    case Errc::invalid_argument:
+      code = grpc::StatusCode::INVALID_ARGUMENT;
+      break;
+    case Errc::not_found:
+      code = grpc::StatusCode::NOT_FOUND;
+      break;
+    case Errc::unimplemented:
+      code = grpc::StatusCode::UNIMPLEMENTED;
+      break;
+    case Errc::out_of_memory:
+      code = grpc::StatusCode::RESOURCE_EXHAUSTED;
+      break;
+    case Errc::cancelled:
+      code = grpc::StatusCode::UNAVAILABLE;
+      break;
+    default:
+      code = grpc::StatusCode::INTERNAL;
+      break;
   }
   return grpc::Status(code, s.to_string());
 }
@@ -90,7 +103,8 @@ class Service final : public pb::ProvingEngine::Service {
  public:
   explicit Service(Engine& e) : e_(e) {}
 
-  grpc::Status SubmitProof(grpc::ServerContext* ctx, const pb::SubmitProofRequest* req, pb::SubmitProofResponse* resp) override {
+  grpc::Status SubmitProof(grpc::ServerContext* ctx, const pb::SubmitProofRequest* req,
+                           pb::SubmitProofResponse* resp) override {
     auto r = e_.submit(from_proto(*req), client_of(ctx));
     if (!r) return to_grpc(r.status());
     resp->set_job_id(r->job_id);
@@ -99,25 +113,30 @@ class Service final : public pb::ProvingEngine::Service {
     return grpc::Status::OK;
   }
 
-  grpc::Status AwaitProof(grpc::ServerContext* ctx, const pb::AwaitProofRequest* req, pb::AwaitProofResponse* resp) override {
+  grpc::Status AwaitProof(grpc::ServerContext* ctx, const pb::AwaitProofRequest* req,
+                          pb::AwaitProofResponse* resp) override {
     return await(ctx, req->job_id(), req->timeout_ms(), resp);
   }
 
-  grpc::Status Prove(grpc::ServerContext* ctx, const pb::ProveRequest* req, pb::ProveResponse* resp) override {
-    if (!req->has_submit()) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "Prove needs a submit message");
+  grpc::Status Prove(grpc::ServerContext* ctx, const pb::ProveRequest* req,
+                     pb::ProveResponse* resp) override {
+    if (!req->has_submit())
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "Prove needs a submit message");
     auto r = e_.submit(from_proto(req->submit()), client_of(ctx));
     if (!r) return to_grpc(r.status());
     return await(ctx, r->job_id, 0, resp->mutable_result());
   }
 
-  grpc::Status CancelProof(grpc::ServerContext*, const pb::CancelProofRequest* req, pb::CancelProofResponse* resp) override {
+  grpc::Status CancelProof(grpc::ServerContext*, const pb::CancelProofRequest* req,
+                           pb::CancelProofResponse* resp) override {
     auto r = e_.cancel(req->job_id());
     if (!r) return to_grpc(r.status());
     resp->set_was_running(*r);
     return grpc::Status::OK;
   }
 
-  grpc::Status GetStatus(grpc::ServerContext*, const pb::GetStatusRequest*, pb::GetStatusResponse* resp) override {
+  grpc::Status GetStatus(grpc::ServerContext*, const pb::GetStatusRequest*,
+                         pb::GetStatusResponse* resp) override {
     auto s = e_.status();
     for (auto& d : s.devices) {
       auto* g = resp->add_gpus();
@@ -146,7 +165,9 @@ class Service final : public pb::ProvingEngine::Service {
     for (auto& k : s.keys) {
       auto* m = resp->add_loaded_srs();
       m->set_circuit_id(k.key_id);
-      m->set_tier(k.loaded ? pb::SRSStatus::HOT : k.tier == "loading" ? pb::SRSStatus::WARM : pb::SRSStatus::COLD);
+      m->set_tier(k.loaded              ? pb::SRSStatus::HOT
+                  : k.tier == "loading" ? pb::SRSStatus::WARM
+                                        : pb::SRSStatus::COLD);
       m->set_host_bytes(k.host_bytes);
       m->set_mapped_bytes(k.mapped_bytes);
       m->set_path(k.path);
@@ -190,12 +211,14 @@ class Service final : public pb::ProvingEngine::Service {
     return grpc::Status::OK;
   }
 
-  grpc::Status GetMetrics(grpc::ServerContext*, const pb::GetMetricsRequest*, pb::GetMetricsResponse* resp) override {
+  grpc::Status GetMetrics(grpc::ServerContext*, const pb::GetMetricsRequest*,
+                          pb::GetMetricsResponse* resp) override {
     resp->set_prometheus_text(e_.metrics_text());
     return grpc::Status::OK;
   }
 
-  grpc::Status PreloadSRS(grpc::ServerContext*, const pb::PreloadSrsRequest* req, pb::PreloadSrsResponse* resp) override {
+  grpc::Status PreloadSRS(grpc::ServerContext*, const pb::PreloadSrsRequest* req,
+                          pb::PreloadSrsResponse* resp) override {
     auto r = e_.preload(req->circuit_id());
     if (!r) return to_grpc(r.status());
     resp->set_already_loaded(r->already_loaded);
@@ -203,12 +226,14 @@ class Service final : public pb::ProvingEngine::Service {
     return grpc::Status::OK;
   }
 
-  grpc::Status EvictSRS(grpc::ServerContext*, const pb::EvictSrsRequest* req, pb::EvictSrsResponse* resp) override {
+  grpc::Status EvictSRS(grpc::ServerContext*, const pb::EvictSrsRequest* req,
+                        pb::EvictSrsResponse* resp) override {
     auto r = e_.evict(req->circuit_id());
     if (!r) {
       if (r.status().code() == Errc::not_found) {
         // Not loaded (or unknown circuit): nothing to free. Unknown ids are still an error.
-        if (r.status().message().find("no registered circuit") != std::string::npos) return to_grpc(r.status());
+        if (r.status().message().find("no registered circuit") != std::string::npos)
+          return to_grpc(r.status());
         resp->set_was_loaded(false);
         resp->set_freed_bytes(0);
         return grpc::Status::OK;
@@ -222,12 +247,14 @@ class Service final : public pb::ProvingEngine::Service {
 
  private:
   // Waits in slices so a client that goes away (or a deadline) stops the wait.
-  grpc::Status await(grpc::ServerContext* ctx, const std::string& id, std::uint64_t timeout_ms, pb::AwaitProofResponse* resp) {
+  grpc::Status await(grpc::ServerContext* ctx, const std::string& id, std::uint64_t timeout_ms,
+                     pb::AwaitProofResponse* resp) {
     auto deadline = engine::Clock::now() + std::chrono::milliseconds(timeout_ms);
     for (;;) {
       auto slice = std::chrono::milliseconds(250);
       if (timeout_ms) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - engine::Clock::now());
+        auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - engine::Clock::now());
         if (left.count() <= 0) left = std::chrono::milliseconds(1);
         slice = std::min(slice, left);
       }
@@ -248,7 +275,8 @@ class Service final : public pb::ProvingEngine::Service {
 Status prepare_unix_socket(const std::string& path) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return {};
-  if (!S_ISSOCK(st.st_mode)) return Status(Errc::invalid_argument, path + " exists and is not a socket");
+  if (!S_ISSOCK(st.st_mode))
+    return Status(Errc::invalid_argument, path + " exists and is not a socket");
   // A stale socket (no one accepting) is removed; a live one means another daemon.
   int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
   sockaddr_un sa{};
@@ -291,13 +319,15 @@ const std::vector<int>& GrpcServer::tcp_ports() const { return impl_->ports; }
 
 void GrpcServer::shutdown(std::uint64_t deadline_ms) {
   if (!impl_ || !impl_->server) return;
-  impl_->server->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(deadline_ms));
+  impl_->server->Shutdown(std::chrono::system_clock::now() +
+                          std::chrono::milliseconds(deadline_ms));
   impl_->server->Wait();
   impl_->server.reset();
   for (auto& s : impl_->sockets) ::unlink(s.c_str());
 }
 
-Result<std::unique_ptr<GrpcServer>> GrpcServer::start(engine::Engine& engine, const ServerOptions& opt) {
+Result<std::unique_ptr<GrpcServer>> GrpcServer::start(engine::Engine& engine,
+                                                      const ServerOptions& opt) {
   if (opt.listen.empty()) return Status(Errc::invalid_argument, "no listen address");
   auto impl = std::make_unique<Impl>();
   impl->service = std::make_unique<Service>(engine);
@@ -311,9 +341,9 @@ Result<std::unique_ptr<GrpcServer>> GrpcServer::start(engine::Engine& engine, co
     so.pem_key_cert_pairs.push_back({opt.tls.key_pem, opt.tls.cert_pem});
     if (!opt.tls.client_ca_pem.empty()) {
       so.pem_root_certs = opt.tls.client_ca_pem;
-      so.client_certificate_request = opt.tls.require_client_cert
-                                          ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
-                                          : GRPC_SSL_REQUEST_CLIENT_CERTIFICATE_AND_VERIFY;
+      so.client_certificate_request =
+          opt.tls.require_client_cert ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
+                                      : GRPC_SSL_REQUEST_CLIENT_CERTIFICATE_AND_VERIFY;
     }
     tcp_creds = grpc::SslServerCredentials(so);
   }
@@ -333,7 +363,8 @@ Result<std::unique_ptr<GrpcServer>> GrpcServer::start(engine::Engine& engine, co
   mode_t old = ::umask(0177);
   impl->server = b.BuildAndStart();
   ::umask(old);
-  if (!impl->server) return Status(Errc::io_error, "cannot bind the listen addresses (in use, or no permission)");
+  if (!impl->server)
+    return Status(Errc::io_error, "cannot bind the listen addresses (in use, or no permission)");
   for (auto& s : impl->port_slots) {
     if (*s == 0) {
       impl->server->Shutdown();
@@ -346,12 +377,15 @@ Result<std::unique_ptr<GrpcServer>> GrpcServer::start(engine::Engine& engine, co
     mode_t mode = 0600;
     if (!opt.socket_group.empty()) {
       struct group* g = ::getgrnam(opt.socket_group.c_str());
-      if (!g) return Status(Errc::invalid_argument, "unknown group '" + opt.socket_group + "' for the socket");
+      if (!g)
+        return Status(Errc::invalid_argument,
+                      "unknown group '" + opt.socket_group + "' for the socket");
       if (::chown(path.c_str(), static_cast<uid_t>(-1), g->gr_gid) != 0)
         return Status(Errc::io_error, "chown " + path + ": " + std::strerror(errno));
       mode = 0660;
     }
-    if (::chmod(path.c_str(), mode) != 0) return Status(Errc::io_error, "chmod " + path + ": " + std::strerror(errno));
+    if (::chmod(path.c_str(), mode) != 0)
+      return Status(Errc::io_error, "chmod " + path + ": " + std::strerror(errno));
   }
   return std::unique_ptr<GrpcServer>(new GrpcServer(std::move(impl)));
 }

@@ -30,7 +30,8 @@ struct ServerOptions {
 class GrpcServer {
  public:
   /// Binds every address and starts serving.
-  static Result<std::unique_ptr<GrpcServer>> start(engine::Engine& engine, const ServerOptions& opt);
+  static Result<std::unique_ptr<GrpcServer>> start(engine::Engine& engine,
+                                                   const ServerOptions& opt);
   ~GrpcServer();
   /// TCP ports actually bound, in listen order (useful with port 0).
   const std::vector<int>& tcp_ports() const;

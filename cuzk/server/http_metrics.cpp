@@ -11,9 +11,11 @@
 
 namespace cuzk::server {
 
-Result<std::unique_ptr<HttpMetrics>> HttpMetrics::start(const std::string& addr, std::function<std::string()> text) {
+Result<std::unique_ptr<HttpMetrics>> HttpMetrics::start(const std::string& addr,
+                                                        std::function<std::string()> text) {
   auto colon = addr.rfind(':');
-  if (colon == std::string::npos) return Status(Errc::invalid_argument, "metrics_listen '" + addr + "' needs host:port");
+  if (colon == std::string::npos)
+    return Status(Errc::invalid_argument, "metrics_listen '" + addr + "' needs host:port");
   std::string host = addr.substr(0, colon);
   if (host.empty() || host == "localhost") host = "127.0.0.1";
   int port = 0;
@@ -26,7 +28,8 @@ Result<std::unique_ptr<HttpMetrics>> HttpMetrics::start(const std::string& addr,
   sa.sin_family = AF_INET;
   sa.sin_port = htons(static_cast<std::uint16_t>(port));
   if (::inet_pton(AF_INET, host.c_str(), &sa.sin_addr) != 1)
-    return Status(Errc::invalid_argument, "metrics_listen host '" + host + "' is not an IPv4 address");
+    return Status(Errc::invalid_argument,
+                  "metrics_listen host '" + host + "' is not an IPv4 address");
   std::unique_ptr<HttpMetrics> m(new HttpMetrics());
   m->text_ = std::move(text);
   m->fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -65,8 +68,8 @@ void HttpMetrics::loop() {
     std::string resp;
     if (req.rfind("GET /metrics ", 0) == 0 || req.rfind("GET /metrics?", 0) == 0) {
       std::string body = text_();
-      resp = "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: " + std::to_string(body.size()) +
-             "\r\nConnection: close\r\n\r\n" + body;
+      resp = "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: " +
+             std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
     } else {
       resp = "HTTP/1.0 404 Not Found\r\nContent-Length: 10\r\nConnection: close\r\n\r\nnot found\n";
     }

@@ -16,7 +16,8 @@ namespace cuzk::server {
 class HttpMetrics {
  public:
   /// Listens on |addr| ("host:port" or ":port"); |text| produces the body per request.
-  static Result<std::unique_ptr<HttpMetrics>> start(const std::string& addr, std::function<std::string()> text);
+  static Result<std::unique_ptr<HttpMetrics>> start(const std::string& addr,
+                                                    std::function<std::string()> text);
   ~HttpMetrics();
   int port() const { return port_; }
 

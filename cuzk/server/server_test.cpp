@@ -3,21 +3,21 @@
 // complete, per-client limits, TLS and mutual TLS, /metrics over HTTP, a bounded load test, and
 // journal recovery of a daemon process killed with SIGKILL.
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <spdlog/spdlog.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
 #include <filesystem>
 #include <fstream>
 #include <future>
-#include <grpcpp/generic/generic_stub.h>
-#include <grpcpp/grpcpp.h>
 #include <sstream>
 #include <thread>
 
@@ -43,7 +43,8 @@ fs::path temp_dir(const std::string& tag) {
   return d;
 }
 
-pb::SubmitProofRequest job(const std::string& id, std::uint64_t seed, std::uint32_t parts, pb::Priority p = pb::PRIORITY_UNSPECIFIED) {
+pb::SubmitProofRequest job(const std::string& id, std::uint64_t seed, std::uint32_t parts,
+                           pb::Priority p = pb::PRIORITY_UNSPECIFIED) {
   pb::SubmitProofRequest r;
   r.set_request_id(id);
   r.set_circuit_id("bench-10");
@@ -53,11 +54,13 @@ pb::SubmitProofRequest job(const std::string& id, std::uint64_t seed, std::uint3
   return r;
 }
 
-std::shared_ptr<grpc::Channel> channel(const std::string& target, std::shared_ptr<grpc::ChannelCredentials> creds = nullptr) {
+std::shared_ptr<grpc::Channel> channel(const std::string& target,
+                                       std::shared_ptr<grpc::ChannelCredentials> creds = nullptr) {
   grpc::ChannelArguments args;
   args.SetMaxSendMessageSize(512 << 20);
   args.SetMaxReceiveMessageSize(512 << 20);
-  return grpc::CreateCustomChannel(target, creds ? creds : grpc::InsecureChannelCredentials(), args);
+  return grpc::CreateCustomChannel(target, creds ? creds : grpc::InsecureChannelCredentials(),
+                                   args);
 }
 
 struct Daemon {
@@ -68,7 +71,8 @@ struct Daemon {
   std::unique_ptr<pb::ProvingEngine::Stub> stub;
   std::string sock;
 
-  explicit Daemon(const std::string& tag, engine::FakeProverOptions fo = {.synth_ms = 2, .gpu_ms = 2},
+  explicit Daemon(const std::string& tag,
+                  engine::FakeProverOptions fo = {.synth_ms = 2, .gpu_ms = 2},
                   engine::EngineOptions eo = {}, std::uint64_t max_msg = 256u << 20) {
     dir = temp_dir(tag);
     fake = std::make_shared<engine::FakeProver>(fo);
@@ -124,7 +128,8 @@ TEST(Server, EveryRpcRoundTrip) {
     EXPECT_TRUE(sr.existing());
   }
   {  // Prove over TCP too
-    auto tcp = pb::ProvingEngine::NewStub(channel("127.0.0.1:" + std::to_string(d.server->tcp_ports().at(0))));
+    auto tcp = pb::ProvingEngine::NewStub(
+        channel("127.0.0.1:" + std::to_string(d.server->tcp_ports().at(0))));
     grpc::ClientContext ctx;
     pb::ProveRequest req;
     *req.mutable_submit() = job("", 12, 2);
@@ -168,9 +173,10 @@ TEST(Server, EveryRpcRoundTrip) {
     EXPECT_EQ(s.gpus(0).partitions_proved(), 5u);
     EXPECT_EQ(s.gpus(0).workers(), 2u);
     EXPECT_GT(s.gpus(0).busy_any_seconds(), 0.0);
-    EXPECT_EQ(s.gpus(0).partitions_assigned(), 0u);  // every partition went through the device stage
+    EXPECT_EQ(s.gpus(0).partitions_assigned(),
+              0u);  // every partition went through the device stage
     EXPECT_GE(s.gpus(0).partitions_depth(), 1u);
-    EXPECT_EQ(s.gpus(0).partitions_taken(), 0u);  // one device: nothing to take over
+    EXPECT_EQ(s.gpus(0).partitions_taken(), 0u);         // one device: nothing to take over
     EXPECT_EQ(s.gpus(0).pinned_host_total_bytes(), 0u);  // the fake prover has no device memory
     EXPECT_EQ(s.gpus(0).streamed_bases_bytes(), 0u);
     ASSERT_EQ(s.loaded_srs_size(), 1);
@@ -187,10 +193,13 @@ TEST(Server, EveryRpcRoundTrip) {
     grpc::ClientContext ctx;
     pb::GetMetricsResponse m;
     ASSERT_TRUE(d.stub->GetMetrics(&ctx, pb::GetMetricsRequest(), &m).ok());
-    EXPECT_NE(m.prometheus_text().find("cuzk_proofs_completed_total 2"), std::string::npos) << m.prometheus_text();
-    EXPECT_NE(m.prometheus_text().find("cuzk_memory_budget_bytes{kind=\"peak\"}"), std::string::npos);
+    EXPECT_NE(m.prometheus_text().find("cuzk_proofs_completed_total 2"), std::string::npos)
+        << m.prometheus_text();
+    EXPECT_NE(m.prometheus_text().find("cuzk_memory_budget_bytes{kind=\"peak\"}"),
+              std::string::npos);
     EXPECT_NE(m.prometheus_text().find("process_resident_memory_bytes "), std::string::npos);
-    EXPECT_NE(m.prometheus_text().find("cuzk_process_peak_resident_memory_bytes "), std::string::npos);
+    EXPECT_NE(m.prometheus_text().find("cuzk_process_peak_resident_memory_bytes "),
+              std::string::npos);
   }
   {  // EvictSRS: frees the key; a second evict finds nothing; unknown circuit NOT_FOUND
     grpc::ClientContext ctx;
@@ -224,12 +233,14 @@ TEST(Server, EvictRefusedWhileInUse) {
   EXPECT_NE(st.error_message().find("in use"), std::string::npos) << st.error_message();
 }
 
-grpc::Status raw_call(grpc::GenericStub& stub, const std::string& method, const std::string& bytes) {
+grpc::Status raw_call(grpc::GenericStub& stub, const std::string& method,
+                      const std::string& bytes) {
   grpc::Slice slice(bytes);
   grpc::ByteBuffer req(&slice, 1), resp;
   grpc::ClientContext ctx;
   std::promise<grpc::Status> done;
-  stub.UnaryCall(&ctx, method, grpc::StubOptions(), &req, &resp, [&](grpc::Status s) { done.set_value(s); });
+  stub.UnaryCall(&ctx, method, grpc::StubOptions(), &req, &resp,
+                 [&](grpc::Status s) { done.set_value(s); });
   return done.get_future().get();
 }
 
@@ -264,7 +275,8 @@ TEST(Server, MalformedRequestsFailAloneWhileOthersComplete) {
   {
     grpc::ClientContext ctx;
     pb::ProveResponse resp;
-    EXPECT_EQ(d.stub->Prove(&ctx, pb::ProveRequest(), &resp).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(d.stub->Prove(&ctx, pb::ProveRequest(), &resp).error_code(),
+              grpc::StatusCode::INVALID_ARGUMENT);
   }
   {
     grpc::ClientContext ctx;
@@ -275,7 +287,8 @@ TEST(Server, MalformedRequestsFailAloneWhileOthersComplete) {
   }
   {  // bytes that are not a protobuf message
     grpc::GenericStub raw(channel("unix:" + d.sock));
-    auto s = raw_call(raw, "/cuzk.v1.ProvingEngine/SubmitProof", std::string("\xff\xff\xff\xff\x0f garbage", 14));
+    auto s = raw_call(raw, "/cuzk.v1.ProvingEngine/SubmitProof",
+                      std::string("\xff\xff\xff\xff\x0f garbage", 14));
     EXPECT_FALSE(s.ok());
     auto s2 = raw_call(raw, "/cuzk.v1.ProvingEngine/NoSuchMethod", "");
     EXPECT_EQ(s2.error_code(), grpc::StatusCode::UNIMPLEMENTED);
@@ -316,7 +329,8 @@ TEST(Server, PendingLimitPerClientIsResourceExhausted) {
 }
 
 TEST(Server, LoadTestManyClientsNothingLost) {
-  Daemon d("load", {.synth_ms = 0, .gpu_ms = 0, .key_load_ms = 1}, {.synthesis_workers = 2, .gpu_workers_per_device = 2});
+  Daemon d("load", {.synth_ms = 0, .gpu_ms = 0, .key_load_ms = 1},
+           {.synthesis_workers = 2, .gpu_workers_per_device = 2});
   constexpr int kThreads = 5, kJobs = 40;
   std::atomic<int> ok{0};
   std::vector<std::thread> ts;
@@ -331,7 +345,8 @@ TEST(Server, LoadTestManyClientsNothingLost) {
         *req.mutable_submit() = job("L" + std::to_string(t) + "_" + std::to_string(i), seed, parts,
                                     static_cast<pb::Priority>(1 + i % 4));
         pb::ProveResponse resp;
-        if (stub->Prove(&ctx, req, &resp).ok() && resp.result().status() == pb::AwaitProofResponse::COMPLETED &&
+        if (stub->Prove(&ctx, req, &resp).ok() &&
+            resp.result().status() == pb::AwaitProofResponse::COMPLETED &&
             resp.result().proof() == engine::fake_expected_proof("bench-10", seed, parts))
           ++ok;
       }
@@ -383,26 +398,32 @@ std::string slurp(const fs::path& p) {
 bool make_certs(const fs::path& d) {
   std::string D = d.string();
   auto ca = [&](const std::string& name) {
-    return sh("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=" + name + " -keyout " + D + "/" + name +
-              ".key -out " + D + "/" + name + ".pem");
+    return sh(
+        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "
+        "/CN=" +
+        name + " -keyout " + D + "/" + name + ".key -out " + D + "/" + name + ".pem");
   };
   auto leaf = [&](const std::string& name, const std::string& ca_name, const std::string& ext) {
     std::ofstream(d / (name + ".ext")) << ext;
-    return sh("openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=" + name + " -keyout " + D + "/" + name + ".key -out " + D +
-              "/" + name + ".csr") &&
-           sh("openssl x509 -req -in " + D + "/" + name + ".csr -CA " + D + "/" + ca_name + ".pem -CAkey " + D + "/" +
-              ca_name + ".key -CAcreateserial -days 2 -extfile " + D + "/" + name + ".ext -out " + D + "/" + name + ".pem");
+    return sh("openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=" +
+              name + " -keyout " + D + "/" + name + ".key -out " + D + "/" + name + ".csr") &&
+           sh("openssl x509 -req -in " + D + "/" + name + ".csr -CA " + D + "/" + ca_name +
+              ".pem -CAkey " + D + "/" + ca_name + ".key -CAcreateserial -days 2 -extfile " + D +
+              "/" + name + ".ext -out " + D + "/" + name + ".pem");
   };
   return ca("ca") && ca("otherca") &&
-         leaf("server", "ca", "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n") &&
-         leaf("client", "ca", "extendedKeyUsage=clientAuth\n") && leaf("intruder", "otherca", "extendedKeyUsage=clientAuth\n");
+         leaf("server", "ca",
+              "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n") &&
+         leaf("client", "ca", "extendedKeyUsage=clientAuth\n") &&
+         leaf("intruder", "otherca", "extendedKeyUsage=clientAuth\n");
 }
 
 TEST(Server, MutualTls) {
   if (!sh("openssl version")) GTEST_SKIP() << "openssl CLI not found";
   auto dir = temp_dir("tls");
   ASSERT_TRUE(make_certs(dir));
-  auto fake = std::make_shared<engine::FakeProver>(engine::FakeProverOptions{.synth_ms = 1, .gpu_ms = 1});
+  auto fake =
+      std::make_shared<engine::FakeProver>(engine::FakeProverOptions{.synth_ms = 1, .gpu_ms = 1});
   auto e = engine::Engine::create({}, {fake});
   ASSERT_TRUE(e.ok());
   ServerOptions so{.listen = {"127.0.0.1:0"}};
@@ -426,7 +447,7 @@ TEST(Server, MutualTls) {
   EXPECT_TRUE(call("client.pem", "client.key").ok());
   EXPECT_FALSE(call("", "").ok());                          // no client certificate
   EXPECT_FALSE(call("intruder.pem", "intruder.key").ok());  // signed by the wrong CA
-  {  // plaintext to a TLS port fails too
+  {                                                         // plaintext to a TLS port fails too
     auto stub = pb::ProvingEngine::NewStub(channel(target));
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + 3s);
@@ -470,10 +491,11 @@ bool wait_ready(const std::string& target) {
 TEST(Server, DaemonJournalSurvivesKillDashNine) {
   auto dir = temp_dir("kill9");
   std::string sock = (dir / "d.sock").string();
-  std::ofstream(dir / "cuzk.toml") << "[daemon]\nlisten = \"unix://" << sock << "\"\njournal = \"" << (dir / "j.db").string()
-                                    << "\"\nshutdown_grace_s = 5\n[engine]\nprover = \"fake\"\nsynthesis_workers = 1\n"
-                                    << "gpu_workers_per_device = 1\n[memory]\nbudget = \"64MiB\"\n"
-                                    << "[fake]\nsynth_ms = 150\ngpu_ms = 5\n[logging]\nlevel = \"warn\"\n";
+  std::ofstream(dir / "cuzk.toml")
+      << "[daemon]\nlisten = \"unix://" << sock << "\"\njournal = \"" << (dir / "j.db").string()
+      << "\"\nshutdown_grace_s = 5\n[engine]\nprover = \"fake\"\nsynthesis_workers = 1\n"
+      << "gpu_workers_per_device = 1\n[memory]\nbudget = \"64MiB\"\n"
+      << "[fake]\nsynth_ms = 150\ngpu_ms = 5\n[logging]\nlevel = \"warn\"\n";
   pid_t pid = spawn_daemon(dir);
   ASSERT_GT(pid, 0);
   ASSERT_TRUE(wait_ready("unix:" + sock)) << slurp(dir / "daemon.log");

@@ -48,9 +48,12 @@ std::vector<Affine<C>> make_bases(std::size_t n, std::mt19937_64& rng) {
   auto out = batch_to_affine_vartime<C>(j);
   for (std::size_t i = 0; i < n; ++i) {
     const auto r = rng() % 40;
-    if (r == 0) out[i] = Affine<C>::identity();
-    else if (r == 1 && i > 0) out[i] = out[rng() % i];
-    else if (r == 2 && i > 0) out[i] = -out[rng() % i];
+    if (r == 0)
+      out[i] = Affine<C>::identity();
+    else if (r == 1 && i > 0)
+      out[i] = out[rng() % i];
+    else if (r == 2 && i > 0)
+      out[i] = -out[rng() % i];
   }
   return out;
 }
@@ -60,9 +63,12 @@ std::vector<Fr> make_scalars(std::size_t n, unsigned ones_zeros, std::mt19937_64
   std::vector<Fr> s(n);
   for (auto& k : s) {
     const auto r = rng() % 100;
-    if (r < ones_zeros) k = (rng() & 1) ? Fr::one() : Fr::zero();
-    else if (r < ones_zeros + 3) k = -Fr::one();
-    else k = random_fr(rng);
+    if (r < ones_zeros)
+      k = (rng() & 1) ? Fr::one() : Fr::zero();
+    else if (r < ones_zeros + 3)
+      k = -Fr::one();
+    else
+      k = random_fr(rng);
   }
   return s;
 }
@@ -80,7 +86,8 @@ class Conformance : public ::testing::TestWithParam<std::string> {
 };
 
 template <class C>
-void msm_case(Backend& b, CpuBackend& ref, std::mt19937_64& rng, std::uint64_t seed, std::size_t max_n) {
+void msm_case(Backend& b, CpuBackend& ref, std::mt19937_64& rng, std::uint64_t seed,
+              std::size_t max_n) {
   const bool g1 = std::is_same_v<C, G1Curve>;
   for (int round = 0; round < 6; ++round) {
     std::size_t n = 1 + rng() % max_n;
@@ -88,8 +95,10 @@ void msm_case(Backend& b, CpuBackend& ref, std::mt19937_64& rng, std::uint64_t s
     const std::size_t extra = rng() % 5;
     const auto bases = make_bases<C>(n + extra, rng);
     auto load = [&](Backend& x) {
-      if constexpr (std::is_same_v<C, G1Curve>) return x.load_bases_g1(bases);
-      else return x.load_bases_g2(bases);
+      if constexpr (std::is_same_v<C, G1Curve>)
+        return x.load_bases_g1(bases);
+      else
+        return x.load_bases_g2(bases);
     };
     const auto id = load(b), ref_id = load(ref);
     ASSERT_TRUE(id.ok() && ref_id.ok()) << id.status().to_string();
@@ -102,14 +111,17 @@ void msm_case(Backend& b, CpuBackend& ref, std::mt19937_64& rng, std::uint64_t s
       opt.density = {.bits = bits, .base_offset = extra};
     }
     auto run = [&](Backend& x, BasesId i) -> Result<Jacobian<C>> {
-      if constexpr (std::is_same_v<C, G1Curve>) return x.msm_g1(i, scalars, opt);
-      else return x.msm_g2(i, scalars, opt);
+      if constexpr (std::is_same_v<C, G1Curve>)
+        return x.msm_g1(i, scalars, opt);
+      else
+        return x.msm_g2(i, scalars, opt);
     };
     const auto got = run(b, *id);
     const auto expect = run(ref, *ref_id);
     ASSERT_TRUE(expect.ok());
     ASSERT_TRUE(got.ok()) << got.status().to_string();
-    EXPECT_TRUE(*got == *expect) << (g1 ? "G1" : "G2") << " n=" << n << " round=" << round << " seed=" << seed;
+    EXPECT_TRUE(*got == *expect) << (g1 ? "G1" : "G2") << " n=" << n << " round=" << round
+                                 << " seed=" << seed;
     EXPECT_TRUE(b.release_bases(*id).ok());
     EXPECT_TRUE(ref.release_bases(*ref_id).ok());
   }
@@ -140,7 +152,8 @@ TEST_P(Conformance, MsmEdgeCases) {
     for (auto split : {BitSplit::always, BitSplit::never}) {
       const auto got = backend_->msm_g1(*id, same, {.bit_split = split});
       ASSERT_TRUE(got.ok()) << got.status().to_string();
-      EXPECT_TRUE(*got == *reference_.msm_g1(*ref_id, same, {})) << "k=" << k.to_hex() << " seed=" << seed;
+      EXPECT_TRUE(*got == *reference_.msm_g1(*ref_id, same, {}))
+          << "k=" << k.to_hex() << " seed=" << seed;
     }
   }
   // An empty density selects nothing past the bitmap; an all-clear bitmap gives the identity.
@@ -171,8 +184,8 @@ TEST_P(Conformance, NttFamily) {
           const NttOptions opt{.direction = dir, .coset = coset, .coset_shift = shift};
           ASSERT_TRUE(backend_->ntt(v, opt).ok());
           ASSERT_TRUE(reference_.ntt(w, opt).ok());
-          EXPECT_EQ(v, w) << "n=" << n << " dir=" << static_cast<int>(dir) << " coset=" << coset << " shift=" << shift
-                          << " seed=" << seed;
+          EXPECT_EQ(v, w) << "n=" << n << " dir=" << static_cast<int>(dir) << " coset=" << coset
+                          << " shift=" << shift << " seed=" << seed;
         }
       }
     }
@@ -226,7 +239,8 @@ TEST_P(Conformance, ComputeHSnarkjs) {
 INSTANTIATE_TEST_SUITE_P(Backends, Conformance, ::testing::ValuesIn(backend_names()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name;
-                           for (char ch : info.param) name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+                           for (char ch : info.param)
+                             name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
                            return name;
                          });
 

@@ -39,16 +39,18 @@ struct Row {
 };
 std::vector<Row> g_rows;
 
-void report(const std::string& op, const std::string& size, double ms, double metric, const std::string& unit,
-            double anchor_ms) {
+void report(const std::string& op, const std::string& size, double ms, double metric,
+            const std::string& unit, double anchor_ms) {
   g_rows.push_back({op, size, ms, metric, unit, anchor_ms});
-  std::printf("csv,%s,%s,%.3f,%.4g,%s,%.3f,%.3f\n", op.c_str(), size.c_str(), ms, metric, unit.c_str(), anchor_ms,
-              anchor_ms > 0 ? ms / anchor_ms : 0.0);
+  std::printf("csv,%s,%s,%.3f,%.4g,%s,%.3f,%.3f\n", op.c_str(), size.c_str(), ms, metric,
+              unit.c_str(), anchor_ms, anchor_ms > 0 ? ms / anchor_ms : 0.0);
   std::fflush(stdout);
 }
 
 double now_ms() {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 /// Median of |reps| timed runs after one warm-up; |fn| must finish its work (it synchronizes).
@@ -70,7 +72,8 @@ double time_ms(int reps, const std::function<void()>& fn) {
 template <class F>
 __global__ void mul_chain_kernel(F* out, const F* in, int iters) {
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-  F a = in[(4 * i) & 1023], b = in[(4 * i + 1) & 1023], c = in[(4 * i + 2) & 1023], d = in[(4 * i + 3) & 1023];
+  F a = in[(4 * i) & 1023], b = in[(4 * i + 1) & 1023], c = in[(4 * i + 2) & 1023],
+    d = in[(4 * i + 3) & 1023];
   const F m = in[(i + 7) & 1023];
   for (int k = 0; k < iters; ++k) {
     a = a * m;
@@ -84,7 +87,8 @@ __global__ void mul_chain_kernel(F* out, const F* in, int iters) {
 template <class F>
 __global__ void sqr_chain_kernel(F* out, const F* in, int iters) {
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-  F a = in[(4 * i) & 1023], b = in[(4 * i + 1) & 1023], c = in[(4 * i + 2) & 1023], d = in[(4 * i + 3) & 1023];
+  F a = in[(4 * i) & 1023], b = in[(4 * i + 1) & 1023], c = in[(4 * i + 2) & 1023],
+    d = in[(4 * i + 3) & 1023];
   for (int k = 0; k < iters; ++k) {
     a = a.square();
     b = b.square();
@@ -113,7 +117,8 @@ __global__ void fill_random_kernel(F* out, std::size_t n, std::uint64_t seed) {
 }
 
 /// Scalars with the PoRep mix: |p0| zeros, |p1| ones (per 1000), the rest random.
-__global__ void fill_mix_kernel(DevFr* out, std::size_t n, std::uint64_t seed, unsigned p0, unsigned p1) {
+__global__ void fill_mix_kernel(DevFr* out, std::size_t n, std::uint64_t seed, unsigned p0,
+                                unsigned p1) {
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (i >= n) return;
   std::uint64_t x = seed ^ (i * 0x9e3779b97f4a7c15ULL);
@@ -121,8 +126,10 @@ __global__ void fill_mix_kernel(DevFr* out, std::size_t n, std::uint64_t seed, u
   x *= 0xff51afd7ed558ccdULL;
   x ^= x >> 33;
   const unsigned roll = static_cast<unsigned>(x % 1000);
-  if (roll < p0) out[i] = DevFr::zero();
-  else if (roll < p0 + p1) out[i] = DevFr::one();
+  if (roll < p0)
+    out[i] = DevFr::zero();
+  else if (roll < p0 + p1)
+    out[i] = DevFr::one();
 }
 
 template <class F>
@@ -148,7 +155,8 @@ void bench_field(DeviceContext& ctx) {
   const int iters = 256;
   const unsigned grid = static_cast<unsigned>(threads / 256);
   // anchor: the time sppark's rate (PERF.md §4b) would take for the same count
-  auto time_kernel = [&](const char* name, const std::function<void()>& launch, double anchor_gops) {
+  auto time_kernel = [&](const char* name, const std::function<void()>& launch,
+                         double anchor_gops) {
     const double ms = time_ms(3, [&] {
       launch();
       CUZK_CUDA_CHECK_LAUNCH();
@@ -164,10 +172,14 @@ void bench_field(DeviceContext& ctx) {
   DevFr* ri = in->as<DevFr>();
   DevFp2* qo = out->as<DevFp2>();
   DevFp2* qi = in->as<DevFp2>();
-  time_kernel("fp_mul", [&] { mul_chain_kernel<DevFp><<<grid, 256, 0, s>>>(fo, fi, iters); }, 27.16);
-  time_kernel("fp_sqr", [&] { sqr_chain_kernel<DevFp><<<grid, 256, 0, s>>>(fo, fi, iters); }, 33.8);
-  time_kernel("fr_mul", [&] { mul_chain_kernel<DevFr><<<grid, 256, 0, s>>>(ro, ri, iters); }, 58.75);
-  time_kernel("fp2_mul", [&] { mul_chain_kernel<DevFp2><<<grid, 256, 0, s>>>(qo, qi, iters); }, 0);
+  time_kernel(
+      "fp_mul", [&] { mul_chain_kernel<DevFp><<<grid, 256, 0, s>>>(fo, fi, iters); }, 27.16);
+  time_kernel(
+      "fp_sqr", [&] { sqr_chain_kernel<DevFp><<<grid, 256, 0, s>>>(fo, fi, iters); }, 33.8);
+  time_kernel(
+      "fr_mul", [&] { mul_chain_kernel<DevFr><<<grid, 256, 0, s>>>(ro, ri, iters); }, 58.75);
+  time_kernel(
+      "fp2_mul", [&] { mul_chain_kernel<DevFp2><<<grid, 256, 0, s>>>(qo, qi, iters); }, 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,12 +187,18 @@ void bench_field(DeviceContext& ctx) {
 double ntt_anchor(unsigned lg, int variant) {
   // PERF.md §2 (sppark on this H200): forward NN; inverse and coset where measured.
   switch (lg) {
-    case 20: return variant == 0 ? 0.27 : variant == 1 ? 0.29 : 0;
-    case 22: return variant == 0 ? 1.12 : 0;
-    case 24: return variant == 0 ? 4.73 : variant == 1 ? 4.98 : 5.33;
-    case 25: return variant == 0 ? 9.99 : 0;
-    case 26: return variant == 0 ? 23.8 : variant == 1 ? 24.8 : 26.2;
-    case 27: return variant == 0 ? 44.3 : variant == 1 ? 46.9 : 49.1;
+    case 20:
+      return variant == 0 ? 0.27 : variant == 1 ? 0.29 : 0;
+    case 22:
+      return variant == 0 ? 1.12 : 0;
+    case 24:
+      return variant == 0 ? 4.73 : variant == 1 ? 4.98 : 5.33;
+    case 25:
+      return variant == 0 ? 9.99 : 0;
+    case 26:
+      return variant == 0 ? 23.8 : variant == 1 ? 24.8 : 26.2;
+    case 27:
+      return variant == 0 ? 44.3 : variant == 1 ? 46.9 : 49.1;
   }
   return 0;
 }
@@ -192,14 +210,16 @@ void bench_ntt(DeviceContext& ctx, NttTables& tables, unsigned min_log, unsigned
     auto v = ctx.alloc(n * sizeof(Fr), "ntt values");
     auto sc = ctx.alloc(n * sizeof(Fr), "ntt scratch");
     if (!v.ok() || !sc.ok()) {
-      std::printf("skip ntt 2^%u: %s\n", lg, (v.ok() ? sc.status() : v.status()).to_string().c_str());
+      std::printf("skip ntt 2^%u: %s\n", lg,
+                  (v.ok() ? sc.status() : v.status()).to_string().c_str());
       continue;
     }
     fill_random(v->as<DevFr>(), n, lg, s);
     const char* names[3] = {"ntt_fwd", "ntt_inv", "ntt_coset_fwd"};
     for (int variant = 0; variant < 3; ++variant) {
       const GpuNttMode mode{.inverse = variant == 1, .coset = variant == 2};
-      const double ms = time_ms(5, [&] { ntt_device(ctx, tables, v->as<Fr>(), sc->as<Fr>(), lg, mode, s); });
+      const double ms =
+          time_ms(5, [&] { ntt_device(ctx, tables, v->as<Fr>(), sc->as<Fr>(), lg, mode, s); });
       report(names[variant], "2^" + std::to_string(lg), ms, ms, "ms", ntt_anchor(lg, variant));
     }
   }
@@ -220,7 +240,8 @@ void bench_h(DeviceContext& ctx, NttTables& tables, unsigned lg) {
   const double ms = time_ms(3, [&] {
     for (int i = 0; i < 3; ++i) fill_random(buf[i].as<DevFr>(), n, 100 + i, s);
     CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
-    compute_h_device(ctx, tables, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(), buf[3].as<Fr>(), lg, s);
+    compute_h_device(ctx, tables, buf[0].as<Fr>(), buf[1].as<Fr>(), buf[2].as<Fr>(),
+                     buf[3].as<Fr>(), lg, s);
   });
   // anchor: 7 sppark NTTs ≈ 0.32 s at 2^27 (PERF.md §2), scaled by size
   report("h_compute", "2^" + std::to_string(lg), ms, ms, "ms", lg == 27 ? 320.0 : 0);
@@ -244,7 +265,8 @@ std::vector<Affine<C>> host_distinct_points(std::size_t n) {
 /// Resident bases of |n| points: 2^16 distinct ones replicated.
 template <class C, class F>
 ResidentBases make_bases(DeviceContext& ctx, std::size_t n, cudaStream_t s,
-                         ResidentBases (*upload)(DeviceContext&, std::span<const Affine<C>>, cudaStream_t)) {
+                         ResidentBases (*upload)(DeviceContext&, std::span<const Affine<C>>,
+                                                 cudaStream_t)) {
   const std::size_t distinct = std::min<std::size_t>(n, 1 << 16);
   const auto pts = host_distinct_points<C>(distinct);
   ResidentBases small = upload(ctx, pts, s);
@@ -252,11 +274,14 @@ ResidentBases make_bases(DeviceContext& ctx, std::size_t n, cudaStream_t s,
   r.count = n;
   r.g2 = small.g2;
   auto buf = ctx.alloc(n * sizeof(DevAffine<F>), "bench bases");
-  if (!buf.ok()) throw CudaError(cudaErrorMemoryAllocation, buf.status().to_string().c_str(), __FILE__, __LINE__);
+  if (!buf.ok())
+    throw CudaError(cudaErrorMemoryAllocation, buf.status().to_string().c_str(), __FILE__,
+                    __LINE__);
   r.points = std::move(buf).value();
-  CUZK_CUDA_CHECK(cudaMemcpyAsync(r.points.data(), small.points.data(), distinct * sizeof(DevAffine<F>),
-                                  cudaMemcpyDeviceToDevice, s));
-  replicate_kernel<F><<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(r.points.as<DevAffine<F>>(), n, distinct);
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(r.points.data(), small.points.data(),
+                                  distinct * sizeof(DevAffine<F>), cudaMemcpyDeviceToDevice, s));
+  replicate_kernel<F><<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(
+      r.points.as<DevAffine<F>>(), n, distinct);
   CUZK_CUDA_CHECK_LAUNCH();
   CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
   return r;
@@ -264,21 +289,31 @@ ResidentBases make_bases(DeviceContext& ctx, std::size_t n, cudaStream_t s,
 
 double msm_g1_anchor(unsigned lg) {
   switch (lg) {
-    case 20: return 22.1;
-    case 22: return 53.9;
-    case 24: return 159.6;
-    case 25: return 290.3;
-    case 26: return 557.4;
-    case 27: return 1080.0;
+    case 20:
+      return 22.1;
+    case 22:
+      return 53.9;
+    case 24:
+      return 159.6;
+    case 25:
+      return 290.3;
+    case 26:
+      return 557.4;
+    case 27:
+      return 1080.0;
   }
   return 0;
 }
 double msm_g2_anchor(unsigned lg) {
   switch (lg) {
-    case 20: return 48.9;
-    case 22: return 139.2;
-    case 24: return 456.2;
-    case 25: return 840.0;
+    case 20:
+      return 48.9;
+    case 22:
+      return 139.2;
+    case 24:
+      return 456.2;
+    case 25:
+      return 840.0;
   }
   return 0;
 }
@@ -291,15 +326,20 @@ void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window
     ResidentBases rb = kG2 ? make_bases<G2Curve, DevFp2>(ctx, n, s, upload_bases_g2)
                            : make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
     auto sc = ctx.alloc(n * sizeof(Fr), "msm scalars");
-    if (!sc.ok()) throw CudaError(cudaErrorMemoryAllocation, sc.status().to_string().c_str(), __FILE__, __LINE__);
+    if (!sc.ok())
+      throw CudaError(cudaErrorMemoryAllocation, sc.status().to_string().c_str(), __FILE__,
+                      __LINE__);
     fill_random(sc->as<DevFr>(), n, lg * 7, s);
     GpuMsmStats st;
     const GpuMsmConfig cfg{.window_bits = window};
     const double ms = time_ms(3, [&] {
-      if constexpr (kG2) (void)msm_g2_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st);
-      else (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st);
+      if constexpr (kG2)
+        (void)msm_g2_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st);
+      else
+        (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st);
     });
-    report(kG2 ? "msm_g2" : "msm_g1", "2^" + std::to_string(lg) + " c=" + std::to_string(st.window_bits), ms,
+    report(kG2 ? "msm_g2" : "msm_g1",
+           "2^" + std::to_string(lg) + " c=" + std::to_string(st.window_bits), ms,
            ms * 1e6 / static_cast<double>(n), "ns/pt", kG2 ? msm_g2_anchor(lg) : msm_g1_anchor(lg));
   }
 }
@@ -309,13 +349,15 @@ void bench_batch_add(DeviceContext& ctx, unsigned lg) {
   const std::size_t n = std::size_t{1} << lg;
   ResidentBases rb = make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
   auto sc = ctx.alloc(n * sizeof(Fr), "scalars");
-  fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(sc->as<DevFr>(), n, 5, 500, 500);
+  fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(sc->as<DevFr>(), n, 5, 500,
+                                                                         500);
   CUZK_CUDA_CHECK_LAUNCH();
   GpuMsmStats st;
-  const double ms = time_ms(3, [&] { (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, {}, s, &st); });
+  const double ms =
+      time_ms(3, [&] { (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, {}, s, &st); });
   const double ns = ms * 1e6 / static_cast<double>(st.ones);
-  report("batch_add", "2^" + std::to_string(lg) + " sel=" + std::to_string(st.ones), ms, ns, "ns/sel",
-         st.ones * 0.51e-6);
+  report("batch_add", "2^" + std::to_string(lg) + " sel=" + std::to_string(st.ones), ms, ns,
+         "ns/sel", st.ones * 0.51e-6);
 }
 
 /// The small-card path at 2^lg G1 (msm/streamed.cuh): one MSM with host scalars over bases
@@ -340,15 +382,18 @@ void bench_msm_stream(DeviceContext& ctx, unsigned lg) {
     report("msm_resident", sz + " host scalars", ms, ms * 1e6 / static_cast<double>(n), "ns/pt", 0);
   }
   StreamedBases sb = make_streamed_bases_g1(ctx, pts);
-  std::printf("streamed table %.1f MiB, pinned %d\n", static_cast<double>(sb.bytes()) / (1 << 20), sb.is_pinned() ? 1 : 0);
+  std::printf("streamed table %.1f MiB, pinned %d\n", static_cast<double>(sb.bytes()) / (1 << 20),
+              sb.is_pinned() ? 1 : 0);
   if (sb.is_pinned()) {
     auto dst = ctx.alloc(sb.bytes(), "copy probe");
     if (dst.ok()) {
       const double ms = time_ms(3, [&] {
-        CUZK_CUDA_CHECK(cudaMemcpyAsync(dst->data(), sb.data(), sb.bytes(), cudaMemcpyHostToDevice, copy));
+        CUZK_CUDA_CHECK(
+            cudaMemcpyAsync(dst->data(), sb.data(), sb.bytes(), cudaMemcpyHostToDevice, copy));
         CUZK_CUDA_CHECK(cudaStreamSynchronize(copy));
       });
-      report("h2d_pinned", sz + " bases", ms, static_cast<double>(sb.bytes()) / ms / 1e6, "GB/s", 0);
+      report("h2d_pinned", sz + " bases", ms, static_cast<double>(sb.bytes()) / ms / 1e6, "GB/s",
+             0);
     }
   }
   for (unsigned slot_log : {lg - 2, lg - 3, lg - 4}) {
@@ -367,9 +412,11 @@ void bench_msm_stream(DeviceContext& ctx, unsigned lg) {
     plain.plain.reset(new unsigned char[sb.bytes()]);
     std::memcpy(plain.plain.get(), sb.data(), sb.bytes());
     G1Xyzz got;
-    const double ms = time_ms(1, [&] { got = msm_g1_streamed(ctx, plain, sc, {.slot_points = n / 4}, s, copy); });
+    const double ms =
+        time_ms(1, [&] { got = msm_g1_streamed(ctx, plain, sc, {.slot_points = n / 4}, s, copy); });
     const bool eq = got.to_affine_vartime() == ref.to_affine_vartime();
-    report("msm_streamed", sz + " plain host, slot 2^" + std::to_string(lg - 2) + (eq ? "" : " WRONG"), ms,
+    report("msm_streamed",
+           sz + " plain host, slot 2^" + std::to_string(lg - 2) + (eq ? "" : " WRONG"), ms,
            ms * 1e6 / static_cast<double>(n), "ns/pt", 0);
   }
 }
@@ -388,9 +435,11 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
   ResidentBases b1 = make_bases<G1Curve, DevFp>(ctx, nb, s, upload_bases_g1);
   ResidentBases b2 = make_bases<G2Curve, DevFp2>(ctx, nb, s, upload_bases_g2);
   auto w = ctx.alloc(n * sizeof(Fr), "witness");
-  if (!w.ok()) throw CudaError(cudaErrorMemoryAllocation, w.status().to_string().c_str(), __FILE__, __LINE__);
+  if (!w.ok())
+    throw CudaError(cudaErrorMemoryAllocation, w.status().to_string().c_str(), __FILE__, __LINE__);
   fill_random(w->as<DevFr>(), n, 9, s);
-  fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(w->as<DevFr>(), n, 11, 363, 363);
+  fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(w->as<DevFr>(), n, 11, 363,
+                                                                         363);
   CUZK_CUDA_CHECK_LAUNCH();
   std::vector<std::uint64_t> bdens((n + 63) / 64, 0);
   std::mt19937_64 rng(3);
@@ -402,7 +451,9 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
   DeviceBuffer hb[4];
   for (auto& b : hb) {
     auto r = ctx.alloc(n * sizeof(Fr), "h buffers");
-    if (!r.ok()) throw CudaError(cudaErrorMemoryAllocation, r.status().to_string().c_str(), __FILE__, __LINE__);
+    if (!r.ok())
+      throw CudaError(cudaErrorMemoryAllocation, r.status().to_string().c_str(), __FILE__,
+                      __LINE__);
     b = std::move(r).value();
   }
   double t_h = 0, t_a = 0, t_b1 = 0, t_b2 = 0, t_l = 0, t_hm = 0;
@@ -410,16 +461,19 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
     for (int i = 0; i < 3; ++i) fill_random(hb[i].as<DevFr>(), n, 20 + i, s);
     CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
     double t0 = now_ms();
-    compute_h_device(ctx, tables, hb[0].as<Fr>(), hb[1].as<Fr>(), hb[2].as<Fr>(), hb[3].as<Fr>(), lg, s);
+    compute_h_device(ctx, tables, hb[0].as<Fr>(), hb[1].as<Fr>(), hb[2].as<Fr>(), hb[3].as<Fr>(),
+                     lg, s);
     t_h = now_ms() - t0;
     t0 = now_ms();
     (void)msm_g1_device_resident(ctx, a, w->as<Fr>(), n, {.window_bits = window}, s);
     t_a = now_ms() - t0;
     t0 = now_ms();
-    (void)msm_g1_device_resident(ctx, b1, w->as<Fr>(), n, {.density_bits = bdens, .window_bits = window}, s);
+    (void)msm_g1_device_resident(ctx, b1, w->as<Fr>(), n,
+                                 {.density_bits = bdens, .window_bits = window}, s);
     t_b1 = now_ms() - t0;
     t0 = now_ms();
-    (void)msm_g2_device_resident(ctx, b2, w->as<Fr>(), n, {.density_bits = bdens, .window_bits = window}, s);
+    (void)msm_g2_device_resident(ctx, b2, w->as<Fr>(), n,
+                                 {.density_bits = bdens, .window_bits = window}, s);
     t_b2 = now_ms() - t0;
     t0 = now_ms();
     (void)msm_g1_device_resident(ctx, l, w->as<Fr>(), n, {.window_bits = window}, s);
@@ -450,21 +504,33 @@ int main(int argc, char** argv) {
   int window = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--ops" && i + 1 < argc) ops = argv[++i];
-    else if (a == "--max-log" && i + 1 < argc) max_log = static_cast<unsigned>(std::stoul(argv[++i]));
-    else if (a == "--min-log" && i + 1 < argc) min_log = static_cast<unsigned>(std::stoul(argv[++i]));
-    else if (a == "--partition-log" && i + 1 < argc) part_log = static_cast<unsigned>(std::stoul(argv[++i]));
-    else if (a == "--window" && i + 1 < argc) window = std::stoi(argv[++i]);
-    else if (a == "--stream-log" && i + 1 < argc) stream_log = static_cast<unsigned>(std::stoul(argv[++i]));
-    else if (a == "--quick") max_log = 20, part_log = 20, min_log = 16;
+    if (a == "--ops" && i + 1 < argc)
+      ops = argv[++i];
+    else if (a == "--max-log" && i + 1 < argc)
+      max_log = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--min-log" && i + 1 < argc)
+      min_log = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--partition-log" && i + 1 < argc)
+      part_log = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--window" && i + 1 < argc)
+      window = std::stoi(argv[++i]);
+    else if (a == "--stream-log" && i + 1 < argc)
+      stream_log = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--quick")
+      max_log = 20, part_log = 20, min_log = 16;
     else {
-      std::fprintf(stderr, "usage: gpu_bench [--quick] [--ops list] [--min-log K] [--max-log K] [--partition-log K] [--window c]\n");
+      std::fprintf(stderr,
+                   "usage: gpu_bench [--quick] [--ops list] [--min-log K] [--max-log K] "
+                   "[--partition-log K] [--window c]\n");
       return 2;
     }
   }
-  auto has = [&](const char* op) { return ("," + ops + ",").find("," + std::string(op) + ",") != std::string::npos; };
+  auto has = [&](const char* op) {
+    return ("," + ops + ",").find("," + std::string(op) + ",") != std::string::npos;
+  };
   DeviceContextOptions co;
-  if (has("msm_stream")) co.pinned_host_bytes = (std::size_t{96} << stream_log) + (std::size_t{1} << 20);
+  if (has("msm_stream"))
+    co.pinned_host_bytes = (std::size_t{96} << stream_log) + (std::size_t{1} << 20);
   auto ctx_r = DeviceContext::create(co);
   if (!ctx_r.ok()) {
     std::printf("gpu_bench: %s\n", ctx_r.status().to_string().c_str());
@@ -493,9 +559,10 @@ int main(int argc, char** argv) {
   } catch (const CudaError& e) {
     std::printf("gpu_bench: device failure: %s\n", e.what());
   }
-  std::printf("\n%-16s %-18s %10s %12s %-9s %10s %7s\n", "op", "size", "ms", "metric", "unit", "anchor_ms", "ratio");
+  std::printf("\n%-16s %-18s %10s %12s %-9s %10s %7s\n", "op", "size", "ms", "metric", "unit",
+              "anchor_ms", "ratio");
   for (const auto& r : cuzk::gpu::g_rows)
-    std::printf("%-16s %-18s %10.3f %12.4g %-9s %10.3f %7.3f\n", r.op.c_str(), r.size.c_str(), r.ms, r.metric,
-                r.unit.c_str(), r.anchor, r.anchor > 0 ? r.ms / r.anchor : 0.0);
+    std::printf("%-16s %-18s %10.3f %12.4g %-9s %10.3f %7.3f\n", r.op.c_str(), r.size.c_str(), r.ms,
+                r.metric, r.unit.c_str(), r.anchor, r.anchor > 0 ? r.ms / r.anchor : 0.0);
   return 0;
 }

@@ -19,10 +19,16 @@ struct DevFp2 {
   CUZK_DEV static DevFp2 zero() { return {DevFp::zero(), DevFp::zero()}; }
   CUZK_DEV static DevFp2 one() { return {DevFp::one(), DevFp::zero()}; }
   CUZK_DEV bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
-  CUZK_DEV friend bool operator==(const DevFp2& a, const DevFp2& b) { return a.c0 == b.c0 && a.c1 == b.c1; }
+  CUZK_DEV friend bool operator==(const DevFp2& a, const DevFp2& b) {
+    return a.c0 == b.c0 && a.c1 == b.c1;
+  }
   CUZK_DEV friend bool operator!=(const DevFp2& a, const DevFp2& b) { return !(a == b); }
-  CUZK_DEV friend DevFp2 operator+(const DevFp2& a, const DevFp2& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
-  CUZK_DEV friend DevFp2 operator-(const DevFp2& a, const DevFp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
+  CUZK_DEV friend DevFp2 operator+(const DevFp2& a, const DevFp2& b) {
+    return {a.c0 + b.c0, a.c1 + b.c1};
+  }
+  CUZK_DEV friend DevFp2 operator-(const DevFp2& a, const DevFp2& b) {
+    return {a.c0 - b.c0, a.c1 - b.c1};
+  }
   CUZK_DEV DevFp2 operator-() const { return {-c0, -c1}; }
   CUZK_DEV DevFp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
   /// (a0b0 − a1b1) + ((a0 + a1)(b0 + b1) − a0b0 − a1b1)u.

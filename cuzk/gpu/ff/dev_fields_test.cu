@@ -44,7 +44,8 @@ void check_field(Gen gen, H minus_one, const char* name) {
   auto ctx = DeviceContext::create({.arena_bytes = std::size_t{64} << 20});
   ASSERT_TRUE(ctx.ok()) << ctx.status().to_string();
   auto& c = **ctx;
-  auto da = c.alloc(n * sizeof(H), "a"), db = c.alloc(n * sizeof(H), "b"), dout = c.alloc(4 * n * sizeof(H), "out");
+  auto da = c.alloc(n * sizeof(H), "a"), db = c.alloc(n * sizeof(H), "b"),
+       dout = c.alloc(4 * n * sizeof(H), "out");
   ASSERT_TRUE(da.ok() && db.ok() && dout.ok());
   cudaStream_t s = c.stream();
   c.upload(da->data(), a.data(), n * sizeof(H), s);
@@ -99,7 +100,8 @@ TEST(GpuField, FpInverseMatchesHost) {
   inverse_kernel<<<(n + 63) / 64, 64, 0, c.stream()>>>(da->as<DevFp>(), dout->as<DevFp>(), n);
   CUZK_CUDA_CHECK_LAUNCH();
   c.download(out.data(), dout->data(), n * sizeof(Fp), c.stream());
-  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], a[i].inverse()) << "i=" << i << " seed=" << seed;
+  for (std::size_t i = 0; i < n; ++i)
+    ASSERT_EQ(out[i], a[i].inverse()) << "i=" << i << " seed=" << seed;
 }
 
 }  // namespace

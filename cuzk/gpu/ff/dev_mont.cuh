@@ -94,7 +94,8 @@ struct DevMont {
     std::uint32_t s[N], br;
     asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(v[0]), "r"(p32(0)));
 #pragma unroll
-    for (int i = 1; i < N; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(v[i]), "r"(p32(i)));
+    for (int i = 1; i < N; ++i)
+      asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(v[i]), "r"(p32(i)));
     asm volatile("subc.u32 %0, 0, 0;" : "=r"(br));  // 0xffffffff when v < p
 #pragma unroll
     for (int i = 0; i < N; ++i) v[i] = (v[i] & br) | (s[i] & ~br);
@@ -104,7 +105,8 @@ struct DevMont {
     DevMont r;
     asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
 #pragma unroll
-    for (int i = 1; i < N; ++i) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
+    for (int i = 1; i < N; ++i)
+      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
     reduce_once(r.l);  // a + b < 2p < 2^(32N): no carry out
     return r;
   }
@@ -113,11 +115,13 @@ struct DevMont {
     std::uint32_t br;
     asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
 #pragma unroll
-    for (int i = 1; i < N; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
+    for (int i = 1; i < N; ++i)
+      asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
     asm volatile("subc.u32 %0, 0, 0;" : "=r"(br));  // all ones on borrow: add p back
     asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(r.l[0]) : "r"(p32(0) & br));
 #pragma unroll
-    for (int i = 1; i < N; ++i) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(r.l[i]) : "r"(p32(i) & br));
+    for (int i = 1; i < N; ++i)
+      asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(r.l[i]) : "r"(p32(i) & br));
     return r;
   }
   CUZK_DEV DevMont operator-() const { return zero() - *this; }
@@ -127,7 +131,8 @@ struct DevMont {
   CUZK_DEV DevMont& operator*=(const DevMont& b) { return *this = *this * b; }
 
   /// r = a·b·R^{-1} mod p; see the header comment.
-  CUZK_DEV static void mul_mont(std::uint32_t r[N], const std::uint32_t a[N], const std::uint32_t b[N]) {
+  CUZK_DEV static void mul_mont(std::uint32_t r[N], const std::uint32_t a[N],
+                                const std::uint32_t b[N]) {
     std::uint32_t e[N + 1], o[N + 1];
 #pragma unroll
     for (int k = 0; k <= N; ++k) e[k] = 0;
@@ -136,35 +141,44 @@ struct DevMont {
       const std::uint32_t bi = b[i];
       // E[0..N-1] += a_even·b_i, carry into E[N].
       asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(e[0]), "+r"(e[1]) : "r"(a[0]), "r"(bi));
+                   : "+r"(e[0]), "+r"(e[1])
+                   : "r"(a[0]), "r"(bi));
 #pragma unroll
       for (int j = 2; j < N; j += 2)
         asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                     : "+r"(e[j]), "+r"(e[j + 1]) : "r"(a[j]), "r"(bi));
+                     : "+r"(e[j]), "+r"(e[j + 1])
+                     : "r"(a[j]), "r"(bi));
       asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
       // O[1..N] = a_odd·b_i (fresh: disjoint limbs, no carries).
 #pragma unroll
       for (int j = 1; j < N; j += 2)
-        asm("mul.lo.u32 %0, %2, %3; mul.hi.u32 %1, %2, %3;" : "=r"(o[j]), "=r"(o[j + 1]) : "r"(a[j]), "r"(bi));
+        asm("mul.lo.u32 %0, %2, %3; mul.hi.u32 %1, %2, %3;"
+            : "=r"(o[j]), "=r"(o[j + 1])
+            : "r"(a[j]), "r"(bi));
       // Quotient digit: O does not touch limb 0.
       const std::uint32_t m = e[0] * kInv32;
       asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(e[0]), "+r"(e[1]) : "r"(m), "r"(p32(0)));
+                   : "+r"(e[0]), "+r"(e[1])
+                   : "r"(m), "r"(p32(0)));
 #pragma unroll
       for (int j = 2; j < N; j += 2)
         asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                     : "+r"(e[j]), "+r"(e[j + 1]) : "r"(m), "r"(p32(j)));
+                     : "+r"(e[j]), "+r"(e[j + 1])
+                     : "r"(m), "r"(p32(j)));
       asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
       asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(o[1]), "+r"(o[2]) : "r"(m), "r"(p32(1)));
+                   : "+r"(o[1]), "+r"(o[2])
+                   : "r"(m), "r"(p32(1)));
 #pragma unroll
       for (int j = 3; j < N; j += 2)
         asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                     : "+r"(o[j]), "+r"(o[j + 1]) : "r"(m), "r"(p32(j)));
+                     : "+r"(o[j]), "+r"(o[j + 1])
+                     : "r"(m), "r"(p32(j)));
       // E[0] is now 0 mod 2^32: fold O in and shift down one limb.
       asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(e[0]) : "r"(e[1]), "r"(o[1]));
 #pragma unroll
-      for (int k = 1; k < N - 1; ++k) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(e[k]) : "r"(e[k + 1]), "r"(o[k + 1]));
+      for (int k = 1; k < N - 1; ++k)
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(e[k]) : "r"(e[k + 1]), "r"(o[k + 1]));
       asm volatile("addc.u32 %0, %1, %2;" : "=r"(e[N - 1]) : "r"(e[N]), "r"(o[N]));
       e[N] = 0;
     }

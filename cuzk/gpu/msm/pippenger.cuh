@@ -39,8 +39,10 @@ struct ResidentBases {
 };
 
 /// Uploads host affine points (through the pinned pool, in chunks) and packs them on the device.
-ResidentBases upload_bases_g1(DeviceContext& ctx, std::span<const G1Affine> bases, cudaStream_t stream);
-ResidentBases upload_bases_g2(DeviceContext& ctx, std::span<const G2Affine> bases, cudaStream_t stream);
+ResidentBases upload_bases_g1(DeviceContext& ctx, std::span<const G1Affine> bases,
+                              cudaStream_t stream);
+ResidentBases upload_bases_g2(DeviceContext& ctx, std::span<const G2Affine> bases,
+                              cudaStream_t stream);
 
 struct GpuMsmConfig {
   /// bellperson density bitmap (empty: every scalar takes part) and the base offset.
@@ -78,9 +80,11 @@ G2Xyzz msm_g2_device(DeviceContext& ctx, const ResidentBases& bases, std::span<c
                      const GpuMsmConfig& config, cudaStream_t stream, GpuMsmStats* stats = nullptr);
 
 /// The same with scalars already on the device (|d_scalars|, Montgomery form, |n| of them).
-G1Xyzz msm_g1_device_resident(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_scalars, std::size_t n,
-                              const GpuMsmConfig& config, cudaStream_t stream, GpuMsmStats* stats = nullptr);
-G2Xyzz msm_g2_device_resident(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_scalars, std::size_t n,
-                              const GpuMsmConfig& config, cudaStream_t stream, GpuMsmStats* stats = nullptr);
+G1Xyzz msm_g1_device_resident(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_scalars,
+                              std::size_t n, const GpuMsmConfig& config, cudaStream_t stream,
+                              GpuMsmStats* stats = nullptr);
+G2Xyzz msm_g2_device_resident(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_scalars,
+                              std::size_t n, const GpuMsmConfig& config, cudaStream_t stream,
+                              GpuMsmStats* stats = nullptr);
 
 }  // namespace cuzk::gpu

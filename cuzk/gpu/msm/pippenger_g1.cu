@@ -7,15 +7,17 @@ namespace cuzk::gpu {
 
 using namespace pippenger_detail;
 
-ResidentBases upload_bases_g1(DeviceContext& ctx, std::span<const G1Affine> bases, cudaStream_t stream) {
+ResidentBases upload_bases_g1(DeviceContext& ctx, std::span<const G1Affine> bases,
+                              cudaStream_t stream) {
   return upload_bases<DevFp>(ctx, bases, stream, false);
 }
 G1Xyzz msm_g1_device(DeviceContext& ctx, const ResidentBases& bases, std::span<const Fr> scalars,
                      const GpuMsmConfig& config, cudaStream_t stream, GpuMsmStats* stats) {
   return msm_host_scalars<DevG1Curve, G1Xyzz>(ctx, bases, scalars, config, stream, stats);
 }
-G1Xyzz msm_g1_device_resident(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_scalars, std::size_t n,
-                              const GpuMsmConfig& config, cudaStream_t stream, GpuMsmStats* stats) {
+G1Xyzz msm_g1_device_resident(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_scalars,
+                              std::size_t n, const GpuMsmConfig& config, cudaStream_t stream,
+                              GpuMsmStats* stats) {
   return msm_impl<DevG1Curve, G1Xyzz>(ctx, bases, d_scalars, n, config, stream, stats);
 }
 
@@ -24,7 +26,8 @@ G1Xyzz msm_g1_device_resident(DeviceContext& ctx, const ResidentBases& bases, co
 // ranges, two segment slots per 128 pairs, 2^11 chunk sums; plus 256 MiB of headroom (sort scratch, reductions).
 std::size_t msm_working_bytes(std::size_t n, bool g2) {
   const std::size_t p = g2 ? sizeof(G2Xyzz) : sizeof(G1Xyzz);
-  const std::size_t per_window = n * 16 + (std::size_t{1} << 15) * (p + 8) + 2 * (n / 128 + 1) * p + 2048 * p * 17 / 16;
+  const std::size_t per_window =
+      n * 16 + (std::size_t{1} << 15) * (p + 8) + 2 * (n / 128 + 1) * p + 2048 * p * 17 / 16;
   return n * 40 + 16 * per_window + (std::size_t{256} << 20);
 }
 

@@ -21,11 +21,14 @@ namespace {  // internal linkage: each curve's translation unit has its own copy
 
 constexpr std::uint32_t kFull = 0xffffffffu;
 
-unsigned blocks_for(std::size_t n, unsigned threads) { return static_cast<unsigned>((n + threads - 1) / threads); }
+unsigned blocks_for(std::size_t n, unsigned threads) {
+  return static_cast<unsigned>((n + threads - 1) / threads);
+}
 
 DeviceBuffer must_alloc(DeviceContext& ctx, std::size_t bytes, const char* what) {
   auto b = ctx.alloc(bytes, what);
-  if (!b.ok()) throw CudaError(cudaErrorMemoryAllocation, b.status().to_string().c_str(), __FILE__, __LINE__);
+  if (!b.ok())
+    throw CudaError(cudaErrorMemoryAllocation, b.status().to_string().c_str(), __FILE__, __LINE__);
   return std::move(b).value();
 }
 
@@ -34,7 +37,8 @@ DeviceBuffer must_alloc(DeviceContext& ctx, std::size_t bytes, const char* what)
 
 /// Packs host Affine records (|stride| bytes: x, y, infinity flag) into compact (x, y), identity (0, 0).
 template <class F>
-__global__ void pack_bases_kernel(DevAffine<F>* out, const unsigned char* raw, std::size_t stride, std::size_t n) {
+__global__ void pack_bases_kernel(DevAffine<F>* out, const unsigned char* raw, std::size_t stride,
+                                  std::size_t n) {
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (i >= n) return;
   const unsigned char* rec = raw + i * stride;
@@ -49,20 +53,23 @@ __global__ void pack_bases_kernel(DevAffine<F>* out, const unsigned char* raw, s
 }
 
 template <class F, class HostAffine>
-ResidentBases upload_bases(DeviceContext& ctx, std::span<const HostAffine> bases, cudaStream_t stream, bool g2) {
+ResidentBases upload_bases(DeviceContext& ctx, std::span<const HostAffine> bases,
+                           cudaStream_t stream, bool g2) {
   static_assert(sizeof(HostAffine) >= 2 * sizeof(F) + 1);
   ResidentBases r;
   r.g2 = g2;
   r.count = bases.size();
-  r.points = must_alloc(ctx, std::max<std::size_t>(1, bases.size()) * sizeof(DevAffine<F>), "resident bases");
+  r.points = must_alloc(ctx, std::max<std::size_t>(1, bases.size()) * sizeof(DevAffine<F>),
+                        "resident bases");
   const std::size_t chunk = std::max<std::size_t>(1, (std::size_t{256} << 20) / sizeof(HostAffine));
-  DeviceBuffer staging = must_alloc(ctx, std::min(chunk, std::max<std::size_t>(1, bases.size())) * sizeof(HostAffine),
-                                    "bases staging");
+  DeviceBuffer staging =
+      must_alloc(ctx, std::min(chunk, std::max<std::size_t>(1, bases.size())) * sizeof(HostAffine),
+                 "bases staging");
   for (std::size_t off = 0; off < bases.size(); off += chunk) {
     const std::size_t n = std::min(chunk, bases.size() - off);
     ctx.upload(staging.data(), bases.data() + off, n * sizeof(HostAffine), stream);
-    pack_bases_kernel<F><<<blocks_for(n, 256), 256, 0, stream>>>(r.points.as<DevAffine<F>>() + off,
-                                                                 staging.as<unsigned char>(), sizeof(HostAffine), n);
+    pack_bases_kernel<F><<<blocks_for(n, 256), 256, 0, stream>>>(
+        r.points.as<DevAffine<F>>() + off, staging.as<unsigned char>(), sizeof(HostAffine), n);
     CUZK_CUDA_CHECK_LAUNCH();
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // staging is reused
   }
@@ -72,13 +79,14 @@ ResidentBases upload_bases(DeviceContext& ctx, std::span<const HostAffine> bases
 // ---------------------------------------------------------------------------------------------
 // Classification
 
-__global__ void popcount_words_kernel(const std::uint64_t* bits, std::uint32_t* counts, std::size_t words) {
+__global__ void popcount_words_kernel(const std::uint64_t* bits, std::uint32_t* counts,
+                                      std::size_t words) {
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (i < words) counts[i] = static_cast<std::uint32_t>(__popcll(bits[i]));
 }
 
 struct Lists {
-  DevFr* tail_scalars;     // canonical
+  DevFr* tail_scalars;      // canonical
   std::uint32_t* tail_idx;  // base index
   std::uint32_t* ones_idx;
   unsigned long long* counters;  // [0] ones, [1] tail, [2] zeros
@@ -97,8 +105,9 @@ __device__ __forceinline__ std::uint32_t warp_append(bool take, unsigned long lo
   return static_cast<std::uint32_t>(base + __popc(mask & ((1u << lane) - 1)));
 }
 
-__global__ void classify_kernel(const DevFr* scalars, std::size_t n, const std::uint64_t* bits, const std::uint32_t* word_prefix,
-                                std::size_t base_offset, bool bit_split, Lists out) {
+__global__ void classify_kernel(const DevFr* scalars, std::size_t n, const std::uint64_t* bits,
+                                const std::uint32_t* word_prefix, std::size_t base_offset,
+                                bool bit_split, Lists out) {
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   bool is_one = false, is_tail = false, is_zero = false;
   std::uint32_t base = 0;
@@ -110,7 +119,8 @@ __global__ void classify_kernel(const DevFr* scalars, std::size_t n, const std::
       const std::uint64_t w = bits[i >> 6];
       const unsigned b = i & 63;
       part = (w >> b) & 1;
-      rank = word_prefix[i >> 6] + static_cast<std::size_t>(__popcll(w & ((std::uint64_t{1} << b) - 1)));
+      rank = word_prefix[i >> 6] +
+             static_cast<std::size_t>(__popcll(w & ((std::uint64_t{1} << b) - 1)));
     }
     if (part) {
       base = static_cast<std::uint32_t>(base_offset + rank);
@@ -118,15 +128,19 @@ __global__ void classify_kernel(const DevFr* scalars, std::size_t n, const std::
       std::uint32_t hi = 0;
 #pragma unroll
       for (int k = 1; k < DevFr::N; ++k) hi |= c.l[k];
-      if (hi == 0 && c.l[0] == 0) is_zero = true;
-      else if (bit_split && hi == 0 && c.l[0] == 1) is_one = true;
-      else is_tail = true;
+      if (hi == 0 && c.l[0] == 0)
+        is_zero = true;
+      else if (bit_split && hi == 0 && c.l[0] == 1)
+        is_one = true;
+      else
+        is_tail = true;
     }
   }
   const std::uint32_t s1 = warp_append(is_one, &out.counters[0]);
   const std::uint32_t s2 = warp_append(is_tail, &out.counters[1]);
   const unsigned zmask = __ballot_sync(kFull, is_zero);
-  if ((threadIdx.x & 31) == 0 && zmask) atomicAdd(&out.counters[2], static_cast<unsigned long long>(__popc(zmask)));
+  if ((threadIdx.x & 31) == 0 && zmask)
+    atomicAdd(&out.counters[2], static_cast<unsigned long long>(__popc(zmask)));
   if (is_one) out.ones_idx[s1] = base;
   if (is_tail) {
     out.tail_scalars[s2] = c;
@@ -151,8 +165,9 @@ __device__ __noinline__ void dbl_ool(Xyzz<C>& a) {
 
 /// partial[t] = Σ bases[idx[j]] over thread t's contiguous chunk of the list.
 template <class C>
-__global__ void batch_add_kernel(const DevAffine<typename C::Field>* bases, const std::uint32_t* idx, std::size_t n,
-                                 std::size_t per_thread, Xyzz<C>* partial, std::size_t partials) {
+__global__ void batch_add_kernel(const DevAffine<typename C::Field>* bases,
+                                 const std::uint32_t* idx, std::size_t n, std::size_t per_thread,
+                                 Xyzz<C>* partial, std::size_t partials) {
   const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (t >= partials) return;
   Xyzz<C> acc = Xyzz<C>::identity();
@@ -163,7 +178,8 @@ __global__ void batch_add_kernel(const DevAffine<typename C::Field>* bases, cons
 
 /// out[t] = Σ in[t·per .. t·per + per) (full additions).
 template <class C>
-__global__ void reduce_kernel(const Xyzz<C>* in, std::size_t n, std::size_t per, Xyzz<C>* out, std::size_t out_n) {
+__global__ void reduce_kernel(const Xyzz<C>* in, std::size_t n, std::size_t per, Xyzz<C>* out,
+                              std::size_t out_n) {
   const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (t >= out_n) return;
   Xyzz<C> acc = Xyzz<C>::identity();
@@ -178,7 +194,8 @@ Xyzz<C>* reduce_all(DeviceContext& ctx, Xyzz<C>* buf, std::size_t n, cudaStream_
   // The first round writes ⌈n/per⌉ sums with per ≥ 16 (or one sum for n ≤ 64); later rounds write
   // fewer. (Sized for per = 32 before, so 64 < n ≤ 4096 wrote past the scratch into whatever the
   // arena held next: wrong Groth16 proofs at 2^10, no sanitizer report inside the one arena.)
-  DeviceBuffer tmp = must_alloc(ctx, std::max<std::size_t>(1, (n + 15) / 16) * sizeof(Xyzz<C>), "reduce scratch");
+  DeviceBuffer tmp =
+      must_alloc(ctx, std::max<std::size_t>(1, (n + 15) / 16) * sizeof(Xyzz<C>), "reduce scratch");
   Xyzz<C>* src = buf;
   Xyzz<C>* dst = tmp.as<Xyzz<C>>();
   while (n > 1) {
@@ -189,7 +206,8 @@ Xyzz<C>* reduce_all(DeviceContext& ctx, Xyzz<C>* buf, std::size_t n, cudaStream_
     std::swap(src, dst);
     n = out_n;
   }
-  if (src != buf) CUZK_CUDA_CHECK(cudaMemcpyAsync(buf, src, sizeof(Xyzz<C>), cudaMemcpyDeviceToDevice, stream));
+  if (src != buf)
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(buf, src, sizeof(Xyzz<C>), cudaMemcpyDeviceToDevice, stream));
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // |tmp| is freed on return
   return buf;
 }
@@ -199,8 +217,9 @@ Xyzz<C>* reduce_all(DeviceContext& ctx, Xyzz<C>* buf, std::size_t n, cudaStream_
 
 /// Signed c-bit digits of windows [w0, w0 + g) of each tail scalar → (key, value) pairs, window-major.
 /// key = (w − w0)·B + |d| − 1, or |sentinel| for d = 0; value = base index·2 + (d < 0).
-__global__ void digits_kernel(const DevFr* scalars, const std::uint32_t* idx, std::size_t m, int c, int w0, int g,
-                              std::uint32_t* keys, std::uint32_t* vals, std::uint32_t sentinel) {
+__global__ void digits_kernel(const DevFr* scalars, const std::uint32_t* idx, std::size_t m, int c,
+                              int w0, int g, std::uint32_t* keys, std::uint32_t* vals,
+                              std::uint32_t sentinel) {
   const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (t >= m) return;
   const DevFr s = scalars[t];
@@ -231,8 +250,9 @@ __global__ void digits_kernel(const DevFr* scalars, const std::uint32_t* idx, st
   }
 }
 
-__global__ void bucket_ranges_kernel(const std::uint32_t* keys, std::size_t count, std::uint32_t sentinel,
-                                     std::uint32_t* start, std::uint32_t* end) {
+__global__ void bucket_ranges_kernel(const std::uint32_t* keys, std::size_t count,
+                                     std::uint32_t sentinel, std::uint32_t* start,
+                                     std::uint32_t* end) {
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (i >= count) return;
   const std::uint32_t k = keys[i];
@@ -247,10 +267,12 @@ __global__ void bucket_ranges_kernel(const std::uint32_t* keys, std::size_t coun
 /// keys that is its whole bucket is written to |out|; a piece of a bucket that crosses a segment
 /// boundary goes to the segment's slot: |slot_a| for the segment's first run, |slot_b| for its last.
 template <class C>
-__global__ void segment_accumulate_kernel(const DevAffine<typename C::Field>* bases, const std::uint32_t* keys,
-                                          const std::uint32_t* vals, std::size_t count, std::uint32_t sentinel,
-                                          std::uint32_t S, const std::uint32_t* start, const std::uint32_t* end,
-                                          Xyzz<C>* out, Xyzz<C>* slot_a, Xyzz<C>* slot_b) {
+__global__ void segment_accumulate_kernel(const DevAffine<typename C::Field>* bases,
+                                          const std::uint32_t* keys, const std::uint32_t* vals,
+                                          std::size_t count, std::uint32_t sentinel,
+                                          std::uint32_t S, const std::uint32_t* start,
+                                          const std::uint32_t* end, Xyzz<C>* out, Xyzz<C>* slot_a,
+                                          Xyzz<C>* slot_b) {
   const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   const std::size_t lo = t * S;
   if (lo >= count) return;
@@ -264,9 +286,12 @@ __global__ void segment_accumulate_kernel(const DevAffine<typename C::Field>* ba
   bool first = true;
   Xyzz<C> acc = Xyzz<C>::identity();
   auto flush = [&](std::uint32_t k, std::size_t b) {
-    if (a == start[k] && b == end[k]) out[k] = acc;
-    else if (first) slot_a[t] = acc;
-    else slot_b[t] = acc;
+    if (a == start[k] && b == end[k])
+      out[k] = acc;
+    else if (first)
+      slot_a[t] = acc;
+    else
+      slot_b[t] = acc;
     first = false;
   };
   for (; j < hi; ++j) {
@@ -289,8 +314,9 @@ __global__ void segment_accumulate_kernel(const DevAffine<typename C::Field>* ba
 /// Buckets that segment_accumulate_kernel left: empty ones become the identity; one that crosses
 /// segments s0 < s1 sums its pieces (s0's last run, whole segments, s1's first run).
 template <class C>
-__global__ void segment_fixup_kernel(const std::uint32_t* start, const std::uint32_t* end, std::size_t buckets,
-                                     std::uint32_t S, const Xyzz<C>* slot_a, const Xyzz<C>* slot_b, Xyzz<C>* out) {
+__global__ void segment_fixup_kernel(const std::uint32_t* start, const std::uint32_t* end,
+                                     std::size_t buckets, std::uint32_t S, const Xyzz<C>* slot_a,
+                                     const Xyzz<C>* slot_b, Xyzz<C>* out) {
   const std::size_t b = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (b >= buckets) return;
   const std::uint32_t s = start[b], e = end[b];
@@ -308,8 +334,8 @@ __global__ void segment_fixup_kernel(const std::uint32_t* start, const std::uint
 /// Chunk t of window w: buckets [lo, lo + per) give Σ (j + 1)·S_j = acc + lo·run, with the running
 /// sums run = Σ S_j and acc = Σ (j − lo + 1)·S_j taken from the top.
 template <class C>
-__global__ void window_chunks_kernel(const Xyzz<C>* buckets, int windows, std::uint32_t B, std::uint32_t chunks,
-                                     Xyzz<C>* out) {
+__global__ void window_chunks_kernel(const Xyzz<C>* buckets, int windows, std::uint32_t B,
+                                     std::uint32_t chunks, Xyzz<C>* out) {
   const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (t >= static_cast<std::size_t>(windows) * chunks) return;
   const std::size_t w = t / chunks, ch = t % chunks;
@@ -361,8 +387,8 @@ int pick_window(std::size_t m, bool g2) {
 }
 
 template <class C, class HostXyzz>
-HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_scalars_fr, std::size_t n,
-                  const GpuMsmConfig& cfg, cudaStream_t stream, GpuMsmStats* stats) {
+HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_scalars_fr,
+                  std::size_t n, const GpuMsmConfig& cfg, cudaStream_t stream, GpuMsmStats* stats) {
   using F = typename C::Field;
   using P = Xyzz<C>;
   static_assert(sizeof(P) == sizeof(HostXyzz));
@@ -386,17 +412,21 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     ctx.upload(d_bits.data(), cfg.density_bits.data(), words * 8, stream);
     d_prefix = must_alloc(ctx, words * 4 + 4, "density prefix");
     DeviceBuffer counts = must_alloc(ctx, words * 4, "density counts");
-    popcount_words_kernel<<<blocks_for(words, 256), 256, 0, stream>>>(d_bits.as<std::uint64_t>(), counts.as<std::uint32_t>(), words);
+    popcount_words_kernel<<<blocks_for(words, 256), 256, 0, stream>>>(
+        d_bits.as<std::uint64_t>(), counts.as<std::uint32_t>(), words);
     CUZK_CUDA_CHECK_LAUNCH();
     std::size_t tmp_bytes = 0;
-    CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, counts.as<std::uint32_t>(), d_prefix.as<std::uint32_t>(),
+    CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, counts.as<std::uint32_t>(),
+                                                  d_prefix.as<std::uint32_t>(),
                                                   static_cast<int>(words), stream));
     scan_tmp = must_alloc(ctx, tmp_bytes, "density scan");
-    CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_tmp.data(), tmp_bytes, counts.as<std::uint32_t>(),
-                                                  d_prefix.as<std::uint32_t>(), static_cast<int>(words), stream));
+    CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
+        scan_tmp.data(), tmp_bytes, counts.as<std::uint32_t>(), d_prefix.as<std::uint32_t>(),
+        static_cast<int>(words), stream));
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
-  DeviceBuffer tail_scalars = must_alloc(ctx, std::max<std::size_t>(1, n) * sizeof(DevFr), "tail scalars");
+  DeviceBuffer tail_scalars =
+      must_alloc(ctx, std::max<std::size_t>(1, n) * sizeof(DevFr), "tail scalars");
   DeviceBuffer tail_idx = must_alloc(ctx, std::max<std::size_t>(1, n) * 4, "tail indices");
   DeviceBuffer ones_idx = must_alloc(ctx, std::max<std::size_t>(1, n) * 4, "ones indices");
   DeviceBuffer counters = must_alloc(ctx, 3 * sizeof(unsigned long long), "counters");
@@ -404,13 +434,14 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
   Lists lists{tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), ones_idx.as<std::uint32_t>(),
               counters.as<unsigned long long>()};
   if (n > 0) {
-    classify_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(d_scalars, n, d_bits ? d_bits.as<std::uint64_t>() : nullptr,
-                                                           d_prefix ? d_prefix.as<std::uint32_t>() : nullptr,
-                                                           cfg.base_offset, cfg.bit_split, lists);
+    classify_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(
+        d_scalars, n, d_bits ? d_bits.as<std::uint64_t>() : nullptr,
+        d_prefix ? d_prefix.as<std::uint32_t>() : nullptr, cfg.base_offset, cfg.bit_split, lists);
     CUZK_CUDA_CHECK_LAUNCH();
   }
   unsigned long long h_counts[3] = {0, 0, 0};
-  CUZK_CUDA_CHECK(cudaMemcpyAsync(h_counts, counters.data(), sizeof(h_counts), cudaMemcpyDeviceToHost, stream));
+  CUZK_CUDA_CHECK(
+      cudaMemcpyAsync(h_counts, counters.data(), sizeof(h_counts), cudaMemcpyDeviceToHost, stream));
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   mark("classify");
   d_bits.reset();
@@ -423,12 +454,13 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
 
   // 2. ones: batch addition
   if (ones > 0) {
-    const std::size_t threads = std::min<std::size_t>(ones, static_cast<std::size_t>(ctx.sm_count()) * 256);
+    const std::size_t threads =
+        std::min<std::size_t>(ones, static_cast<std::size_t>(ctx.sm_count()) * 256);
     const std::size_t per = (ones + threads - 1) / threads;
     const std::size_t used = (ones + per - 1) / per;
     DeviceBuffer partial = must_alloc(ctx, used * sizeof(P), "batch-add partials");
-    batch_add_kernel<C><<<blocks_for(used, 128), 128, 0, stream>>>(d_bases, ones_idx.as<std::uint32_t>(), ones, per,
-                                                                   partial.as<P>(), used);
+    batch_add_kernel<C><<<blocks_for(used, 128), 128, 0, stream>>>(
+        d_bases, ones_idx.as<std::uint32_t>(), ones, per, partial.as<P>(), used);
     CUZK_CUDA_CHECK_LAUNCH();
     P* sum = reduce_all<C>(ctx, partial.as<P>(), used, stream);
     add_point_kernel<C><<<1, 1, 0, stream>>>(result.as<P>(), sum);
@@ -453,22 +485,29 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
                                    2 * ((m + kSegment - 1) / kSegment + 1) * sizeof(P) +
                                    std::min<std::size_t>(B, 2048) * sizeof(P) * 17 / 16;
     const std::size_t room = ctx.arena_largest_free();
-    const std::size_t headroom = std::min(std::size_t{256} << 20, room / 8);  // sort scratch, reductions
+    const std::size_t headroom =
+        std::min(std::size_t{256} << 20, room / 8);  // sort scratch, reductions
     std::size_t budget = room - headroom;
     if (cfg.arena_budget > 0) {  // the tail lists are already taken from it
       const std::size_t lists = n * (sizeof(DevFr) + 8);
-      budget = std::min(budget, cfg.arena_budget > lists + headroom ? cfg.arena_budget - lists - headroom : 0);
+      budget = std::min(
+          budget, cfg.arena_budget > lists + headroom ? cfg.arena_budget - lists - headroom : 0);
     }
     int G = static_cast<int>(std::min<std::size_t>(K, budget / per_window));
     if (cfg.max_windows_per_group > 0) G = std::min(G, cfg.max_windows_per_group);
-    if (G < 1) throw CudaError(cudaErrorMemoryAllocation, "MSM: VRAM arena too small for one Pippenger window", __FILE__, __LINE__);
+    if (G < 1)
+      throw CudaError(cudaErrorMemoryAllocation,
+                      "MSM: VRAM arena too small for one Pippenger window", __FILE__, __LINE__);
     G = (K + ((K + G - 1) / G) - 1) / ((K + G - 1) / G);  // even groups
     st.window_groups = (K + G - 1) / G;
     const std::size_t pairs = static_cast<std::size_t>(G) * m;
-    DeviceBuffer keys_a = must_alloc(ctx, pairs * 4, "digit keys"), keys_b = must_alloc(ctx, pairs * 4, "digit keys (sorted)");
-    DeviceBuffer vals_a = must_alloc(ctx, pairs * 4, "digit values"), vals_b = must_alloc(ctx, pairs * 4, "digit values (sorted)");
+    DeviceBuffer keys_a = must_alloc(ctx, pairs * 4, "digit keys"),
+                 keys_b = must_alloc(ctx, pairs * 4, "digit keys (sorted)");
+    DeviceBuffer vals_a = must_alloc(ctx, pairs * 4, "digit values"),
+                 vals_b = must_alloc(ctx, pairs * 4, "digit values (sorted)");
     const std::size_t nb = static_cast<std::size_t>(G) * B;
-    DeviceBuffer starts = must_alloc(ctx, nb * 4, "bucket starts"), ends = must_alloc(ctx, nb * 4, "bucket ends");
+    DeviceBuffer starts = must_alloc(ctx, nb * 4, "bucket starts"),
+                 ends = must_alloc(ctx, nb * 4, "bucket ends");
     DeviceBuffer buckets = must_alloc(ctx, nb * sizeof(P), "buckets");
     const std::size_t max_segments = (pairs + kSegment - 1) / kSegment;
     DeviceBuffer slot_a = must_alloc(ctx, max_segments * sizeof(P), "segment slots");
@@ -479,9 +518,11 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     // one device thread). (256 chunks, one thread per window summing them and one thread
     // combining took ≈ 10.6 ms per G1 MSM and ≈ 26 ms per G2 one on the H200, at any size.)
     const std::uint32_t chunks = std::min<std::uint32_t>(B, 2048);
-    DeviceBuffer chunk_sums = must_alloc(ctx, static_cast<std::size_t>(G) * chunks * sizeof(P), "window chunks");
-    DeviceBuffer chunk_tmp = must_alloc(ctx, std::max<std::size_t>(1, static_cast<std::size_t>(G) * chunks / 16) * sizeof(P),
-                                        "window chunk sums");
+    DeviceBuffer chunk_sums =
+        must_alloc(ctx, static_cast<std::size_t>(G) * chunks * sizeof(P), "window chunks");
+    DeviceBuffer chunk_tmp = must_alloc(
+        ctx, std::max<std::size_t>(1, static_cast<std::size_t>(G) * chunks / 16) * sizeof(P),
+        "window chunk sums");
     window_sums = must_alloc(ctx, static_cast<std::size_t>(K) * sizeof(P), "window sums");
     const std::uint32_t sentinel = static_cast<std::uint32_t>(nb);
     const int end_bit = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(sentinel)));
@@ -489,7 +530,8 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     {
       cub::DoubleBuffer<std::uint32_t> kb(keys_a.as<std::uint32_t>(), keys_b.as<std::uint32_t>());
       cub::DoubleBuffer<std::uint32_t> vb(vals_a.as<std::uint32_t>(), vals_b.as<std::uint32_t>());
-      CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, kb, vb, static_cast<std::int64_t>(pairs), 0, end_bit, stream));
+      CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+          nullptr, sort_bytes, kb, vb, static_cast<std::int64_t>(pairs), 0, end_bit, stream));
     }
     DeviceBuffer sort_tmp = must_alloc(ctx, sort_bytes, "radix sort scratch");
     for (int w0 = 0; w0 < K; w0 += G) {
@@ -497,30 +539,33 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
       const std::size_t cnt = static_cast<std::size_t>(g) * m;
       const std::size_t gb = static_cast<std::size_t>(g) * B;
       const std::uint32_t sent = static_cast<std::uint32_t>(nb);
-      digits_kernel<<<blocks_for(m, 256), 256, 0, stream>>>(tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), m, c, w0, g,
-                                                           keys_a.as<std::uint32_t>(), vals_a.as<std::uint32_t>(), sent);
+      digits_kernel<<<blocks_for(m, 256), 256, 0, stream>>>(
+          tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), m, c, w0, g,
+          keys_a.as<std::uint32_t>(), vals_a.as<std::uint32_t>(), sent);
       CUZK_CUDA_CHECK_LAUNCH();
       cub::DoubleBuffer<std::uint32_t> kb(keys_a.as<std::uint32_t>(), keys_b.as<std::uint32_t>());
       cub::DoubleBuffer<std::uint32_t> vb(vals_a.as<std::uint32_t>(), vals_b.as<std::uint32_t>());
-      CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_tmp.data(), sort_bytes, kb, vb, static_cast<std::int64_t>(cnt), 0, end_bit, stream));
+      CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+          sort_tmp.data(), sort_bytes, kb, vb, static_cast<std::int64_t>(cnt), 0, end_bit, stream));
       mark("digits+sort");
       CUZK_CUDA_CHECK(cudaMemsetAsync(starts.data(), 0, gb * 4, stream));
       CUZK_CUDA_CHECK(cudaMemsetAsync(ends.data(), 0, gb * 4, stream));
-      bucket_ranges_kernel<<<blocks_for(cnt, 256), 256, 0, stream>>>(kb.Current(), cnt, sent, starts.as<std::uint32_t>(),
-                                                                     ends.as<std::uint32_t>());
+      bucket_ranges_kernel<<<blocks_for(cnt, 256), 256, 0, stream>>>(
+          kb.Current(), cnt, sent, starts.as<std::uint32_t>(), ends.as<std::uint32_t>());
       CUZK_CUDA_CHECK_LAUNCH();
       const std::size_t segments = (cnt + kSegment - 1) / kSegment;
       segment_accumulate_kernel<C><<<blocks_for(segments, 128), 128, 0, stream>>>(
-          d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(), ends.as<std::uint32_t>(),
-          buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>());
+          d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(),
+          ends.as<std::uint32_t>(), buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>());
       CUZK_CUDA_CHECK_LAUNCH();
-      segment_fixup_kernel<C><<<blocks_for(gb, 128), 128, 0, stream>>>(starts.as<std::uint32_t>(), ends.as<std::uint32_t>(),
-                                                                       gb, kSegment, slot_a.as<P>(), slot_b.as<P>(),
-                                                                       buckets.as<P>());
+      segment_fixup_kernel<C><<<blocks_for(gb, 128), 128, 0, stream>>>(
+          starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), gb, kSegment, slot_a.as<P>(),
+          slot_b.as<P>(), buckets.as<P>());
       CUZK_CUDA_CHECK_LAUNCH();
       mark("accumulate");
       const std::size_t nch = static_cast<std::size_t>(g) * chunks;
-      window_chunks_kernel<C><<<blocks_for(nch, 64), 64, 0, stream>>>(buckets.as<P>(), g, B, chunks, chunk_sums.as<P>());
+      window_chunks_kernel<C><<<blocks_for(nch, 64), 64, 0, stream>>>(buckets.as<P>(), g, B, chunks,
+                                                                      chunk_sums.as<P>());
       CUZK_CUDA_CHECK_LAUNCH();
       // chunks → 1 per window in rounds of ≤ 16 (chunks is a power of two, so each round's groups
       // stay inside their window); the last round writes window_sums[w0 .. w0 + g).
@@ -528,14 +573,18 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
       for (std::size_t cpw = chunks; cpw > 1;) {
         const std::size_t per = std::min<std::size_t>(16, cpw);
         const std::size_t out_n = static_cast<std::size_t>(g) * (cpw / per);
-        P* dst = cpw == per ? window_sums.as<P>() + w0 : src == chunk_sums.as<P>() ? chunk_tmp.as<P>() : chunk_sums.as<P>();
-        reduce_kernel<C><<<blocks_for(out_n, 64), 64, 0, stream>>>(src, static_cast<std::size_t>(g) * cpw, per, dst, out_n);
+        P* dst = cpw == per                  ? window_sums.as<P>() + w0
+                 : src == chunk_sums.as<P>() ? chunk_tmp.as<P>()
+                                             : chunk_sums.as<P>();
+        reduce_kernel<C><<<blocks_for(out_n, 64), 64, 0, stream>>>(
+            src, static_cast<std::size_t>(g) * cpw, per, dst, out_n);
         CUZK_CUDA_CHECK_LAUNCH();
         src = dst;
         cpw /= per;
       }
       if (chunks == 1)
-        CUZK_CUDA_CHECK(cudaMemcpyAsync(window_sums.as<P>() + w0, chunk_sums.data(), static_cast<std::size_t>(g) * sizeof(P),
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(window_sums.as<P>() + w0, chunk_sums.data(),
+                                        static_cast<std::size_t>(g) * sizeof(P),
                                         cudaMemcpyDeviceToDevice, stream));
       mark("window sums");
     }
@@ -545,7 +594,8 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
   CUZK_CUDA_CHECK(cudaMemcpyAsync(&out, result.data(), sizeof(P), cudaMemcpyDeviceToHost, stream));
   std::vector<HostXyzz> ws(window_sums ? static_cast<std::size_t>(st.windows) : 0);
   if (!ws.empty())
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(ws.data(), window_sums.data(), ws.size() * sizeof(P), cudaMemcpyDeviceToHost, stream));
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(ws.data(), window_sums.data(), ws.size() * sizeof(P),
+                                    cudaMemcpyDeviceToHost, stream));
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   // Σ_w 2^(c·w)·W_w, Horner from the top window.
   HostXyzz acc = HostXyzz::identity();
@@ -560,9 +610,11 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
 }
 
 template <class C, class HostXyzz>
-HostXyzz msm_host_scalars(DeviceContext& ctx, const ResidentBases& bases, std::span<const Fr> scalars,
-                          const GpuMsmConfig& cfg, cudaStream_t stream, GpuMsmStats* stats) {
-  DeviceBuffer d = must_alloc(ctx, std::max<std::size_t>(1, scalars.size()) * sizeof(Fr), "MSM scalars");
+HostXyzz msm_host_scalars(DeviceContext& ctx, const ResidentBases& bases,
+                          std::span<const Fr> scalars, const GpuMsmConfig& cfg, cudaStream_t stream,
+                          GpuMsmStats* stats) {
+  DeviceBuffer d =
+      must_alloc(ctx, std::max<std::size_t>(1, scalars.size()) * sizeof(Fr), "MSM scalars");
   ctx.upload(d.data(), scalars.data(), scalars.size() * sizeof(Fr), stream);
   return msm_impl<C, HostXyzz>(ctx, bases, d.as<Fr>(), scalars.size(), cfg, stream, stats);
 }

@@ -64,16 +64,22 @@ std::vector<Fr> make_scalars(std::size_t n, ScalarKind kind, std::mt19937_64& rn
   std::vector<Fr> s(n);
   for (auto& v : s) {
     const unsigned roll = rng() % 10;
-    if (kind == ScalarKind::random) v = test::random_fr(rng);
-    else if (kind == ScalarKind::bits) v = (rng() & 1) ? Fr::one() : Fr::zero();
-    else v = roll < 4 ? Fr::zero() : roll < 7 ? Fr::one() : roll < 8 ? -Fr::one() : test::random_fr(rng);
+    if (kind == ScalarKind::random)
+      v = test::random_fr(rng);
+    else if (kind == ScalarKind::bits)
+      v = (rng() & 1) ? Fr::one() : Fr::zero();
+    else
+      v = roll < 4   ? Fr::zero()
+          : roll < 7 ? Fr::one()
+          : roll < 8 ? -Fr::one()
+                     : test::random_fr(rng);
   }
   return s;
 }
 
 /// Σ s_i·logs[base(i)] under the density rule.
-Fr expected_log(const std::vector<Fr>& s, const std::vector<Fr>& logs, const std::vector<std::uint64_t>& bits,
-                std::size_t offset) {
+Fr expected_log(const std::vector<Fr>& s, const std::vector<Fr>& logs,
+                const std::vector<std::uint64_t>& bits, std::size_t offset) {
   Fr acc = Fr::zero();
   std::size_t k = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -112,9 +118,9 @@ void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm) {
     int window, group;
   };
   const Case cases[] = {
-      {ScalarKind::random, false, true, 0, 0},  {ScalarKind::mixed, false, true, 0, 0},
-      {ScalarKind::mixed, false, false, 0, 0},  {ScalarKind::bits, true, true, 0, 0},
-      {ScalarKind::mixed, true, true, 5, 3},    {ScalarKind::random, false, true, 11, 0},
+      {ScalarKind::random, false, true, 0, 0}, {ScalarKind::mixed, false, true, 0, 0},
+      {ScalarKind::mixed, false, false, 0, 0}, {ScalarKind::bits, true, true, 0, 0},
+      {ScalarKind::mixed, true, true, 5, 3},   {ScalarKind::random, false, true, 11, 0},
       {ScalarKind::mixed, false, true, 20, 0},  // the large-MSM G1 width (pick_window), 2^19 buckets
   };
   for (const auto& cs : cases) {
@@ -133,21 +139,26 @@ void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm) {
       offset = rng() % (nb - ones + 1);
     }
     const auto sc = make_scalars(n, cs.kind, rng);
-    GpuMsmConfig cfg{.density_bits = bits, .base_offset = offset, .bit_split = cs.split, .window_bits = cs.window,
+    GpuMsmConfig cfg{.density_bits = bits,
+                     .base_offset = offset,
+                     .bit_split = cs.split,
+                     .window_bits = cs.window,
                      .max_windows_per_group = cs.group};
     GpuMsmStats st;
     const Xyzz<C> got = msm(*ctx, rb, std::span<const Fr>(sc), cfg, s, &st);
     const Jacobian<C> want = mul_vartime(g, expected_log(sc, bases.logs, bits, offset));
-    EXPECT_TRUE(same_point(got, want)) << C::name << " n=" << n << " kind=" << static_cast<int>(cs.kind)
-                                       << " density=" << cs.density << " split=" << cs.split << " c=" << st.window_bits
-                                       << " groups=" << st.window_groups << " ones=" << st.ones << " tail=" << st.tail
-                                       << " seed=" << seed;
+    EXPECT_TRUE(same_point(got, want))
+        << C::name << " n=" << n << " kind=" << static_cast<int>(cs.kind)
+        << " density=" << cs.density << " split=" << cs.split << " c=" << st.window_bits
+        << " groups=" << st.window_groups << " ones=" << st.ones << " tail=" << st.tail
+        << " seed=" << seed;
   }
   // The naive sum by host scalar multiplications, on a prefix.
   const std::size_t n = std::min<std::size_t>(nb, 300);
   const auto sc = make_scalars(n, ScalarKind::mixed, rng);
   Jacobian<C> naive = Jacobian<C>::identity();
-  for (std::size_t i = 0; i < n; ++i) naive.add(mul_vartime(Jacobian<C>::from_affine(bases.points[i]), sc[i]));
+  for (std::size_t i = 0; i < n; ++i)
+    naive.add(mul_vartime(Jacobian<C>::from_affine(bases.points[i]), sc[i]));
   const Xyzz<C> got = msm(*ctx, rb, std::span<const Fr>(sc), GpuMsmConfig{}, s, nullptr);
   EXPECT_TRUE(same_point(got, naive)) << C::name << " naive n=" << n << " seed=" << seed;
   // No scalars: the identity.
@@ -187,7 +198,8 @@ TEST(GpuMsm, G1LargerRandom) {
 TEST(GpuMsm, VramCapForcesWindowGroups) {
   CUZK_REQUIRE_GPU();
   const std::size_t cap = std::size_t{16} << 20;
-  auto c = DeviceContext::create({.vram_cap_bytes = cap, .pinned_buffer_bytes = std::size_t{4} << 20});
+  auto c =
+      DeviceContext::create({.vram_cap_bytes = cap, .pinned_buffer_bytes = std::size_t{4} << 20});
   ASSERT_TRUE(c.ok()) << c.status().to_string();
   auto& ctx = **c;
   EXPECT_LE(ctx.arena_bytes(), cap);
@@ -196,13 +208,17 @@ TEST(GpuMsm, VramCapForcesWindowGroups) {
   const std::size_t n = 30000 + rng() % 2000;
   const auto bases = make_bases<G1Curve>(n, rng);
   ResidentBases rb = upload_bases_g1(ctx, bases.points, ctx.stream());
-  const auto sc = make_scalars(n, ScalarKind::random, rng);  // every scalar in the tail: ≈ 0.5 MB per window
+  const auto sc =
+      make_scalars(n, ScalarKind::random, rng);  // every scalar in the tail: ≈ 0.5 MB per window
   GpuMsmStats st;
   const G1Xyzz got = msm_g1_device(ctx, rb, sc, {}, ctx.stream(), &st);
-  EXPECT_GT(st.window_groups, 1) << "the cap should not leave room for all " << st.windows << " windows";
+  EXPECT_GT(st.window_groups, 1) << "the cap should not leave room for all " << st.windows
+                                 << " windows";
   const G1Jacobian want = mul_vartime(G1Jacobian::generator(), expected_log(sc, bases.logs, {}, 0));
-  EXPECT_TRUE(same_point(got, want)) << "n=" << n << " groups=" << st.window_groups << " seed=" << seed;
-  std::printf("arena %zu bytes, %d windows in %d groups\n", ctx.arena_bytes(), st.windows, st.window_groups);
+  EXPECT_TRUE(same_point(got, want))
+      << "n=" << n << " groups=" << st.window_groups << " seed=" << seed;
+  std::printf("arena %zu bytes, %d windows in %d groups\n", ctx.arena_bytes(), st.windows,
+              st.window_groups);
   // A request larger than the whole arena is refused with out_of_memory, not a device error.
   EXPECT_EQ(ctx.alloc(cap + 1, "too large").status().code(), Errc::out_of_memory);
 }

@@ -35,8 +35,10 @@ StreamedBases make_streamed(DeviceContext& ctx, std::span<const HostAffine> base
   for (std::size_t i = 0; i < bases.size(); ++i) {
     const auto* rec = reinterpret_cast<const unsigned char*>(&bases[i]);
     unsigned char* dst = out + i * pb;
-    if (rec[2 * sizeof(F)] != 0) std::memset(dst, 0, pb);
-    else std::memcpy(dst, rec, pb);
+    if (rec[2 * sizeof(F)] != 0)
+      std::memset(dst, 0, pb);
+    else
+      std::memcpy(dst, rec, pb);
   }
   return r;
 }
@@ -49,8 +51,8 @@ struct Chunk {
 
 /// Splits the call into chunks of whole 64-scalar words with at most |slot| bases and at most
 /// |max_scalars| scalars each; chunks without a participating scalar are dropped.
-std::vector<Chunk> plan_chunks(std::size_t n, std::span<const std::uint64_t> bits, std::size_t base_offset,
-                               std::size_t slot, std::size_t max_scalars) {
+std::vector<Chunk> plan_chunks(std::size_t n, std::span<const std::uint64_t> bits,
+                               std::size_t base_offset, std::size_t slot, std::size_t max_scalars) {
   std::vector<Chunk> out;
   const std::size_t words = (n + 63) / 64;
   std::size_t w = 0, rank = 0;
@@ -78,7 +80,8 @@ std::vector<Chunk> plan_chunks(std::size_t n, std::span<const std::uint64_t> bit
 
 template <class HostXyzz>
 HostXyzz streamed_impl(DeviceContext& ctx, const StreamedBases& bases, std::span<const Fr> scalars,
-                       const StreamedMsmConfig& cfg, cudaStream_t compute, cudaStream_t copy, StreamedMsmStats* stats) {
+                       const StreamedMsmConfig& cfg, cudaStream_t compute, cudaStream_t copy,
+                       StreamedMsmStats* stats) {
   constexpr bool kG2 = std::is_same_v<HostXyzz, G2Xyzz>;
   const std::size_t pb = bases.point_bytes();
   const std::size_t n = scalars.size();
@@ -88,10 +91,12 @@ HostXyzz streamed_impl(DeviceContext& ctx, const StreamedBases& bases, std::span
   HostXyzz acc = HostXyzz::identity();
 
   std::size_t slot = cfg.slot_points;
-  if (slot == 0) slot = std::bit_floor(std::max<std::size_t>(64, ctx.arena_largest_free() / 4 / pb));
+  if (slot == 0)
+    slot = std::bit_floor(std::max<std::size_t>(64, ctx.arena_largest_free() / 4 / pb));
   slot = std::max<std::size_t>(64, std::min(slot, std::max<std::size_t>(64, bases.count)));
   st.slot_points = slot;
-  const std::vector<Chunk> chunks = plan_chunks(n, bits, cfg.msm.base_offset, slot, std::max<std::size_t>(64, slot));
+  const std::vector<Chunk> chunks =
+      plan_chunks(n, bits, cfg.msm.base_offset, slot, std::max<std::size_t>(64, slot));
   st.chunks = chunks.size();
   if (chunks.empty()) {
     if (stats) *stats = st;
@@ -100,7 +105,9 @@ HostXyzz streamed_impl(DeviceContext& ctx, const StreamedBases& bases, std::span
 
   auto must = [&](std::size_t bytes, const char* what) {
     auto b = ctx.alloc(bytes, what);
-    if (!b.ok()) throw CudaError(cudaErrorMemoryAllocation, b.status().to_string().c_str(), __FILE__, __LINE__);
+    if (!b.ok())
+      throw CudaError(cudaErrorMemoryAllocation, b.status().to_string().c_str(), __FILE__,
+                      __LINE__);
     return std::move(b).value();
   };
   ResidentBases slots[2];
@@ -119,9 +126,11 @@ HostXyzz streamed_impl(DeviceContext& ctx, const StreamedBases& bases, std::span
     s.count = c.nb;
     const unsigned char* src = bases.data() + c.b0 * pb;
     if (bases.is_pinned())
-      CUZK_CUDA_CHECK(cudaMemcpyAsync(s.points.data(), src, c.nb * pb, cudaMemcpyHostToDevice, copy));
+      CUZK_CUDA_CHECK(
+          cudaMemcpyAsync(s.points.data(), src, c.nb * pb, cudaMemcpyHostToDevice, copy));
     else
-      ctx.upload(s.points.data(), src, c.nb * pb, copy);  // through the staging buffers; returns when done
+      ctx.upload(s.points.data(), src, c.nb * pb,
+                 copy);  // through the staging buffers; returns when done
     CUZK_CUDA_CHECK(cudaEventRecord(uploaded[k & 1], copy));
     st.bytes_uploaded += c.nb * pb;
   };
@@ -138,9 +147,11 @@ HostXyzz streamed_impl(DeviceContext& ctx, const StreamedBases& bases, std::span
     mc.base_offset = 0;
     HostXyzz part;
     if constexpr (kG2)
-      part = msm_g2_device_resident(ctx, slots[k & 1], d_scalars.as<Fr>(), c.s1 - c.s0, mc, compute);
+      part =
+          msm_g2_device_resident(ctx, slots[k & 1], d_scalars.as<Fr>(), c.s1 - c.s0, mc, compute);
     else
-      part = msm_g1_device_resident(ctx, slots[k & 1], d_scalars.as<Fr>(), c.s1 - c.s0, mc, compute);
+      part =
+          msm_g1_device_resident(ctx, slots[k & 1], d_scalars.as<Fr>(), c.s1 - c.s0, mc, compute);
     acc.add(part);
   }
   CUZK_CUDA_CHECK(cudaStreamSynchronize(copy));
@@ -158,11 +169,13 @@ StreamedBases make_streamed_bases_g2(DeviceContext& ctx, std::span<const G2Affin
 }
 
 G1Xyzz msm_g1_streamed(DeviceContext& ctx, const StreamedBases& bases, std::span<const Fr> scalars,
-                       const StreamedMsmConfig& config, cudaStream_t compute, cudaStream_t copy, StreamedMsmStats* stats) {
+                       const StreamedMsmConfig& config, cudaStream_t compute, cudaStream_t copy,
+                       StreamedMsmStats* stats) {
   return streamed_impl<G1Xyzz>(ctx, bases, scalars, config, compute, copy, stats);
 }
 G2Xyzz msm_g2_streamed(DeviceContext& ctx, const StreamedBases& bases, std::span<const Fr> scalars,
-                       const StreamedMsmConfig& config, cudaStream_t compute, cudaStream_t copy, StreamedMsmStats* stats) {
+                       const StreamedMsmConfig& config, cudaStream_t compute, cudaStream_t copy,
+                       StreamedMsmStats* stats) {
   return streamed_impl<G2Xyzz>(ctx, bases, scalars, config, compute, copy, stats);
 }
 

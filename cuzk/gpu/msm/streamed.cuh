@@ -30,11 +30,13 @@ namespace cuzk::gpu {
 
 /// A base table kept in host memory in the packed device layout.
 struct StreamedBases {
-  PinnedHostBlock pinned;                   // when the pinned pool had room
+  PinnedHostBlock pinned;                  // when the pinned pool had room
   std::unique_ptr<unsigned char[]> plain;  // otherwise
   std::size_t count = 0;
   bool g2 = false;
-  const unsigned char* data() const { return pinned ? static_cast<const unsigned char*>(pinned.data()) : plain.get(); }
+  const unsigned char* data() const {
+    return pinned ? static_cast<const unsigned char*>(pinned.data()) : plain.get();
+  }
   bool is_pinned() const { return static_cast<bool>(pinned); }
   std::size_t point_bytes() const { return g2 ? 192 : 96; }
   std::size_t bytes() const { return count * point_bytes(); }

@@ -68,14 +68,16 @@ CUZK_DEV void st_sm(std::uint32_t* sm, int E, int e, const DevFr& v) {
 }
 
 CUZK_DEV DevFr pow_at(const DevFr* tab, std::uint64_t k) {
-  return ld_global(tab + (k & 1023)) * ld_global(tab + 1024 + ((k >> 10) & 1023)) * ld_global(tab + 2048 + (k >> 20));
+  return ld_global(tab + (k & 1023)) * ld_global(tab + 1024 + ((k >> 10) & 1023)) *
+         ld_global(tab + 2048 + (k >> 20));
 }
 
 /// Radix-2 DIT stages [s0, s0 + S) on sub-transforms of stride 2^s0, 2^l of them per block.
 /// kFirst: the gather pass (s0 = 0) reading in[bitrev(i)], optionally times pow_at(scale, bitrev(i)).
 template <bool kFirst>
-__global__ void __launch_bounds__(kThreads, 2) ntt_pass_kernel(DevFr* out, const DevFr* in, const DevFr* tw, int log_n,
-                                                            int s0, int S, int l, const DevFr* scale) {
+__global__ void __launch_bounds__(kThreads, 2)
+    ntt_pass_kernel(DevFr* out, const DevFr* in, const DevFr* tw, int log_n, int s0, int S, int l,
+                    const DevFr* scale) {
   extern __shared__ std::uint32_t sm[];  // limb-planar, see ld_sm
   const int L = 1 << l;
   const int E = (1 << S) << l;
@@ -84,7 +86,8 @@ __global__ void __launch_bounds__(kThreads, 2) ntt_pass_kernel(DevFr* out, const
   const std::uint64_t lo_base = (b % groups_lo) << l;
   const std::uint64_t hi = b / groups_lo;
   auto gidx = [&](int e) -> std::uint64_t {
-    return (hi << (s0 + S)) | (static_cast<std::uint64_t>(e >> l) << s0) | (lo_base + static_cast<std::uint64_t>(e & (L - 1)));
+    return (hi << (s0 + S)) | (static_cast<std::uint64_t>(e >> l) << s0) |
+           (lo_base + static_cast<std::uint64_t>(e & (L - 1)));
   };
   for (int e = threadIdx.x; e < E; e += blockDim.x) {
     const std::uint64_t gi = gidx(e);
@@ -107,7 +110,8 @@ __global__ void __launch_bounds__(kThreads, 2) ntt_pass_kernel(DevFr* out, const
       const int bf = t >> l;
       const int i_mid = ((bf >> k) << (k + 1)) | (bf & (m - 1));
       const int j_mid = i_mid + m;
-      const std::uint64_t j = (static_cast<std::uint64_t>(i_mid & (m - 1)) << s0) | (lo_base + static_cast<std::uint64_t>(lo));
+      const std::uint64_t j = (static_cast<std::uint64_t>(i_mid & (m - 1)) << s0) |
+                              (lo_base + static_cast<std::uint64_t>(lo));
       const DevFr w = ld_global(tw + (j << shift));
       const int ia = (i_mid << l) | lo, ib = (j_mid << l) | lo;
       const DevFr u = ld_sm(sm, E, ia);
@@ -132,16 +136,19 @@ __global__ void mul_kernel(DevFr* c, const DevFr* a, const DevFr* b, std::size_t
 }
 
 /// a ← (a·b − c)·zinv, the pointwise step of H on the coset.
-__global__ void h_combine_kernel(DevFr* a, const DevFr* b, const DevFr* c, std::size_t n, DevFr zinv) {
+__global__ void h_combine_kernel(DevFr* a, const DevFr* b, const DevFr* c, std::size_t n,
+                                 DevFr zinv) {
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (i < n) st_global(a + i, (ld_global(a + i) * ld_global(b + i) - ld_global(c + i)) * zinv);
 }
 
-unsigned grid_for(std::size_t n, unsigned threads) { return static_cast<unsigned>((n + threads - 1) / threads); }
+unsigned grid_for(std::size_t n, unsigned threads) {
+  return static_cast<unsigned>((n + threads - 1) / threads);
+}
 
 /// Runs the passes of one transform: values → scratch (gather) → … → values.
-void run_passes(const DevFr* tw, DevFr* values, DevFr* scratch, unsigned log_n, const DevFr* pre_scale,
-                cudaStream_t stream) {
+void run_passes(const DevFr* tw, DevFr* values, DevFr* scratch, unsigned log_n,
+                const DevFr* pre_scale, cudaStream_t stream) {
   struct Pass {
     int s0, S, l;
   };
@@ -167,12 +174,15 @@ void run_passes(const DevFr* tw, DevFr* values, DevFr* scratch, unsigned log_n, 
     DevFr* dst = last ? values : scratch;
     const std::size_t elems = (std::size_t{1} << ps.S) << ps.l;
     const unsigned blocks = static_cast<unsigned>(n / elems);
-    const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(kThreads, std::max<std::size_t>(1, elems / 2)));
+    const unsigned threads =
+        static_cast<unsigned>(std::min<std::size_t>(kThreads, std::max<std::size_t>(1, elems / 2)));
     const std::size_t smem = elems * sizeof(DevFr);
     if (p == 0)
-      ntt_pass_kernel<true><<<blocks, threads, smem, stream>>>(dst, src, tw, static_cast<int>(log_n), ps.s0, ps.S, ps.l, pre_scale);
+      ntt_pass_kernel<true><<<blocks, threads, smem, stream>>>(
+          dst, src, tw, static_cast<int>(log_n), ps.s0, ps.S, ps.l, pre_scale);
     else
-      ntt_pass_kernel<false><<<blocks, threads, smem, stream>>>(dst, src, tw, static_cast<int>(log_n), ps.s0, ps.S, ps.l, nullptr);
+      ntt_pass_kernel<false><<<blocks, threads, smem, stream>>>(
+          dst, src, tw, static_cast<int>(log_n), ps.s0, ps.S, ps.l, nullptr);
     CUZK_CUDA_CHECK_LAUNCH();
   }
 }
@@ -180,7 +190,9 @@ void run_passes(const DevFr* tw, DevFr* values, DevFr* scratch, unsigned log_n, 
 /// Uploads |t| into a fresh arena buffer.
 DeviceBuffer upload_pow_table(DeviceContext& ctx, const PowTable& t, cudaStream_t stream) {
   auto buf = ctx.alloc(sizeof(PowTable), "NTT scale table");
-  if (!buf.ok()) throw CudaError(cudaErrorMemoryAllocation, buf.status().to_string().c_str(), __FILE__, __LINE__);
+  if (!buf.ok())
+    throw CudaError(cudaErrorMemoryAllocation, buf.status().to_string().c_str(), __FILE__,
+                    __LINE__);
   ctx.upload(buf->data(), &t, sizeof(PowTable), stream);
   return std::move(buf).value();
 }
@@ -209,7 +221,9 @@ const NttTables::Size& NttTables::get(unsigned log_n, cudaStream_t stream, RootF
   const std::size_t count = std::max<std::size_t>(1, (std::size_t{1} << log_n) / 2);
   for (int dir = 0; dir < 2; ++dir) {
     auto buf = ctx_.alloc(count * sizeof(Fr), "NTT twiddles");
-    if (!buf.ok()) throw CudaError(cudaErrorMemoryAllocation, buf.status().to_string().c_str(), __FILE__, __LINE__);
+    if (!buf.ok())
+      throw CudaError(cudaErrorMemoryAllocation, buf.status().to_string().c_str(), __FILE__,
+                      __LINE__);
     Fr w = root_of_unity(log_n, roots);
     if (dir == 1) w = w.inverse();
     Pow2Table t;
@@ -245,7 +259,8 @@ void ntt_device(DeviceContext& ctx, NttTables& tables, Fr* values, Fr* scratch, 
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // |pre| is freed on return
   } else {
     const Fr n_inv = Fr::from_u64(n).inverse();
-    DeviceBuffer post = upload_pow_table(ctx, make_pow_table(mode.coset ? g.inverse() : Fr::one(), n_inv), stream);
+    DeviceBuffer post =
+        upload_pow_table(ctx, make_pow_table(mode.coset ? g.inverse() : Fr::one(), n_inv), stream);
     run_passes(tab.inv.as<DevFr>(), v, s, log_n, nullptr, stream);
     scale_pow_kernel<<<grid_for(n, 256), 256, 0, stream>>>(v, n, post.as<DevFr>());
     CUZK_CUDA_CHECK_LAUNCH();
@@ -253,8 +268,8 @@ void ntt_device(DeviceContext& ctx, NttTables& tables, Fr* values, Fr* scratch, 
   }
 }
 
-void compute_h_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c, Fr* scratch, unsigned log_n,
-                      cudaStream_t stream, const std::function<void(int)>& before) {
+void compute_h_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c, Fr* scratch,
+                      unsigned log_n, cudaStream_t stream, const std::function<void(int)>& before) {
   const auto& tab = tables.get(log_n, stream);
   const std::size_t n = std::size_t{1} << log_n;
   const Fr g = Fr::from_u64(kFrGenerator);
@@ -275,22 +290,26 @@ void compute_h_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c
   const Fr zinv = (g.pow_u64(n) - Fr::one()).inverse();
   DevFr dz;
   std::memcpy(&dz, &zinv, sizeof(Fr));
-  h_combine_kernel<<<grid_for(n, 256), 256, 0, stream>>>(reinterpret_cast<DevFr*>(a), reinterpret_cast<const DevFr*>(b),
-                                                          reinterpret_cast<const DevFr*>(c), n, dz);
+  h_combine_kernel<<<grid_for(n, 256), 256, 0, stream>>>(reinterpret_cast<DevFr*>(a),
+                                                         reinterpret_cast<const DevFr*>(b),
+                                                         reinterpret_cast<const DevFr*>(c), n, dz);
   CUZK_CUDA_CHECK_LAUNCH();
   run_passes(tab.inv.as<DevFr>(), reinterpret_cast<DevFr*>(a), s, log_n, nullptr, stream);
-  scale_pow_kernel<<<grid_for(n, 256), 256, 0, stream>>>(reinterpret_cast<DevFr*>(a), n, back.as<DevFr>());
+  scale_pow_kernel<<<grid_for(n, 256), 256, 0, stream>>>(reinterpret_cast<DevFr*>(a), n,
+                                                         back.as<DevFr>());
   CUZK_CUDA_CHECK_LAUNCH();
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-void compute_h_snarkjs_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c, Fr* scratch,
-                              unsigned log_n, cudaStream_t stream, const std::function<void(int)>& before) {
+void compute_h_snarkjs_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c,
+                              Fr* scratch, unsigned log_n, cudaStream_t stream,
+                              const std::function<void(int)>& before) {
   const auto& tab = tables.get(log_n, stream, RootFamily::ffjs);
   const std::size_t n = std::size_t{1} << log_n;
   const Fr n_inv = Fr::from_u64(n).inverse();
   // iNTT's n^{-1} and the coset's g^i folded into the gather of the coset forward NTT, as above.
-  DeviceBuffer to_coset = upload_pow_table(ctx, make_pow_table(snarkjs_coset_shift(log_n), n_inv), stream);
+  DeviceBuffer to_coset =
+      upload_pow_table(ctx, make_pow_table(snarkjs_coset_shift(log_n), n_inv), stream);
   DevFr* da = reinterpret_cast<DevFr*>(a);
   DevFr* db = reinterpret_cast<DevFr*>(b);
   DevFr* dc = reinterpret_cast<DevFr*>(c);

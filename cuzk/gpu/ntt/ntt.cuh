@@ -67,14 +67,16 @@ void ntt_device(DeviceContext& ctx, NttTables& tables, Fr* values, Fr* scratch, 
 /// |before| (optional) is called with 0, 1, 2 before the kernels that read a, b, c are queued: a
 /// caller whose uploads are still running blocks there until that vector is on the device, so a's
 /// transforms run while b and c cross the bus.
-void compute_h_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c, Fr* scratch, unsigned log_n,
-                      cudaStream_t stream, const std::function<void(int)>& before = {});
+void compute_h_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c, Fr* scratch,
+                      unsigned log_n, cudaStream_t stream,
+                      const std::function<void(int)>& before = {});
 
 /// snarkjs's H step (HConvention::snarkjs, poly/ntt.hpp compute_h_snarkjs) on device buffers a, b, c
 /// (2^log_n each, log_n ≤ 30; consumed): c ← a∘b (its input is not read), ffjs roots, coset shift
 /// ω_2n; on return |a| holds the n values (A·B − C)(ω_2n^(2j+1)), not divided by Z. 6 transforms.
 /// |before| as above (0 and 1 only: c is formed on the device).
-void compute_h_snarkjs_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c, Fr* scratch,
-                              unsigned log_n, cudaStream_t stream, const std::function<void(int)>& before = {});
+void compute_h_snarkjs_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c,
+                              Fr* scratch, unsigned log_n, cudaStream_t stream,
+                              const std::function<void(int)>& before = {});
 
 }  // namespace cuzk::gpu

@@ -56,13 +56,14 @@ void check_sizes(const std::vector<unsigned>& logs, bool naive) {
     for (int variant = 0; variant < 4; ++variant) {
       const bool inverse = variant & 1, coset = variant & 2;
       std::vector<Fr> want = x;
-      const NttMode mode{.direction = inverse ? NttDirection::inverse : NttDirection::forward, .coset = coset};
+      const NttMode mode{.direction = inverse ? NttDirection::inverse : NttDirection::forward,
+                         .coset = coset};
       Status st = naive ? ntt_naive(want, *domain, mode) : ntt(want, *domain, mode, pool);
       ASSERT_TRUE(st.ok()) << st.to_string();
       const auto got = gpu_ntt(f, x, log_n, {.inverse = inverse, .coset = coset});
       for (std::size_t i = 0; i < n; ++i)
-        ASSERT_EQ(got[i], want[i]) << "log_n=" << log_n << " inverse=" << inverse << " coset=" << coset << " i=" << i
-                                   << " seed=" << seed;
+        ASSERT_EQ(got[i], want[i]) << "log_n=" << log_n << " inverse=" << inverse
+                                   << " coset=" << coset << " i=" << i << " seed=" << seed;
     }
     // Round trip on the device alone.
     const auto fwd = gpu_ntt(f, x, log_n, {.coset = true});
@@ -102,17 +103,19 @@ TEST(GpuNtt, ComputeHMatchesCpu) {
     std::vector<Fr> wa = a, wb = b, wc = c;
     ASSERT_TRUE(cuzk::compute_h(wa, wb, wc, plan, pool).ok());
     const std::size_t bytes = n * sizeof(Fr);
-    auto da = f.ctx->alloc(bytes, "a"), db = f.ctx->alloc(bytes, "b"), dc = f.ctx->alloc(bytes, "c"),
-         ds = f.ctx->alloc(bytes, "s");
+    auto da = f.ctx->alloc(bytes, "a"), db = f.ctx->alloc(bytes, "b"),
+         dc = f.ctx->alloc(bytes, "c"), ds = f.ctx->alloc(bytes, "s");
     ASSERT_TRUE(da.ok() && db.ok() && dc.ok() && ds.ok());
     cudaStream_t s = f.ctx->stream();
     f.ctx->upload(da->data(), a.data(), bytes, s);
     f.ctx->upload(db->data(), b.data(), bytes, s);
     f.ctx->upload(dc->data(), c.data(), bytes, s);
-    compute_h_device(*f.ctx, *f.tables, da->as<Fr>(), db->as<Fr>(), dc->as<Fr>(), ds->as<Fr>(), log_n, s);
+    compute_h_device(*f.ctx, *f.tables, da->as<Fr>(), db->as<Fr>(), dc->as<Fr>(), ds->as<Fr>(),
+                     log_n, s);
     std::vector<Fr> h(n);
     f.ctx->download(h.data(), da->data(), bytes, s);
-    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(h[i], wa[i]) << "log_n=" << log_n << " i=" << i << " seed=" << seed;
+    for (std::size_t i = 0; i < n; ++i)
+      ASSERT_EQ(h[i], wa[i]) << "log_n=" << log_n << " i=" << i << " seed=" << seed;
     if (log_n != 10) EXPECT_TRUE(h[n - 1].is_zero());
   }
 }

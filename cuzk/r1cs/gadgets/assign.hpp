@@ -6,8 +6,8 @@
 
 #define CUZK_GADGET_CAT2(a, b) a##b
 #define CUZK_GADGET_CAT(a, b) CUZK_GADGET_CAT2(a, b)
-#define CUZK_ASSIGN_OR_RETURN(decl, expr)                                  \
-  auto CUZK_GADGET_CAT(cuzk_result_, __LINE__) = (expr);                   \
-  if (!CUZK_GADGET_CAT(cuzk_result_, __LINE__).ok())                        \
-    return CUZK_GADGET_CAT(cuzk_result_, __LINE__).status();                \
+#define CUZK_ASSIGN_OR_RETURN(decl, expr)                    \
+  auto CUZK_GADGET_CAT(cuzk_result_, __LINE__) = (expr);     \
+  if (!CUZK_GADGET_CAT(cuzk_result_, __LINE__).ok())         \
+    return CUZK_GADGET_CAT(cuzk_result_, __LINE__).status(); \
   decl = std::move(CUZK_GADGET_CAT(cuzk_result_, __LINE__)).value()

@@ -24,53 +24,72 @@ Result<Variable> alloc_result(ConstraintSystem& cs, const char* name, std::optio
 
 Result<AllocatedBit> AllocatedBit::alloc(ConstraintSystem& cs, std::optional<bool> value) {
   CUZK_ASSIGN_OR_RETURN(Variable v, cs.alloc("boolean", [&] { return bit_fr(value); }));
-  cs.enforce("boolean constraint", [&] { return LC(Variable::one()) - v; }, v, [] { return LC(); });
+  cs.enforce(
+      "boolean constraint", [&] { return LC(Variable::one()) - v; }, v, [] { return LC(); });
   return AllocatedBit(v, value);
 }
 
-Result<AllocatedBit> AllocatedBit::alloc_conditionally(ConstraintSystem& cs, std::optional<bool> value,
+Result<AllocatedBit> AllocatedBit::alloc_conditionally(ConstraintSystem& cs,
+                                                       std::optional<bool> value,
                                                        const AllocatedBit& must_be_false) {
   CUZK_ASSIGN_OR_RETURN(Variable v, cs.alloc("boolean", [&] { return bit_fr(value); }));
-  cs.enforce("boolean constraint", [&] { return LC(Variable::one()) - must_be_false.var_ - v; }, v, [] { return LC(); });
+  cs.enforce(
+      "boolean constraint", [&] { return LC(Variable::one()) - must_be_false.var_ - v; }, v,
+      [] { return LC(); });
   return AllocatedBit(v, value);
 }
 
-Result<AllocatedBit> AllocatedBit::bit_xor(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
+Result<AllocatedBit> AllocatedBit::bit_xor(ConstraintSystem& cs, const AllocatedBit& a,
+                                           const AllocatedBit& b) {
   std::optional<bool> r;
-  CUZK_ASSIGN_OR_RETURN(Variable c, alloc_result(cs, "xor result", a.value_, b.value_,
-                                                 [](bool x, bool y) { return x != y; }, r));
-  cs.enforce("xor constraint", [&] { return LC(a.var_) + a.var_; }, b.var_, [&] { return LC(a.var_) + b.var_ - c; });
+  CUZK_ASSIGN_OR_RETURN(Variable c, alloc_result(
+                                        cs, "xor result", a.value_, b.value_,
+                                        [](bool x, bool y) { return x != y; }, r));
+  cs.enforce(
+      "xor constraint", [&] { return LC(a.var_) + a.var_; }, b.var_,
+      [&] { return LC(a.var_) + b.var_ - c; });
   return AllocatedBit(c, r);
 }
 
-Result<AllocatedBit> AllocatedBit::bit_and(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
+Result<AllocatedBit> AllocatedBit::bit_and(ConstraintSystem& cs, const AllocatedBit& a,
+                                           const AllocatedBit& b) {
   std::optional<bool> r;
-  CUZK_ASSIGN_OR_RETURN(Variable c, alloc_result(cs, "and result", a.value_, b.value_,
-                                                 [](bool x, bool y) { return x && y; }, r));
+  CUZK_ASSIGN_OR_RETURN(Variable c, alloc_result(
+                                        cs, "and result", a.value_, b.value_,
+                                        [](bool x, bool y) { return x && y; }, r));
   cs.enforce("and constraint", a.var_, b.var_, c);
   return AllocatedBit(c, r);
 }
 
-Result<AllocatedBit> AllocatedBit::and_not(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
+Result<AllocatedBit> AllocatedBit::and_not(ConstraintSystem& cs, const AllocatedBit& a,
+                                           const AllocatedBit& b) {
   std::optional<bool> r;
-  CUZK_ASSIGN_OR_RETURN(Variable c, alloc_result(cs, "and not result", a.value_, b.value_,
-                                                 [](bool x, bool y) { return x && !y; }, r));
-  cs.enforce("and not constraint", a.var_, [&] { return LC(Variable::one()) - b.var_; }, c);
+  CUZK_ASSIGN_OR_RETURN(Variable c, alloc_result(
+                                        cs, "and not result", a.value_, b.value_,
+                                        [](bool x, bool y) { return x && !y; }, r));
+  cs.enforce(
+      "and not constraint", a.var_, [&] { return LC(Variable::one()) - b.var_; }, c);
   return AllocatedBit(c, r);
 }
 
-Result<AllocatedBit> AllocatedBit::nor(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
+Result<AllocatedBit> AllocatedBit::nor(ConstraintSystem& cs, const AllocatedBit& a,
+                                       const AllocatedBit& b) {
   std::optional<bool> r;
-  CUZK_ASSIGN_OR_RETURN(Variable c, alloc_result(cs, "nor result", a.value_, b.value_,
-                                                 [](bool x, bool y) { return !x && !y; }, r));
-  cs.enforce("nor constraint", [&] { return LC(Variable::one()) - a.var_; }, [&] { return LC(Variable::one()) - b.var_; }, c);
+  CUZK_ASSIGN_OR_RETURN(Variable c, alloc_result(
+                                        cs, "nor result", a.value_, b.value_,
+                                        [](bool x, bool y) { return !x && !y; }, r));
+  cs.enforce(
+      "nor constraint", [&] { return LC(Variable::one()) - a.var_; },
+      [&] { return LC(Variable::one()) - b.var_; }, c);
   return AllocatedBit(c, r);
 }
 
 std::optional<bool> Boolean::value() const {
   switch (kind_) {
-    case Kind::constant: return const_;
-    case Kind::is: return bit_.value();
+    case Kind::constant:
+      return const_;
+    case Kind::is:
+      return bit_.value();
     case Kind::negated: {
       auto v = bit_.value();
       if (!v) return std::nullopt;
@@ -86,7 +105,9 @@ LC Boolean::lc(const Fr& coeff) const {
     case Kind::constant:
       if (const_) r.add(coeff, Variable::one());
       break;
-    case Kind::is: r.add(coeff, bit_.variable()); break;
+    case Kind::is:
+      r.add(coeff, bit_.variable());
+      break;
     case Kind::negated:
       r.add(coeff, Variable::one());
       r.sub(coeff, bit_.variable());
@@ -98,9 +119,15 @@ LC Boolean::lc(const Fr& coeff) const {
 Boolean Boolean::negate() const {
   Boolean r = *this;
   switch (kind_) {
-    case Kind::constant: r.const_ = !const_; break;
-    case Kind::is: r.kind_ = Kind::negated; break;
-    case Kind::negated: r.kind_ = Kind::is; break;
+    case Kind::constant:
+      r.const_ = !const_;
+      break;
+    case Kind::is:
+      r.kind_ = Kind::negated;
+      break;
+    case Kind::negated:
+      r.kind_ = Kind::is;
+      break;
   }
   return r;
 }
@@ -157,21 +184,27 @@ Status Boolean::enforce_equal(ConstraintSystem& cs, const Boolean& a, const Bool
   }
   if (is_const(a, true) || is_const(b, true)) {
     const Boolean& x = is_const(a, true) ? b : a;
-    cs.enforce("enforce equal to one", [] { return LC(); }, [] { return LC(); }, [&] { return LC(Variable::one()) - x.lc(); });
+    cs.enforce(
+        "enforce equal to one", [] { return LC(); }, [] { return LC(); },
+        [&] { return LC(Variable::one()) - x.lc(); });
     return {};
   }
   if (is_const(a, false) || is_const(b, false)) {
     const Boolean& x = is_const(a, false) ? b : a;
-    cs.enforce("enforce equal to zero", [] { return LC(); }, [] { return LC(); }, [&] { return x.lc(); });
+    cs.enforce(
+        "enforce equal to zero", [] { return LC(); }, [] { return LC(); }, [&] { return x.lc(); });
     return {};
   }
-  cs.enforce("enforce equal", [] { return LC(); }, [] { return LC(); }, [&] { return a.lc() - b.lc(); });
+  cs.enforce(
+      "enforce equal", [] { return LC(); }, [] { return LC(); }, [&] { return a.lc() - b.lc(); });
   return {};
 }
 
-Result<Boolean> Boolean::sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c) {
+Result<Boolean> Boolean::sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean& b,
+                                   const Boolean& c) {
   std::optional<bool> v;
-  if (a.value() && b.value() && c.value()) v = (*a.value() && *b.value()) != (!*a.value() && *c.value());
+  if (a.value() && b.value() && c.value())
+    v = (*a.value() && *b.value()) != (!*a.value() && *c.value());
   if (a.is_constant() && b.is_constant() && c.is_constant()) return Boolean::constant(*v);
   if (is_const(a, false)) return c;
   if (is_const(b, false)) return bit_and(cs, a.negate(), c);
@@ -185,11 +218,14 @@ Result<Boolean> Boolean::sha256_ch(ConstraintSystem& cs, const Boolean& a, const
     return r.negate();
   }
   CUZK_ASSIGN_OR_RETURN(Variable ch, cs.alloc("ch", [&] { return bit_fr(v); }));
-  cs.enforce("ch computation", [&] { return b.lc() - c.lc(); }, [&] { return a.lc(); }, [&] { return LC(ch) - c.lc(); });
+  cs.enforce(
+      "ch computation", [&] { return b.lc() - c.lc(); }, [&] { return a.lc(); },
+      [&] { return LC(ch) - c.lc(); });
   return Boolean::from(AllocatedBit(ch, v));
 }
 
-Result<Boolean> Boolean::sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c) {
+Result<Boolean> Boolean::sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolean& b,
+                                    const Boolean& c) {
   std::optional<bool> v;
   if (a.value() && b.value() && c.value()) {
     const bool x = *a.value(), y = *b.value(), z = *c.value();
@@ -214,12 +250,14 @@ Result<Boolean> Boolean::sha256_maj(ConstraintSystem& cs, const Boolean& a, cons
   }
   if (!bc_r) return bc_r.status();
   const Boolean& bc = *bc_r;
-  cs.enforce("maj computation", [&] { return bc.lc() + bc.lc() - b.lc() - c.lc(); }, [&] { return a.lc(); },
-             [&] { return bc.lc() - maj; });
+  cs.enforce(
+      "maj computation", [&] { return bc.lc() + bc.lc() - b.lc() - c.lc(); },
+      [&] { return a.lc(); }, [&] { return bc.lc() - maj; });
   return Boolean::from(AllocatedBit(maj, v));
 }
 
-Result<std::vector<Boolean>> u64_into_boolean_vec_le(ConstraintSystem& cs, std::optional<std::uint64_t> value) {
+Result<std::vector<Boolean>> u64_into_boolean_vec_le(ConstraintSystem& cs,
+                                                     std::optional<std::uint64_t> value) {
   std::vector<Boolean> bits;
   bits.reserve(64);
   for (unsigned i = 0; i < 64; ++i) {
@@ -232,7 +270,8 @@ Result<std::vector<Boolean>> u64_into_boolean_vec_le(ConstraintSystem& cs, std::
   return bits;
 }
 
-Result<std::vector<AllocatedBit>> field_into_allocated_bits_le(ConstraintSystem& cs, std::optional<Fr> value) {
+Result<std::vector<AllocatedBit>> field_into_allocated_bits_le(ConstraintSystem& cs,
+                                                               std::optional<Fr> value) {
   std::vector<AllocatedBit> bits;
   bits.reserve(FrParams::bits);
   Limbs<4> c{};

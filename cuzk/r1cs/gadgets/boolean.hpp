@@ -29,13 +29,17 @@ class AllocatedBit {
   static Result<AllocatedBit> alloc_conditionally(ConstraintSystem& cs, std::optional<bool> value,
                                                   const AllocatedBit& must_be_false);
   /// a ⊕ b: (a + a)·b = a + b − c.
-  static Result<AllocatedBit> bit_xor(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b);
+  static Result<AllocatedBit> bit_xor(ConstraintSystem& cs, const AllocatedBit& a,
+                                      const AllocatedBit& b);
   /// a ∧ b: a·b = c.
-  static Result<AllocatedBit> bit_and(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b);
+  static Result<AllocatedBit> bit_and(ConstraintSystem& cs, const AllocatedBit& a,
+                                      const AllocatedBit& b);
   /// a ∧ ¬b: a·(1 − b) = c.
-  static Result<AllocatedBit> and_not(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b);
+  static Result<AllocatedBit> and_not(ConstraintSystem& cs, const AllocatedBit& a,
+                                      const AllocatedBit& b);
   /// ¬a ∧ ¬b: (1 − a)·(1 − b) = c.
-  static Result<AllocatedBit> nor(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b);
+  static Result<AllocatedBit> nor(ConstraintSystem& cs, const AllocatedBit& a,
+                                  const AllocatedBit& b);
 
   Variable variable() const { return var_; }
   std::optional<bool> value() const { return value_; }
@@ -84,9 +88,11 @@ class Boolean {
   /// different constants are compared (bellpepper's Unsatisfiable).
   static Status enforce_equal(ConstraintSystem& cs, const Boolean& a, const Boolean& b);
   /// SHA-256 Ch(a, b, c) = (a ∧ b) ⊕ (¬a ∧ c): new ch; (b − c)·a = ch − c.
-  static Result<Boolean> sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c);
+  static Result<Boolean> sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean& b,
+                                   const Boolean& c);
   /// SHA-256 Maj(a, b, c): new maj, then bc = b ∧ c (scope "b and c"); (2bc − b − c)·a = bc − maj.
-  static Result<Boolean> sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c);
+  static Result<Boolean> sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolean& b,
+                                    const Boolean& c);
 
  private:
   Kind kind_ = Kind::constant;
@@ -95,9 +101,11 @@ class Boolean {
 };
 
 /// 64 allocated bits of |value|, LSB first (scopes "bit i"); bellpepper's u64_into_boolean_vec_le.
-Result<std::vector<Boolean>> u64_into_boolean_vec_le(ConstraintSystem& cs, std::optional<std::uint64_t> value);
+Result<std::vector<Boolean>> u64_into_boolean_vec_le(ConstraintSystem& cs,
+                                                     std::optional<std::uint64_t> value);
 /// 255 allocated bits of |value|, LSB first (scopes "bit i"); field_into_allocated_bits_le.
-Result<std::vector<AllocatedBit>> field_into_allocated_bits_le(ConstraintSystem& cs, std::optional<Fr> value);
+Result<std::vector<AllocatedBit>> field_into_allocated_bits_le(ConstraintSystem& cs,
+                                                               std::optional<Fr> value);
 
 /// Bit |i| of the canonical value of |x|.
 inline bool fr_bit(const Fr& x, unsigned i) {

@@ -56,7 +56,8 @@ TEST(Boolean, ChAndMajOverAllKinds) {
       const bool va = v & 1, vb = (v >> 1) & 1, vc = (v >> 2) & 1;
       if ((ka < 2 && va != ka) || (kb < 2 && vb != kb) || (kc < 2 && vc != kc)) continue;
       TestConstraintSystem cs;
-      Boolean a = make_bool(cs, ka, va, "a"), b = make_bool(cs, kb, vb, "b"), c = make_bool(cs, kc, vc, "c");
+      Boolean a = make_bool(cs, ka, va, "a"), b = make_bool(cs, kb, vb, "b"),
+              c = make_bool(cs, kc, vc, "c");
       auto ch = Boolean::sha256_ch(cs, a, b, c);
       auto mj = Boolean::sha256_maj(cs, a, b, c);
       ASSERT_TRUE(ch.ok() && mj.ok());
@@ -77,19 +78,22 @@ TEST(Boolean, EnforceEqualCatchesDifferentBits) {
 }
 
 TEST(AllocatedBit, CorruptedResultsAreNamed) {
-  struct Case { const char* name; int op; };
-  for (Case cse : {Case{"xor constraint", 0}, Case{"and constraint", 1}, Case{"and not constraint", 2},
-                   Case{"nor constraint", 3}}) {
+  struct Case {
+    const char* name;
+    int op;
+  };
+  for (Case cse : {Case{"xor constraint", 0}, Case{"and constraint", 1},
+                   Case{"and not constraint", 2}, Case{"nor constraint", 3}}) {
     for (int va = 0; va < 2; ++va)
       for (int vb = 0; vb < 2; ++vb) {
         CorruptingCs cs(2);  // the result variable
         auto a = AllocatedBit::alloc(cs, va == 1);
         auto b = AllocatedBit::alloc(cs, vb == 1);
         ASSERT_TRUE(a.ok() && b.ok());
-        Result<AllocatedBit> r = cse.op == 0 ? AllocatedBit::bit_xor(cs, *a, *b)
-                               : cse.op == 1 ? AllocatedBit::bit_and(cs, *a, *b)
-                               : cse.op == 2 ? AllocatedBit::and_not(cs, *a, *b)
-                                             : AllocatedBit::nor(cs, *a, *b);
+        Result<AllocatedBit> r = cse.op == 0   ? AllocatedBit::bit_xor(cs, *a, *b)
+                                 : cse.op == 1 ? AllocatedBit::bit_and(cs, *a, *b)
+                                 : cse.op == 2 ? AllocatedBit::and_not(cs, *a, *b)
+                                               : AllocatedBit::nor(cs, *a, *b);
         ASSERT_TRUE(r.ok());
         ASSERT_FALSE(cs.inner().is_satisfied());
         EXPECT_EQ(*cs.inner().which_unsatisfied(), cse.name);
@@ -140,7 +144,8 @@ TEST(AllocatedNum, ArithmeticCountsAndCorruption) {
     CorruptingCs bad(2 + k);
     auto a2 = AllocatedNum::alloc(bad, x);
     auto b2 = AllocatedNum::alloc(bad, y);
-    ASSERT_TRUE(a2->add(bad, *b2).ok() && a2->mul(bad, *b2).ok() && a2->square(bad).ok() && a2->inverse(bad).ok());
+    ASSERT_TRUE(a2->add(bad, *b2).ok() && a2->mul(bad, *b2).ok() && a2->square(bad).ok() &&
+                a2->inverse(bad).ok());
     ASSERT_FALSE(bad.inner().is_satisfied());
     EXPECT_EQ(*bad.inner().which_unsatisfied(), names[k]);
   }
@@ -185,7 +190,7 @@ TEST(UInt32, OpsAgainstNativeWithCounts) {
     ASSERT_TRUE(a.ok() && c.ok());
     const UInt32 b = UInt32::constant(y);
     EXPECT_EQ(cs.num_constraints(), 64u);
-    auto t = a->bit_xor(cs, b);   // constant operand: free
+    auto t = a->bit_xor(cs, b);  // constant operand: free
     ASSERT_TRUE(t.ok());
     EXPECT_EQ(cs.num_constraints(), 64u);
     auto u = t->bit_xor(cs, *c);  // 32 xors
@@ -264,7 +269,8 @@ TEST(UInt32, CorruptedSumBitIsCaughtByMultiEq) {
     ASSERT_FALSE(cs.inner().is_satisfied()) << "seed=" << seed << " target=" << target;
     const std::string& name = *cs.inner().which_unsatisfied();
     // A bit 0 → 1 keeps booleanity and breaks the sum; 1 → 2 breaks booleanity first.
-    EXPECT_TRUE(name == "multieq 0" || name.find("boolean constraint") != std::string::npos) << name;
+    EXPECT_TRUE(name == "multieq 0" || name.find("boolean constraint") != std::string::npos)
+        << name;
   }
 }
 

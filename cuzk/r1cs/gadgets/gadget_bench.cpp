@@ -21,9 +21,10 @@ Result<std::uint64_t> in_system(GadgetCs kind, F body) {
     CUZK_RETURN_IF_ERROR(body(cs));
     return static_cast<std::uint64_t>(cs.num_constraints());
   }
-  RecordingConstraintSystem cs(kind == GadgetCs::setup
-                                   ? RecordingOptions{}
-                                   : RecordingOptions{.with_values = true, .record_matrices = false, .evaluate_abc = true});
+  RecordingConstraintSystem cs(
+      kind == GadgetCs::setup
+          ? RecordingOptions{}
+          : RecordingOptions{.with_values = true, .record_matrices = false, .evaluate_abc = true});
   CUZK_RETURN_IF_ERROR(body(cs));
   return static_cast<std::uint64_t>(cs.num_constraints());
 }
@@ -57,7 +58,9 @@ Result<std::uint64_t> run_sha256_gadget(const GadgetWorkload& w) {
 
 Status synthesize_poseidon_gadget(ConstraintSystem& cs, const GadgetWorkload& w) {
   const PoseidonConstants* c = poseidon_constants(w.poseidon_arity);
-  if (!c) return Status(Errc::invalid_argument, "no Poseidon constants for arity " + std::to_string(w.poseidon_arity));
+  if (!c)
+    return Status(Errc::invalid_argument,
+                  "no Poseidon constants for arity " + std::to_string(w.poseidon_arity));
   std::mt19937_64 rng(w.seed);
   const Fr tag = poseidon_merkle_tag(c->arity);
   {

@@ -21,8 +21,8 @@ enum class GadgetCs {
 };
 
 struct GadgetWorkload {
-  std::uint64_t n = 1;          ///< instances
-  std::uint64_t seed = 1;       ///< witness seed
+  std::uint64_t n = 1;     ///< instances
+  std::uint64_t seed = 1;  ///< witness seed
   GadgetCs cs = GadgetCs::witness;
   unsigned poseidon_arity = 8;  ///< 2, 4, 8 or 11
 };

@@ -29,8 +29,12 @@ class CorruptingCs final : public ConstraintSystem {
     };
     return inner_.alloc_aux_fn(name, bad);
   }
-  Result<Variable> alloc_input_fn(NameFn name, ValueFn value) override { return inner_.alloc_input_fn(name, value); }
-  void enforce_lc(NameFn name, const LC& a, const LC& b, const LC& c) override { inner_.enforce_lc(name, a, b, c); }
+  Result<Variable> alloc_input_fn(NameFn name, ValueFn value) override {
+    return inner_.alloc_input_fn(name, value);
+  }
+  void enforce_lc(NameFn name, const LC& a, const LC& b, const LC& c) override {
+    inner_.enforce_lc(name, a, b, c);
+  }
   void push_scope(NameFn name) override { inner_.push_scope(name); }
   void pop_scope() override { inner_.pop_scope(); }
   Status finish() override { return inner_.finish(); }
@@ -61,7 +65,8 @@ inline void expect_pce_matches_classic(Circuit& with_values, Circuit& blank) {
   ASSERT_TRUE(synthesize_circuit(blank, setup).ok());
   const R1csMatrices m = setup.take().matrices;
 
-  RecordingConstraintSystem classic({.with_values = true, .record_matrices = true, .evaluate_abc = true});
+  RecordingConstraintSystem classic(
+      {.with_values = true, .record_matrices = true, .evaluate_abc = true});
   ASSERT_TRUE(synthesize_circuit(with_values, classic).ok());
   const Recording c = classic.take();
   EXPECT_EQ(c.matrices.num_inputs, m.num_inputs);
@@ -93,6 +98,8 @@ inline void expect_pce_matches_classic(Circuit& with_values, Circuit& blank) {
 }
 
 /// A seed from the environment's random device, printed by the caller.
-inline std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}(); }
+inline std::uint64_t fresh_seed() {
+  return (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}();
+}
 
 }  // namespace cuzk::gadget_test

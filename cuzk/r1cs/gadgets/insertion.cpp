@@ -7,15 +7,17 @@
 namespace cuzk {
 namespace {
 
-Result<AllocatedNum> named_pick(ConstraintSystem& cs, const char* name, const Boolean& cond, const AllocatedNum& a,
-                                const AllocatedNum& b) {
+Result<AllocatedNum> named_pick(ConstraintSystem& cs, const char* name, const Boolean& cond,
+                                const AllocatedNum& a, const AllocatedNum& b) {
   Namespace ns(cs, name);
   return pick(cs, cond, a, b);
 }
 
-#define CUZK_WITNESS(var, cond, a, b) CUZK_ASSIGN_OR_RETURN(AllocatedNum var, named_pick(cs, #var, cond, a, b))
+#define CUZK_WITNESS(var, cond, a, b) \
+  CUZK_ASSIGN_OR_RETURN(AllocatedNum var, named_pick(cs, #var, cond, a, b))
 
-Result<std::vector<AllocatedNum>> insert_2(ConstraintSystem& cs, const AllocatedNum& x, std::span<const Boolean> bits,
+Result<std::vector<AllocatedNum>> insert_2(ConstraintSystem& cs, const AllocatedNum& x,
+                                           std::span<const Boolean> bits,
                                            std::span<const AllocatedNum> e) {
   CUZK_ASSIGN_OR_RETURN(AllocatedNum p0, named_pick(cs, "binary insert 0", bits[0], e[0], x));
   CUZK_ASSIGN_OR_RETURN(AllocatedNum p1, named_pick(cs, "binary insert 1", bits[0], x, e[0]));
@@ -23,7 +25,8 @@ Result<std::vector<AllocatedNum>> insert_2(ConstraintSystem& cs, const Allocated
 }
 
 // Positions for A inserted into [b, c, d] at n = b0 + 2·b1.
-Result<std::vector<AllocatedNum>> insert_4(ConstraintSystem& cs, const AllocatedNum& a, std::span<const Boolean> bits,
+Result<std::vector<AllocatedNum>> insert_4(ConstraintSystem& cs, const AllocatedNum& a,
+                                           std::span<const Boolean> bits,
                                            std::span<const AllocatedNum> e) {
   const Boolean &b0 = bits[0], &b1 = bits[1];
   const AllocatedNum &b = e[0], &c = e[1], &d = e[2];
@@ -40,13 +43,15 @@ Result<std::vector<AllocatedNum>> insert_4(ConstraintSystem& cs, const Allocated
 
 // Positions for A inserted into [b..h] at n = b0 + 2·b1 + 4·b2; the bits must be allocated and
 // not negated (rust-fil-proofs panics otherwise; here invalid_argument).
-Result<std::vector<AllocatedNum>> insert_8(ConstraintSystem& cs, const AllocatedNum& a, std::span<const Boolean> bits,
+Result<std::vector<AllocatedNum>> insert_8(ConstraintSystem& cs, const AllocatedNum& a,
+                                           std::span<const Boolean> bits,
                                            std::span<const AllocatedNum> el) {
   if (bits[0].kind() != Boolean::Kind::is || bits[1].kind() != Boolean::Kind::is) {
     return Status(Errc::invalid_argument, "insert_8: bits must be allocated and unnegated");
   }
   const Boolean &b0 = bits[0], &b1 = bits[1], &b2 = bits[2];
-  const AllocatedNum &b = el[0], &c = el[1], &d = el[2], &e = el[3], &f = el[4], &g = el[5], &h = el[6];
+  const AllocatedNum &b = el[0], &c = el[1], &d = el[2], &e = el[3], &f = el[4], &g = el[5],
+                     &h = el[6];
   Result<AllocatedBit> nor_r = Status(), and_r = Status();
   {
     Namespace ns(cs, "b0 nor b1");
@@ -86,8 +91,10 @@ Result<std::vector<AllocatedNum>> insert_8(ConstraintSystem& cs, const Allocated
 
 }  // namespace
 
-Result<AllocatedNum> select(ConstraintSystem& cs, std::span<const AllocatedNum> from, std::span<const Boolean> bits) {
-  if (from.size() != (std::size_t{1} << bits.size())) return Status(Errc::size_mismatch, "select: 2^bits != size");
+Result<AllocatedNum> select(ConstraintSystem& cs, std::span<const AllocatedNum> from,
+                            std::span<const Boolean> bits) {
+  if (from.size() != (std::size_t{1} << bits.size()))
+    return Status(Errc::size_mismatch, "select: 2^bits != size");
   std::vector<AllocatedNum> state(from.begin(), from.end());
   std::size_t half = from.size() / 2;
   for (std::size_t i = 0; i < bits.size(); ++i) {
@@ -105,9 +112,11 @@ Result<AllocatedNum> select(ConstraintSystem& cs, std::span<const AllocatedNum> 
 }
 
 Result<std::vector<AllocatedNum>> insert(ConstraintSystem& cs, const AllocatedNum& element,
-                                         std::span<const Boolean> bits, std::span<const AllocatedNum> elements) {
+                                         std::span<const Boolean> bits,
+                                         std::span<const AllocatedNum> elements) {
   const std::size_t size = elements.size() + 1;
-  if (size != (std::size_t{1} << bits.size())) return Status(Errc::size_mismatch, "insert: 2^bits != size");
+  if (size != (std::size_t{1} << bits.size()))
+    return Status(Errc::size_mismatch, "insert: 2^bits != size");
   if (size == 2) return insert_2(cs, element, bits, elements);
   if (size == 4) return insert_4(cs, element, bits, elements);
   if (size == 8) return insert_8(cs, element, bits, elements);
@@ -115,9 +124,12 @@ Result<std::vector<AllocatedNum>> insert(ConstraintSystem& cs, const AllocatedNu
   for (std::size_t pos = 0; pos < size; ++pos) {
     std::vector<AllocatedNum> choices;
     for (std::size_t index = 0; index < size; ++index) {
-      if (pos < index) choices.push_back(elements[pos]);
-      else if (pos == index) choices.push_back(element);
-      else choices.push_back(elements[pos - 1]);
+      if (pos < index)
+        choices.push_back(elements[pos]);
+      else if (pos == index)
+        choices.push_back(element);
+      else
+        choices.push_back(elements[pos - 1]);
     }
     Namespace ns(cs, [pos] { return "choice at " + std::to_string(pos); });
     CUZK_ASSIGN_OR_RETURN(AllocatedNum s, select(cs, choices, bits));

@@ -14,8 +14,10 @@ namespace cuzk {
 
 /// |elements| with |element| inserted at position bits (elements.size() + 1 = 2^bits.size()).
 Result<std::vector<AllocatedNum>> insert(ConstraintSystem& cs, const AllocatedNum& element,
-                                         std::span<const Boolean> bits, std::span<const AllocatedNum> elements);
+                                         std::span<const Boolean> bits,
+                                         std::span<const AllocatedNum> elements);
 /// from[index(bits)], with from.size() = 2^bits.size() (scopes "pick i, j").
-Result<AllocatedNum> select(ConstraintSystem& cs, std::span<const AllocatedNum> from, std::span<const Boolean> bits);
+Result<AllocatedNum> select(ConstraintSystem& cs, std::span<const AllocatedNum> from,
+                            std::span<const Boolean> bits);
 
 }  // namespace cuzk

@@ -18,8 +18,10 @@ unsigned log2_arity(unsigned a) {
 }
 
 Status check_arity(unsigned a, MerkleHash hash) {
-  if (a == 0 || (a & (a - 1)) != 0) return Status(Errc::invalid_argument, "Merkle arity must be a power of two");
-  if (hash == MerkleHash::sha256 && a != 2) return Status(Errc::invalid_argument, "SHA-256 trees are binary");
+  if (a == 0 || (a & (a - 1)) != 0)
+    return Status(Errc::invalid_argument, "Merkle arity must be a power of two");
+  if (hash == MerkleHash::sha256 && a != 2)
+    return Status(Errc::invalid_argument, "SHA-256 trees are binary");
   if (hash == MerkleHash::poseidon && poseidon_constants(a) == nullptr) {
     return Status(Errc::invalid_argument, "no Poseidon constants for arity " + std::to_string(a));
   }
@@ -28,16 +30,19 @@ Status check_arity(unsigned a, MerkleHash hash) {
 
 // SubPath::synthesize: returns the node reached and appends the index bits to |bits|.
 Result<AllocatedNum> sub_path(ConstraintSystem& cs, MerkleHash hash, unsigned arity,
-                              std::span<const MerklePathLevel> levels, AllocatedNum cur, std::vector<Boolean>& bits) {
+                              std::span<const MerklePathLevel> levels, AllocatedNum cur,
+                              std::vector<Boolean>& bits) {
   if (arity == 0) {
-    if (!levels.empty()) return Status(Errc::invalid_argument, "levels given for an absent sub/top tree");
+    if (!levels.empty())
+      return Status(Errc::invalid_argument, "levels given for an absent sub/top tree");
     return cur;
   }
   CUZK_RETURN_IF_ERROR(check_arity(arity, hash));
   const unsigned nbits = log2_arity(arity);
   for (std::size_t i = 0; i < levels.size(); ++i) {
     const MerklePathLevel& lv = levels[i];
-    if (lv.siblings.size() != arity - 1) return Status(Errc::size_mismatch, "Merkle level needs arity − 1 siblings");
+    if (lv.siblings.size() != arity - 1)
+      return Status(Errc::size_mismatch, "Merkle level needs arity − 1 siblings");
     Namespace ns(cs, [i] { return "merkle tree hash " + std::to_string(i); });
     std::vector<Boolean> index_bits;
     for (unsigned j = 0; j < nbits; ++j) {
@@ -54,7 +59,8 @@ Result<AllocatedNum> sub_path(ConstraintSystem& cs, MerkleHash hash, unsigned ar
       CUZK_ASSIGN_OR_RETURN(AllocatedNum s, AllocatedNum::alloc(cs, lv.siblings[j]));
       siblings.push_back(s);
     }
-    CUZK_ASSIGN_OR_RETURN(std::vector<AllocatedNum> inserted, insert(cs, cur, index_bits, siblings));
+    CUZK_ASSIGN_OR_RETURN(std::vector<AllocatedNum> inserted,
+                          insert(cs, cur, index_bits, siblings));
     Namespace nh(cs, "computation of commitment hash");
     CUZK_ASSIGN_OR_RETURN(cur, merkle_node_circuit(cs, hash, inserted));
   }
@@ -63,18 +69,23 @@ Result<AllocatedNum> sub_path(ConstraintSystem& cs, MerkleHash hash, unsigned ar
 
 }  // namespace
 
-MerklePath blank_merkle_path(unsigned base_arity, std::size_t levels, unsigned sub_arity, unsigned top_arity) {
+MerklePath blank_merkle_path(unsigned base_arity, std::size_t levels, unsigned sub_arity,
+                             unsigned top_arity) {
   MerklePath p;
   p.base_arity = base_arity;
-  p.base.assign(levels, MerklePathLevel{std::vector<std::optional<Fr>>(base_arity - 1), std::nullopt});
+  p.base.assign(levels,
+                MerklePathLevel{std::vector<std::optional<Fr>>(base_arity - 1), std::nullopt});
   p.sub_arity = sub_arity;
-  if (sub_arity) p.sub.assign(1, MerklePathLevel{std::vector<std::optional<Fr>>(sub_arity - 1), std::nullopt});
+  if (sub_arity)
+    p.sub.assign(1, MerklePathLevel{std::vector<std::optional<Fr>>(sub_arity - 1), std::nullopt});
   p.top_arity = top_arity;
-  if (top_arity) p.top.assign(1, MerklePathLevel{std::vector<std::optional<Fr>>(top_arity - 1), std::nullopt});
+  if (top_arity)
+    p.top.assign(1, MerklePathLevel{std::vector<std::optional<Fr>>(top_arity - 1), std::nullopt});
   return p;
 }
 
-Result<AllocatedNum> merkle_node_circuit(ConstraintSystem& cs, MerkleHash hash, std::span<const AllocatedNum> children) {
+Result<AllocatedNum> merkle_node_circuit(ConstraintSystem& cs, MerkleHash hash,
+                                         std::span<const AllocatedNum> children) {
   if (hash == MerkleHash::poseidon) {
     const PoseidonConstants* c = poseidon_constants(static_cast<unsigned>(children.size()));
     if (!c) return Status(Errc::invalid_argument, "no Poseidon constants for this arity");
@@ -106,8 +117,8 @@ Result<AllocatedNum> merkle_node_circuit(ConstraintSystem& cs, MerkleHash hash, 
   return pack_bits(cs, le_bits);
 }
 
-Result<AllocatedNum> por_compute_root(ConstraintSystem& cs, MerkleHash hash, const AllocatedNum& leaf,
-                                      const MerklePath& path) {
+Result<AllocatedNum> por_compute_root(ConstraintSystem& cs, MerkleHash hash,
+                                      const AllocatedNum& leaf, const MerklePath& path) {
   std::vector<Boolean> bits;
   AllocatedNum cur = leaf;
   {
@@ -127,15 +138,15 @@ Result<AllocatedNum> por_compute_root(ConstraintSystem& cs, MerkleHash hash, con
   return cur;
 }
 
-Status por_with_root(ConstraintSystem& cs, MerkleHash hash, const AllocatedNum& leaf, const MerklePath& path,
-                     const AllocatedNum& root) {
+Status por_with_root(ConstraintSystem& cs, MerkleHash hash, const AllocatedNum& leaf,
+                     const MerklePath& path, const AllocatedNum& root) {
   CUZK_ASSIGN_OR_RETURN(AllocatedNum computed, por_compute_root(cs, hash, leaf, path));
   enforce_equal(cs, "enforce root is correct", computed, root);
   return {};
 }
 
-Status por_circuit(ConstraintSystem& cs, MerkleHash hash, std::optional<Fr> leaf, const MerklePath& path,
-                   std::optional<Fr> root, bool private_root) {
+Status por_circuit(ConstraintSystem& cs, MerkleHash hash, std::optional<Fr> leaf,
+                   const MerklePath& path, std::optional<Fr> root, bool private_root) {
   Result<AllocatedNum> value = Status();
   {
     Namespace ns(cs, "value");
@@ -171,7 +182,8 @@ Fr sha256_node_native(std::span<const Fr> children) {
 
 Fr merkle_node_native(MerkleHash hash, std::span<const Fr> children) {
   if (hash == MerkleHash::sha256) return sha256_node_native(children);
-  return poseidon_hash_merkle(*poseidon_constants(static_cast<unsigned>(children.size())), children);
+  return poseidon_hash_merkle(*poseidon_constants(static_cast<unsigned>(children.size())),
+                              children);
 }
 
 Fr merkle_root_native(MerkleHash hash, const Fr& leaf, const MerklePath& path) {

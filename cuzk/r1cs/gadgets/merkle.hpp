@@ -41,20 +41,22 @@ struct MerklePath {
 };
 
 /// A blank path (no values) of |levels| base levels and the given sub/top arities.
-MerklePath blank_merkle_path(unsigned base_arity, std::size_t levels, unsigned sub_arity, unsigned top_arity);
+MerklePath blank_merkle_path(unsigned base_arity, std::size_t levels, unsigned sub_arity,
+                             unsigned top_arity);
 
 /// Hash of |children| in circuit, named as the hasher's hash_multi_leaf_circuit.
-Result<AllocatedNum> merkle_node_circuit(ConstraintSystem& cs, MerkleHash hash, std::span<const AllocatedNum> children);
+Result<AllocatedNum> merkle_node_circuit(ConstraintSystem& cs, MerkleHash hash,
+                                         std::span<const AllocatedNum> children);
 /// Ascends |path| from |leaf|, packs the index bits into one public input; returns the root.
-Result<AllocatedNum> por_compute_root(ConstraintSystem& cs, MerkleHash hash, const AllocatedNum& leaf,
-                                      const MerklePath& path);
+Result<AllocatedNum> por_compute_root(ConstraintSystem& cs, MerkleHash hash,
+                                      const AllocatedNum& leaf, const MerklePath& path);
 /// por_compute_root, then root check against the existing variable |root| (PoRep/PoSt form).
-Status por_with_root(ConstraintSystem& cs, MerkleHash hash, const AllocatedNum& leaf, const MerklePath& path,
-                     const AllocatedNum& root);
+Status por_with_root(ConstraintSystem& cs, MerkleHash hash, const AllocatedNum& leaf,
+                     const MerklePath& path, const AllocatedNum& root);
 /// PoRCircuit::synthesize with values: allocates the leaf ("value"), ascends, packs, allocates
 /// the root ("root_value"), checks it and, unless |private_root|, inputizes it ("root").
-Status por_circuit(ConstraintSystem& cs, MerkleHash hash, std::optional<Fr> leaf, const MerklePath& path,
-                   std::optional<Fr> root, bool private_root);
+Status por_circuit(ConstraintSystem& cs, MerkleHash hash, std::optional<Fr> leaf,
+                   const MerklePath& path, std::optional<Fr> root, bool private_root);
 
 /// Out of circuit: SHA-256 node = LE-Fr(SHA256(le32(l) ‖ le32(r)) with the top two bits cleared).
 Fr sha256_node_native(std::span<const Fr> children);

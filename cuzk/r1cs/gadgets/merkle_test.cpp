@@ -14,7 +14,9 @@ namespace {
 using gadget_test::CorruptingCs;
 using gadget_test::FnCircuit;
 
-Fr random_fr(std::mt19937_64& rng) { return Fr::from_limbs_reduce({rng(), rng(), rng(), rng() >> 2}); }
+Fr random_fr(std::mt19937_64& rng) {
+  return Fr::from_limbs_reduce({rng(), rng(), rng(), rng() >> 2});
+}
 
 TEST(Insertion, EveryIndexAndCounts) {
   const std::uint64_t seed = gadget_test::fresh_seed();
@@ -33,14 +35,16 @@ TEST(Insertion, EveryIndexAndCounts) {
       const Fr xv = random_fr(rng);
       const AllocatedNum x = *AllocatedNum::alloc(cs, xv);
       std::vector<Boolean> bits;
-      for (unsigned b = 0; b < logn; ++b) bits.push_back(Boolean::from(*AllocatedBit::alloc(cs, ((index >> b) & 1) != 0)));
+      for (unsigned b = 0; b < logn; ++b)
+        bits.push_back(Boolean::from(*AllocatedBit::alloc(cs, ((index >> b) & 1) != 0)));
       const std::size_t base = cs.num_constraints();
       auto out = insert(cs, x, bits, els);
       ASSERT_TRUE(out.ok());
       EXPECT_EQ(cs.num_constraints() - base, insert_cost[logn]) << "size=" << size;
       std::vector<Fr> want = vals;
       want.insert(want.begin() + index, xv);
-      for (std::size_t p = 0; p < size; ++p) EXPECT_EQ(*(*out)[p].value(), want[p]) << "seed=" << seed;
+      for (std::size_t p = 0; p < size; ++p)
+        EXPECT_EQ(*(*out)[p].value(), want[p]) << "seed=" << seed;
       const std::size_t mid = cs.num_constraints();
       std::vector<AllocatedNum> all = *out;
       auto sel = select(cs, all, bits);
@@ -60,8 +64,8 @@ struct PathCase {
   Fr root;
 };
 
-PathCase random_path(std::mt19937_64& rng, MerkleHash hash, unsigned base_arity, std::size_t levels, unsigned sub,
-                     unsigned top) {
+PathCase random_path(std::mt19937_64& rng, MerkleHash hash, unsigned base_arity, std::size_t levels,
+                     unsigned sub, unsigned top) {
   PathCase pc;
   pc.path = blank_merkle_path(base_arity, levels, sub, top);
   pc.leaf = random_fr(rng);
@@ -96,20 +100,26 @@ TEST(Por, Sha256BinaryPathCountsAndRoot) {
   EXPECT_EQ(cs.inputs()[1], Fr::from_u64(pc.index));
   // A wrong root is caught by the root check.
   TestConstraintSystem bad;
-  ASSERT_TRUE(por_circuit(bad, MerkleHash::sha256, pc.leaf, pc.path, pc.root + Fr::one(), true).ok());
+  ASSERT_TRUE(
+      por_circuit(bad, MerkleHash::sha256, pc.leaf, pc.path, pc.root + Fr::one(), true).ok());
   EXPECT_EQ(*bad.which_unsatisfied(), "enforce root is correct");
 }
 
 TEST(Por, PoseidonShapesCountsAndRoot) {
   const std::uint64_t seed = gadget_test::fresh_seed();
   std::mt19937_64 rng(seed);
-  struct Shape { unsigned base; std::size_t levels; unsigned sub, top; std::size_t cost; };
+  struct Shape {
+    unsigned base;
+    std::size_t levels;
+    unsigned sub, top;
+    std::size_t cost;
+  };
   const Shape shapes[] = {
-      {8, 3, 0, 0, 3 * 530 + 2},          // 8-0-0
-      {8, 2, 8, 0, 3 * 530 + 2},          // 8-8-0 (32 GiB shape, shortened)
-      {8, 2, 8, 2, 3 * 530 + 314 + 2},    // 8-8-2 (64 GiB shape, shortened)
-      {8, 1, 4, 0, 530 + 387 + 2},        // quad sub level
-      {2, 3, 0, 0, 3 * 314 + 2},          // binary Poseidon
+      {8, 3, 0, 0, 3 * 530 + 2},        // 8-0-0
+      {8, 2, 8, 0, 3 * 530 + 2},        // 8-8-0 (32 GiB shape, shortened)
+      {8, 2, 8, 2, 3 * 530 + 314 + 2},  // 8-8-2 (64 GiB shape, shortened)
+      {8, 1, 4, 0, 530 + 387 + 2},      // quad sub level
+      {2, 3, 0, 0, 3 * 314 + 2},        // binary Poseidon
   };
   for (const Shape& s : shapes) {
     PathCase pc = random_path(rng, MerkleHash::poseidon, s.base, s.levels, s.sub, s.top);

@@ -24,9 +24,11 @@ Status pack_into_inputs(ConstraintSystem& cs, std::span<const Boolean> bits) {
   for (std::size_t i = 0, off = 0; off < bits.size(); ++i, off += kFrCapacity) {
     const Num num = pack_chunk(bits.subspan(off, std::min(kFrCapacity, bits.size() - off)));
     auto value = num.value();
-    CUZK_ASSIGN_OR_RETURN(Variable input,
-                          cs.alloc_input([i] { return "input " + std::to_string(i); }, [&] { return value; }));
-    cs.enforce([i] { return "packing constraint " + std::to_string(i); }, num.raw_lc(), Variable::one(), input);
+    CUZK_ASSIGN_OR_RETURN(
+        Variable input,
+        cs.alloc_input([i] { return "input " + std::to_string(i); }, [&] { return value; }));
+    cs.enforce([i] { return "packing constraint " + std::to_string(i); }, num.raw_lc(),
+               Variable::one(), input);
   }
   return {};
 }
@@ -58,13 +60,15 @@ std::vector<Fr> compute_multipacking(const std::vector<bool>& bits) {
 
 std::vector<bool> bytes_to_bits(std::span<const std::uint8_t> bytes) {
   std::vector<bool> r;
-  for (std::uint8_t v : bytes) for (int i = 7; i >= 0; --i) r.push_back(((v >> i) & 1) != 0);
+  for (std::uint8_t v : bytes)
+    for (int i = 7; i >= 0; --i) r.push_back(((v >> i) & 1) != 0);
   return r;
 }
 
 std::vector<bool> bytes_to_bits_le(std::span<const std::uint8_t> bytes) {
   std::vector<bool> r;
-  for (std::uint8_t v : bytes) for (int i = 0; i < 8; ++i) r.push_back(((v >> i) & 1) != 0);
+  for (std::uint8_t v : bytes)
+    for (int i = 0; i < 8; ++i) r.push_back(((v >> i) & 1) != 0);
   return r;
 }
 

@@ -90,7 +90,8 @@ Result<std::vector<Boolean>> AllocatedNum::to_bits_le_strict(ConstraintSystem& c
         current_run.clear();
       }
       Namespace ns(cs, [idx] { return "bit " + std::to_string(idx); });
-      CUZK_ASSIGN_OR_RETURN(AllocatedBit bit, AllocatedBit::alloc_conditionally(cs, abit(i), *last_run));
+      CUZK_ASSIGN_OR_RETURN(AllocatedBit bit,
+                            AllocatedBit::alloc_conditionally(cs, abit(i), *last_run));
       result.push_back(bit);
     }
     ++idx;
@@ -152,10 +153,8 @@ Status AllocatedNum::assert_nonzero(ConstraintSystem& cs) const {
   return {};
 }
 
-Result<std::pair<AllocatedNum, AllocatedNum>> AllocatedNum::conditionally_reverse(ConstraintSystem& cs,
-                                                                                   const AllocatedNum& a,
-                                                                                   const AllocatedNum& b,
-                                                                                   const Boolean& condition) {
+Result<std::pair<AllocatedNum, AllocatedNum>> AllocatedNum::conditionally_reverse(
+    ConstraintSystem& cs, const AllocatedNum& a, const AllocatedNum& b, const Boolean& condition) {
   auto sel = [&](bool swap_first) -> std::optional<Fr> {
     auto c = condition.value();
     if (!c) return std::nullopt;
@@ -167,14 +166,16 @@ Result<std::pair<AllocatedNum, AllocatedNum>> AllocatedNum::conditionally_revers
     c_r = alloc(cs, sel(true));
   }
   if (!c_r) return c_r.status();
-  cs.enforce("first conditional reversal", LC(a.var_) - b.var_, condition.lc(), LC(a.var_) - c_r->var_);
+  cs.enforce("first conditional reversal", LC(a.var_) - b.var_, condition.lc(),
+             LC(a.var_) - c_r->var_);
   Result<AllocatedNum> d_r = Status();
   {
     Namespace ns(cs, "conditional reversal result 2");
     d_r = alloc(cs, sel(false));
   }
   if (!d_r) return d_r.status();
-  cs.enforce("second conditional reversal", LC(b.var_) - a.var_, condition.lc(), LC(b.var_) - d_r->var_);
+  cs.enforce("second conditional reversal", LC(b.var_) - a.var_, condition.lc(),
+             LC(b.var_) - d_r->var_);
   return std::make_pair(*c_r, *d_r);
 }
 
@@ -188,12 +189,14 @@ Result<AllocatedNum> pick(ConstraintSystem& cs, const Boolean& condition, const 
     c_r = AllocatedNum::alloc(cs, v);
   }
   if (!c_r) return c_r;
-  cs.enforce("pick", [&] { return LC(b.variable()) - a.variable(); }, [&] { return condition.lc(); },
-             [&] { return LC(b.variable()) - c_r->variable(); });
+  cs.enforce(
+      "pick", [&] { return LC(b.variable()) - a.variable(); }, [&] { return condition.lc(); },
+      [&] { return LC(b.variable()) - c_r->variable(); });
   return c_r;
 }
 
-void enforce_equal(ConstraintSystem& cs, const char* name, const AllocatedNum& a, const AllocatedNum& b) {
+void enforce_equal(ConstraintSystem& cs, const char* name, const AllocatedNum& a,
+                   const AllocatedNum& b) {
   cs.enforce(name, LC(a.variable()), LC(Variable::one()), LC(b.variable()));
 }
 
@@ -220,7 +223,10 @@ Num Num::add(const Num& o) const {
 Num Num::scale(const Fr& s) const {
   Num r;
   r.lc_ = lc_.scaled(s);
-  if (value_) r.value_ = *value_ * s; else r.value_ = std::nullopt;
+  if (value_)
+    r.value_ = *value_ * s;
+  else
+    r.value_ = std::nullopt;
   return r;
 }
 

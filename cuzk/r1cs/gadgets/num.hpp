@@ -43,10 +43,8 @@ class AllocatedNum {
   Status assert_nonzero(ConstraintSystem& cs) const;
 
   /// (b, a) when |condition|, else (a, b).
-  static Result<std::pair<AllocatedNum, AllocatedNum>> conditionally_reverse(ConstraintSystem& cs,
-                                                                              const AllocatedNum& a,
-                                                                              const AllocatedNum& b,
-                                                                              const Boolean& condition);
+  static Result<std::pair<AllocatedNum, AllocatedNum>> conditionally_reverse(
+      ConstraintSystem& cs, const AllocatedNum& a, const AllocatedNum& b, const Boolean& condition);
 
   Variable variable() const { return var_; }
   std::optional<Fr> value() const { return value_; }
@@ -60,7 +58,8 @@ class AllocatedNum {
 Result<AllocatedNum> pick(ConstraintSystem& cs, const Boolean& condition, const AllocatedNum& a,
                           const AllocatedNum& b);
 /// a·1 = b under the name |name| (rust-fil-proofs constraint::equal).
-void enforce_equal(ConstraintSystem& cs, const char* name, const AllocatedNum& a, const AllocatedNum& b);
+void enforce_equal(ConstraintSystem& cs, const char* name, const AllocatedNum& a,
+                   const AllocatedNum& b);
 
 /// A linear combination with its value (bellpepper's Num): no variable of its own.
 class Num {

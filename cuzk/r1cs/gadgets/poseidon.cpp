@@ -57,7 +57,8 @@ Matrix mat_inv(Matrix a) {
   return inv;
 }
 
-std::unique_ptr<PoseidonConstants> derive(unsigned arity, std::span<const Limbs<4>> rc_limbs, unsigned r_p) {
+std::unique_ptr<PoseidonConstants> derive(unsigned arity, std::span<const Limbs<4>> rc_limbs,
+                                          unsigned r_p) {
   auto c = std::make_unique<PoseidonConstants>();
   const unsigned t = arity + 1;
   c->arity = arity;
@@ -70,10 +71,13 @@ std::unique_ptr<PoseidonConstants> derive(unsigned arity, std::span<const Limbs<
   const Matrix minv = mat_inv(c->mds);
   const unsigned half = c->full_rounds / 2;
   auto rc = [&](unsigned r) {
-    return std::vector<Fr>(c->round_constants.begin() + r * t, c->round_constants.begin() + (r + 1) * t);
+    return std::vector<Fr>(c->round_constants.begin() + r * t,
+                           c->round_constants.begin() + (r + 1) * t);
   };
   // Compressed constants (FORMATS.md §3.7).
-  auto push = [&](const std::vector<Fr>& v) { c->compressed.insert(c->compressed.end(), v.begin(), v.end()); };
+  auto push = [&](const std::vector<Fr>& v) {
+    c->compressed.insert(c->compressed.end(), v.begin(), v.end());
+  };
   push(rc(0));
   for (unsigned r = 1; r < half; ++r) push(mat_vec(minv, rc(r)));
   std::vector<Fr> acc = rc(half + r_p);
@@ -135,7 +139,8 @@ void mix_sparse(std::vector<Fr>& s, const PoseidonConstants::Sparse& m) {
   s[0] = s0;
 }
 
-std::vector<Fr> initial_state(const PoseidonConstants& c, const Fr& tag, std::span<const Fr> preimage) {
+std::vector<Fr> initial_state(const PoseidonConstants& c, const Fr& tag,
+                              std::span<const Fr> preimage) {
   std::vector<Fr> s(c.width, Fr::zero());
   s[0] = tag;
   for (std::size_t i = 0; i < preimage.size() && i < c.arity; ++i) s[1 + i] = preimage[i];
@@ -148,11 +153,20 @@ const PoseidonConstants* poseidon_constants(unsigned arity) {
   static std::once_flag once[4];
   static std::unique_ptr<PoseidonConstants> table[4];
   switch (arity) {
-    case 2: std::call_once(once[0], [] { table[0] = derive(2, kPoseidonRoundConstantsT3, 55); }); return table[0].get();
-    case 4: std::call_once(once[1], [] { table[1] = derive(4, kPoseidonRoundConstantsT5, 56); }); return table[1].get();
-    case 8: std::call_once(once[2], [] { table[2] = derive(8, kPoseidonRoundConstantsT9, 57); }); return table[2].get();
-    case 11: std::call_once(once[3], [] { table[3] = derive(11, kPoseidonRoundConstantsT12, 57); }); return table[3].get();
-    default: return nullptr;
+    case 2:
+      std::call_once(once[0], [] { table[0] = derive(2, kPoseidonRoundConstantsT3, 55); });
+      return table[0].get();
+    case 4:
+      std::call_once(once[1], [] { table[1] = derive(4, kPoseidonRoundConstantsT5, 56); });
+      return table[1].get();
+    case 8:
+      std::call_once(once[2], [] { table[2] = derive(8, kPoseidonRoundConstantsT9, 57); });
+      return table[2].get();
+    case 11:
+      std::call_once(once[3], [] { table[3] = derive(11, kPoseidonRoundConstantsT12, 57); });
+      return table[3].get();
+    default:
+      return nullptr;
   }
 }
 
@@ -160,9 +174,12 @@ Fr poseidon_merkle_tag(unsigned arity) { return Fr::from_u64((std::uint64_t{1} <
 Fr poseidon_constant_length_tag(std::uint64_t length) {
   return Fr::from_canonical_unchecked(Limbs<4>{0, length, 0, 0});
 }
-Fr poseidon_custom_tag(std::uint64_t id) { return Fr::from_u64(id) * Fr::from_u64(std::uint64_t{1} << 40); }
+Fr poseidon_custom_tag(std::uint64_t id) {
+  return Fr::from_u64(id) * Fr::from_u64(std::uint64_t{1} << 40);
+}
 
-Fr poseidon_hash_reference(const PoseidonConstants& c, const Fr& tag, std::span<const Fr> preimage) {
+Fr poseidon_hash_reference(const PoseidonConstants& c, const Fr& tag,
+                           std::span<const Fr> preimage) {
   std::vector<Fr> s = initial_state(c, tag, preimage);
   const unsigned half = c.full_rounds / 2, t = c.width;
   for (unsigned r = 0; r < c.full_rounds + c.partial_rounds; ++r) {
@@ -235,7 +252,8 @@ struct Elt {
 
 class LegacyCircuit {
  public:
-  LegacyCircuit(ConstraintSystem& cs, const PoseidonConstants& c) : cs_(cs), c_(c), want_(cs.wants_constraints()) {}
+  LegacyCircuit(ConstraintSystem& cs, const PoseidonConstants& c)
+      : cs_(cs), c_(c), want_(cs.wants_constraints()) {}
 
   Result<AllocatedNum> hash(const Fr& tag, std::span<const AllocatedNum> preimage) {
     els_.push_back(Elt::constant(tag, want_));
@@ -279,7 +297,8 @@ class LegacyCircuit {
   }
 
   // res = (b + pre)·a + post; constraint (b + pre)·a = res − post.
-  Result<AllocatedNum> mul_sum(const AllocatedNum& a, const AllocatedNum& b, const Fr* pre, const Fr* post) {
+  Result<AllocatedNum> mul_sum(const AllocatedNum& a, const AllocatedNum& b, const Fr* pre,
+                               const Fr* post) {
     std::optional<Fr> val;
     if (a.value() && b.value()) {
       Fr x = *b.value();
@@ -403,10 +422,15 @@ class LegacyCircuit {
     Elt r;
     std::optional<Fr> v = Fr::zero();
     for (std::size_t i = 0; i < els.size(); ++i) {
-      if (v && els[i].value) *v += *els[i].value * scalars[i]; else v = std::nullopt;
+      if (v && els[i].value)
+        *v += *els[i].value * scalars[i];
+      else
+        v = std::nullopt;
       if (want_) {
-        if (els[i].allocated) r.lc.add(scalars[i], els[i].var);
-        else r.lc.add(els[i].lc.scaled(scalars[i]));
+        if (els[i].allocated)
+          r.lc.add(scalars[i], els[i].var);
+        else
+          r.lc.add(els[i].lc.scaled(scalars[i]));
       }
     }
     r.value = v;
@@ -438,8 +462,10 @@ class LegacyCircuit {
       if (a.value && z.value) r.value = *a.value + *z.value * m.v_rest[j - 1];
       if (want_) {
         r.lc = a.as_lc();
-        if (z.allocated) r.lc.add(m.v_rest[j - 1], z.var);
-        else r.lc.add(z.lc.scaled(m.v_rest[j - 1]));
+        if (z.allocated)
+          r.lc.add(m.v_rest[j - 1], z.var);
+        else
+          r.lc.add(z.lc.scaled(m.v_rest[j - 1]));
       }
       out.push_back(std::move(r));
     }
@@ -469,8 +495,8 @@ class LegacyCircuit {
 
 }  // namespace
 
-Result<AllocatedNum> poseidon_hash_circuit(ConstraintSystem& cs, const PoseidonConstants& c, const Fr& tag,
-                                           std::span<const AllocatedNum> preimage) {
+Result<AllocatedNum> poseidon_hash_circuit(ConstraintSystem& cs, const PoseidonConstants& c,
+                                           const Fr& tag, std::span<const AllocatedNum> preimage) {
   if (preimage.size() != c.arity) {
     return Status(Errc::size_mismatch, "Poseidon preimage of " + std::to_string(preimage.size()) +
                                            " elements for arity " + std::to_string(c.arity));

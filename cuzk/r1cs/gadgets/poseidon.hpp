@@ -25,9 +25,9 @@ struct PoseidonConstants {
   unsigned width = 0;
   unsigned full_rounds = 8;
   unsigned partial_rounds = 0;
-  std::vector<Fr> round_constants;     ///< (R_F + R_P)·t, round r at [r·t, (r+1)·t)
-  std::vector<std::vector<Fr>> mds;    ///< M, symmetric
-  std::vector<Fr> compressed;          ///< C′, t·R_F + R_P values
+  std::vector<Fr> round_constants;          ///< (R_F + R_P)·t, round r at [r·t, (r+1)·t)
+  std::vector<std::vector<Fr>> mds;         ///< M, symmetric
+  std::vector<Fr> compressed;               ///< C′, t·R_F + R_P values
   std::vector<std::vector<Fr>> pre_sparse;  ///< P, applied after round R_F/2 − 1 (state × P)
   struct Sparse {
     std::vector<Fr> w_hat;   ///< column 0 of M″ (t values)
@@ -55,8 +55,8 @@ inline Fr poseidon_hash_merkle(const PoseidonConstants& c, std::span<const Fr> p
 }
 
 /// neptune's legacy circuit; |preimage| must have exactly |arity| elements (size_mismatch).
-Result<AllocatedNum> poseidon_hash_circuit(ConstraintSystem& cs, const PoseidonConstants& c, const Fr& tag,
-                                           std::span<const AllocatedNum> preimage);
+Result<AllocatedNum> poseidon_hash_circuit(ConstraintSystem& cs, const PoseidonConstants& c,
+                                           const Fr& tag, std::span<const AllocatedNum> preimage);
 /// Constraint count of poseidon_hash_circuit.
 std::size_t poseidon_circuit_constraints(const PoseidonConstants& c);
 

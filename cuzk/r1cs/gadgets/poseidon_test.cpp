@@ -31,10 +31,12 @@ std::vector<Fr> iota(unsigned n) {
   return v;
 }
 
-Fr random_fr(std::mt19937_64& rng) { return Fr::from_limbs_reduce({rng(), rng(), rng(), rng() >> 2}); }
+Fr random_fr(std::mt19937_64& rng) {
+  return Fr::from_limbs_reduce({rng(), rng(), rng(), rng() >> 2});
+}
 
-Result<AllocatedNum> hash_in_circuit(ConstraintSystem& cs, const PoseidonConstants& c, const Fr& tag,
-                                     const std::vector<Fr>& xs) {
+Result<AllocatedNum> hash_in_circuit(ConstraintSystem& cs, const PoseidonConstants& c,
+                                     const Fr& tag, const std::vector<Fr>& xs) {
   std::vector<AllocatedNum> in;
   for (const Fr& x : xs) {
     CUZK_ASSIGN_OR_RETURN(AllocatedNum n, AllocatedNum::alloc(cs, x));
@@ -105,7 +107,8 @@ TEST(Poseidon, CorruptedWitnessIsNamed) {
   {
     CorruptingCs cs(8);  // the first S-box's (x+k)^2
     ASSERT_TRUE(hash_in_circuit(cs, c, poseidon_merkle_tag(8), xs).ok());
-    EXPECT_EQ(*cs.inner().which_unsatisfied(), "poseidon/first round/quintic s-box 1/(l+rk)^2/squared sum constraint");
+    EXPECT_EQ(*cs.inner().which_unsatisfied(),
+              "poseidon/first round/quintic s-box 1/(l+rk)^2/squared sum constraint");
   }
   for (int iter = 0; iter < 4; ++iter) {
     const std::size_t target = 8 + rng() % 480;
@@ -153,7 +156,8 @@ std::vector<Limbs<4>> grain_constants(unsigned t, unsigned r_f, unsigned r_p) {
   for (int i = 0; i < 30; ++i) s.push_back(1);
   std::size_t head = 0;  // s[head..head+80) is the state
   auto step = [&] {
-    const int nb = s[head + 62] ^ s[head + 51] ^ s[head + 38] ^ s[head + 23] ^ s[head + 13] ^ s[head];
+    const int nb =
+        s[head + 62] ^ s[head + 51] ^ s[head + 38] ^ s[head + 23] ^ s[head + 13] ^ s[head];
     s.push_back(nb);
     ++head;
     return nb;
@@ -189,7 +193,8 @@ TEST(Poseidon, RoundConstantsMatchAnIndependentGrainLfsr) {
     const auto mine = grain_constants(c.width, c.full_rounds, c.partial_rounds);
     ASSERT_EQ(mine.size(), c.round_constants.size());
     for (std::size_t i = 0; i < mine.size(); ++i) {
-      ASSERT_EQ(Fr::from_canonical_unchecked(mine[i]), c.round_constants[i]) << "arity " << arity << " index " << i;
+      ASSERT_EQ(Fr::from_canonical_unchecked(mine[i]), c.round_constants[i])
+          << "arity " << arity << " index " << i;
     }
   }
 }

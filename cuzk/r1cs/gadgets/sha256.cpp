@@ -36,8 +36,8 @@ struct Maybe {
 };
 
 // s = x.rotr(r1) ^ x.rotr(r2) ^ (shift ? x.shr(r3) : x.rotr(r3)), scopes |n1|, |n2|.
-Result<UInt32> sigma(ConstraintSystem& cs, const UInt32& x, unsigned r1, unsigned r2, unsigned r3, bool shift,
-                     const char* n1, const char* n2) {
+Result<UInt32> sigma(ConstraintSystem& cs, const UInt32& x, unsigned r1, unsigned r2, unsigned r3,
+                     bool shift, const char* n1, const char* n2) {
   UInt32 s = x.rotr(r1);
   {
     Namespace ns(cs, n1);
@@ -55,8 +55,9 @@ std::array<UInt32, 8> sha256_iv() {
   return r;
 }
 
-Result<std::array<UInt32, 8>> sha256_compression_function(ConstraintSystem& cs, std::span<const Boolean> block,
-                                                         const std::array<UInt32, 8>& current) {
+Result<std::array<UInt32, 8>> sha256_compression_function(ConstraintSystem& cs,
+                                                          std::span<const Boolean> block,
+                                                          const std::array<UInt32, 8>& current) {
   if (block.size() != 512) return Status(Errc::size_mismatch, "SHA-256 block must be 512 bits");
   std::vector<UInt32> w;
   w.reserve(64);
@@ -65,8 +66,10 @@ Result<std::array<UInt32, 8>> sha256_compression_function(ConstraintSystem& cs, 
   MultiEq meq(cs);
   for (int i = 16; i < 64; ++i) {
     Namespace ns(cs, [i] { return "w extension " + std::to_string(i); });
-    CUZK_ASSIGN_OR_RETURN(UInt32 s0, sigma(cs, w[i - 15], 7, 18, 3, true, "first xor for s0", "second xor for s0"));
-    CUZK_ASSIGN_OR_RETURN(UInt32 s1, sigma(cs, w[i - 2], 17, 19, 10, true, "first xor for s1", "second xor for s1"));
+    CUZK_ASSIGN_OR_RETURN(
+        UInt32 s0, sigma(cs, w[i - 15], 7, 18, 3, true, "first xor for s0", "second xor for s0"));
+    CUZK_ASSIGN_OR_RETURN(
+        UInt32 s1, sigma(cs, w[i - 2], 17, 19, 10, true, "first xor for s1", "second xor for s1"));
     const UInt32 ops[4] = {w[i - 16], s0, w[i - 7], s1};
     Namespace ns2(cs, "computation of w[i]");
     CUZK_ASSIGN_OR_RETURN(UInt32 t, UInt32::addmany(cs, meq, ops));
@@ -85,7 +88,8 @@ Result<std::array<UInt32, 8>> sha256_compression_function(ConstraintSystem& cs, 
       Namespace n2(cs, "deferred e computation");
       CUZK_ASSIGN_OR_RETURN(new_e, e.compute(cs, meq, {}));
     }
-    CUZK_ASSIGN_OR_RETURN(UInt32 s1, sigma(cs, new_e, 6, 11, 25, false, "first xor for s1", "second xor for s1"));
+    CUZK_ASSIGN_OR_RETURN(
+        UInt32 s1, sigma(cs, new_e, 6, 11, 25, false, "first xor for s1", "second xor for s1"));
     UInt32 ch;
     {
       Namespace n2(cs, "ch");
@@ -97,7 +101,8 @@ Result<std::array<UInt32, 8>> sha256_compression_function(ConstraintSystem& cs, 
       Namespace n2(cs, "deferred a computation");
       CUZK_ASSIGN_OR_RETURN(new_a, a.compute(cs, meq, {}));
     }
-    CUZK_ASSIGN_OR_RETURN(UInt32 s0, sigma(cs, new_a, 2, 13, 22, false, "first xor for s0", "second xor for s0"));
+    CUZK_ASSIGN_OR_RETURN(
+        UInt32 s0, sigma(cs, new_a, 2, 13, 22, false, "first xor for s0", "second xor for s0"));
     UInt32 maj;
     {
       Namespace n2(cs, "maj");
@@ -144,7 +149,8 @@ Result<std::array<UInt32, 8>> sha256_compression_function(ConstraintSystem& cs, 
   return out;
 }
 
-Result<std::vector<Boolean>> sha256_block_no_padding(ConstraintSystem& cs, std::span<const Boolean> block) {
+Result<std::vector<Boolean>> sha256_block_no_padding(ConstraintSystem& cs,
+                                                     std::span<const Boolean> block) {
   CUZK_ASSIGN_OR_RETURN(auto h, sha256_compression_function(cs, block, sha256_iv()));
   std::vector<Boolean> out;
   out.reserve(256);
@@ -156,7 +162,8 @@ Result<std::vector<Boolean>> sha256_block_no_padding(ConstraintSystem& cs, std::
 }
 
 Result<std::vector<Boolean>> sha256(ConstraintSystem& cs, std::span<const Boolean> message) {
-  if (message.size() % 8 != 0) return Status(Errc::invalid_argument, "SHA-256 message must be whole bytes");
+  if (message.size() % 8 != 0)
+    return Status(Errc::invalid_argument, "SHA-256 message must be whole bytes");
   std::vector<Boolean> padded(message.begin(), message.end());
   const std::uint64_t plen = message.size();
   padded.push_back(Boolean::constant(true));
@@ -165,7 +172,9 @@ Result<std::vector<Boolean>> sha256(ConstraintSystem& cs, std::span<const Boolea
   std::array<UInt32, 8> cur = sha256_iv();
   for (std::size_t i = 0; i < padded.size() / 512; ++i) {
     Namespace ns(cs, [i] { return "block " + std::to_string(i); });
-    CUZK_ASSIGN_OR_RETURN(cur, sha256_compression_function(cs, std::span<const Boolean>(padded).subspan(512 * i, 512), cur));
+    CUZK_ASSIGN_OR_RETURN(
+        cur, sha256_compression_function(cs, std::span<const Boolean>(padded).subspan(512 * i, 512),
+                                         cur));
   }
   std::vector<Boolean> out;
   out.reserve(256);
@@ -196,7 +205,8 @@ std::array<std::uint8_t, 32> sha256_native(std::span<const std::uint8_t> message
       const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
       w[i] = w[i - 16] + s0 + w[i - 7] + s1;
     }
-    std::uint32_t a = hs[0], b = hs[1], c = hs[2], d = hs[3], e = hs[4], f = hs[5], g = hs[6], h = hs[7];
+    std::uint32_t a = hs[0], b = hs[1], c = hs[2], d = hs[3], e = hs[4], f = hs[5], g = hs[6],
+                  h = hs[7];
     for (int i = 0; i < 64; ++i) {
       const std::uint32_t S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
       const std::uint32_t ch = (e & f) ^ (~e & g);
@@ -204,9 +214,23 @@ std::array<std::uint8_t, 32> sha256_native(std::span<const std::uint8_t> message
       const std::uint32_t S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
       const std::uint32_t mj = (a & b) ^ (a & c) ^ (b & c);
       const std::uint32_t t2 = S0 + mj;
-      h = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+      h = g;
+      g = f;
+      f = e;
+      e = d + t1;
+      d = c;
+      c = b;
+      b = a;
+      a = t1 + t2;
     }
-    hs[0] += a; hs[1] += b; hs[2] += c; hs[3] += d; hs[4] += e; hs[5] += f; hs[6] += g; hs[7] += h;
+    hs[0] += a;
+    hs[1] += b;
+    hs[2] += c;
+    hs[3] += d;
+    hs[4] += e;
+    hs[5] += f;
+    hs[6] += g;
+    hs[7] += h;
   }
   std::array<std::uint8_t, 32> out;
   for (int i = 0; i < 8; ++i) {

@@ -20,10 +20,12 @@ namespace cuzk {
 /// The initial hash value H0..H7.
 std::array<UInt32, 8> sha256_iv();
 /// One compression of a 512-bit block onto |current|.
-Result<std::array<UInt32, 8>> sha256_compression_function(ConstraintSystem& cs, std::span<const Boolean> block,
-                                                         const std::array<UInt32, 8>& current);
+Result<std::array<UInt32, 8>> sha256_compression_function(ConstraintSystem& cs,
+                                                          std::span<const Boolean> block,
+                                                          const std::array<UInt32, 8>& current);
 /// Compression of one 512-bit block from the IV, no padding; 256 output bits, big-endian.
-Result<std::vector<Boolean>> sha256_block_no_padding(ConstraintSystem& cs, std::span<const Boolean> block);
+Result<std::vector<Boolean>> sha256_block_no_padding(ConstraintSystem& cs,
+                                                     std::span<const Boolean> block);
 /// Full SHA-256 of a message of whole bytes (constant padding; scopes "block i"); 256 bits BE.
 Result<std::vector<Boolean>> sha256(ConstraintSystem& cs, std::span<const Boolean> message);
 

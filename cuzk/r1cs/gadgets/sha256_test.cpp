@@ -13,7 +13,8 @@ namespace {
 using gadget_test::CorruptingCs;
 using gadget_test::FnCircuit;
 
-Result<std::vector<Boolean>> alloc_message(ConstraintSystem& cs, const std::vector<std::uint8_t>& msg) {
+Result<std::vector<Boolean>> alloc_message(ConstraintSystem& cs,
+                                           const std::vector<std::uint8_t>& msg) {
   std::vector<Boolean> bits;
   for (std::size_t i = 0; i < msg.size(); ++i) {
     for (int k = 7; k >= 0; --k) {
@@ -38,7 +39,8 @@ TEST(Sha256, NativeKnownAnswers) {
     for (auto b : d) s += "0123456789abcdef"[b >> 4], s += "0123456789abcdef"[b & 15];
     return s;
   };
-  EXPECT_EQ(hex(sha256_native({})), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(hex(sha256_native({})),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   const std::string abc = "abc";
   EXPECT_EQ(hex(sha256_native({reinterpret_cast<const std::uint8_t*>(abc.data()), abc.size()})),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
@@ -107,7 +109,8 @@ TEST(Sha256, CorruptedWitnessIsCaught) {
     ASSERT_TRUE(bits.ok());
     ASSERT_TRUE(sha256(cs, *bits).ok());
     ASSERT_FALSE(cs.inner().is_satisfied()) << "seed=" << seed << " target=" << target;
-    EXPECT_NE(cs.inner().which_unsatisfied()->find("block 0/"), std::string::npos) << *cs.inner().which_unsatisfied();
+    EXPECT_NE(cs.inner().which_unsatisfied()->find("block 0/"), std::string::npos)
+        << *cs.inner().which_unsatisfied();
   }
 }
 

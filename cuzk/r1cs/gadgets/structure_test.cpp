@@ -55,8 +55,10 @@ TEST(GadgetStructure, Sha256Compression) {
 }
 
 TEST(GadgetStructure, PoseidonArities) {
-  const std::pair<unsigned, std::uint64_t> pinned[] = {
-      {2, 0x02557fb43fcc1a13ULL}, {4, 0xce72ba8e7af8a564ULL}, {8, 0x577d1978e803c25eULL}, {11, 0x52b58866bcc4f667ULL}};
+  const std::pair<unsigned, std::uint64_t> pinned[] = {{2, 0x02557fb43fcc1a13ULL},
+                                                       {4, 0xce72ba8e7af8a564ULL},
+                                                       {8, 0x577d1978e803c25eULL},
+                                                       {11, 0x52b58866bcc4f667ULL}};
   for (auto [arity, want] : pinned) {
     gadget_test::FnCircuit c([arity = arity](ConstraintSystem& cs) -> Status {
       std::vector<AllocatedNum> in;
@@ -65,7 +67,8 @@ TEST(GadgetStructure, PoseidonArities) {
         in.push_back(n);
       }
       const PoseidonConstants& pc = *poseidon_constants(arity);
-      CUZK_ASSIGN_OR_RETURN(AllocatedNum h, poseidon_hash_circuit(cs, pc, poseidon_merkle_tag(arity), in));
+      CUZK_ASSIGN_OR_RETURN(AllocatedNum h,
+                            poseidon_hash_circuit(cs, pc, poseidon_merkle_tag(arity), in));
       return h.inputize(cs);
     });
     expect_digest(c, want, "poseidon");
@@ -74,7 +77,8 @@ TEST(GadgetStructure, PoseidonArities) {
 
 TEST(GadgetStructure, PoseidonPathAndInsert) {
   gadget_test::FnCircuit c([](ConstraintSystem& cs) -> Status {
-    return por_circuit(cs, MerkleHash::poseidon, std::nullopt, blank_merkle_path(8, 2, 8, 2), std::nullopt, false);
+    return por_circuit(cs, MerkleHash::poseidon, std::nullopt, blank_merkle_path(8, 2, 8, 2),
+                       std::nullopt, false);
   });
   expect_digest(c, 0xef5ad6a9a0866ab3ULL, "por 8-8-2");
 }

@@ -35,7 +35,9 @@ UInt32 UInt32::from_bits(std::span<const Boolean> bits) {
   return r;
 }
 
-std::vector<Boolean> UInt32::into_bits_be() const { return std::vector<Boolean>(bits_.rbegin(), bits_.rend()); }
+std::vector<Boolean> UInt32::into_bits_be() const {
+  return std::vector<Boolean>(bits_.rbegin(), bits_.rend());
+}
 
 UInt32 UInt32::rotr(unsigned by) const {
   by %= 32;
@@ -48,7 +50,8 @@ UInt32 UInt32::rotr(unsigned by) const {
 UInt32 UInt32::shr(unsigned by) const {
   by %= 32;
   UInt32 r;
-  for (unsigned i = 0; i < 32; ++i) r.bits_[i] = i + by < 32 ? bits_[i + by] : Boolean::constant(false);
+  for (unsigned i = 0; i < 32; ++i)
+    r.bits_[i] = i + by < 32 ? bits_[i + by] : Boolean::constant(false);
   if (value_) r.value_ = *value_ >> by;
   return r;
 }
@@ -63,17 +66,20 @@ Result<UInt32> UInt32::bit_xor(ConstraintSystem& cs, const UInt32& other) const 
   return r;
 }
 
-Result<UInt32> UInt32::sha256_ch(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
+Result<UInt32> UInt32::sha256_ch(ConstraintSystem& cs, const UInt32& a, const UInt32& b,
+                                 const UInt32& c) {
   UInt32 r;
   for (unsigned i = 0; i < 32; ++i) {
     Namespace ns(cs, [i] { return "ch " + std::to_string(i); });
     CUZK_ASSIGN_OR_RETURN(r.bits_[i], Boolean::sha256_ch(cs, a.bits_[i], b.bits_[i], c.bits_[i]));
   }
-  if (a.value_ && b.value_ && c.value_) r.value_ = (*a.value_ & *b.value_) ^ (~*a.value_ & *c.value_);
+  if (a.value_ && b.value_ && c.value_)
+    r.value_ = (*a.value_ & *b.value_) ^ (~*a.value_ & *c.value_);
   return r;
 }
 
-Result<UInt32> UInt32::sha256_maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
+Result<UInt32> UInt32::sha256_maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b,
+                                  const UInt32& c) {
   UInt32 r;
   for (unsigned i = 0; i < 32; ++i) {
     Namespace ns(cs, [i] { return "maj " + std::to_string(i); });
@@ -85,7 +91,8 @@ Result<UInt32> UInt32::sha256_maj(ConstraintSystem& cs, const UInt32& a, const U
   return r;
 }
 
-Result<UInt32> UInt32::addmany(ConstraintSystem& cs, MultiEq& meq, std::span<const UInt32> operands) {
+Result<UInt32> UInt32::addmany(ConstraintSystem& cs, MultiEq& meq,
+                               std::span<const UInt32> operands) {
   if (operands.size() < 2 || operands.size() > 10) {
     return Status(Errc::invalid_argument, "addmany takes 2..10 operands");
   }

@@ -33,10 +33,13 @@ class UInt32 {
   UInt32 rotr(unsigned by) const;
   UInt32 shr(unsigned by) const;
   Result<UInt32> bit_xor(ConstraintSystem& cs, const UInt32& other) const;
-  static Result<UInt32> sha256_ch(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c);
-  static Result<UInt32> sha256_maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c);
+  static Result<UInt32> sha256_ch(ConstraintSystem& cs, const UInt32& a, const UInt32& b,
+                                  const UInt32& c);
+  static Result<UInt32> sha256_maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b,
+                                   const UInt32& c);
   /// Σ operands mod 2^32, 2 ≤ n ≤ 10 (invalid_argument otherwise).
-  static Result<UInt32> addmany(ConstraintSystem& cs, MultiEq& meq, std::span<const UInt32> operands);
+  static Result<UInt32> addmany(ConstraintSystem& cs, MultiEq& meq,
+                                std::span<const UInt32> operands);
 
  private:
   std::array<Boolean, 32> bits_{};

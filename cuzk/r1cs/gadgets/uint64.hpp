@@ -22,8 +22,12 @@ class UInt64 {
   static UInt64 from_bits_be(std::span<const Boolean> bits);
   /// From 64 bits, least significant first.
   static UInt64 from_bits(std::span<const Boolean> bits);
-  std::vector<Boolean> to_bits_be() const { return std::vector<Boolean>(bits_.rbegin(), bits_.rend()); }
-  std::vector<Boolean> to_bits_le() const { return std::vector<Boolean>(bits_.begin(), bits_.end()); }
+  std::vector<Boolean> to_bits_be() const {
+    return std::vector<Boolean>(bits_.rbegin(), bits_.rend());
+  }
+  std::vector<Boolean> to_bits_le() const {
+    return std::vector<Boolean>(bits_.begin(), bits_.end());
+  }
   /// One public input holding the value, one packing constraint.
   Status pack_into_input(ConstraintSystem& cs) const;
   std::optional<std::uint64_t> value() const { return value_; }

@@ -38,7 +38,10 @@ std::optional<T> value_msb_first(std::span<const Boolean> msb_first) {
   std::optional<T> v = 0;
   for (unsigned i = 0; i < W; ++i) {
     auto bv = msb_first[i].value();
-    if (v && bv) v = static_cast<T>((*v << 1) | (*bv ? 1u : 0u)); else v = std::nullopt;
+    if (v && bv)
+      v = static_cast<T>((*v << 1) | (*bv ? 1u : 0u));
+    else
+      v = std::nullopt;
   }
   return v;
 }
@@ -49,7 +52,10 @@ std::optional<T> value_lsb_first(std::span<const Boolean> lsb_first) {
   std::optional<T> v = 0;
   for (unsigned i = W; i-- > 0;) {
     auto bv = lsb_first[i].value();
-    if (v && bv) v = static_cast<T>((*v << 1) | (*bv ? 1u : 0u)); else v = std::nullopt;
+    if (v && bv)
+      v = static_cast<T>((*v << 1) | (*bv ? 1u : 0u));
+    else
+      v = std::nullopt;
   }
   return v;
 }
