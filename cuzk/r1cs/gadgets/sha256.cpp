@@ -1,5 +1,7 @@
 #include "cuzk/r1cs/gadgets/sha256.hpp"
 
+#include "cuzk/hash/sha256.hpp"
+
 #include <string>
 #include <variant>
 
@@ -186,57 +188,7 @@ Result<std::vector<Boolean>> sha256(ConstraintSystem& cs, std::span<const Boolea
 }
 
 std::array<std::uint8_t, 32> sha256_native(std::span<const std::uint8_t> message) {
-  auto rotr = [](std::uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); };
-  std::uint32_t hs[8];
-  for (int i = 0; i < 8; ++i) hs[i] = kIv[i];
-  std::vector<std::uint8_t> m(message.begin(), message.end());
-  const std::uint64_t bitlen = static_cast<std::uint64_t>(message.size()) * 8;
-  m.push_back(0x80);
-  while (m.size() % 64 != 56) m.push_back(0);
-  for (int i = 7; i >= 0; --i) m.push_back(static_cast<std::uint8_t>(bitlen >> (8 * i)));
-  for (std::size_t off = 0; off < m.size(); off += 64) {
-    std::uint32_t w[64];
-    for (int i = 0; i < 16; ++i) {
-      w[i] = (std::uint32_t{m[off + 4 * i]} << 24) | (std::uint32_t{m[off + 4 * i + 1]} << 16) |
-             (std::uint32_t{m[off + 4 * i + 2]} << 8) | std::uint32_t{m[off + 4 * i + 3]};
-    }
-    for (int i = 16; i < 64; ++i) {
-      const std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-      const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
-    std::uint32_t a = hs[0], b = hs[1], c = hs[2], d = hs[3], e = hs[4], f = hs[5], g = hs[6],
-                  h = hs[7];
-    for (int i = 0; i < 64; ++i) {
-      const std::uint32_t S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
-      const std::uint32_t ch = (e & f) ^ (~e & g);
-      const std::uint32_t t1 = h + S1 + ch + kRoundConstants[i] + w[i];
-      const std::uint32_t S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
-      const std::uint32_t mj = (a & b) ^ (a & c) ^ (b & c);
-      const std::uint32_t t2 = S0 + mj;
-      h = g;
-      g = f;
-      f = e;
-      e = d + t1;
-      d = c;
-      c = b;
-      b = a;
-      a = t1 + t2;
-    }
-    hs[0] += a;
-    hs[1] += b;
-    hs[2] += c;
-    hs[3] += d;
-    hs[4] += e;
-    hs[5] += f;
-    hs[6] += g;
-    hs[7] += h;
-  }
-  std::array<std::uint8_t, 32> out;
-  for (int i = 0; i < 8; ++i) {
-    for (int k = 0; k < 4; ++k) out[4 * i + k] = static_cast<std::uint8_t>(hs[i] >> (24 - 8 * k));
-  }
-  return out;
+  return hash::sha256(message);
 }
 
 }  // namespace cuzk

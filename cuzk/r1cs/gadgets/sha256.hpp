@@ -29,7 +29,7 @@ Result<std::vector<Boolean>> sha256_block_no_padding(ConstraintSystem& cs,
 /// Full SHA-256 of a message of whole bytes (constant padding; scopes "block i"); 256 bits BE.
 Result<std::vector<Boolean>> sha256(ConstraintSystem& cs, std::span<const Boolean> message);
 
-/// Plain software SHA-256 (FIPS 180-4), the out-of-circuit twin.
+/// SHA-256 (FIPS 180-4) out of circuit, the twin of sha256(); OpenSSL through hash/sha256.hpp.
 std::array<std::uint8_t, 32> sha256_native(std::span<const std::uint8_t> message);
 
 }  // namespace cuzk
