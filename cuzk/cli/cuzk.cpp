@@ -13,6 +13,7 @@
 
 #include "cuzk/base/huge_pages.hpp"
 #include "cuzk/cli/demo.hpp"
+#include "cuzk/cli/filecoin_cli.hpp"
 #include "cuzk/cli/microbench.hpp"
 #include "cuzk/cli/offline.hpp"
 
@@ -58,6 +59,9 @@ int main(int argc, char** argv) {
   cuzk::OfflineCommands offline;
   cuzk::add_offline_commands(app, offline);
 
+  cuzk::cli::FilecoinCli filecoin;
+  cuzk::cli::add_filecoin_commands(app, filecoin);
+
 #ifdef CUZK_GRPC_PROGRAM
   // Listed for --help only: main hands both to cuzk-grpc before parsing.
   app.add_subcommand("daemon",
@@ -75,6 +79,7 @@ int main(int argc, char** argv) {
   // pages (base/huge_pages.hpp; a 4 KiB page fault costs ≈ 15 µs on the development VM).
   if (offline.setup->parsed() || offline.prove->parsed()) cuzk::set_huge_page_new(true);
   if (int rc = 0; cuzk::run_offline_commands(offline, &rc)) return rc;
+  if (int rc = 0; cuzk::cli::run_filecoin_commands(filecoin, &rc)) return rc;
   if (demo->parsed()) return cuzk::run_demo();
   if (micro->parsed()) {
     auto r = cuzk::run_microbench(mb);

@@ -1,0 +1,41 @@
+#include "cuzk/cli/filecoin_cli.hpp"
+
+#include <cstdio>
+#include <exception>
+
+namespace cuzk::cli {
+
+// Each command's file defines its add function; list it here once.
+const std::vector<FilecoinCommand>& filecoin_commands() {
+  static const std::vector<FilecoinCommand> table = {};
+  return table;
+}
+
+void add_filecoin_commands(CLI::App& app, FilecoinCli& fc) {
+  fc.filecoin = app.add_subcommand("filecoin",
+                                   "Filecoin data side: SDR parent cache, sealing of "
+                                   "test sectors, vanilla proofs, parameter files");
+  fc.filecoin->require_subcommand(1);
+  for (const FilecoinCommand& c : filecoin_commands()) {
+    CLI::App* sub = fc.filecoin->add_subcommand(c.name, c.help);
+    fc.commands.emplace_back(sub, c.add(*sub));
+  }
+}
+
+bool run_filecoin_commands(const FilecoinCli& fc, int* rc) {
+  if (!fc.filecoin || !fc.filecoin->parsed()) return false;
+  for (const auto& [sub, run] : fc.commands) {
+    if (!sub->parsed()) continue;
+    try {
+      *rc = run();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "cuzk filecoin %s: %s\n", sub->get_name().c_str(), e.what());
+      *rc = 2;
+    }
+    return true;
+  }
+  *rc = 2;
+  return true;
+}
+
+}  // namespace cuzk::cli

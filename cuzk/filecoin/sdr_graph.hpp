@@ -1,0 +1,42 @@
+// The SDR graph of a sector (FORMATS.md §7): per node 14 parents, 6 from the BucketGraph DRG
+// (degree 6, ChaCha8 seeded from porep_id and the node; the predecessor node − 1 in slot 5 for
+// API 1.0.0, slot 0 from 1.1.0) then 8 from the Feistel expander (degree 8, keys from porep_id).
+// Labels of layer 1 use the 6 base parents; later layers use all 14 (the 8 expander parents'
+// labels come from the previous layer). Cost per node: 5 ChaCha8 draws of 2 words (one block
+// per 8 draws) + 8 Feistel permutations of 3 BLAKE2b-512 rounds each (plus cycle walks).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "cuzk/filecoin/registered_proof.hpp"
+
+namespace cuzk::filecoin {
+
+class SdrGraph {
+ public:
+  static constexpr unsigned kBaseDegree = 6;
+  static constexpr unsigned kExpansionDegree = 8;
+  static constexpr unsigned kDegree = kBaseDegree + kExpansionDegree;
+
+  /// The graph of a sector of |nodes| nodes (a power of two ≥ 64) for |porep_id| and |api|.
+  SdrGraph(std::uint64_t nodes, const PorepId& porep_id, ApiVersion api);
+
+  std::uint64_t nodes() const { return nodes_; }
+  /// Parents of |node|: out[0..6) base (DRG), out[6..14) expander.
+  void parents(std::uint64_t node, std::span<std::uint32_t, kDegree> out) const;
+  /// The 6 base parents only.
+  void base_parents(std::uint64_t node, std::span<std::uint32_t, kBaseDegree> out) const;
+  /// The 8 expander parents only.
+  void expansion_parents(std::uint64_t node, std::span<std::uint32_t, kExpansionDegree> out) const;
+
+ private:
+  std::uint64_t nodes_;
+  ApiVersion api_;
+  std::array<std::uint8_t, 28> drg_seed_;  ///< SHA-256("Filecoin_DRSample" ‖ porep_id)[0..28]
+  std::array<std::uint64_t, 4>
+      feistel_keys_;  ///< LE u64s of SHA-256("Filecoin_Feistel" ‖ porep_id)
+};
+
+}  // namespace cuzk::filecoin
