@@ -703,6 +703,11 @@ bool Engine::finish_locked(const std::shared_ptr<Job>& job, JobState state, std:
   return true;
 }
 
+std::shared_ptr<SrsLease> Engine::lease_of(const Job& job) const {
+  std::lock_guard lock(mu_);
+  return job.key;
+}
+
 void Engine::finish(const std::shared_ptr<Job>& job, JobState state, std::string error,
                     std::string proof) {
   {
@@ -869,13 +874,17 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
     // Drop partitions of jobs that ended; wait for the key (one entry for the whole batch).
     std::vector<GpuItem> live;
     std::shared_ptr<const ProvingKeyData> key;
+    // The lease is copied under the lock: a cancel resets job->key at any moment (finish_locked),
+    // and the copy keeps the key leased until the device call returns.
+    std::shared_ptr<SrsLease> lease;
     for (auto& item : batch) {
       auto job = item.job;
       if (job->stop) continue;
       std::uint64_t waited = 0;
+      auto job_lease = lease_of(*job);
       auto k =
-          job->key
-              ? job->key->wait(&waited)
+          job_lease
+              ? job_lease->wait(&waited)
               : Result<std::shared_ptr<const ProvingKeyData>>(Status(Errc::cancelled, "job ended"));
       job->srs_wait_ms += waited;
       if (!k) {
@@ -883,6 +892,7 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
         continue;
       }
       key = *k;
+      if (!lease) lease = std::move(job_lease);
       live.push_back(std::move(item));
     }
     batch.clear();
@@ -890,7 +900,7 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
     // The key's copy on this device: placed on first use (idle keys' copies there demoted, LRU),
     // pinned until the device call returns.
     std::uint64_t placed_ms = 0;
-    auto pinned = live[0].job->key->on_device(ordinal, &placed_ms);
+    auto pinned = lease->on_device(ordinal, &placed_ms);
     if (!pinned) {
       for (auto& item : live)
         if (!item.job->stop)
@@ -918,6 +928,7 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
     auto t1 = Clock::now();
     device_pin.reset();
     key.reset();  // the key's memory is the SRS manager's to free from here on
+    lease.reset();
     timelines_[device]->leave();
     for (auto& item : live) item.ticket.release();
     on_device_ -= static_cast<std::uint32_t>(live.size());
@@ -978,9 +989,10 @@ void Engine::finalize_loop() {
     for (auto& p : job->parts) proof += p;
     Status st;
     if (opt_.self_verify) {
+      auto lease = lease_of(*job);
       auto key =
-          job->key
-              ? job->key->wait()
+          lease
+              ? lease->wait()
               : Result<std::shared_ptr<const ProvingKeyData>>(Status(Errc::cancelled, "job ended"));
       st = key ? job->prover->verify(**key, in->req, proof) : key.status();
     }

@@ -205,6 +205,8 @@ class Engine {
   void finish(const std::shared_ptr<Job>& job, JobState state, std::string error,
               std::string proof);
   void purge(const std::shared_ptr<Job>& job);
+  /// The job's key lease, copied under mu_ (null once the job has ended: finish_locked resets it).
+  std::shared_ptr<SrsLease> lease_of(const Job& job) const;
   JobOutcome outcome_locked(const Job& job) const;
 
   EngineOptions opt_;
