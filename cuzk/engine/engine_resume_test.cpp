@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,6 +64,35 @@ void sql(const fs::path& path, const std::string& stmt) {
   EXPECT_EQ(sqlite3_exec(db, stmt.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
   sqlite3_free(err);
   sqlite3_close(db);
+}
+
+// The journal holds job inputs: it, and its WAL files, are owner-only even under a umask of 0,
+// and an existing journal readable by others is narrowed to 0600 when opened.
+TEST(EngineResume, JournalFilesAreOwnerOnly) {
+  const fs::path path =
+      fs::temp_directory_path() / ("cuzk-journal-mode-" + std::to_string(::getpid()));
+  remove_journal(path);
+  const mode_t old_mask = ::umask(0);
+  {
+    auto j = Journal::open(path.string());
+    ASSERT_TRUE(j.ok()) << j.status().to_string();
+    JournalRecord rec;
+    rec.job_id = "m";
+    rec.req.request_id = "m";
+    ASSERT_TRUE((*j)->record_submit(rec).ok());
+    for (const char* suffix : {"", "-wal", "-shm"}) {
+      struct stat st {};
+      if (::stat((path.string() + suffix).c_str(), &st) != 0) continue;
+      EXPECT_EQ(st.st_mode & 0777, 0600u) << suffix;
+    }
+  }
+  ::umask(old_mask);
+  ASSERT_EQ(::chmod(path.c_str(), 0644), 0);
+  ASSERT_TRUE(Journal::open(path.string()).ok());
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  remove_journal(path);
 }
 
 TEST(EngineResume, KillNineMidJobProvesOnlyTheMissingPartitions) {

@@ -1,6 +1,11 @@
 #include "cuzk/engine/journal.hpp"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <cstring>
 
@@ -119,6 +124,23 @@ Status decode_request_blob(const std::string& blob, JobRequest& r) {
 }
 
 Result<std::unique_ptr<Journal>> Journal::open(const std::string& path) {
+  // The journal holds job inputs (witnesses, vanilla proofs): owner-only, like the socket. The
+  // file is created 0600 before SQLite opens it (its -wal and -shm files take the same mode), and
+  // an existing journal with wider rights is narrowed.
+  {
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+      return Status(Errc::io_error, "opening journal " + path + ": " + std::strerror(errno));
+    struct stat st {};
+    const bool narrowed =
+        ::fstat(fd, &st) == 0 && ((st.st_mode & 0077) == 0 || ::fchmod(fd, 0600) == 0);
+    ::close(fd);
+    if (!narrowed)
+      return Status(Errc::io_error, "journal " + path +
+                                        " is readable by others and cannot be made owner-only: " +
+                                        std::strerror(errno));
+    for (const char* suffix : {"-wal", "-shm"}) ::chmod((path + suffix).c_str(), 0600);
+  }
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(path.c_str(), &db,
                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
