@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "cuzk/engine/config.hpp"
 #include "cuzk/server/prover.grpc.pb.h"
 
 namespace cuzk::server {
@@ -249,6 +250,10 @@ class Service final : public pb::ProvingEngine::Service {
   // Waits in slices so a client that goes away (or a deadline) stops the wait.
   grpc::Status await(grpc::ServerContext* ctx, const std::string& id, std::uint64_t timeout_ms,
                      pb::AwaitProofResponse* resp) {
+    // timeout_ms is a client's u64: beyond ten years it means "no timeout" (a deadline past the
+    // clock's range would wrap to the past and time out at once).
+    constexpr std::uint64_t kMaxTimeoutMs = 10ull * 365 * 24 * 3600 * 1000;
+    if (timeout_ms > kMaxTimeoutMs) timeout_ms = 0;
     auto deadline = engine::Clock::now() + std::chrono::milliseconds(timeout_ms);
     for (;;) {
       auto slice = std::chrono::milliseconds(250);
@@ -349,6 +354,7 @@ Result<std::unique_ptr<GrpcServer>> GrpcServer::start(engine::Engine& engine,
   }
   std::vector<std::pair<std::string, std::string>> sockets;  // path, original
   for (const auto& a : opt.listen) {
+    CUZK_RETURN_IF_ERROR(engine::check_listen_address(a));
     std::string path = unix_path(a);
     if (!path.empty()) {
       CUZK_RETURN_IF_ERROR(prepare_unix_socket(path));

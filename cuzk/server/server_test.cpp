@@ -153,6 +153,15 @@ TEST(Server, EveryRpcRoundTrip) {
     ASSERT_TRUE(slow.stub->AwaitProof(&ctx2, ar, &resp).ok());
     EXPECT_EQ(resp.status(), pb::AwaitProofResponse::TIMEOUT);
     EXPECT_LT(std::chrono::steady_clock::now() - t0, 1s);
+    // A timeout of 2^63 ms or more waits (it used to overflow into an immediate TIMEOUT).
+    for (std::uint64_t huge : {std::uint64_t{1} << 63, ~std::uint64_t{0}}) {
+      grpc::ClientContext c;
+      c.set_deadline(std::chrono::system_clock::now() + 300ms);
+      ar.set_timeout_ms(huge);
+      auto st = slow.stub->AwaitProof(&c, ar, &resp);
+      EXPECT_EQ(st.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED)
+          << "timeout_ms " << huge << ": " << resp.status();
+    }
     grpc::ClientContext ctx3;
     pb::CancelProofRequest cr;
     cr.set_job_id("s");
@@ -524,10 +533,25 @@ TEST(Server, DaemonJournalSurvivesKillDashNine) {
     EXPECT_EQ(resp.status(), pb::AwaitProofResponse::COMPLETED) << resp.error_message();
     EXPECT_EQ(resp.proof(), engine::fake_expected_proof("bench-10", 100 + i, 4));
   }
-  // SIGTERM: graceful stop, exit code 0, socket removed.
+  // SIGHUP is ignored (the daemon still answers); SIGTERM and SIGQUIT stop it gracefully: exit
+  // code 0, socket removed.
+  ::kill(pid, SIGHUP);
+  std::this_thread::sleep_for(100ms);
+  {
+    grpc::ClientContext ctx;
+    pb::GetStatusResponse st;
+    EXPECT_TRUE(stub->GetStatus(&ctx, pb::GetStatusRequest(), &st).ok()) << "after SIGHUP";
+  }
   ::kill(pid, SIGTERM);
   ::waitpid(pid, &status, 0);
   EXPECT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << slurp(dir / "daemon.log");
+  EXPECT_FALSE(fs::exists(sock));
+  pid = spawn_daemon(dir);
+  ASSERT_TRUE(wait_ready("unix:" + sock)) << slurp(dir / "daemon.log");
+  ::kill(pid, SIGQUIT);
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status)) << "SIGQUIT";
   EXPECT_EQ(WEXITSTATUS(status), 0) << slurp(dir / "daemon.log");
   EXPECT_FALSE(fs::exists(sock));
   fs::remove_all(dir);
