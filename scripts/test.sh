@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/check-format.sh
 ./scripts/build.sh "$@"
-ctest --test-dir build --output-on-failure -j "${CUZK_JOBS:-$(nproc)}"
+# Tests labelled slow (512 MiB sectors and the like) run with `ctest --test-dir build -L slow`.
+ctest --test-dir build --output-on-failure -LE slow -j "${CUZK_JOBS:-$(nproc)}"

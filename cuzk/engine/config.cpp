@@ -1,7 +1,9 @@
 #include "cuzk/engine/config.hpp"
 
 #include <toml++/toml.h>
+#include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -63,6 +65,37 @@ struct Reader {
       return;
     }
     out = *r;
+  }
+  // A size that may be "auto": a positive integer (bytes), "auto" or "16GiB"-style text. "0" is
+  // refused: it used to mean auto silently.
+  void size_or_auto(const char* k, std::string& out) {
+    if (!err.ok() || !t.contains(k)) return;
+    const char* expected = "a positive size (\"16GiB\", bytes, or \"auto\")";
+    if (t[k].is_integer()) {
+      auto v = t[k].value<std::int64_t>();
+      if (!v || *v <= 0) {
+        err = type_error(origin, name(k), expected);
+        return;
+      }
+      out = std::to_string(*v);
+      return;
+    }
+    auto s = t[k].value<std::string>();
+    if (!s) {
+      err = type_error(origin, name(k), expected);
+      return;
+    }
+    auto r = parse_size(*s);
+    if (!r) {
+      err = r.status().with_context(origin + ": " + name(k));
+      return;
+    }
+    if (*r == 0 && *s != "auto") {
+      err = Status(Errc::invalid_argument, origin + ": " + name(k) + " = \"" + *s +
+                                               "\" is zero; write \"auto\" for the default");
+      return;
+    }
+    out = *s;
   }
   void strings(const char* k, std::vector<std::string>& out) {
     if (!err.ok() || !t.contains(k)) return;
@@ -234,29 +267,17 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     r.str("format", c.log_format);
     r.str("file", c.log_file);
     CUZK_RETURN_IF_ERROR(r.err);
-    static const std::set<std::string> levels = {"trace", "debug",    "info", "warn",
-                                                 "error", "critical", "off"};
-    if (!levels.count(c.log_level))
-      return Status(
-          Errc::invalid_argument,
-          origin + ": logging.level must be trace, debug, info, warn, error, critical or off");
     if (c.log_format != "text" && c.log_format != "json")
       return Status(Errc::invalid_argument, origin + ": logging.format must be text or json");
   }
   {
     Reader r{section("memory"), "memory", origin, {}};
     r.only({"budget", "safety_margin", "critical_headroom", "input_budget"});
-    r.str("budget", c.memory_budget);
+    r.size_or_auto("budget", c.memory_budget);
     r.size("safety_margin", c.memory_safety_margin);
-    r.str("critical_headroom", c.critical_headroom);
-    r.str("input_budget", c.input_budget);
+    r.size_or_auto("critical_headroom", c.critical_headroom);
+    r.size_or_auto("input_budget", c.input_budget);
     CUZK_RETURN_IF_ERROR(r.err);
-    if (auto b = parse_size(c.memory_budget); !b)
-      return b.status().with_context(origin + ": memory.budget");
-    if (auto b = parse_size(c.critical_headroom); !b)
-      return b.status().with_context(origin + ": memory.critical_headroom");
-    if (auto b = parse_size(c.input_budget); !b)
-      return b.status().with_context(origin + ": memory.input_budget");
   }
   {
     Reader r{section("engine"), "engine", origin, {}};
@@ -369,6 +390,7 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     if (c.fake.default_partitions == 0 || c.fake.default_partitions > 64)
       return Status(Errc::out_of_range, origin + ": fake.default_partitions must be 1..64");
   }
+  if (auto st = check_daemon_config(c); !st.ok()) return st.with_context(origin);
   return c;
 }
 
@@ -425,6 +447,50 @@ Result<EngineOptions> engine_options(const DaemonConfig& c) {
   for (int d : c.devices)
     o.devices.push_back(DeviceInfo{.ordinal = d, .name = "device " + std::to_string(d)});
   return o;
+}
+
+Status check_listen_address(const std::string& addr) {
+  auto bad = [&](const std::string& why) {
+    return Status(Errc::invalid_argument, "listen address '" + addr + "' " + why +
+                                              " (unix:PATH, unix://PATH or [tcp://]HOST:PORT)");
+  };
+  for (const char* scheme : {"unix://", "unix:"})
+    if (addr.rfind(scheme, 0) == 0) {
+      const std::size_t path = addr.size() - std::strlen(scheme);
+      if (path == 0) return bad("has an empty socket path");
+      if (path >= 108) return bad("has a socket path longer than 107 bytes");
+      return {};
+    }
+  std::string a = addr.rfind("tcp://", 0) == 0 ? addr.substr(6) : addr;
+  const auto colon = a.rfind(':');
+  if (colon == std::string::npos) return bad("has no port");
+  const std::string port = a.substr(colon + 1);
+  if (port.empty() || port.size() > 5 ||
+      !std::all_of(port.begin(), port.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+    return bad("has a port that is not a number");
+  if (std::stoul(port) > 65535) return bad("has a port above 65535");
+  const std::string host = a.substr(0, colon);
+  if (host.find_first_of(" /\t\n") != std::string::npos) return bad("has a malformed host");
+  return {};
+}
+
+Status check_daemon_config(const DaemonConfig& c) {
+  for (const auto& a : c.listen)
+    if (auto st = check_listen_address(a); !st.ok()) return st.with_context("daemon.listen");
+  if (!c.metrics_listen.empty()) {
+    if (c.metrics_listen.rfind("unix:", 0) == 0)
+      return Status(Errc::invalid_argument,
+                    "daemon.metrics_listen '" + c.metrics_listen + "' must be HOST:PORT");
+    if (auto st = check_listen_address(c.metrics_listen); !st.ok())
+      return st.with_context("daemon.metrics_listen");
+  }
+  static const std::set<std::string> levels = {"trace", "debug",    "info", "warn",
+                                               "error", "critical", "off"};
+  if (!levels.count(c.log_level))
+    return Status(Errc::invalid_argument,
+                  "logging.level '" + c.log_level +
+                      "' must be trace, debug, info, warn, error, critical or off");
+  return {};
 }
 
 }  // namespace cuzk::engine

@@ -77,6 +77,13 @@ Result<DaemonConfig> parse_config(const std::string& toml_text,
                                   const std::string& origin = "config");
 Result<DaemonConfig> load_config(const std::string& path);
 
+/// Checks what command-line overrides may have changed after parsing: every listen address
+/// (unix:PATH, unix://PATH, [tcp://]HOST:PORT with PORT 0..65535), metrics_listen (HOST:PORT) and
+/// logging.level. Errors name the key and the value.
+Status check_daemon_config(const DaemonConfig& c);
+/// One gRPC listen address as check_daemon_config accepts it.
+Status check_listen_address(const std::string& addr);
+
 /// "auto", "16GiB", "512MiB", "4GB", "1000" (bytes) → bytes.
 Result<std::uint64_t> parse_size(const std::string& s);
 

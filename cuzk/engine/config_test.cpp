@@ -81,6 +81,40 @@ TEST(Config, RejectsUnknownKeysAndBadValues) {
   bad("top = 1\n", "unknown section 'top'");
 }
 
+TEST(Config, ListenAddressesLogLevelAndMemorySizes) {
+  auto bad = [](const char* text, const char* needle) {
+    auto c = parse_config(text, "t.toml");
+    ASSERT_FALSE(c.ok()) << text;
+    EXPECT_NE(c.status().message().find(needle), std::string::npos) << c.status().message();
+  };
+  bad("[daemon]\nlisten = \"127.0.0.1:99999\"\n", "port above 65535");
+  bad("[daemon]\nlisten = \"tcp://127.0.0.1:9x\"\n", "not a number");
+  bad("[daemon]\nlisten = \"127.0.0.1\"\n", "has no port");
+  bad("[daemon]\nlisten = \"unix://\"\n", "empty socket path");
+  bad("[daemon]\nmetrics_listen = \"0.0.0.0:70000\"\n", "daemon.metrics_listen");
+  bad("[memory]\nbudget = \"0\"\n", "write \"auto\"");
+  bad("[memory]\nbudget = 0\n", "memory.budget");
+  bad("[memory]\ninput_budget = \"0GiB\"\n", "memory.input_budget");
+  EXPECT_TRUE(parse_config("[daemon]\nlisten = [\"unix:/tmp/a.sock\", \"tcp://[::1]:9820\", "
+                           "\":0\", \"127.0.0.1:65535\"]\n")
+                  .ok());
+  // docs/config.md allows plain integers (bytes) for [memory] sizes.
+  auto c = parse_config("[memory]\nbudget = 4294967296\ncritical_headroom = 268435456\n");
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  auto o = engine_options(*c);
+  ASSERT_TRUE(o.ok()) << o.status().to_string();
+  EXPECT_EQ(o->memory_limit, 4ull << 30);
+  EXPECT_EQ(o->critical_headroom, 256ull << 20);
+  // What a command-line override changes is checked again (cuzk daemon --log-level bogus).
+  DaemonConfig d;
+  EXPECT_TRUE(check_daemon_config(d).ok());
+  d.log_level = "bogus";
+  EXPECT_NE(check_daemon_config(d).message().find("logging.level 'bogus'"), std::string::npos);
+  d.log_level = "info";
+  d.listen = {"127.0.0.1:99999"};
+  EXPECT_FALSE(check_daemon_config(d).ok());
+}
+
 TEST(Config, Sizes) {
   EXPECT_EQ(*parse_size("16GiB"), 16ull << 30);
   EXPECT_EQ(*parse_size("1 GB"), 1000000000ull);

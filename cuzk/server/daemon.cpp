@@ -65,6 +65,11 @@ int run_daemon(const DaemonOptions& opt) {
   if (!opt.prover.empty()) cfg.prover = opt.prover;
   if (!opt.journal.empty()) cfg.journal = opt.journal == "none" ? "" : opt.journal;
   if (!opt.metrics_listen.empty()) cfg.metrics_listen = opt.metrics_listen;
+  // The command line may have replaced what the config file said: check the result again.
+  if (auto st = engine::check_daemon_config(cfg); !st.ok()) {
+    std::fprintf(stderr, "cuzk daemon: %s\n", st.to_string().c_str());
+    return 2;
+  }
   if (cfg.prover != "fake" && cfg.prover != "groth16") {
     std::fprintf(stderr, "cuzk daemon: prover must be groth16 or fake\n");
     return 2;
@@ -78,6 +83,8 @@ int run_daemon(const DaemonOptions& opt) {
   sigemptyset(&sigs);
   sigaddset(&sigs, SIGINT);
   sigaddset(&sigs, SIGTERM);
+  sigaddset(&sigs, SIGQUIT);  // stops gracefully too (no core dump of a prover's memory)
+  sigaddset(&sigs, SIGHUP);   // logged and ignored: a closed terminal must not stop proving
   pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
 
   // The engine's options first: a config error is reported before any device is opened.
@@ -228,7 +235,14 @@ int run_daemon(const DaemonOptions& opt) {
       std::max<std::size_t>(1, eo->devices.size()), cfg.journal);
 
   int sig = 0;
-  sigwait(&sigs, &sig);
+  for (;;) {
+    sigwait(&sigs, &sig);
+    if (sig != SIGHUP) break;
+    spdlog::info(
+        "signal {} (SIGHUP): ignored; the daemon keeps running (SIGTERM, SIGINT or "
+        "SIGQUIT stop it)",
+        sig);
+  }
   spdlog::info("signal {}: no new jobs; finishing running jobs for up to {} s", sig,
                cfg.shutdown_grace_s);
   engine.shutdown(std::chrono::seconds(cfg.shutdown_grace_s));
