@@ -3,10 +3,12 @@
 #include <spdlog/spdlog.h>
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <sstream>
 #include <utility>
 
+#include "cuzk/base/escape.hpp"
 #include "cuzk/base/process_memory.hpp"
 
 namespace cuzk::engine {
@@ -465,7 +467,43 @@ PartitionProver* Engine::find_prover(const std::string& circuit_id) const {
   return nullptr;
 }
 
+namespace {
+
+// Client-chosen names reach logs, metrics labels, the journal and error messages: they are kept
+// to printable, unambiguous characters and a bounded length.
+constexpr std::size_t kMaxNameBytes = 128;
+
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         std::string_view("._:@/+=-").find(c) != std::string_view::npos;
+}
+
+Status check_client_name(const std::string& value, const char* field) {
+  if (value.size() > kMaxNameBytes)
+    return Status(Errc::invalid_argument, std::string(field) + " is " +
+                                              std::to_string(value.size()) + " bytes (at most " +
+                                              std::to_string(kMaxNameBytes) + ")");
+  for (std::size_t i = 0; i < value.size(); ++i)
+    if (!is_name_char(value[i]))
+      return Status(Errc::invalid_argument,
+                    std::string(field) +
+                        " has a character other than A-Z a-z 0-9 . _ : @ / + = - "
+                        "(byte " +
+                        std::to_string(i) + ")");
+  return {};
+}
+
+// A client-chosen name as error messages show it: as is when valid, else described.
+std::string shown(const std::string& value) {
+  if (check_client_name(value, "").ok()) return "'" + value + "'";
+  return "(a " + std::to_string(value.size()) + "-byte name with characters not allowed)";
+}
+
+}  // namespace
+
 Result<JobPlan> Engine::validate(const JobRequest& req, PartitionProver** prover) const {
+  CUZK_RETURN_IF_ERROR(check_client_name(req.request_id, "request_id"));
+  CUZK_RETURN_IF_ERROR(check_client_name(req.circuit_id, "circuit_id"));
   if (req.kind != ProofKind::unspecified) {
     if (static_cast<std::uint32_t>(req.kind) > 4)
       return Status(Errc::invalid_argument,
@@ -481,7 +519,7 @@ Result<JobPlan> Engine::validate(const JobRequest& req, PartitionProver** prover
   if (req.circuit_id.empty())
     return Status(Errc::invalid_argument, "circuit_id is empty and proof_kind is unspecified");
   PartitionProver* p = find_prover(req.circuit_id);
-  if (!p) return Status(Errc::not_found, "no registered circuit '" + req.circuit_id + "'");
+  if (!p) return Status(Errc::not_found, "no registered circuit " + shown(req.circuit_id));
   auto plan = p->plan(req);
   if (!plan) return plan.status();
   if (plan->partitions == 0)
@@ -545,7 +583,7 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
     }
   }
   if (opt_.max_pending_per_client && client_pending_[client] >= opt_.max_pending_per_client)
-    return Status(Errc::out_of_memory, "client '" + client + "' already has " +
+    return Status(Errc::out_of_memory, "client " + shown(client) + " already has " +
                                            std::to_string(client_pending_[client]) +
                                            " unfinished jobs (limit " +
                                            std::to_string(opt_.max_pending_per_client) + ")");
@@ -628,7 +666,8 @@ Result<JobOutcome> Engine::await(const std::string& job_id, std::chrono::millise
   std::unique_lock lock(mu_);
   auto it = jobs_.find(job_id);
   if (it == jobs_.end())
-    return Status(Errc::not_found, "no job '" + job_id + "' (unknown, or finished and pruned)");
+    return Status(Errc::not_found,
+                  "no job " + shown(job_id) + " (unknown, or finished and pruned)");
   auto job = it->second;
   auto pred = [&] { return is_terminal(job->state) || stopping_; };
   if (timeout.count() > 0) {
@@ -650,7 +689,7 @@ Result<bool> Engine::cancel(const std::string& job_id) {
   {
     std::lock_guard lock(mu_);
     auto it = jobs_.find(job_id);
-    if (it == jobs_.end()) return Status(Errc::not_found, "no job '" + job_id + "'");
+    if (it == jobs_.end()) return Status(Errc::not_found, "no job " + shown(job_id));
     job = it->second;
     if (is_terminal(job->state)) return false;
     was_running = job->state == JobState::running;
@@ -1029,7 +1068,7 @@ void Engine::prune_loop() {
 
 Result<Engine::PreloadResult> Engine::preload(const std::string& circuit_id) {
   PartitionProver* p = find_prover(circuit_id);
-  if (!p) return Status(Errc::not_found, "no registered circuit '" + circuit_id + "'");
+  if (!p) return Status(Errc::not_found, "no registered circuit " + shown(circuit_id));
   JobRequest probe;
   probe.circuit_id = circuit_id;
   auto plan = p->plan(probe);
@@ -1068,7 +1107,7 @@ Result<Engine::PreloadResult> Engine::preload(const std::string& circuit_id) {
 
 Result<std::uint64_t> Engine::evict(const std::string& circuit_id) {
   PartitionProver* p = find_prover(circuit_id);
-  if (!p) return Status(Errc::not_found, "no registered circuit '" + circuit_id + "'");
+  if (!p) return Status(Errc::not_found, "no registered circuit " + shown(circuit_id));
   JobRequest probe;
   probe.circuit_id = circuit_id;
   auto plan = p->plan(probe);
@@ -1170,10 +1209,10 @@ std::string Engine::metrics_text() const {
   o << "cuzk_proofs_cancelled_total " << s.cancelled << '\n';
   metric("cuzk_proofs_completed", "counter", "Jobs completed per kind (circuit id or proof kind).");
   for (auto& [k, v] : done_kind)
-    o << "cuzk_proofs_completed{proof_kind=\"" << k << "\"} " << v << '\n';
+    o << "cuzk_proofs_completed{proof_kind=\"" << prometheus_label(k) << "\"} " << v << '\n';
   metric("cuzk_proofs_failed", "counter", "Jobs failed per kind.");
   for (auto& [k, v] : fail_kind)
-    o << "cuzk_proofs_failed{proof_kind=\"" << k << "\"} " << v << '\n';
+    o << "cuzk_proofs_failed{proof_kind=\"" << prometheus_label(k) << "\"} " << v << '\n';
   metric("cuzk_proof_duration_seconds", "summary", "Submit-to-completion time of completed jobs.");
   o << "cuzk_proof_duration_seconds_count " << s.completed << "\ncuzk_proof_duration_seconds_sum "
     << sum << '\n';
@@ -1182,8 +1221,10 @@ std::string Engine::metrics_text() const {
   metric("cuzk_jobs", "gauge", "Unfinished jobs per kind and state.");
   std::uint32_t depth = 0, running = 0;
   for (auto& q : s.queues) {
-    o << "cuzk_jobs{proof_kind=\"" << q.kind << "\",state=\"queued\"} " << q.queued_jobs << '\n';
-    o << "cuzk_jobs{proof_kind=\"" << q.kind << "\",state=\"running\"} " << q.running_jobs << '\n';
+    o << "cuzk_jobs{proof_kind=\"" << prometheus_label(q.kind) << "\",state=\"queued\"} "
+      << q.queued_jobs << '\n';
+    o << "cuzk_jobs{proof_kind=\"" << prometheus_label(q.kind) << "\",state=\"running\"} "
+      << q.running_jobs << '\n';
     depth += q.queued_jobs;
     running += q.running_jobs;
   }
@@ -1248,8 +1289,8 @@ std::string Engine::metrics_text() const {
   metric("cuzk_device_current_job", "gauge", "1 for each job a device worker is proving now.");
   for (auto& d : s.devices)
     for (auto& j : d.current_jobs)
-      o << "cuzk_device_current_job{device=\"" << d.info.ordinal << "\",job_id=\"" << j
-        << "\",proof_kind=\"" << d.current_circuit << "\"} 1\n";
+      o << "cuzk_device_current_job{device=\"" << d.info.ordinal << "\",job_id=\""
+        << prometheus_label(j) << "\",proof_kind=\"" << d.current_circuit << "\"} 1\n";
   metric("cuzk_partitions_resumed_total", "counter",
          "Partition proofs taken from the journal at start (not proved again).");
   o << "cuzk_partitions_resumed_total " << s.partitions_resumed << '\n';
@@ -1264,26 +1305,30 @@ std::string Engine::metrics_text() const {
          "the pinned pool (pinned) per device, file bytes of keys on disk only.");
   for (auto& k : s.keys) {
     if (k.tier == "disk")
-      o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"disk\"} " << k.size_bytes << '\n';
+      o << "cuzk_srs_bytes{key=\"" << prometheus_label(k.key_id) << "\",tier=\"disk\"} "
+        << k.size_bytes << '\n';
     if (k.loaded)
-      o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"host\"} " << k.host_bytes << '\n';
+      o << "cuzk_srs_bytes{key=\"" << prometheus_label(k.key_id) << "\",tier=\"host\"} "
+        << k.host_bytes << '\n';
     if (k.mapped_bytes)
-      o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"mmap\"} " << k.mapped_bytes << '\n';
+      o << "cuzk_srs_bytes{key=\"" << prometheus_label(k.key_id) << "\",tier=\"mmap\"} "
+        << k.mapped_bytes << '\n';
     for (auto& c : k.devices) {
-      o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"vram\",device=\"" << c.device << "\"} "
-        << c.bytes << '\n';
+      o << "cuzk_srs_bytes{key=\"" << prometheus_label(k.key_id) << "\",tier=\"vram\",device=\""
+        << c.device << "\"} " << c.bytes << '\n';
       if (c.host_bytes)
-        o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"streamed_host\",device=\""
-          << c.device << "\"} " << c.host_bytes << '\n';
+        o << "cuzk_srs_bytes{key=\"" << prometheus_label(k.key_id)
+          << "\",tier=\"streamed_host\",device=\"" << c.device << "\"} " << c.host_bytes << '\n';
       if (c.pinned_bytes)
-        o << "cuzk_srs_bytes{key=\"" << k.key_id << "\",tier=\"pinned\",device=\"" << c.device
-          << "\"} " << c.pinned_bytes << '\n';
+        o << "cuzk_srs_bytes{key=\"" << prometheus_label(k.key_id) << "\",tier=\"pinned\",device=\""
+          << c.device << "\"} " << c.pinned_bytes << '\n';
     }
   }
   metric("cuzk_srs_ref_count", "gauge", "Jobs holding each loaded proving key.");
   for (auto& k : s.keys)
     if (k.tier != "disk")
-      o << "cuzk_srs_ref_count{key=\"" << k.key_id << "\"} " << k.ref_count << '\n';
+      o << "cuzk_srs_ref_count{key=\"" << prometheus_label(k.key_id) << "\"} " << k.ref_count
+        << '\n';
   metric(
       "cuzk_device_vram_bytes", "gauge",
       "Device VRAM arena: total, used (keys and working buffers), keys (resident proving keys).");

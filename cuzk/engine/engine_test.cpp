@@ -74,6 +74,29 @@ TEST(Engine, EmptyRequestIdGetsGeneratedId) {
   EXPECT_EQ(f.engine->await(b->job_id)->status, AwaitStatus::completed);
 }
 
+// request_id and circuit_id reach logs, metrics labels and errors: a newline, a quote, NUL or an
+// overlong id is refused with INVALID_ARGUMENT naming the field, and the error does not echo it.
+TEST(Engine, ClientNamesAreBoundedAndPrintable) {
+  Fixture f({.synth_ms = 1, .gpu_ms = 1}, {});
+  for (std::string id : {std::string("a\nb"), std::string("x\"} 1"), std::string("n\0ul", 4),
+                         std::string(129, 'a'), std::string(1 << 20, 'z')}) {
+    auto s = f.engine->submit(bench_job(id, 1, 1));
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.status().code(), Errc::invalid_argument);
+    EXPECT_NE(s.status().message().find("request_id"), std::string::npos);
+    EXPECT_LT(s.status().message().size(), 200u);
+    auto a = f.engine->await(id, 1ms);
+    EXPECT_EQ(a.status().code(), Errc::not_found);
+    EXPECT_LT(a.status().message().size(), 200u);
+  }
+  JobRequest bad_circuit = bench_job("ok-1", 1, 1);
+  bad_circuit.circuit_id = "bench-10\nx";
+  EXPECT_NE(f.engine->submit(bad_circuit).status().message().find("circuit_id"), std::string::npos);
+  auto ok = f.engine->submit(bench_job(std::string(128, 'k'), 1, 1));
+  EXPECT_TRUE(ok.ok()) << ok.status().to_string();
+  EXPECT_TRUE(f.engine->submit(bench_job("Curio/sector:42@f01234+x=y-z.a_b", 1, 1)).ok());
+}
+
 TEST(Engine, RequestIdIsIdempotent) {
   Fixture f({.synth_ms = 20, .gpu_ms = 5}, {});
   auto a = f.engine->submit(bench_job("same", 7, 2));

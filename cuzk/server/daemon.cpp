@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cuzk/base/escape.hpp"
 #include "cuzk/engine/config.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
@@ -28,6 +30,26 @@ Result<std::string> read_file(const std::string& path) {
   return ss.str();
 }
 
+// %* in JSON logs: the message as the contents of a JSON string; in text logs: control bytes as
+// \xNN (base/escape.hpp).
+template <bool Json>
+class EscapedMessage final : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& msg, const std::tm&,
+              spdlog::memory_buf_t& dest) override {
+    std::string out;
+    const std::string_view in(msg.payload.data(), msg.payload.size());
+    if constexpr (Json)
+      append_json_escaped(in, out);
+    else
+      append_control_escaped(in, out);
+    dest.append(out.data(), out.data() + out.size());
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override {
+    return std::make_unique<EscapedMessage>();
+  }
+};
+
 Status setup_logging(const engine::DaemonConfig& c) {
   std::shared_ptr<spdlog::logger> logger;
   try {
@@ -38,10 +60,17 @@ Status setup_logging(const engine::DaemonConfig& c) {
   } catch (const spdlog::spdlog_ex& e) {
     return Status(Errc::io_error, std::string("logging: ") + e.what());
   }
-  if (c.log_format == "json")
-    logger->set_pattern(R"({"time":"%Y-%m-%dT%H:%M:%S.%f%z","level":"%l","thread":%t,"msg":"%v"})");
-  else
-    logger->set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
+  // The message goes through %* (EscapedMessage): a
+  // quote, backslash, newline or NUL in a logged value can neither break a JSON line nor forge a
+  // log line.
+  auto formatter = std::make_unique<spdlog::pattern_formatter>();
+  if (c.log_format == "json") {
+    formatter->add_flag<EscapedMessage<true>>('*').set_pattern(
+        R"({"time":"%Y-%m-%dT%H:%M:%S.%f%z","level":"%l","thread":%t,"msg":"%*"})");
+  } else {
+    formatter->add_flag<EscapedMessage<false>>('*').set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %*");
+  }
+  logger->set_formatter(std::move(formatter));
   logger->set_level(spdlog::level::from_str(c.log_level));
   logger->flush_on(spdlog::level::info);
   spdlog::set_default_logger(logger);
