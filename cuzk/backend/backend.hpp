@@ -53,7 +53,7 @@ struct MsmOptions {
   BitSplit bit_split = BitSplit::automatic;
 };
 
-/// Which H step a proving key expects (FORMATS.md §2.2; oracles/README.md for snarkjs).
+/// Which H step a proving key expects (FORMATS.md §2.2; tools/oracles/README.md for snarkjs).
 enum class HConvention {
   /// bellperson: bellman roots, coset 7, (A·B − C)/Z interpolated back to its n − 1 low
   /// coefficients (7 transforms).

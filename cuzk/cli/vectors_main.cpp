@@ -1,5 +1,5 @@
 // cuzk-vectors FILE.json: checks every entry of a test-vector file with the layout of
-// shared/vectors/bls12_381_vectors.json (fields, encodings, scalar multiples, group operations,
+// tests/data/bls12_381_vectors.json (fields, encodings, scalar multiples, group operations,
 // the small MSM, pairings, field arithmetic) against this build's arithmetic. Sections a file
 // lacks are skipped; a malformed entry is a failure that names it. Prints failures, then
 // "N passed, M failed"; exits 1 on any failure, 2 when the file cannot be read.

@@ -1,4 +1,4 @@
-// Optimal ate pairing: known values from the shared vectors (e(G1, G2), e(aG1, bG2)), the final
+// Optimal ate pairing: known values from tests/data (e(G1, G2), e(aG1, bG2)), the final
 // exponentiation against a plain power by 3(p¹²−1)/r (exponent computed with GMP), bilinearity,
 // negation, multi-pairing = product of pairings (with identities, prepared and not), identity
 // handling and the product check. Seeds are printed.
@@ -14,8 +14,8 @@
 #include "cuzk/ec/pairing.hpp"
 #include "cuzk/ff/fr.hpp"
 
-#ifndef CUZK_VECTORS_DIR
-#error "CUZK_VECTORS_DIR must name the shared vectors directory"
+#ifndef CUZK_TEST_DATA_DIR
+#error "CUZK_TEST_DATA_DIR must name the test data directory (tests/data)"
 #endif
 
 namespace cuzk {
@@ -50,8 +50,9 @@ G1Affine g1_mul(const G1Affine& p, const Fr& k) { return scalar_mul_slow<G1Jacob
 G2Affine g2_mul(const G2Affine& q, const Fr& k) { return scalar_mul_slow<G2Jacobian>(q, k); }
 
 nlohmann::json load_vectors() {
-  std::ifstream in(std::string(CUZK_VECTORS_DIR) + "/bls12_381_vectors.json");
-  EXPECT_TRUE(in.good()) << "cannot open " << CUZK_VECTORS_DIR;
+  const std::string path = std::string(CUZK_TEST_DATA_DIR) + "/bls12_381_vectors.json";
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << "cannot open " << path;
   return nlohmann::json::parse(in);
 }
 

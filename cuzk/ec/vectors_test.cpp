@@ -1,4 +1,4 @@
-// Known answers from ../shared/vectors/bls12_381_vectors.json (noble-curves, cross-checked with
+// Known answers from tests/data/bls12_381_vectors.json (noble-curves, cross-checked with
 // mcl and ffjavascript): generators, scalar_mul (k·G for 14 scalars incl. 0, r−1, r−2), group_ops
 // (P+Q, P−Q, 2P, −P) and msm_g1, each in coordinates and in the three encodings, both directions.
 #include <gtest/gtest.h>
@@ -12,8 +12,8 @@
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
 
-#ifndef CUZK_VECTORS_DIR
-#error "CUZK_VECTORS_DIR must name the shared vectors directory"
+#ifndef CUZK_TEST_DATA_DIR
+#error "CUZK_TEST_DATA_DIR must name the test data directory (tests/data)"
 #endif
 
 namespace cuzk {
@@ -23,8 +23,9 @@ using json = nlohmann::json;
 
 const json& vectors() {
   static const json j = [] {
-    std::ifstream in(std::string(CUZK_VECTORS_DIR) + "/bls12_381_vectors.json");
-    EXPECT_TRUE(in.good()) << "cannot open " << CUZK_VECTORS_DIR;
+    const std::string path = std::string(CUZK_TEST_DATA_DIR) + "/bls12_381_vectors.json";
+    std::ifstream in(path);
+    EXPECT_TRUE(in.good()) << "cannot open " << path;
     return json::parse(in);
   }();
   return j;

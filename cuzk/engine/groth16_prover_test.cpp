@@ -446,7 +446,7 @@ TEST(Groth16Prover, MalformedRequestsRejected) {
 }  // namespace
 }  // namespace cuzk::engine
 
-#ifdef CUZK_ORACLE_VECTORS
+#ifdef CUZK_TEST_DATA_DIR
 namespace cuzk::engine {
 namespace {
 
@@ -460,7 +460,7 @@ std::string slurp(const std::string& path) {
 // A circom circuit registered by its zkey: the .wtns witness proves through the engine, and the
 // proof verifies against snarkjs's verification_key.json with snarkjs's public.json.
 TEST(Groth16Prover, CircomZkeyJobThroughEngine) {
-  const std::string v = std::string(CUZK_ORACLE_VECTORS) + "/mulchain_1021/";
+  const std::string v = std::string(CUZK_TEST_DATA_DIR) + "/oracles/mulchain_1021/";
   auto dir = temp_dir("circom");
   Groth16ProverOptions o;
   o.cache_dir = dir;
@@ -505,7 +505,7 @@ TEST(Groth16Prover, CircomZkeyJobThroughEngine) {
   r.vanilla_proof = "garbage";
   EXPECT_FALSE((*e)->submit(r).ok());
   r.request_id = "c3";
-  r.vanilla_proof = slurp(std::string(CUZK_ORACLE_VECTORS) + "/poseidon/poseidon.wtns");
+  r.vanilla_proof = slurp(std::string(CUZK_TEST_DATA_DIR) + "/oracles/poseidon/poseidon.wtns");
   auto bad = (*e)->submit(r);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), Errc::size_mismatch) << bad.status().to_string();

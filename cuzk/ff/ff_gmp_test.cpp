@@ -1,7 +1,7 @@
 // Fp and Fr against GMP's mpz: every operation on random inputs and on edge values (0, 1, 2,
 // p − 1, p − 2, (p − 1)/2, (p + 1)/2, values at and above p given as bytes and strings), each run
 // on the mulx/adx path and on the portable path; plus the `field_arith` known answers of
-// ../shared/vectors/bls12_381_vectors.json (Fp, Fr, Fp2).
+// tests/data/bls12_381_vectors.json (Fp, Fr, Fp2).
 #include <gmp.h>
 #include <gtest/gtest.h>
 
@@ -537,10 +537,10 @@ TEST(AsmVsPortable, ConstexprStillWorks) {
   static_assert(d == Fr::from_u64(9));
 }
 
-// ---- field_arith known answers from the shared vectors ----
+// ---- field_arith known answers from tests/data ----
 
 nlohmann::json load_vectors() {
-  std::ifstream in(std::string(CUZK_SHARED_VECTORS_DIR) + "/bls12_381_vectors.json");
+  std::ifstream in(std::string(CUZK_TEST_DATA_DIR) + "/bls12_381_vectors.json");
   if (!in) return nullptr;
   return nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
 }
@@ -581,7 +581,7 @@ class Vectors : public ::testing::TestWithParam<bool> {
     prev_ = mont_x86::set_asm_enabled(GetParam());
     json_ = load_vectors();
     ASSERT_FALSE(json_.is_null() || json_.is_discarded())
-        << "cannot read " << CUZK_SHARED_VECTORS_DIR << "/bls12_381_vectors.json";
+        << "cannot read " << CUZK_TEST_DATA_DIR << "/bls12_381_vectors.json";
   }
   void TearDown() override { mont_x86::set_asm_enabled(prev_); }
   nlohmann::json json_;

@@ -1,6 +1,6 @@
 // Fp, the BLS12-381 base field: p = 0x1a0111ea…ffffaaab (381 bits), 6 × 64-bit limbs,
 // Montgomery R = 2^384. p ≡ 3 mod 4, so sqrt(a) = a^((p+1)/4) and −1 is a non-residue.
-// Source: FORMATS.md §1.1; ../shared/vectors/bls12_381_vectors.json `fields.Fp`.
+// Source: FORMATS.md §1.1; tests/data/bls12_381_vectors.json `fields.Fp`.
 #pragma once
 
 #include "cuzk/ff/mont.hpp"

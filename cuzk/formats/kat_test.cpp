@@ -1,5 +1,6 @@
-// Known-answer tests on the snarkjs oracle vectors (oracles/README.md): zkeys from a real snarkjs
-// ceremony (poseidon, mulchain_1021) and from a known trapdoor (poseidon_trapdoor).
+// Known-answer tests on the snarkjs oracle sets in tests/data/oracles (tools/oracles/README.md):
+// zkeys from a real snarkjs ceremony (poseidon, mulchain_1021) and from a known trapdoor
+// (poseidon_trapdoor).
 //  * prove with r = 0x1234, s = 0x5678 → exactly proof_deterministic_r0x1234_s0x5678.json, byte
 //    for byte as snarkjs writes it;
 //  * the vk exported from the zkey → exactly verification_key.json (vk_alphabeta_12 included);
@@ -24,7 +25,7 @@
 namespace cuzk {
 namespace {
 
-const std::string kDir = CUZK_ORACLE_VECTORS;
+const std::string kDir = std::string(CUZK_TEST_DATA_DIR) + "/oracles";
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,4 +1,4 @@
-// snarkjs JSON files (oracles/README.md, "JSON files"), written as snarkjs writes them
+// snarkjs JSON files (tools/oracles/README.md, "JSON files"), written as snarkjs writes them
 // (JSON.stringify(x, null, 1): one-space indent, no trailing newline):
 //   proof.json              {"pi_a": [x, y, "1"], "pi_b": [[x.c0, x.c1], [y.c0, y.c1], ["1", "0"]],
 //                            "pi_c": [x, y, "1"], "protocol": "groth16", "curve": "bls12381"}

@@ -1,11 +1,11 @@
-// snarkjs Groth16 .zkey (version 1) read and write (oracles/README.md, "The formats a C++ prover
-// must handle"): an iden3 binfile "zkey" with sections looked up by id — 1 protocol (= 1), 2 header
-// (n8q | q | n8r | r | nVars | nPublic | domainSize | α₁ β₁ β₂ γ₂ δ₁ δ₂), 3 IC, 4 coefficients
-// (A and B only, value c·R² mod r), 5 A, 6 B1, 7 B2, 8 C (aux, /δ), 9 H (domainSize points, odd
-// Lagrange basis of the 2n-domain), 10 MPC transcript (ignored on read; empty on write). Points
-// are LEM (little-endian Montgomery limbs), the identity all zero. The result is a ProvingKey of
-// the snarkjs layout plus the R1CS rows of section 4 (C is not stored: the snarkjs prover takes
-// c = a∘b).
+// snarkjs Groth16 .zkey (version 1) read and write (tools/oracles/README.md, "The formats a C++
+// prover must handle"): an iden3 binfile "zkey" with sections looked up by id — 1 protocol (= 1),
+// 2 header (n8q | q | n8r | r | nVars | nPublic | domainSize | α₁ β₁ β₂ γ₂ δ₁ δ₂), 3 IC,
+// 4 coefficients (A and B only, value c·R² mod r), 5 A, 6 B1, 7 B2, 8 C (aux, /δ), 9 H (domainSize
+// points, odd Lagrange basis of the 2n-domain), 10 MPC transcript (ignored on read; empty on
+// write). Points are LEM (little-endian Montgomery limbs), the identity all zero. The result is a
+// ProvingKey of the snarkjs layout plus the R1CS rows of section 4 (C is not stored: the snarkjs
+// prover takes c = a∘b).
 #pragma once
 
 #include <cstdint>

@@ -5,7 +5,7 @@
 //   ic[i]  = (β·u_i + α·v_i + w_i)(τ)/γ · G1   for the inputs (i = 0 is ONE)
 //   l[j]   = (β·u_j + α·v_j + w_j)(τ)/δ · G1   for the aux variables
 //   a[k]   = u_k(τ)·G1,  b_g1[k] = v_k(τ)·G1,  b_g2[k] = v_k(τ)·G2
-// Layouts (FORMATS.md §1.3 and oracles/README.md "zkey"):
+// Layouts (FORMATS.md §1.3 and tools/oracles/README.md "zkey"):
 //   bellperson: ω from 7^((r−1)/2^32); h[i] = τ^i·Z(τ)/δ for i < n − 1; a, b_g1, b_g2 omit the
 //               points of variables whose polynomial is zero (the prover walks density bitmaps).
 //   snarkjs:    ω from 5^((r−1)/2^32); h[j] = L^{(2n)}_{2j+1}(τ)/δ for j < n (odd-index Lagrange

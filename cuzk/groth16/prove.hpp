@@ -2,8 +2,8 @@
 //   1. a = A·z, b = B·z, c = C·z (r1cs/pce: parallel SpMV);
 //   2. H: one Backend::compute_h call in the key's convention: bellperson layout → coset 7, divide
 //      by Z, n − 1 coefficients; snarkjs layout → p_j = (a·b − c)(ω_2n^(2j+1)) on the odd coset
-//      with the ffjs roots and c = a∘b (snarkjs's groth16_prove.js; oracles/README.md), n values,
-//      no division;
+//      with the ffjs roots and c = a∘b (snarkjs's groth16_prove.js; tools/oracles/README.md),
+//      n values, no division;
 //   3. five MSMs (steps 2 and 3 are one Backend::prove_partition call): A_q = Σ z_i·a_i, B1_q, B2_q (G2), L = Σ aux_j·l_j, H = Σ h_i·h_i, with bellperson's
 //      density bitmaps for the bellperson layout and none for snarkjs (identity bases kept);
 //   4. A = α + A_q + r·δ₁, B = β₂ + B2_q + s·δ₂, B₁ = β₁ + B1_q + s·δ₁,

@@ -1,4 +1,4 @@
-// Domain: roots of both families against the shared vectors and FORMATS.md §1.1, root orders,
+// Domain: roots of both families against tests/data and FORMATS.md §1.1, root orders,
 // for_size, coset vanishing constant, Lagrange evaluation against the definition.
 #include "cuzk/poly/domain.hpp"
 
@@ -10,8 +10,8 @@
 
 #include "cuzk/poly/test_util.hpp"
 
-#ifndef CUZK_VECTORS_DIR
-#error "CUZK_VECTORS_DIR must name the shared vectors directory"
+#ifndef CUZK_TEST_DATA_DIR
+#error "CUZK_TEST_DATA_DIR must name the test data directory (tests/data)"
 #endif
 
 namespace cuzk {
@@ -27,8 +27,9 @@ Fr parse(const std::string& s) {
 }
 
 nlohmann::json fr_vectors() {
-  std::ifstream in(std::string(CUZK_VECTORS_DIR) + "/bls12_381_vectors.json");
-  EXPECT_TRUE(in.good()) << "cannot open " << CUZK_VECTORS_DIR << "/bls12_381_vectors.json";
+  const std::string path = std::string(CUZK_TEST_DATA_DIR) + "/bls12_381_vectors.json";
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << "cannot open " << path;
   if (!in.good()) return nlohmann::json::object();
   return nlohmann::json::parse(in)["fields"]["Fr"];
 }

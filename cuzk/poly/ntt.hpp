@@ -103,7 +103,7 @@ Status ab_minus_c_over_z(std::span<Fr> a, std::span<const Fr> b, std::span<const
 /// satisfied system; b and c are overwritten (scratch). 7 transforms of length n.
 Status compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan,
                  ThreadPool& pool);
-/// snarkjs's H step (groth16_prove.js; oracles/README.md) on a plan of the snarkjs domain
+/// snarkjs's H step (groth16_prove.js; tools/oracles/README.md) on a plan of the snarkjs domain
 /// (snarkjs_domain_options: ffjs roots, coset shift ω_2n): a, b are the evaluations of A, B on ⟨ω⟩;
 /// c ← a∘b (its input is not read), then a, b, c are interpolated and evaluated on the coset and on
 /// return a holds the n values (A·B − C)(ω_2n·ω^j), not divided by Z; b and c are scratch.

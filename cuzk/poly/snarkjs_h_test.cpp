@@ -1,5 +1,5 @@
 // Interop with snarkjs: the quotient step of groth16_prove.js on the mulchain_1021 vectors (a real
-// snarkjs ceremony; oracles/README.md). From the r1cs and witness JSON exports: a_T[c] = Σ A[c]·w,
+// snarkjs ceremony; tests/data). From the r1cs and witness JSON exports: a_T[c] = Σ A[c]·w,
 // b_T likewise, rows nConstraints … nConstraints + nPublic of A hold w[0 … nPublic], c_T = a_T∘b_T;
 // each is interpolated on the ffjs domain and evaluated on the coset ω_2n·⟨ω_n⟩, and
 // p = a·b − c must equal the recorded `h_coset_evals_first4` / `h_coset_evals_last`.
@@ -13,15 +13,15 @@
 #include "cuzk/poly/domain.hpp"
 #include "cuzk/poly/ntt.hpp"
 
-#ifndef CUZK_ORACLE_VECTORS_DIR
-#error "CUZK_ORACLE_VECTORS_DIR must name the snarkjs oracle vectors directory"
+#ifndef CUZK_TEST_DATA_DIR
+#error "CUZK_TEST_DATA_DIR must name the test data directory (tests/data)"
 #endif
 
 namespace cuzk {
 namespace {
 
 nlohmann::json load(const std::string& rel) {
-  const std::string path = std::string(CUZK_ORACLE_VECTORS_DIR) + "/" + rel;
+  const std::string path = std::string(CUZK_TEST_DATA_DIR) + "/oracles/" + rel;
   std::ifstream in(path);
   EXPECT_TRUE(in.good()) << "cannot open " << path;
   if (!in.good()) return nlohmann::json();

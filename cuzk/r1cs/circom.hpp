@@ -1,5 +1,5 @@
 // circom .r1cs (version 1) and snarkjs .wtns (version 2) import for the BLS12-381 scalar field
-// (oracles/README.md, "The formats a C++ prover must handle").
+// (tools/oracles/README.md, "The formats a C++ prover must handle").
 //
 // Container: magic[4] | u32 version | u32 nSections | nSections × (u32 type | u64 size | bytes);
 // sections in any order, looked up by type; trailing bytes are rejected. .r1cs sections: 1 header

@@ -1,7 +1,7 @@
-// circom/snarkjs import against the oracle vectors (mulchain_1021, poseidon) and their JSON
-// exports: every coefficient, every witness value, public.json, and satisfaction A·w ∘ B·w = C·w.
-// Damaged files (other prime, truncation, missing or duplicated section, trailing bytes) are
-// rejected with an error that names the defect.
+// circom/snarkjs import against the oracle sets in tests/data/oracles (mulchain_1021, poseidon) and
+// their JSON exports: every coefficient, every witness value, public.json, and satisfaction
+// A·w ∘ B·w = C·w. Damaged files (other prime, truncation, missing or duplicated section, trailing
+// bytes) are rejected with an error that names the defect.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -13,8 +13,8 @@
 #include "cuzk/r1cs/circom.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
-#ifndef CUZK_ORACLE_VECTORS
-#error "CUZK_ORACLE_VECTORS must name shared/oracles/vectors"
+#ifndef CUZK_TEST_DATA_DIR
+#error "CUZK_TEST_DATA_DIR must name the test data directory (tests/data)"
 #endif
 
 namespace cuzk {
@@ -22,7 +22,9 @@ namespace {
 
 using nlohmann::json;
 
-std::string vec(const std::string& rel) { return std::string(CUZK_ORACLE_VECTORS) + "/" + rel; }
+std::string vec(const std::string& rel) {
+  return std::string(CUZK_TEST_DATA_DIR) + "/oracles/" + rel;
+}
 json load_json(const std::string& p) {
   std::ifstream f(p);
   return json::parse(f);

@@ -8,7 +8,7 @@ square-root exponent when m = 3 mod 4), the smallest quadratic non-residue, and 
 root of unity 7^((r-1)/2^32). It then checks that primality holds (Miller-Rabin), that the values
 cuzk/ff/fp.hpp and fr.hpp assert are these, and, given the vectors file, that `fields.*` agrees.
 
-Usage: tools/params/derive_ff.py [--vectors ../shared/vectors/bls12_381_vectors.json]
+Usage: tools/params/derive_ff.py [--vectors tests/data/bls12_381_vectors.json]
 Exit status 1 when a check fails.
 """
 import argparse
@@ -99,7 +99,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.normpath(os.path.join(here, "..", ".."))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--vectors", default=os.path.join(root, "..", "shared", "vectors", "bls12_381_vectors.json"))
+    ap.add_argument("--vectors", default=os.path.join(root, "tests", "data", "bls12_381_vectors.json"))
     args = ap.parse_args()
     failures = []
 

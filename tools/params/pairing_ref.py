@@ -7,7 +7,7 @@ evaluates untwisted lines; the final exponentiation is a plain power by
 3(p^12 - 1)/r (the vectors' convention, see pairing()).
 
   python3 tools/params/pairing_ref.py consts   # Frobenius constants for cuzk/ff/frobenius_consts.hpp
-  python3 tools/params/pairing_ref.py check    # e(G1, G2) against ../shared/vectors (tower layout)
+  python3 tools/params/pairing_ref.py check    # e(G1, G2) against tests/data (tower layout)
 """
 import json, os, sys
 
@@ -151,7 +151,7 @@ def main():
             print(f"xi^({j}(p^{k}-1)/6) = c0 {hex(v[0])}\n                      c1 {hex(v[1])}")
         return
     here = os.path.dirname(os.path.abspath(__file__))
-    vec = json.load(open(os.path.join(here, '..', '..', '..', 'shared', 'vectors', 'bls12_381_vectors.json')))
+    vec = json.load(open(os.path.join(here, '..', '..', 'tests', 'data', 'bls12_381_vectors.json')))
     g1 = (int(vec['G1_generator']['x'], 16), int(vec['G1_generator']['y'], 16))
     g2x = vec['G2_generator']['x']; g2y = vec['G2_generator']['y']
     g2 = ((int(g2x['c0'], 16), int(g2x['c1'], 16)), (int(g2y['c0'], 16), int(g2y['c1'], 16)))
