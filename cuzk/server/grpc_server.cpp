@@ -8,6 +8,7 @@
 
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/security/server_credentials.h>
+#include <grpcpp/support/server_interceptor.h>
 #include <cerrno>
 #include <cstring>
 
@@ -277,6 +278,42 @@ class Service final : public pb::ProvingEngine::Service {
   Engine& e_;
 };
 
+// A request that does not parse is answered by gRPC's protobuf layer before any handler runs,
+// with INTERNAL and an empty message (proto3 has no initialization errors to name). Every status
+// our handlers send has a message (to_grpc), so an empty INTERNAL (or "No payload") at
+// PRE_SEND_STATUS is that case: rewritten to INVALID_ARGUMENT naming the method.
+class ParseErrorInterceptor final : public grpc::experimental::Interceptor {
+ public:
+  explicit ParseErrorInterceptor(grpc::experimental::ServerRpcInfo* info)
+      : method_(info->method() ? info->method() : "?") {}
+  void Intercept(grpc::experimental::InterceptorBatchMethods* m) override {
+    using grpc::experimental::InterceptionHookPoints;
+    if (m->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS)) {
+      const grpc::Status st = m->GetSendStatus();
+      if (st.error_code() == grpc::StatusCode::INTERNAL &&
+          (st.error_message().empty() || st.error_message() == "No payload"))
+        m->ModifySendStatus(grpc::Status(
+            grpc::StatusCode::INVALID_ARGUMENT,
+            "the request to " + method_ +
+                " does not parse as its protobuf message (truncated, wrong field types or not "
+                "protobuf)"));
+    }
+    m->Proceed();
+  }
+
+ private:
+  std::string method_;
+};
+
+class ParseErrorInterceptorFactory final
+    : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  grpc::experimental::Interceptor* CreateServerInterceptor(
+      grpc::experimental::ServerRpcInfo* info) override {
+    return new ParseErrorInterceptor(info);
+  }
+};
+
 Status prepare_unix_socket(const std::string& path) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return {};
@@ -340,6 +377,11 @@ Result<std::unique_ptr<GrpcServer>> GrpcServer::start(engine::Engine& engine,
   b.SetMaxReceiveMessageSize(static_cast<int>(opt.max_message_bytes));
   b.SetMaxSendMessageSize(static_cast<int>(opt.max_message_bytes));
   b.RegisterService(impl->service.get());
+  {
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> f;
+    f.push_back(std::make_unique<ParseErrorInterceptorFactory>());
+    b.experimental().SetInterceptorCreators(std::move(f));
+  }
   std::shared_ptr<grpc::ServerCredentials> tcp_creds = grpc::InsecureServerCredentials();
   if (!opt.tls.cert_pem.empty()) {
     grpc::SslServerCredentialsOptions so;

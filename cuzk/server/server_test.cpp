@@ -15,6 +15,7 @@
 
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/impl/codegen/client_unary_call.h>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -286,6 +287,21 @@ TEST(Server, MalformedRequestsFailAloneWhileOthersComplete) {
     pb::ProveResponse resp;
     EXPECT_EQ(d.stub->Prove(&ctx, pb::ProveRequest(), &resp).error_code(),
               grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  // Bytes that are not a SubmitProofRequest (a field 1 string whose length runs past the end):
+  // INVALID_ARGUMENT with a reason, not INTERNAL with an empty message.
+  for (const std::string& raw : {std::string("\x0a\xff\x01xyz", 6), std::string("\xff\xff\xff")}) {
+    grpc::Slice slice(raw);
+    grpc::ByteBuffer req(&slice, 1), resp;
+    grpc::ClientContext ctx;
+    auto channel_ = channel("unix:" + d.sock);
+    auto st = grpc::internal::BlockingUnaryCall<grpc::ByteBuffer, grpc::ByteBuffer>(
+        channel_.get(),
+        grpc::internal::RpcMethod("/cuzk.v1.ProvingEngine/SubmitProof",
+                                  grpc::internal::RpcMethod::NORMAL_RPC),
+        &ctx, req, &resp);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << st.error_message();
+    EXPECT_NE(st.error_message().find("SubmitProof"), std::string::npos) << st.error_message();
   }
   {
     grpc::ClientContext ctx;
