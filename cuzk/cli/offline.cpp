@@ -23,6 +23,7 @@
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verify.hpp"
 #include "cuzk/r1cs/circom.hpp"
+#include "cuzk/r1cs/pce.hpp"
 
 namespace cuzk {
 
@@ -238,12 +239,49 @@ int run_prove(const OfflineOptions& o) {
                 Status(Errc::size_mismatch, "the witness has " + std::to_string(w->size()) +
                                                 " values, the key's circuit has " +
                                                 std::to_string(m.num_columns()) + " signals"));
+  // A wrong witness must not give a proof. With the circuit's C rows (an .r1cs: the --params
+  // path), a = A·z, b = B·z, c = C·z are evaluated first (the prover takes them from here) and
+  // every constraint a_i·b_i = c_i is checked (n multiplications); the first failing row is
+  // named. A snarkjs .zkey stores no C (its prover takes c = a∘b), so there the proof is verified
+  // against the key's own verifying key before it is written (one multi-pairing, a few ms).
+  const bool have_c = m.c.num_rows() == m.num_constraints && !m.c.col.empty();
   const double t_load = seconds_since(t0);
   auto backend = make_backend(o.backend, pool);
   if (!backend.ok()) return fail("prove", backend.status());
   ProveTimings tm;
-  auto proof = prove(**backend, pool, pk, m, *w, {.timings = &tm});
+  Result<Proof> proof = Status(Errc::invalid_argument, "not proved");
+  if (have_c) {
+    const auto t_abc = std::chrono::steady_clock::now();
+    auto abc = pce_evaluate(pool, m, *w);
+    if (!abc.ok()) return fail("prove", abc.status());
+    const double abc_seconds = seconds_since(t_abc);
+    if (std::size_t bad = 0; !abc_satisfied(*abc, &bad)) {
+      std::fprintf(stderr,
+                   "cuzk prove: the witness does not satisfy constraint %zu of %llu (A·z × B·z ≠ "
+                   "C·z in that row); no proof written\n",
+                   bad, static_cast<unsigned long long>(m.num_constraints));
+      return 1;
+    }
+    auto key = ResidentKey::load(**backend, pk);
+    if (!key.ok()) return fail("prove", key.status());
+    proof = prove_with_abc(pool, **key, m, std::move(*abc), *w, {.timings = &tm});
+    tm.abc += abc_seconds;  // evaluated (and checked) above, before the prover
+  } else {
+    proof = prove(**backend, pool, pk, m, *w, {.timings = &tm});
+  }
   if (!proof.ok()) return fail("prove", proof.status());
+  if (!have_c) {
+    const auto pvk = prepare_verifying_key(pk.vk);
+    auto ok = verify(pvk, std::span<const Fr>(w->data() + 1, m.num_inputs - 1), *proof);
+    if (!ok.ok()) return fail("prove", ok.status());
+    if (!*ok) {
+      std::fprintf(stderr,
+                   "cuzk prove: the proof does not verify against the key's verifying key: the "
+                   "witness does not satisfy the circuit (the .zkey holds no C rows to name the "
+                   "constraint); no proof written\n");
+      return 1;
+    }
+  }
   Status s;
   if (!o.zkey.empty()) {
     s = write_text(o.proof_out, proof_to_snarkjs_json(*proof));

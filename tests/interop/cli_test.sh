@@ -92,6 +92,20 @@ img_prove "rebuilt (invalid_argument" --no-subgroup-check  # the image records t
 rm key.zkey.cuzkimg
 img_prove off --no-key-image
 [ ! -e key.zkey.cuzkimg ] || { echo "FAIL: --no-key-image wrote an image"; exit 1; }
+# One witness value changed (the low bit of the last value): no proof, exit 1, the constraint named.
+cp $C.wtns bad.wtns
+off=$(($(stat -c %s bad.wtns) - 32))
+byte=$(od -An -tu1 -j $off -N1 bad.wtns | tr -d ' ')
+printf "$(printf '\\%03o' $((byte ^ 1)))" | dd of=bad.wtns bs=1 seek=$off conv=notrunc status=none
+# The .r1cs path names the constraint; the .zkey (no C rows) verifies the proof before writing.
+for case in "--params key.params --r1cs $C.r1cs|does not satisfy constraint [0-9]* of" \
+            "--zkey key.zkey|does not satisfy the circuit"; do
+  key=${case%%|*}; want=${case#*|}
+  rm -f bad.out
+  expect_rc 1 "$CUZK" prove $key --wtns bad.wtns --proof bad.out
+  grep -q "$want" "$W/out.txt" || { echo "FAIL: expected '$want'"; cat "$W/out.txt"; exit 1; }
+  [ ! -e bad.out ] || { echo "FAIL: a proof was written for a wrong witness"; exit 1; }
+done
 expect_rc 2 "$CUZK" prove --zkey key.zkey --params key.params --wtns $C.wtns --proof x.bin
 expect_rc 2 "$CUZK" prove --params key.params --wtns $C.wtns --proof x.bin
 expect_rc 2 "$CUZK" verify --vk vk.json
