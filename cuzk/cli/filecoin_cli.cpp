@@ -5,9 +5,14 @@
 
 namespace cuzk::cli {
 
+FilecoinRun add_filecoin_params(CLI::App& sub);  // filecoin_params.cpp
+
 // Each command's file defines its add function; list it here once.
 const std::vector<FilecoinCommand>& filecoin_commands() {
-  static const std::vector<FilecoinCommand> table = {};
+  static const std::vector<FilecoinCommand> table = {
+      {"params", "Parameter files: expected names, found/missing, digest check",
+       add_filecoin_params},
+  };
   return table;
 }
 

@@ -1,6 +1,7 @@
 #include "cuzk/filecoin/parameter_manifest.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -111,18 +113,23 @@ Result<FileDigest> parameter_file_digest(const std::filesystem::path& path,
   if (f.fd < 0)
     return Status(Errc::io_error, "cannot open " + path.string() + ": " + errno_text(errno));
   ::posix_fadvise(f.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-  std::vector<std::uint8_t> buf(std::max<std::size_t>(options.chunk_bytes, 1));
+  // One chunk, no larger than the file (+1 to see its end in one read), left uninitialised.
+  struct stat st {};
+  std::size_t chunk = std::max<std::size_t>(options.chunk_bytes, 1);
+  if (::fstat(f.fd, &st) == 0 && S_ISREG(st.st_mode))
+    chunk = std::min<std::size_t>(chunk, static_cast<std::size_t>(st.st_size) + 1);
+  std::unique_ptr<std::uint8_t[]> buf(new std::uint8_t[chunk]);
   hash::Blake2b512 h;
   FileDigest d;
   for (;;) {
-    const ssize_t n = ::read(f.fd, buf.data(), buf.size());
+    const ssize_t n = ::read(f.fd, buf.get(), chunk);
     if (n < 0) {
       if (errno == EINTR) continue;
       return Status(Errc::io_error, "reading " + path.string() + " at offset " +
                                         std::to_string(d.bytes) + ": " + errno_text(errno));
     }
     if (n == 0) break;
-    h.update({buf.data(), static_cast<std::size_t>(n)});
+    h.update({buf.get(), static_cast<std::size_t>(n)});
     d.bytes += static_cast<std::uint64_t>(n);
   }
   const hash::Digest64 full = h.finish();
@@ -205,6 +212,7 @@ Result<DirectoryCheck> check_parameter_directory(const std::filesystem::path& di
         }
       }
     }
+    if (options.on_file) options.on_file(s);
     out.files.push_back(std::move(s));
   }
   for (const std::string& name : present)

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -88,6 +89,8 @@ struct DirectoryCheckOptions {
   const Manifest* manifest = nullptr;  ///< digests and sizes; may be null without verify_digests
   bool verify_digests = false;         ///< read every found file and compare (needs manifest)
   DigestOptions digest{};
+  /// Called with each file's status once it is known (progress for multi-GB files); may be empty.
+  std::function<void(const ParameterFileStatus&)> on_file{};
 };
 /// Lists which expected files |dir| holds and, with verify_digests, checks each one found against
 /// the manifest. A directory that cannot be listed is an error; a file that cannot be read is

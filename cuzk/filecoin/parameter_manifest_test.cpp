@@ -169,8 +169,13 @@ TEST(ParameterManifest, DirectoryCheckOutcomes) {
   EXPECT_EQ(n->files[1].check, DigestCheck::ok);
   EXPECT_FALSE(n->files[2].found);
   EXPECT_TRUE(n->digests_ok());
-  auto quick = check_parameter_directory(dir.path, {.manifest = &*m});
+  std::vector<std::string> seen;
+  auto quick = check_parameter_directory(
+      dir.path,
+      {.manifest = &*m, .on_file = [&](const ParameterFileStatus& f) { seen.push_back(f.name); }});
   ASSERT_TRUE(quick.ok());
+  EXPECT_EQ(seen,
+            (std::vector<std::string>{"a.params", "b.vk", "c.params", "d.vk", "e.params", "f.vk"}));
   for (const auto& f : quick->files)
     EXPECT_EQ(f.check, f.name == "e.params" ? DigestCheck::unreadable : DigestCheck::not_checked)
         << f.name;
