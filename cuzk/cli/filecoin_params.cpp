@@ -4,10 +4,11 @@
 //   cuzk filecoin params [--dir DIR] [--manifest parameters.json] [--check]
 //                        [--registered-proof P [--update]]
 //
-// Prints JSON: the names expected (every published circuit, or only P's), found, missing, other
-// entries of the directory, and per file its size, manifest entry and digest result. Exit 0;
-// 1 when a digest mismatches or a file cannot be read (--check), or when P's files are not all
-// there; 2 for bad usage, an unknown proof name, an unreadable manifest or directory.
+// Prints JSON: the names expected (every published circuit and every name in the manifest, or
+// only P's), found, missing, other entries of the directory, and per file its size, manifest entry
+// and digest result. Exit 0; 1 when a digest mismatches or a file cannot be read (--check), or
+// when P's files are not both there; 2 for bad usage, an unknown proof name, an unreadable
+// manifest or directory.
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -86,6 +87,10 @@ int run_params(const ParamsOptions& o) {
     if (!m) return fail(m.status().to_string());
     manifest = std::move(*m);
     opt.manifest = &manifest;
+    // Without a proof, the directory is checked against the whole manifest too.
+    if (o.registered_proof.empty())
+      for (const auto& [name, entry] : manifest)
+        if (!set_of.count(name)) opt.names.push_back(name);
   }
   opt.verify_digests = o.check;
   if (o.check)
@@ -111,7 +116,8 @@ int run_params(const ParamsOptions& o) {
   for (const fc::ParameterFileStatus& f : r->files) {
     expected.push_back(f.name);
     (f.found ? found : missing).push_back(f.name);
-    files.push_back(file_json(f, set_of[f.name]));
+    auto set = set_of.find(f.name);
+    files.push_back(file_json(f, set == set_of.end() ? nullptr : set->second));
     if (!f.found || f.check == fc::DigestCheck::unreadable) proof_files_ok = false;
   }
   out["expected"] = expected;

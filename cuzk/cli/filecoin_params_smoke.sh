@@ -56,7 +56,16 @@ run 1 '"check": "mismatch"' --dir "$dir" --manifest "$dir/manifest.json" --check
 run 1 "\"digest\": \"$abc\"" --dir "$dir" --manifest "$dir/manifest.json" --check
 printf abc >"$dir/$W.vk"
 run 0 '"ok": 2' --dir "$dir" --manifest "$dir/manifest.json" --check
-run 0 '"not-checked"|"found": 2,' --dir "$dir" --manifest "$dir/manifest.json"
+run 0 '"found": 2,' --dir "$dir" --manifest "$dir/manifest.json"
+# Without a proof the manifest's other names are expected (and checked) too.
+printf abc >"$dir/extra.srs"
+cat >"$dir/manifest2.json" <<EOF
+{"$W.params": {"cid": "Qm1", "digest": "$abc", "sector_size": 2048},
+ "extra.srs": {"cid": "Qm3", "digest": "$abc", "sector_size": 0}}
+EOF
+run 0 '"expected": 45' --dir "$dir" --manifest "$dir/manifest2.json" --check
+run 0 '"ok": 2' --dir "$dir" --manifest "$dir/manifest2.json" --check
+run 0 '"not-in-manifest": 1' --dir "$dir" --manifest "$dir/manifest2.json" --check
 # The default directory follows FIL_PROOFS_PARAMETER_CACHE.
 export FIL_PROOFS_PARAMETER_CACHE=$dir
 run 0 "\"dir\": \"$dir\"" --registered-proof StackedDrgWindow2KiBV1
