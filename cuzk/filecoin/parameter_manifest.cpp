@@ -221,12 +221,14 @@ Result<DirectoryCheck> check_parameter_directory(const std::filesystem::path& di
 }
 
 Status verify_parameter_directory(const std::filesystem::path& dir,
-                                  const std::filesystem::path& manifest_path) {
+                                  const std::filesystem::path& manifest_path,
+                                  const std::function<void(const ParameterFileStatus&)>& on_file) {
   auto manifest = load_manifest(manifest_path);
   if (!manifest) return manifest.status();
   DirectoryCheckOptions o;
   o.manifest = &*manifest;
   o.verify_digests = true;
+  o.on_file = on_file;
   auto r = check_parameter_directory(dir, o);
   if (!r) return r.status();
   std::string bad;

@@ -101,7 +101,8 @@ Result<DirectoryCheck> check_parameter_directory(const std::filesystem::path& di
 /// The daemon's start-up check: every file of |dir| that |manifest_path| names is read and
 /// compared; the error names each mismatching file (with both digests) and each unreadable one.
 /// Files the manifest does not name, and missing ones, are not errors.
-Status verify_parameter_directory(const std::filesystem::path& dir,
-                                  const std::filesystem::path& manifest_path);
+Status verify_parameter_directory(
+    const std::filesystem::path& dir, const std::filesystem::path& manifest_path,
+    const std::function<void(const ParameterFileStatus&)>& on_file = {});
 
 }  // namespace cuzk::filecoin
