@@ -5,6 +5,8 @@
 
 namespace cuzk::cli {
 
+FilecoinRun add_filecoin_params(CLI::App& sub);  // filecoin_params.cpp
+
 // Each command's file defines its add function; list it here once.
 FilecoinRun add_filecoin_parent_cache(CLI::App& sub);  // filecoin_parent_cache.cpp
 
@@ -12,6 +14,8 @@ const std::vector<FilecoinCommand>& filecoin_commands() {
   static const std::vector<FilecoinCommand> table = {
       {"parent-cache", "SDR parent cache of a seal proof: write it or stream its SHA-256",
        add_filecoin_parent_cache},
+      {"params", "Parameter files: expected names, found/missing, digest check",
+       add_filecoin_params},
   };
   return table;
 }

@@ -216,13 +216,15 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
   }
   DaemonConfig c;
   for (auto& [key, v] : root) {
-    static const std::set<std::string> sections = {
-        "daemon", "tls", "logging", "memory", "engine", "gpu", "circuits", "circom", "fake"};
+    static const std::set<std::string> sections = {"daemon", "tls",     "logging",  "memory",
+                                                   "engine", "gpu",     "circuits", "circom",
+                                                   "fake",   "filecoin"};
     if (!sections.count(std::string(key.str())) || !v.is_table())
       return Status(
           Errc::invalid_argument,
           origin + ": unknown section '" + std::string(key.str()) +
-              "' (known: daemon, tls, logging, memory, engine, gpu, circuits, circom, fake)");
+              "' (known: daemon, tls, logging, memory, engine, gpu, circuits, circom, fake, "
+              "filecoin)");
   }
   auto section = [&](const char* name) -> const toml::table& {
     static const toml::table empty;
@@ -389,6 +391,21 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     CUZK_RETURN_IF_ERROR(r.err);
     if (c.fake.default_partitions == 0 || c.fake.default_partitions > 64)
       return Status(Errc::out_of_range, origin + ": fake.default_partitions must be 1..64");
+  }
+  {
+    Reader r{section("filecoin"), "filecoin", origin, {}};
+    r.only({"parameter_cache", "parameter_manifest", "verify_parameters"});
+    r.str("parameter_cache", c.filecoin_parameter_cache);
+    r.str("parameter_manifest", c.filecoin_parameter_manifest);
+    r.str("verify_parameters", c.filecoin_verify_parameters);
+    CUZK_RETURN_IF_ERROR(r.err);
+    if (c.filecoin_verify_parameters != "off" && c.filecoin_verify_parameters != "on-start")
+      return Status(Errc::invalid_argument,
+                    origin + ": filecoin.verify_parameters must be \"off\" or \"on-start\"");
+    if (c.filecoin_verify_parameters == "on-start" && c.filecoin_parameter_manifest.empty())
+      return Status(Errc::invalid_argument, origin +
+                                                ": filecoin.verify_parameters = \"on-start\" needs "
+                                                "filecoin.parameter_manifest (a parameters.json)");
   }
   if (auto st = check_daemon_config(c); !st.ok()) return st.with_context(origin);
   return c;

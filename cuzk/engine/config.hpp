@@ -70,6 +70,10 @@ struct DaemonConfig {
   std::map<std::string, std::string> circom;
   // [fake]
   FakeProverOptions fake;
+  // [filecoin] Groth16 parameter files (docs/filecoin/parameters.md)
+  std::string filecoin_parameter_cache;     ///< empty = $FIL_PROOFS_PARAMETER_CACHE or the default
+  std::string filecoin_parameter_manifest;  ///< parameters.json; empty = none
+  std::string filecoin_verify_parameters = "off";  ///< off | on-start (needs the manifest)
 };
 
 /// Parses TOML text; |origin| names it in errors.

@@ -186,5 +186,38 @@ TEST(Config, GpuSectionBadValuesNameTheKey) {
   }
 }
 
+TEST(Config, FilecoinSection) {
+  auto d = parse_config("");
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->filecoin_parameter_cache, "");  // $FIL_PROOFS_PARAMETER_CACHE or the default
+  EXPECT_EQ(d->filecoin_parameter_manifest, "");
+  EXPECT_EQ(d->filecoin_verify_parameters, "off");
+
+  auto c = parse_config(
+      "[filecoin]\nparameter_cache = \"/srv/params\"\nparameter_manifest = "
+      "\"/srv/parameters.json\"\nverify_parameters = \"on-start\"\n");
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_EQ(c->filecoin_parameter_cache, "/srv/params");
+  EXPECT_EQ(c->filecoin_parameter_manifest, "/srv/parameters.json");
+  EXPECT_EQ(c->filecoin_verify_parameters, "on-start");
+
+  struct Case {
+    const char* toml;
+    const char* needle;
+  } cases[] = {
+      {"[filecoin]\nverify_parameters = \"always\"\n", "filecoin.verify_parameters must be"},
+      {"[filecoin]\nverify_parameters = true\n", "filecoin.verify_parameters' must be a string"},
+      {"[filecoin]\nverify_parameters = \"on-start\"\n", "needs filecoin.parameter_manifest"},
+      {"[filecoin]\nparameter_cache = 5\n", "filecoin.parameter_cache"},
+      {"[filecoin]\nparams = \"/x\"\n", "unknown key 'filecoin.params'"},
+  };
+  for (const auto& t : cases) {
+    auto e = parse_config(t.toml, "cuzk.toml");
+    ASSERT_FALSE(e.ok()) << t.toml;
+    EXPECT_NE(e.status().message().find(t.needle), std::string::npos)
+        << t.toml << " → " << e.status().to_string();
+  }
+}
+
 }  // namespace
 }  // namespace cuzk::engine

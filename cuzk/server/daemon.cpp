@@ -16,6 +16,8 @@
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
 #include "cuzk/engine/groth16_prover.hpp"
+#include "cuzk/filecoin/parameter_files.hpp"
+#include "cuzk/filecoin/parameter_manifest.hpp"
 #include "cuzk/server/grpc_server.hpp"
 #include "cuzk/server/http_metrics.hpp"
 
@@ -77,6 +79,28 @@ Status setup_logging(const engine::DaemonConfig& c) {
   return {};
 }
 
+// [filecoin] verify_parameters = "on-start": every parameter file present that the manifest
+// names must have its digest; the error names each one that does not.
+Status check_parameter_files(const engine::DaemonConfig& c) {
+  if (c.filecoin_verify_parameters != "on-start") return {};
+  const std::filesystem::path dir = c.filecoin_parameter_cache.empty()
+                                        ? filecoin::default_parameter_cache()
+                                        : std::filesystem::path(c.filecoin_parameter_cache);
+  spdlog::info("filecoin: checking the parameter files in {} against {}", dir.string(),
+               c.filecoin_parameter_manifest);
+  std::size_t checked = 0;
+  Status st = filecoin::verify_parameter_directory(
+      dir, c.filecoin_parameter_manifest, [&](const filecoin::ParameterFileStatus& f) {
+        if (f.check == filecoin::DigestCheck::not_checked) return;
+        ++checked;
+        spdlog::info("filecoin: {}: {} ({} bytes, {:.0f} MB/s)", f.name,
+                     filecoin::digest_check_name(f.check), f.size,
+                     f.digest.bytes_per_second() / 1e6);
+      });
+  if (st.ok()) spdlog::info("filecoin: {} parameter file(s) match the manifest", checked);
+  return st;
+}
+
 }  // namespace
 
 int run_daemon(const DaemonOptions& opt) {
@@ -106,6 +130,10 @@ int run_daemon(const DaemonOptions& opt) {
   if (auto st = setup_logging(cfg); !st.ok()) {
     std::fprintf(stderr, "cuzk daemon: %s\n", st.to_string().c_str());
     return 2;
+  }
+  if (auto st = check_parameter_files(cfg); !st.ok()) {
+    spdlog::error("filecoin parameters: {}", st.to_string());
+    return 3;
   }
   // Block the termination signals in every thread; this thread takes them with sigwait.
   sigset_t sigs;

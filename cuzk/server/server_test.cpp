@@ -572,6 +572,59 @@ TEST(Server, DaemonJournalSurvivesKillDashNine) {
   EXPECT_FALSE(fs::exists(sock));
   fs::remove_all(dir);
 }
+
+// Waits up to |seconds| for |pid| to exit; kills it (and fails) when it does not.
+int wait_exit(pid_t pid, int seconds) {
+  int status = 0;
+  for (int i = 0; i < seconds * 20; ++i) {
+    if (::waitpid(pid, &status, WNOHANG) == pid)
+      return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::this_thread::sleep_for(50ms);
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  ADD_FAILURE() << "the daemon did not exit within " << seconds << " s";
+  return -1;
+}
+
+// [filecoin] verify_parameters = "on-start": a parameter file whose BLAKE2b digest differs from
+// the manifest stops the daemon at start, naming the file; matching files let it start.
+TEST(Server, DaemonRefusesMismatchingParameterFiles) {
+  auto dir = temp_dir("params");
+  fs::create_directories(dir / "params");
+  std::ofstream(dir / "params" / "a.vk") << "abc";
+  std::ofstream(dir / "params" / "b.vk") << "abd";
+  // First 32 hex digits of BLAKE2b-512("abc") (RFC 7693 Appendix A; b2sum -l 512).
+  const std::string abc = "ba80a53f981c4d0d6a2797b69f12f6e9";
+  std::ofstream(dir / "parameters.json")
+      << R"({"a.vk": {"cid": "Q1", "digest": ")" << abc << R"(", "sector_size": 2048},)"
+      << R"( "b.vk": {"cid": "Q2", "digest": ")" << abc << R"(", "sector_size": 2048},)"
+      << R"( "c.vk": {"cid": "Q3", "digest": ")" << abc << R"(", "sector_size": 2048}})";
+  const std::string sock = (dir / "d.sock").string();
+  std::ofstream(dir / "cuzk.toml")
+      << "[daemon]\nlisten = \"unix://" << sock
+      << "\"\njournal = \"\"\n[engine]\nprover = \"fake\"\n"
+      << "[filecoin]\nparameter_cache = \"" << (dir / "params").string()
+      << "\"\nparameter_manifest = \"" << (dir / "parameters.json").string()
+      << "\"\nverify_parameters = \"on-start\"\n";
+  pid_t pid = spawn_daemon(dir);
+  ASSERT_GT(pid, 0);
+  EXPECT_EQ(wait_exit(pid, 30), 3);
+  const std::string log = slurp(dir / "daemon.log");
+  EXPECT_NE(log.find((dir / "params" / "b.vk").string() + " has digest"), std::string::npos) << log;
+  EXPECT_EQ(log.find("a.vk has digest"), std::string::npos) << log;
+
+  std::ofstream(dir / "params" / "b.vk") << "abc";  // repaired; c.vk stays missing
+  fs::remove(dir / "daemon.log");
+  pid = spawn_daemon(dir);
+  ASSERT_TRUE(wait_ready("unix:" + sock)) << slurp(dir / "daemon.log");
+  ::kill(pid, SIGTERM);
+  EXPECT_EQ(wait_exit(pid, 30), 0);
+  EXPECT_NE(slurp(dir / "daemon.log").find("2 parameter file(s) match the manifest"),
+            std::string::npos)
+      << slurp(dir / "daemon.log");
+  fs::remove_all(dir);
+}
 #endif
 
 }  // namespace
