@@ -14,8 +14,8 @@ std::string BincodeReader::field_path() const {
   return s.empty() ? std::string("(top)") : s;
 }
 
-Status BincodeReader::error(Errc code, const std::string& what) const {
-  return Status(code, "byte " + std::to_string(pos_) + ", field " + field_path() + ": " + what);
+Status BincodeReader::error_at(std::size_t at, Errc code, const std::string& what) const {
+  return Status(code, "byte " + std::to_string(at) + ", field " + field_path() + ": " + what);
 }
 
 Status BincodeReader::u32(std::uint32_t& out) {

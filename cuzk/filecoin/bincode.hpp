@@ -34,7 +34,9 @@ class BincodeReader {
   Status length(std::uint64_t& out, std::size_t min_item_bytes);
 
   /// An error of kind |code| at the current offset and field path.
-  Status error(Errc code, const std::string& what) const;
+  Status error(Errc code, const std::string& what) const { return error_at(pos_, code, what); }
+  /// The same at byte |at| (the start of a value already read).
+  Status error_at(std::size_t at, Errc code, const std::string& what) const;
   /// The current field path, e.g. "vanilla_proof.sectors[0].comm_c".
   std::string field_path() const;
 

@@ -220,10 +220,12 @@ Status read_merkle_proof(BincodeReader& r, MerkleProof& out) {
   std::uint32_t variant = 0;
   {
     BincodeReader::Field f(r, "data");
+    const std::size_t at = r.offset();
     CUZK_RETURN_IF_ERROR(r.u32(variant));
     if (variant > 2) {
-      return r.error(Errc::bad_encoding, "ProofData variant " + std::to_string(variant) +
-                                             " (known: 0 Single, 1 Sub, 2 Top)");
+      return r.error_at(
+          at, Errc::bad_encoding,
+          "ProofData variant " + std::to_string(variant) + " (known: 0 Single, 1 Sub, 2 Top)");
     }
   }
   out = MerkleProof{};
