@@ -5,9 +5,14 @@
 
 namespace cuzk::cli {
 
+FilecoinRun add_filecoin_verify_vanilla(CLI::App& sub);  // filecoin_verify_vanilla.cpp
+
 // Each command's file defines its add function; list it here once.
 const std::vector<FilecoinCommand>& filecoin_commands() {
-  static const std::vector<FilecoinCommand> table = {};
+  static const std::vector<FilecoinCommand> table = {
+      {"verify-vanilla", "Verify a vanilla proof (PoSt) against its public data",
+       add_filecoin_verify_vanilla},
+  };
   return table;
 }
 

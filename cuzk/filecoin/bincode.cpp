@@ -49,9 +49,9 @@ Status BincodeReader::length(std::uint64_t& out, std::size_t min_item_bytes) {
   CUZK_RETURN_IF_ERROR(u64(out));
   if (min_item_bytes > 0 && out > remaining() / min_item_bytes) {
     pos_ = at;
-    return error(Errc::bad_encoding, "length " + std::to_string(out) + " of items of at least " +
-                                         std::to_string(min_item_bytes) + " bytes exceeds the " +
-                                         std::to_string(remaining() - 8) + " bytes left");
+    return error(Errc::truncated, "length " + std::to_string(out) + " of items of at least " +
+                                      std::to_string(min_item_bytes) + " bytes exceeds the " +
+                                      std::to_string(remaining() - 8) + " bytes left");
   }
   return {};
 }

@@ -15,8 +15,8 @@
 namespace cuzk::filecoin {
 namespace {
 
-FallbackPoStSectorProof random_post_proof(std::mt19937_64& rng, SectorSize size, unsigned challenges,
-                                          unsigned sectors = 1) {
+FallbackPoStSectorProof random_post_proof(std::mt19937_64& rng, SectorSize size,
+                                          unsigned challenges, unsigned sectors = 1) {
   const TreeShape shape = tree_shape(size);
   const unsigned levels = *base_levels(shape, sector_nodes(size));
   FallbackPoStSectorProof p;
@@ -85,9 +85,9 @@ TEST(PostVanillaBincode, LayoutOfASingleProof) {
   EXPECT_EQ(b[0], 0x08);
   EXPECT_EQ(b[7], 0x01);
   EXPECT_EQ(b[8], 0xaa);
-  EXPECT_EQ(b[40], 1);   // one sector proof
-  EXPECT_EQ(b[48], 1);   // one inclusion proof
-  EXPECT_EQ(b[56], 0);   // variant Single
+  EXPECT_EQ(b[40], 1);     // one sector proof
+  EXPECT_EQ(b[48], 1);     // one inclusion proof
+  EXPECT_EQ(b[56], 0);     // variant Single
   EXPECT_EQ(b[60], 0xbb);  // root first
   EXPECT_EQ(b[92], 0xcc);  // then leaf
   EXPECT_EQ(b[124], 1);    // one level
@@ -194,7 +194,8 @@ std::vector<std::uint8_t> read_file(const std::string& path) {
 TEST(PostVanillaBincode, CurioRealProofParsesAndWritesBack) {
   const char* dir = std::getenv("CUZK_FILECOIN_DATA");
   if (!dir) GTEST_SKIP() << "CUZK_FILECOIN_DATA is unset: the real Curio PoSt proof is not read";
-  const std::vector<std::uint8_t> bytes = read_file(std::string(dir) + "/curio-32gib-post/post.vproof");
+  const std::vector<std::uint8_t> bytes =
+      read_file(std::string(dir) + "/curio-32gib-post/post.vproof");
   ASSERT_EQ(bytes.size(), kCurioProofBytes);
   EXPECT_EQ(to_hex(hash::sha256(bytes)), kCurioProofSha256);
   auto p = read_post_sector_proof(bytes);  // refuses left-over bytes: parses to the last byte

@@ -84,11 +84,12 @@ TEST(PostVerify, SyntheticEverySizeAndRule) {
             "do not hash to the proof's root");
     changed([](auto& v) { v.sectors[0].inclusion_proofs[0].root[1] ^= 1; },
             "inclusion_proofs[0]: the leaf and the path hashes do not hash");
-    changed([](auto& v) {
-      auto& e = v.sectors[0].inclusion_proofs[0].base_path[0];
-      e.index = (e.index + 1) % 8;
-    },
-            "inclusion_proofs[0] path index bits show leaf");
+    changed(
+        [](auto& v) {
+          auto& e = v.sectors[0].inclusion_proofs[0].base_path[0];
+          e.index = (e.index + 1) % 8;
+        },
+        "inclusion_proofs[0] path index bits show leaf");
     changed([](auto& v) { v.sectors[0].inclusion_proofs.pop_back(); }, "inclusion proofs, ");
     changed([](auto& v) { v.sectors[0].inclusion_proofs[0].base_path.pop_back(); }, "levels");
     changed([](auto& v) { v.comm_r[0] ^= 1; }, s0 + ": comm_r: the vanilla proof has");
@@ -116,7 +117,8 @@ TEST(PostVerify, SyntheticEverySizeAndRule) {
 // StackedDrgWindow32GiBV1, sector 1 of f01000, randomness 32 zero bytes, and comm_r = the digest
 // of SealedCID bagboea4b5abcbx3jccdohrttzfneleehcpkmle4oltwuh4q3rcf5tpdodaoj6mtl (CIDv1,
 // fil-commitment-sealed, poseidon-bls12_381-a2-fc1, 32 bytes; decoded with a Python script).
-constexpr const char* kCurioCommR = "df691086e3c673c95a45908713d4c5938e5ced43f21b888bd9bc6e181c9f326b";
+constexpr const char* kCurioCommR =
+    "df691086e3c673c95a45908713d4c5938e5ced43f21b888bd9bc6e181c9f326b";
 constexpr std::uint64_t kCurioSectorId = 1;
 
 std::vector<std::uint8_t> curio_proof_bytes() {
@@ -130,7 +132,8 @@ Status verify_curio(const std::vector<std::uint8_t>& bytes) {
   auto v = read_post_sector_proof(bytes);
   if (!v.ok()) return v.status();
   const PostPublicSector pub{kCurioSectorId, *parse_hex32(kCurioCommR, "comm_r")};
-  return verify_post_vanilla(*post_proof("StackedDrgWindow32GiBV1"), Bytes32{}, {&pub, 1}, {&*v, 1});
+  return verify_post_vanilla(*post_proof("StackedDrgWindow32GiBV1"), Bytes32{}, {&pub, 1},
+                             {&*v, 1});
 }
 
 TEST(PostVerify, CurioRealProofVerifies) {
@@ -147,9 +150,9 @@ TEST(PostVerify, CurioRealProofVerifies) {
       verify_post_vanilla(*post_proof("StackedDrgWindow32GiBV1_2"), Bytes32{}, {&pub, 1}, {&*v, 1})
           .ok());
   // At another position in the PoSt the V1 rule derives other challenges.
-  EXPECT_FALSE(verify_post_vanilla(*post_proof("StackedDrgWindow32GiBV1"), Bytes32{}, {&pub, 1},
-                                   {&*v, 1}, 1)
-                   .ok());
+  EXPECT_FALSE(
+      verify_post_vanilla(*post_proof("StackedDrgWindow32GiBV1"), Bytes32{}, {&pub, 1}, {&*v, 1}, 1)
+          .ok());
 }
 
 TEST(PostVerify, CurioRealProofWithOneByteChanged) {
@@ -184,7 +187,8 @@ TEST(PostVerify, CurioRealProofWithOneByteChanged) {
     bad[c.at] = c.edit(bad[c.at]);
     Status s = verify_curio(bad);
     ASSERT_FALSE(s.ok()) << "byte " << c.at;
-    EXPECT_NE(s.message().find(c.needle), std::string::npos) << "byte " << c.at << ": " << s.message();
+    EXPECT_NE(s.message().find(c.needle), std::string::npos)
+        << "byte " << c.at << ": " << s.message();
   }
 }
 
