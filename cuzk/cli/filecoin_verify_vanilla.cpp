@@ -54,7 +54,8 @@ Result<Bytes32> fr_flag(const std::string& text, const std::string& flag) {
   return *b;
 }
 
-Result<std::vector<FallbackPoStSectorProof>> read_post_files(const std::vector<std::string>& files) {
+Result<std::vector<FallbackPoStSectorProof>> read_post_files(
+    const std::vector<std::string>& files) {
   std::vector<FallbackPoStSectorProof> out;
   for (const std::string& path : files) {
     std::ifstream f(path, std::ios::binary);
@@ -106,7 +107,8 @@ int run_post(const VerifyVanillaArgs& a) {
 
   auto vanilla = read_post_files(a.vanilla);
   if (!vanilla.ok()) {
-    std::fprintf(stderr, "cuzk filecoin verify-vanilla: %s\n", vanilla.status().to_string().c_str());
+    std::fprintf(stderr, "cuzk filecoin verify-vanilla: %s\n",
+                 vanilla.status().to_string().c_str());
     return 2;
   }
   if (a.sector_set_size) {
@@ -138,7 +140,8 @@ int run_post(const VerifyVanillaArgs& a) {
         {{"sector_id", sectors[i].sector_id},
          {"sector_index", first + i},
          {"comm_r", to_hex(sectors[i].comm_r)},
-         {"challenges", post_sector_challenges(*proof, *randomness, sectors[i].sector_id, first + i)}});
+         {"challenges",
+          post_sector_challenges(*proof, *randomness, sectors[i].sector_id, first + i)}});
   if (a.partition_index) out["partition_index"] = *a.partition_index;
   std::printf("%s\n", out.dump(2).c_str());
   return 0;
@@ -177,8 +180,7 @@ FilecoinRun add_verify_vanilla(CLI::App& sub) {
       return usage(
           "--kind porep is not yet implemented: the PoRep vanilla verifier needs the SDR graph "
           "(parents of each challenge)");
-    if (a->kind == "snap")
-      return usage("--kind snap is not yet implemented");
+    if (a->kind == "snap") return usage("--kind snap is not yet implemented");
     return run_post(*a);
   };
 }

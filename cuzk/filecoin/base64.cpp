@@ -41,7 +41,11 @@ std::string base64_encode(std::span<const std::uint8_t> bytes) {
   return out;
 }
 
-Result<std::vector<std::uint8_t>> base64_decode(std::string_view text, std::string_view what) {
+namespace {
+
+// Decodes |text| into |out| (a std::string or std::vector<std::uint8_t>), which is cleared first.
+template <class Out>
+Status decode(std::string_view text, Out& out, std::string_view what, std::size_t spare) {
   auto bad = [&](std::size_t pos, const std::string& why) {
     return Status(Errc::bad_encoding, std::string(what) + ": bad base64 at character " +
                                           std::to_string(pos) + ": " + why);
@@ -49,8 +53,8 @@ Result<std::vector<std::uint8_t>> base64_decode(std::string_view text, std::stri
   if (text.size() % 4 != 0)
     return Status(Errc::bad_encoding, std::string(what) + ": bad base64: length " +
                                           std::to_string(text.size()) + " is not a multiple of 4");
-  std::vector<std::uint8_t> out;
-  out.reserve(text.size() / 4 * 3);
+  out.clear();
+  out.reserve(text.size() / 4 * 3 + spare);
   for (std::size_t i = 0; i < text.size(); i += 4) {
     std::uint8_t d[4];
     std::size_t pad = 0;
@@ -66,13 +70,27 @@ Result<std::vector<std::uint8_t>> base64_decode(std::string_view text, std::stri
       }
     }
     const std::uint32_t v = d[0] << 18 | d[1] << 12 | d[2] << 6 | d[3];
-    out.push_back(static_cast<std::uint8_t>(v >> 16));
-    if (pad < 2) out.push_back(static_cast<std::uint8_t>(v >> 8));
-    if (pad < 1) out.push_back(static_cast<std::uint8_t>(v));
+    using T = typename Out::value_type;
+    out.push_back(static_cast<T>(v >> 16));
+    if (pad < 2) out.push_back(static_cast<T>(v >> 8));
+    if (pad < 1) out.push_back(static_cast<T>(v));
     if ((pad == 1 && (v & 0xff)) || (pad == 2 && (v & 0xffff)))
       return bad(i + 3 - pad, "unused bits are not zero");
   }
+  return {};
+}
+
+}  // namespace
+
+Result<std::vector<std::uint8_t>> base64_decode(std::string_view text, std::string_view what) {
+  std::vector<std::uint8_t> out;
+  CUZK_RETURN_IF_ERROR(decode(text, out, what, 0));
   return out;
+}
+
+Status base64_decode_into(std::string_view text, std::string& out, std::string_view what,
+                          std::size_t spare) {
+  return decode(text, out, what, spare);
 }
 
 }  // namespace cuzk::filecoin

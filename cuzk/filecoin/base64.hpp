@@ -18,5 +18,8 @@ std::string base64_encode(std::span<const std::uint8_t> bytes);
 
 /// Decodes |text|; bad_encoding naming |what| and the character position on any defect.
 Result<std::vector<std::uint8_t>> base64_decode(std::string_view text, std::string_view what);
+/// The same into |out| (replaced), reserving |spare| bytes of capacity past the decoded bytes.
+Status base64_decode_into(std::string_view text, std::string& out, std::string_view what,
+                          std::size_t spare = 0);
 
 }  // namespace cuzk::filecoin

@@ -517,8 +517,9 @@ class JsonReader {
 
 }  // namespace
 
-Result<SealCommitPhase1Output> read_c1_json(std::string_view json) {
-  simdjson::padded_string padded(json);
+namespace {
+
+Result<SealCommitPhase1Output> read_c1_padded(simdjson::padded_string_view padded) {
   od::parser parser;
   od::document doc;
   JsonReader r;
@@ -553,6 +554,19 @@ Result<SealCommitPhase1Output> read_c1_json(std::string_view json) {
                                             out.registered_proof + " is " +
                                             std::string(sector_size_name(size)));
   return out;
+}
+
+}  // namespace
+
+Result<SealCommitPhase1Output> read_c1_json(std::string_view json) {
+  const simdjson::padded_string padded(json);
+  return read_c1_padded(padded);
+}
+
+Result<SealCommitPhase1Output> read_c1_json_in_place(std::string& json) {
+  if (json.capacity() < json.size() + simdjson::SIMDJSON_PADDING)
+    json.reserve(json.size() + simdjson::SIMDJSON_PADDING);
+  return read_c1_padded(simdjson::padded_string_view(json.data(), json.size(), json.capacity()));
 }
 
 }  // namespace cuzk::filecoin

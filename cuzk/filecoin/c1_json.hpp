@@ -22,5 +22,8 @@ std::string write_c1_json(const SealCommitPhase1Output& c1);
 
 /// Parses C1 JSON. The text is copied once into a padded buffer for simdjson.
 Result<SealCommitPhase1Output> read_c1_json(std::string_view json);
+/// Parses C1 JSON without copying it: |json| only gains spare capacity (simdjson's padding) when
+/// it has too little; its content is unchanged.
+Result<SealCommitPhase1Output> read_c1_json_in_place(std::string& json);
 
 }  // namespace cuzk::filecoin

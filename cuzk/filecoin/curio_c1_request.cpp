@@ -9,11 +9,12 @@ namespace cuzk::filecoin {
 
 namespace od = simdjson::ondemand;
 
-Result<CurioC1Request> read_curio_c1_request(std::string_view json) {
+namespace {
+
+Result<CurioC1Request> read_request(simdjson::padded_string_view padded) {
   auto fail = [](Errc code, const std::string& field, const std::string& what) {
     return Status(code, "Curio C1 request, field " + field + ": " + what);
   };
-  simdjson::padded_string padded(json);
   od::parser parser;
   od::document doc;
   od::object obj;
@@ -40,13 +41,22 @@ Result<CurioC1Request> read_curio_c1_request(std::string_view json) {
     } else if (key == "Phase1Out") {
       if (have_out) return fail(Errc::bad_encoding, "Phase1Out", "duplicate field");
       have_out = true;
+      // Base64 needs no JSON escapes: take the string's raw text when it has none (no copy into
+      // simdjson's string buffer), else let simdjson unescape it.
+      od::value val;
       std::string_view text;
-      if (auto e = field.value().get_string().get(text))
-        return fail(Errc::bad_encoding, "Phase1Out",
-                    std::string("expected a base64 string (") + simdjson::error_message(e) + ")");
-      auto bytes = base64_decode(text, "Curio C1 request, field Phase1Out");
-      if (!bytes.ok()) return bytes.status();
-      req.phase1_out.assign(bytes->begin(), bytes->end());
+      if (auto e = field.value().get(val))
+        return fail(Errc::bad_encoding, "Phase1Out", simdjson::error_message(e));
+      text = val.raw_json_token();
+      if (text.size() < 2 || text.front() != '"' || text.find('\\') != std::string_view::npos) {
+        if (auto e = val.get_string().get(text))
+          return fail(Errc::bad_encoding, "Phase1Out",
+                      std::string("expected a base64 string (") + simdjson::error_message(e) + ")");
+      } else {
+        text = text.substr(1, text.find_last_of('"') - 1);
+      }
+      CUZK_RETURN_IF_ERROR(base64_decode_into(
+          text, req.phase1_out, "Curio C1 request, field Phase1Out", simdjson::SIMDJSON_PADDING));
     }
   }
   if (doc.current_location().error() != simdjson::OUT_OF_BOUNDS)
@@ -57,17 +67,9 @@ Result<CurioC1Request> read_curio_c1_request(std::string_view json) {
   return req;
 }
 
-std::string write_curio_c1_request(const CurioC1Request& req) {
-  const auto* p = reinterpret_cast<const std::uint8_t*>(req.phase1_out.data());
-  return "{\"SectorNum\":" + std::to_string(req.sector_num) + ",\"Phase1Out\":\"" +
-         base64_encode({p, req.phase1_out.size()}) +
-         "\",\"SectorSize\":" + std::to_string(req.sector_size) + "}";
-}
-
-Result<SealCommitPhase1Output> read_curio_c1(std::string_view json, CurioC1Request* header) {
-  auto req = read_curio_c1_request(json);
+Result<SealCommitPhase1Output> read_c1_of(Result<CurioC1Request> req, CurioC1Request* header) {
   if (!req.ok()) return req.status();
-  auto c1 = read_c1_json(req->phase1_out);
+  auto c1 = read_c1_json_in_place(req->phase1_out);
   if (!c1.ok()) return c1.status().with_context("Curio C1 request, field Phase1Out");
   const SectorSize size = seal_proof(c1->registered_proof)->size;
   if (req->sector_size != sector_bytes(size))
@@ -77,6 +79,32 @@ Result<SealCommitPhase1Output> read_curio_c1(std::string_view json, CurioC1Reque
                       std::to_string(sector_bytes(size)) + " bytes)");
   if (header) *header = std::move(*req);
   return c1;
+}
+
+}  // namespace
+
+Result<CurioC1Request> read_curio_c1_request(std::string_view json) {
+  const simdjson::padded_string padded(json);
+  return read_request(padded);
+}
+
+std::string write_curio_c1_request(const CurioC1Request& req) {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(req.phase1_out.data());
+  return "{\"SectorNum\":" + std::to_string(req.sector_num) + ",\"Phase1Out\":\"" +
+         base64_encode({p, req.phase1_out.size()}) +
+         "\",\"SectorSize\":" + std::to_string(req.sector_size) + "}";
+}
+
+Result<SealCommitPhase1Output> read_curio_c1(std::string_view json, CurioC1Request* header) {
+  return read_c1_of(read_curio_c1_request(json), header);
+}
+
+Result<SealCommitPhase1Output> read_curio_c1_in_place(std::string& json, CurioC1Request* header) {
+  if (json.capacity() < json.size() + simdjson::SIMDJSON_PADDING)
+    json.reserve(json.size() + simdjson::SIMDJSON_PADDING);
+  return read_c1_of(
+      read_request(simdjson::padded_string_view(json.data(), json.size(), json.capacity())),
+      header);
 }
 
 }  // namespace cuzk::filecoin

@@ -29,4 +29,8 @@ std::string write_curio_c1_request(const CurioC1Request& req);
 Result<SealCommitPhase1Output> read_curio_c1(std::string_view json,
                                              CurioC1Request* header = nullptr);
 
+/// The same without copying |json| (it may only gain spare capacity for simdjson's padding).
+Result<SealCommitPhase1Output> read_curio_c1_in_place(std::string& json,
+                                                      CurioC1Request* header = nullptr);
+
 }  // namespace cuzk::filecoin

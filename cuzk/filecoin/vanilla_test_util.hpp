@@ -141,3 +141,58 @@ inline std::uint64_t fresh_seed() {
 }
 
 }  // namespace cuzk::filecoin::testing
+
+#include "cuzk/filecoin/porep_vanilla_proof.hpp"
+
+namespace cuzk::filecoin::testing {
+
+/// A C1 output with the real shape of |seal| (random values): partitions × challenges proofs,
+/// tree_d paths of log2(nodes) binary levels, tree_c / tree_r_last paths of the sector's shape,
+/// L-row columns, 6 DRG + 8 expander parents, L labeling proofs of 37 parents.
+inline SealCommitPhase1Output random_c1(std::mt19937_64& rng, const SealProof& seal,
+                                        unsigned partitions, unsigned challenges) {
+  const TreeShape shape = tree_shape(seal.size);
+  const std::uint64_t nodes = sector_nodes(seal.size);
+  const unsigned levels = *base_levels(shape, nodes);
+  const unsigned layers = sdr_layers(seal.size);
+  const unsigned d_levels = *base_levels(TreeShape{2, 0, 0}, nodes);
+  auto column = [&] {
+    ColumnProof c;
+    c.column.index = static_cast<std::uint32_t>(rng() % nodes);
+    c.column.rows = random_nodes(rng, layers);
+    c.inclusion_proof = random_merkle_proof(rng, shape, levels);
+    return c;
+  };
+  auto labeling = [&](unsigned layer, std::uint64_t node) {
+    LabelingProof l;
+    l.parents = random_nodes(rng, 37);
+    l.layer_index = layer;
+    l.node = node;
+    return l;
+  };
+  SealCommitPhase1Output c1;
+  c1.registered_proof = seal.name;
+  c1.vanilla_size = seal.size;
+  c1.vanilla_proofs.resize(partitions);
+  for (auto& part : c1.vanilla_proofs)
+    for (unsigned i = 0; i < challenges; ++i) {
+      PorepChallengeProof p;
+      const std::uint64_t node = rng() % nodes;
+      p.comm_d_proofs = random_merkle_proof(rng, TreeShape{2, 0, 0}, d_levels);
+      p.comm_r_last_proof = random_merkle_proof(rng, shape, levels);
+      p.replica_column_proofs.c_x = column();
+      for (int j = 0; j < 6; ++j) p.replica_column_proofs.drg_parents.push_back(column());
+      for (int j = 0; j < 8; ++j) p.replica_column_proofs.exp_parents.push_back(column());
+      for (unsigned l = 1; l <= layers; ++l) p.labeling_proofs.push_back(labeling(l, node));
+      p.encoding_proof = labeling(layers, node);
+      part.push_back(std::move(p));
+    }
+  c1.comm_r = random_node(rng);
+  c1.comm_d = random_node(rng);
+  c1.replica_id = random_node(rng);
+  c1.seed = random_node(rng);
+  c1.ticket = random_node(rng);
+  return c1;
+}
+
+}  // namespace cuzk::filecoin::testing
