@@ -22,7 +22,8 @@ TEST(C1JsonLarge, ThirtyTwoGiBShapedRoundTrip) {
   const std::uint64_t seed = testing::fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed) + " (replay with CUZK_SEED)");
   std::mt19937_64 rng(seed);
-  const SealCommitPhase1Output c1 = testing::random_c1(rng, *seal_proof("StackedDrg32GiBV1_1"), 10, 18);
+  const SealCommitPhase1Output c1 =
+      testing::random_c1(rng, *seal_proof("StackedDrg32GiBV1_1"), 10, 18);
 
   auto t0 = std::chrono::steady_clock::now();
   const std::string json = write_c1_json(c1);

@@ -66,23 +66,34 @@ SealCommitPhase1Output tiny_c1() {
 }
 
 std::string tiny_c1_json() {
-  return "{\"registered_proof\":\"StackedDrg32GiBV1_1\",\"vanilla_proofs\":{\"StackedDrg32GiBV1\":[[{"
-         "\"comm_d_proofs\":{\"data\":{\"Single\":{\"root\":" + B(1) + ",\"leaf\":" + B(2) +
-         ",\"path\":{\"path\":[{\"hashes\":[" + B(3) + "],\"index\":1}]}}}},"
-         "\"comm_r_last_proof\":{\"data\":{\"Sub\":{\"base_proof\":{\"path\":[{\"hashes\":[" + B(4) +
-         "," + B(5) + "],\"index\":0}]},\"sub_proof\":{\"path\":[{\"hashes\":[" + B(6) +
-         "],\"index\":7}]},\"root\":" + B(8) + ",\"leaf\":" + B(9) + "}}},"
-         "\"replica_column_proofs\":{\"c_x\":{\"column\":{\"index\":4000000000,\"rows\":[" + B(10) +
-         "," + B(11) + "],\"_h\":null},\"inclusion_proof\":{\"data\":{\"Top\":{\"base_proof\":{"
-         "\"path\":[]},\"sub_proof\":{\"path\":[{\"hashes\":[" + B(12) + "],\"index\":2}]},"
-         "\"top_proof\":{\"path\":[{\"hashes\":[" + B(13) + "],\"index\":1}]},\"root\":" + B(14) +
-         ",\"leaf\":" + B(15) + "}}}},\"drg_parents\":[],\"exp_parents\":[{\"column\":{\"index\":3,"
-         "\"rows\":[],\"_h\":null},\"inclusion_proof\":{\"data\":{\"Single\":{\"root\":" + B(16) +
-         ",\"leaf\":" + B(17) + ",\"path\":{\"path\":[]}}}}}]},"
-         "\"labeling_proofs\":[{\"parents\":[" + B(18) + "],\"layer_index\":1,\"node\":"
+  return "{\"registered_proof\":\"StackedDrg32GiBV1_1\",\"vanilla_proofs\":{\"StackedDrg32GiBV1\":["
+         "[{"
+         "\"comm_d_proofs\":{\"data\":{\"Single\":{\"root\":" +
+         B(1) + ",\"leaf\":" + B(2) + ",\"path\":{\"path\":[{\"hashes\":[" + B(3) +
+         "],\"index\":1}]}}}},"
+         "\"comm_r_last_proof\":{\"data\":{\"Sub\":{\"base_proof\":{\"path\":[{\"hashes\":[" +
+         B(4) + "," + B(5) + "],\"index\":0}]},\"sub_proof\":{\"path\":[{\"hashes\":[" + B(6) +
+         "],\"index\":7}]},\"root\":" + B(8) + ",\"leaf\":" + B(9) +
+         "}}},"
+         "\"replica_column_proofs\":{\"c_x\":{\"column\":{\"index\":4000000000,\"rows\":[" +
+         B(10) + "," + B(11) +
+         "],\"_h\":null},\"inclusion_proof\":{\"data\":{\"Top\":{\"base_proof\":{"
+         "\"path\":[]},\"sub_proof\":{\"path\":[{\"hashes\":[" +
+         B(12) +
+         "],\"index\":2}]},"
+         "\"top_proof\":{\"path\":[{\"hashes\":[" +
+         B(13) + "],\"index\":1}]},\"root\":" + B(14) + ",\"leaf\":" + B(15) +
+         "}}}},\"drg_parents\":[],\"exp_parents\":[{\"column\":{\"index\":3,"
+         "\"rows\":[],\"_h\":null},\"inclusion_proof\":{\"data\":{\"Single\":{\"root\":" +
+         B(16) + ",\"leaf\":" + B(17) +
+         ",\"path\":{\"path\":[]}}}}}]},"
+         "\"labeling_proofs\":[{\"parents\":[" +
+         B(18) +
+         "],\"layer_index\":1,\"node\":"
          "12345678901234}],\"encoding_proof\":{\"parents\":[],\"layer_index\":11,\"node\":5}}]]},"
-         "\"comm_r\":" + B(20) + ",\"comm_d\":" + B(21) + ",\"replica_id\":" + B(22) + ",\"seed\":" +
-         B(23) + ",\"ticket\":" + B(255) + "}";
+         "\"comm_r\":" +
+         B(20) + ",\"comm_d\":" + B(21) + ",\"replica_id\":" + B(22) + ",\"seed\":" + B(23) +
+         ",\"ticket\":" + B(255) + "}";
 }
 
 TEST(C1Json, WriterMatchesSerdeForm) {
@@ -130,15 +141,17 @@ TEST(C1Json, MalformedInputNamesTheField) {
   const Malformed cases[] = {
       {"\"registered_proof\":\"StackedDrg32GiBV1_1\"", "\"registered_proof\":\"StackedDrg32GiBV9\"",
        Errc::bad_encoding, "field registered_proof: unknown registered seal proof"},
-      {"\"registered_proof\":\"StackedDrg32GiBV1_1\"", "\"registered_proof\":\"StackedDrg2KiBV1_1\"",
-       Errc::size_mismatch, "vanilla_proofs is the StackedDrg32GiBV1 variant"},
+      {"\"registered_proof\":\"StackedDrg32GiBV1_1\"",
+       "\"registered_proof\":\"StackedDrg2KiBV1_1\"", Errc::size_mismatch,
+       "vanilla_proofs is the StackedDrg32GiBV1 variant"},
       {"\"StackedDrg32GiBV1\":", "\"StackedDrg32GiBV2\":", Errc::bad_encoding,
        "field vanilla_proofs: unknown VanillaSealProof variant `StackedDrg32GiBV2`"},
       {"\"Sub\":", "\"Sideways\":", Errc::bad_encoding,
        "vanilla_proofs[0][0].comm_r_last_proof.data: unknown ProofData variant"},
       {"\"comm_d\":" + B(21), "\"comm_d\":\"abc\"", Errc::bad_encoding,
        "field comm_d: expected an array of 32 integers"},
-      {"\"seed\":" + B(23), "\"seed\":[23,0]", Errc::size_mismatch, "field seed: 2 bytes, expected 32"},
+      {"\"seed\":" + B(23), "\"seed\":[23,0]", Errc::size_mismatch,
+       "field seed: 2 bytes, expected 32"},
       {"\"seed\":" + B(23), "\"seed\":[256" + B(0).substr(2), Errc::out_of_range,
        "field seed[0]: 256 is not a byte"},
       {"\"seed\":" + B(23), "\"seed\":[23" + B(0).substr(2, 62) + ",7]", Errc::size_mismatch,
@@ -224,8 +237,10 @@ TEST(CurioC1Request, RoundTripAndFields) {
   bad.replace(bad.find("34359738368"), 11, "2048");
   fails(bad, "field SectorSize: 2048 but the C1 is for StackedDrg32GiBV1_1");
   fails("{\"Phase1Out\":\"\",\"SectorSize\":1}", "field SectorNum: missing");
-  fails("{\"SectorNum\":-1,\"Phase1Out\":\"\",\"SectorSize\":1}", "field SectorNum: expected an unsigned");
-  fails("{\"SectorNum\":1,\"Phase1Out\":7,\"SectorSize\":1}", "field Phase1Out: expected a base64 string");
+  fails("{\"SectorNum\":-1,\"Phase1Out\":\"\",\"SectorSize\":1}",
+        "field SectorNum: expected an unsigned");
+  fails("{\"SectorNum\":1,\"Phase1Out\":7,\"SectorSize\":1}",
+        "field Phase1Out: expected a base64 string");
   const std::string inner = "{\"registered_proof\":7}";
   fails("{\"SectorNum\":1,\"Phase1Out\":\"" +
             base64_encode({reinterpret_cast<const std::uint8_t*>(inner.data()), inner.size()}) +
