@@ -5,7 +5,8 @@
 
 namespace cuzk::cli {
 
-FilecoinRun add_filecoin_params(CLI::App& sub);  // filecoin_params.cpp
+FilecoinRun add_filecoin_params(CLI::App& sub);          // filecoin_params.cpp
+FilecoinRun add_filecoin_verify_vanilla(CLI::App& sub);  // filecoin_verify_vanilla.cpp
 
 // Each command's file defines its add function; list it here once.
 FilecoinRun add_filecoin_parent_cache(CLI::App& sub);  // filecoin_parent_cache.cpp
@@ -16,6 +17,8 @@ const std::vector<FilecoinCommand>& filecoin_commands() {
        add_filecoin_parent_cache},
       {"params", "Parameter files: expected names, found/missing, digest check",
        add_filecoin_params},
+      {"verify-vanilla", "Verify a vanilla proof (PoSt) against its public data",
+       add_filecoin_verify_vanilla},
   };
   return table;
 }

@@ -1,0 +1,193 @@
+// `cuzk filecoin verify-vanilla`: checks a vanilla proof against its public data without a SNARK
+// (docs/filecoin/formats.md). PoSt (--kind winning|window): the bincode FallbackPoStSectorProof
+// files Curio and filecoin-proofs-api write, one per sector (a file may hold several back to back),
+// verified by filecoin/post_verify.hpp. PoRep and SnapDeals vanilla verification are not written
+// yet (the PoRep one needs the SDR graph's parents).
+//
+// Public data: 32-byte values as 64 hex digits in stored order (Fr values little-endian, as
+// Filecoin prints them); sector ids and indices as decimal. For several sectors repeat
+// --sector-id and --comm-r in PoSt order. Exit 0 valid, 1 parsed but not valid (what failed on
+// stderr), 2 usage or input that does not parse.
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuzk/cli/filecoin_cli.hpp"
+#include "cuzk/filecoin/bytes32.hpp"
+#include "cuzk/filecoin/post_challenges.hpp"
+#include "cuzk/filecoin/post_verify.hpp"
+#include "cuzk/filecoin/registered_proof.hpp"
+
+namespace cuzk::cli {
+namespace {
+
+using namespace cuzk::filecoin;
+
+struct VerifyVanillaArgs {
+  std::string kind;
+  std::string registered_proof;
+  std::vector<std::string> vanilla;
+  std::string randomness, prover_id;
+  std::vector<std::uint64_t> sector_ids;
+  std::vector<std::string> comm_rs;
+  std::optional<std::uint64_t> partition_index;
+  std::optional<std::uint64_t> sector_set_size, sector_index;
+  std::string comm_d, ticket, seed, comm_r_old, comm_r_new, comm_d_new;
+};
+
+int usage(const std::string& what) {
+  std::fprintf(stderr, "cuzk filecoin verify-vanilla: %s\n", what.c_str());
+  return 2;
+}
+
+// A 32-byte flag that must hold an Fr (below r).
+Result<Bytes32> fr_flag(const std::string& text, const std::string& flag) {
+  auto b = parse_hex32(text, flag);
+  if (!b.ok()) return b.status();
+  auto f = fr_from_bytes32(*b, flag);
+  if (!f.ok()) return f.status();
+  return *b;
+}
+
+Result<std::vector<FallbackPoStSectorProof>> read_post_files(
+    const std::vector<std::string>& files) {
+  std::vector<FallbackPoStSectorProof> out;
+  for (const std::string& path : files) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return Status(Errc::io_error, path + ": cannot open");
+    const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(f), {}};
+    BincodeReader r(bytes);
+    do {
+      FallbackPoStSectorProof p;
+      Status s = read_post_sector_proof(r, p);
+      if (!s.ok())
+        return s.with_context(path + ": FallbackPoStSectorProof " + std::to_string(out.size()));
+      out.push_back(std::move(p));
+    } while (!r.at_end());
+  }
+  return out;
+}
+
+int run_post(const VerifyVanillaArgs& a) {
+  auto proof = post_proof(a.registered_proof);
+  if (!proof.ok()) return usage("--registered-proof: " + proof.status().message());
+  const PostKind want = a.kind == "winning" ? PostKind::winning : PostKind::window;
+  if (proof->kind != want)
+    return usage("--registered-proof " + proof->name + " is not a " + a.kind + " PoSt proof");
+  if (a.randomness.empty()) return usage("--randomness is required");
+  auto randomness = fr_flag(a.randomness, "--randomness");
+  if (!randomness.ok()) return usage(randomness.status().message());
+  if (a.sector_ids.empty()) return usage("--sector-id is required");
+  if (a.sector_ids.size() != a.comm_rs.size())
+    return usage(std::to_string(a.sector_ids.size()) + " --sector-id for " +
+                 std::to_string(a.comm_rs.size()) + " --comm-r");
+  std::vector<PostPublicSector> sectors;
+  for (std::size_t i = 0; i < a.sector_ids.size(); ++i) {
+    auto c = fr_flag(a.comm_rs[i], "--comm-r " + std::to_string(i + 1));
+    if (!c.ok()) return usage(c.status().message());
+    sectors.push_back({a.sector_ids[i], *c});
+  }
+  if (a.partition_index && want == PostKind::winning)
+    return usage("--partition-index is for WindowPoSt");
+  std::optional<Bytes32> prover_id;
+  if (!a.prover_id.empty()) {
+    auto p = fr_flag(a.prover_id, "--prover-id");
+    if (!p.ok()) return usage(p.status().message());
+    prover_id = *p;
+  }
+  if (a.sector_set_size.has_value() != a.sector_index.has_value())
+    return usage("--sector-set-size and --sector-index go together");
+  if (a.sector_set_size && (want != PostKind::winning || !prover_id))
+    return usage("--sector-set-size checks the WinningPoSt sector selection and needs --prover-id");
+
+  auto vanilla = read_post_files(a.vanilla);
+  if (!vanilla.ok()) {
+    std::fprintf(stderr, "cuzk filecoin verify-vanilla: %s\n",
+                 vanilla.status().to_string().c_str());
+    return 2;
+  }
+  if (a.sector_set_size) {
+    auto chosen = winning_post_sector_challenges(*randomness, *prover_id, *a.sector_set_size);
+    if (!chosen.ok()) return usage("--sector-set-size: " + chosen.status().message());
+    if ((*chosen)[0] != *a.sector_index) {
+      std::fprintf(stderr,
+                   "cuzk filecoin verify-vanilla: invalid: --sector-index %llu is not the "
+                   "challenged position %llu of %llu sectors\n",
+                   static_cast<unsigned long long>(*a.sector_index),
+                   static_cast<unsigned long long>((*chosen)[0]),
+                   static_cast<unsigned long long>(*a.sector_set_size));
+      return 1;
+    }
+  }
+  Status s = verify_post_vanilla(*proof, *randomness, sectors, *vanilla, a.partition_index);
+  if (!s.ok()) {
+    std::fprintf(stderr, "cuzk filecoin verify-vanilla: invalid: %s\n", s.to_string().c_str());
+    return 1;
+  }
+  nlohmann::json out = {{"valid", true},
+                        {"kind", a.kind},
+                        {"registered_proof", proof->name},
+                        {"api_version", api_version_name(proof->api)},
+                        {"randomness", to_hex(*randomness)}};
+  const std::uint64_t first = a.partition_index ? *a.partition_index * proof->sector_count : 0;
+  for (std::size_t i = 0; i < sectors.size(); ++i)
+    out["sectors"].push_back(
+        {{"sector_id", sectors[i].sector_id},
+         {"sector_index", first + i},
+         {"comm_r", to_hex(sectors[i].comm_r)},
+         {"challenges",
+          post_sector_challenges(*proof, *randomness, sectors[i].sector_id, first + i)}});
+  if (a.partition_index) out["partition_index"] = *a.partition_index;
+  std::printf("%s\n", out.dump(2).c_str());
+  return 0;
+}
+
+FilecoinRun add_verify_vanilla(CLI::App& sub) {
+  auto a = std::make_shared<VerifyVanillaArgs>();
+  sub.add_option("--kind", a->kind, "winning | window | porep | snap")
+      ->required()
+      ->check(CLI::IsMember({"winning", "window", "porep", "snap"}));
+  sub.add_option("--registered-proof", a->registered_proof,
+                 "registered proof name, e.g. StackedDrgWindow32GiBV1_2")
+      ->required();
+  sub.add_option("--vanilla", a->vanilla,
+                 "vanilla proof file (PoSt: bincode FallbackPoStSectorProof, one or more per "
+                 "file); repeat for several files")
+      ->required();
+  sub.add_option("--randomness", a->randomness, "PoSt randomness, 64 hex digits (Fr, LE)");
+  sub.add_option("--prover-id", a->prover_id, "prover id, 64 hex digits (Fr, LE)");
+  sub.add_option("--sector-id", a->sector_ids, "sector number; repeat in PoSt order");
+  sub.add_option("--comm-r", a->comm_rs, "comm_r of each --sector-id, 64 hex digits");
+  sub.add_option("--partition-index", a->partition_index,
+                 "WindowPoSt: the sectors given are partition K's (V1 challenge positions)");
+  sub.add_option("--sector-set-size", a->sector_set_size,
+                 "WinningPoSt: size of the eligible sector set (checks the sector selection)");
+  sub.add_option("--sector-index", a->sector_index,
+                 "WinningPoSt: position of the proven sector in that set");
+  sub.add_option("--comm-d", a->comm_d, "PoRep: comm_d");
+  sub.add_option("--ticket", a->ticket, "PoRep: ticket");
+  sub.add_option("--seed", a->seed, "PoRep: seed");
+  sub.add_option("--comm-r-old", a->comm_r_old, "SnapDeals: comm_r_old");
+  sub.add_option("--comm-r-new", a->comm_r_new, "SnapDeals: comm_r_new");
+  sub.add_option("--comm-d-new", a->comm_d_new, "SnapDeals: comm_d_new");
+  return [a]() -> int {
+    if (a->kind == "porep")
+      return usage(
+          "--kind porep is not yet implemented: the PoRep vanilla verifier needs the SDR graph "
+          "(parents of each challenge)");
+    if (a->kind == "snap") return usage("--kind snap is not yet implemented");
+    return run_post(*a);
+  };
+}
+
+}  // namespace
+
+/// Listed in filecoin_cli.cpp.
+FilecoinRun add_filecoin_verify_vanilla(CLI::App& sub) { return add_verify_vanilla(sub); }
+
+}  // namespace cuzk::cli
