@@ -6,8 +6,13 @@
 namespace cuzk::cli {
 
 // Each command's file defines its add function; list it here once.
+FilecoinRun add_filecoin_parent_cache(CLI::App& sub);  // filecoin_parent_cache.cpp
+
 const std::vector<FilecoinCommand>& filecoin_commands() {
-  static const std::vector<FilecoinCommand> table = {};
+  static const std::vector<FilecoinCommand> table = {
+      {"parent-cache", "SDR parent cache of a seal proof: write it or stream its SHA-256",
+       add_filecoin_parent_cache},
+  };
   return table;
 }
 
