@@ -7,11 +7,15 @@ namespace cuzk::cli {
 
 // Each command's file defines its add function; list it here once.
 FilecoinRun add_filecoin_parent_cache(CLI::App& sub);  // filecoin_parent_cache.cpp
+FilecoinRun add_filecoin_seal(CLI::App& sub);          // filecoin_seal.cpp
+FilecoinRun add_filecoin_unseal(CLI::App& sub);        // filecoin_unseal.cpp
 
 const std::vector<FilecoinCommand>& filecoin_commands() {
   static const std::vector<FilecoinCommand> table = {
       {"parent-cache", "SDR parent cache of a seal proof: write it or stream its SHA-256",
        add_filecoin_parent_cache},
+      {"seal", "Seal a test-size sector (SDR) into a sector directory", add_filecoin_seal},
+      {"unseal", "Recover a sealed sector's data and check its comm_d", add_filecoin_unseal},
   };
   return table;
 }

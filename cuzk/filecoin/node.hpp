@@ -13,6 +13,7 @@
 
 #include "cuzk/base/status.hpp"
 #include "cuzk/ff/fr.hpp"
+#include "cuzk/filecoin/hex_bytes.hpp"
 
 namespace cuzk::filecoin {
 
@@ -33,10 +34,9 @@ inline Node node_from_fr(const Fr& x) {
 /// Clears the top two bits (byte 31 &= 0x3f): a 254-bit value, always below r.
 inline void truncate_to_fr254(Node& n) { n[31] &= 0x3f; }
 
-/// Lowercase hex of |bytes|, no prefix.
-std::string hex_of(std::span<const std::uint8_t> bytes);
 /// Parses exactly 64 hex digits (an optional "0x" prefix is accepted) into 32 bytes in the order
-/// written; bad_encoding names |what| and the defect.
+/// written (hex_bytes.hpp parse_hex); the error names |what| and the defect. Lowercase hex of a
+/// node: to_hex (hex_bytes.hpp).
 Result<Node> parse_hex32(std::string_view text, std::string_view what);
 
 }  // namespace cuzk::filecoin

@@ -86,16 +86,16 @@ std::string sector_info_json(const SectorInfo& info) {
   j["nodes"] = sector_nodes(info.size);
   j["layers"] = sdr_layers(info.size);
   j["tree_shape"] = tree_shape(info.size).name();
-  j["porep_id"] = hex_of(info.porep_id);
+  j["porep_id"] = to_hex(info.porep_id);
   j["api_version"] = std::string(api_version_name(info.api));
-  j["prover_id"] = hex_of(info.id.prover_id);
+  j["prover_id"] = to_hex(info.id.prover_id);
   j["sector_id"] = info.id.sector_id;
-  j["ticket"] = hex_of(info.id.ticket);
-  j["comm_d"] = hex_of(info.comm_d);
-  j["comm_c"] = hex_of(info.comm_c);
-  j["comm_r_last"] = hex_of(info.comm_r_last);
-  j["comm_r"] = hex_of(info.comm_r);
-  j["replica_id"] = hex_of(info.replica_id);
+  j["ticket"] = to_hex(info.id.ticket);
+  j["comm_d"] = to_hex(info.comm_d);
+  j["comm_c"] = to_hex(info.comm_c);
+  j["comm_r_last"] = to_hex(info.comm_r_last);
+  j["comm_r"] = to_hex(info.comm_r);
+  j["replica_id"] = to_hex(info.replica_id);
   return j.dump(2) + "\n";
 }
 
