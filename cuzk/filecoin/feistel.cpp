@@ -80,7 +80,96 @@ std::uint64_t bswap64(std::uint64_t x) {
   return (x & 0x00ff00ff00ff00ffull) << 8 | (x >> 8 & 0x00ff00ff00ff00ffull);
 }
 
+#if CUZK_FEISTEL_LANES
 }  // namespace
+namespace detail {
+void blake2b512_16_word0_x4(const std::uint64_t* m0, const std::uint64_t* m1, std::uint64_t* out);
+void blake2b512_16_word0_x8(const std::uint64_t* m0, const std::uint64_t* m1, std::uint64_t* out);
+}  // namespace detail
+namespace {
+#endif
+
+void blake2b512_16_word0_x1(const std::uint64_t* m0, const std::uint64_t* m1, std::uint64_t* out) {
+  out[0] = blake2b512_16_word0(m0[0], m1[0]);
+}
+
+// permute() over [first, first + out.size()) with L permutations in flight, one per lane of
+// |hash|: each step runs one Feistel round in every lane; a lane whose encode lands inside the
+// domain stores its result and takes the next index, one that lands outside starts another
+// encode of the value it holds (its halves are already left and right). Idle lanes at the end
+// hash junk that is never read.
+template <unsigned L>
+void permute_lanes(std::uint64_t first, std::span<std::uint64_t> out, std::uint64_t domain,
+                   const std::array<std::uint64_t, 3>& keys, unsigned half_bits, std::uint64_t mask,
+                   void (*hash)(const std::uint64_t*, const std::uint64_t*, std::uint64_t*)) {
+  std::uint64_t key_words[3];
+  for (unsigned i = 0; i < 3; ++i) key_words[i] = bswap64(keys[i]);
+  std::uint64_t left[L], right[L], job[L], m0[L], m1[L], h[L];
+  unsigned round[L];
+  bool busy[L];
+  std::size_t next = 0, active = 0;
+  auto take = [&](unsigned k) {
+    busy[k] = next < out.size();
+    if (!busy[k]) return;
+    const std::uint64_t x = first + next;
+    job[k] = next++;
+    left[k] = (x >> half_bits) & mask;
+    right[k] = x & mask;
+    round[k] = 0;
+    ++active;
+  };
+  for (unsigned k = 0; k < L; ++k) take(k);
+  while (active) {
+    for (unsigned k = 0; k < L; ++k) {
+      m0[k] = bswap64(right[k]);
+      m1[k] = key_words[busy[k] ? round[k] : 0];
+    }
+    hash(m0, m1, h);
+    for (unsigned k = 0; k < L; ++k) {
+      if (!busy[k]) continue;
+      const std::uint64_t r = left[k] ^ (bswap64(h[k]) & mask);
+      left[k] = right[k];
+      right[k] = r;
+      if (++round[k] < 3) continue;
+      const std::uint64_t u = left[k] << half_bits | right[k];
+      if (u < domain) {
+        out[job[k]] = u;
+        --active;
+        take(k);
+      } else {
+        round[k] = 0;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool feistel_lanes_supported(FeistelLanes lanes) {
+  switch (lanes) {
+    case FeistelLanes::best:
+    case FeistelLanes::scalar:
+      return true;
+#if CUZK_FEISTEL_LANES
+    case FeistelLanes::avx2:
+      return __builtin_cpu_supports("avx2");
+    case FeistelLanes::avx512:
+      return __builtin_cpu_supports("avx512f");
+#else
+    default:
+      return false;
+#endif
+  }
+  return false;
+}
+
+FeistelLanes feistel_lanes_best() {
+  static const FeistelLanes best =
+      feistel_lanes_supported(FeistelLanes::avx512) ? FeistelLanes::avx512
+      : feistel_lanes_supported(FeistelLanes::avx2) ? FeistelLanes::avx2
+                                                    : FeistelLanes::scalar;
+  return best;
+}
 
 std::uint64_t feistel_round(std::uint64_t right, std::uint64_t key) {
   // The message bytes are u64be(right) ‖ u64be(key); as little-endian words they are the byte
@@ -123,6 +212,24 @@ std::uint64_t FeistelPermutation::permute(std::uint64_t index) const {
   std::uint64_t u = encode(index);
   while (u >= domain_) u = encode(u);
   return u;
+}
+
+void FeistelPermutation::permute_range(std::uint64_t first, std::span<std::uint64_t> out,
+                                       FeistelLanes lanes) const {
+  const auto& keys = keys_;
+  switch (lanes == FeistelLanes::best ? feistel_lanes_best() : lanes) {
+#if CUZK_FEISTEL_LANES
+    case FeistelLanes::avx512:
+      return permute_lanes<8>(first, out, domain_, keys, half_bits_, right_mask_,
+                              detail::blake2b512_16_word0_x8);
+    case FeistelLanes::avx2:
+      return permute_lanes<4>(first, out, domain_, keys, half_bits_, right_mask_,
+                              detail::blake2b512_16_word0_x4);
+#endif
+    default:
+      return permute_lanes<1>(first, out, domain_, keys, half_bits_, right_mask_,
+                              blake2b512_16_word0_x1);
+  }
 }
 
 std::uint64_t FeistelPermutation::invert(std::uint64_t index) const {

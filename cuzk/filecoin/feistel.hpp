@@ -9,14 +9,24 @@
 //
 // F is computed by a BLAKE2b-512 written for this one shape of message (16 bytes, one block,
 // no key): 12 rounds of 8 G mixes where only message words 0 and 1 are nonzero. It is checked
-// against OpenSSL's BLAKE2b-512 (feistel_test.cpp); the libcrypto call costs several times more
-// per 16-byte message (docs/filecoin/parent-cache.md).
+// against OpenSSL's BLAKE2b-512 (feistel_test.cpp). permute_range() runs 4 (AVX2) or 8
+// (AVX-512) permutations side by side, one BLAKE2b per vector lane, each lane taking the next
+// index when its own leaves the cycle walk; permute() is its one-at-a-time twin. Figures in
+// docs/filecoin/parent-cache.md.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 namespace cuzk::filecoin {
+
+/// How permute_range computes BLAKE2b: one message at a time, or 4 / 8 in vector lanes.
+enum class FeistelLanes { best = 0, scalar = 1, avx2 = 4, avx512 = 8 };
+/// Whether this build and CPU run |lanes| (best and scalar always).
+bool feistel_lanes_supported(FeistelLanes lanes);
+/// What |best| resolves to here.
+FeistelLanes feistel_lanes_best();
 
 /// F(|right|, |key|) before masking: BLAKE2b-512(u64be(right) ‖ u64be(key))[0..8) as a
 /// big-endian integer.
@@ -38,6 +48,10 @@ class FeistelPermutation {
   std::uint64_t permute(std::uint64_t index) const;
   /// The inverse of permute (decode, repeated while ≥ domain).
   std::uint64_t invert(std::uint64_t index) const;
+  /// out[k] = permute(first + k) for every k (first + out.size() ≤ domain); |lanes| must be
+  /// supported.
+  void permute_range(std::uint64_t first, std::span<std::uint64_t> out,
+                     FeistelLanes lanes = FeistelLanes::best) const;
 
   /// One pass of the three rounds over the 2·half_bits-bit space (no cycle walk).
   std::uint64_t encode(std::uint64_t x) const;

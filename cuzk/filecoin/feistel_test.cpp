@@ -100,5 +100,34 @@ TEST(Feistel, PermuteMatchesNaive) {
   }
 }
 
+// The lane-batched permute_range against permute one index at a time, in every lane width this
+// CPU runs (the scalar lane included), over random domains, ranges and keys.
+TEST(Feistel, PermuteRangeMatchesPermuteInEveryLaneWidth) {
+  const std::uint64_t seed = test_seed();
+  std::mt19937_64 rng(seed);
+  std::printf("best lanes: %d\n", static_cast<int>(feistel_lanes_best()));
+  for (FeistelLanes lanes :
+       {FeistelLanes::scalar, FeistelLanes::avx2, FeistelLanes::avx512, FeistelLanes::best}) {
+    if (!feistel_lanes_supported(lanes)) {
+      std::printf("lanes %d: not supported here\n", static_cast<int>(lanes));
+      continue;
+    }
+    for (int round = 0; round < 30; ++round) {
+      const std::array<std::uint64_t, 4> keys = {rng(), rng(), rng(), rng()};
+      const std::uint64_t domain =
+          round < 5 ? 1 + rng() % 40 : (rng() % 2 ? 8ull << (6 + rng() % 26) : 1 + rng() % 100000);
+      FeistelPermutation f(domain, keys);
+      const std::uint64_t count = 1 + rng() % std::min<std::uint64_t>(domain, 700);
+      const std::uint64_t first = rng() % (domain - count + 1);
+      std::vector<std::uint64_t> out(count);
+      f.permute_range(first, out, lanes);
+      for (std::uint64_t k = 0; k < count; ++k)
+        ASSERT_EQ(out[k], f.permute(first + k))
+            << "lanes " << static_cast<int>(lanes) << " domain " << domain << " index " << first + k
+            << " seed=" << seed;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cuzk::filecoin

@@ -90,16 +90,18 @@ void fill_parent_cache(const SdrGraph& graph, std::uint64_t first, std::span<std
   pool.parallel_for(
       count,
       [&](std::size_t begin, std::size_t end) {
-        std::array<std::uint32_t, SdrGraph::kDegree> parents;
-        for (std::size_t i = begin; i < end; ++i) {
-          graph.parents(first + i, parents);
-          std::uint8_t* entry = out.data() + i * kParentCacheEntryBytes;
-          for (std::uint32_t p : parents) {
+        constexpr std::size_t kBlock = 256;
+        std::array<std::uint32_t, kBlock * SdrGraph::kDegree> parents;
+        for (std::size_t b = begin; b < end; b += kBlock) {
+          const std::size_t n = std::min(kBlock, end - b);
+          graph.parents_range(first + b, std::span(parents.data(), n * SdrGraph::kDegree));
+          std::uint8_t* entry = out.data() + b * kParentCacheEntryBytes;
+          for (std::size_t k = 0; k < n * SdrGraph::kDegree; ++k, entry += 4) {
+            const std::uint32_t p = parents[k];
             entry[0] = static_cast<std::uint8_t>(p);
             entry[1] = static_cast<std::uint8_t>(p >> 8);
             entry[2] = static_cast<std::uint8_t>(p >> 16);
             entry[3] = static_cast<std::uint8_t>(p >> 24);
-            entry += 4;
           }
         }
       },

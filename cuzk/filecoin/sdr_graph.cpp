@@ -97,4 +97,27 @@ void SdrGraph::parents(std::uint64_t node, std::span<std::uint32_t, kDegree> out
   expansion_parents(node, out.last<kExpansionDegree>());
 }
 
+void SdrGraph::parents_range(std::uint64_t first, std::span<std::uint32_t> out,
+                             FeistelLanes lanes) const {
+  // Blocks of 64 nodes: 512 images on the stack (4 KiB), enough to keep 8 lanes busy.
+  constexpr std::size_t kBlock = 64;
+  std::array<std::uint64_t, kBlock * kExpansionDegree> images;
+  const std::size_t count = out.size() / kDegree;
+  for (std::size_t b = 0; b < count; b += kBlock) {
+    const std::size_t n = std::min(kBlock, count - b);
+    feistel_.permute_range((first + b) * kExpansionDegree,
+                           std::span(images.data(), n * kExpansionDegree), lanes);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint32_t* p = out.data() + (b + i) * kDegree;
+      base_parents(first + b + i, std::span<std::uint32_t, kBaseDegree>(p, kBaseDegree));
+      for (unsigned k = 0; k < kExpansionDegree; ++k) {
+        const std::uint64_t image = images[i * kExpansionDegree + k];
+        p[kBaseDegree + k] = api_ == ApiVersion::v1_0_0
+                                 ? static_cast<std::uint32_t>(image) / kExpansionDegree
+                                 : static_cast<std::uint32_t>(image / kExpansionDegree);
+      }
+    }
+  }
+}
+
 }  // namespace cuzk::filecoin

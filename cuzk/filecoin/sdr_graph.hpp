@@ -51,6 +51,10 @@ class SdrGraph {
   void base_parents(std::uint64_t node, std::span<std::uint32_t, kBaseDegree> out) const;
   /// The 8 expander parents only.
   void expansion_parents(std::uint64_t node, std::span<std::uint32_t, kExpansionDegree> out) const;
+  /// parents() of nodes [first, first + out.size() / 14), 14 per node in order; the expander's
+  /// permutations run in |lanes| vector lanes side by side (parents() is the one-node twin).
+  void parents_range(std::uint64_t first, std::span<std::uint32_t> out,
+                     FeistelLanes lanes = FeistelLanes::best) const;
 
  private:
   std::uint64_t nodes_;

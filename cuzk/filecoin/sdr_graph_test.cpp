@@ -192,5 +192,29 @@ TEST(SdrGraph, ParentsMatchNaiveAtEverySize) {
   }
 }
 
+// parents_range (the expander in vector lanes) against parents() node by node.
+TEST(SdrGraph, ParentsRangeMatchesParents) {
+  const std::uint64_t seed = test_seed();
+  std::mt19937_64 rng(seed);
+  for (FeistelLanes lanes : {FeistelLanes::scalar, FeistelLanes::avx2, FeistelLanes::avx512}) {
+    if (!feistel_lanes_supported(lanes)) continue;
+    for (SectorSize size : kSectorSizes) {
+      const std::uint64_t nodes = sector_nodes(size);
+      const ApiVersion api = rng() % 2 ? ApiVersion::v1_0_0 : ApiVersion::v1_1_0;
+      const SdrGraph g(nodes, porep_id_of(rng() % 20), api);
+      const std::uint64_t count = 1 + rng() % std::min<std::uint64_t>(nodes, 200);
+      const std::uint64_t first = rng() % 3 == 0 ? 0 : rng() % (nodes - count + 1);
+      std::vector<std::uint32_t> out(count * SdrGraph::kDegree);
+      g.parents_range(first, out, lanes);
+      for (std::uint64_t i = 0; i < count; ++i) {
+        const Parents want = parents_of(g, first + i);
+        ASSERT_TRUE(std::equal(want.begin(), want.end(), out.begin() + i * SdrGraph::kDegree))
+            << sector_size_name(size) << " node " << first + i << " lanes "
+            << static_cast<int>(lanes) << " seed=" << seed;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cuzk::filecoin
