@@ -10,6 +10,8 @@ FilecoinRun add_filecoin_verify_vanilla(CLI::App& sub);  // filecoin_verify_vani
 
 // Each command's file defines its add function; list it here once.
 FilecoinRun add_filecoin_parent_cache(CLI::App& sub);  // filecoin_parent_cache.cpp
+FilecoinRun add_filecoin_seal(CLI::App& sub);          // filecoin_seal.cpp
+FilecoinRun add_filecoin_unseal(CLI::App& sub);        // filecoin_unseal.cpp
 
 const std::vector<FilecoinCommand>& filecoin_commands() {
   static const std::vector<FilecoinCommand> table = {
@@ -19,6 +21,8 @@ const std::vector<FilecoinCommand>& filecoin_commands() {
        add_filecoin_params},
       {"verify-vanilla", "Verify a vanilla proof (PoSt) against its public data",
        add_filecoin_verify_vanilla},
+      {"seal", "Seal a test-size sector (SDR) into a sector directory", add_filecoin_seal},
+      {"unseal", "Recover a sealed sector's data and check its comm_d", add_filecoin_unseal},
   };
   return table;
 }
