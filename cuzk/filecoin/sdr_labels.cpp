@@ -37,12 +37,15 @@ void sdr_label_layer(const SdrGraph& graph, const Node& replica_id, unsigned lay
     const std::size_t count = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, n - start));
     pool.parallel_for(
         count,
-        [&](std::size_t i) {
-          std::span<std::uint32_t, kDeg> p(parents.data() + i * kDeg, kDeg);
-          if (layer == 1)
-            graph.base_parents(start + i, p.first<kBase>());
-          else
-            graph.parents(start + i, p);
+        [&](std::size_t b, std::size_t e) {
+          if (layer == 1) {
+            for (std::size_t i = b; i < e; ++i)
+              graph.base_parents(start + i,
+                                 std::span<std::uint32_t, kBase>(parents.data() + i * kDeg, kBase));
+          } else {  // the expander's permutations in vector lanes
+            graph.parents_range(
+                start + b, std::span<std::uint32_t>(parents.data() + b * kDeg, (e - b) * kDeg));
+          }
         },
         256);
     for (std::size_t i = 0; i < count; ++i) {

@@ -11,8 +11,8 @@
 //   then byte 31 &= 0x3f.
 // Base parents precede the node, so a layer is computed in node order. Cost per node: one
 // SHA-256 over 1248 bytes (20 blocks) plus the graph's parents (SdrGraph: ChaCha8 draws and,
-// for ℓ > 1, 8 Feistel permutations); the parents of a chunk of nodes are drawn in parallel,
-// the hashes run in order.
+// for ℓ > 1, 8 Feistel permutations, run in vector lanes by SdrGraph::parents_range); the
+// parents of a chunk of nodes are drawn in parallel, the hashes run in order.
 #pragma once
 
 #include <cstdint>
