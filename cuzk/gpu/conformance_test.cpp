@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "cuzk/backend/make_backend.hpp"
+#include "cuzk/backend_factory/make_backend.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/ec/batch_affine.hpp"
 #include "cuzk/ec/scalar_mul.hpp"
