@@ -134,17 +134,13 @@ class SparseTree {
   std::map<std::pair<unsigned, std::uint64_t>, Bytes32> memo_;
 };
 
-/// A fresh seed, or CUZK_SEED when set (printed by the tests for replay).
-inline std::uint64_t fresh_seed() {
-  if (const char* s = std::getenv("CUZK_SEED")) return std::strtoull(s, nullptr, 0);
-  return std::random_device{}() ^ (static_cast<std::uint64_t>(std::random_device{}()) << 32);
-}
-
 }  // namespace cuzk::filecoin::testing
 
 #include "cuzk/filecoin/porep_vanilla_proof.hpp"
+#include "tests/support/seed.hpp"
 
 namespace cuzk::filecoin::testing {
+using cuzk::test::fresh_seed;
 
 /// A C1 output with the real shape of |seal| (random values): partitions × challenges proofs,
 /// tree_d paths of log2(nodes) binary levels, tree_c / tree_r_last paths of the sector's shape,
