@@ -78,9 +78,9 @@ MerkleProof poseidon_tree_proof(const PoseidonTree& tree, std::uint64_t leaf) {
     j /= shape.base;
   }
   if (shape.sub) {
-    p.sub_path.push_back(path_element(i / shape.sub * shape.sub, shape.sub, i, [&](std::uint64_t x) {
-      return node_from_fr(tree.base_root(static_cast<unsigned>(x)));
-    }));
+    p.sub_path.push_back(path_element(
+        i / shape.sub * shape.sub, shape.sub, i,
+        [&](std::uint64_t x) { return node_from_fr(tree.base_root(static_cast<unsigned>(x))); }));
   }
   if (shape.top) {
     p.top_path.push_back(path_element(0, shape.top, i / shape.sub, [&](std::uint64_t x) {
@@ -97,8 +97,8 @@ MerkleProof tree_d_proof(std::span<const Node> tree_d, std::uint64_t leaf) {
   std::uint64_t width = (tree_d.size() + 1) / 2, offset = 0, j = leaf;
   p.leaf = tree_d[leaf];
   while (width > 1) {
-    p.base_path.push_back(
-        path_element(j & ~std::uint64_t{1}, 2, j, [&](std::uint64_t x) { return tree_d[offset + x]; }));
+    p.base_path.push_back(path_element(j & ~std::uint64_t{1}, 2, j,
+                                       [&](std::uint64_t x) { return tree_d[offset + x]; }));
     offset += width;
     width /= 2;
     j /= 2;
@@ -159,10 +159,9 @@ Result<SealedSector> load_sealed_sector(const std::filesystem::path& dir, Thread
   if (!tree_c.ok()) return tree_c.status().with_context("tree_c");
   r.tree_c = std::move(tree_c).value();
   if (node_from_fr(r.tree_c.root()) != info->comm_c)
-    return Status(Errc::unsatisfied, dir.string() +
-                                         ": tree_c rebuilt from the label layers has root " +
-                                         to_hex(node_from_fr(r.tree_c.root())) +
-                                         ", not sector.json's comm_c");
+    return Status(Errc::unsatisfied,
+                  dir.string() + ": tree_c rebuilt from the label layers has root " +
+                      to_hex(node_from_fr(r.tree_c.root())) + ", not sector.json's comm_c");
 
   auto replica = read_node_file(dir / kReplicaFile, config.nodes);
   if (!replica.ok()) return replica.status();
@@ -199,8 +198,10 @@ Result<SealCommitPhase1Output> build_commit1(const SealedSector& sector, const N
   const SealConfig config = sector.info.config();
   if (s.labels.size() != config.layers || s.tree_d.size() != 2 * config.nodes - 1 ||
       s.tree_c.leaves() != config.nodes || s.tree_r_last.leaves() != config.nodes)
-    return Status(Errc::size_mismatch, "the sealed sector's layers or trees do not have the sizes "
-                                       "of " + proof->name);
+    return Status(Errc::size_mismatch,
+                  "the sealed sector's layers or trees do not have the sizes "
+                  "of " +
+                      proof->name);
   const SdrGraph graph(config.nodes, config.porep_id, config.api);
 
   SealCommitPhase1Output out;

@@ -164,11 +164,11 @@ class Commit1Tamper : public ::testing::Test {
   PorepPublicInputs pub_;
 };
 
-#define EXPECT_FAILS_NAMING(msg, needle)                                        \
-  do {                                                                          \
-    const std::string m_ = (msg);                                               \
-    EXPECT_FALSE(m_.empty()) << "accepted";                                     \
-    EXPECT_NE(m_.find(needle), std::string::npos) << "message: " << m_;         \
+#define EXPECT_FAILS_NAMING(msg, needle)                                \
+  do {                                                                  \
+    const std::string m_ = (msg);                                       \
+    EXPECT_FALSE(m_.empty()) << "accepted";                             \
+    EXPECT_NE(m_.find(needle), std::string::npos) << "message: " << m_; \
   } while (0)
 
 TEST_F(Commit1Tamper, LabelByte) {
@@ -199,7 +199,9 @@ TEST_F(Commit1Tamper, PathHashes) {
   c.vanilla_proofs[0][1].comm_d_proofs.base_path[3].hashes[0][0] ^= 1;
   EXPECT_FAILS_NAMING(failure(c), "comm_d_proofs");
   c = c1_;
-  c.vanilla_proofs[0][1].replica_column_proofs.exp_parents[7].inclusion_proof.base_path[0]
+  c.vanilla_proofs[0][1]
+      .replica_column_proofs.exp_parents[7]
+      .inclusion_proof.base_path[0]
       .hashes[6][1] ^= 1;
   EXPECT_FAILS_NAMING(failure(c), "replica_column_proofs.exp_parents[7].inclusion_proof");
   c = c1_;

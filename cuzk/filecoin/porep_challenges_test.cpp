@@ -91,17 +91,15 @@ TEST(PorepChallenges, CountsPerScheme) {
     PorepScheme scheme;
     unsigned partitions, per_partition;
   };
-  for (const Want& w : {Want{"StackedDrg2KiBV1", PorepScheme::interactive, 1, 2},
-                        Want{"StackedDrg8MiBV1_1", PorepScheme::interactive, 1, 2},
-                        Want{"StackedDrg32GiBV1_1", PorepScheme::interactive, 10, 18},
-                        Want{"StackedDrg64GiBV1_1_Feat_SyntheticPoRep", PorepScheme::synthetic,
-                             10, 18},
-                        Want{"StackedDrg2KiBV1_1_Feat_SyntheticPoRep", PorepScheme::synthetic, 1,
-                             2},
-                        Want{"StackedDrg2KiBV1_2_Feat_NonInteractivePoRep",
-                             PorepScheme::non_interactive, 13, 2},
-                        Want{"StackedDrg32GiBV1_2_Feat_NonInteractivePoRep",
-                             PorepScheme::non_interactive, 126, 18}}) {
+  for (const Want& w :
+       {Want{"StackedDrg2KiBV1", PorepScheme::interactive, 1, 2},
+        Want{"StackedDrg8MiBV1_1", PorepScheme::interactive, 1, 2},
+        Want{"StackedDrg32GiBV1_1", PorepScheme::interactive, 10, 18},
+        Want{"StackedDrg64GiBV1_1_Feat_SyntheticPoRep", PorepScheme::synthetic, 10, 18},
+        Want{"StackedDrg2KiBV1_1_Feat_SyntheticPoRep", PorepScheme::synthetic, 1, 2},
+        Want{"StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", PorepScheme::non_interactive, 13, 2},
+        Want{"StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", PorepScheme::non_interactive, 126,
+             18}}) {
     const auto c = porep_challenge_config(seal_proof(w.name).value());
     EXPECT_EQ(c.scheme, w.scheme) << w.name;
     EXPECT_EQ(c.partitions, w.partitions) << w.name;

@@ -34,12 +34,10 @@ Status check_poseidon_path(const MerkleProof& p, const TreeShape& shape, std::ui
   if (!root.ok()) return Status(Errc::unsatisfied, root.status().message());
   if (*root != p.root)
     return Status(Errc::unsatisfied, name + ": the leaf and the path hashes give root " +
-                                         to_hex(*root) + ", the proof's root is " +
-                                         to_hex(p.root));
+                                         to_hex(*root) + ", the proof's root is " + to_hex(p.root));
   if (p.root != expected_root)
     return Status(Errc::unsatisfied, name + ".root " + to_hex(p.root) + " is not " +
-                                         std::string(expected_name) + " " +
-                                         to_hex(expected_root));
+                                         std::string(expected_name) + " " + to_hex(expected_root));
   return {};
 }
 
@@ -47,13 +45,12 @@ Status check_column(const ColumnProof& cp, const TreeShape& shape, std::uint64_t
                     unsigned layers, std::uint64_t node, const Bytes32& comm_c,
                     const std::string& name) {
   if (cp.column.index != node)
-    return Status(Errc::unsatisfied, name + ".column.index is " +
-                                         std::to_string(cp.column.index) + ", expected node " +
-                                         std::to_string(node));
+    return Status(Errc::unsatisfied, name + ".column.index is " + std::to_string(cp.column.index) +
+                                         ", expected node " + std::to_string(node));
   if (cp.column.rows.size() != layers)
-    return Status(Errc::unsatisfied, name + ".column.rows: " +
-                                         std::to_string(cp.column.rows.size()) + " rows, " +
-                                         std::to_string(layers) + " layers expected");
+    return Status(Errc::unsatisfied, name +
+                                         ".column.rows: " + std::to_string(cp.column.rows.size()) +
+                                         " rows, " + std::to_string(layers) + " layers expected");
   std::vector<Fr> rows(layers);
   for (unsigned l = 0; l < layers; ++l) {
     auto x = fr_from_bytes32(cp.column.rows[l], name + ".column.rows[" + std::to_string(l) + "]");
@@ -62,10 +59,9 @@ Status check_column(const ColumnProof& cp, const TreeShape& shape, std::uint64_t
   }
   const Bytes32 h = bytes32_from_fr(column_hash(rows));
   if (cp.inclusion_proof.leaf != h)
-    return Status(Errc::unsatisfied, name + ".inclusion_proof.leaf " +
-                                         to_hex(cp.inclusion_proof.leaf) +
-                                         " is not the column hash of " + name +
-                                         ".column.rows (" + to_hex(h) + ")");
+    return Status(Errc::unsatisfied,
+                  name + ".inclusion_proof.leaf " + to_hex(cp.inclusion_proof.leaf) +
+                      " is not the column hash of " + name + ".column.rows (" + to_hex(h) + ")");
   return check_poseidon_path(cp.inclusion_proof, shape, nodes, node, comm_c, "comm_c",
                              name + ".inclusion_proof");
 }
@@ -108,18 +104,16 @@ Status check_labeling(const LabelingProof& lp, const ReplicaColumnProof& rcp, un
     }
   for (unsigned i = 0; i < kTotalParents; ++i)
     if (lp.parents[i] != *base[i % base.size()])
-      return Status(Errc::unsatisfied, name + ".parents[" + std::to_string(i) + "] " +
-                                           to_hex(lp.parents[i]) +
-                                           " is not replica_column_proofs." +
-                                           from[i % base.size()] + " " +
-                                           to_hex(*base[i % base.size()]));
+      return Status(Errc::unsatisfied,
+                    name + ".parents[" + std::to_string(i) + "] " + to_hex(lp.parents[i]) +
+                        " is not replica_column_proofs." + from[i % base.size()] + " " +
+                        to_hex(*base[i % base.size()]));
   return {};
 }
 
 Status verify_challenge(const SdrGraph& graph, unsigned layers, const TreeShape& shape,
                         const PorepPublicInputs& pub, const Bytes32& comm_c,
-                        const Bytes32& comm_r_last, std::uint64_t c,
-                        const PorepChallengeProof& p) {
+                        const Bytes32& comm_r_last, std::uint64_t c, const PorepChallengeProof& p) {
   const std::uint64_t nodes = graph.nodes();
   // comm_d_proofs: binary SHA-256 tree_d.
   {
@@ -141,34 +135,32 @@ Status verify_challenge(const SdrGraph& graph, unsigned layers, const TreeShape&
                                            " is not the public comm_d " + to_hex(pub.comm_d));
   }
   CUZK_RETURN_IF_ERROR(check_poseidon_path(p.comm_r_last_proof, shape, nodes, c, comm_r_last,
-                                           "comm_r_last (the first proof's)",
-                                           "comm_r_last_proof"));
+                                           "comm_r_last (the first proof's)", "comm_r_last_proof"));
   const ReplicaColumnProof& rcp = p.replica_column_proofs;
   CUZK_RETURN_IF_ERROR(
       check_column(rcp.c_x, shape, nodes, layers, c, comm_c, "replica_column_proofs.c_x"));
   std::array<std::uint32_t, SdrGraph::kDegree> parents;
   graph.parents(c, parents);
   if (rcp.drg_parents.size() != SdrGraph::kBaseDegree)
-    return Status(Errc::unsatisfied, "replica_column_proofs.drg_parents: " +
-                                         std::to_string(rcp.drg_parents.size()) +
-                                         " columns, 6 expected");
+    return Status(Errc::unsatisfied,
+                  "replica_column_proofs.drg_parents: " + std::to_string(rcp.drg_parents.size()) +
+                      " columns, 6 expected");
   if (rcp.exp_parents.size() != SdrGraph::kExpansionDegree)
-    return Status(Errc::unsatisfied, "replica_column_proofs.exp_parents: " +
-                                         std::to_string(rcp.exp_parents.size()) +
-                                         " columns, 8 expected");
+    return Status(Errc::unsatisfied,
+                  "replica_column_proofs.exp_parents: " + std::to_string(rcp.exp_parents.size()) +
+                      " columns, 8 expected");
   for (unsigned i = 0; i < SdrGraph::kBaseDegree; ++i)
-    CUZK_RETURN_IF_ERROR(check_column(rcp.drg_parents[i], shape, nodes, layers, parents[i], comm_c,
-                                      "replica_column_proofs.drg_parents[" + std::to_string(i) +
-                                          "]"));
+    CUZK_RETURN_IF_ERROR(
+        check_column(rcp.drg_parents[i], shape, nodes, layers, parents[i], comm_c,
+                     "replica_column_proofs.drg_parents[" + std::to_string(i) + "]"));
   for (unsigned i = 0; i < SdrGraph::kExpansionDegree; ++i)
-    CUZK_RETURN_IF_ERROR(check_column(rcp.exp_parents[i], shape, nodes, layers,
-                                      parents[SdrGraph::kBaseDegree + i], comm_c,
-                                      "replica_column_proofs.exp_parents[" + std::to_string(i) +
-                                          "]"));
+    CUZK_RETURN_IF_ERROR(
+        check_column(rcp.exp_parents[i], shape, nodes, layers, parents[SdrGraph::kBaseDegree + i],
+                     comm_c, "replica_column_proofs.exp_parents[" + std::to_string(i) + "]"));
   if (p.labeling_proofs.size() != layers)
-    return Status(Errc::unsatisfied, "labeling_proofs: " +
-                                         std::to_string(p.labeling_proofs.size()) + " proofs, " +
-                                         std::to_string(layers) + " layers expected");
+    return Status(Errc::unsatisfied,
+                  "labeling_proofs: " + std::to_string(p.labeling_proofs.size()) + " proofs, " +
+                      std::to_string(layers) + " layers expected");
   for (unsigned l = 1; l <= layers; ++l) {
     const std::string name = "labeling_proofs[" + std::to_string(l - 1) + "]";
     const LabelingProof& lp = p.labeling_proofs[l - 1];
@@ -247,8 +239,7 @@ Status verify_porep_vanilla(const SealProof& proof, const PorepPublicInputs& pub
                                   proofs[i]);
       if (!s.ok())
         return s.with_context("partition " + std::to_string(k) + ", challenge " +
-                              std::to_string(i) + " (node " + std::to_string(challenges[i]) +
-                              ")");
+                              std::to_string(i) + " (node " + std::to_string(challenges[i]) + ")");
     }
   }
   return {};
