@@ -37,19 +37,47 @@ Result<VerifyingKey> parse_polka_vk(const std::vector<std::uint8_t>& b) {
     return p;
   };
   VerifyingKey vk;
-  { auto r_ = g1(); if (!r_.ok()) return r_.status(); vk.alpha_g1 = *r_; }
-  { auto r_ = g1(); if (!r_.ok()) return r_.status(); vk.beta_g1 = *r_; }
-  { auto r_ = g2(); if (!r_.ok()) return r_.status(); vk.beta_g2 = *r_; }
-  { auto r_ = g2(); if (!r_.ok()) return r_.status(); vk.gamma_g2 = *r_; }
-  { auto r_ = g1(); if (!r_.ok()) return r_.status(); vk.delta_g1 = *r_; }
-  { auto r_ = g2(); if (!r_.ok()) return r_.status(); vk.delta_g2 = *r_; }
+  {
+    auto r_ = g1();
+    if (!r_.ok()) return r_.status();
+    vk.alpha_g1 = *r_;
+  }
+  {
+    auto r_ = g1();
+    if (!r_.ok()) return r_.status();
+    vk.beta_g1 = *r_;
+  }
+  {
+    auto r_ = g2();
+    if (!r_.ok()) return r_.status();
+    vk.beta_g2 = *r_;
+  }
+  {
+    auto r_ = g2();
+    if (!r_.ok()) return r_.status();
+    vk.gamma_g2 = *r_;
+  }
+  {
+    auto r_ = g1();
+    if (!r_.ok()) return r_.status();
+    vk.delta_g1 = *r_;
+  }
+  {
+    auto r_ = g2();
+    if (!r_.ok()) return r_.status();
+    vk.delta_g2 = *r_;
+  }
   if (at + 4 > b.size()) return Status(Errc::truncated, "vk: no IC count");
   const std::uint32_t n = std::uint32_t{b[at]} << 24 | std::uint32_t{b[at + 1]} << 16 |
                           std::uint32_t{b[at + 2]} << 8 | b[at + 3];
   at += 4;
   for (std::uint32_t i = 0; i < n; ++i) {
     G1Affine p;
-    { auto r_ = g1(); if (!r_.ok()) return r_.status(); p = *r_; }
+    {
+      auto r_ = g1();
+      if (!r_.ok()) return r_.status();
+      p = *r_;
+    }
     vk.ic.push_back(p);
   }
   if (at != b.size()) return Status(Errc::size_mismatch, "vk: trailing bytes");
@@ -58,14 +86,17 @@ Result<VerifyingKey> parse_polka_vk(const std::vector<std::uint8_t>& b) {
 
 TEST(PorepGroth16, PolkaStorageTwoKiBProofVerifiesWithOurPublicInputs) {
   const char* data_dir = std::getenv("CUZK_FILECOIN_DATA");
-  if (!data_dir) GTEST_SKIP() << "CUZK_FILECOIN_DATA is unset: polka-2kib/porep_2kib.json is needed";
+  if (!data_dir)
+    GTEST_SKIP() << "CUZK_FILECOIN_DATA is unset: polka-2kib/porep_2kib.json is needed";
   std::ifstream in(fs::path(data_dir) / "polka-2kib" / "porep_2kib.json");
   ASSERT_TRUE(in) << "cannot open polka-2kib/porep_2kib.json";
   const nlohmann::json j = nlohmann::json::parse(in);
   auto bytes = [&](const char* key) {
     return parse_hex(j.at(key).get<std::string>(), j.at(key).get<std::string>().size() / 2).value();
   };
-  auto node = [&](const char* key) { return parse_hex32(j.at(key).get<std::string>(), key).value(); };
+  auto node = [&](const char* key) {
+    return parse_hex32(j.at(key).get<std::string>(), key).value();
+  };
 
   auto vk = parse_polka_vk(bytes("verifying_key_hex"));
   ASSERT_TRUE(vk.ok()) << vk.status().to_string();
