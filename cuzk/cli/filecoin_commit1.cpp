@@ -87,8 +87,7 @@ FilecoinRun add_filecoin_commit1(CLI::App& sub) {
   auto o = std::make_shared<Commit1Options>();
   sub.add_option("--sector", o->sector, "Sector directory written by `cuzk filecoin seal`")
       ->required();
-  sub.add_option("--seed", o->seed, "Interactive randomness, 64 hex digits (32 bytes)")
-      ->required();
+  sub.add_option("--seed", o->seed, "Interactive randomness, 64 hex digits (32 bytes)")->required();
   sub.add_option("--out", o->out, "File to write the C1 JSON to")->required();
   sub.add_option("--partition-count", o->partitions,
                  "Prove only the first N partitions (tests and timing; the C1 is then not "
