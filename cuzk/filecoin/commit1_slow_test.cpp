@@ -73,9 +73,10 @@ TEST(Commit1Slow, EightMiBSectorDirectory) {
   auto back = read_c1_json(json);
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(write_c1_json(*back), json);
-  std::printf("C1 8 MiB (%u threads): load (rebuild tree_c, tree_r_last) %.2f s, build %.4f s, "
-              "verify %.4f s, JSON %zu bytes\n",
-              static_cast<unsigned>(pool.size()), load_s, build_s, verify_s, json.size());
+  std::printf(
+      "C1 8 MiB (%u threads): load (rebuild tree_c, tree_r_last) %.2f s, build %.4f s, "
+      "verify %.4f s, JSON %zu bytes\n",
+      static_cast<unsigned>(pool.size()), load_s, build_s, verify_s, json.size());
   fs::remove_all(dir);
 }
 
