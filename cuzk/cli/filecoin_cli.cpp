@@ -12,6 +12,7 @@ FilecoinRun add_filecoin_verify_vanilla(CLI::App& sub);  // filecoin_verify_vani
 FilecoinRun add_filecoin_parent_cache(CLI::App& sub);  // filecoin_parent_cache.cpp
 FilecoinRun add_filecoin_seal(CLI::App& sub);          // filecoin_seal.cpp
 FilecoinRun add_filecoin_unseal(CLI::App& sub);        // filecoin_unseal.cpp
+FilecoinRun add_filecoin_commit1(CLI::App& sub);       // filecoin_commit1.cpp
 
 const std::vector<FilecoinCommand>& filecoin_commands() {
   static const std::vector<FilecoinCommand> table = {
@@ -23,6 +24,8 @@ const std::vector<FilecoinCommand>& filecoin_commands() {
        add_filecoin_verify_vanilla},
       {"seal", "Seal a test-size sector (SDR) into a sector directory", add_filecoin_seal},
       {"unseal", "Recover a sealed sector's data and check its comm_d", add_filecoin_unseal},
+      {"commit1", "C1 output (PoRep vanilla proofs, JSON) of a sector directory for a seed",
+       add_filecoin_commit1},
   };
   return table;
 }

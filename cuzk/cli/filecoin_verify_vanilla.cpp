@@ -1,8 +1,11 @@
 // `cuzk filecoin verify-vanilla`: checks a vanilla proof against its public data without a SNARK
 // (docs/filecoin/formats.md). PoSt (--kind winning|window): the bincode FallbackPoStSectorProof
 // files Curio and filecoin-proofs-api write, one per sector (a file may hold several back to back),
-// verified by filecoin/post_verify.hpp. PoRep and SnapDeals vanilla verification are not written
-// yet (the PoRep one needs the SDR graph's parents).
+// verified by filecoin/post_verify.hpp. PoRep (--kind porep): a C1 output, as JSON or in Curio's
+// envelope, verified by filecoin/porep_verify.hpp; the public data is the C1's own (replica_id,
+// comm_d, comm_r, seed) unless flags override it: --comm-d, --comm-r, --seed, and --prover-id with
+// --sector-id (and --ticket, else the C1's ticket) to recompute replica_id. SnapDeals vanilla
+// verification is not written yet.
 //
 // Public data: 32-byte values as 64 hex digits in stored order (Fr values little-endian, as
 // Filecoin prints them); sector ids and indices as decimal. For several sectors repeat
@@ -19,9 +22,14 @@
 
 #include "cuzk/cli/filecoin_cli.hpp"
 #include "cuzk/filecoin/bytes32.hpp"
+#include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/curio_c1_request.hpp"
+#include "cuzk/filecoin/porep_challenges.hpp"
+#include "cuzk/filecoin/porep_verify.hpp"
 #include "cuzk/filecoin/post_challenges.hpp"
 #include "cuzk/filecoin/post_verify.hpp"
 #include "cuzk/filecoin/registered_proof.hpp"
+#include "cuzk/filecoin/replica_id.hpp"
 
 namespace cuzk::cli {
 namespace {
@@ -38,6 +46,7 @@ struct VerifyVanillaArgs {
   std::optional<std::uint64_t> partition_index;
   std::optional<std::uint64_t> sector_set_size, sector_index;
   std::string comm_d, ticket, seed, comm_r_old, comm_r_new, comm_d_new;
+  std::string c1, porep_id, api_version;
 };
 
 int usage(const std::string& what) {
@@ -74,6 +83,7 @@ Result<std::vector<FallbackPoStSectorProof>> read_post_files(
 }
 
 int run_post(const VerifyVanillaArgs& a) {
+  if (a.vanilla.empty()) return usage("--vanilla is required for --kind " + a.kind);
   auto proof = post_proof(a.registered_proof);
   if (!proof.ok()) return usage("--registered-proof: " + proof.status().message());
   const PostKind want = a.kind == "winning" ? PostKind::winning : PostKind::window;
@@ -147,6 +157,86 @@ int run_post(const VerifyVanillaArgs& a) {
   return 0;
 }
 
+int run_porep(const VerifyVanillaArgs& a) {
+  auto proof = seal_proof(a.registered_proof);
+  if (!proof.ok()) return usage("--registered-proof: " + proof.status().message());
+  if (a.c1.empty()) return usage("--c1 is required for --kind porep");
+  if (!a.porep_id.empty()) {
+    auto p = parse_hex32(a.porep_id, "--porep-id");
+    if (!p.ok()) return usage(p.status().message());
+    std::copy(p->begin(), p->end(), proof->porep_id.begin());
+  }
+  if (!a.api_version.empty()) {
+    auto v = parse_api_version(a.api_version);
+    if (!v.ok()) return usage("--api-version: " + v.status().message());
+    proof->api = *v;
+  }
+  std::ifstream f(a.c1, std::ios::binary);
+  if (!f) return usage(a.c1 + ": cannot open");
+  std::string text{std::istreambuf_iterator<char>(f), {}};
+  // Curio's envelope holds the C1 as base64, so the key "vanilla_proofs" shows only in bare C1.
+  const bool envelope = text.find("\"vanilla_proofs\"") == std::string::npos;
+  auto c1 = envelope ? read_curio_c1_in_place(text) : read_c1_json_in_place(text);
+  if (!c1.ok())
+    return usage(a.c1 + (envelope ? " (Curio envelope)" : " (C1 JSON)") + ": " +
+                 c1.status().to_string());
+  PorepPublicInputs pub = porep_public_inputs(*c1);
+  if (!a.comm_d.empty()) {
+    auto v = fr_flag(a.comm_d, "--comm-d");
+    if (!v.ok()) return usage(v.status().message());
+    pub.comm_d = *v;
+  }
+  if (!a.comm_rs.empty()) {
+    if (a.comm_rs.size() != 1) return usage("--kind porep takes one --comm-r");
+    auto v = fr_flag(a.comm_rs[0], "--comm-r");
+    if (!v.ok()) return usage(v.status().message());
+    pub.comm_r = *v;
+  }
+  if (!a.seed.empty()) {
+    auto v = parse_hex32(a.seed, "--seed");
+    if (!v.ok()) return usage(v.status().message());
+    pub.seed = *v;
+  }
+  bool replica_id_computed = false;
+  if (!a.prover_id.empty() || !a.sector_ids.empty() || !a.ticket.empty()) {
+    if (a.prover_id.empty() || a.sector_ids.size() != 1)
+      return usage(
+          "--prover-id and one --sector-id (and optionally --ticket) recompute replica_id");
+    auto prover = parse_hex32(a.prover_id, "--prover-id");
+    if (!prover.ok()) return usage(prover.status().message());
+    Bytes32 ticket = c1->ticket;
+    if (!a.ticket.empty()) {
+      auto t = parse_hex32(a.ticket, "--ticket");
+      if (!t.ok()) return usage(t.status().message());
+      ticket = *t;
+    }
+    pub.replica_id = replica_id(*prover, a.sector_ids[0], ticket, pub.comm_d, proof->porep_id);
+    replica_id_computed = true;
+  }
+  Status s = verify_porep_vanilla(*proof, pub, *c1);
+  if (!s.ok()) {
+    std::fprintf(stderr, "cuzk filecoin verify-vanilla: invalid: %s\n", s.to_string().c_str());
+    return 1;
+  }
+  const PorepChallengeConfig cc = porep_challenge_config(*proof);
+  nlohmann::json out = {{"valid", true},
+                        {"kind", "porep"},
+                        {"registered_proof", proof->name},
+                        {"api_version", api_version_name(proof->api)},
+                        {"envelope", envelope ? "curio" : "c1"},
+                        {"replica_id", to_hex(pub.replica_id)},
+                        {"replica_id_computed", replica_id_computed},
+                        {"comm_d", to_hex(pub.comm_d)},
+                        {"comm_r", to_hex(pub.comm_r)},
+                        {"seed", to_hex(pub.seed)},
+                        {"partitions", cc.partitions},
+                        {"challenges_per_partition", cc.per_partition}};
+  for (unsigned k = 0; k < cc.partitions; ++k)
+    out["challenges"].push_back(porep_challenges(cc, pub.replica_id, pub.comm_r, pub.seed, k));
+  std::printf("%s\n", out.dump(2).c_str());
+  return 0;
+}
+
 FilecoinRun add_verify_vanilla(CLI::App& sub) {
   auto a = std::make_shared<VerifyVanillaArgs>();
   sub.add_option("--kind", a->kind, "winning | window | porep | snap")
@@ -157,8 +247,7 @@ FilecoinRun add_verify_vanilla(CLI::App& sub) {
       ->required();
   sub.add_option("--vanilla", a->vanilla,
                  "vanilla proof file (PoSt: bincode FallbackPoStSectorProof, one or more per "
-                 "file); repeat for several files")
-      ->required();
+                 "file); repeat for several files (winning, window)");
   sub.add_option("--randomness", a->randomness, "PoSt randomness, 64 hex digits (Fr, LE)");
   sub.add_option("--prover-id", a->prover_id, "prover id, 64 hex digits (Fr, LE)");
   sub.add_option("--sector-id", a->sector_ids, "sector number; repeat in PoSt order");
@@ -169,17 +258,19 @@ FilecoinRun add_verify_vanilla(CLI::App& sub) {
                  "WinningPoSt: size of the eligible sector set (checks the sector selection)");
   sub.add_option("--sector-index", a->sector_index,
                  "WinningPoSt: position of the proven sector in that set");
-  sub.add_option("--comm-d", a->comm_d, "PoRep: comm_d");
-  sub.add_option("--ticket", a->ticket, "PoRep: ticket");
-  sub.add_option("--seed", a->seed, "PoRep: seed");
+  sub.add_option("--c1", a->c1,
+                 "PoRep: C1 output, JSON (SealCommitPhase1Output) or Curio's envelope");
+  sub.add_option("--comm-d", a->comm_d, "PoRep: comm_d (default: the C1's)");
+  sub.add_option("--ticket", a->ticket,
+                 "PoRep: ticket for replica_id with --prover-id/--sector-id (default: the C1's)");
+  sub.add_option("--seed", a->seed, "PoRep: seed (default: the C1's)");
+  sub.add_option("--porep-id", a->porep_id, "PoRep: porep_id (default: the proof's)");
+  sub.add_option("--api-version", a->api_version, "PoRep: API version (default: the proof's)");
   sub.add_option("--comm-r-old", a->comm_r_old, "SnapDeals: comm_r_old");
   sub.add_option("--comm-r-new", a->comm_r_new, "SnapDeals: comm_r_new");
   sub.add_option("--comm-d-new", a->comm_d_new, "SnapDeals: comm_d_new");
   return [a]() -> int {
-    if (a->kind == "porep")
-      return usage(
-          "--kind porep is not yet implemented: the PoRep vanilla verifier needs the SDR graph "
-          "(parents of each challenge)");
+    if (a->kind == "porep") return run_porep(*a);
     if (a->kind == "snap") return usage("--kind snap is not yet implemented");
     return run_post(*a);
   };

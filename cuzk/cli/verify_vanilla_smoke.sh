@@ -38,5 +38,5 @@ expect 1 "inclusion_proofs[0]: the leaf and the path hashes" "${args[@]}" --vani
 head -c 24000 "$proof" >"$tmp/short.vproof"
 expect 2 "truncated" "${args[@]}" --vanilla "$tmp/short.vproof"
 expect 2 "--randomness" "${args[@]/0000000000000000000000000000000000000000000000000000000000000000/ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff}" --vanilla "$proof"
-expect 2 "not yet" filecoin verify-vanilla --kind porep --registered-proof StackedDrg2KiBV1 --vanilla "$proof"
+expect 2 "--c1 is required" filecoin verify-vanilla --kind porep --registered-proof StackedDrg2KiBV1 --vanilla "$proof"
 exit $fail
