@@ -12,6 +12,7 @@ FilecoinRun add_filecoin_verify_vanilla(CLI::App& sub);  // filecoin_verify_vani
 FilecoinRun add_filecoin_parent_cache(CLI::App& sub);  // filecoin_parent_cache.cpp
 FilecoinRun add_filecoin_seal(CLI::App& sub);          // filecoin_seal.cpp
 FilecoinRun add_filecoin_unseal(CLI::App& sub);        // filecoin_unseal.cpp
+FilecoinRun add_filecoin_post_vanilla(CLI::App& sub);  // filecoin_post_vanilla.cpp
 
 const std::vector<FilecoinCommand>& filecoin_commands() {
   static const std::vector<FilecoinCommand> table = {
@@ -23,6 +24,8 @@ const std::vector<FilecoinCommand>& filecoin_commands() {
        add_filecoin_verify_vanilla},
       {"seal", "Seal a test-size sector (SDR) into a sector directory", add_filecoin_seal},
       {"unseal", "Recover a sealed sector's data and check its comm_d", add_filecoin_unseal},
+      {"post-vanilla", "PoSt vanilla proofs (winning/window) of sealed sector directories",
+       add_filecoin_post_vanilla},
   };
   return table;
 }
