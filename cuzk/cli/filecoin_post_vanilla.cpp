@@ -113,12 +113,11 @@ int run(const PostVanillaArgs& a) {
         {{"sector_id", proofs[i].sector_id},
          {"sector_index", positions[i]},
          {"comm_r", to_hex(proofs[i].comm_r)},
-         {"challenges", post_sector_challenges(*proof, *randomness, proofs[i].sector_id,
-                                               positions[i])}});
+         {"challenges",
+          post_sector_challenges(*proof, *randomness, proofs[i].sector_id, positions[i])}});
   out["out"] = a.out;
   out["bytes"] = bytes.size();
-  out["seconds"] =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("%s\n", out.dump(2).c_str());
   return 0;
 }

@@ -10,16 +10,14 @@ namespace cuzk::filecoin {
 
 namespace fs = std::filesystem;
 
-Result<PostSector> load_post_sector(const fs::path& dir, const PostProof& proof,
-                                    ThreadPool& pool) {
+Result<PostSector> load_post_sector(const fs::path& dir, const PostProof& proof, ThreadPool& pool) {
   auto info = read_sector_info(dir);
   if (!info.ok()) return info.status().with_context(dir.string());
   if (info->size != proof.size)
-    return Status(Errc::invalid_argument, dir.string() + ": a " +
-                                              std::string(sector_size_name(info->size)) +
-                                              " sector, but " + proof.name + " proves " +
-                                              std::string(sector_size_name(proof.size)) +
-                                              " sectors");
+    return Status(Errc::invalid_argument,
+                  dir.string() + ": a " + std::string(sector_size_name(info->size)) +
+                      " sector, but " + proof.name + " proves " +
+                      std::string(sector_size_name(proof.size)) + " sectors");
   const std::uint64_t nodes = sector_nodes(info->size);
   auto replica = read_node_file(dir / kReplicaFile, nodes);
   if (!replica.ok()) return replica.status();
@@ -45,9 +43,9 @@ Result<PostSector> load_post_sector(const fs::path& dir, const PostProof& proof,
   if (!comm_c.ok()) return comm_c.status();
   const Node comm_r = node_from_fr(comm_r_of(*comm_c, tree->root()));
   if (comm_r != info->comm_r)
-    return Status(Errc::unsatisfied, dir.string() + ": Poseidon2(comm_c, comm_r_last) = " +
-                                         to_hex(comm_r) + " is not sector.json's comm_r " +
-                                         to_hex(info->comm_r));
+    return Status(Errc::unsatisfied, dir.string() +
+                                         ": Poseidon2(comm_c, comm_r_last) = " + to_hex(comm_r) +
+                                         " is not sector.json's comm_r " + to_hex(info->comm_r));
   return PostSector{std::move(*info), std::move(*tree)};
 }
 
@@ -96,11 +94,11 @@ Result<FallbackPoStSectorProof> post_sector_vanilla_proof(
   sp.inclusion_proofs.reserve(challenges.size());
   for (std::size_t n = 0; n < challenges.size(); ++n) {
     if (challenges[n] >= sector.tree_r_last.leaves())
-      return Status(Errc::out_of_range,
-                    "sector " + std::to_string(sector.info.id.sector_id) + ", challenge " +
-                        std::to_string(n) + ": leaf " + std::to_string(challenges[n]) +
-                        " is past the sector's " + std::to_string(sector.tree_r_last.leaves()) +
-                        " nodes");
+      return Status(Errc::out_of_range, "sector " + std::to_string(sector.info.id.sector_id) +
+                                            ", challenge " + std::to_string(n) + ": leaf " +
+                                            std::to_string(challenges[n]) +
+                                            " is past the sector's " +
+                                            std::to_string(sector.tree_r_last.leaves()) + " nodes");
     sp.inclusion_proofs.push_back(poseidon_tree_proof(sector.tree_r_last, challenges[n]));
   }
   sp.comm_c = sector.info.comm_c;
@@ -129,14 +127,13 @@ Result<std::vector<FallbackPoStSectorProof>> window_post_vanilla_proofs(
   return out;
 }
 
-Result<WinningVanilla> winning_post_vanilla_proof(const PostProof& proof,
-                                                  const Bytes32& randomness,
+Result<WinningVanilla> winning_post_vanilla_proof(const PostProof& proof, const Bytes32& randomness,
                                                   const Bytes32& prover_id,
                                                   std::span<const PostSector> sectors) {
   if (proof.kind != PostKind::winning)
     return Status(Errc::invalid_argument, proof.name + " is not a WinningPoSt proof");
-  auto chosen = winning_post_sector_challenges(randomness, prover_id, sectors.size(),
-                                               proof.sector_count);
+  auto chosen =
+      winning_post_sector_challenges(randomness, prover_id, sectors.size(), proof.sector_count);
   if (!chosen.ok()) return chosen.status();
   WinningVanilla out;
   out.sector_index = (*chosen)[0];
@@ -157,10 +154,9 @@ Result<std::vector<PostSectorProof>> window_post_partition_proof(
   out.reserve(positions->size());
   for (std::uint64_t pos : *positions) {
     if (vanilla[pos].sectors.size() != 1)
-      return Status(Errc::invalid_argument,
-                    "sector " + std::to_string(vanilla[pos].sector_id) + ": " +
-                        std::to_string(vanilla[pos].sectors.size()) +
-                        " SectorProofs, expected 1");
+      return Status(Errc::invalid_argument, "sector " + std::to_string(vanilla[pos].sector_id) +
+                                                ": " + std::to_string(vanilla[pos].sectors.size()) +
+                                                " SectorProofs, expected 1");
     out.push_back(vanilla[pos].sectors[0]);
   }
   return out;

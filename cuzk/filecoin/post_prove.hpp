@@ -53,8 +53,8 @@ MerkleProof poseidon_tree_proof(const PoseidonTree& tree, std::uint64_t leaf);
 
 /// `vanilla_proof` + `generate_single_vanilla_proof`: the proof of |sector| for |challenges|
 /// (challenged leaves); out_of_range naming the challenge when a leaf is past the sector.
-Result<FallbackPoStSectorProof> post_sector_vanilla_proof(const PostSector& sector,
-                                                          std::span<const std::uint64_t> challenges);
+Result<FallbackPoStSectorProof> post_sector_vanilla_proof(
+    const PostSector& sector, std::span<const std::uint64_t> challenges);
 
 /// WindowPoSt: one proof per sector of |sectors| (PoSt order), each at its position.
 Result<std::vector<FallbackPoStSectorProof>> window_post_vanilla_proofs(
@@ -65,8 +65,7 @@ struct WinningVanilla {
   std::uint64_t sector_index = 0;  ///< position in the set
   FallbackPoStSectorProof proof;
 };
-Result<WinningVanilla> winning_post_vanilla_proof(const PostProof& proof,
-                                                  const Bytes32& randomness,
+Result<WinningVanilla> winning_post_vanilla_proof(const PostProof& proof, const Bytes32& randomness,
                                                   const Bytes32& prover_id,
                                                   std::span<const PostSector> sectors);
 

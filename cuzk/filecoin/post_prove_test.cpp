@@ -93,7 +93,8 @@ TEST(PoseidonTreeProof, EveryLeafOfEveryShapeHashesToTheRoot) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   ThreadPool pool(2);
-  for (auto [shape, leaves] : {std::pair{TreeShape{8, 0, 0}, 64ull}, {TreeShape{8, 8, 0}, 512ull},
+  for (auto [shape, leaves] : {std::pair{TreeShape{8, 0, 0}, 64ull},
+                               {TreeShape{8, 8, 0}, 512ull},
                                {TreeShape{8, 8, 2}, 1024ull}}) {
     SCOPED_TRACE(shape.name());
     std::vector<Fr> v;
@@ -248,8 +249,7 @@ TEST_F(PostProve, RefusesAChangedReplicaAndAWrongSize) {
   auto s = load_post_sector(dirs_[0], proof, pool_);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), Errc::unsatisfied);
-  EXPECT_NE(s.status().message().find("comm_r_last"), std::string::npos)
-      << s.status().to_string();
+  EXPECT_NE(s.status().message().find("comm_r_last"), std::string::npos) << s.status().to_string();
   auto big = load_post_sector(dirs_[1], post_proof("StackedDrgWindow32GiBV1").value(), pool_);
   ASSERT_FALSE(big.ok());
   EXPECT_NE(big.status().message().find("32GiB"), std::string::npos) << big.status().to_string();
