@@ -48,8 +48,8 @@ class SparseTree {
   TreeShape shape_;
   std::uint64_t leaves_ = 0;
   unsigned base_levels_ = 0;
-  std::vector<unsigned> arity_;                      ///< per level, leaf level first
-  std::vector<Node> zeros_;                          ///< Z[0..levels]
+  std::vector<unsigned> arity_;                        ///< per level, leaf level first
+  std::vector<Node> zeros_;                            ///< Z[0..levels]
   std::vector<std::map<std::uint64_t, Node>> levels_;  ///< non-zero-subtree nodes per level
 
   Status build(std::map<std::uint64_t, Node> nonzero);

@@ -46,8 +46,8 @@ Node synth_value(std::string_view purpose, std::uint64_t seed, std::uint64_t i, 
   return n;
 }
 
-Result<SynthPost> synth_post(const PostProof& proof, std::uint64_t seed,
-                             std::uint64_t num_sectors, ThreadPool& pool) {
+Result<SynthPost> synth_post(const PostProof& proof, std::uint64_t seed, std::uint64_t num_sectors,
+                             ThreadPool& pool) {
   if (num_sectors == 0) return Status(Errc::invalid_argument, proof.name + ": no sectors");
   if (proof.kind == PostKind::winning && num_sectors != 1)
     return Status(Errc::invalid_argument,
@@ -147,8 +147,9 @@ Node label_of(const Node& replica_id, unsigned layer, std::uint64_t node,
 Result<SynthC1> synth_c1(const SealProof& proof, std::uint64_t seed, ThreadPool& pool) {
   if (proof.scheme != PorepScheme::interactive)
     return Status(Errc::invalid_argument,
-                  proof.name + ": synthetic C1 is not yet written for the synthetic and "
-                               "non-interactive PoRep schemes (only V1 and V1_1)");
+                  proof.name +
+                      ": synthetic C1 is not yet written for the synthetic and "
+                      "non-interactive PoRep schemes (only V1 and V1_1)");
   const std::uint64_t nodes = sector_nodes(proof.size);
   const unsigned layers = sdr_layers(proof.size);
   const TreeShape shape = tree_shape(proof.size);
@@ -173,8 +174,7 @@ Result<SynthC1> synth_c1(const SealProof& proof, std::uint64_t seed, ThreadPool&
   std::vector<std::vector<std::uint64_t>> challenges(partitions);
   std::set<std::uint64_t> challenged;
   for (unsigned k = 0; k < partitions; ++k) {
-    challenges[k] =
-        porep_interactive_challenges(nodes, c1.replica_id, c1.seed, per_partition, k);
+    challenges[k] = porep_interactive_challenges(nodes, c1.replica_id, c1.seed, per_partition, k);
     challenged.insert(challenges[k].begin(), challenges[k].end());
   }
 
@@ -217,7 +217,8 @@ Result<SynthC1> synth_c1(const SealProof& proof, std::uint64_t seed, ThreadPool&
     hashes[i] = node_from_fr(column_hash(f));
   });
   std::map<std::uint64_t, Node> c_leaves, r_leaves;
-  for (std::size_t i = 0; i < column_nodes.size(); ++i) c_leaves.emplace(column_nodes[i], hashes[i]);
+  for (std::size_t i = 0; i < column_nodes.size(); ++i)
+    c_leaves.emplace(column_nodes[i], hashes[i]);
   for (std::uint64_t c : challenged) r_leaves.emplace(c, columns.at(c)[layers - 1]);
   auto tree_c = SparseTree::poseidon(shape, nodes, c_leaves);
   if (!tree_c.ok()) return tree_c.status();

@@ -54,8 +54,8 @@ struct SynthPost {
 /// |num_sectors| sectors of |proof|'s size (WinningPoSt: exactly 1, the whole eligible set, so it
 /// is the selected sector). Sectors are built in parallel on |pool|; the result does not depend
 /// on the thread count.
-Result<SynthPost> synth_post(const PostProof& proof, std::uint64_t seed,
-                             std::uint64_t num_sectors, ThreadPool& pool);
+Result<SynthPost> synth_post(const PostProof& proof, std::uint64_t seed, std::uint64_t num_sectors,
+                             ThreadPool& pool);
 
 /// Interactive PoRep challenges of partition |k| (storage-proofs-porep stacked/vanilla/
 /// challenges.rs InteractiveChallenges::derive; FORMATS.md §3.2 and §7):

@@ -42,7 +42,8 @@ TEST(SparseTree, MatchesDensePoseidonTrees) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   ThreadPool pool(2);
-  for (auto [shape, leaves] : {std::pair{TreeShape{8, 0, 0}, 4096ull}, {TreeShape{8, 8, 0}, 512ull},
+  for (auto [shape, leaves] : {std::pair{TreeShape{8, 0, 0}, 4096ull},
+                               {TreeShape{8, 8, 0}, 512ull},
                                {TreeShape{8, 8, 2}, 1024ull}}) {
     SCOPED_TRACE(shape.name());
     for (unsigned count : {0u, 1u, 5u, 40u}) {
@@ -55,7 +56,8 @@ TEST(SparseTree, MatchesDensePoseidonTrees) {
       ASSERT_EQ(sparse.root(), node_from_fr(full.root())) << count;
       std::vector<std::uint64_t> probe = {0, leaves - 1, rng() % leaves};
       for (const auto& [i, v] : nz) probe.push_back(i);
-      for (std::uint64_t leaf : probe) EXPECT_EQ(sparse.proof(leaf), poseidon_tree_proof(full, leaf));
+      for (std::uint64_t leaf : probe)
+        EXPECT_EQ(sparse.proof(leaf), poseidon_tree_proof(full, leaf));
     }
   }
 }
@@ -159,13 +161,14 @@ TEST(SynthInputs, PostAt32And64GiBVerifies) {
 
 // This test's own PoRep consistency check (the PoRep vanilla verifier is on another branch):
 // empty when every check passes, else the first failure.
-std::string check_c1(const SealCommitPhase1Output& c1, const SynthC1& priv, const SealProof& proof) {
+std::string check_c1(const SealCommitPhase1Output& c1, const SynthC1& priv,
+                     const SealProof& proof) {
   const std::uint64_t nodes = sector_nodes(proof.size);
   const unsigned layers = sdr_layers(proof.size);
   const TreeShape shape = tree_shape(proof.size);
   const TreeShape bin{2, 0, 0};
-  if (c1.replica_id != replica_id(priv.prover_id, priv.sector_id, c1.ticket, c1.comm_d,
-                                  proof.porep_id))
+  if (c1.replica_id !=
+      replica_id(priv.prover_id, priv.sector_id, c1.ticket, c1.comm_d, proof.porep_id))
     return "replica_id";
   const SdrGraph graph(nodes, proof.porep_id, proof.api);
   const unsigned per = porep_challenges_per_partition(proof.size);
@@ -191,8 +194,8 @@ std::string check_c1(const SealCommitPhase1Output& c1, const SynthC1& priv, cons
     const auto want = porep_interactive_challenges(nodes, c1.replica_id, c1.seed, per, k);
     if (c1.vanilla_proofs[k].size() != per) return "challenge count";
     for (unsigned i = 0; i < per; ++i) {
-      const std::string at = " (partition " + std::to_string(k) + ", challenge " +
-                             std::to_string(i) + ")";
+      const std::string at =
+          " (partition " + std::to_string(k) + ", challenge " + std::to_string(i) + ")";
       const PorepChallengeProof& p = c1.vanilla_proofs[k][i];
       const std::uint64_t c = want[i];
       if (p.labeling_proofs.size() != layers || p.labeling_proofs[0].node != c)
@@ -216,8 +219,7 @@ std::string check_c1(const SealCommitPhase1Output& c1, const SynthC1& priv, cons
       for (unsigned j = 0; j < 6; ++j)
         if (auto e = check_column(rc.drg_parents[j], ps[j]); !e.empty()) return e + " drg" + at;
       for (unsigned j = 0; j < 8; ++j)
-        if (auto e = check_column(rc.exp_parents[j], ps[6 + j]); !e.empty())
-          return e + " exp" + at;
+        if (auto e = check_column(rc.exp_parents[j], ps[6 + j]); !e.empty()) return e + " exp" + at;
       // labels: SHA-256(replica_id ‖ u32be(layer) ‖ u64be(node) ‖ 20 zeros ‖ 37 parents)
       for (unsigned layer = 1; layer <= layers; ++layer) {
         const LabelingProof& lp = p.labeling_proofs[layer - 1];
@@ -240,8 +242,8 @@ std::string check_c1(const SealCommitPhase1Output& c1, const SynthC1& priv, cons
           return "label, layer " + std::to_string(layer) + at;
       }
       if (!(p.encoding_proof == p.labeling_proofs.back())) return "encoding proof" + at;
-      const Fr replica = *fr_from_node(rc.c_x.column.rows[layers - 1]) +
-                         *fr_from_node(p.comm_d_proofs.leaf);
+      const Fr replica =
+          *fr_from_node(rc.c_x.column.rows[layers - 1]) + *fr_from_node(p.comm_d_proofs.leaf);
       if (p.comm_r_last_proof.leaf != node_from_fr(replica)) return "encoding" + at;
     }
   }
