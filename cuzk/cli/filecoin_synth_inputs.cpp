@@ -14,8 +14,8 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "cuzk/cli/filecoin_cli.hpp"
@@ -142,8 +142,7 @@ FilecoinRun add_synth_inputs(CLI::App& sub) {
   sub.add_option("--seed", a->seed, "seed of every random value")->required();
   sub.add_option("--sectors", a->sectors,
                  "--kind window: number of sectors (default: one full partition)");
-  sub.add_option("--out", a->out, "output file (PoSt: bincode proofs; porep: C1 JSON)")
-      ->required();
+  sub.add_option("--out", a->out, "output file (PoSt: bincode proofs; porep: C1 JSON)")->required();
   sub.add_option("--threads", a->threads, "worker threads (0: all cores)");
   return [a]() -> int { return run(*a); };
 }
