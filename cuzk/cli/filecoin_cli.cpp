@@ -13,6 +13,8 @@ FilecoinRun add_filecoin_parent_cache(CLI::App& sub);  // filecoin_parent_cache.
 FilecoinRun add_filecoin_seal(CLI::App& sub);          // filecoin_seal.cpp
 FilecoinRun add_filecoin_unseal(CLI::App& sub);        // filecoin_unseal.cpp
 FilecoinRun add_filecoin_commit1(CLI::App& sub);       // filecoin_commit1.cpp
+FilecoinRun add_filecoin_post_vanilla(CLI::App& sub);  // filecoin_post_vanilla.cpp
+FilecoinRun add_filecoin_synth_inputs(CLI::App& sub);  // filecoin_synth_inputs.cpp
 
 const std::vector<FilecoinCommand>& filecoin_commands() {
   static const std::vector<FilecoinCommand> table = {
@@ -26,6 +28,10 @@ const std::vector<FilecoinCommand>& filecoin_commands() {
       {"unseal", "Recover a sealed sector's data and check its comm_d", add_filecoin_unseal},
       {"commit1", "C1 output (PoRep vanilla proofs, JSON) of a sector directory for a seed",
        add_filecoin_commit1},
+      {"post-vanilla", "PoSt vanilla proofs (winning/window) of sealed sector directories",
+       add_filecoin_post_vanilla},
+      {"synth-inputs", "Valid large-sector inputs (PoSt vanilla, C1) without sealing",
+       add_filecoin_synth_inputs},
   };
   return table;
 }
