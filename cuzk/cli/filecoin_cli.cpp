@@ -12,6 +12,8 @@ FilecoinRun add_filecoin_verify_vanilla(CLI::App& sub);  // filecoin_verify_vani
 FilecoinRun add_filecoin_parent_cache(CLI::App& sub);  // filecoin_parent_cache.cpp
 FilecoinRun add_filecoin_seal(CLI::App& sub);          // filecoin_seal.cpp
 FilecoinRun add_filecoin_unseal(CLI::App& sub);        // filecoin_unseal.cpp
+FilecoinRun add_filecoin_update(CLI::App& sub);        // filecoin_update.cpp
+FilecoinRun add_filecoin_snap_vanilla(CLI::App& sub);  // filecoin_snap_vanilla.cpp
 
 const std::vector<FilecoinCommand>& filecoin_commands() {
   static const std::vector<FilecoinCommand> table = {
@@ -23,6 +25,10 @@ const std::vector<FilecoinCommand>& filecoin_commands() {
        add_filecoin_verify_vanilla},
       {"seal", "Seal a test-size sector (SDR) into a sector directory", add_filecoin_seal},
       {"unseal", "Recover a sealed sector's data and check its comm_d", add_filecoin_unseal},
+      {"update", "SnapDeals: encode new data into a sealed sector (or --decode it back)",
+       add_filecoin_update},
+      {"snap-vanilla", "SnapDeals vanilla proofs (bincode PartitionProofs) of an updated sector",
+       add_filecoin_snap_vanilla},
   };
   return table;
 }

@@ -22,8 +22,8 @@ Status check_inputs(const SnapSectorKey& key, const SnapParams& p, unsigned h,
                                            " nodes, the sector has " + std::to_string(p.nodes));
   if (other.size() != p.nodes)
     return Status(Errc::size_mismatch, std::string(other_name) + ": " +
-                                           std::to_string(other.size()) + " nodes, the sector has " +
-                                           std::to_string(p.nodes));
+                                           std::to_string(other.size()) +
+                                           " nodes, the sector has " + std::to_string(p.nodes));
   return {};
 }
 
@@ -60,8 +60,7 @@ Fr comm_r_old_of(const SnapSectorKey& key, Fr* comm_c_out) {
 }
 
 Status check_comms(const SnapSectorKey& key) {
-  if (!fr_from_node(key.comm_c).ok())
-    return Status(Errc::out_of_range, "comm_c is not below r");
+  if (!fr_from_node(key.comm_c).ok()) return Status(Errc::out_of_range, "comm_c is not below r");
   if (!fr_from_node(key.comm_r_last).ok())
     return Status(Errc::out_of_range, "comm_r_last is not below r");
   return {};

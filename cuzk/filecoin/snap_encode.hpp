@@ -28,7 +28,7 @@ namespace cuzk::filecoin {
 /// What an update needs besides the data: the sealed sector's public values and its replica.
 struct SnapSectorKey {
   SectorSize size = SectorSize::s2KiB;
-  Node comm_c{}, comm_r_last{};  ///< of the sealed sector (p_aux)
+  Node comm_c{}, comm_r_last{};   ///< of the sealed sector (p_aux)
   std::span<const Node> replica;  ///< the sealed replica (the sector key), nodes of the size
 };
 

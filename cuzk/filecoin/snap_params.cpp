@@ -75,8 +75,8 @@ std::vector<std::uint64_t> snap_challenges(const SnapParams& p, const Fr& comm_r
   for (unsigned n = 0; n < p.challenges; ++n) {
     const unsigned i = n % per_digest;
     if (i == 0) {
-      digest =
-          snap_gen_randomness(comm_r_new, Fr::from_u64(digest_index + n / per_digest)).to_canonical();
+      digest = snap_gen_randomness(comm_r_new, Fr::from_u64(digest_index + n / per_digest))
+                   .to_canonical();
     }
     std::uint64_t c = 0;
     for (unsigned b = 0; b < bits; ++b) {

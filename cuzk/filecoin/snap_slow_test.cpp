@@ -50,7 +50,8 @@ TEST(SnapSlow, EightMiBUpdateProveVerify) {
   t = std::chrono::steady_clock::now();
   const SnapTrees trees{&sealed.tree_r_last, enc.tree_d, &enc.tree_r, sealed.comm_c};
   std::vector<SnapPartitionProof> proofs;
-  for (unsigned k = 0; k < p.partitions; ++k) proofs.push_back(snap_partition_proof(p, trees, k).value());
+  for (unsigned k = 0; k < p.partitions; ++k)
+    proofs.push_back(snap_partition_proof(p, trees, k).value());
   std::printf("8 MiB: 4 partition proofs %.3f s\n", seconds_since(t));
   for (const SnapPartitionProof& pp : proofs) {
     EXPECT_EQ(pp.apex_leafs.size(), 128u);

@@ -45,10 +45,10 @@ TEST(SnapParamsTest, ConstantsOfStorageProofsUpdate) {
     SectorSize size;
     unsigned partitions, challenges, apex, h_default, h0;
   };
-  for (const Want& w : {Want{SectorSize::s2KiB, 1, 10, 8, 1, 1}, Want{SectorSize::s8MiB, 4, 10, 128, 10, 7},
-                        Want{SectorSize::s512MiB, 16, 86, 128, 10, 7},
-                        Want{SectorSize::s32GiB, 16, 86, 128, 10, 7},
-                        Want{SectorSize::s64GiB, 16, 86, 128, 10, 7}}) {
+  for (const Want& w :
+       {Want{SectorSize::s2KiB, 1, 10, 8, 1, 1}, Want{SectorSize::s8MiB, 4, 10, 128, 10, 7},
+        Want{SectorSize::s512MiB, 16, 86, 128, 10, 7}, Want{SectorSize::s32GiB, 16, 86, 128, 10, 7},
+        Want{SectorSize::s64GiB, 16, 86, 128, 10, 7}}) {
     const SnapParams p = snap_params(w.size);
     SCOPED_TRACE(std::string(sector_size_name(w.size)));
     EXPECT_EQ(p.partitions, w.partitions);
@@ -148,7 +148,8 @@ TEST(SnapChallenges, UpstreamHardcodedVectors) {
   };
   for (const Vector& v : vectors) {
     SCOPED_TRACE("nodes " + std::to_string(v.nodes) + " k " + std::to_string(v.k));
-    const std::vector<std::uint64_t> c = snap_challenges(snap_params(v.nodes).value(), comm_r_new, v.k);
+    const std::vector<std::uint64_t> c =
+        snap_challenges(snap_params(v.nodes).value(), comm_r_new, v.k);
     ASSERT_GE(c.size(), 5u);
     EXPECT_EQ(std::vector<std::uint64_t>(c.begin(), c.begin() + 5),
               std::vector<std::uint64_t>(v.c.begin(), v.c.end()));
@@ -176,14 +177,16 @@ TEST(SnapChallenges, EachPartitionChallengesItsOwnNodes) {
 TEST(MerkleProve, EveryShapeHashesToItsRootAndShowsItsLeaf) {
   std::mt19937_64 rng(11);
   ThreadPool pool(2);
-  for (auto [shape, leaves] : {std::pair{TreeShape{8, 0, 0}, 512u}, std::pair{TreeShape{8, 8, 0}, 512u},
-                               std::pair{TreeShape{8, 8, 2}, 1024u}, std::pair{TreeShape{8, 2, 0}, 128u}}) {
+  for (auto [shape, leaves] :
+       {std::pair{TreeShape{8, 0, 0}, 512u}, std::pair{TreeShape{8, 8, 0}, 512u},
+        std::pair{TreeShape{8, 8, 2}, 1024u}, std::pair{TreeShape{8, 2, 0}, 128u}}) {
     SCOPED_TRACE(shape.name());
     std::vector<Fr> v;
     for (const Node& n : testing::random_fr32(rng, leaves)) v.push_back(fr_from_node(n).value());
     const auto tree = PoseidonTree::build(v, shape, pool).value();
-    for (std::uint64_t c : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{63}, std::uint64_t{64},
-                            std::uint64_t{leaves - 1}, std::uint64_t{rng() % leaves}}) {
+    for (std::uint64_t c :
+         {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{63}, std::uint64_t{64},
+          std::uint64_t{leaves - 1}, std::uint64_t{rng() % leaves}}) {
       const MerkleProof p = poseidon_tree_proof(tree, c);
       ASSERT_TRUE(check_merkle_shape(p, shape, leaves, "p").ok());
       EXPECT_EQ(path_index(p, shape), c);
@@ -225,9 +228,10 @@ const Updated& updated_2kib() {
     u.sealed = testing::seal_random(rng, "StackedDrg2KiBV1_1", pool);
     u.data = testing::random_fr32(rng, 64);
     const auto t0 = std::chrono::steady_clock::now();
-    u.enc = snap_encode({SectorSize::s2KiB, u.sealed.comm_c, u.sealed.comm_r_last, u.sealed.replica},
-                        u.data, 1, pool)
-                .value();
+    u.enc =
+        snap_encode({SectorSize::s2KiB, u.sealed.comm_c, u.sealed.comm_r_last, u.sealed.replica},
+                    u.data, 1, pool)
+            .value();
     const auto t1 = std::chrono::steady_clock::now();
     u.proof = update_proof("StackedDrg2KiBV1").value();
     const SnapParams p = snap_params(SectorSize::s2KiB);
@@ -255,7 +259,8 @@ TEST(Snap2KiB, EncodingMatchesTheSlowTwinAndDecodes) {
   EXPECT_EQ(u.enc.comm_r_old, u.sealed.comm_r);  // Poseidon2(comm_c, comm_r_last) is the seal's
   EXPECT_NE(u.enc.replica, u.sealed.replica);
   ThreadPool pool(2);
-  const SnapSectorKey key{SectorSize::s2KiB, u.sealed.comm_c, u.sealed.comm_r_last, u.sealed.replica};
+  const SnapSectorKey key{SectorSize::s2KiB, u.sealed.comm_c, u.sealed.comm_r_last,
+                          u.sealed.replica};
   EXPECT_EQ(snap_decode(key, u.enc.replica, u.enc.comm_d_new, 1, pool).value(), u.data);
   // Decoding with another comm_d_new (another phi) gives other data.
   Node other = u.enc.comm_d_new;
@@ -266,7 +271,8 @@ TEST(Snap2KiB, EncodingMatchesTheSlowTwinAndDecodes) {
 TEST(Snap2KiB, EncodingRefusesBadInputs) {
   const Updated& u = updated_2kib();
   ThreadPool pool(1);
-  const SnapSectorKey key{SectorSize::s2KiB, u.sealed.comm_c, u.sealed.comm_r_last, u.sealed.replica};
+  const SnapSectorKey key{SectorSize::s2KiB, u.sealed.comm_c, u.sealed.comm_r_last,
+                          u.sealed.replica};
   auto bad_h = snap_encode(key, u.data, 2, pool);
   ASSERT_FALSE(bad_h.ok());
   EXPECT_EQ(bad_h.status().code(), Errc::invalid_argument);
@@ -342,7 +348,8 @@ TEST(Snap2KiB, TamperedProofsAreRefusedByName) {
   m = broken([](SnapPartitionProof& p) { p.challenge_proofs[7].proof_r_new.leaf[3] ^= 4; });
   has(m, "challenge 7");
   // The path index.
-  m = broken([](SnapPartitionProof& p) { p.challenge_proofs[1].proof_r_old.base_path[0].index ^= 1; });
+  m = broken(
+      [](SnapPartitionProof& p) { p.challenge_proofs[1].proof_r_old.base_path[0].index ^= 1; });
   has(m, "challenge 1");
   has(m, "index");
   // comm_c.
@@ -384,7 +391,8 @@ TEST(Snap2KiB, WrongRhoIsRefused) {
   // the challenges in the upper half (high bit 1 with h = 1) fail the encoding check. (A wrong h
   // at 8 MiB: snap_slow_test.)
   const Updated& u = updated_2kib();
-  const Fr phi = snap_phi(fr_from_node(u.enc.comm_d_new).value(), fr_from_node(u.enc.comm_r_old).value());
+  const Fr phi =
+      snap_phi(fr_from_node(u.enc.comm_d_new).value(), fr_from_node(u.enc.comm_r_old).value());
   EXPECT_NE(snap_rho(phi, 0), snap_rho(phi, 1));
   // A proof encoded with rho(high = 0) everywhere (h treated as 0) fails the encoding check.
   ThreadPool pool(1);
@@ -392,13 +400,15 @@ TEST(Snap2KiB, WrongRhoIsRefused) {
   const Fr rho0 = snap_rho(phi, 0);
   std::vector<Fr> leaves;
   for (std::size_t i = 0; i < u.data.size(); ++i)
-    leaves.push_back(fr_from_node(u.sealed.replica[i]).value() + fr_from_node(u.data[i]).value() * rho0);
+    leaves.push_back(fr_from_node(u.sealed.replica[i]).value() +
+                     fr_from_node(u.data[i]).value() * rho0);
   flat.tree_r = PoseidonTree::build(leaves, tree_shape(SectorSize::s2KiB), pool).value();
   const SnapParams p = snap_params(SectorSize::s2KiB);
   const SnapTrees trees{&u.sealed.tree_r_last, flat.tree_d, &flat.tree_r, u.sealed.comm_c};
   const SnapPartitionProof proof = snap_partition_proof(p, trees, 0).value();
   SnapPublic pub = u.pub;
-  pub.comm_r_new = node_from_fr(comm_r_of(fr_from_node(u.sealed.comm_c).value(), flat.tree_r.root()));
+  pub.comm_r_new =
+      node_from_fr(comm_r_of(fr_from_node(u.sealed.comm_c).value(), flat.tree_r.root()));
   const Status s = verify_snap_partition(u.proof, pub, 0, proof);
   ASSERT_FALSE(s.ok());
   has(s.message(), "proof_r_new.leaf");
@@ -426,7 +436,8 @@ TEST(Snap2KiB, UpdateDirectoryRoundTrip) {
   EXPECT_EQ(read_node_file(dir / "replica", 64).value(), u.enc.replica);
   EXPECT_EQ(read_node_file(dir / "sc-02-data-tree-d.dat", 127).value(), u.enc.tree_d);
   // 2 KiB tree_r_last: 64 leaves of arity 8, rows_to_discard 1: only the root is kept.
-  EXPECT_EQ(read_node_file(dir / "sc-02-data-tree-r-last.dat", 1).value()[0], u.enc.comm_r_last_new);
+  EXPECT_EQ(read_node_file(dir / "sc-02-data-tree-r-last.dat", 1).value()[0],
+            u.enc.comm_r_last_new);
   EXPECT_EQ(read_small_file(dir / "p_aux").value().size(), 64u);
   auto bad = parse_update_info_json(R"({"registered_proof":"StackedDrg2KiBV1"})");
   EXPECT_FALSE(bad.ok());

@@ -52,7 +52,7 @@ inline NaiveUpdate naive_snap_encode(SectorSize size, const Node& comm_c, const 
     return hash::poseidon_hash_reference(c2, tag, pre);
   };
   const Fr custom = Fr::from_u64(std::uint64_t{1} << 40);  // Custom(1): 1·2^40
-  const Fr merkle = Fr::from_u64(3);                        // MerkleTree arity 2: 2^2 − 1
+  const Fr merkle = Fr::from_u64(3);                       // MerkleTree arity 2: 2^2 − 1
   NaiveUpdate out;
   // tree_d root, top-down.
   std::function<Node(std::span<const Node>)> d_root = [&](std::span<const Node> l) -> Node {

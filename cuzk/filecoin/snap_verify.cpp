@@ -43,8 +43,8 @@ Status check_path(const MerkleProof& p, bool tree_d, const TreeShape& shape, std
     return fail(at, name + ": the leaf and the path hash to " + to_hex(*root) +
                         ", not the proof's root " + to_hex(p.root));
   if (p.root != want_root)
-    return fail(at, name + ".root " + to_hex(p.root) + " is not " + root_name + " " +
-                        to_hex(want_root));
+    return fail(
+        at, name + ".root " + to_hex(p.root) + " is not " + root_name + " " + to_hex(want_root));
   return {};
 }
 
@@ -61,8 +61,8 @@ Status verify_snap_partition(const UpdateProof& proof, const SnapPublic& pub, un
     return Status(Errc::invalid_argument, where + ": h = " + std::to_string(pub.h) +
                                               " is not one of the size's allowed h values");
   if (v.apex_leafs.size() != p.apex_leaves)
-    return fail(where, "apex_leafs: " + std::to_string(v.apex_leafs.size()) +
-                           " leaves, expected " + std::to_string(p.apex_leaves));
+    return fail(where, "apex_leafs: " + std::to_string(v.apex_leafs.size()) + " leaves, expected " +
+                           std::to_string(p.apex_leaves));
   if (v.challenge_proofs.size() != p.challenges)
     return fail(where, "challenge_proofs: " + std::to_string(v.challenge_proofs.size()) +
                            " proofs, expected " + std::to_string(p.challenges));
@@ -147,7 +147,8 @@ Status verify_snap_partition(const UpdateProof& proof, const SnapPublic& pub, un
                           std::to_string(apex_height) + ", not apex_leafs[" +
                           std::to_string(apex_index) + "] " + to_hex(v.apex_leafs[apex_index]));
     for (unsigned l = partition_from; l < p.challenge_bit_len; ++l)
-      if (cp.proof_d_new.base_path[l].hashes != v.challenge_proofs[0].proof_d_new.base_path[l].hashes)
+      if (cp.proof_d_new.base_path[l].hashes !=
+          v.challenge_proofs[0].proof_d_new.base_path[l].hashes)
         return fail(at, "proof_d_new level " + std::to_string(l) +
                             " (partition path) differs from challenge 0's");
   }

@@ -19,7 +19,8 @@ Status write_text(const fs::path& file, std::span<const std::uint8_t> bytes) {
   if (!f) return Status(Errc::io_error, "cannot create " + file.string());
   if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), f.get()) != bytes.size())
     return Status(Errc::io_error, "cannot write " + file.string());
-  if (std::fclose(f.release()) != 0) return Status(Errc::io_error, "cannot finish " + file.string());
+  if (std::fclose(f.release()) != 0)
+    return Status(Errc::io_error, "cannot finish " + file.string());
   return {};
 }
 
@@ -70,12 +71,11 @@ Result<UpdateInfo> parse_update_info_json(std::string_view text) {
   if (!snap_params(info.size).h_allowed(info.h))
     return Status(Errc::bad_encoding, "update.json: field 'h' = " + std::to_string(info.h) +
                                           " is not allowed for " + info.registered_proof);
-  for (auto [dst, key] : {std::pair{&info.comm_c, "comm_c"},
-                          std::pair{&info.comm_r_last_old, "comm_r_last_old"},
-                          std::pair{&info.comm_r_old, "comm_r_old"},
-                          std::pair{&info.comm_d_new, "comm_d_new"},
-                          std::pair{&info.comm_r_last_new, "comm_r_last_new"},
-                          std::pair{&info.comm_r_new, "comm_r_new"}}) {
+  for (auto [dst, key] :
+       {std::pair{&info.comm_c, "comm_c"}, std::pair{&info.comm_r_last_old, "comm_r_last_old"},
+        std::pair{&info.comm_r_old, "comm_r_old"}, std::pair{&info.comm_d_new, "comm_d_new"},
+        std::pair{&info.comm_r_last_new, "comm_r_last_new"},
+        std::pair{&info.comm_r_new, "comm_r_new"}}) {
     if (!j.contains(key) || !j[key].is_string()) return field_error(key, "a string");
     auto v = parse_hex32(j[key].get<std::string>(), std::string("update.json field '") + key + "'");
     if (!v.ok()) return v.status();
