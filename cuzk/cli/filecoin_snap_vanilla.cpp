@@ -49,8 +49,8 @@ Result<PoseidonTree> tree_of(const fs::path& file, std::uint64_t nodes, const Tr
   for (std::uint64_t i = 0; i < nodes; ++i) {
     auto f = fr_from_node((*replica)[i]);
     if (!f.ok())
-      return Status(Errc::out_of_range, file.string() + ": node " + std::to_string(i) +
-                                            " is not below r");
+      return Status(Errc::out_of_range,
+                    file.string() + ": node " + std::to_string(i) + " is not below r");
     leaves[i] = *f;
   }
   return PoseidonTree::build(std::move(leaves), shape, pool);
@@ -61,10 +61,10 @@ int run(const SnapVanillaOptions& o) {
   if (!u.ok()) return usage_error(u.status().with_context("--sector"));
   const SnapParams p = snap_params(u->size);
   if (o.partition_index && *o.partition_index >= p.partitions)
-    return usage_error(Status(Errc::invalid_argument,
-                              "--partition-index " + std::to_string(*o.partition_index) +
-                                  ": " + u->registered_proof + " has " +
-                                  std::to_string(p.partitions) + " partitions"));
+    return usage_error(
+        Status(Errc::invalid_argument, "--partition-index " + std::to_string(*o.partition_index) +
+                                           ": " + u->registered_proof + " has " +
+                                           std::to_string(p.partitions) + " partitions"));
   const std::uint64_t nodes = p.nodes;
   const TreeShape shape = tree_shape(u->size);
   ThreadPool pool(o.threads);

@@ -1,6 +1,7 @@
 // `cuzk filecoin update`: SnapDeals encoding of new data into a sealed test-size sector (the
 // sealed replica becomes the sector key) into an updated sector directory (filecoin/update_dir.hpp;
 // docs/filecoin/snapdeals.md), and `--decode`: the data back out of an updated directory.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
