@@ -15,6 +15,8 @@ FilecoinRun add_filecoin_unseal(CLI::App& sub);        // filecoin_unseal.cpp
 FilecoinRun add_filecoin_commit1(CLI::App& sub);       // filecoin_commit1.cpp
 FilecoinRun add_filecoin_post_vanilla(CLI::App& sub);  // filecoin_post_vanilla.cpp
 FilecoinRun add_filecoin_synth_inputs(CLI::App& sub);  // filecoin_synth_inputs.cpp
+FilecoinRun add_filecoin_update(CLI::App& sub);        // filecoin_update.cpp
+FilecoinRun add_filecoin_snap_vanilla(CLI::App& sub);  // filecoin_snap_vanilla.cpp
 
 const std::vector<FilecoinCommand>& filecoin_commands() {
   static const std::vector<FilecoinCommand> table = {
@@ -32,6 +34,10 @@ const std::vector<FilecoinCommand>& filecoin_commands() {
        add_filecoin_post_vanilla},
       {"synth-inputs", "Valid large-sector inputs (PoSt vanilla, C1) without sealing",
        add_filecoin_synth_inputs},
+      {"update", "SnapDeals: encode new data into a sealed sector (or --decode it back)",
+       add_filecoin_update},
+      {"snap-vanilla", "SnapDeals vanilla proofs (bincode PartitionProofs) of an updated sector",
+       add_filecoin_snap_vanilla},
   };
   return table;
 }

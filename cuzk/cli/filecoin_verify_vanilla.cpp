@@ -4,8 +4,9 @@
 // verified by filecoin/post_verify.hpp. PoRep (--kind porep): a C1 output, as JSON or in Curio's
 // envelope, verified by filecoin/porep_verify.hpp; the public data is the C1's own (replica_id,
 // comm_d, comm_r, seed) unless flags override it: --comm-d, --comm-r, --seed, and --prover-id with
-// --sector-id (and --ticket, else the C1's ticket) to recompute replica_id. SnapDeals vanilla
-// verification is not written yet.
+// --sector-id (and --ticket, else the C1's ticket) to recompute replica_id. SnapDeals (--kind
+// snap): bincode PartitionProofs, one per partition back to back (or partition K's alone with
+// --partition-index), verified by filecoin/snap_verify.hpp.
 //
 // Public data: 32-byte values as 64 hex digits in stored order (Fr values little-endian, as
 // Filecoin prints them); sector ids and indices as decimal. For several sectors repeat
@@ -18,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cuzk/cli/filecoin_cli.hpp"
@@ -30,6 +32,8 @@
 #include "cuzk/filecoin/post_verify.hpp"
 #include "cuzk/filecoin/registered_proof.hpp"
 #include "cuzk/filecoin/replica_id.hpp"
+#include "cuzk/filecoin/snap_params.hpp"
+#include "cuzk/filecoin/snap_verify.hpp"
 
 namespace cuzk::cli {
 namespace {
@@ -47,6 +51,7 @@ struct VerifyVanillaArgs {
   std::optional<std::uint64_t> sector_set_size, sector_index;
   std::string comm_d, ticket, seed, comm_r_old, comm_r_new, comm_d_new;
   std::string c1, porep_id, api_version;
+  std::optional<unsigned> h;
 };
 
 int usage(const std::string& what) {
@@ -237,6 +242,73 @@ int run_porep(const VerifyVanillaArgs& a) {
   return 0;
 }
 
+Result<std::vector<SnapPartitionProof>> read_snap_files(const std::vector<std::string>& files) {
+  std::vector<SnapPartitionProof> out;
+  for (const std::string& path : files) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return Status(Errc::io_error, path + ": cannot open");
+    const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(f), {}};
+    BincodeReader r(bytes);
+    do {
+      SnapPartitionProof p;
+      Status s = read_snap_partition_proof(r, p);
+      if (!s.ok()) return s.with_context(path + ": PartitionProof " + std::to_string(out.size()));
+      out.push_back(std::move(p));
+    } while (!r.at_end());
+  }
+  return out;
+}
+
+int run_snap(const VerifyVanillaArgs& a) {
+  auto proof = update_proof(a.registered_proof);
+  if (!proof.ok()) return usage("--registered-proof: " + proof.status().message());
+  SnapPublic pub;
+  for (auto [dst, text, flag] : {std::tuple{&pub.comm_r_old, &a.comm_r_old, "--comm-r-old"},
+                                 std::tuple{&pub.comm_d_new, &a.comm_d_new, "--comm-d-new"},
+                                 std::tuple{&pub.comm_r_new, &a.comm_r_new, "--comm-r-new"}}) {
+    if (text->empty()) return usage(std::string(flag) + " is required");
+    auto v = fr_flag(*text, flag);
+    if (!v.ok()) return usage(v.status().message());
+    *dst = *v;
+  }
+  const SnapParams p = snap_params(proof->size);
+  pub.h = a.h.value_or(p.h_default);
+  if (!p.h_allowed(pub.h))
+    return usage("--h " + std::to_string(pub.h) + " is not allowed for " + proof->name);
+  std::optional<unsigned> k;
+  if (a.partition_index) {
+    if (*a.partition_index >= p.partitions)
+      return usage("--partition-index " + std::to_string(*a.partition_index) + ": " + proof->name +
+                   " has " + std::to_string(p.partitions) + " partitions");
+    k = static_cast<unsigned>(*a.partition_index);
+  }
+  auto vanilla = read_snap_files(a.vanilla);
+  if (!vanilla.ok()) {
+    std::fprintf(stderr, "cuzk filecoin verify-vanilla: %s\n",
+                 vanilla.status().to_string().c_str());
+    return 2;
+  }
+  Status s = verify_snap_vanilla(*proof, pub, *vanilla, k);
+  if (!s.ok()) {
+    std::fprintf(stderr, "cuzk filecoin verify-vanilla: invalid: %s\n", s.to_string().c_str());
+    return 1;
+  }
+  nlohmann::json out = {{"valid", true},
+                        {"kind", "snap"},
+                        {"registered_proof", proof->name},
+                        {"comm_r_old", to_hex(pub.comm_r_old)},
+                        {"comm_d_new", to_hex(pub.comm_d_new)},
+                        {"comm_r_new", to_hex(pub.comm_r_new)},
+                        {"h", pub.h},
+                        {"partitions", vanilla->size()}};
+  const unsigned first = k.value_or(0);
+  for (unsigned i = 0; i < vanilla->size(); ++i)
+    out["k_and_h_select"].push_back(*snap_k_and_h_select(p, first + i, pub.h));
+  if (k) out["partition_index"] = *k;
+  std::printf("%s\n", out.dump(2).c_str());
+  return 0;
+}
+
 FilecoinRun add_verify_vanilla(CLI::App& sub) {
   auto a = std::make_shared<VerifyVanillaArgs>();
   sub.add_option("--kind", a->kind, "winning | window | porep | snap")
@@ -252,8 +324,10 @@ FilecoinRun add_verify_vanilla(CLI::App& sub) {
   sub.add_option("--prover-id", a->prover_id, "prover id, 64 hex digits (Fr, LE)");
   sub.add_option("--sector-id", a->sector_ids, "sector number; repeat in PoSt order");
   sub.add_option("--comm-r", a->comm_rs, "comm_r of each --sector-id, 64 hex digits");
-  sub.add_option("--partition-index", a->partition_index,
-                 "WindowPoSt: the sectors given are partition K's (V1 challenge positions)");
+  sub.add_option(
+      "--partition-index", a->partition_index,
+      "WindowPoSt: the sectors given are partition K's (V1 challenge positions); snap: the "
+      "one proof given is partition K's");
   sub.add_option("--sector-set-size", a->sector_set_size,
                  "WinningPoSt: size of the eligible sector set (checks the sector selection)");
   sub.add_option("--sector-index", a->sector_index,
@@ -269,9 +343,10 @@ FilecoinRun add_verify_vanilla(CLI::App& sub) {
   sub.add_option("--comm-r-old", a->comm_r_old, "SnapDeals: comm_r_old");
   sub.add_option("--comm-r-new", a->comm_r_new, "SnapDeals: comm_r_new");
   sub.add_option("--comm-d-new", a->comm_d_new, "SnapDeals: comm_d_new");
+  sub.add_option("--h", a->h, "SnapDeals: the encoding's h (default: h_default of the size)");
   return [a]() -> int {
     if (a->kind == "porep") return run_porep(*a);
-    if (a->kind == "snap") return usage("--kind snap is not yet implemented");
+    if (a->kind == "snap") return run_snap(*a);
     return run_post(*a);
   };
 }
