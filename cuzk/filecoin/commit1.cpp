@@ -1,4 +1,5 @@
 #include "cuzk/filecoin/commit1.hpp"
+#include "cuzk/filecoin/merkle_prove.hpp"
 
 #include <string>
 
@@ -44,7 +45,7 @@ std::vector<Bytes32> labeling_parents(const ReplicaColumnProof& rcp, unsigned la
 
 PorepChallengeProof prove_challenge(const SdrGraph& graph, const SealResult& s, std::uint64_t c) {
   PorepChallengeProof p;
-  p.comm_d_proofs = tree_d_proof(s.tree_d, c);
+  p.comm_d_proofs = tree_d_proof(s.tree_d, (s.tree_d.size() + 1) / 2, c);
   p.comm_r_last_proof = poseidon_tree_proof(s.tree_r_last, c);
   ReplicaColumnProof& rcp = p.replica_column_proofs;
   rcp.c_x = column_proof(s, c);
@@ -62,50 +63,6 @@ PorepChallengeProof prove_challenge(const SdrGraph& graph, const SealResult& s, 
 }
 
 }  // namespace
-
-MerkleProof poseidon_tree_proof(const PoseidonTree& tree, std::uint64_t leaf) {
-  const TreeShape& shape = tree.shape();
-  MerkleProof p;
-  p.kind = merkle_proof_kind(shape);
-  const std::uint64_t w = tree.base_tree_leaves();
-  const unsigned i = static_cast<unsigned>(leaf / w);
-  std::uint64_t j = leaf % w;
-  p.leaf = node_from_fr(tree.base_row(i, 0)[j]);
-  for (unsigned level = 0; level + 1 < tree.base_rows(); ++level) {
-    const std::span<const Fr> row = tree.base_row(i, level);
-    p.base_path.push_back(path_element(j / shape.base * shape.base, shape.base, j,
-                                       [&](std::uint64_t x) { return node_from_fr(row[x]); }));
-    j /= shape.base;
-  }
-  if (shape.sub) {
-    p.sub_path.push_back(path_element(
-        i / shape.sub * shape.sub, shape.sub, i,
-        [&](std::uint64_t x) { return node_from_fr(tree.base_root(static_cast<unsigned>(x))); }));
-  }
-  if (shape.top) {
-    p.top_path.push_back(path_element(0, shape.top, i / shape.sub, [&](std::uint64_t x) {
-      return node_from_fr(tree.sub_roots()[x]);
-    }));
-  }
-  p.root = node_from_fr(tree.root());
-  return p;
-}
-
-MerkleProof tree_d_proof(std::span<const Node> tree_d, std::uint64_t leaf) {
-  MerkleProof p;
-  p.kind = MerkleProofKind::single;
-  std::uint64_t width = (tree_d.size() + 1) / 2, offset = 0, j = leaf;
-  p.leaf = tree_d[leaf];
-  while (width > 1) {
-    p.base_path.push_back(path_element(j & ~std::uint64_t{1}, 2, j,
-                                       [&](std::uint64_t x) { return tree_d[offset + x]; }));
-    offset += width;
-    width /= 2;
-    j /= 2;
-  }
-  p.root = tree_d.back();
-  return p;
-}
 
 Result<SealProof> sector_seal_proof(const SectorInfo& info) {
   auto proof = seal_proof(info.registered_proof);

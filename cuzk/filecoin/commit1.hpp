@@ -24,17 +24,13 @@
 #include "cuzk/base/status.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/filecoin/merkle_proof.hpp"
+#include "cuzk/filecoin/merkle_prove.hpp"
 #include "cuzk/filecoin/porep_vanilla_proof.hpp"
 #include "cuzk/filecoin/poseidon_tree.hpp"
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/filecoin/sector_dir.hpp"
 
 namespace cuzk::filecoin {
-
-/// The inclusion proof of leaf |leaf| in |tree| (Single / Sub / Top by its shape).
-MerkleProof poseidon_tree_proof(const PoseidonTree& tree, std::uint64_t leaf);
-/// The inclusion proof of leaf |leaf| in tree_d given as all its rows, leaves first (2n − 1 nodes).
-MerkleProof tree_d_proof(std::span<const Node> tree_d, std::uint64_t leaf);
 
 /// A sealed sector with everything C1 reads: its public data and the seal's products (labels,
 /// tree_d rows, tree_c, tree_r_last; SealResult::replica may be empty).

@@ -88,7 +88,7 @@ TEST(Commit1, TreeProofsHashToTheRootInEveryShape) {
   for (Node& n : data) n = random_seed(rng);
   const std::vector<Node> tree_d = build_tree_d(data, pool);
   for (std::uint64_t leaf : {0ull, 1ull, 37ull, 63ull}) {
-    const MerkleProof p = tree_d_proof(tree_d, leaf);
+    const MerkleProof p = tree_d_proof(tree_d, (tree_d.size() + 1) / 2, leaf);
     EXPECT_EQ(path_index(p, TreeShape{2, 0, 0}), leaf);
     EXPECT_EQ(p.leaf, data[leaf]);
     EXPECT_EQ(*sha256_root(p, "p"), tree_d.back());

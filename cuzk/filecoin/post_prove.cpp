@@ -1,4 +1,5 @@
 #include "cuzk/filecoin/post_prove.hpp"
+#include "cuzk/filecoin/merkle_prove.hpp"
 
 #include <string>
 #include <utility>
@@ -47,45 +48,6 @@ Result<PostSector> load_post_sector(const fs::path& dir, const PostProof& proof,
                                          ": Poseidon2(comm_c, comm_r_last) = " + to_hex(comm_r) +
                                          " is not sector.json's comm_r " + to_hex(info->comm_r));
   return PostSector{std::move(*info), std::move(*tree)};
-}
-
-MerkleProof poseidon_tree_proof(const PoseidonTree& tree, std::uint64_t leaf) {
-  const TreeShape& shape = tree.shape();
-  const std::uint64_t w = tree.base_tree_leaves();
-  const unsigned i = static_cast<unsigned>(leaf / w);
-  std::uint64_t j = leaf % w;
-  MerkleProof p;
-  p.kind = merkle_proof_kind(shape);
-  p.leaf = node_from_fr(tree.base_row(i, 0)[j]);
-  for (unsigned level = 0; level + 1 < tree.base_rows(); ++level) {
-    const std::span<const Fr> row = tree.base_row(i, level);
-    PathElement e;
-    e.index = j % shape.base;
-    const std::uint64_t first = j - e.index;
-    for (unsigned k = 0; k < shape.base; ++k)
-      if (k != e.index) e.hashes.push_back(node_from_fr(row[first + k]));
-    p.base_path.push_back(std::move(e));
-    j /= shape.base;
-  }
-  if (shape.sub) {
-    // The sub level hashes the base roots of one group of |sub| base trees.
-    PathElement e;
-    e.index = i % shape.sub;
-    const unsigned first = i - static_cast<unsigned>(e.index);
-    for (unsigned k = 0; k < shape.sub; ++k)
-      if (k != e.index) e.hashes.push_back(node_from_fr(tree.base_root(first + k)));
-    p.sub_path.push_back(std::move(e));
-  }
-  if (shape.top) {
-    PathElement e;
-    const unsigned group = i / shape.sub;
-    e.index = group;
-    for (unsigned k = 0; k < shape.top; ++k)
-      if (k != group) e.hashes.push_back(node_from_fr(tree.sub_roots()[k]));
-    p.top_path.push_back(std::move(e));
-  }
-  p.root = node_from_fr(tree.root());
-  return p;
 }
 
 Result<FallbackPoStSectorProof> post_sector_vanilla_proof(

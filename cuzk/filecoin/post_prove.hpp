@@ -28,6 +28,7 @@
 #include "cuzk/base/status.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/filecoin/merkle_proof.hpp"
+#include "cuzk/filecoin/merkle_prove.hpp"
 #include "cuzk/filecoin/poseidon_tree.hpp"
 #include "cuzk/filecoin/post_vanilla_proof.hpp"
 #include "cuzk/filecoin/registered_proof.hpp"
@@ -46,10 +47,6 @@ struct PostSector {
 /// (unsatisfied naming the directory and the value otherwise).
 Result<PostSector> load_post_sector(const std::filesystem::path& dir, const PostProof& proof,
                                     ThreadPool& pool);
-
-/// The inclusion proof of |leaf| in |tree| (MerkleTree::gen_proof: Single, Sub or Top by shape;
-/// leaf level first, siblings in order). |leaf| must be below tree.leaves().
-MerkleProof poseidon_tree_proof(const PoseidonTree& tree, std::uint64_t leaf);
 
 /// `vanilla_proof` + `generate_single_vanilla_proof`: the proof of |sector| for |challenges|
 /// (challenged leaves); out_of_range naming the challenge when a leaf is past the sector.
