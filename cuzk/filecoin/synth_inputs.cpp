@@ -1,5 +1,7 @@
 #include "cuzk/filecoin/synth_inputs.hpp"
 
+#include "cuzk/filecoin/porep_challenges.hpp"
+
 #include <algorithm>
 #include <array>
 #include <map>
@@ -91,33 +93,6 @@ Result<SynthPost> synth_post(const PostProof& proof, std::uint64_t seed, std::ui
   return out;
 }
 
-// ---- Interactive PoRep challenges. To be unified with the PoRep challenge module (FORMATS.md
-// §3.2 / §7, storage-proofs-porep stacked/vanilla/challenges.rs) once it lands. ----
-std::vector<std::uint64_t> porep_interactive_challenges(std::uint64_t nodes, const Node& replica_id,
-                                                        const Node& seed, unsigned per_partition,
-                                                        unsigned k) {
-  std::vector<std::uint64_t> out;
-  for (unsigned i = 0; i < per_partition; ++i) {
-    const std::uint32_t j = per_partition * k + i;
-    std::uint8_t msg[32 + 32 + 4];
-    std::copy(replica_id.begin(), replica_id.end(), msg);
-    std::copy(seed.begin(), seed.end(), msg + 32);
-    for (int b = 0; b < 4; ++b) msg[64 + b] = static_cast<std::uint8_t>(j >> (8 * b));
-    const hash::Digest32 d = hash::sha256(std::span<const std::uint8_t>(msg, sizeof msg));
-    // The digest as a little-endian 256-bit integer, mod (nodes − 1), most significant byte first.
-    const std::uint64_t m = nodes - 1;
-    std::uint64_t r = 0;
-    for (int b = 31; b >= 0; --b) r = ((r << 8) | d[b]) % m;
-    out.push_back(r + 1);
-  }
-  return out;
-}
-
-unsigned porep_challenges_per_partition(SectorSize size) {
-  const unsigned parts = porep_partitions(size);
-  return (porep_min_challenges(size) + parts - 1) / parts;
-}
-
 namespace {
 
 // The 37 parent labels a label hash takes (ℓ = 1: 6 base parents repeated; ℓ > 1: the 14
@@ -154,7 +129,7 @@ Result<SynthC1> synth_c1(const SealProof& proof, std::uint64_t seed, ThreadPool&
   const unsigned layers = sdr_layers(proof.size);
   const TreeShape shape = tree_shape(proof.size);
   const unsigned partitions = porep_partitions(proof.size);
-  const unsigned per_partition = porep_challenges_per_partition(proof.size);
+  const unsigned per_partition = porep_challenge_config(proof).per_partition;
 
   SynthC1 out;
   SealCommitPhase1Output& c1 = out.c1;
@@ -174,7 +149,7 @@ Result<SynthC1> synth_c1(const SealProof& proof, std::uint64_t seed, ThreadPool&
   std::vector<std::vector<std::uint64_t>> challenges(partitions);
   std::set<std::uint64_t> challenged;
   for (unsigned k = 0; k < partitions; ++k) {
-    challenges[k] = porep_interactive_challenges(nodes, c1.replica_id, c1.seed, per_partition, k);
+    challenges[k] = interactive_challenges(nodes, c1.replica_id, c1.seed, per_partition, k);
     challenged.insert(challenges[k].begin(), challenges[k].end());
   }
 

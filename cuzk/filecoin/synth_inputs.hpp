@@ -12,7 +12,7 @@
 //   * C1 (interactive PoRep, API 1.0.0 or 1.1.0): the data is all zero (a committed-capacity
 //     sector), so comm_d is the root of the zero tree_d and replica_id follows from the random
 //     prover_id, sector_id and ticket; the challenges are derived from replica_id and the random
-//     seed (porep_interactive_challenges). Every parent (6 DRG + 8 expander, from the SDR graph) of
+//     seed (porep_challenges.hpp interactive_challenges). Every parent (6 DRG + 8 expander, from the SDR graph) of
 //     a challenged node that is not itself challenged gets a random column (L random labels); the
 //     challenged nodes' labels are then computed, layer by layer in node order, from their
 //     parents' labels exactly as SDR does (so a parent that is also challenged carries its computed
@@ -56,18 +56,6 @@ struct SynthPost {
 /// on the thread count.
 Result<SynthPost> synth_post(const PostProof& proof, std::uint64_t seed, std::uint64_t num_sectors,
                              ThreadPool& pool);
-
-/// Interactive PoRep challenges of partition |k| (storage-proofs-porep stacked/vanilla/
-/// challenges.rs InteractiveChallenges::derive; FORMATS.md §3.2 and §7):
-///   j = per_partition · k + i, c = (LE-int(SHA-256(replica_id ‖ seed ‖ u32le(j))) mod (nodes − 1))
-///   + 1, for i in 0..per_partition.
-/// Written here until the PoRep challenge module (another branch) lands; the two should become one.
-std::vector<std::uint64_t> porep_interactive_challenges(std::uint64_t nodes, const Node& replica_id,
-                                                        const Node& seed, unsigned per_partition,
-                                                        unsigned k);
-
-/// Interactive challenges per partition: ceil(porep_min_challenges / partitions) (2 / 18).
-unsigned porep_challenges_per_partition(SectorSize size);
 
 /// A synthetic C1 and the private values behind it.
 struct SynthC1 {

@@ -13,6 +13,9 @@
 //     parents' labels (SHA-256 over the 1248 bytes built here), the replica node is data + label_L,
 //     comm_r = Poseidon2(comm_c, comm_r_last); its JSON round-trips; a changed label fails.
 #include "cuzk/filecoin/synth_inputs.hpp"
+#include "cuzk/filecoin/parameter_files.hpp"
+#include "cuzk/filecoin/porep_challenges.hpp"
+#include "cuzk/filecoin/porep_verify.hpp"
 
 #include <gtest/gtest.h>
 
@@ -104,17 +107,16 @@ TEST(SynthInputs, PorepInteractiveChallengesMatchPython) {
   for (int i = 0; i < 32; ++i) rid[i] = static_cast<std::uint8_t>(i);
   rid[31] &= 0x3f;
   seed.fill(0xab);
-  const auto p0 = porep_interactive_challenges(std::uint64_t{1} << 30, rid, seed, 18, 0);
+  const auto p0 = interactive_challenges(std::uint64_t{1} << 30, rid, seed, 18, 0);
   ASSERT_EQ(p0.size(), 18u);
   EXPECT_EQ(p0[0], 412333972u);
   EXPECT_EQ(p0[1], 872051382u);
   EXPECT_EQ(p0[17], 758239659u);
-  EXPECT_EQ(porep_interactive_challenges(std::uint64_t{1} << 30, rid, seed, 18, 1)[0], 146887092u);
-  EXPECT_EQ(porep_interactive_challenges(std::uint64_t{1} << 30, rid, seed, 18, 9)[17], 424039611u);
-  EXPECT_EQ(porep_interactive_challenges(64, rid, seed, 2, 0),
-            (std::vector<std::uint64_t>{43, 27}));
-  EXPECT_EQ(porep_challenges_per_partition(SectorSize::s32GiB), 18u);
-  EXPECT_EQ(porep_challenges_per_partition(SectorSize::s2KiB), 2u);
+  EXPECT_EQ(interactive_challenges(std::uint64_t{1} << 30, rid, seed, 18, 1)[0], 146887092u);
+  EXPECT_EQ(interactive_challenges(std::uint64_t{1} << 30, rid, seed, 18, 9)[17], 424039611u);
+  EXPECT_EQ(interactive_challenges(64, rid, seed, 2, 0), (std::vector<std::uint64_t>{43, 27}));
+  EXPECT_EQ(porep_challenges_per_partition(SectorSize::s32GiB, PorepScheme::interactive), 18u);
+  EXPECT_EQ(porep_challenges_per_partition(SectorSize::s2KiB, PorepScheme::interactive), 2u);
 }
 
 void check_post(const char* name, std::uint64_t sectors, std::uint64_t seed) {
@@ -171,7 +173,7 @@ std::string check_c1(const SealCommitPhase1Output& c1, const SynthC1& priv,
       replica_id(priv.prover_id, priv.sector_id, c1.ticket, c1.comm_d, proof.porep_id))
     return "replica_id";
   const SdrGraph graph(nodes, proof.porep_id, proof.api);
-  const unsigned per = porep_challenges_per_partition(proof.size);
+  const unsigned per = porep_challenge_config(proof).per_partition;
   if (c1.vanilla_proofs.size() != porep_partitions(proof.size)) return "partitions";
   const Bytes32 comm_r_last = c1.vanilla_proofs[0][0].comm_r_last_proof.root;
   const Bytes32 comm_c = c1.vanilla_proofs[0][0].replica_column_proofs.c_x.inclusion_proof.root;
@@ -191,7 +193,7 @@ std::string check_c1(const SealCommitPhase1Output& c1, const SynthC1& priv,
     return "";
   };
   for (unsigned k = 0; k < c1.vanilla_proofs.size(); ++k) {
-    const auto want = porep_interactive_challenges(nodes, c1.replica_id, c1.seed, per, k);
+    const auto want = interactive_challenges(nodes, c1.replica_id, c1.seed, per, k);
     if (c1.vanilla_proofs[k].size() != per) return "challenge count";
     for (unsigned i = 0; i < per; ++i) {
       const std::string at =
@@ -259,6 +261,9 @@ void check_synth_c1(const char* name, std::uint64_t seed) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("%s: synthetic C1 in %.2f s\n", name, secs);
   EXPECT_EQ(check_c1(s.c1, s, proof), "");
+  // The project's PoRep vanilla verifier (the check run before any synthesis) accepts it too.
+  const Status v = verify_porep_vanilla(proof, porep_public_inputs(s.c1), s.c1);
+  EXPECT_TRUE(v.ok()) << v.to_string();
   const std::string json = write_c1_json(s.c1);
   EXPECT_EQ(read_c1_json(json).value(), s.c1);
   EXPECT_EQ(synth_c1(proof, seed, pool)->c1, s.c1);
@@ -269,9 +274,11 @@ void check_synth_c1(const char* name, std::uint64_t seed) {
   bad = s;
   bad.c1.vanilla_proofs[0][1].replica_column_proofs.exp_parents[3].column.rows[0][2] ^= 1;
   EXPECT_NE(check_c1(bad.c1, s, proof), "");
+  EXPECT_FALSE(verify_porep_vanilla(proof, porep_public_inputs(bad.c1), bad.c1).ok());
   bad = s;
   bad.c1.seed[0] ^= 1;
   EXPECT_NE(check_c1(bad.c1, s, proof), "");
+  EXPECT_FALSE(verify_porep_vanilla(proof, porep_public_inputs(bad.c1), bad.c1).ok());
 }
 
 TEST(SynthInputs, C1At2KiBIsConsistent) {
