@@ -233,12 +233,13 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
   };
   {
     Reader r{section("daemon"), "daemon", origin, {}};
-    r.only({"listen", "socket_group", "metrics_listen", "max_message_bytes", "journal",
-            "shutdown_grace_s"});
+    r.only({"listen", "socket_group", "metrics_listen", "max_message_bytes", "receive_buffer_bytes",
+            "journal", "shutdown_grace_s"});
     r.strings("listen", c.listen);
     r.str("socket_group", c.socket_group);
     r.str("metrics_listen", c.metrics_listen);
     r.size("max_message_bytes", c.max_message_bytes);
+    r.size_or_auto("receive_buffer_bytes", c.receive_buffer_bytes);
     r.str("journal", c.journal);
     r.uint("shutdown_grace_s", c.shutdown_grace_s);
     CUZK_RETURN_IF_ERROR(r.err);
@@ -248,6 +249,10 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
         c.max_message_bytes > (std::uint64_t{2047} << 20))
       return Status(Errc::out_of_range,
                     origin + ": daemon.max_message_bytes must be 128MiB..2047MiB");
+    if (auto rb = parse_size(c.receive_buffer_bytes); rb && *rb && *rb < c.max_message_bytes)
+      return Status(Errc::out_of_range,
+                    origin + ": daemon.receive_buffer_bytes must be at least max_message_bytes (" +
+                        std::to_string(c.max_message_bytes) + " bytes)");
   }
   {
     Reader r{section("tls"), "tls", origin, {}};
@@ -464,6 +469,18 @@ Result<EngineOptions> engine_options(const DaemonConfig& c) {
   for (int d : c.devices)
     o.devices.push_back(DeviceInfo{.ordinal = d, .name = "device " + std::to_string(d)});
   return o;
+}
+
+Result<std::uint64_t> receive_buffer_bytes(const DaemonConfig& c, const EngineOptions& o) {
+  auto n = parse_size(c.receive_buffer_bytes);
+  if (!n) return n.status().with_context("daemon.receive_buffer_bytes");
+  // auto: room to receive two requests of the largest size at once, or as many bytes as the
+  // engine may hold as inputs when that is more.
+  if (*n == 0) return std::max(2 * c.max_message_bytes, o.input_budget);
+  if (*n < c.max_message_bytes)
+    return Status(Errc::out_of_range,
+                  "daemon.receive_buffer_bytes must be at least max_message_bytes");
+  return *n;
 }
 
 Status check_listen_address(const std::string& addr) {

@@ -20,6 +20,9 @@ struct DaemonConfig {
   std::string socket_group;    ///< group of the unix socket (mode 0660 then; else 0600)
   std::string metrics_listen;  ///< HTTP /metrics on host:port; empty = off
   std::uint64_t max_message_bytes = std::uint64_t{256} << 20;
+  /// gRPC's memory for requests being received, server-wide (a ResourceQuota); "auto" =
+  /// max(2 × max_message_bytes, memory.input_budget).
+  std::string receive_buffer_bytes = "auto";
   std::string journal = "cuzk-journal.db";  ///< empty = no journal
   std::uint32_t shutdown_grace_s = 30;
   // [tls]
@@ -96,5 +99,7 @@ std::uint64_t host_memory_bytes();
 
 /// Engine options from a config: resolves "auto" sizes against host memory.
 Result<EngineOptions> engine_options(const DaemonConfig& c);
+/// daemon.receive_buffer_bytes resolved against |o| (the input budget); at least max_message_bytes.
+Result<std::uint64_t> receive_buffer_bytes(const DaemonConfig& c, const EngineOptions& o);
 
 }  // namespace cuzk::engine

@@ -95,6 +95,20 @@ TEST(Config, ListenAddressesLogLevelAndMemorySizes) {
   bad("[memory]\nbudget = \"0\"\n", "write \"auto\"");
   bad("[memory]\nbudget = 0\n", "memory.budget");
   bad("[memory]\ninput_budget = \"0GiB\"\n", "memory.input_budget");
+  bad("[daemon]\nreceive_buffer_bytes = \"64MiB\"\n", "at least max_message_bytes");
+  bad("[daemon]\nreceive_buffer_bytes = 0\n", "daemon.receive_buffer_bytes");
+  {  // auto: two maximal messages, or the input budget when larger
+    auto c = parse_config("[memory]\nbudget = \"64GiB\"\n");
+    ASSERT_TRUE(c.ok());
+    auto o = engine_options(*c);
+    ASSERT_TRUE(o.ok());
+    EXPECT_EQ(*receive_buffer_bytes(*c, *o), 8ull << 30);  // input budget = 64 GiB / 8
+    o->input_budget = 1 << 20;
+    EXPECT_EQ(*receive_buffer_bytes(*c, *o), 512ull << 20);
+    auto d = parse_config("[daemon]\nreceive_buffer_bytes = \"1GiB\"\n");
+    ASSERT_TRUE(d.ok()) << d.status().to_string();
+    EXPECT_EQ(*receive_buffer_bytes(*d, *o), 1ull << 30);
+  }
   EXPECT_TRUE(parse_config("[daemon]\nlisten = [\"unix:/tmp/a.sock\", \"tcp://[::1]:9820\", "
                            "\":0\", \"127.0.0.1:65535\"]\n")
                   .ok());

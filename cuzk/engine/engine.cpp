@@ -92,13 +92,33 @@ std::string_view job_state_name(JobState s) {
 // reservation) are freed when the last holder lets go, not while a worker still reads them.
 struct Engine::JobInput {
   JobRequest req;
-  Reservation res;
-  std::atomic<std::uint64_t>* counter = nullptr;
-  std::uint64_t bytes = 0;
-  ~JobInput() {
-    if (counter) *counter -= bytes;
-  }
+  InputCharge charge;
 };
+
+InputCharge::InputCharge(InputCharge&& o) noexcept
+    : res_(std::move(o.res_)), counter_(std::exchange(o.counter_, nullptr)) {}
+
+InputCharge& InputCharge::operator=(InputCharge&& o) noexcept {
+  if (this != &o) {
+    reset();
+    res_ = std::move(o.res_);
+    counter_ = std::exchange(o.counter_, nullptr);
+  }
+  return *this;
+}
+
+void InputCharge::shrink_to(std::uint64_t n) {
+  const std::uint64_t held = res_.bytes();
+  if (n >= held) return;
+  if (counter_) *counter_ -= held - n;
+  res_.release(held - n);
+}
+
+void InputCharge::reset() {
+  if (counter_) *counter_ -= res_.bytes();
+  counter_ = nullptr;
+  res_.reset();
+}
 
 struct Engine::Job {
   std::string id;
@@ -541,30 +561,65 @@ void Engine::enqueue_locked(const std::shared_ptr<Job>& job) {
   wake();
 }
 
+InputCharge Engine::try_charge(std::uint64_t n, Priority p) {
+  InputCharge c;
+  // The input count first (compare-exchange: concurrent charges cannot pass the budget together),
+  // then the memory budget.
+  std::uint64_t cur = input_bytes_.load();
+  do {
+    if (n > opt_.input_budget || cur > opt_.input_budget - n) return c;
+  } while (!input_bytes_.compare_exchange_weak(cur, cur + n));
+  if (budget_.try_reserve(n, p) || (release_kept_buffers() > 0 && budget_.try_reserve(n, p))) {
+    c.res_ = Reservation(&budget_, n);
+    c.counter_ = &input_bytes_;
+  } else {
+    input_bytes_ -= n;
+  }
+  return c;
+}
+
+Result<InputCharge> Engine::charge_input(std::uint64_t n) {
+  if (opt_.input_budget == 0 || n == 0) return InputCharge();
+  if (n > opt_.input_budget)
+    return Status(Errc::out_of_memory,
+                  "a request of " + std::to_string(n) + " bytes is larger than the input budget (" +
+                      std::to_string(opt_.input_budget) + " bytes, memory.input_budget)");
+  InputCharge c = try_charge(n, Priority::critical);
+  if (c.bytes() == n) return c;
+  return Status(Errc::out_of_memory,
+                "no room for a request of " + std::to_string(n) + " bytes now (" +
+                    std::to_string(input_bytes_.load()) + " bytes of inputs held, input budget " +
+                    std::to_string(opt_.input_budget) + "; memory budget " +
+                    std::to_string(budget_.used()) + " of " + std::to_string(budget_.limit()) +
+                    " bytes used); retry later");
+}
+
 std::shared_ptr<const Engine::JobInput> Engine::make_input(JobRequest req, Priority p,
-                                                           bool required) {
+                                                           bool required, InputCharge charge) {
   auto in = std::make_shared<JobInput>();
   std::uint64_t n = req.payload_bytes();
   in->req = std::move(req);
   if (opt_.input_budget == 0 || n == 0) return in;
-  const bool fits = input_bytes_.load() + n <= opt_.input_budget;
-  if (fits &&
-      (budget_.try_reserve(n, p) || (release_kept_buffers() > 0 && budget_.try_reserve(n, p)))) {
-    in->res = Reservation(&budget_, n);
-  } else if (required) {
-    return nullptr;
-  } else {
-    spdlog::warn(
-        "resumed job input ({} bytes) does not fit the input budget now; running it uncharged", n);
-    return in;
+  if (charge.bytes() >= n) {
+    charge.shrink_to(n);
+    // The charge may have used the CRITICAL headroom; other jobs may not keep it there.
+    const bool in_headroom = budget_.used() > budget_.limit() - budget_.headroom();
+    if (p == Priority::critical || !in_headroom) {
+      in->charge = std::move(charge);
+      return in;
+    }
+    charge.reset();
   }
-  in->counter = &input_bytes_;
-  in->bytes = n;
-  input_bytes_ += n;
+  charge.reset();
+  in->charge = try_charge(n, p);
+  if (in->charge.bytes() == n) return in;
+  if (required) return nullptr;
+  spdlog::warn(
+      "resumed job input ({} bytes) does not fit the input budget now; running it uncharged", n);
   return in;
 }
 
-Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
+Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client, InputCharge charge) {
   PartitionProver* prover = nullptr;
   auto plan = validate(req, &prover);
   if (!plan) return plan.status();
@@ -604,7 +659,7 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
   job->submitted_unix_ms = unix_ms();
   job->label = kind_label(req);
   job->circuit_id = req.circuit_id;
-  job->input = make_input(std::move(req), job->prio, /*required=*/true);
+  job->input = make_input(std::move(req), job->prio, /*required=*/true, std::move(charge));
   if (!job->input)
     return Status(Errc::out_of_memory, "no room for this job's input now (" +
                                            std::to_string(input_bytes_.load()) +
@@ -615,9 +670,8 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
     rec.job_id = job->id;
     rec.seq = job->seq;
     rec.client = client;
-    rec.req = job->input->req;
     rec.submitted_unix_ms = job->submitted_unix_ms;
-    CUZK_RETURN_IF_ERROR(journal_->record_submit(rec));
+    CUZK_RETURN_IF_ERROR(journal_->record_submit(rec, job->input->req));  // no copy of the input
   }
   jobs_[job->id] = job;
   ++client_pending_[client];

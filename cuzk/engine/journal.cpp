@@ -182,7 +182,7 @@ Status Journal::exec(const char* sql) {
   return {};
 }
 
-Status Journal::record_submit(const JournalRecord& r) {
+Status Journal::record_submit(const JournalRecord& r, const JobRequest& req) {
   std::lock_guard lock(mu_);
   return transaction([&]() -> Status {
     // A job id used again (a failed job resubmitted with its request_id) starts with no partitions.
@@ -202,12 +202,12 @@ Status Journal::record_submit(const JournalRecord& r) {
     st.text(1, r.job_id);
     st.i64(2, static_cast<std::int64_t>(r.seq));
     st.text(3, r.client);
-    st.text(4, r.req.request_id);
-    st.i64(5, static_cast<std::int64_t>(r.req.kind));
-    st.text(6, r.req.circuit_id);
-    st.i64(7, r.req.num_partitions);
-    st.i64(8, static_cast<std::int64_t>(r.req.priority));
-    st.blob(9, encode_request_blob(r.req));
+    st.text(4, req.request_id);
+    st.i64(5, static_cast<std::int64_t>(req.kind));
+    st.text(6, req.circuit_id);
+    st.i64(7, req.num_partitions);
+    st.i64(8, static_cast<std::int64_t>(req.priority));
+    st.blob(9, encode_request_blob(req));
     st.i64(10, static_cast<std::int64_t>(r.state));
     st.blob(11, r.proof);
     st.text(12, r.error);

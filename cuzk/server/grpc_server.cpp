@@ -6,7 +6,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <google/protobuf/io/zero_copy_stream.h>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/impl/codegen/method_handler.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/support/server_interceptor.h>
 #include <cerrno>
@@ -54,7 +56,8 @@ grpc::Status to_grpc(const Status& s) {
   return grpc::Status(code, s.to_string());
 }
 
-engine::JobRequest from_proto(const pb::SubmitProofRequest& m) {
+// The job request of a parsed message; the bytes fields are moved out of |m|, not copied.
+engine::JobRequest from_proto(pb::SubmitProofRequest& m) {
   engine::JobRequest r;
   r.request_id = m.request_id();
   r.kind = static_cast<engine::ProofKind>(m.proof_kind());
@@ -63,16 +66,87 @@ engine::JobRequest from_proto(const pb::SubmitProofRequest& m) {
   r.priority = static_cast<engine::Priority>(m.priority());
   r.sector_size = m.sector_size();
   r.registered_proof = m.registered_proof();
-  r.vanilla_proof = m.vanilla_proof();
-  r.vanilla_proofs.assign(m.vanilla_proofs().begin(), m.vanilla_proofs().end());
+  r.vanilla_proof.swap(*m.mutable_vanilla_proof());
+  // The parse wrote into a string reserved for the whole message (parse_request): a field much
+  // smaller than that gives the rest back.
+  if (r.vanilla_proof.capacity() > 2 * r.vanilla_proof.size() + 4096)
+    r.vanilla_proof.shrink_to_fit();
+  r.vanilla_proofs.resize(static_cast<std::size_t>(m.vanilla_proofs_size()));
+  for (int i = 0; i < m.vanilla_proofs_size(); ++i)
+    r.vanilla_proofs[static_cast<std::size_t>(i)].swap(*m.mutable_vanilla_proofs(i));
   r.sector_number = m.sector_number();
   r.miner_id = m.miner_id();
-  r.randomness = m.randomness();
+  r.randomness.swap(*m.mutable_randomness());
   r.partition_index = m.partition_index();
-  r.comm_r_old = m.comm_r_old();
-  r.comm_r_new = m.comm_r_new();
-  r.comm_d_new = m.comm_d_new();
+  r.comm_r_old.swap(*m.mutable_comm_r_old());
+  r.comm_r_new.swap(*m.mutable_comm_r_new());
+  r.comm_d_new.swap(*m.mutable_comm_d_new());
   return r;
+}
+
+// The slices of a received message as a protobuf input stream that drops each slice as soon as
+// the parser has moved past it (ZeroCopyInputStream: a chunk is valid only until the next call).
+class SliceReader final : public google::protobuf::io::ZeroCopyInputStream {
+ public:
+  explicit SliceReader(grpc::ByteBuffer& bb) {
+    if (!bb.Dump(&slices_).ok()) slices_.clear();
+    bb.Clear();
+  }
+  bool Next(const void** data, int* size) override {
+    if (backed_up_ > 0) {
+      const grpc::Slice& s = slices_[next_ - 1];
+      *data = s.begin() + (s.size() - static_cast<std::size_t>(backed_up_));
+      *size = backed_up_;
+      count_ += backed_up_;
+      backed_up_ = 0;
+      return true;
+    }
+    if (next_ > 0) slices_[next_ - 1] = grpc::Slice();
+    while (next_ < slices_.size()) {
+      const grpc::Slice& s = slices_[next_++];
+      if (s.size() == 0) continue;
+      *data = s.begin();
+      *size = static_cast<int>(s.size());
+      count_ += *size;
+      return true;
+    }
+    return false;
+  }
+  void BackUp(int count) override {
+    backed_up_ = count;
+    count_ -= count;
+  }
+  bool Skip(int count) override {
+    const void* d = nullptr;
+    int n = 0;
+    while (count > 0) {
+      if (!Next(&d, &n)) return false;
+      if (n > count) {
+        BackUp(n - count);
+        return true;
+      }
+      count -= n;
+    }
+    return true;
+  }
+  std::int64_t ByteCount() const override { return count_; }
+
+ private:
+  std::vector<grpc::Slice> slices_;
+  std::size_t next_ = 0;  // the slice Next() returns after this one
+  int backed_up_ = 0;
+  std::int64_t count_ = 0;
+};
+
+// Parses |bb| (|n| bytes) into |msg|, whose SubmitProofRequest is |sub|. vanilla_proof is reserved
+// for the whole message first: protobuf grows a string of more than 50 MB by doubling (a 200 MB
+// input cost 300 MB while the last doubling copied); the reservation's untouched pages are not
+// resident. Merge, not Parse: parsing would clear the message and drop the reservation.
+template <class Msg>
+bool parse_request(grpc::ByteBuffer& bb, std::uint64_t n, pb::SubmitProofRequest* sub, Msg* msg) {
+  sub->mutable_vanilla_proof()->reserve(n);
+  SliceReader in(bb);
+  return msg->MergeFromBoundedZeroCopyStream(&in, static_cast<int>(n));
 }
 
 void to_proto(const engine::JobOutcome& o, pb::AwaitProofResponse* m) {
@@ -101,32 +175,79 @@ std::string client_of(grpc::ServerContext* ctx) {
   return peer;
 }
 
+using RawStreamer = grpc::ServerUnaryStreamer<grpc::ByteBuffer, grpc::ByteBuffer>;
+
+// Method indices in cuzk.v1.ProvingEngine (the order of the rpc lines in prover.proto; the
+// generated WithStreamedUnaryMethod_* classes use the same numbers).
+constexpr int kSubmitProofMethod = 0;
+constexpr int kProveMethod = 2;
+
 class Service final : public pb::ProvingEngine::Service {
  public:
-  explicit Service(Engine& e) : e_(e) {}
+  // SubmitProof and Prove carry the inputs, up to max_message_bytes. They are served as
+  // streamed unary methods over raw bytes (on the wire the same unary call): the handler reads
+  // the message itself, charges its size to the engine's input budget before parsing it (a
+  // request the budget cannot hold is refused without a copy), parses it without growth copies
+  // and moves the inputs into the job.
+  explicit Service(Engine& e) : e_(e) {
+    MarkMethodStreamed(kSubmitProofMethod,
+                       new grpc::internal::StreamedUnaryHandler<grpc::ByteBuffer, grpc::ByteBuffer>(
+                           [this](grpc::ServerContext* ctx, RawStreamer* s) {
+                             return submit_raw(ctx, s, /*prove=*/false);
+                           }));
+    MarkMethodStreamed(kProveMethod,
+                       new grpc::internal::StreamedUnaryHandler<grpc::ByteBuffer, grpc::ByteBuffer>(
+                           [this](grpc::ServerContext* ctx, RawStreamer* s) {
+                             return submit_raw(ctx, s, /*prove=*/true);
+                           }));
+  }
 
-  grpc::Status SubmitProof(grpc::ServerContext* ctx, const pb::SubmitProofRequest* req,
-                           pb::SubmitProofResponse* resp) override {
-    auto r = e_.submit(from_proto(*req), client_of(ctx));
+  grpc::Status submit_raw(grpc::ServerContext* ctx, RawStreamer* stream, bool prove) {
+    const char* method = prove ? "Prove" : "SubmitProof";
+    grpc::ByteBuffer bb;
+    if (!stream->Read(&bb))
+      return grpc::Status(grpc::StatusCode::CANCELLED,
+                          std::string("no ") + method + " request arrived");
+    const std::uint64_t n = bb.Length();
+    auto charge = e_.charge_input(n);
+    if (!charge) return to_grpc(charge.status());  // the received bytes go with |bb|
+    pb::ProveRequest prove_req;
+    pb::SubmitProofRequest submit_req;
+    pb::SubmitProofRequest* sub = prove ? prove_req.mutable_submit() : &submit_req;
+    const bool parsed =
+        prove ? parse_request(bb, n, sub, &prove_req) : parse_request(bb, n, sub, &submit_req);
+    if (!parsed)
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                          std::string("the request to /cuzk.v1.ProvingEngine/") + method +
+                              " does not parse as its protobuf message (truncated, wrong field "
+                              "types or not protobuf)");
+    if (prove && !prove_req.has_submit())
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "Prove needs a submit message");
+    auto r = e_.submit(from_proto(*sub), client_of(ctx), std::move(*charge));
     if (!r) return to_grpc(r.status());
-    resp->set_job_id(r->job_id);
-    resp->set_queue_position(r->queue_position);
-    resp->set_existing(r->existing);
+    grpc::ByteBuffer out;
+    bool own = false;
+    grpc::Status st;
+    if (prove) {
+      pb::ProveResponse resp;
+      st = await(ctx, r->job_id, 0, resp.mutable_result());
+      if (!st.ok()) return st;
+      st = grpc::SerializationTraits<pb::ProveResponse>::Serialize(resp, &out, &own);
+    } else {
+      pb::SubmitProofResponse resp;
+      resp.set_job_id(r->job_id);
+      resp.set_queue_position(r->queue_position);
+      resp.set_existing(r->existing);
+      st = grpc::SerializationTraits<pb::SubmitProofResponse>::Serialize(resp, &out, &own);
+    }
+    if (!st.ok()) return st;
+    if (!stream->Write(out)) return grpc::Status(grpc::StatusCode::CANCELLED, "client went away");
     return grpc::Status::OK;
   }
 
   grpc::Status AwaitProof(grpc::ServerContext* ctx, const pb::AwaitProofRequest* req,
                           pb::AwaitProofResponse* resp) override {
     return await(ctx, req->job_id(), req->timeout_ms(), resp);
-  }
-
-  grpc::Status Prove(grpc::ServerContext* ctx, const pb::ProveRequest* req,
-                     pb::ProveResponse* resp) override {
-    if (!req->has_submit())
-      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "Prove needs a submit message");
-    auto r = e_.submit(from_proto(req->submit()), client_of(ctx));
-    if (!r) return to_grpc(r.status());
-    return await(ctx, r->job_id, 0, resp->mutable_result());
   }
 
   grpc::Status CancelProof(grpc::ServerContext*, const pb::CancelProofRequest* req,
@@ -278,7 +399,8 @@ class Service final : public pb::ProvingEngine::Service {
   Engine& e_;
 };
 
-// A request that does not parse is answered by gRPC's protobuf layer before any handler runs,
+// A request that does not parse (to a method other than SubmitProof and Prove, which parse their
+// own) is answered by gRPC's protobuf layer before any handler runs,
 // with INTERNAL and an empty message (proto3 has no initialization errors to name). Every status
 // our handlers send has a message (to_grpc), so an empty INTERNAL (or "No payload") at
 // PRE_SEND_STATUS is that case: rewritten to INVALID_ARGUMENT naming the method.
@@ -376,6 +498,11 @@ Result<std::unique_ptr<GrpcServer>> GrpcServer::start(engine::Engine& engine,
   grpc::ServerBuilder b;
   b.SetMaxReceiveMessageSize(static_cast<int>(opt.max_message_bytes));
   b.SetMaxSendMessageSize(static_cast<int>(opt.max_message_bytes));
+  if (opt.receive_buffer_bytes) {
+    grpc::ResourceQuota quota("cuzk-requests");
+    quota.Resize(static_cast<std::size_t>(opt.receive_buffer_bytes));
+    b.SetResourceQuota(quota);
+  }
   b.RegisterService(impl->service.get());
   {
     std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> f;

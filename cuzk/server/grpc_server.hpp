@@ -1,7 +1,9 @@
 // GrpcServer: cuzk.v1.ProvingEngine over a unix socket (mode 0600, or 0660 with a group) and/or
 // TCP (loopback unless a host is named; optional TLS / mutual TLS), messages up to
-// max_message_bytes. A thin layer: each RPC converts the message, calls the Engine and maps
-// Errc to a gRPC status code. This is the only translation unit that includes gRPC server headers.
+// max_message_bytes, gRPC's receive buffers bounded by receive_buffer_bytes. A thin layer: each
+// RPC converts the message, calls the Engine and maps Errc to a gRPC status code; SubmitProof and
+// Prove charge the message's bytes to the engine's input budget before parsing it. This is the
+// only translation unit that includes gRPC server headers.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +26,10 @@ struct ServerOptions {
   std::vector<std::string> listen;  ///< "unix:///path", "unix:path", "host:port", ":port"
   std::string socket_group;
   std::uint64_t max_message_bytes = std::uint64_t{256} << 20;
+  /// Bytes gRPC may hold for requests being received, server-wide (a ResourceQuota: past it
+  /// gRPC shrinks flow-control windows, then cancels streams with RESOURCE_EXHAUSTED); 0 = no
+  /// bound. At least max_message_bytes.
+  std::uint64_t receive_buffer_bytes = 0;
   TlsOptions tls;
 };
 
