@@ -118,6 +118,23 @@ struct Reader {
       out.push_back(*s);
     }
   }
+  void uids(const char* k, std::vector<std::uint32_t>& out) {
+    if (!err.ok() || !t.contains(k)) return;
+    auto* a = t[k].as_array();
+    if (!a) {
+      err = type_error(origin, name(k), "an array of user ids");
+      return;
+    }
+    out.clear();
+    for (auto& e : *a) {
+      auto v = e.value<std::int64_t>();
+      if (!v || *v < 0 || *v > 0xfffffffe) {
+        err = type_error(origin, name(k), "an array of user ids (0..4294967294)");
+        return;
+      }
+      out.push_back(static_cast<std::uint32_t>(*v));
+    }
+  }
   void ints(const char* k, std::vector<int>& out) {
     if (!err.ok() || !t.contains(k)) return;
     auto* a = t[k].as_array();
@@ -234,7 +251,7 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
   {
     Reader r{section("daemon"), "daemon", origin, {}};
     r.only({"listen", "socket_group", "metrics_listen", "max_message_bytes", "receive_buffer_bytes",
-            "journal", "shutdown_grace_s"});
+            "journal", "shutdown_grace_s", "admin_uids", "admin_subjects"});
     r.strings("listen", c.listen);
     r.str("socket_group", c.socket_group);
     r.str("metrics_listen", c.metrics_listen);
@@ -242,6 +259,8 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     r.size_or_auto("receive_buffer_bytes", c.receive_buffer_bytes);
     r.str("journal", c.journal);
     r.uint("shutdown_grace_s", c.shutdown_grace_s);
+    r.uids("admin_uids", c.admin_uids);
+    r.strings("admin_subjects", c.admin_subjects);
     CUZK_RETURN_IF_ERROR(r.err);
     if (c.listen.empty())
       return Status(Errc::invalid_argument, origin + ": daemon.listen names no address");

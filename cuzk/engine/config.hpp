@@ -24,6 +24,10 @@ struct DaemonConfig {
   /// max(2 × max_message_bytes, memory.input_budget).
   std::string receive_buffer_bytes = "auto";
   std::string journal = "cuzk-journal.db";  ///< empty = no journal
+  /// Callers that may await, cancel and resubmit every client's jobs (the daemon's own uid may
+  /// too): unix-socket peers by uid, mutual-TLS clients by certificate subject ("CN=ops").
+  std::vector<std::uint32_t> admin_uids;
+  std::vector<std::string> admin_subjects;
   std::uint32_t shutdown_grace_s = 30;
   // [tls]
   std::string tls_cert, tls_key, tls_client_ca;
@@ -52,7 +56,7 @@ struct DaemonConfig {
   std::uint32_t batch_wait_ms = 0;
   bool self_verify = true;
   std::uint32_t job_retention_s = 300;
-  std::uint32_t max_pending_per_client = 64;
+  std::uint32_t max_pending_per_client = 1024;  ///< per caller identity (docs/api.md, Clients)
   std::uint32_t max_pending_total = 0;
   // [gpu] (devices: "auto" → devices empty; "cpu" → cpu_only; [0, 1] → devices)
   bool cpu_only = false;  ///< the CPU backend even where GPUs exist

@@ -123,7 +123,9 @@ void InputCharge::reset() {
 struct Engine::Job {
   std::string id;
   std::uint64_t seq = 0;
-  std::string client;
+  std::string client;  // the pending-job limit's key: the owner (a journal row from before
+                       // owners: the client key it was recorded with)
+  std::string owner;   // Caller::identity of the submitter; empty = no one's
   std::shared_ptr<const JobInput> input;  // reset when the job ends (under mu_)
   std::string label;                      // circuit id or proof kind, for status and metrics
   std::string circuit_id;
@@ -323,6 +325,7 @@ Status Engine::start() {
       job->id = r.job_id;
       job->seq = r.seq;
       job->client = r.client;
+      job->owner = r.owner;
       job->prio =
           r.req.priority == Priority::unspecified ? default_priority(r.req.kind) : r.req.priority;
       job->label = kind_label(r.req);
@@ -619,7 +622,28 @@ std::shared_ptr<const Engine::JobInput> Engine::make_input(JobRequest req, Prior
   return in;
 }
 
-Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client, InputCharge charge) {
+namespace {
+
+// An identity as messages show it (a certificate subject may hold spaces and commas): quoted,
+// control bytes escaped.
+std::string shown_identity(const std::string& identity) {
+  std::string out = "'";
+  append_control_escaped(identity, out);
+  return out + "'";
+}
+
+bool may_see(const Caller& caller, const std::string& owner) {
+  return caller.admin || owner.empty() || owner == caller.identity;
+}
+
+std::string no_job(const std::string& id) {
+  return "no job " + shown(id) + " (unknown, or finished and pruned)";
+}
+
+}  // namespace
+
+Result<SubmitResult> Engine::submit(JobRequest req, const Caller& caller, InputCharge charge) {
+  const std::string& client = caller.identity;
   PartitionProver* prover = nullptr;
   auto plan = validate(req, &prover);
   if (!plan) return plan.status();
@@ -627,6 +651,10 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client, I
   if (!accepting_) return Status(Errc::cancelled, "the daemon is shutting down");
   if (!req.request_id.empty()) {
     auto it = jobs_.find(req.request_id);
+    // Job ids are one namespace: another identity's job is neither returned nor retried.
+    if (it != jobs_.end() && !may_see(caller, it->second->owner))
+      return Status(Errc::invalid_argument, "request_id " + shown(req.request_id) +
+                                                " is in use by another client; choose another");
     if (it != jobs_.end() &&
         (it->second->state != JobState::failed && it->second->state != JobState::cancelled)) {
       SubmitResult r{it->second->id, 0, true};
@@ -638,7 +666,7 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client, I
     }
   }
   if (opt_.max_pending_per_client && client_pending_[client] >= opt_.max_pending_per_client)
-    return Status(Errc::out_of_memory, "client " + shown(client) + " already has " +
+    return Status(Errc::out_of_memory, "client " + shown_identity(client) + " already has " +
                                            std::to_string(client_pending_[client]) +
                                            " unfinished jobs (limit " +
                                            std::to_string(opt_.max_pending_per_client) + ")");
@@ -650,6 +678,7 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client, I
   job->id = req.request_id.empty() ? random_job_id() : req.request_id;
   job->seq = next_seq_++;
   job->client = client;
+  job->owner = caller.identity;
   job->prio = req.priority == Priority::unspecified ? default_priority(req.kind) : req.priority;
   job->prover = prover;
   job->plan = *plan;
@@ -670,6 +699,7 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client, I
     rec.job_id = job->id;
     rec.seq = job->seq;
     rec.client = client;
+    rec.owner = job->owner;
     rec.submitted_unix_ms = job->submitted_unix_ms;
     CUZK_RETURN_IF_ERROR(journal_->record_submit(rec, job->input->req));  // no copy of the input
   }
@@ -677,8 +707,9 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client, I
   ++client_pending_[client];
   ++pending_total_;
   enqueue_locked(job);
-  spdlog::debug("job {} accepted: {} x{} partitions, priority {}, client '{}'", job->id,
-                job->circuit_id, job->plan.partitions, priority_name(job->prio), client);
+  spdlog::debug("job {} accepted: {} x{} partitions, priority {}, client '{}'{}", job->id,
+                job->circuit_id, job->plan.partitions, priority_name(job->prio), client,
+                caller.tag.empty() ? std::string() : " (" + shown(caller.tag) + ")");
   SubmitResult r{job->id, 0, false};
   for (auto& [k, j] : admit_q_) {
     if (j == job) break;
@@ -716,12 +747,12 @@ JobOutcome Engine::outcome_locked(const Job& job) const {
   return o;
 }
 
-Result<JobOutcome> Engine::await(const std::string& job_id, std::chrono::milliseconds timeout) {
+Result<JobOutcome> Engine::await(const std::string& job_id, std::chrono::milliseconds timeout,
+                                 const Caller& caller) {
   std::unique_lock lock(mu_);
   auto it = jobs_.find(job_id);
-  if (it == jobs_.end())
-    return Status(Errc::not_found,
-                  "no job " + shown(job_id) + " (unknown, or finished and pruned)");
+  if (it == jobs_.end() || !may_see(caller, it->second->owner))
+    return Status(Errc::not_found, no_job(job_id));
   auto job = it->second;
   auto pred = [&] { return is_terminal(job->state) || stopping_; };
   if (timeout.count() > 0) {
@@ -737,13 +768,14 @@ Result<JobOutcome> Engine::await(const std::string& job_id, std::chrono::millise
   return o;
 }
 
-Result<bool> Engine::cancel(const std::string& job_id) {
+Result<bool> Engine::cancel(const std::string& job_id, const Caller& caller) {
   std::shared_ptr<Job> job;
   bool was_running = false;
   {
     std::lock_guard lock(mu_);
     auto it = jobs_.find(job_id);
-    if (it == jobs_.end()) return Status(Errc::not_found, "no job " + shown(job_id));
+    if (it == jobs_.end() || !may_see(caller, it->second->owner))
+      return Status(Errc::not_found, no_job(job_id));
     job = it->second;
     if (is_terminal(job->state)) return false;
     was_running = job->state == JobState::running;

@@ -101,6 +101,18 @@ class InputCharge {
   std::atomic<std::uint64_t>* counter_ = nullptr;  // the engine's input bytes, while held
 };
 
+/// Who calls the engine. The server fills it from the connection (docs/api.md, Clients): limits
+/// and job ownership key on |identity|, which the client cannot choose.
+struct Caller {
+  /// The connection's verified identity ("uid:1000", "x509:CN=curio", "ip:10.0.0.5"). Empty: an
+  /// in-process caller; its jobs belong to no one (every caller may await and cancel them).
+  std::string identity;
+  std::string tag;     ///< the client's own label (cuzk-client metadata): logs only
+  bool admin = false;  ///< may await, cancel and resubmit every identity's jobs
+  /// The engine's own user (tests, the CLI in-process): sees every job.
+  static Caller local() { return Caller{.identity = "", .tag = "", .admin = true}; }
+};
+
 struct SubmitResult {
   std::string job_id;
   std::uint32_t queue_position = 0;  ///< jobs ahead of it in the admission order
@@ -163,23 +175,27 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   /// Accepts a job (or returns the existing one with the same request_id). Errors: unimplemented
-  /// (Filecoin kinds), invalid_argument / bad_encoding / out_of_range (the request), not_found
-  /// (unknown circuit), out_of_memory (pending-job limits, or a partition larger than the budget),
-  /// cancelled (shutting down), io_error (journal).
+  /// (Filecoin kinds), invalid_argument / bad_encoding / out_of_range (the request; a request_id
+  /// of another identity's job), not_found (unknown circuit), out_of_memory (pending-job limits,
+  /// or a partition larger than the budget), cancelled (shutting down), io_error (journal).
+  /// The job belongs to |caller|'s identity, and counts in its pending-job limit.
   /// |charge| (from charge_input) pays for the input when it holds enough; what it holds
   /// beyond the input is given back.
-  Result<SubmitResult> submit(JobRequest req, const std::string& client = "",
-                              InputCharge charge = {});
+  Result<SubmitResult> submit(JobRequest req, const Caller& caller = {}, InputCharge charge = {});
   /// Charges a received request's |bytes| to the input budget now (from the budget's CRITICAL
   /// part: the priority is not known before parsing; submit() holds a non-CRITICAL job to the
   /// rest). out_of_memory naming the sizes when they do not fit now, or ever. With no input
   /// budget (0) the charge is empty and nothing is refused.
   Result<InputCharge> charge_input(std::uint64_t bytes);
-  /// Waits for the job's end; timeout 0 = no limit. not_found for an unknown (or pruned) job.
+  /// Waits for the job's end; timeout 0 = no limit. not_found for an unknown (or pruned) job,
+  /// and for another identity's job unless |caller| is an admin (the same answer: nothing is
+  /// revealed about other identities' jobs).
   Result<JobOutcome> await(const std::string& job_id,
-                           std::chrono::milliseconds timeout = std::chrono::milliseconds(0));
+                           std::chrono::milliseconds timeout = std::chrono::milliseconds(0),
+                           const Caller& caller = Caller::local());
   /// Cancels a queued or running job; returns whether it was running. Finished: false.
-  Result<bool> cancel(const std::string& job_id);
+  /// not_found as await().
+  Result<bool> cancel(const std::string& job_id, const Caller& caller = Caller::local());
 
   struct PreloadResult {
     bool already_loaded = false;

@@ -380,16 +380,53 @@ TEST(Engine, AwaitTimeoutAndPruning) {
 
 TEST(Engine, PendingLimitPerClient) {
   Fixture f({.synth_ms = 30, .gpu_ms = 1}, {.max_pending_per_client = 2});
-  EXPECT_TRUE(f.engine->submit(bench_job("c1", 1, 1), "alice").ok());
-  EXPECT_TRUE(f.engine->submit(bench_job("c2", 1, 1), "alice").ok());
-  EXPECT_EQ(f.engine->submit(bench_job("c3", 1, 1), "alice").status().code(), Errc::out_of_memory);
-  EXPECT_TRUE(f.engine->submit(bench_job("c4", 1, 1), "bob").ok());
-  EXPECT_TRUE(
-      f.engine->submit(bench_job("c1", 1, 1), "alice").ok());  // idempotent repeat is not new work
+  EXPECT_TRUE(f.engine->submit(bench_job("c1", 1, 1), Caller{.identity = "alice"}).ok());
+  EXPECT_TRUE(f.engine->submit(bench_job("c2", 1, 1), Caller{.identity = "alice"}).ok());
+  EXPECT_EQ(f.engine->submit(bench_job("c3", 1, 1), Caller{.identity = "alice"}).status().code(),
+            Errc::out_of_memory);
+  // A tag (cuzk-client) is a label within the identity: it does not escape the identity's limit.
+  EXPECT_EQ(f.engine->submit(bench_job("c5", 1, 1), Caller{.identity = "alice", .tag = "x"})
+                .status()
+                .code(),
+            Errc::out_of_memory);
+  EXPECT_TRUE(f.engine->submit(bench_job("c4", 1, 1), Caller{.identity = "bob"}).ok());
+  EXPECT_TRUE(f.engine->submit(bench_job("c1", 1, 1), Caller{.identity = "alice"})
+                  .ok());  // idempotent repeat is not new work
   (void)f.engine->await("c1");
   (void)f.engine->await("c2");
-  EXPECT_TRUE(f.engine->submit(bench_job("c3", 1, 1), "alice").ok());
+  EXPECT_TRUE(f.engine->submit(bench_job("c3", 1, 1), Caller{.identity = "alice"}).ok());
   EXPECT_EQ(f.engine->await("c3")->status, AwaitStatus::completed);
+}
+
+// A job belongs to the identity that submitted it: another identity's await, cancel and
+// resubmit of its id are refused (not_found: nothing is revealed), an admin and the engine's own
+// callers may do all three, and in-process jobs (no identity) are no one's.
+TEST(Engine, JobsBelongToTheirSubmitter) {
+  Fixture f({.synth_ms = 200, .gpu_ms = 1}, {});
+  const Caller alice{.identity = "uid:1000"}, bob{.identity = "uid:1001"};
+  const Caller admin{.identity = "uid:0", .admin = true};
+  ASSERT_TRUE(f.engine->submit(bench_job("a", 1, 1), alice).ok());
+  auto st = f.engine->await("a", 1ms, bob).status();
+  EXPECT_EQ(st.code(), Errc::not_found);
+  EXPECT_EQ(st.message(), "no job 'a' (unknown, or finished and pruned)");  // as for an unknown id
+  EXPECT_EQ(f.engine->cancel("a", bob).status().code(), Errc::not_found);
+  auto taken = f.engine->submit(bench_job("a", 1, 1), bob);
+  EXPECT_EQ(taken.status().code(), Errc::invalid_argument);
+  EXPECT_NE(taken.status().message().find("in use by another client"), std::string::npos);
+  EXPECT_TRUE(f.engine->await("a", 1ms, admin).ok());
+  EXPECT_TRUE(f.engine->await("a", 1ms).ok());                 // Caller::local()
+  auto again = f.engine->submit(bench_job("a", 1, 1), alice);  // the owner's idempotent repeat
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->existing);
+  EXPECT_TRUE(f.engine->cancel("a", alice).ok());
+  EXPECT_EQ(f.engine->await("a", 0ms, alice)->status, AwaitStatus::cancelled);
+  // A cancelled job may be retried by its owner, not by another identity.
+  EXPECT_EQ(f.engine->submit(bench_job("a", 1, 1), bob).status().code(), Errc::invalid_argument);
+  ASSERT_TRUE(f.engine->submit(bench_job("b", 2, 1), bob).ok());
+  EXPECT_TRUE(f.engine->cancel("b", admin).ok());
+  // No identity: anyone's.
+  ASSERT_TRUE(f.engine->submit(bench_job("n", 3, 1)).ok());
+  EXPECT_EQ(f.engine->await("n", 0ms, bob)->status, AwaitStatus::completed);
 }
 
 TEST(Engine, PreloadAndEvict) {
@@ -543,7 +580,7 @@ TEST(Engine, ChargedRequestBytesPayForTheInput) {
   ASSERT_TRUE(c60.ok());
   JobRequest r = bench_job("paid", 4, 1, Priority::critical);
   r.vanilla_proofs = {std::string(10, 'v')};  // 16 + 10 input bytes
-  ASSERT_TRUE(f.engine->submit(std::move(r), "", std::move(*c60)).ok());
+  ASSERT_TRUE(f.engine->submit(std::move(r), {}, std::move(*c60)).ok());
   EXPECT_EQ(f.engine->status().input_bytes, 26u);
   EXPECT_EQ(f.engine->await("paid")->status, AwaitStatus::completed);
   auto t0 = Clock::now();
@@ -562,12 +599,12 @@ TEST(Engine, ChargedRequestBytesPayForTheInput) {
   };
   auto c90 = f.engine->charge_input(90);
   ASSERT_TRUE(c90.ok()) << c90.status().to_string();
-  auto refused = f.engine->submit(job90("normal", Priority::normal), "", std::move(*c90));
+  auto refused = f.engine->submit(job90("normal", Priority::normal), {}, std::move(*c90));
   EXPECT_EQ(refused.status().code(), Errc::out_of_memory) << refused.status().to_string();
   EXPECT_EQ(f.engine->status().input_bytes, 0u);
   auto again = f.engine->charge_input(90);
   ASSERT_TRUE(again.ok());
-  ASSERT_TRUE(f.engine->submit(job90("critical", Priority::critical), "", std::move(*again)).ok());
+  ASSERT_TRUE(f.engine->submit(job90("critical", Priority::critical), {}, std::move(*again)).ok());
   EXPECT_EQ(f.engine->status().input_bytes, 90u);
   f.engine->budget().release(1100);
   EXPECT_EQ(f.engine->await("critical")->status, AwaitStatus::completed);
@@ -631,7 +668,7 @@ TEST(Engine, LoadTestNothingLost) {
         std::uint64_t seed = static_cast<std::uint64_t>(t * 1000 + i);
         auto s =
             f.engine->submit(bench_job(id, seed, 1 + (i % 3), static_cast<Priority>(1 + (i % 4))),
-                             "client" + std::to_string(t));
+                             Caller{.identity = "client" + std::to_string(t)});
         if (!s.ok()) continue;
         if (i % 2 == 0) {
           auto o = f.engine->await(id);

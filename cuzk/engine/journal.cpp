@@ -162,6 +162,15 @@ Result<std::unique_ptr<Journal>> Journal::open(const std::string& path) {
       " kind INTEGER NOT NULL, circuit_id TEXT NOT NULL, num_partitions INTEGER NOT NULL,"
       " priority INTEGER NOT NULL, inputs BLOB NOT NULL, state INTEGER NOT NULL, proof BLOB,"
       " error TEXT, submitted_ms INTEGER NOT NULL, finished_ms INTEGER NOT NULL)"));
+  // owner (the submitter's identity) came later: a journal without the column gets it, and its
+  // rows belong to no one.
+  {
+    Stmt info(db, "SELECT 1 FROM pragma_table_info('jobs') WHERE name='owner'");
+    if (!info.ok())
+      return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db));
+    if (sqlite3_step(info.get()) != SQLITE_ROW)
+      CUZK_RETURN_IF_ERROR(j->exec("ALTER TABLE jobs ADD COLUMN owner TEXT NOT NULL DEFAULT ''"));
+  }
   CUZK_RETURN_IF_ERROR(
       j->exec("CREATE TABLE IF NOT EXISTS partitions ("
               " job_id TEXT NOT NULL, partition INTEGER NOT NULL, seq INTEGER NOT NULL, proof BLOB "
@@ -195,8 +204,8 @@ Status Journal::record_submit(const JournalRecord& r, const JobRequest& req) {
     Stmt st(db_,
             "INSERT OR REPLACE INTO jobs (job_id, seq, client, request_id, kind, circuit_id, "
             "num_partitions, priority,"
-            " inputs, state, proof, error, submitted_ms, finished_ms) VALUES "
-            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+            " inputs, state, proof, error, submitted_ms, finished_ms, owner) VALUES "
+            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     if (!st.ok())
       return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
     st.text(1, r.job_id);
@@ -213,6 +222,7 @@ Status Journal::record_submit(const JournalRecord& r, const JobRequest& req) {
     st.text(12, r.error);
     st.i64(13, r.submitted_unix_ms);
     st.i64(14, r.finished_unix_ms);
+    st.text(15, r.owner);
     if (sqlite3_step(st.get()) != SQLITE_DONE)
       return Status(Errc::io_error, std::string("journal insert: ") + sqlite3_errmsg(db_));
     return {};
@@ -309,7 +319,7 @@ Result<std::vector<JournalRecord>> Journal::load() {
   Stmt st(db_,
           "SELECT job_id, seq, client, request_id, kind, circuit_id, num_partitions, priority, "
           "inputs, state, proof,"
-          " error, submitted_ms, finished_ms FROM jobs ORDER BY seq");
+          " error, submitted_ms, finished_ms, owner FROM jobs ORDER BY seq");
   if (!st.ok())
     return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
   std::vector<JournalRecord> out;
@@ -339,6 +349,7 @@ Result<std::vector<JournalRecord>> Journal::load() {
     r.error = col_bytes(s, 11);
     r.submitted_unix_ms = sqlite3_column_int64(s, 12);
     r.finished_unix_ms = sqlite3_column_int64(s, 13);
+    r.owner = col_bytes(s, 14);
     out.push_back(std::move(r));
   }
   if (rc != SQLITE_DONE)

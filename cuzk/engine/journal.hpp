@@ -23,6 +23,8 @@ struct JournalRecord {
   std::string job_id;
   std::uint64_t seq = 0;
   std::string client;
+  std::string
+      owner;  ///< Caller::identity of the submitter; empty = no one's (and rows from before)
   JobRequest req;
   JobState state = JobState::queued;
   std::string proof;

@@ -235,6 +235,8 @@ int run_daemon(const DaemonOptions& opt) {
   ServerOptions so;
   so.listen = cfg.listen;
   so.socket_group = cfg.socket_group;
+  so.admin_uids = cfg.admin_uids;
+  so.admin_subjects = cfg.admin_subjects;
   so.max_message_bytes = cfg.max_message_bytes;
   auto receive = engine::receive_buffer_bytes(cfg, *eo);
   if (!receive) {

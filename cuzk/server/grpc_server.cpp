@@ -10,9 +10,16 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/impl/codegen/method_handler.h>
 #include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server_posix.h>
 #include <grpcpp/support/server_interceptor.h>
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unordered_map>
 
 #include "cuzk/engine/config.hpp"
 #include "cuzk/server/prover.grpc.pb.h"
@@ -161,19 +168,105 @@ void to_proto(const engine::JobOutcome& o, pb::AwaitProofResponse* m) {
   m->set_total_ms(o.timings.total_ms);
 }
 
-// The client a pending-job limit applies to: the "cuzk-client" metadata when given, else the
-// peer address without its port (one TCP host, or every unix-socket caller together).
-std::string client_of(grpc::ServerContext* ctx) {
-  auto md = ctx->client_metadata();
-  auto it = md.find("cuzk-client");
-  if (it != md.end()) return std::string(it->second.data(), it->second.size());
-  std::string peer = ctx->peer();
-  if (peer.rfind("ipv4:", 0) == 0 || peer.rfind("ipv6:", 0) == 0) {
-    auto colon = peer.rfind(':');
-    if (colon != std::string::npos && colon > 5) peer = peer.substr(0, colon);
+// The uid of each unix-socket connection. The server accepts those connections itself, reads
+// the peer's credentials (SO_PEERCRED: the kernel records them at connect(); the client cannot
+// choose them) and hands the connected socket to gRPC, whose peer string for it is "fd:<n>". A
+// call keeps its transport, hence its fd, open, so the fd of a running call is not reused and
+// the uid recorded at its accept is its caller's.
+class UnixPeers {
+ public:
+  void set(int fd, uid_t uid) {
+    std::lock_guard lock(mu_);
+    uids_[fd] = uid;
   }
-  return peer;
+  std::optional<uid_t> uid_of(int fd) const {
+    std::lock_guard lock(mu_);
+    auto it = uids_.find(fd);
+    if (it == uids_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::unordered_map<int, uid_t> uids_;
+};
+
+// The caller of an RPC (docs/api.md, Clients): limits and job ownership follow the connection's
+// identity, never what the client says about itself. "cuzk-client" metadata is only a label.
+class Identities {
+ public:
+  explicit Identities(const ServerOptions& opt)
+      : admin_uids_(opt.admin_uids), admin_subjects_(opt.admin_subjects) {}
+
+  engine::Caller caller_of(grpc::ServerContext* ctx) const {
+    engine::Caller c = identify(ctx->peer(), ctx->auth_context().get());
+    const auto& md = ctx->client_metadata();
+    if (auto it = md.find("cuzk-client"); it != md.end())
+      c.tag.assign(it->second.data(), it->second.size());
+    return c;
+  }
+
+  engine::Caller identify(const std::string& peer, const grpc::AuthContext* auth) const {
+    engine::Caller c;
+    if (peer.rfind("fd:", 0) == 0) {
+      int fd = -1;
+      try {
+        fd = std::stoi(peer.substr(3));
+      } catch (...) {
+      }
+      if (auto uid = peers.uid_of(fd)) {
+        c.identity = unix_identity(*uid);
+        c.admin = *uid == ::geteuid() ||
+                  std::find(admin_uids_.begin(), admin_uids_.end(), *uid) != admin_uids_.end();
+      } else {
+        c.identity = "unix:unknown";  // not one of ours: no one's identity, never an admin
+      }
+      return c;
+    }
+    if (auto subject = certificate_subject(auth); !subject.empty()) {
+      c.identity = "x509:" + subject;
+      c.admin = std::find(admin_subjects_.begin(), admin_subjects_.end(), subject) !=
+                admin_subjects_.end();
+      return c;
+    }
+    c.identity = "ip:" + peer_host(peer);
+    return c;
+  }
+
+  UnixPeers peers;
+
+ private:
+  std::vector<std::uint32_t> admin_uids_;
+  std::vector<std::string> admin_subjects_;
+};
+
+}  // namespace
+
+std::string unix_identity(std::uint32_t uid) { return "uid:" + std::to_string(uid); }
+
+std::string peer_host(const std::string& peer) {
+  std::string p = peer;
+  for (const char* scheme : {"ipv4:", "ipv6:"})
+    if (p.rfind(scheme, 0) == 0) {
+      p = p.substr(5);
+      const auto colon = p.rfind(':');
+      // "[::1]:5000" and "127.0.0.1:5000": the port is after the last colon (and after "]")
+      if (colon != std::string::npos && (p.find(']') == std::string::npos || colon > p.find(']')))
+        p = p.substr(0, colon);
+      return p;
+    }
+  return p;
 }
+
+std::string certificate_subject(const grpc::AuthContext* auth) {
+  if (!auth || !auth->IsPeerAuthenticated()) return {};
+  for (const char* name : {GRPC_X509_SUBJECT_PROPERTY_NAME, GRPC_X509_CN_PROPERTY_NAME})
+    for (const auto& v : auth->FindPropertyValues(name))
+      if (!v.empty()) return std::string(v.data(), v.size());
+  return {};
+}
+
+namespace {
 
 using RawStreamer = grpc::ServerUnaryStreamer<grpc::ByteBuffer, grpc::ByteBuffer>;
 
@@ -189,7 +282,7 @@ class Service final : public pb::ProvingEngine::Service {
   // the message itself, charges its size to the engine's input budget before parsing it (a
   // request the budget cannot hold is refused without a copy), parses it without growth copies
   // and moves the inputs into the job.
-  explicit Service(Engine& e) : e_(e) {
+  Service(Engine& e, const Identities& ids) : e_(e), ids_(ids) {
     MarkMethodStreamed(kSubmitProofMethod,
                        new grpc::internal::StreamedUnaryHandler<grpc::ByteBuffer, grpc::ByteBuffer>(
                            [this](grpc::ServerContext* ctx, RawStreamer* s) {
@@ -223,14 +316,15 @@ class Service final : public pb::ProvingEngine::Service {
                               "types or not protobuf)");
     if (prove && !prove_req.has_submit())
       return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "Prove needs a submit message");
-    auto r = e_.submit(from_proto(*sub), client_of(ctx), std::move(*charge));
+    const engine::Caller caller = ids_.caller_of(ctx);
+    auto r = e_.submit(from_proto(*sub), caller, std::move(*charge));
     if (!r) return to_grpc(r.status());
     grpc::ByteBuffer out;
     bool own = false;
     grpc::Status st;
     if (prove) {
       pb::ProveResponse resp;
-      st = await(ctx, r->job_id, 0, resp.mutable_result());
+      st = await(ctx, caller, r->job_id, 0, resp.mutable_result());
       if (!st.ok()) return st;
       st = grpc::SerializationTraits<pb::ProveResponse>::Serialize(resp, &out, &own);
     } else {
@@ -247,12 +341,12 @@ class Service final : public pb::ProvingEngine::Service {
 
   grpc::Status AwaitProof(grpc::ServerContext* ctx, const pb::AwaitProofRequest* req,
                           pb::AwaitProofResponse* resp) override {
-    return await(ctx, req->job_id(), req->timeout_ms(), resp);
+    return await(ctx, ids_.caller_of(ctx), req->job_id(), req->timeout_ms(), resp);
   }
 
-  grpc::Status CancelProof(grpc::ServerContext*, const pb::CancelProofRequest* req,
+  grpc::Status CancelProof(grpc::ServerContext* ctx, const pb::CancelProofRequest* req,
                            pb::CancelProofResponse* resp) override {
-    auto r = e_.cancel(req->job_id());
+    auto r = e_.cancel(req->job_id(), ids_.caller_of(ctx));
     if (!r) return to_grpc(r.status());
     resp->set_was_running(*r);
     return grpc::Status::OK;
@@ -370,8 +464,8 @@ class Service final : public pb::ProvingEngine::Service {
 
  private:
   // Waits in slices so a client that goes away (or a deadline) stops the wait.
-  grpc::Status await(grpc::ServerContext* ctx, const std::string& id, std::uint64_t timeout_ms,
-                     pb::AwaitProofResponse* resp) {
+  grpc::Status await(grpc::ServerContext* ctx, const engine::Caller& caller, const std::string& id,
+                     std::uint64_t timeout_ms, pb::AwaitProofResponse* resp) {
     // timeout_ms is a client's u64: beyond ten years it means "no timeout" (a deadline past the
     // clock's range would wrap to the past and time out at once).
     constexpr std::uint64_t kMaxTimeoutMs = 10ull * 365 * 24 * 3600 * 1000;
@@ -385,7 +479,7 @@ class Service final : public pb::ProvingEngine::Service {
         if (left.count() <= 0) left = std::chrono::milliseconds(1);
         slice = std::min(slice, left);
       }
-      auto r = e_.await(id, slice);
+      auto r = e_.await(id, slice, caller);
       if (!r) return to_grpc(r.status());
       bool timed_out = r->status == engine::AwaitStatus::timeout;
       if (!timed_out || (timeout_ms && engine::Clock::now() >= deadline)) {
@@ -397,6 +491,7 @@ class Service final : public pb::ProvingEngine::Service {
   }
 
   Engine& e_;
+  const Identities& ids_;
 };
 
 // A request that does not parse (to a method other than SubmitProof and Prove, which parse their
@@ -453,6 +548,24 @@ Status prepare_unix_socket(const std::string& path) {
   return {};
 }
 
+// A listening unix socket at |path|, created mode 0600 (the umask covers bind()).
+Result<int> listen_unix(const std::string& path) {
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return Status(Errc::io_error, "socket: " + std::string(std::strerror(errno)));
+  sockaddr_un sa{};
+  sa.sun_family = AF_UNIX;
+  std::strncpy(sa.sun_path, path.c_str(), sizeof(sa.sun_path) - 1);
+  const mode_t old = ::umask(0177);
+  const int rc = ::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa);
+  ::umask(old);
+  if (rc != 0 || ::listen(fd, 128) != 0) {
+    const int e = errno;
+    ::close(fd);
+    return Status(Errc::io_error, "cannot listen on " + path + ": " + std::strerror(e));
+  }
+  return fd;
+}
+
 std::string unix_path(const std::string& addr) {
   if (addr.rfind("unix://", 0) == 0) return addr.substr(7);
   if (addr.rfind("unix:", 0) == 0) return addr.substr(5);
@@ -468,11 +581,53 @@ std::string normalize_tcp_address(const std::string& in) {
 }
 
 struct GrpcServer::Impl {
+  explicit Impl(const ServerOptions& opt) : ids(opt) {}
+  ~Impl() {  // a start that failed half-way
+    stop_accepting();
+    if (server) {
+      server->Shutdown();
+      server->Wait();
+      for (auto& s : sockets) ::unlink(s.c_str());
+    }
+    for (int fd : unix_fds) ::close(fd);
+  }
+  // Accepts unix-socket connections until stop: records each peer's uid, then gives the socket
+  // to gRPC (non-blocking, as its endpoints expect).
+  void accept_loop(int lfd) {
+    while (!stopping.load()) {
+      const int c = ::accept4(lfd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+      if (c < 0) {
+        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        continue;
+      }
+      ucred cred{};
+      socklen_t len = sizeof cred;
+      if (stopping.load() || ::getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
+        ::close(c);
+        continue;
+      }
+      ids.peers.set(c, cred.uid);
+      grpc::AddInsecureChannelFromFd(server.get(), c);
+    }
+  }
+  void stop_accepting() {
+    stopping = true;
+    for (int fd : unix_fds) ::shutdown(fd, SHUT_RDWR);  // wakes accept4 (Linux)
+    for (auto& t : acceptors)
+      if (t.joinable()) t.join();
+    acceptors.clear();
+  }
+
+  Identities ids;
   std::unique_ptr<Service> service;
   std::unique_ptr<grpc::Server> server;
   std::vector<int> ports;
   std::vector<std::unique_ptr<int>> port_slots;
   std::vector<std::string> sockets;
+  std::vector<int> unix_fds;
+  std::vector<std::thread> acceptors;
+  std::atomic<bool> stopping{false};
 };
 
 GrpcServer::GrpcServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -483,6 +638,7 @@ const std::vector<int>& GrpcServer::tcp_ports() const { return impl_->ports; }
 
 void GrpcServer::shutdown(std::uint64_t deadline_ms) {
   if (!impl_ || !impl_->server) return;
+  impl_->stop_accepting();
   impl_->server->Shutdown(std::chrono::system_clock::now() +
                           std::chrono::milliseconds(deadline_ms));
   impl_->server->Wait();
@@ -493,8 +649,8 @@ void GrpcServer::shutdown(std::uint64_t deadline_ms) {
 Result<std::unique_ptr<GrpcServer>> GrpcServer::start(engine::Engine& engine,
                                                       const ServerOptions& opt) {
   if (opt.listen.empty()) return Status(Errc::invalid_argument, "no listen address");
-  auto impl = std::make_unique<Impl>();
-  impl->service = std::make_unique<Service>(engine);
+  auto impl = std::make_unique<Impl>(opt);
+  impl->service = std::make_unique<Service>(engine, impl->ids);
   grpc::ServerBuilder b;
   b.SetMaxReceiveMessageSize(static_cast<int>(opt.max_message_bytes));
   b.SetMaxSendMessageSize(static_cast<int>(opt.max_message_bytes));
@@ -526,18 +682,19 @@ Result<std::unique_ptr<GrpcServer>> GrpcServer::start(engine::Engine& engine,
     CUZK_RETURN_IF_ERROR(engine::check_listen_address(a));
     std::string path = unix_path(a);
     if (!path.empty()) {
+      // Accepted here, not by gRPC: the peer's uid is read from each connection.
       CUZK_RETURN_IF_ERROR(prepare_unix_socket(path));
-      b.AddListeningPort("unix:" + path, grpc::InsecureServerCredentials());
+      auto fd = listen_unix(path);
+      if (!fd) return fd.status();
+      impl->unix_fds.push_back(*fd);
+      impl->sockets.push_back(path);
       sockets.emplace_back(path, a);
     } else {
       impl->port_slots.push_back(std::make_unique<int>(0));
       b.AddListeningPort(normalize_tcp_address(a), tcp_creds, impl->port_slots.back().get());
     }
   }
-  // The socket file is created by bind(); the umask makes it 0600 from the first moment.
-  mode_t old = ::umask(0177);
   impl->server = b.BuildAndStart();
-  ::umask(old);
   if (!impl->server)
     return Status(Errc::io_error, "cannot bind the listen addresses (in use, or no permission)");
   for (auto& s : impl->port_slots) {
@@ -547,8 +704,9 @@ Result<std::unique_ptr<GrpcServer>> GrpcServer::start(engine::Engine& engine,
     }
     impl->ports.push_back(*s);
   }
+  for (int fd : impl->unix_fds)
+    impl->acceptors.emplace_back([p = impl.get(), fd] { p->accept_loop(fd); });
   for (auto& [path, orig] : sockets) {
-    impl->sockets.push_back(path);
     mode_t mode = 0600;
     if (!opt.socket_group.empty()) {
       struct group* g = ::getgrnam(opt.socket_group.c_str());

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -350,7 +351,12 @@ TEST(Server, PendingLimitPerClientIsResourceExhausted) {
   auto st = submit("a3", "a");
   EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_NE(st.error_message().find("limit 2"), std::string::npos);
-  EXPECT_TRUE(submit("b1", "b").ok());
+  // The limit is the connection's identity's (this process's uid): another cuzk-client label
+  // does not escape it (it used to be a new client).
+  st = submit("b1", "b");
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(st.error_message().find("'uid:" + std::to_string(::geteuid()) + "'"), std::string::npos)
+      << st.error_message();
 }
 
 // A request's bytes are charged to the input budget as soon as they have arrived: one larger
@@ -531,6 +537,8 @@ bool make_certs(const fs::path& d) {
          leaf("server", "ca",
               "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n") &&
          leaf("client", "ca", "extendedKeyUsage=clientAuth\n") &&
+         leaf("bob", "ca", "extendedKeyUsage=clientAuth\n") &&
+         leaf("ops", "ca", "extendedKeyUsage=clientAuth\n") &&
          leaf("intruder", "otherca", "extendedKeyUsage=clientAuth\n");
 }
 
@@ -573,6 +581,169 @@ TEST(Server, MutualTls) {
   (*s)->shutdown(100);
   (*e)->shutdown(0ms);
   fs::remove_all(dir);
+}
+
+// Issue 17: limits and ownership followed the client's own "cuzk-client" metadata (and every
+// unix-socket caller was one client). Now they follow the connection's identity: here the
+// subject of each mutual-TLS client certificate. Another identity's job answers NOT_FOUND to
+// AwaitProof and CancelProof and its request_id cannot be taken; an admin subject and the
+// daemon's own uid (this process, on the unix socket) may act on every job.
+TEST(Server, LimitsAndOwnershipFollowTheClientCertificate) {
+  if (!sh("openssl version")) GTEST_SKIP() << "openssl CLI not found";
+  auto dir = temp_dir("ident");
+  ASSERT_TRUE(make_certs(dir));
+  auto fake = std::make_shared<engine::FakeProver>(
+      engine::FakeProverOptions{.synth_ms = 5000, .gpu_ms = 1});
+  auto e = engine::Engine::create({.max_pending_per_client = 2}, {fake});
+  ASSERT_TRUE(e.ok());
+  const std::string sock = (dir / "s.sock").string();
+  ServerOptions so{.listen = {"unix://" + sock, "127.0.0.1:0"}};
+  so.tls = {slurp(dir / "server.pem"), slurp(dir / "server.key"), slurp(dir / "ca.pem"), true};
+  so.admin_subjects = {"CN=ops"};
+  auto s = GrpcServer::start(**e, so);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  const std::string target = "localhost:" + std::to_string((*s)->tcp_ports().at(0));
+  auto stub_of = [&](const std::string& name) {
+    grpc::SslCredentialsOptions o;
+    o.pem_root_certs = slurp(dir / "ca.pem");
+    o.pem_cert_chain = slurp(dir / (name + ".pem"));
+    o.pem_private_key = slurp(dir / (name + ".key"));
+    return pb::ProvingEngine::NewStub(channel(target, grpc::SslCredentials(o)));
+  };
+  auto alice = stub_of("client"), bob = stub_of("bob"), ops = stub_of("ops");
+  auto local = pb::ProvingEngine::NewStub(channel("unix:" + sock));
+  auto submit = [&](pb::ProvingEngine::Stub& st, const std::string& id, const std::string& tag) {
+    grpc::ClientContext ctx;
+    if (!tag.empty()) ctx.AddMetadata("cuzk-client", tag);
+    pb::SubmitProofResponse resp;
+    return st.SubmitProof(&ctx, job(id, 1, 1), &resp);
+  };
+  auto await = [&](pb::ProvingEngine::Stub& st, const std::string& id, pb::AwaitProofResponse* r) {
+    grpc::ClientContext ctx;
+    pb::AwaitProofRequest ar;
+    ar.set_job_id(id);
+    ar.set_timeout_ms(1);
+    return st.AwaitProof(&ctx, ar, r);
+  };
+  auto cancel = [&](pb::ProvingEngine::Stub& st, const std::string& id) {
+    grpc::ClientContext ctx;
+    pb::CancelProofRequest cr;
+    cr.set_job_id(id);
+    pb::CancelProofResponse resp;
+    return st.CancelProof(&ctx, cr, &resp);
+  };
+  pb::AwaitProofResponse out;
+  ASSERT_TRUE(submit(*alice, "a1", "").ok());
+  ASSERT_TRUE(submit(*alice, "a2", "batch").ok());
+  // A tag does not escape the identity's limit.
+  auto full = submit(*alice, "a3", "another-tag");
+  EXPECT_EQ(full.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(full.error_message().find("'x509:CN=client' already has 2 unfinished jobs (limit 2)"),
+            std::string::npos)
+      << full.error_message();
+  ASSERT_TRUE(submit(*bob, "b1", "").ok());  // another identity, its own limit
+  auto seen = await(*bob, "a1", &out);
+  EXPECT_EQ(seen.error_code(), grpc::StatusCode::NOT_FOUND) << seen.error_message();
+  EXPECT_EQ(await(*bob, "never", &out).error_message(),
+            std::regex_replace(seen.error_message(), std::regex("'a1'"), "'never'"));
+  EXPECT_EQ(cancel(*bob, "a1").error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(submit(*bob, "a1", "").error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(await(*alice, "a1", &out).ok());
+  EXPECT_EQ(out.status(), pb::AwaitProofResponse::TIMEOUT);
+  // The admin subject and the daemon's own uid see every job.
+  EXPECT_TRUE(cancel(*ops, "a2").ok());
+  EXPECT_TRUE(await(*alice, "a2", &out).ok());
+  EXPECT_EQ(out.status(), pb::AwaitProofResponse::CANCELLED);
+  EXPECT_TRUE(await(*local, "b1", &out).ok());
+  EXPECT_TRUE(cancel(*local, "b1").ok());
+  EXPECT_TRUE(cancel(*alice, "a1").ok());
+  (*s)->shutdown(100);
+  (*e)->shutdown(0ms);
+  fs::remove_all(dir);
+}
+
+TEST(Server, IdentityOfAPeer) {
+  EXPECT_EQ(unix_identity(1000), "uid:1000");
+  EXPECT_EQ(peer_host("ipv4:10.0.0.5:4711"), "10.0.0.5");
+  EXPECT_EQ(peer_host("ipv6:[::1]:4711"), "[::1]");
+  EXPECT_EQ(peer_host("ipv6:[fe80::1%eth0]:80"), "[fe80::1%eth0]");
+  EXPECT_EQ(peer_host("unix:/run/cuzk.sock"), "unix:/run/cuzk.sock");
+  EXPECT_EQ(certificate_subject(nullptr), "");
+}
+
+// Runs only in the child that Server.UnixCallersAreKnownByTheirUid starts: as uid 65534, it may
+// neither see nor cancel the parent's jobs, and has a pending-job limit of its own.
+TEST(ServerChild, ActsAsAnotherUid) {
+  const char* sock = std::getenv("CUZK_TEST_CHILD_SOCK");
+  if (!sock) GTEST_SKIP() << "runs as the child of Server.UnixCallersAreKnownByTheirUid";
+  ASSERT_EQ(::setgid(65534), 0);
+  ASSERT_EQ(::setuid(65534), 0);
+  auto stub = pb::ProvingEngine::NewStub(channel(std::string("unix:") + sock));
+  {
+    grpc::ClientContext ctx;
+    pb::AwaitProofRequest ar;
+    ar.set_job_id("root-1");
+    ar.set_timeout_ms(1);
+    pb::AwaitProofResponse resp;
+    EXPECT_EQ(stub->AwaitProof(&ctx, ar, &resp).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::CancelProofRequest cr;
+    cr.set_job_id("root-1");
+    pb::CancelProofResponse resp;
+    EXPECT_EQ(stub->CancelProof(&ctx, cr, &resp).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+  for (const char* id : {"nobody-1", "nobody-2", "nobody-3"}) {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("cuzk-client", id);  // a label per call: still one identity
+    pb::SubmitProofResponse resp;
+    auto st = stub->SubmitProof(&ctx, job(id, 2, 1), &resp);
+    if (std::string(id) == "nobody-3")
+      EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << st.error_message();
+    else
+      EXPECT_TRUE(st.ok()) << id << ": " << st.error_message();
+  }
+}
+
+// Unix-socket callers are known by their uid (SO_PEERCRED), not as one client: a process of
+// another uid has its own limit and cannot reach this one's jobs; the daemon's uid (this
+// process) may reach every job. Needs root, to run the other client as uid 65534.
+TEST(Server, UnixCallersAreKnownByTheirUid) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to run a client as another uid";
+  Daemon d("uid", {.synth_ms = 5000, .gpu_ms = 1}, {.max_pending_per_client = 2});
+  ASSERT_EQ(::chmod(d.sock.c_str(), 0666), 0);  // the other uid must be able to connect
+  ASSERT_EQ(::chmod(d.dir.c_str(), 0755), 0);
+  for (const char* id : {"root-1", "root-2"}) {
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse resp;
+    ASSERT_TRUE(d.stub->SubmitProof(&ctx, job(id, 1, 1), &resp).ok());
+  }
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setenv("CUZK_TEST_CHILD_SOCK", d.sock.c_str(), 1);
+    ::execl("/proc/self/exe", "server_test", "--gtest_filter=ServerChild.ActsAsAnotherUid",
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
+  for (const char* id : {"root-1", "nobody-1", "nobody-2"}) {  // all still there, all visible
+    grpc::ClientContext ctx;
+    pb::CancelProofRequest cr;
+    cr.set_job_id(id);
+    pb::CancelProofResponse resp;
+    EXPECT_TRUE(d.stub->CancelProof(&ctx, cr, &resp).ok()) << id;
+  }
+  grpc::ClientContext ctx;
+  pb::AwaitProofRequest ar;
+  ar.set_job_id("root-2");
+  ar.set_timeout_ms(1);
+  pb::AwaitProofResponse resp;
+  ASSERT_TRUE(d.stub->AwaitProof(&ctx, ar, &resp).ok());
+  EXPECT_EQ(resp.status(), pb::AwaitProofResponse::TIMEOUT);  // the child did not cancel it
 }
 
 // --- the daemon process: journal recovery after SIGKILL, graceful SIGTERM ------------------
