@@ -7,7 +7,7 @@ PKGS=(
   libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
   libtbb-dev nlohmann-json3-dev libtomlplusplus-dev libcli11-dev libspdlog-dev libfmt-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
-  libsqlite3-dev libssl-dev libsimdjson-dev
+  libsqlite3-dev libssl-dev libsimdjson-dev libcivetweb-dev
 )
 # node and npm run the snarkjs/circom interop tests; any installed Node.js will do.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then PKGS+=(nodejs npm); fi
