@@ -8,11 +8,13 @@
 #include <set>
 #include <string>
 
+#include "cuzk/filecoin/block_tree.hpp"
 #include "cuzk/filecoin/post_challenges.hpp"
 #include "cuzk/filecoin/replica_id.hpp"
 #include "cuzk/filecoin/sdr_graph.hpp"
 #include "cuzk/filecoin/sdr_hashes.hpp"
 #include "cuzk/filecoin/sdr_labels.hpp"
+#include "cuzk/filecoin/snap_params.hpp"
 #include "cuzk/filecoin/sparse_tree.hpp"
 #include "cuzk/hash/sha256.hpp"
 
@@ -230,6 +232,52 @@ Result<SynthC1> synth_c1(const SealProof& proof, std::uint64_t seed, ThreadPool&
       p.encoding_proof = p.labeling_proofs.back();
     });
   }
+  return out;
+}
+
+Result<SynthSnap> synth_snap(const UpdateProof& proof, std::uint64_t seed, ThreadPool& pool) {
+  const SnapParams p = snap_params(proof.size);
+  const unsigned h = p.h_default;
+  const TreeShape shape = tree_shape(proof.size);
+  // One block per rho region: region j = nodes [j·n/2^h, (j+1)·n/2^h), all with rho(j).
+  const std::uint64_t regions = std::uint64_t{1} << h;
+  SynthSnap out;
+  out.proof = proof;
+  out.pub.h = h;
+  out.comm_c = synth_value("snap comm_c", seed, 0);
+  std::vector<Node> key(regions), data(regions), replica(regions);
+  for (std::uint64_t j = 0; j < regions; ++j) {
+    key[j] = synth_value("snap sector key", seed, j);
+    data[j] = synth_value("snap data", seed, j);
+  }
+  auto tree_r_old = BlockTree::poseidon(shape, p.nodes, key, pool);
+  if (!tree_r_old.ok()) return tree_r_old.status();
+  auto tree_d = BlockTree::sha256(p.nodes, data, pool);
+  if (!tree_d.ok()) return tree_d.status();
+  const Fr comm_c = *fr_from_node(out.comm_c);
+  out.comm_r_last_old = tree_r_old->root();
+  const Fr comm_r_old = comm_r_of(comm_c, *fr_from_node(out.comm_r_last_old));
+  out.pub.comm_r_old = node_from_fr(comm_r_old);
+  out.pub.comm_d_new = tree_d->root();
+  const Fr phi = snap_phi(*fr_from_node(out.pub.comm_d_new), comm_r_old);
+  for (std::uint64_t j = 0; j < regions; ++j)
+    replica[j] = node_from_fr(*fr_from_node(key[j]) + *fr_from_node(data[j]) * snap_rho(phi, j));
+  auto tree_r_new = BlockTree::poseidon(shape, p.nodes, replica, pool);
+  if (!tree_r_new.ok()) return tree_r_new.status();
+  out.comm_r_last_new = tree_r_new->root();
+  const Fr comm_r_new = comm_r_of(comm_c, *fr_from_node(out.comm_r_last_new));
+  out.pub.comm_r_new = node_from_fr(comm_r_new);
+
+  out.partitions.resize(p.partitions);
+  pool.parallel_for(p.partitions, [&](std::size_t k) {
+    SnapPartitionProof& part = out.partitions[k];
+    part.comm_c = out.comm_c;
+    for (unsigned i = 0; i < p.apex_leaves; ++i)
+      part.apex_leafs.push_back(tree_d->node(p.apex_leafs_height(), k * p.apex_leaves + i));
+    for (std::uint64_t c : snap_challenges(p, comm_r_new, static_cast<unsigned>(k)))
+      part.challenge_proofs.push_back(
+          {tree_r_old->proof(c), tree_d->proof(c), tree_r_new->proof(c)});
+  });
   return out;
 }
 

@@ -19,6 +19,11 @@
 //     labels); tree_c has the column hashes of all those nodes as its only non-zero leaves,
 //     tree_r_last the replica nodes 0 + label_L of the challenged nodes; comm_r = Poseidon2(comm_c,
 //     comm_r_last).
+//   * SnapDeals (UpdateProof, h = h_default): every leaf of the three trees is constant on the 2^h
+//     rho regions (BlockTree, block_tree.hpp), so the whole sector is defined before its challenges
+//     are known: region j has sector key key_j and data d_j (random, non-zero), the new replica
+//     key_j + d_j · rho(j) with rho from phi = H(comm_d_new, comm_r_old). The challenges follow
+//     from comm_r_new; every challenged leaf carries non-zero data. comm_c random.
 // What is random: prover_id, sector_id, ticket, seed (C1), randomness (PoSt), comm_c (PoSt), the
 // challenged replica leaves (PoSt) and the non-challenged parents' labels (C1). Every random
 // 32-byte value is SHA-256("cuzk synth-inputs" ‖ purpose ‖ u64le(seed) ‖ u64le(i) ‖ u64le(j))
@@ -36,6 +41,8 @@
 #include "cuzk/filecoin/post_vanilla_proof.hpp"
 #include "cuzk/filecoin/post_verify.hpp"
 #include "cuzk/filecoin/registered_proof.hpp"
+#include "cuzk/filecoin/snap_vanilla_proof.hpp"
+#include "cuzk/filecoin/snap_verify.hpp"
 
 namespace cuzk::filecoin {
 
@@ -68,5 +75,18 @@ struct SynthC1 {
 /// The C1 of |proof| (interactive: V1 or V1_1 of any size); invalid_argument for the synthetic
 /// and non-interactive schemes (their challenges are not written yet).
 Result<SynthC1> synth_c1(const SealProof& proof, std::uint64_t seed, ThreadPool& pool);
+
+/// A synthetic SnapDeals update: its public data and every partition's proof (in order), with the
+/// private values behind them.
+struct SynthSnap {
+  UpdateProof proof;
+  SnapPublic pub;  ///< comm_r_old, comm_d_new, comm_r_new, h = h_default
+  Node comm_c{}, comm_r_last_old{}, comm_r_last_new{};
+  std::vector<SnapPartitionProof> partitions;
+};
+
+/// The update of a |proof|-sized sector (any size; built for 32 and 64 GiB). Deterministic for
+/// |seed| whatever the thread count of |pool|.
+Result<SynthSnap> synth_snap(const UpdateProof& proof, std::uint64_t seed, ThreadPool& pool);
 
 }  // namespace cuzk::filecoin
