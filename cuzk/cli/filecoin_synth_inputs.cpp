@@ -4,11 +4,13 @@
 //                   partition, sector_count of the proof), back to back as Curio sends them
 //   --kind winning  the one sector's FallbackPoStSectorProof (66 challenges)
 //   --kind porep    the C1 output JSON (SealCommitPhase1Output, as filecoin-ffi writes it)
-//   --kind snap     not yet written (exit 2)
+//   --kind snap     every partition's bincode PartitionProof (SnapDeals), back to back as
+//                   snap-vanilla writes them
 // Default registered proofs: StackedDrgWindow<size>V1_2, StackedDrgWinning<size>V1,
-// StackedDrg<size>V1_1. Prints JSON with the public data needed to check or prove the output
+// StackedDrg<size>V1_1, StackedDrg<size>V1 (update). Prints JSON with the public data needed to check or prove the output
 // (PoSt: randomness, prover_id, each sector's id and comm_r; PoRep: the C1's commitments, ids and
-// the private comm_c / comm_r_last), the size and the seconds taken. Exit 0 written, 1 the output
+// the private comm_c / comm_r_last; snap: comm_r_old, comm_d_new, comm_r_new, h and the private
+// comm_c / comm_r_last_old / comm_r_last_new), the size and the seconds taken. Exit 0 written, 1 the output
 // could not be written, 2 usage.
 #include <chrono>
 #include <cstdio>
@@ -49,8 +51,6 @@ bool write_file(const std::string& path, const void* data, std::size_t n) {
 
 int run(const SynthArgs& a) {
   const auto start = std::chrono::steady_clock::now();
-  if (a.kind == "snap")
-    return usage("--kind snap is not yet implemented (SnapDeals vanilla proofs are not generated)");
   std::optional<SectorSize> size;
   if (!a.sector_size.empty()) {
     auto s = parse_sector_size(a.sector_size);
@@ -62,7 +62,35 @@ int run(const SynthArgs& a) {
   ThreadPool pool(a.threads);
   nlohmann::json out = {{"kind", a.kind}, {"seed", a.seed}, {"out", a.out}};
   std::size_t bytes = 0;
-  if (a.kind == "porep") {
+  if (a.kind == "snap") {
+    const std::string name = !a.registered_proof.empty()
+                                 ? a.registered_proof
+                                 : "StackedDrg" + std::string(sector_size_name(*size)) + "V1";
+    auto proof = update_proof(name);
+    if (!proof.ok()) return usage("--registered-proof: " + proof.status().message());
+    if (size && proof->size != *size)
+      return usage("--registered-proof " + proof->name + " is not a " + a.sector_size + " proof");
+    if (a.sectors) return usage("--sectors is for --kind window");
+    auto snap = synth_snap(*proof, a.seed, pool);
+    if (!snap.ok()) return usage(snap.status().to_string());
+    BincodeWriter w;
+    for (const auto& p : snap->partitions) write_snap_partition_proof(w, p);
+    if (!write_file(a.out, w.bytes().data(), w.bytes().size()))
+      return std::fprintf(stderr, "cuzk filecoin synth-inputs: --out %s: cannot write\n",
+                          a.out.c_str()),
+             1;
+    bytes = w.bytes().size();
+    out["registered_proof"] = proof->name;
+    out["comm_r_old"] = to_hex(snap->pub.comm_r_old);
+    out["comm_d_new"] = to_hex(snap->pub.comm_d_new);
+    out["comm_r_new"] = to_hex(snap->pub.comm_r_new);
+    out["h"] = snap->pub.h;
+    out["comm_c"] = to_hex(snap->comm_c);
+    out["comm_r_last_old"] = to_hex(snap->comm_r_last_old);
+    out["comm_r_last_new"] = to_hex(snap->comm_r_last_new);
+    out["partitions"] = snap->partitions.size();
+    out["challenges_per_partition"] = snap->partitions.at(0).challenge_proofs.size();
+  } else if (a.kind == "porep") {
     const std::string name = !a.registered_proof.empty()
                                  ? a.registered_proof
                                  : "StackedDrg" + std::string(sector_size_name(*size)) + "V1_1";
@@ -142,7 +170,8 @@ FilecoinRun add_synth_inputs(CLI::App& sub) {
   sub.add_option("--seed", a->seed, "seed of every random value")->required();
   sub.add_option("--sectors", a->sectors,
                  "--kind window: number of sectors (default: one full partition)");
-  sub.add_option("--out", a->out, "output file (PoSt: bincode proofs; porep: C1 JSON)")->required();
+  sub.add_option("--out", a->out, "output file (PoSt, snap: bincode proofs; porep: C1 JSON)")
+      ->required();
   sub.add_option("--threads", a->threads, "worker threads (0: all cores)");
   return [a]() -> int { return run(*a); };
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CTest: `cuzk filecoin synth-inputs` at 32 GiB — window (2 sectors) and winning vanilla proofs
 # that `verify-vanilla` accepts (exit 0), the same bytes again for the same seed, a 2 KiB C1 JSON;
-# --kind snap and a bad size exit 2.
+# 32 GiB SnapDeals partition proofs that `verify-vanilla --kind snap` accepts and a changed byte
+# fails; a bad size exits 2.
 set -u
 cuzk="$1"
 tmp=$(mktemp -d)
@@ -47,7 +48,28 @@ expect 0 '"challenges_per_partition": 2' filecoin synth-inputs --kind porep --se
   --seed 5 --out "$tmp/c1.json"
 grep -q '"registered_proof":"StackedDrg2KiBV1_1","vanilla_proofs":{"StackedDrg2KiBV1":' \
   "$tmp/c1.json" || { echo "FAIL: C1 JSON head"; fail=1; }
-expect 2 "not yet" filecoin synth-inputs --kind snap --sector-size 32GiB --seed 1 --out "$tmp/x"
+expect 0 '"partitions": 16' filecoin synth-inputs --kind snap --sector-size 32GiB --seed 5 \
+  --out "$tmp/s.vproof"
+snap_pub=()
+for f in comm_r_old comm_d_new comm_r_new; do
+  snap_pub+=("--${f//_/-}" "$(sed -n "s/.*\"$f\": \"\([0-9a-f]*\)\".*/\1/p" "$tmp/out")")
+done
+expect 0 '"valid": true' filecoin verify-vanilla --kind snap \
+  --registered-proof StackedDrg32GiBV1 --vanilla "$tmp/s.vproof" "${snap_pub[@]}"
+expect 0 '"h": 10' filecoin synth-inputs --kind snap --sector-size 32GiB --seed 5 \
+  --out "$tmp/s2.vproof" --threads 1
+cmp -s "$tmp/s.vproof" "$tmp/s2.vproof" || { echo "FAIL: snap: same seed, different bytes"; fail=1; }
+# Flip one byte of a path hash: 16 equal partitions, so size / 2 starts partition 8; 5000 bytes
+# on lies in a sibling of its first challenge's proof_r_old (after comm_c and 128 apex leaves).
+size=$(stat -c %s "$tmp/s.vproof")
+python3 - "$tmp/s.vproof" "$tmp/s3.vproof" $((size / 2 + 5000)) <<'PY' || fail=1
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+b[int(sys.argv[3])] ^= 1
+open(sys.argv[2], 'wb').write(b)
+PY
+expect 1 'partition 8, challenge 0' filecoin verify-vanilla --kind snap \
+  --registered-proof StackedDrg32GiBV1 --vanilla "$tmp/s3.vproof" "${snap_pub[@]}"
 expect 2 "--sector-size" filecoin synth-inputs --kind window --sector-size 3GiB --seed 1 \
   --out "$tmp/x"
 expect 2 "not yet" filecoin synth-inputs --kind porep --registered-proof \

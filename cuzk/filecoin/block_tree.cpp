@@ -49,8 +49,7 @@ Node BlockTree::hash(unsigned level, std::span<const Node> children) const {
   std::vector<Fr> pre;
   pre.reserve(children.size());
   for (const Node& c : children) pre.push_back(*fr_from_node(c));
-  return node_from_fr(
-      hash::poseidon_hash_merkle(*hash::poseidon_constants(arity_[level]), pre));
+  return node_from_fr(hash::poseidon_hash_merkle(*hash::poseidon_constants(arity_[level]), pre));
 }
 
 Status BlockTree::build(std::vector<Node> blocks, ThreadPool& pool) {

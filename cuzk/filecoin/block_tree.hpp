@@ -31,8 +31,7 @@ class BlockTree {
   static Result<BlockTree> poseidon(const TreeShape& shape, std::uint64_t leaves,
                                     std::vector<Node> blocks, ThreadPool& pool);
   /// The binary SHA-256 tree_d over |leaves| (a power of two) leaves.
-  static Result<BlockTree> sha256(std::uint64_t leaves, std::vector<Node> blocks,
-                                  ThreadPool& pool);
+  static Result<BlockTree> sha256(std::uint64_t leaves, std::vector<Node> blocks, ThreadPool& pool);
 
   const Node& root() const { return rows_.back().values.front(); }
   std::uint64_t leaves() const { return leaves_; }

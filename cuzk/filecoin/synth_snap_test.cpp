@@ -54,7 +54,8 @@ TEST(BlockTree, MatchesDensePoseidonTrees) {
       const PoseidonTree full = PoseidonTree::build(fr, shape, pool).value();
       const BlockTree bt = BlockTree::poseidon(shape, leaves, blocks, pool).value();
       ASSERT_EQ(bt.root(), node_from_fr(full.root()));
-      for (std::uint64_t leaf : std::vector<std::uint64_t>{0, leaves - 1, rng() % leaves, rng() % leaves})
+      for (std::uint64_t leaf :
+           std::vector<std::uint64_t>{0, leaves - 1, rng() % leaves, rng() % leaves})
         EXPECT_EQ(bt.proof(leaf), poseidon_tree_proof(full, leaf)) << leaf;
     }
   }
@@ -151,8 +152,8 @@ void check_large(const char* name, std::uint64_t seed) {
   for (unsigned k : {0u, 7u, 15u}) {
     const std::vector<std::uint8_t> bytes = write_snap_partition_proof(s.partitions[k]);
     ASSERT_EQ(read_snap_partition_proof(bytes).value(), s.partitions[k]);
-    for (std::size_t at : {std::size_t{0}, std::size_t{40}, bytes.size() / 3, bytes.size() / 2,
-                           bytes.size() - 1}) {
+    for (std::size_t at :
+         {std::size_t{0}, std::size_t{40}, bytes.size() / 3, bytes.size() / 2, bytes.size() - 1}) {
       std::vector<std::uint8_t> bad = bytes;
       bad[at] ^= 0x01;
       auto parsed = read_snap_partition_proof(bad);
