@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 
 namespace cuzk::filecoin {
@@ -41,6 +42,66 @@ TEST(Base64, RandomRoundTrips) {
     auto d = base64_decode(base64_encode(b), "rt");
     ASSERT_TRUE(d.ok());
     EXPECT_EQ(*d, b);
+  }
+}
+
+// The decoder's unchecked loop against a plain bit-by-bit decoder (its slow twin here): random
+// texts of random lengths, some with one character replaced; the same bytes, or an error at the
+// same character (compared before the last quad, which both decoders check one by one).
+std::optional<std::vector<std::uint8_t>> plain_decode(std::string_view t, std::size_t& bad_at) {
+  const std::string_view alphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::vector<std::uint8_t> out;
+  std::uint32_t acc = 0;
+  int bits = 0;
+  std::size_t pad = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    bad_at = i;
+    if (t[i] == '=') {
+      if (i + 2 < t.size() || (i + 2 == t.size() && t[i + 1] != '=') || i % 4 < 2) return {};
+      ++pad;
+      continue;
+    }
+    const std::size_t v = alphabet.find(t[i]);
+    if (v == std::string_view::npos || pad) return {};
+    acc = acc << 6 | static_cast<std::uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<std::uint8_t>(acc >> bits));
+      acc &= (1u << bits) - 1;
+    }
+  }
+  bad_at = t.size() - 1 - pad;
+  if (t.size() % 4 != 0 || acc != 0) return {};
+  return out;
+}
+
+TEST(Base64, FastLoopMatchesPlainDecoder) {
+  const std::uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (int t = 0; t < 2000; ++t) {
+    std::vector<std::uint8_t> b(rng() % 200);
+    for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+    std::string text = base64_encode(b);
+    if (t % 2 && !text.empty()) text[rng() % text.size()] = "A=+/!\n\0"[rng() % 7];
+    std::size_t bad_at = 0;
+    auto want = plain_decode(text, bad_at);
+    auto got = base64_decode(text, "x");
+    std::string into;
+    Status into_status = base64_decode_into(text, into, "x", 64);
+    ASSERT_EQ(got.ok(), want.has_value()) << text;
+    ASSERT_EQ(into_status.ok(), want.has_value()) << text;
+    if (want) {
+      EXPECT_EQ(*got, *want);
+      EXPECT_EQ(into, std::string(want->begin(), want->end()));
+      EXPECT_GE(into.capacity(), into.size() + 64);
+    } else if (text.size() % 4 == 0 && bad_at + 4 < text.size()) {  // before the last quad
+      const std::string at = "at character " + std::to_string(bad_at) + ":";
+      EXPECT_NE(got.status().message().find(at), std::string::npos)
+          << text << ": " << got.status().message();
+    }
   }
 }
 

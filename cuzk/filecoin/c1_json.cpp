@@ -3,10 +3,13 @@
 #include <simdjson.h>
 
 #include <array>
+#include <bit>
 #include <charconv>
+#include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <optional>
+#include <type_traits>
 
 namespace cuzk::filecoin {
 
@@ -558,12 +561,280 @@ Result<SealCommitPhase1Output> read_c1_padded(simdjson::padded_string_view padde
 
 }  // namespace
 
-Result<SealCommitPhase1Output> read_c1_json(std::string_view json) {
+Result<SealCommitPhase1Output> read_c1_json_reference(std::string_view json) {
   const simdjson::padded_string padded(json);
   return read_c1_padded(padded);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Fast reader: one pass over the raw characters for the JSON serde_json writes — fields in
+// declaration order, whitespace allowed between tokens. It gives up (nullopt) at the first thing
+// outside that form; the reference reader above then reads the text and names any error.
+
+namespace {
+
+class FastReader {
+ public:
+  explicit FastReader(std::string_view s) : p_(s.data()), end_(s.data() + s.size()) {}
+
+  bool document(SealCommitPhase1Output& out) {
+    std::string_view name, variant;
+    if (!lit('{') || !key("registered_proof") || !string(name)) return false;
+    auto proof = seal_proof(name);
+    if (!proof.ok()) return false;
+    out.registered_proof = std::string(name);
+    if (!lit(',') || !key("vanilla_proofs") || !lit('{') || !string(variant) || !lit(':'))
+      return false;
+    if (!variant.starts_with("StackedDrg") || !variant.ends_with("V1")) return false;
+    auto size = parse_sector_size(variant.substr(10, variant.size() - 12));
+    if (!size.ok() || *size != proof->size) return false;
+    out.vanilla_size = *size;
+    if (!array(out.vanilla_proofs, [&](std::vector<PorepChallengeProof>& part) {
+          return array(part, [&](PorepChallengeProof& c) { return challenge(c); });
+        }))
+      return false;
+    if (!lit('}') || !lit(',') || !key("comm_r") || !bytes32(out.comm_r) || !lit(',') ||
+        !key("comm_d") || !bytes32(out.comm_d) || !lit(',') || !key("replica_id") ||
+        !bytes32(out.replica_id) || !lit(',') || !key("seed") || !bytes32(out.seed) || !lit(',') ||
+        !key("ticket") || !bytes32(out.ticket) || !lit('}'))
+      return false;
+    skip_ws();
+    return p_ == end_;
+  }
+
+ private:
+  static bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+  void skip_ws() {
+    while (p_ < end_ && is_ws(*p_)) ++p_;
+  }
+  bool lit(char c) {
+    skip_ws();
+    if (p_ == end_ || *p_ != c) return false;
+    ++p_;
+    return true;
+  }
+  /// `"name":`
+  template <std::size_t N>
+  bool key(const char (&name)[N]) {
+    constexpr std::size_t n = N - 1;
+    if (!lit('"') || static_cast<std::size_t>(end_ - p_) < n + 1 || std::memcmp(p_, name, n) != 0 ||
+        p_[n] != '"')
+      return false;
+    p_ += n + 1;
+    return lit(':');
+  }
+  /// A string without escapes.
+  bool string(std::string_view& out) {
+    if (!lit('"')) return false;
+    const char* start = p_;
+    while (p_ < end_ && *p_ != '"') {
+      if (*p_ == '\\' || static_cast<unsigned char>(*p_) < 0x20 ||
+          static_cast<unsigned char>(*p_) >= 0x80)
+        return false;
+      ++p_;
+    }
+    if (p_ == end_) return false;
+    out = std::string_view(start, static_cast<std::size_t>(p_ - start));
+    ++p_;
+    return true;
+  }
+  /// After a number: what may follow it in the document.
+  bool number_ends() const {
+    return p_ < end_ && (*p_ == ',' || *p_ == ']' || *p_ == '}' || is_ws(*p_));
+  }
+  bool u64(std::uint64_t& out) {
+    skip_ws();
+    if (p_ == end_ || *p_ < '0' || *p_ > '9') return false;
+    std::uint64_t x = static_cast<std::uint64_t>(*p_++ - '0');
+    if (x == 0) {
+      out = 0;
+      return number_ends();
+    }
+    int digits = 1;
+    while (p_ < end_ && *p_ >= '0' && *p_ <= '9') {
+      if (++digits > 19) return false;  // leave 20-digit numbers to the reference reader
+      x = x * 10 + static_cast<std::uint64_t>(*p_++ - '0');
+    }
+    out = x;
+    return number_ends();
+  }
+  bool u32(std::uint32_t& out) {
+    std::uint64_t x = 0;
+    if (!u64(x) || x > 0xffffffffu) return false;
+    out = static_cast<std::uint32_t>(x);
+    return true;
+  }
+  bool null() {
+    skip_ws();
+    if (end_ - p_ < 4 || std::memcmp(p_, "null", 4) != 0) return false;
+    p_ += 4;
+    return number_ends();
+  }
+
+  /// `[d,d,…]`: 32 integers 0..255, the hot loop of the whole reader.
+  bool bytes32(Bytes32& out) {
+    if (!lit('[')) return false;
+    for (std::size_t i = 0; i < 32; ++i) {
+      if (p_ < end_ && is_ws(*p_)) skip_ws();
+      if (end_ - p_ < 4) {  // too near the end for the unchecked loads below
+        std::uint64_t x = 0;
+        if (!u64(x) || x > 255 || !lit(i == 31 ? ']' : ',')) return false;
+        out[i] = static_cast<std::uint8_t>(x);
+        continue;
+      }
+      // The next 4 characters as a word (first character in the low byte): the number's digits
+      // found and combined without branching on their count (random bytes have 1, 2 or 3 digits
+      // unpredictably).
+      std::uint32_t w;
+      std::memcpy(&w, p_, 4);
+      if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap32(w);
+      const std::uint32_t t = w ^ 0x30303030u;  // digits become 0..9
+      const std::uint32_t not_digit = (((t & 0x7f7f7f7fu) + 0x76767676u) | t) & 0x80808080u;
+      if (not_digit == 0) return false;  // 4 or more digits
+      const unsigned n = static_cast<unsigned>(std::countr_zero(not_digit)) / 8;
+      if (n == 0 || (n > 1 && (t & 0xff) == 0)) return false;  // not a number; a leading zero
+      const std::uint32_t v = t << (8 * (4 - n));              // digits in bytes 4−n..3
+      const unsigned x = ((v >> 8) & 0xff) * 100 + ((v >> 16) & 0xff) * 10 + (v >> 24);
+      if (x > 255) return false;
+      p_ += n;
+      char c = *p_;
+      if (is_ws(c)) {
+        skip_ws();
+        if (p_ == end_) return false;
+        c = *p_;
+      }
+      if (c != (i == 31 ? ']' : ',')) return false;
+      ++p_;
+      out[i] = static_cast<std::uint8_t>(x);
+    }
+    return true;
+  }
+
+  /// A list of 32-byte values, read into a reused scratch buffer and copied out in one allocation.
+  bool bytes32_list(std::vector<Bytes32>& out) {
+    if (!lit('[')) return false;
+    scratch_.clear();
+    if (!lit(']')) {
+      do {
+        scratch_.emplace_back();
+        if (!bytes32(scratch_.back())) return false;
+      } while (lit(','));
+      if (!lit(']')) return false;
+    }
+    out.assign(scratch_.begin(), scratch_.end());
+    return true;
+  }
+
+  /// An array of T, each read by |item|; |out| reserved for as many as the last array of T had.
+  template <class T, class F>
+  bool array(std::vector<T>& out, F&& item) {
+    if (!lit('[')) return false;
+    out.clear();
+    std::size_t& hint = size_hint<T>();
+    out.reserve(hint);
+    if (!lit(']')) {
+      do {
+        out.emplace_back();
+        if (!item(out.back())) return false;
+      } while (lit(','));
+      if (!lit(']')) return false;
+    }
+    hint = out.size();
+    return true;
+  }
+  template <class T>
+  std::size_t& size_hint() {
+    if constexpr (std::is_same_v<T, PathElement>) return path_hint_;
+    if constexpr (std::is_same_v<T, ColumnProof>) return column_hint_;
+    if constexpr (std::is_same_v<T, LabelingProof>) return labeling_hint_;
+    if constexpr (std::is_same_v<T, PorepChallengeProof>) return challenge_hint_;
+    return partition_hint_;
+  }
+
+  bool path(InclusionPath& out) {
+    return lit('{') && key("path") &&
+           array(out,
+                 [&](PathElement& e) {
+                   return lit('{') && key("hashes") && bytes32_list(e.hashes) && lit(',') &&
+                          key("index") && u64(e.index) && lit('}');
+                 }) &&
+           lit('}');
+  }
+
+  bool merkle(MerkleProof& out) {
+    std::string_view variant;
+    if (!lit('{') || !key("data") || !lit('{') || !string(variant) || !lit(':') || !lit('{'))
+      return false;
+    if (variant == "Single") {
+      out.kind = MerkleProofKind::single;
+      if (!key("root") || !bytes32(out.root) || !lit(',') || !key("leaf") || !bytes32(out.leaf) ||
+          !lit(',') || !key("path") || !path(out.base_path))
+        return false;
+    } else if (variant == "Sub" || variant == "Top") {
+      out.kind = variant == "Sub" ? MerkleProofKind::sub : MerkleProofKind::top;
+      if (!key("base_proof") || !path(out.base_path) || !lit(',') || !key("sub_proof") ||
+          !path(out.sub_path))
+        return false;
+      if (out.kind == MerkleProofKind::top &&
+          (!lit(',') || !key("top_proof") || !path(out.top_path)))
+        return false;
+      if (!lit(',') || !key("root") || !bytes32(out.root) || !lit(',') || !key("leaf") ||
+          !bytes32(out.leaf))
+        return false;
+    } else {
+      return false;
+    }
+    return lit('}') && lit('}') && lit('}');
+  }
+
+  bool column_proof(ColumnProof& out) {
+    return lit('{') && key("column") && lit('{') && key("index") && u32(out.column.index) &&
+           lit(',') && key("rows") && bytes32_list(out.column.rows) && lit(',') && key("_h") &&
+           null() && lit('}') && lit(',') && key("inclusion_proof") &&
+           merkle(out.inclusion_proof) && lit('}');
+  }
+
+  bool labeling(LabelingProof& out) {
+    return lit('{') && key("parents") && bytes32_list(out.parents) && lit(',') &&
+           key("layer_index") && u32(out.layer_index) && lit(',') && key("node") && u64(out.node) &&
+           lit('}');
+  }
+
+  bool challenge(PorepChallengeProof& out) {
+    ReplicaColumnProof& rc = out.replica_column_proofs;
+    auto col = [&](ColumnProof& c) { return column_proof(c); };
+    return lit('{') && key("comm_d_proofs") && merkle(out.comm_d_proofs) && lit(',') &&
+           key("comm_r_last_proof") && merkle(out.comm_r_last_proof) && lit(',') &&
+           key("replica_column_proofs") && lit('{') && key("c_x") && column_proof(rc.c_x) &&
+           lit(',') && key("drg_parents") && array(rc.drg_parents, col) && lit(',') &&
+           key("exp_parents") && array(rc.exp_parents, col) && lit('}') && lit(',') &&
+           key("labeling_proofs") &&
+           array(out.labeling_proofs, [&](LabelingProof& l) { return labeling(l); }) && lit(',') &&
+           key("encoding_proof") && labeling(out.encoding_proof) && lit('}');
+  }
+
+  const char* p_;
+  const char* end_;
+  std::vector<Bytes32> scratch_;
+  std::size_t path_hint_ = 0, column_hint_ = 0, labeling_hint_ = 0, challenge_hint_ = 0,
+              partition_hint_ = 0;
+};
+
+}  // namespace
+
+std::optional<SealCommitPhase1Output> read_c1_json_fast(std::string_view json) {
+  SealCommitPhase1Output out;
+  if (!FastReader(json).document(out)) return std::nullopt;
+  return out;
+}
+
+Result<SealCommitPhase1Output> read_c1_json(std::string_view json) {
+  if (auto fast = read_c1_json_fast(json)) return std::move(*fast);
+  return read_c1_json_reference(json);
+}
+
 Result<SealCommitPhase1Output> read_c1_json_in_place(std::string& json) {
+  if (auto fast = read_c1_json_fast(json)) return std::move(*fast);
   if (json.capacity() < json.size() + simdjson::SIMDJSON_PADDING)
     json.reserve(json.size() + simdjson::SIMDJSON_PADDING);
   return read_c1_padded(simdjson::padded_string_view(json.data(), json.size(), json.capacity()));

@@ -129,6 +129,99 @@ TEST(C1Json, ReaderAcceptsWhatSerdeAccepts) {
   EXPECT_TRUE(*c1 == tiny_c1());
 }
 
+// The fast reader against its slow twin (the reference reader): random C1s of every size's shape
+// with random counts, in serde's compact form and with whitespace between tokens.
+TEST(C1Json, FastReaderMatchesReference) {
+  const std::uint64_t seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay with CUZK_SEED)");
+  std::mt19937_64 rng(seed);
+  const char ws[] = {' ', '\n', '\r', '\t'};
+  for (const SealProof& seal : seal_proofs()) {
+    if (seal.id % 3 != 0 && seal.size != SectorSize::s2KiB) continue;
+    const unsigned partitions = 1 + rng() % 3, challenges = rng() % 3;
+    const SealCommitPhase1Output c1 = testing::random_c1(rng, seal, partitions, challenges);
+    std::string json = write_c1_json(c1);
+    for (int spaced = 0; spaced < 2; ++spaced) {
+      if (spaced) {  // whitespace after some structural characters (never inside a token)
+        std::string t;
+        for (char c : json) {
+          t.push_back(c);
+          if (std::string_view("{}[],:").find(c) != std::string_view::npos && rng() % 8 == 0)
+            t.append(1 + rng() % 3, ws[rng() % 4]);
+        }
+        json = " " + t + "\n";
+      }
+      auto fast = read_c1_json_fast(json);
+      auto ref = read_c1_json_reference(json);
+      ASSERT_TRUE(fast.has_value()) << seal.name << " spaced " << spaced;
+      ASSERT_TRUE(ref.ok()) << seal.name << ": " << ref.status().to_string();
+      EXPECT_TRUE(*fast == c1) << seal.name << " spaced " << spaced;
+      EXPECT_TRUE(*ref == c1) << seal.name << " spaced " << spaced;
+      std::string copy = json;
+      auto in_place = read_c1_json_in_place(copy);
+      ASSERT_TRUE(in_place.ok()) << in_place.status().to_string();
+      EXPECT_TRUE(*in_place == c1);
+      EXPECT_EQ(copy, json);
+    }
+  }
+}
+
+// Random edits of a small C1 (a character replaced, inserted or deleted; the text cut short): when
+// the fast reader returns a value, the reference reader returns the same; read_c1_json answers as
+// the reference reader does, error message included.
+TEST(C1Json, FastReaderAgreesOnEditedInput) {
+  const std::uint64_t seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay with CUZK_SEED)");
+  std::mt19937_64 rng(seed);
+  const SealCommitPhase1Output c1 =
+      testing::random_c1(rng, *seal_proof("StackedDrg2KiBV1_1"), 1, 1);
+  const std::string good = write_c1_json(c1);
+  const std::string_view alphabet = "0123456789012345678901234567890,,[]{}\":aeln -.+\\ \n\x01\xc3";
+  int fast_accepted = 0, ref_accepted = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string json = good;
+    for (int edits = 1 + static_cast<int>(rng() % 2); edits > 0; --edits) {
+      const std::size_t at = rng() % json.size();
+      const char c = alphabet[rng() % alphabet.size()];
+      switch (rng() % 5) {
+        case 0:
+          json.insert(at, 1, c);
+          break;
+        case 1:
+          json.erase(at, 1);
+          break;
+        case 2:
+          json.resize(at);
+          break;
+        default:
+          json[at] = c;
+          break;
+      }
+      if (json.empty()) break;
+    }
+    SCOPED_TRACE("round " + std::to_string(round));
+    auto fast = read_c1_json_fast(json);
+    auto ref = read_c1_json_reference(json);
+    auto both = read_c1_json(json);
+    if (fast) {
+      ++fast_accepted;
+      ASSERT_TRUE(ref.ok()) << ref.status().to_string() << "\n" << json;
+      ASSERT_TRUE(*fast == *ref) << json;
+    }
+    if (ref.ok()) ++ref_accepted;
+    ASSERT_EQ(both.ok(), ref.ok()) << json;
+    if (ref.ok())
+      EXPECT_TRUE(*both == *ref);
+    else
+      EXPECT_EQ(both.status().to_string(), ref.status().to_string());
+  }
+  RecordProperty("fast_accepted", fast_accepted);
+  RecordProperty("reference_accepted", ref_accepted);
+  // Digit edits inside byte values keep the text valid: both readers must have accepted some.
+  EXPECT_GT(fast_accepted, 0);
+  EXPECT_GE(ref_accepted, fast_accepted);
+}
+
 struct Malformed {
   std::string from, to;  // replace the first |from| with |to|
   Errc code;
