@@ -46,8 +46,8 @@ enum class Tamper { none, comm_d, apex_leaf, partition_sibling };
 // apex_por for partition |k| of |partitions| × |per| apex leaves; returns (constraints of the
 // gadget, first unsatisfied constraint).
 std::pair<std::size_t, std::optional<std::string>> run(const std::vector<std::vector<Fr>>& rows,
-                                                      std::size_t partitions, std::size_t per,
-                                                      std::size_t k, Tamper t) {
+                                                       std::size_t partitions, std::size_t per,
+                                                       std::size_t k, Tamper t) {
   unsigned bits = 0;
   while ((std::size_t{1} << bits) < partitions) ++bits;
   unsigned apex_height = 0;

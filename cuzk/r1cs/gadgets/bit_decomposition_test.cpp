@@ -27,7 +27,8 @@ TEST(BitDecomposition, FullWidthMatchesNativeTwinAndUpstreamForm) {
     ASSERT_EQ(bits->size(), 255u);
     EXPECT_EQ(cs.num_constraints(), 256u) << "255 booleanity + 1 packing";
     const std::vector<bool> want = bits_le_native(x, 255);
-    for (std::size_t i = 0; i < 255; ++i) EXPECT_EQ(*(*bits)[i].value(), want[i]) << "seed=" << seed;
+    for (std::size_t i = 0; i < 255; ++i)
+      EXPECT_EQ(*(*bits)[i].value(), want[i]) << "seed=" << seed;
     EXPECT_EQ(pack_bits_le_native(want), x);
     EXPECT_TRUE(cs.inner().is_satisfied()) << *cs.inner().which_unsatisfied();
     EXPECT_EQ(cs.inner().constraint_name(255), "binary decomp");

@@ -21,8 +21,8 @@ Result<std::vector<unsigned>> level_arities(const TreeArities& a, std::size_t le
     return Status(Errc::invalid_argument, "PoR: arities must be powers of two, top needs sub");
   const std::size_t extra = (a.sub ? 1 : 0) + (a.top ? 1 : 0);
   if (levels < extra)
-    return Status(Errc::size_mismatch, "PoR: " + std::to_string(levels) +
-                                           " path levels for a tree with sub/top levels");
+    return Status(Errc::size_mismatch,
+                  "PoR: " + std::to_string(levels) + " path levels for a tree with sub/top levels");
   std::vector<unsigned> out(levels - extra, a.base);
   if (a.sub) out.push_back(a.sub);
   if (a.top) out.push_back(a.top);
@@ -47,8 +47,8 @@ Status por_no_challenge_input(ConstraintSystem& cs, MerkleHash hash, const TreeA
   for (std::size_t h = 0; h < path.size(); ++h) {
     if (path[h].size() + 1 != level[h])
       return Status(Errc::size_mismatch, "PoR: level " + std::to_string(h) + " has " +
-                                             std::to_string(path[h].size()) +
-                                             " siblings, arity " + std::to_string(level[h]));
+                                             std::to_string(path[h].size()) + " siblings, arity " +
+                                             std::to_string(level[h]));
     std::vector<Boolean> index;
     for (unsigned j = 0; j < log2_exact(level[h]); ++j)
       index.push_back(Boolean::from(bits[next_bit++]));
@@ -65,8 +65,8 @@ Status por_no_challenge_input(ConstraintSystem& cs, MerkleHash hash, const TreeA
   return {};
 }
 
-Fr por_root_native(MerkleHash hash, const TreeArities& arities, std::uint64_t index,
-                   const Fr& leaf, std::span<const std::vector<Fr>> path) {
+Fr por_root_native(MerkleHash hash, const TreeArities& arities, std::uint64_t index, const Fr& leaf,
+                   std::span<const std::vector<Fr>> path) {
   const std::vector<unsigned> level = level_arities(arities, path.size()).value();
   Fr cur = leaf;
   for (std::size_t h = 0; h < path.size(); ++h) {

@@ -36,7 +36,7 @@ Status por_no_challenge_input(ConstraintSystem& cs, MerkleHash hash, const TreeA
 
 /// Out of circuit: the root reached from |leaf| at index |index| along |path| (sibling values per
 /// level), with the same level arities.
-Fr por_root_native(MerkleHash hash, const TreeArities& arities, std::uint64_t index,
-                   const Fr& leaf, std::span<const std::vector<Fr>> path);
+Fr por_root_native(MerkleHash hash, const TreeArities& arities, std::uint64_t index, const Fr& leaf,
+                   std::span<const std::vector<Fr>> path);
 
 }  // namespace cuzk

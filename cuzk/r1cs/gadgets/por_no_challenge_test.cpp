@@ -52,7 +52,7 @@ Instance random_instance(std::mt19937_64& rng, const Case& c) {
     in.index += pos * mult;
     mult *= level[h];
     in.bits += lg(level[h]);
-    MerklePathLevel& ml = h < c.base_levels                   ? in.mpath.base[h]
+    MerklePathLevel& ml = h < c.base_levels                     ? in.mpath.base[h]
                           : h == c.base_levels && c.arities.sub ? in.mpath.sub[0]
                                                                 : in.mpath.top[0];
     ml.index = pos;
@@ -69,7 +69,7 @@ struct PorRun {
   std::optional<std::string> unsatisfied;
 };
 PorRun run(const Case& c, const Instance& in, const Fr& root, int bad_sibling = -1,
-        int bits_delta = 0) {
+           int bits_delta = 0) {
   TestConstraintSystem cs;
   const AllocatedNum leaf = *AllocatedNum::alloc(cs, in.leaf);
   std::vector<AllocatedBit> bits;
@@ -79,7 +79,8 @@ PorRun run(const Case& c, const Instance& in, const Fr& root, int bad_sibling = 
   int k = 0;
   for (const auto& lv : in.path) {
     std::vector<AllocatedNum> row;
-    for (const Fr& s : lv) row.push_back(*AllocatedNum::alloc(cs, k++ == bad_sibling ? s + Fr::one() : s));
+    for (const Fr& s : lv)
+      row.push_back(*AllocatedNum::alloc(cs, k++ == bad_sibling ? s + Fr::one() : s));
     path.push_back(row);
   }
   const AllocatedNum r = *AllocatedNum::alloc(cs, root);
@@ -93,13 +94,13 @@ PorRun run(const Case& c, const Instance& in, const Fr& root, int bad_sibling = 
 }
 
 const Case kCases[] = {
-    {MerkleHash::poseidon, {8, 0, 0}, 2, 2 * 527 + 1},                // 2 KiB tree_r
-    {MerkleHash::poseidon, {8, 4, 0}, 1, 527 + 385 + 1},              // 1 KiB
-    {MerkleHash::poseidon, {8, 2, 0}, 2, 2 * 527 + 313 + 1},          // 4 KiB
-    {MerkleHash::poseidon, {8, 8, 0}, 2, 3 * 527 + 1},                // 16 KiB
-    {MerkleHash::poseidon, {8, 8, 2}, 2, 3 * 527 + 313 + 1},          // 32 KiB
-    {MerkleHash::sha256, {2, 0, 0}, 3, 3 * 45'381 + 1},               // tree_d below an apex
-    {MerkleHash::sha256, {2, 0, 0}, 0, 1},                            // no level: root check
+    {MerkleHash::poseidon, {8, 0, 0}, 2, 2 * 527 + 1},        // 2 KiB tree_r
+    {MerkleHash::poseidon, {8, 4, 0}, 1, 527 + 385 + 1},      // 1 KiB
+    {MerkleHash::poseidon, {8, 2, 0}, 2, 2 * 527 + 313 + 1},  // 4 KiB
+    {MerkleHash::poseidon, {8, 8, 0}, 2, 3 * 527 + 1},        // 16 KiB
+    {MerkleHash::poseidon, {8, 8, 2}, 2, 3 * 527 + 313 + 1},  // 32 KiB
+    {MerkleHash::sha256, {2, 0, 0}, 3, 3 * 45'381 + 1},       // tree_d below an apex
+    {MerkleHash::sha256, {2, 0, 0}, 0, 1},                    // no level: root check
 };
 
 TEST(PorNoChallenge, RootsAgainstNativeTwinEveryShape) {

@@ -28,7 +28,7 @@ TEST(Select, EveryIndexMatchesNativeTwinMsbFirst) {
     const std::size_t size = std::size_t{1} << logn;
     std::vector<Fr> vals;
     for (std::size_t i = 0; i < size; ++i) vals.push_back(random_fr(rng));
-    for (std::size_t index = 0; index < size; index += logn > 4 ? 1 + rng() % 7 : 1) {
+    for (std::size_t index = 0; index<size; index += logn> 4 ? 1 + rng() % 7 : 1) {
       gadget_test::CapturingCs cs;
       std::vector<AllocatedNum> from;
       for (const Fr& v : vals) from.push_back(*AllocatedNum::alloc(cs, v));
