@@ -490,6 +490,12 @@ PartitionProver* Engine::find_prover(const std::string& circuit_id) const {
   return nullptr;
 }
 
+PartitionProver* Engine::find_prover(const JobRequest& req) const {
+  for (auto& p : provers_)
+    if (p->accepts(req)) return p.get();
+  return nullptr;
+}
+
 namespace {
 
 // Client-chosen names reach logs, metrics labels, the journal and error messages: they are kept
@@ -527,21 +533,20 @@ std::string shown(const std::string& value) {
 Result<JobPlan> Engine::validate(const JobRequest& req, PartitionProver** prover) const {
   CUZK_RETURN_IF_ERROR(check_client_name(req.request_id, "request_id"));
   CUZK_RETURN_IF_ERROR(check_client_name(req.circuit_id, "circuit_id"));
-  if (req.kind != ProofKind::unspecified) {
-    if (static_cast<std::uint32_t>(req.kind) > 4)
-      return Status(Errc::invalid_argument,
-                    "unknown proof_kind " + std::to_string(static_cast<std::uint32_t>(req.kind)));
-    return Status(Errc::unimplemented,
-                  std::string("proof kind ") + std::string(proof_kind_name(req.kind)) +
-                      " is not available yet (the Filecoin circuits arrive later); "
-                      "name a registered circuit in circuit_id instead");
-  }
+  if (static_cast<std::uint32_t>(req.kind) > 4)
+    return Status(Errc::invalid_argument,
+                  "unknown proof_kind " + std::to_string(static_cast<std::uint32_t>(req.kind)));
   if (static_cast<std::uint32_t>(req.priority) > 4)
     return Status(Errc::invalid_argument,
                   "unknown priority " + std::to_string(static_cast<std::uint32_t>(req.priority)));
-  if (req.circuit_id.empty())
+  if (req.kind == ProofKind::unspecified && req.circuit_id.empty())
     return Status(Errc::invalid_argument, "circuit_id is empty and proof_kind is unspecified");
-  PartitionProver* p = find_prover(req.circuit_id);
+  PartitionProver* p = find_prover(req);
+  if (!p && req.kind != ProofKind::unspecified)
+    return Status(Errc::unimplemented, std::string("proof kind ") +
+                                           std::string(proof_kind_name(req.kind)) +
+                                           " is not served by any registered circuit family; "
+                                           "name a registered circuit in circuit_id instead");
   if (!p) return Status(Errc::not_found, "no registered circuit " + shown(req.circuit_id));
   auto plan = p->plan(req);
   if (!plan) return plan.status();
@@ -1119,7 +1124,7 @@ void Engine::finalize_loop() {
           lease
               ? lease->wait()
               : Result<std::shared_ptr<const ProvingKeyData>>(Status(Errc::cancelled, "job ended"));
-      st = key ? job->prover->verify(**key, in->req, proof) : key.status();
+      st = key ? job->prover->verify_job(**key, in->req, job->plan, proof) : key.status();
     }
     in.reset();
     --finalizing_;
