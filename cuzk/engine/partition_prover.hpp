@@ -9,8 +9,8 @@
 // the rest when the partition is done. key_bytes() is reserved before load_key() runs.
 //
 // Implementations: FakeProver (fake_prover.hpp, deterministic, for scheduling tests and the
-// bench tool). The Groth16 adapter (bench-<K> circuits from r1cs/bench_circuit, circom
-// .r1cs/.zkey) plugs in here.
+// bench tool) and Groth16Prover (groth16_prover.hpp: Groth16 for the circuit families of a
+// registry, circuits/circuit_family.hpp).
 #pragma once
 
 #include <atomic>
