@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
   auto p = Groth16Prover::create(o);
   if (!p) return fail(p.status());
   Groth16Prover& prover = **p;
-  if (auto m = prover.matrices(k); !m) return fail(m.status());  // built / read before timing
+  if (auto m = prover.matrices(id); !m) return fail(m.status());  // built / read before timing
   Lap lap;
   lap.print("start (matrices ready)");
   if (step == "map") {

@@ -175,7 +175,7 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   /// Accepts a job (or returns the existing one with the same request_id). Errors: unimplemented
-  /// (Filecoin kinds), invalid_argument / bad_encoding / out_of_range (the request; a request_id
+  /// (a proof kind no prover serves), invalid_argument / bad_encoding / out_of_range (the request; a request_id
   /// of another identity's job), not_found (unknown circuit), out_of_memory (pending-job limits,
   /// or a partition larger than the budget), cancelled (shutting down), io_error (journal).
   /// The job belongs to |caller|'s identity, and counts in its pending-job limit.
@@ -227,6 +227,8 @@ class Engine {
   explicit Engine(EngineOptions opt, std::vector<std::shared_ptr<PartitionProver>> provers);
   Status start();
   PartitionProver* find_prover(const std::string& circuit_id) const;
+  /// The prover that accepts |req| (its proof kind, or its circuit id); null when none.
+  PartitionProver* find_prover(const JobRequest& req) const;
   Result<JobPlan> validate(const JobRequest& req, PartitionProver** prover) const;
   void enqueue_locked(const std::shared_ptr<Job>& job);
   /// Device indices a circuit may use (affinity, else all).

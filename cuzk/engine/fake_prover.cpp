@@ -5,7 +5,7 @@
 #include <cstring>
 #include <thread>
 
-#include "cuzk/engine/bench_circuit_id.hpp"
+#include "cuzk/circuits/bench/bench_circuit_id.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -133,11 +133,11 @@ void FakeProver::add_live(std::int64_t delta) {
 }
 
 bool FakeProver::supports(const std::string& circuit_id) const {
-  return parse_bench_log2(circuit_id).ok();
+  return circuits::parse_bench_log2(circuit_id).ok();
 }
 
 Result<JobPlan> FakeProver::plan(const JobRequest& req) {
-  auto k = parse_bench_log2(req.circuit_id);
+  auto k = circuits::parse_bench_log2(req.circuit_id);
   if (!k) return k.status();
   auto in = parse_input(req.vanilla_proof);
   if (!in) return in.status();
@@ -156,7 +156,7 @@ Result<JobPlan> FakeProver::plan(const JobRequest& req) {
 }
 
 Result<std::uint64_t> FakeProver::key_bytes(const std::string& key_id) {
-  auto k = parse_bench_log2(key_id);
+  auto k = circuits::parse_bench_log2(key_id);
   if (!k) return k.status();
   return std::uint64_t{576} << *k;
 }

@@ -22,6 +22,7 @@
 #include "cuzk/backend/cpu_backend.hpp"
 #include "cuzk/backend/device_memory.hpp"
 #include "cuzk/base/pinned_host.hpp"
+#include "cuzk/circuits/bench/bench_witness.hpp"
 #include "cuzk/engine/config.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
@@ -36,6 +37,9 @@
 
 namespace cuzk::engine {
 namespace {
+
+using circuits::bench_partition_seed;
+using circuits::solve_bench_witness;
 
 const bool kQuiet = (spdlog::set_level(spdlog::level::warn), true);
 
@@ -70,13 +74,13 @@ std::shared_ptr<Groth16Prover> make_prover(const std::string& dir) {
 void expect_partitions_verify(Groth16Prover& prover, const std::string& proof, std::uint64_t seed,
                               std::uint32_t parts) {
   ASSERT_EQ(proof.size(), parts * kBellpersonProofBytes);
-  auto pk = read_params(prover.key_path(10));
+  auto pk = read_params(prover.key_path("bench-10"));
   ASSERT_TRUE(pk.ok()) << pk.status().to_string();
   auto pvk = prepare_verifying_key(pk->vk);
   auto proofs =
       parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
   ASSERT_TRUE(proofs.ok()) << proofs.status().to_string();
-  auto m = prover.matrices(10);
+  auto m = prover.matrices("bench-10");
   ASSERT_TRUE(m.ok());
   for (std::uint32_t k = 0; k < parts; ++k) {
     auto w = solve_bench_witness(**m, bench_partition_seed(seed, k));
@@ -138,7 +142,7 @@ TEST(Groth16Prover, PlanAndKeyBytesAreExact) {
   auto prover = make_prover(dir);
   auto plan = prover->plan(bench_job("p", 1, 3));
   ASSERT_TRUE(plan.ok()) << plan.status().to_string();
-  auto m = prover->matrices(10);
+  auto m = prover->matrices("bench-10");
   ASSERT_TRUE(m.ok());
   const std::uint64_t n = 1024;
   EXPECT_EQ((*m)->num_constraints, n);
@@ -148,7 +152,7 @@ TEST(Groth16Prover, PlanAndKeyBytesAreExact) {
   auto key = prover->load_key("bench-10");
   ASSERT_TRUE(kb.ok() && key.ok());
   EXPECT_EQ((*key)->size_bytes(), *kb);
-  auto pk = read_params(prover->key_path(10));
+  auto pk = read_params(prover->key_path("bench-10"));
   ASSERT_TRUE(pk.ok());
   std::uint64_t pts =
       sizeof(G1Affine) * (pk->h.size() + pk->l.size() + pk->a.size() + pk->b_g1.size()) +
@@ -267,7 +271,7 @@ class HeapPinnedPool final : public PinnedHostPool {
 TEST(Groth16Prover, PartitionVectorsFromPinnedPoolWithFallback) {
   auto dir = temp_dir("pinned");
   auto prover = make_prover(dir);
-  auto m = prover->matrices(10);
+  auto m = prover->matrices("bench-10");
   ASSERT_TRUE(m.ok());
   HeapPinnedPool pool(4, std::max((*m)->num_columns(), (*m)->num_constraints) * sizeof(Fr));
   PinnedHostPools::add(&pool);
@@ -353,7 +357,7 @@ TEST(Groth16Prover, CorruptKeyCacheIsRegenerated) {
     EXPECT_EQ(prover->keys_generated(), 0u);
   }
   // Flip one byte in the middle of the l query.
-  auto path = make_prover(dir)->key_path(10);
+  auto path = make_prover(dir)->key_path("bench-10");
   auto size = std::filesystem::file_size(path);
   {
     std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
@@ -394,7 +398,7 @@ TEST(Groth16Prover, KeyCachedForOtherMatricesIsRegenerated) {
                               r1cs_topology_key("bench-10 structure_seed=1 num_public=4"))
                   .ok());
   auto prover = make_prover(dir);
-  auto m = prover->matrices(10);
+  auto m = prover->matrices("bench-10");
   ASSERT_TRUE(m.ok());
   ASSERT_TRUE(**m == other->matrices) << "the replaced matrix cache was not read";
   auto e = Engine::create(EngineOptions{}, {prover});
@@ -472,12 +476,12 @@ TEST(Groth16Prover, CircomZkeyJobThroughEngine) {
   EXPECT_TRUE(prover->supports("mulchain"));
   EXPECT_FALSE(prover->supports("poseidon"));
   // a/b/c come from the compiled SpMV plan, built once with the circuit's matrices.
-  auto cplan = prover->circom_plan("mulchain");
+  auto cplan = prover->pce_plan("mulchain");
   ASSERT_TRUE(cplan.ok() && *cplan) << cplan.status().to_string();
-  auto cplan2 = prover->circom_plan("mulchain");
+  auto cplan2 = prover->pce_plan("mulchain");
   ASSERT_TRUE(cplan2.ok());
   EXPECT_EQ(cplan->get(), cplan2->get());  // cached, not rebuilt
-  EXPECT_FALSE(prover->circom_plan("poseidon").ok());
+  EXPECT_FALSE(prover->pce_plan("poseidon").ok());
   auto e = Engine::create(EngineOptions{}, {prover});
   ASSERT_TRUE(e.ok());
   JobRequest r;
@@ -885,7 +889,7 @@ TEST(Groth16Prover, KeyImageBacksTheMmapTierOnTheCpu) {
   ASSERT_TRUE(std::filesystem::exists(img10));
   auto kb10 = prover->key_bytes("bench-10"), kb11 = prover->key_bytes("bench-11");
   ASSERT_TRUE(kb10.ok() && kb11.ok());
-  const std::uint64_t charged10 = (*prover->matrices(10))->memory_bytes();
+  const std::uint64_t charged10 = (*prover->matrices("bench-10"))->memory_bytes();
   const std::uint64_t limit =
       *kb11 + charged10 + (*kb10 - charged10) / 2;  // bench-11 and a mapped bench-10
   MemoryBudget budget(limit, 0);
@@ -999,7 +1003,7 @@ TEST(Groth16Prover, KeyImageBacksTheMmapTierOnTheCpu) {
   }
   // A replaced .params (new mtime) makes the image stale: rebuilt, and the key still loads.
   const auto before = std::filesystem::last_write_time(img10);
-  std::filesystem::last_write_time(prover->key_path(10),
+  std::filesystem::last_write_time(prover->key_path("bench-10"),
                                    std::filesystem::file_time_type::clock::now());
   auto p3 = make_prover(dir);
   ASSERT_TRUE(p3->load_key("bench-10").ok());

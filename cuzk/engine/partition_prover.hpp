@@ -9,8 +9,8 @@
 // the rest when the partition is done. key_bytes() is reserved before load_key() runs.
 //
 // Implementations: FakeProver (fake_prover.hpp, deterministic, for scheduling tests and the
-// bench tool). The Groth16 adapter (bench-<K> circuits from r1cs/bench_circuit, circom
-// .r1cs/.zkey) plugs in here.
+// bench tool) and Groth16Prover (groth16_prover.hpp: Groth16 for the circuit families of a
+// registry, circuits/circuit_family.hpp).
 #pragma once
 
 #include <atomic>
@@ -25,10 +25,13 @@
 #include "cuzk/engine/job_types.hpp"
 #include "cuzk/engine/memory_budget.hpp"
 
+namespace cuzk::circuits {
+class ParsedJob;
+}  // namespace cuzk::circuits
+
 namespace cuzk::engine {
 
-/// Set when the job is cancelled or has failed; long operations poll it and return Errc::cancelled.
-using CancelFlag = std::atomic<bool>;
+using circuits::CancelFlag;
 
 /// Shape of one job, from its circuit and inputs. Sizes are exact for the circuit.
 struct JobPlan {
@@ -36,6 +39,9 @@ struct JobPlan {
   std::uint32_t partitions = 1;
   std::uint64_t partition_bytes = 0;  ///< host bytes of one synthesized partition, a/b/c included
   std::uint64_t abc_bytes = 0;        ///< of which a/b/c, freed right after the device stage
+  /// The prover's per-job state (the input parsed once at plan time); opaque to the engine, which
+  /// keeps it with the job and hands it back to synthesize and verify_job.
+  std::shared_ptr<const circuits::ParsedJob> parsed;
 };
 
 /// A loaded proving key (opaque to the engine). size_bytes is what the budget is charged.
@@ -84,6 +90,10 @@ class PartitionProver {
   virtual std::string name() const = 0;
   /// Whether this prover handles jobs of this circuit id ("bench-20").
   virtual bool supports(const std::string& circuit_id) const = 0;
+  /// Whether this prover handles |req| (its proof kind, or its circuit id when it names none).
+  virtual bool accepts(const JobRequest& req) const {
+    return req.kind == ProofKind::unspecified && supports(req.circuit_id);
+  }
   /// Validates a request and returns its plan; errors are the client's (INVALID_ARGUMENT).
   virtual Result<JobPlan> plan(const JobRequest& req) = 0;
   /// Bytes that load_key(key_id) will occupy.
@@ -120,6 +130,12 @@ class PartitionProver {
   /// Finalization off the device: checks the assembled proof (partition proofs in order).
   virtual Status verify(const ProvingKeyData& key, const JobRequest& req,
                         const std::string& proof) = 0;
+  /// The same with the job's plan (and so its parsed input); the engine's finalizer calls this.
+  virtual Status verify_job(const ProvingKeyData& key, const JobRequest& req, const JobPlan& plan,
+                            const std::string& proof) {
+    (void)plan;
+    return verify(key, req, proof);
+  }
 
   // Device residency (the SRS manager's "vram" tier). load_key() makes a key ready in host
   // memory; a device with memory of its own (a CUDA arena) gets its copy from make_resident()

@@ -1,6 +1,6 @@
-#include "cuzk/engine/bench_circuit_id.hpp"
+#include "cuzk/circuits/bench/bench_circuit_id.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::circuits {
 
 Result<int> parse_bench_log2(const std::string& id) {
   if (id.rfind("bench-", 0) != 0) return Status(Errc::not_found, "unknown circuit '" + id + "'");
@@ -13,4 +13,4 @@ Result<int> parse_bench_log2(const std::string& id) {
   return k;
 }
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::circuits

@@ -1,4 +1,4 @@
-#include "cuzk/engine/bench_solve.hpp"
+#include "cuzk/circuits/bench/bench_solve.hpp"
 
 #include <emmintrin.h>
 
@@ -6,10 +6,10 @@
 
 #include "cuzk/r1cs/lc.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::circuits {
 namespace {
 
-// The boolean draw of solve_bench_witness (groth16_prover.cpp): bit of variable f for |seed|.
+// The boolean draw of solve_bench_witness (bench_witness.cpp): bit of variable f for |seed|.
 std::uint64_t splitmix(std::uint64_t s) {
   std::uint64_t z = s + 0x9e3779b97f4a7c15ULL;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -203,4 +203,4 @@ Status solve_bench_partition(const R1csMatrices& m, const BenchSolvePlan& plan, 
   return {};
 }
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::circuits

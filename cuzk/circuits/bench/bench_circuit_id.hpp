@@ -6,9 +6,9 @@
 
 #include "cuzk/base/status.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::circuits {
 
 // K of "bench-<K>"; not_found for another name, out_of_range for K outside 10..27.
 Result<int> parse_bench_log2(const std::string& circuit_id);
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::circuits

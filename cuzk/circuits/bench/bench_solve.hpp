@@ -1,7 +1,7 @@
 // The bench circuit's witness and a, b, c in one pass: a per-topology solve plan, then a fused
 // per-partition solve.
 //
-// solve_bench_witness (groth16_prover.hpp) finds each row's unknown variable with a known-bitmap
+// solve_bench_witness (bench_witness.hpp) finds each row's unknown variable with a known-bitmap
 // and evaluates every row's three LCs to solve it; the PCE then evaluates all of them again. But
 // which column a row fixes, and how (a free boolean, or solved from C), depends only on the
 // matrices, so bench_solve_plan() records it once per topology (5 bytes per row, plus
@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "cuzk/base/status.hpp"
-#include "cuzk/engine/partition_prover.hpp"
+#include "cuzk/circuits/job_request.hpp"
 #include "cuzk/r1cs/matrices.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::circuits {
 
 struct BenchSolvePlan {
   enum Kind : std::uint8_t { kCheck = 0, kBoolean = 1, kPlusOne = 2, kMinusOne = 3, kGeneral = 4 };
@@ -51,4 +51,4 @@ Status solve_bench_partition(const R1csMatrices& m, const BenchSolvePlan& plan, 
                              const CancelFlag* cancel, std::span<Fr> z, std::span<Fr> a,
                              std::span<Fr> b, std::span<Fr> c);
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::circuits

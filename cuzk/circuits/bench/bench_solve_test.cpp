@@ -3,7 +3,7 @@
 // a/b/c equal the PCE's (pce_evaluate) and the naive SpMV's on that z, and the circuit holds.
 // A stale buffer (poisoned z, a/b/c) changes nothing. Rejections: two unknowns in a row, a
 // variable no row fixes, a plan used with another circuit's matrices.
-#include "cuzk/engine/bench_solve.hpp"
+#include "cuzk/circuits/bench/bench_solve.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,11 +11,11 @@
 #include <random>
 
 #include "cuzk/base/thread_pool.hpp"
-#include "cuzk/engine/groth16_prover.hpp"
+#include "cuzk/circuits/bench/bench_witness.hpp"
 #include "cuzk/r1cs/bench_circuit.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::circuits {
 namespace {
 
 Fr poison() {
@@ -107,4 +107,4 @@ TEST(BenchSolve, Cancels) {
 }
 
 }  // namespace
-}  // namespace cuzk::engine
+}  // namespace cuzk::circuits

@@ -1,0 +1,44 @@
+#include "cuzk/circuits/circuit_family.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace cuzk::circuits {
+
+Status Registry::add(std::shared_ptr<CircuitFamily> family) {
+  if (!family) return Status(Errc::invalid_argument, "no family");
+  for (ProofKind k : family->kinds())
+    for (const auto& f : families_) {
+      auto kinds = f->kinds();
+      if (std::find(kinds.begin(), kinds.end(), k) != kinds.end())
+        return Status(Errc::invalid_argument, "families " + f->name() + " and " + family->name() +
+                                                  " serve proof kind " +
+                                                  std::to_string(static_cast<std::uint32_t>(k)));
+    }
+  families_.push_back(std::move(family));
+  return {};
+}
+
+CircuitFamily* Registry::find(const JobRequest& req) const {
+  if (req.kind == ProofKind::unspecified) return find_circuit(req.circuit_id);
+  for (const auto& f : families_) {
+    auto kinds = f->kinds();
+    if (std::find(kinds.begin(), kinds.end(), req.kind) != kinds.end()) return f.get();
+  }
+  return nullptr;
+}
+
+CircuitFamily* Registry::find_circuit(const std::string& circuit_id) const {
+  for (const auto& f : families_)
+    if (f->serves_circuit(circuit_id)) return f.get();
+  return nullptr;
+}
+
+std::string file_safe_name(const std::string& id) {
+  std::string name = id;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+  return name;
+}
+
+}  // namespace cuzk::circuits

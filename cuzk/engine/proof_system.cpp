@@ -1,0 +1,67 @@
+#include "cuzk/engine/proof_system.hpp"
+
+#include <algorithm>
+
+#include "cuzk/formats/bellperson.hpp"
+
+namespace cuzk::engine {
+
+Status Groth16ProofSystem::evaluate_abc(const circuits::CircuitShape& shape,
+                                        PartitionVectors& part) {
+  const R1csMatrices& m = *shape.matrices;
+  part.take_abc(m.num_constraints, std::max<std::size_t>(m.num_constraints, shape.domain_size));
+  PceOptions po;
+  po.plan = shape.pce.get();
+  return pce_evaluate_into(pool_, m, part.plain_z, part.abc.a, part.abc.b, part.abc.c, po);
+}
+
+Result<std::string> Groth16ProofSystem::prove(const ResidentKey& rk, const ProvingKey& key,
+                                              const R1csMatrices& m, std::uint32_t k,
+                                              PartitionVectors& part) {
+  if (!part.has_abc())
+    return Status(Errc::invalid_argument, "partition " + std::to_string(k) + " has no a/b/c");
+  Result<Proof> proof = Status(Errc::invalid_argument, "no proof");
+  if (part.pinned() && part.pa.size() == key.domain_size) {
+    // Pinned a, b, c, z: the device reads them by DMA; scratch afterwards, given back by release_abc().
+    proof = prove_with_abc_spans(pool_, rk, m, std::span<Fr>(part.pa.data(), part.pa.size()),
+                                 std::span<Fr>(part.pb.data(), part.pb.size()),
+                                 std::span<Fr>(part.pc.data(), part.pc.size()), part.z(), {});
+  } else {
+    if (part.pinned()) {  // a domain longer than the rows: extend copies in plain vectors
+      part.take_abc(part.pa.size(), part.pa.size());
+      std::copy_n(part.pa.data(), part.pa.size(), part.abc.a.data());
+      std::copy_n(part.pb.data(), part.pb.size(), part.abc.b.data());
+      std::copy_n(part.pc.data(), part.pc.size(), part.abc.c.data());
+      part.pa.reset(), part.pb.reset(), part.pc.reset();
+    }
+    AbcVectors used;  // a/b/c come back (scratch) for the buffer pool: release_abc() gives them
+    proof = prove_with_abc(pool_, rk, m, std::move(part.abc), part.z(), {.used_abc = &used});
+    part.abc = std::move(used);
+  }
+  if (!proof) return proof.status().with_context("partition " + std::to_string(k));
+  auto bytes = write_proofs(std::span<const Proof>(&*proof, 1));
+  return std::string(bytes.begin(), bytes.end());
+}
+
+Status Groth16ProofSystem::verify(const PreparedVerifyingKey& pvk, const std::string& proof,
+                                  std::uint32_t partitions, const PartitionInputs& inputs) {
+  auto proofs =
+      parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
+  if (!proofs) return proofs.status().with_context("self-verification");
+  if (proofs->size() != partitions)
+    return Status(Errc::size_mismatch, "self-verification: the job has " +
+                                           std::to_string(partitions) + " partitions, the proof " +
+                                           std::to_string(proofs->size()));
+  for (std::uint32_t k = 0; k < proofs->size(); ++k) {
+    auto in = inputs(k);
+    if (!in) return in.status().with_context("self-verification, partition " + std::to_string(k));
+    auto ok = cuzk::verify(pvk, *in, (*proofs)[k]);
+    if (!ok) return ok.status().with_context("self-verification, partition " + std::to_string(k));
+    if (!*ok)
+      return Status(Errc::unsatisfied, "self-verification failed: partition " + std::to_string(k) +
+                                           " proof does not verify");
+  }
+  return {};
+}
+
+}  // namespace cuzk::engine

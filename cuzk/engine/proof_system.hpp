@@ -1,0 +1,129 @@
+// Groth16 as a prover uses it, knowing nothing of circuits (circuits/circuit_family.hpp) or of
+// where keys live (engine/key_store.hpp): a partition's vectors, a/b/c from z by the circuit's
+// matrices, a partition's 192-byte proof from a key resident on a backend, and the verification
+// of a job's partition proofs against the verifying key.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cuzk/base/pinned_host.hpp"
+#include "cuzk/base/thread_pool.hpp"
+#include "cuzk/circuits/circuit_family.hpp"
+#include "cuzk/engine/buffer_pool.hpp"
+#include "cuzk/engine/partition_prover.hpp"
+#include "cuzk/groth16/prove.hpp"
+#include "cuzk/groth16/verify.hpp"
+#include "cuzk/r1cs/pce.hpp"
+
+namespace cuzk::engine {
+
+// A partition's vectors come from the prover's FrBufferPool and go back to it: a, b, c when
+// released after the device stage (if the stage handed them back), z when the partition ends.
+// A partition whose family writes a/b/c itself first tries a pinned pool (base/pinned_host.hpp,
+// reserved at start-up by a CUDA device context) for all four: then they live in pz/pa/pb/pc
+// (z and abc stay empty) and the device copies them by DMA with no staging; when no pool has
+// room it uses the buffer pool.
+class PartitionVectors final : public SynthesizedPartition {
+ public:
+  explicit PartitionVectors(std::shared_ptr<FrBufferPool> buffers) : buffers_(std::move(buffers)) {}
+  ~PartitionVectors() override {
+    release_abc();
+    buffers_->give(std::move(plain_z));
+  }
+  void release_abc() override {
+    buffers_->give(std::move(abc.a));
+    buffers_->give(std::move(abc.b));
+    buffers_->give(std::move(abc.c));
+    abc = AbcVectors{};
+    pa.reset();
+    pb.reset();
+    pc.reset();
+  }
+  /// z of |cols| and a, b, c of |rows| entries from the pinned pools: all four or none.
+  bool take_pinned(std::size_t cols, std::size_t rows) {
+    if (!PinnedHostPools::any()) return false;
+    pz = PinnedArray<Fr>::take(cols);
+    pa = PinnedArray<Fr>::take(rows);
+    pb = PinnedArray<Fr>::take(rows);
+    pc = PinnedArray<Fr>::take(rows);
+    if (pz.empty() || pa.empty() || pb.empty() || pc.empty()) {
+      pz.reset(), pa.reset(), pb.reset(), pc.reset();
+      return false;
+    }
+    return true;
+  }
+  bool pinned() const { return !pz.empty(); }
+  /// Pinned z, a, b, c are bytes of the pool the daemon took out of the budget at start-up. a/b/c
+  /// count only while they are the whole domain (|rows| a power of two, as every bench circuit's):
+  /// otherwise the device stage copies them into plain vectors the reservation must cover.
+  PooledBytes pooled_bytes() const override {
+    if (!pinned()) return {};
+    const std::uint64_t abc_bytes = std::has_single_bit(pa.size()) ? 3 * sizeof(Fr) * pa.size() : 0;
+    return {.abc = abc_bytes, .other = sizeof(Fr) * pz.size()};
+  }
+  std::span<const Fr> z() const {
+    return pinned() ? std::span<const Fr>(pz.data(), pz.size()) : std::span<const Fr>(plain_z);
+  }
+  bool has_abc() const { return pinned() ? !pa.empty() : !abc.a.empty(); }
+  /// z of |cols| entries from the buffer pool.
+  void take_z(std::size_t cols) {
+    plain_z = buffers_->take(cols);
+    plain_z.resize(cols);
+  }
+  /// a, b, c of |rows| entries in buffers of capacity |capacity| (≥ rows: the H step extends
+  /// them to the domain in place).
+  void take_abc(std::size_t rows, std::size_t capacity) {
+    for (std::vector<Fr>* v : {&abc.a, &abc.b, &abc.c}) {
+      *v = buffers_->take(capacity);
+      v->resize(rows);
+    }
+  }
+  /// The fast path's buffers: pinned when a pool has room, else from the buffer pool.
+  circuits::WitnessAbc witness_abc(std::size_t cols, std::size_t rows) {
+    if (take_pinned(cols, rows))
+      return {.z = {pz.data(), cols},
+              .a = {pa.data(), rows},
+              .b = {pb.data(), rows},
+              .c = {pc.data(), rows}};
+    take_z(cols);
+    take_abc(rows, rows);
+    return {.z = plain_z, .a = abc.a, .b = abc.b, .c = abc.c};
+  }
+
+  PinnedArray<Fr> pz, pa, pb, pc;
+  std::vector<Fr> plain_z;
+  AbcVectors abc;
+
+ private:
+  std::shared_ptr<FrBufferPool> buffers_;
+};
+
+class Groth16ProofSystem {
+ public:
+  explicit Groth16ProofSystem(ThreadPool& pool) : pool_(pool) {}
+
+  /// a = A·z, b = B·z, c = C·z of |part|'s z by |shape|'s matrices (its compiled plan when it
+  /// has one), into buffers of the domain's capacity.
+  Status evaluate_abc(const circuits::CircuitShape& shape, PartitionVectors& part);
+  /// The 192-byte proof of partition |k| under |key| (its tables on |rk|'s backend), whose
+  /// circuit is |m|; a/b/c are scratch afterwards (release_abc gives them back).
+  Result<std::string> prove(const ResidentKey& rk, const ProvingKey& key, const R1csMatrices& m,
+                            std::uint32_t k, PartitionVectors& part);
+  /// Public inputs of one partition (ONE excluded).
+  using PartitionInputs = std::function<Result<std::vector<Fr>>(std::uint32_t k)>;
+  /// Checks |proof| — |partitions| proofs in partition order — against |pvk|, each with its
+  /// partition's public inputs; errors name the partition.
+  Status verify(const PreparedVerifyingKey& pvk, const std::string& proof, std::uint32_t partitions,
+                const PartitionInputs& inputs);
+
+ private:
+  ThreadPool& pool_;
+};
+
+}  // namespace cuzk::engine
