@@ -133,7 +133,7 @@ TEST(PostCircuitSlow, CurioWitnessSynthesisTime) {
   ASSERT_TRUE(circuit.ok()) << circuit.status().to_string();
   const double create_s = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
-  WitnessConstraintSystem cs({.reserve_aux = 125'300'000, .num_inputs_hint = 25'840});
+  WitnessConstraintSystem cs({.reserve_aux = 126'902'376, .num_inputs_hint = 25'840});
   ASSERT_TRUE(synthesize_circuit(*circuit, cs).ok());
   const double synth_s = seconds_since(t0);
   std::printf(

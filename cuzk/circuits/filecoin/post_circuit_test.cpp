@@ -629,22 +629,20 @@ TEST(PostCircuitVenus, RealSectorsSatisfyWinningAndWindow) {
   // prover_id of t0106: 0x6a, then zeros (shared/filecoin/README.md).
   Bytes32 prover_id{};
   prover_id[0] = 0x6a;
-  for (int round = 0; round < 2; ++round) {
-    const Bytes32 randomness = cuzk::filecoin::bytes32_from_fr(random_fr(rng));
-    for (const char* name : {"StackedDrgWindow2KiBV1", "StackedDrgWindow2KiBV1_2"}) {
-      SCOPED_TRACE(name);
-      const Partition p = window_partition(registered(name), randomness, sectors, 0);
-      expect_satisfied(p, 21'866);
-      expect_tampering_caught(p);
-      // Sector 0 alone, padded to two.
-      expect_satisfied(window_partition(registered(name), randomness, {sectors.data(), 1}, 0),
-                       21'866);
-    }
-    const Partition w =
-        winning_partition(registered("StackedDrgWinning2KiBV1"), randomness, prover_id, sectors);
-    expect_satisfied(w, 90'750);
-    expect_tampering_caught(w);
+  const Bytes32 randomness = cuzk::filecoin::bytes32_from_fr(random_fr(rng));
+  for (const char* name : {"StackedDrgWindow2KiBV1", "StackedDrgWindow2KiBV1_2"}) {
+    SCOPED_TRACE(name);
+    const Partition p = window_partition(registered(name), randomness, sectors, 0);
+    expect_satisfied(p, 21'866);
+    expect_tampering_caught(p);
+    // Sector 0 alone, padded to two.
+    expect_satisfied(window_partition(registered(name), randomness, {sectors.data(), 1}, 0),
+                     21'866);
   }
+  const Partition w =
+      winning_partition(registered("StackedDrgWinning2KiBV1"), randomness, prover_id, sectors);
+  expect_satisfied(w, 90'750);
+  expect_tampering_caught(w);
 }
 
 }  // namespace
