@@ -76,6 +76,43 @@ TEST(TestConstraintSystem, NamesTheFirstUnsatisfiedConstraint) {
   EXPECT_EQ(*cs.which_unsatisfied(), "cube/cube step/x2*x=x3");
 }
 
+// Without per-constraint names: the same counts and verdicts, the same path for the first
+// failure, and the name closure called for that constraint alone.
+TEST(TestConstraintSystem, WithoutNamesCallsOnlyTheFailingName) {
+  for (bool broken : {false, true}) {
+    SCOPED_TRACE(broken ? "broken" : "satisfied");
+    CubeCircuit c(Fr::from_u64(3), broken);
+    TestConstraintSystem named;
+    ASSERT_TRUE(synthesize_circuit(c, named).ok());
+    TestConstraintSystem bare({.keep_names = false});
+    ASSERT_TRUE(synthesize_circuit(c, bare).ok());
+    EXPECT_EQ(bare.num_constraints(), named.num_constraints());
+    EXPECT_EQ(bare.which_unsatisfied(), named.which_unsatisfied());
+    EXPECT_EQ(bare.inputs(), named.inputs());
+    EXPECT_EQ(bare.aux(), named.aux());
+    EXPECT_EQ(bare.constraint_name(0), "");
+  }
+  // Counted name closures: three constraints, the second one fails.
+  int calls = 0;
+  TestConstraintSystem cs({.keep_names = false});
+  auto x = cs.alloc("x", [] { return Fr::from_u64(2); });
+  ASSERT_TRUE(x.ok());
+  auto named = [&calls](const char* n) {
+    return [&calls, n] {
+      ++calls;
+      return std::string(n);
+    };
+  };
+  Namespace ns(cs, "outer");
+  cs.enforce(named("holds"), *x, *x, LC(Variable::one()).scaled(Fr::from_u64(4)));
+  cs.enforce(named("fails"), *x, *x, *x);
+  cs.enforce(named("later"), *x, *x, *x);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(cs.num_constraints(), 3u);
+  ASSERT_FALSE(cs.is_satisfied());
+  EXPECT_EQ(*cs.which_unsatisfied(), "outer/fails");
+}
+
 TEST(TestConstraintSystem, MissingValueNamesTheVariable) {
   CubeCircuit c(std::nullopt);
   TestConstraintSystem cs;
