@@ -48,9 +48,6 @@ const char* section_name(std::uint32_t id) {
 
 std::string sec(std::uint32_t id) { return std::string("zkey section ") + section_name(id); }
 
-// R^-1 (canonical value of the element whose Montgomery limbs are 1): section 4 stores c·R², so
-// c = v·R^-2 = from_mont(v)·R^-1.
-const Fr kRInv = Fr::from_mont_unchecked(Limbs<4>{1, 0, 0, 0});
 // R² mod r as an element, for writing c·R².
 const Fr kR2 = Fr::from_canonical_unchecked(Fr::kR2);
 
