@@ -114,7 +114,9 @@ TEST(Engine, RequestIdIsIdempotent) {
 
 TEST(Engine, PriorityOrderUnderContention) {
   // One partition fits at a time; a slow blocker keeps the pipeline busy while the others queue.
-  FakeProverOptions fo{.synth_ms = 2, .gpu_ms = 2, .partition_bytes_override = 1000};
+  // Its 3 partitions last ≥ 75 ms, so that the six submits land before it ends even under
+  // ThreadSanitizer (2 ms stages were outrun there once in three runs).
+  FakeProverOptions fo{.synth_ms = 20, .gpu_ms = 5, .partition_bytes_override = 1000};
   EngineOptions eo{
       .memory_limit = kKey10 + 1000, .synthesis_workers = 1, .gpu_workers_per_device = 1};
   Fixture f(fo, eo);
