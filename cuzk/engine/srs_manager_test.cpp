@@ -222,8 +222,8 @@ void eight_keys(TieredProver& p) {
 
 TEST(SrsManager, HostThenVramTierAndDiskListing) {
   MemoryBudget budget(1000, 0);
+  TieredProver p;  // outlives the manager: its keys' deleters use it
   SrsManager m(budget);
-  TieredProver p;
   eight_keys(p);
   PartitionProver* provers[] = {&p};
 
@@ -271,8 +271,8 @@ TEST(SrsManager, HostThenVramTierAndDiskListing) {
 
 TEST(SrsManager, IdleDeviceCopiesDemotedLeastRecentlyUsedFirst) {
   MemoryBudget budget(1000, 0);
+  TieredProver p;  // arena 250: two copies of 100 fit; outlives the manager (keys' deleters)
   SrsManager m(budget);
-  TieredProver p;  // arena 250: two copies of 100 fit
   eight_keys(p);
   use_on_device(m, p, "k1");
   use_on_device(m, p, "k2");
@@ -294,8 +294,8 @@ TEST(SrsManager, IdleDeviceCopiesDemotedLeastRecentlyUsedFirst) {
 
 TEST(SrsManager, PinnedCopyIsNeverDemotedPlacementWaits) {
   MemoryBudget budget(1000, 0);
+  TieredProver p;  // outlives the manager: its keys' deleters use it
   SrsManager m(budget);
-  TieredProver p;
   eight_keys(p);
   p.arena = 150;  // one copy at a time
   auto l1 = lease(m, p, "k1");
@@ -316,8 +316,10 @@ TEST(SrsManager, PinnedCopyIsNeverDemotedPlacementWaits) {
 
 TEST(SrsManager, WorkingReserveKeptFreeByDemotingIdleCopies) {
   MemoryBudget budget(1000, 0);
+  // arena 250: with 100 reserved, one copy of 100 at a time when others are idle; outlives the
+  // manager (its keys' deleters use it)
+  TieredProver p;
   SrsManager m(budget, /*device_reserve=*/100);
-  TieredProver p;  // arena 250: with 100 reserved, one copy of 100 at a time when others are idle
   eight_keys(p);
   use_on_device(m, p, "k1");
   use_on_device(m, p, "k2");
@@ -342,8 +344,8 @@ TEST(SrsManager, ConcurrentDeviceStagesShareASmallArena) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::printf("SrsManager concurrency test seed %llu\n", static_cast<unsigned long long>(seed));
   MemoryBudget budget(1000, 0);
+  TieredProver p;  // outlives the manager: its keys' deleters use it
   SrsManager m(budget);
-  TieredProver p;
   eight_keys(p);
   std::atomic<int> failures{0}, done{0};
   std::vector<std::thread> workers;
@@ -381,8 +383,8 @@ TEST(SrsManager, ConcurrentDeviceStagesShareASmallArena) {
 
 TEST(SrsManager, KeyLargerThanArenaAndWorkingBuffers) {
   MemoryBudget budget(1000, 0);
+  TieredProver p;  // outlives the manager: its keys' deleters use it
   SrsManager m(budget);
-  TieredProver p;
   eight_keys(p);
   p.sizes["big"] = {100, 300};
   auto l = lease(m, p, "big");
@@ -404,8 +406,8 @@ TEST(SrsManager, KeyLargerThanArenaAndWorkingBuffers) {
 
 TEST(SrsManager, EvictionOfKeyInUseIsRefused) {
   MemoryBudget budget(1000, 0);
+  TieredProver p;  // outlives the manager: its keys' deleters use it
   SrsManager m(budget);
-  TieredProver p;
   eight_keys(p);
   auto l = lease(m, p, "k1");
   ASSERT_TRUE(l->on_device(1).ok());
@@ -439,8 +441,8 @@ TEST(SrsManager, HostBudgetDemotesIdleKeysLruAndPeakStaysUnderLimit) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::printf("SrsManager budget test seed %llu\n", static_cast<unsigned long long>(seed));
   MemoryBudget budget(400, 0);
+  TieredProver p;  // outlives the manager: its keys' deleters use it
   SrsManager m(budget);
-  TieredProver p;
   std::mt19937_64 rng(seed);
   for (int i = 0; i < 12; ++i)
     p.sizes["k" + std::to_string(i)] = {50 + rng() % 150, 40 + rng() % 80};
