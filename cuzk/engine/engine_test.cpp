@@ -476,7 +476,10 @@ TEST(Engine, ShutdownDrainsRunningJobsAndStartsNoNewOne) {
   Fixture f(fo, eo);
   ASSERT_TRUE(f.engine->submit(bench_job("started", 1, 3)).ok());
   ASSERT_TRUE(f.engine->submit(bench_job("waiting", 2, 1)).ok());
-  std::this_thread::sleep_for(10ms);
+  // Shut down once "started" runs (its first partition in synthesis): a fixed 10 ms was not
+  // always enough for the key load and admission under AddressSanitizer.
+  for (int i = 0; i < 5000 && f.engine->status().partitions_synthesizing == 0; ++i)
+    std::this_thread::sleep_for(1ms);
   f.engine->shutdown(5s);
   EXPECT_EQ(f.engine->await("started")->status, AwaitStatus::completed);
   EXPECT_EQ(f.engine->await("waiting")->status, AwaitStatus::unknown);
