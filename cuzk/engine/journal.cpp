@@ -119,6 +119,10 @@ Status decode_request_blob(const std::string& blob, JobRequest& r) {
        rd.u64(r.sector_number) && rd.u64(r.miner_id) && rd.u64(pi);
   if (!ok || rd.pos != blob.size())
     return Status(Errc::truncated, "journal blob is truncated or has trailing bytes");
+  // Written from a u32: anything larger is damage, not a partition to take modulo 2^32.
+  if (pi > 0xffffffffu)
+    return Status(Errc::bad_encoding,
+                  "journal blob: partition index " + std::to_string(pi) + " exceeds 32 bits");
   r.partition_index = static_cast<std::uint32_t>(pi);
   return {};
 }
