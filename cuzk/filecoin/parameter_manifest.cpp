@@ -61,7 +61,9 @@ Result<Manifest> parse_manifest(std::string_view text, std::string_view origin) 
   json root;
   try {
     root = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error for bad syntax, out_of_range for a number beyond double (1E400): both "not
+    // JSON" to us, and neither may escape (the daemon reads the manifest at start).
     return Status(Errc::bad_encoding, where + ": not JSON (" + e.what() + ")");
   }
   if (!root.is_object())

@@ -219,6 +219,11 @@ TEST(ParameterManifest, BadManifestsAreNamed) {
   const std::string d = kAbcDigest;
   expect_bad("", "not JSON");
   expect_bad("{\"a\": ", "not JSON");
+  // A number past double's range is nlohmann's out_of_range, not parse_error (found by
+  // fuzz/filecoin_manifest.cpp: it escaped parse_manifest and terminated the process).
+  expect_bad("1E596", "not JSON");
+  expect_bad(R"({"a.vk": {"cid": "Q", "digest": ")" + d + R"(", "sector_size": 1e999}})",
+             "not JSON");
   expect_bad("[1, 2]", "must be a JSON object");
   expect_bad(R"({"a.vk": 3})", "entry 'a.vk': must be an object");
   expect_bad(R"({"a.vk": {"digest": ")" + d + R"(", "sector_size": 1}})", "field 'cid'");
