@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   ::cuzk::v1::SubmitProofRequest m;
   if (!m.ParseFromArray(data, static_cast<int>(size))) return 0;
-  auto s = engine().submit(cuzk::server::from_proto(m), "fuzz");
+  auto s = engine().submit(cuzk::server::from_proto(m), {.identity = "uid:1", .tag = "fuzz"});
   if (!s.ok()) return 0;
   auto o = engine().await(s->job_id, std::chrono::seconds(60));
   if (!o.ok()) {

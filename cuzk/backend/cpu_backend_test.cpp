@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cuzk/backend/cpu_backend.hpp"
-#include "cuzk/backend/make_backend.hpp"
+#include "cuzk/backend_factory/make_backend.hpp"
 #include "cuzk/ec/batch_affine.hpp"
 #include "cuzk/ec/test_util.hpp"
 #include "cuzk/msm/naive.hpp"

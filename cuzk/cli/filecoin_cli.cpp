@@ -5,10 +5,18 @@
 
 namespace cuzk::cli {
 
-FilecoinRun add_filecoin_params(CLI::App& sub);  // filecoin_params.cpp
+FilecoinRun add_filecoin_params(CLI::App& sub);          // filecoin_params.cpp
+FilecoinRun add_filecoin_verify_vanilla(CLI::App& sub);  // filecoin_verify_vanilla.cpp
 
 // Each command's file defines its add function; list it here once.
 FilecoinRun add_filecoin_parent_cache(CLI::App& sub);  // filecoin_parent_cache.cpp
+FilecoinRun add_filecoin_seal(CLI::App& sub);          // filecoin_seal.cpp
+FilecoinRun add_filecoin_unseal(CLI::App& sub);        // filecoin_unseal.cpp
+FilecoinRun add_filecoin_commit1(CLI::App& sub);       // filecoin_commit1.cpp
+FilecoinRun add_filecoin_post_vanilla(CLI::App& sub);  // filecoin_post_vanilla.cpp
+FilecoinRun add_filecoin_synth_inputs(CLI::App& sub);  // filecoin_synth_inputs.cpp
+FilecoinRun add_filecoin_update(CLI::App& sub);        // filecoin_update.cpp
+FilecoinRun add_filecoin_snap_vanilla(CLI::App& sub);  // filecoin_snap_vanilla.cpp
 
 const std::vector<FilecoinCommand>& filecoin_commands() {
   static const std::vector<FilecoinCommand> table = {
@@ -16,6 +24,20 @@ const std::vector<FilecoinCommand>& filecoin_commands() {
        add_filecoin_parent_cache},
       {"params", "Parameter files: expected names, found/missing, digest check",
        add_filecoin_params},
+      {"verify-vanilla", "Verify a vanilla proof (PoSt) against its public data",
+       add_filecoin_verify_vanilla},
+      {"seal", "Seal a test-size sector (SDR) into a sector directory", add_filecoin_seal},
+      {"unseal", "Recover a sealed sector's data and check its comm_d", add_filecoin_unseal},
+      {"commit1", "C1 output (PoRep vanilla proofs, JSON) of a sector directory for a seed",
+       add_filecoin_commit1},
+      {"post-vanilla", "PoSt vanilla proofs (winning/window) of sealed sector directories",
+       add_filecoin_post_vanilla},
+      {"synth-inputs", "Valid large-sector inputs (PoSt vanilla, C1) without sealing",
+       add_filecoin_synth_inputs},
+      {"update", "SnapDeals: encode new data into a sealed sector (or --decode it back)",
+       add_filecoin_update},
+      {"snap-vanilla", "SnapDeals vanilla proofs (bincode PartitionProofs) of an updated sector",
+       add_filecoin_snap_vanilla},
   };
   return table;
 }

@@ -12,7 +12,7 @@
 
 #include <time.h>
 
-#include "cuzk/backend/make_backend.hpp"
+#include "cuzk/backend_factory/make_backend.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/ec/batch_affine.hpp"
 #include "cuzk/ec/encoding.hpp"

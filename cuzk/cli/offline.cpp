@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cuzk/backend/make_backend.hpp"
+#include "cuzk/backend_factory/make_backend.hpp"
 #include "cuzk/base/clock.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/formats/key_image.hpp"

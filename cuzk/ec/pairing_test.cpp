@@ -13,6 +13,7 @@
 
 #include "cuzk/ec/pairing.hpp"
 #include "cuzk/ff/fr.hpp"
+#include "tests/support/seed.hpp"
 
 #ifndef CUZK_TEST_DATA_DIR
 #error "CUZK_TEST_DATA_DIR must name the test data directory (tests/data)"
@@ -20,19 +21,8 @@
 
 namespace cuzk {
 namespace {
-
-std::uint64_t fresh_seed() {
-  const std::uint64_t seed = std::random_device{}();
-  std::printf("seed=%llu\n", static_cast<unsigned long long>(seed));
-  return seed;
-}
-
-Fr random_fr(std::mt19937_64& rng) {
-  Limbs<4> c{};
-  for (auto& w : c) w = rng();
-  c[3] &= (std::uint64_t{1} << 62) - 1;
-  return Fr::from_limbs_reduce(c);
-}
+using cuzk::test::fresh_seed;
+using cuzk::test::random_fr;
 
 /// [k]P by plain double-and-add over the canonical bits of k (the slow twin of any scalar mul).
 template <class Jac, class Aff>

@@ -10,19 +10,13 @@
 
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
+#include "tests/support/seed.hpp"
 
 namespace cuzk::ec_test {
+using cuzk::test::fresh_seed;
+using cuzk::test::random_fr;
 
 /// A seed from the OS, printed now (and by the caller with every failure); CUZK_SEED overrides it.
-inline std::uint64_t fresh_seed() {
-  std::uint64_t s = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-  if (const char* env = std::getenv("CUZK_SEED")) s = std::strtoull(env, nullptr, 10);
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::printf("[ seed     ] %s.%s seed=%llu\n", info ? info->test_suite_name() : "?",
-              info ? info->name() : "?", static_cast<unsigned long long>(s));
-  return s;
-}
-
 inline Fp random_fp(std::mt19937_64& rng) {
   Limbs<6> c{};
   for (auto& w : c) w = rng();
@@ -30,13 +24,6 @@ inline Fp random_fp(std::mt19937_64& rng) {
   return Fp::from_limbs_reduce(c);
 }
 inline Fp2 random_fp2(std::mt19937_64& rng) { return {random_fp(rng), random_fp(rng)}; }
-inline Fr random_fr(std::mt19937_64& rng) {
-  Limbs<4> c{};
-  for (auto& w : c) w = rng();
-  c[3] &= 0x7fffffffffffffffULL;
-  return Fr::from_limbs_reduce(c);
-}
-
 template <class F>
 F random_field(std::mt19937_64& rng);
 template <>

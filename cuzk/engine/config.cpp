@@ -118,6 +118,23 @@ struct Reader {
       out.push_back(*s);
     }
   }
+  void uids(const char* k, std::vector<std::uint32_t>& out) {
+    if (!err.ok() || !t.contains(k)) return;
+    auto* a = t[k].as_array();
+    if (!a) {
+      err = type_error(origin, name(k), "an array of user ids");
+      return;
+    }
+    out.clear();
+    for (auto& e : *a) {
+      auto v = e.value<std::int64_t>();
+      if (!v || *v < 0 || *v > 0xfffffffe) {
+        err = type_error(origin, name(k), "an array of user ids (0..4294967294)");
+        return;
+      }
+      out.push_back(static_cast<std::uint32_t>(*v));
+    }
+  }
   void ints(const char* k, std::vector<int>& out) {
     if (!err.ok() || !t.contains(k)) return;
     auto* a = t[k].as_array();
@@ -233,14 +250,17 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
   };
   {
     Reader r{section("daemon"), "daemon", origin, {}};
-    r.only({"listen", "socket_group", "metrics_listen", "max_message_bytes", "journal",
-            "shutdown_grace_s"});
+    r.only({"listen", "socket_group", "metrics_listen", "max_message_bytes", "receive_buffer_bytes",
+            "journal", "shutdown_grace_s", "admin_uids", "admin_subjects"});
     r.strings("listen", c.listen);
     r.str("socket_group", c.socket_group);
     r.str("metrics_listen", c.metrics_listen);
     r.size("max_message_bytes", c.max_message_bytes);
+    r.size_or_auto("receive_buffer_bytes", c.receive_buffer_bytes);
     r.str("journal", c.journal);
     r.uint("shutdown_grace_s", c.shutdown_grace_s);
+    r.uids("admin_uids", c.admin_uids);
+    r.strings("admin_subjects", c.admin_subjects);
     CUZK_RETURN_IF_ERROR(r.err);
     if (c.listen.empty())
       return Status(Errc::invalid_argument, origin + ": daemon.listen names no address");
@@ -248,6 +268,10 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
         c.max_message_bytes > (std::uint64_t{2047} << 20))
       return Status(Errc::out_of_range,
                     origin + ": daemon.max_message_bytes must be 128MiB..2047MiB");
+    if (auto rb = parse_size(c.receive_buffer_bytes); rb && *rb && *rb < c.max_message_bytes)
+      return Status(Errc::out_of_range,
+                    origin + ": daemon.receive_buffer_bytes must be at least max_message_bytes (" +
+                        std::to_string(c.max_message_bytes) + " bytes)");
   }
   {
     Reader r{section("tls"), "tls", origin, {}};
@@ -464,6 +488,18 @@ Result<EngineOptions> engine_options(const DaemonConfig& c) {
   for (int d : c.devices)
     o.devices.push_back(DeviceInfo{.ordinal = d, .name = "device " + std::to_string(d)});
   return o;
+}
+
+Result<std::uint64_t> receive_buffer_bytes(const DaemonConfig& c, const EngineOptions& o) {
+  auto n = parse_size(c.receive_buffer_bytes);
+  if (!n) return n.status().with_context("daemon.receive_buffer_bytes");
+  // auto: room to receive two requests of the largest size at once, or as many bytes as the
+  // engine may hold as inputs when that is more.
+  if (*n == 0) return std::max(2 * c.max_message_bytes, o.input_budget);
+  if (*n < c.max_message_bytes)
+    return Status(Errc::out_of_range,
+                  "daemon.receive_buffer_bytes must be at least max_message_bytes");
+  return *n;
 }
 
 Status check_listen_address(const std::string& addr) {

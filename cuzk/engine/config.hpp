@@ -20,7 +20,14 @@ struct DaemonConfig {
   std::string socket_group;    ///< group of the unix socket (mode 0660 then; else 0600)
   std::string metrics_listen;  ///< HTTP /metrics on host:port; empty = off
   std::uint64_t max_message_bytes = std::uint64_t{256} << 20;
+  /// gRPC's memory for requests being received, server-wide (a ResourceQuota); "auto" =
+  /// max(2 × max_message_bytes, memory.input_budget).
+  std::string receive_buffer_bytes = "auto";
   std::string journal = "cuzk-journal.db";  ///< empty = no journal
+  /// Callers that may await, cancel and resubmit every client's jobs (the daemon's own uid may
+  /// too): unix-socket peers by uid, mutual-TLS clients by certificate subject ("CN=ops").
+  std::vector<std::uint32_t> admin_uids;
+  std::vector<std::string> admin_subjects;
   std::uint32_t shutdown_grace_s = 30;
   // [tls]
   std::string tls_cert, tls_key, tls_client_ca;
@@ -49,7 +56,7 @@ struct DaemonConfig {
   std::uint32_t batch_wait_ms = 0;
   bool self_verify = true;
   std::uint32_t job_retention_s = 300;
-  std::uint32_t max_pending_per_client = 64;
+  std::uint32_t max_pending_per_client = 1024;  ///< per caller identity (docs/api.md, Clients)
   std::uint32_t max_pending_total = 0;
   // [gpu] (devices: "auto" → devices empty; "cpu" → cpu_only; [0, 1] → devices)
   bool cpu_only = false;  ///< the CPU backend even where GPUs exist
@@ -96,5 +103,7 @@ std::uint64_t host_memory_bytes();
 
 /// Engine options from a config: resolves "auto" sizes against host memory.
 Result<EngineOptions> engine_options(const DaemonConfig& c);
+/// daemon.receive_buffer_bytes resolved against |o| (the input budget); at least max_message_bytes.
+Result<std::uint64_t> receive_buffer_bytes(const DaemonConfig& c, const EngineOptions& o);
 
 }  // namespace cuzk::engine

@@ -11,6 +11,8 @@ TEST(Config, EmptyGivesDefaults) {
   ASSERT_TRUE(c.ok()) << c.status().to_string();
   EXPECT_EQ(c->listen, std::vector<std::string>{"unix://cuzk.sock"});
   EXPECT_EQ(c->max_message_bytes, 256u << 20);
+  EXPECT_EQ(c->max_pending_per_client, 1024u);  // one process may keep hundreds of jobs in flight
+  EXPECT_TRUE(c->admin_uids.empty());
   EXPECT_EQ(c->prover, "groth16");
   EXPECT_TRUE(c->self_verify);
 }
@@ -24,6 +26,8 @@ metrics_listen = "127.0.0.1:9821"
 max_message_bytes = "512MiB"
 journal = ""
 shutdown_grace_s = 5
+admin_uids = [0, 1000]
+admin_subjects = ["CN=ops"]
 [tls]
 cert = "s.pem"
 key = "s.key"
@@ -53,6 +57,8 @@ default_partitions = 4
   EXPECT_EQ(c->listen.size(), 2u);
   EXPECT_EQ(c->max_message_bytes, 512u << 20);
   EXPECT_EQ(c->tls_client_ca, "ca.pem");
+  EXPECT_EQ(c->admin_uids, (std::vector<std::uint32_t>{0, 1000}));
+  EXPECT_EQ(c->admin_subjects, std::vector<std::string>{"CN=ops"});
   EXPECT_EQ(c->fake.gpu_ms, 9u);
   auto o = engine_options(*c);
   ASSERT_TRUE(o.ok()) << o.status().to_string();
@@ -95,6 +101,22 @@ TEST(Config, ListenAddressesLogLevelAndMemorySizes) {
   bad("[memory]\nbudget = \"0\"\n", "write \"auto\"");
   bad("[memory]\nbudget = 0\n", "memory.budget");
   bad("[memory]\ninput_budget = \"0GiB\"\n", "memory.input_budget");
+  bad("[daemon]\nreceive_buffer_bytes = \"64MiB\"\n", "at least max_message_bytes");
+  bad("[daemon]\nadmin_uids = [-1]\n", "daemon.admin_uids");
+  bad("[daemon]\nadmin_uids = \"root\"\n", "daemon.admin_uids");
+  bad("[daemon]\nreceive_buffer_bytes = 0\n", "daemon.receive_buffer_bytes");
+  {  // auto: two maximal messages, or the input budget when larger
+    auto c = parse_config("[memory]\nbudget = \"64GiB\"\n");
+    ASSERT_TRUE(c.ok());
+    auto o = engine_options(*c);
+    ASSERT_TRUE(o.ok());
+    EXPECT_EQ(*receive_buffer_bytes(*c, *o), 8ull << 30);  // input budget = 64 GiB / 8
+    o->input_budget = 1 << 20;
+    EXPECT_EQ(*receive_buffer_bytes(*c, *o), 512ull << 20);
+    auto d = parse_config("[daemon]\nreceive_buffer_bytes = \"1GiB\"\n");
+    ASSERT_TRUE(d.ok()) << d.status().to_string();
+    EXPECT_EQ(*receive_buffer_bytes(*d, *o), 1ull << 30);
+  }
   EXPECT_TRUE(parse_config("[daemon]\nlisten = [\"unix:/tmp/a.sock\", \"tcp://[::1]:9820\", "
                            "\":0\", \"127.0.0.1:65535\"]\n")
                   .ok());

@@ -92,18 +92,40 @@ std::string_view job_state_name(JobState s) {
 // reservation) are freed when the last holder lets go, not while a worker still reads them.
 struct Engine::JobInput {
   JobRequest req;
-  Reservation res;
-  std::atomic<std::uint64_t>* counter = nullptr;
-  std::uint64_t bytes = 0;
-  ~JobInput() {
-    if (counter) *counter -= bytes;
-  }
+  InputCharge charge;
 };
+
+InputCharge::InputCharge(InputCharge&& o) noexcept
+    : res_(std::move(o.res_)), counter_(std::exchange(o.counter_, nullptr)) {}
+
+InputCharge& InputCharge::operator=(InputCharge&& o) noexcept {
+  if (this != &o) {
+    reset();
+    res_ = std::move(o.res_);
+    counter_ = std::exchange(o.counter_, nullptr);
+  }
+  return *this;
+}
+
+void InputCharge::shrink_to(std::uint64_t n) {
+  const std::uint64_t held = res_.bytes();
+  if (n >= held) return;
+  if (counter_) *counter_ -= held - n;
+  res_.release(held - n);
+}
+
+void InputCharge::reset() {
+  if (counter_) *counter_ -= res_.bytes();
+  counter_ = nullptr;
+  res_.reset();
+}
 
 struct Engine::Job {
   std::string id;
   std::uint64_t seq = 0;
-  std::string client;
+  std::string client;  // the pending-job limit's key: the owner (a journal row from before
+                       // owners: the client key it was recorded with)
+  std::string owner;   // Caller::identity of the submitter; empty = no one's
   std::shared_ptr<const JobInput> input;  // reset when the job ends (under mu_)
   std::string label;                      // circuit id or proof kind, for status and metrics
   std::string circuit_id;
@@ -303,6 +325,7 @@ Status Engine::start() {
       job->id = r.job_id;
       job->seq = r.seq;
       job->client = r.client;
+      job->owner = r.owner;
       job->prio =
           r.req.priority == Priority::unspecified ? default_priority(r.req.kind) : r.req.priority;
       job->label = kind_label(r.req);
@@ -541,30 +564,86 @@ void Engine::enqueue_locked(const std::shared_ptr<Job>& job) {
   wake();
 }
 
+InputCharge Engine::try_charge(std::uint64_t n, Priority p) {
+  InputCharge c;
+  // The input count first (compare-exchange: concurrent charges cannot pass the budget together),
+  // then the memory budget.
+  std::uint64_t cur = input_bytes_.load();
+  do {
+    if (n > opt_.input_budget || cur > opt_.input_budget - n) return c;
+  } while (!input_bytes_.compare_exchange_weak(cur, cur + n));
+  if (budget_.try_reserve(n, p) || (release_kept_buffers() > 0 && budget_.try_reserve(n, p))) {
+    c.res_ = Reservation(&budget_, n);
+    c.counter_ = &input_bytes_;
+  } else {
+    input_bytes_ -= n;
+  }
+  return c;
+}
+
+Result<InputCharge> Engine::charge_input(std::uint64_t n) {
+  if (opt_.input_budget == 0 || n == 0) return InputCharge();
+  if (n > opt_.input_budget)
+    return Status(Errc::out_of_memory,
+                  "a request of " + std::to_string(n) + " bytes is larger than the input budget (" +
+                      std::to_string(opt_.input_budget) + " bytes, memory.input_budget)");
+  InputCharge c = try_charge(n, Priority::critical);
+  if (c.bytes() == n) return c;
+  return Status(Errc::out_of_memory,
+                "no room for a request of " + std::to_string(n) + " bytes now (" +
+                    std::to_string(input_bytes_.load()) + " bytes of inputs held, input budget " +
+                    std::to_string(opt_.input_budget) + "; memory budget " +
+                    std::to_string(budget_.used()) + " of " + std::to_string(budget_.limit()) +
+                    " bytes used); retry later");
+}
+
 std::shared_ptr<const Engine::JobInput> Engine::make_input(JobRequest req, Priority p,
-                                                           bool required) {
+                                                           bool required, InputCharge charge) {
   auto in = std::make_shared<JobInput>();
   std::uint64_t n = req.payload_bytes();
   in->req = std::move(req);
   if (opt_.input_budget == 0 || n == 0) return in;
-  const bool fits = input_bytes_.load() + n <= opt_.input_budget;
-  if (fits &&
-      (budget_.try_reserve(n, p) || (release_kept_buffers() > 0 && budget_.try_reserve(n, p)))) {
-    in->res = Reservation(&budget_, n);
-  } else if (required) {
-    return nullptr;
-  } else {
-    spdlog::warn(
-        "resumed job input ({} bytes) does not fit the input budget now; running it uncharged", n);
-    return in;
+  if (charge.bytes() >= n) {
+    charge.shrink_to(n);
+    // The charge may have used the CRITICAL headroom; other jobs may not keep it there.
+    const bool in_headroom = budget_.used() > budget_.limit() - budget_.headroom();
+    if (p == Priority::critical || !in_headroom) {
+      in->charge = std::move(charge);
+      return in;
+    }
+    charge.reset();
   }
-  in->counter = &input_bytes_;
-  in->bytes = n;
-  input_bytes_ += n;
+  charge.reset();
+  in->charge = try_charge(n, p);
+  if (in->charge.bytes() == n) return in;
+  if (required) return nullptr;
+  spdlog::warn(
+      "resumed job input ({} bytes) does not fit the input budget now; running it uncharged", n);
   return in;
 }
 
-Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
+namespace {
+
+// An identity as messages show it (a certificate subject may hold spaces and commas): quoted,
+// control bytes escaped.
+std::string shown_identity(const std::string& identity) {
+  std::string out = "'";
+  append_control_escaped(identity, out);
+  return out + "'";
+}
+
+bool may_see(const Caller& caller, const std::string& owner) {
+  return caller.admin || owner.empty() || owner == caller.identity;
+}
+
+std::string no_job(const std::string& id) {
+  return "no job " + shown(id) + " (unknown, or finished and pruned)";
+}
+
+}  // namespace
+
+Result<SubmitResult> Engine::submit(JobRequest req, const Caller& caller, InputCharge charge) {
+  const std::string& client = caller.identity;
   PartitionProver* prover = nullptr;
   auto plan = validate(req, &prover);
   if (!plan) return plan.status();
@@ -572,6 +651,10 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
   if (!accepting_) return Status(Errc::cancelled, "the daemon is shutting down");
   if (!req.request_id.empty()) {
     auto it = jobs_.find(req.request_id);
+    // Job ids are one namespace: another identity's job is neither returned nor retried.
+    if (it != jobs_.end() && !may_see(caller, it->second->owner))
+      return Status(Errc::invalid_argument, "request_id " + shown(req.request_id) +
+                                                " is in use by another client; choose another");
     if (it != jobs_.end() &&
         (it->second->state != JobState::failed && it->second->state != JobState::cancelled)) {
       SubmitResult r{it->second->id, 0, true};
@@ -583,7 +666,7 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
     }
   }
   if (opt_.max_pending_per_client && client_pending_[client] >= opt_.max_pending_per_client)
-    return Status(Errc::out_of_memory, "client " + shown(client) + " already has " +
+    return Status(Errc::out_of_memory, "client " + shown_identity(client) + " already has " +
                                            std::to_string(client_pending_[client]) +
                                            " unfinished jobs (limit " +
                                            std::to_string(opt_.max_pending_per_client) + ")");
@@ -595,6 +678,7 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
   job->id = req.request_id.empty() ? random_job_id() : req.request_id;
   job->seq = next_seq_++;
   job->client = client;
+  job->owner = caller.identity;
   job->prio = req.priority == Priority::unspecified ? default_priority(req.kind) : req.priority;
   job->prover = prover;
   job->plan = *plan;
@@ -604,7 +688,7 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
   job->submitted_unix_ms = unix_ms();
   job->label = kind_label(req);
   job->circuit_id = req.circuit_id;
-  job->input = make_input(std::move(req), job->prio, /*required=*/true);
+  job->input = make_input(std::move(req), job->prio, /*required=*/true, std::move(charge));
   if (!job->input)
     return Status(Errc::out_of_memory, "no room for this job's input now (" +
                                            std::to_string(input_bytes_.load()) +
@@ -615,16 +699,17 @@ Result<SubmitResult> Engine::submit(JobRequest req, const std::string& client) {
     rec.job_id = job->id;
     rec.seq = job->seq;
     rec.client = client;
-    rec.req = job->input->req;
+    rec.owner = job->owner;
     rec.submitted_unix_ms = job->submitted_unix_ms;
-    CUZK_RETURN_IF_ERROR(journal_->record_submit(rec));
+    CUZK_RETURN_IF_ERROR(journal_->record_submit(rec, job->input->req));  // no copy of the input
   }
   jobs_[job->id] = job;
   ++client_pending_[client];
   ++pending_total_;
   enqueue_locked(job);
-  spdlog::debug("job {} accepted: {} x{} partitions, priority {}, client '{}'", job->id,
-                job->circuit_id, job->plan.partitions, priority_name(job->prio), client);
+  spdlog::debug("job {} accepted: {} x{} partitions, priority {}, client '{}'{}", job->id,
+                job->circuit_id, job->plan.partitions, priority_name(job->prio), client,
+                caller.tag.empty() ? std::string() : " (" + shown(caller.tag) + ")");
   SubmitResult r{job->id, 0, false};
   for (auto& [k, j] : admit_q_) {
     if (j == job) break;
@@ -662,12 +747,12 @@ JobOutcome Engine::outcome_locked(const Job& job) const {
   return o;
 }
 
-Result<JobOutcome> Engine::await(const std::string& job_id, std::chrono::milliseconds timeout) {
+Result<JobOutcome> Engine::await(const std::string& job_id, std::chrono::milliseconds timeout,
+                                 const Caller& caller) {
   std::unique_lock lock(mu_);
   auto it = jobs_.find(job_id);
-  if (it == jobs_.end())
-    return Status(Errc::not_found,
-                  "no job " + shown(job_id) + " (unknown, or finished and pruned)");
+  if (it == jobs_.end() || !may_see(caller, it->second->owner))
+    return Status(Errc::not_found, no_job(job_id));
   auto job = it->second;
   auto pred = [&] { return is_terminal(job->state) || stopping_; };
   if (timeout.count() > 0) {
@@ -683,13 +768,14 @@ Result<JobOutcome> Engine::await(const std::string& job_id, std::chrono::millise
   return o;
 }
 
-Result<bool> Engine::cancel(const std::string& job_id) {
+Result<bool> Engine::cancel(const std::string& job_id, const Caller& caller) {
   std::shared_ptr<Job> job;
   bool was_running = false;
   {
     std::lock_guard lock(mu_);
     auto it = jobs_.find(job_id);
-    if (it == jobs_.end()) return Status(Errc::not_found, "no job " + shown(job_id));
+    if (it == jobs_.end() || !may_see(caller, it->second->owner))
+      return Status(Errc::not_found, no_job(job_id));
     job = it->second;
     if (is_terminal(job->state)) return false;
     was_running = job->state == JobState::running;

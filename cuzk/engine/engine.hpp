@@ -78,6 +78,41 @@ struct EngineOptions {
   std::map<std::string, std::vector<int>> circuit_devices;
 };
 
+/// Bytes of a request charged to the input budget (EngineOptions::input_budget) before the
+/// request is parsed: the server charges a message as soon as it has arrived, so one the budget
+/// cannot hold is refused before it is copied, and the bytes are counted from then on. submit()
+/// keeps what the job's input needs; dropping a charge gives its bytes back.
+class InputCharge {
+ public:
+  InputCharge() = default;
+  InputCharge(InputCharge&& o) noexcept;
+  InputCharge& operator=(InputCharge&& o) noexcept;
+  InputCharge(const InputCharge&) = delete;
+  InputCharge& operator=(const InputCharge&) = delete;
+  ~InputCharge() { reset(); }
+  std::uint64_t bytes() const { return res_.bytes(); }
+  /// Gives back all but |n| bytes.
+  void shrink_to(std::uint64_t n);
+  void reset();
+
+ private:
+  friend class Engine;
+  Reservation res_;
+  std::atomic<std::uint64_t>* counter_ = nullptr;  // the engine's input bytes, while held
+};
+
+/// Who calls the engine. The server fills it from the connection (docs/api.md, Clients): limits
+/// and job ownership key on |identity|, which the client cannot choose.
+struct Caller {
+  /// The connection's verified identity ("uid:1000", "x509:CN=curio", "ip:10.0.0.5"). Empty: an
+  /// in-process caller; its jobs belong to no one (every caller may await and cancel them).
+  std::string identity;
+  std::string tag;     ///< the client's own label (cuzk-client metadata): logs only
+  bool admin = false;  ///< may await, cancel and resubmit every identity's jobs
+  /// The engine's own user (tests, the CLI in-process): sees every job.
+  static Caller local() { return Caller{.identity = "", .tag = "", .admin = true}; }
+};
+
 struct SubmitResult {
   std::string job_id;
   std::uint32_t queue_position = 0;  ///< jobs ahead of it in the admission order
@@ -140,15 +175,27 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   /// Accepts a job (or returns the existing one with the same request_id). Errors: unimplemented
-  /// (Filecoin kinds), invalid_argument / bad_encoding / out_of_range (the request), not_found
-  /// (unknown circuit), out_of_memory (pending-job limits, or a partition larger than the budget),
-  /// cancelled (shutting down), io_error (journal).
-  Result<SubmitResult> submit(JobRequest req, const std::string& client = "");
-  /// Waits for the job's end; timeout 0 = no limit. not_found for an unknown (or pruned) job.
+  /// (Filecoin kinds), invalid_argument / bad_encoding / out_of_range (the request; a request_id
+  /// of another identity's job), not_found (unknown circuit), out_of_memory (pending-job limits,
+  /// or a partition larger than the budget), cancelled (shutting down), io_error (journal).
+  /// The job belongs to |caller|'s identity, and counts in its pending-job limit.
+  /// |charge| (from charge_input) pays for the input when it holds enough; what it holds
+  /// beyond the input is given back.
+  Result<SubmitResult> submit(JobRequest req, const Caller& caller = {}, InputCharge charge = {});
+  /// Charges a received request's |bytes| to the input budget now (from the budget's CRITICAL
+  /// part: the priority is not known before parsing; submit() holds a non-CRITICAL job to the
+  /// rest). out_of_memory naming the sizes when they do not fit now, or ever. With no input
+  /// budget (0) the charge is empty and nothing is refused.
+  Result<InputCharge> charge_input(std::uint64_t bytes);
+  /// Waits for the job's end; timeout 0 = no limit. not_found for an unknown (or pruned) job,
+  /// and for another identity's job unless |caller| is an admin (the same answer: nothing is
+  /// revealed about other identities' jobs).
   Result<JobOutcome> await(const std::string& job_id,
-                           std::chrono::milliseconds timeout = std::chrono::milliseconds(0));
+                           std::chrono::milliseconds timeout = std::chrono::milliseconds(0),
+                           const Caller& caller = Caller::local());
   /// Cancels a queued or running job; returns whether it was running. Finished: false.
-  Result<bool> cancel(const std::string& job_id);
+  /// not_found as await().
+  Result<bool> cancel(const std::string& job_id, const Caller& caller = Caller::local());
 
   struct PreloadResult {
     bool already_loaded = false;
@@ -188,8 +235,13 @@ class Engine {
   std::optional<std::size_t> pick_device_locked(const Job& job);
   /// Puts the journaled partition proofs of resumed jobs back; a bad row fails its job.
   void restore_partitions_locked(const std::vector<JournalPartition>& rows);
-  /// Wraps a request with its input reservation; nullptr when |required| and it does not fit.
-  std::shared_ptr<const JobInput> make_input(JobRequest req, Priority p, bool required);
+  /// Reserves |bytes| of inputs at priority |p| (freeing kept buffers when that helps); an empty
+  /// charge when they do not fit.
+  InputCharge try_charge(std::uint64_t bytes, Priority p);
+  /// Wraps a request with its input reservation, taken from |charge| when it holds enough;
+  /// nullptr when |required| and it does not fit.
+  std::shared_ptr<const JobInput> make_input(JobRequest req, Priority p, bool required,
+                                             InputCharge charge = {});
   void wake();
   /// Frees the buffers every prover keeps for reuse; the bytes given back to the budget.
   std::uint64_t release_kept_buffers();

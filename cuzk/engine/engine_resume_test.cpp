@@ -95,6 +95,56 @@ TEST(EngineResume, JournalFilesAreOwnerOnly) {
   remove_journal(path);
 }
 
+// A job's owner is journaled and holds after a restart. A journal written before owners existed
+// gets the column on open, and its rows belong to no one (every caller may await them).
+TEST(EngineResume, OwnersSurviveARestartAndOldJournalsOpen) {
+  const fs::path path = journal_file("owners");
+  const Caller alice{.identity = "uid:1000"}, bob{.identity = "uid:1001"};
+  auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 1});
+  {
+    auto e = Engine::create({.journal_path = path.string()}, {fake});
+    ASSERT_TRUE(e.ok()) << e.status().to_string();
+    ASSERT_TRUE((*e)->submit(bench_job("owned", 5, 2), alice).ok());
+    EXPECT_EQ((*e)->await("owned", 0ms, alice)->status, AwaitStatus::completed);
+    (*e)->shutdown(0ms);
+  }
+  {
+    auto e = Engine::create({.journal_path = path.string()}, {fake});
+    ASSERT_TRUE(e.ok()) << e.status().to_string();
+    EXPECT_EQ((*e)->await("owned", 0ms, bob).status().code(), Errc::not_found);
+    EXPECT_EQ((*e)->await("owned", 0ms, alice)->status, AwaitStatus::completed);
+    (*e)->shutdown(0ms);
+  }
+  remove_journal(path);
+  // The jobs table as it was before the owner column.
+  sql(path,
+      "CREATE TABLE jobs (job_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, client TEXT NOT NULL,"
+      " request_id TEXT NOT NULL, kind INTEGER NOT NULL, circuit_id TEXT NOT NULL,"
+      " num_partitions INTEGER NOT NULL, priority INTEGER NOT NULL, inputs BLOB NOT NULL,"
+      " state INTEGER NOT NULL, proof BLOB, error TEXT, submitted_ms INTEGER NOT NULL,"
+      " finished_ms INTEGER NOT NULL)");
+  sql(
+      path, "INSERT INTO jobs VALUES ('old', 1, 'unix:', 'old', 0, 'bench-10', 2, 2, X'" + [] {
+        std::string hex;
+        for (unsigned char c : encode_request_blob(bench_job("old", 6, 2))) {
+          char b[3];
+          std::snprintf(b, sizeof b, "%02x", c);
+          hex += b;
+        }
+        return hex;
+      }() + "', 0, NULL, '', 0, 0)");
+  {
+    auto e = Engine::create({.journal_path = path.string()}, {fake});
+    ASSERT_TRUE(e.ok()) << e.status().to_string();
+    auto o = (*e)->await("old", 0ms, bob);
+    ASSERT_TRUE(o.ok()) << o.status().to_string();
+    EXPECT_EQ(o->status, AwaitStatus::completed);
+    EXPECT_EQ(o->proof, fake_expected_proof("bench-10", 6, 2));
+    (*e)->shutdown(0ms);
+  }
+  remove_journal(path);
+}
+
 TEST(EngineResume, KillNineMidJobProvesOnlyTheMissingPartitions) {
   constexpr std::uint32_t kParts = 12;
   constexpr std::uint64_t kSeed = 77;

@@ -382,16 +382,53 @@ TEST(Engine, AwaitTimeoutAndPruning) {
 
 TEST(Engine, PendingLimitPerClient) {
   Fixture f({.synth_ms = 30, .gpu_ms = 1}, {.max_pending_per_client = 2});
-  EXPECT_TRUE(f.engine->submit(bench_job("c1", 1, 1), "alice").ok());
-  EXPECT_TRUE(f.engine->submit(bench_job("c2", 1, 1), "alice").ok());
-  EXPECT_EQ(f.engine->submit(bench_job("c3", 1, 1), "alice").status().code(), Errc::out_of_memory);
-  EXPECT_TRUE(f.engine->submit(bench_job("c4", 1, 1), "bob").ok());
-  EXPECT_TRUE(
-      f.engine->submit(bench_job("c1", 1, 1), "alice").ok());  // idempotent repeat is not new work
+  EXPECT_TRUE(f.engine->submit(bench_job("c1", 1, 1), Caller{.identity = "alice"}).ok());
+  EXPECT_TRUE(f.engine->submit(bench_job("c2", 1, 1), Caller{.identity = "alice"}).ok());
+  EXPECT_EQ(f.engine->submit(bench_job("c3", 1, 1), Caller{.identity = "alice"}).status().code(),
+            Errc::out_of_memory);
+  // A tag (cuzk-client) is a label within the identity: it does not escape the identity's limit.
+  EXPECT_EQ(f.engine->submit(bench_job("c5", 1, 1), Caller{.identity = "alice", .tag = "x"})
+                .status()
+                .code(),
+            Errc::out_of_memory);
+  EXPECT_TRUE(f.engine->submit(bench_job("c4", 1, 1), Caller{.identity = "bob"}).ok());
+  EXPECT_TRUE(f.engine->submit(bench_job("c1", 1, 1), Caller{.identity = "alice"})
+                  .ok());  // idempotent repeat is not new work
   (void)f.engine->await("c1");
   (void)f.engine->await("c2");
-  EXPECT_TRUE(f.engine->submit(bench_job("c3", 1, 1), "alice").ok());
+  EXPECT_TRUE(f.engine->submit(bench_job("c3", 1, 1), Caller{.identity = "alice"}).ok());
   EXPECT_EQ(f.engine->await("c3")->status, AwaitStatus::completed);
+}
+
+// A job belongs to the identity that submitted it: another identity's await, cancel and
+// resubmit of its id are refused (not_found: nothing is revealed), an admin and the engine's own
+// callers may do all three, and in-process jobs (no identity) are no one's.
+TEST(Engine, JobsBelongToTheirSubmitter) {
+  Fixture f({.synth_ms = 200, .gpu_ms = 1}, {});
+  const Caller alice{.identity = "uid:1000"}, bob{.identity = "uid:1001"};
+  const Caller admin{.identity = "uid:0", .admin = true};
+  ASSERT_TRUE(f.engine->submit(bench_job("a", 1, 1), alice).ok());
+  auto st = f.engine->await("a", 1ms, bob).status();
+  EXPECT_EQ(st.code(), Errc::not_found);
+  EXPECT_EQ(st.message(), "no job 'a' (unknown, or finished and pruned)");  // as for an unknown id
+  EXPECT_EQ(f.engine->cancel("a", bob).status().code(), Errc::not_found);
+  auto taken = f.engine->submit(bench_job("a", 1, 1), bob);
+  EXPECT_EQ(taken.status().code(), Errc::invalid_argument);
+  EXPECT_NE(taken.status().message().find("in use by another client"), std::string::npos);
+  EXPECT_TRUE(f.engine->await("a", 1ms, admin).ok());
+  EXPECT_TRUE(f.engine->await("a", 1ms).ok());                 // Caller::local()
+  auto again = f.engine->submit(bench_job("a", 1, 1), alice);  // the owner's idempotent repeat
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->existing);
+  EXPECT_TRUE(f.engine->cancel("a", alice).ok());
+  EXPECT_EQ(f.engine->await("a", 0ms, alice)->status, AwaitStatus::cancelled);
+  // A cancelled job may be retried by its owner, not by another identity.
+  EXPECT_EQ(f.engine->submit(bench_job("a", 1, 1), bob).status().code(), Errc::invalid_argument);
+  ASSERT_TRUE(f.engine->submit(bench_job("b", 2, 1), bob).ok());
+  EXPECT_TRUE(f.engine->cancel("b", admin).ok());
+  // No identity: anyone's.
+  ASSERT_TRUE(f.engine->submit(bench_job("n", 3, 1)).ok());
+  EXPECT_EQ(f.engine->await("n", 0ms, bob)->status, AwaitStatus::completed);
 }
 
 TEST(Engine, PreloadAndEvict) {
@@ -512,6 +549,72 @@ TEST(Engine, JobInputsAreChargedUntilTheLastStageLetsGo) {
   EXPECT_LE(f.engine->budget().peak(), eo.memory_limit);
 }
 
+// A received request's bytes are charged before it is parsed (the server's charge_input): a
+// charge the input budget cannot hold is refused naming the sizes, submit() keeps only what the
+// input needs from it (no second charge), a dropped charge gives everything back, and a
+// non-CRITICAL job may not keep a charge that reached into the CRITICAL headroom.
+TEST(Engine, ChargedRequestBytesPayForTheInput) {
+  FakeProverOptions fo{.synth_ms = 20, .gpu_ms = 1, .partition_bytes_override = 1000};
+  EngineOptions eo{
+      .memory_limit = kKey10 + 1000 + 300, .critical_headroom = 150, .input_budget = 100};
+  Fixture f(fo, eo);
+  auto c80 = f.engine->charge_input(80);
+  ASSERT_TRUE(c80.ok()) << c80.status().to_string();
+  EXPECT_EQ(f.engine->status().input_bytes, 80u);
+  auto c30 = f.engine->charge_input(30);
+  ASSERT_FALSE(c30.ok());
+  EXPECT_EQ(c30.status().code(), Errc::out_of_memory);
+  EXPECT_NE(c30.status().message().find("request of 30 bytes"), std::string::npos)
+      << c30.status().message();
+  EXPECT_NE(c30.status().message().find("80 bytes of inputs held, input budget 100"),
+            std::string::npos)
+      << c30.status().message();
+  auto huge = f.engine->charge_input(101);
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.status().message().find("larger than the input budget (100 bytes"),
+            std::string::npos)
+      << huge.status().message();
+  {  // dropped: all 80 bytes come back
+    InputCharge dropped = std::move(*c80);
+  }
+  EXPECT_EQ(f.engine->status().input_bytes, 0u);
+  EXPECT_EQ(f.engine->budget().used(), 0u);
+
+  // A job of 26 input bytes paid by a 60-byte charge: 26 stay charged, not 60 and not 86.
+  auto c60 = f.engine->charge_input(60);
+  ASSERT_TRUE(c60.ok());
+  JobRequest r = bench_job("paid", 4, 1, Priority::critical);
+  r.vanilla_proofs = {std::string(10, 'v')};  // 16 + 10 input bytes
+  ASSERT_TRUE(f.engine->submit(std::move(r), {}, std::move(*c60)).ok());
+  EXPECT_EQ(f.engine->status().input_bytes, 26u);
+  EXPECT_EQ(f.engine->await("paid")->status, AwaitStatus::completed);
+  auto t0 = Clock::now();
+  while (f.engine->status().input_bytes != 0 && Clock::now() - t0 < 1s)
+    std::this_thread::sleep_for(1ms);
+  EXPECT_EQ(f.engine->status().input_bytes, 0u);
+
+  // The key (kKey10) is loaded now; with 1100 more bytes taken, 200 are left, the last 150
+  // CRITICAL-only. A job of 90 input bytes paid by its charge reaches into the headroom: a NORMAL
+  // job may not keep it, a CRITICAL one may.
+  ASSERT_TRUE(f.engine->budget().try_reserve(1100, Priority::normal));
+  auto job90 = [](const std::string& id, Priority p) {
+    JobRequest r = bench_job(id, 5, 1, p);
+    r.vanilla_proofs = {std::string(74, 'v')};  // 16 + 74 input bytes
+    return r;
+  };
+  auto c90 = f.engine->charge_input(90);
+  ASSERT_TRUE(c90.ok()) << c90.status().to_string();
+  auto refused = f.engine->submit(job90("normal", Priority::normal), {}, std::move(*c90));
+  EXPECT_EQ(refused.status().code(), Errc::out_of_memory) << refused.status().to_string();
+  EXPECT_EQ(f.engine->status().input_bytes, 0u);
+  auto again = f.engine->charge_input(90);
+  ASSERT_TRUE(again.ok());
+  ASSERT_TRUE(f.engine->submit(job90("critical", Priority::critical), {}, std::move(*again)).ok());
+  EXPECT_EQ(f.engine->status().input_bytes, 90u);
+  f.engine->budget().release(1100);
+  EXPECT_EQ(f.engine->await("critical")->status, AwaitStatus::completed);
+}
+
 TEST(Engine, JournalBlobRoundTrip) {
   JobRequest r = bench_job("x", 9, 3);
   r.vanilla_proofs = {"a", "", std::string(1000, 'z')};
@@ -529,7 +632,7 @@ TEST(Engine, JournalBlobRoundTrip) {
   EXPECT_FALSE(decode_request_blob(blob.substr(0, blob.size() - 1), back).ok());
   EXPECT_FALSE(decode_request_blob("garbage", back).ok());
   // The partition index is stored as u64 from a u32: a larger one is refused, not truncated
-  // (found by fuzz/journal_blob.cpp, whose round trip it broke).
+  // (found by a libFuzzer run of the blob decoder, whose round trip it broke).
   blob[blob.size() - 4] = 1;
   auto bad = decode_request_blob(blob, back);
   EXPECT_EQ(bad.code(), Errc::bad_encoding) << bad.to_string();
@@ -575,7 +678,7 @@ TEST(Engine, LoadTestNothingLost) {
         std::uint64_t seed = static_cast<std::uint64_t>(t * 1000 + i);
         auto s =
             f.engine->submit(bench_job(id, seed, 1 + (i % 3), static_cast<Priority>(1 + (i % 4))),
-                             "client" + std::to_string(t));
+                             Caller{.identity = "client" + std::to_string(t)});
         if (!s.ok()) continue;
         if (i % 2 == 0) {
           auto o = f.engine->await(id);

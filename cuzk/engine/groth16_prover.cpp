@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "cuzk/backend/device_memory.hpp"
-#include "cuzk/backend/make_backend.hpp"
+#include "cuzk/backend_factory/make_backend.hpp"
 #include "cuzk/base/pinned_host.hpp"
 #include "cuzk/engine/bench_circuit_id.hpp"
 #include "cuzk/engine/buffer_pool.hpp"

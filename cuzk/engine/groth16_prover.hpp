@@ -50,7 +50,7 @@
 #include <vector>
 
 #include "cuzk/backend/backend.hpp"
-#include "cuzk/backend/make_backend.hpp"
+#include "cuzk/backend_factory/make_backend.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/engine/bench_solve.hpp"
 #include "cuzk/engine/buffer_pool.hpp"

@@ -166,6 +166,15 @@ Result<std::unique_ptr<Journal>> Journal::open(const std::string& path) {
       " kind INTEGER NOT NULL, circuit_id TEXT NOT NULL, num_partitions INTEGER NOT NULL,"
       " priority INTEGER NOT NULL, inputs BLOB NOT NULL, state INTEGER NOT NULL, proof BLOB,"
       " error TEXT, submitted_ms INTEGER NOT NULL, finished_ms INTEGER NOT NULL)"));
+  // owner (the submitter's identity) came later: a journal without the column gets it, and its
+  // rows belong to no one.
+  {
+    Stmt info(db, "SELECT 1 FROM pragma_table_info('jobs') WHERE name='owner'");
+    if (!info.ok())
+      return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db));
+    if (sqlite3_step(info.get()) != SQLITE_ROW)
+      CUZK_RETURN_IF_ERROR(j->exec("ALTER TABLE jobs ADD COLUMN owner TEXT NOT NULL DEFAULT ''"));
+  }
   CUZK_RETURN_IF_ERROR(
       j->exec("CREATE TABLE IF NOT EXISTS partitions ("
               " job_id TEXT NOT NULL, partition INTEGER NOT NULL, seq INTEGER NOT NULL, proof BLOB "
@@ -186,7 +195,7 @@ Status Journal::exec(const char* sql) {
   return {};
 }
 
-Status Journal::record_submit(const JournalRecord& r) {
+Status Journal::record_submit(const JournalRecord& r, const JobRequest& req) {
   std::lock_guard lock(mu_);
   return transaction([&]() -> Status {
     // A job id used again (a failed job resubmitted with its request_id) starts with no partitions.
@@ -199,24 +208,25 @@ Status Journal::record_submit(const JournalRecord& r) {
     Stmt st(db_,
             "INSERT OR REPLACE INTO jobs (job_id, seq, client, request_id, kind, circuit_id, "
             "num_partitions, priority,"
-            " inputs, state, proof, error, submitted_ms, finished_ms) VALUES "
-            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+            " inputs, state, proof, error, submitted_ms, finished_ms, owner) VALUES "
+            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     if (!st.ok())
       return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
     st.text(1, r.job_id);
     st.i64(2, static_cast<std::int64_t>(r.seq));
     st.text(3, r.client);
-    st.text(4, r.req.request_id);
-    st.i64(5, static_cast<std::int64_t>(r.req.kind));
-    st.text(6, r.req.circuit_id);
-    st.i64(7, r.req.num_partitions);
-    st.i64(8, static_cast<std::int64_t>(r.req.priority));
-    st.blob(9, encode_request_blob(r.req));
+    st.text(4, req.request_id);
+    st.i64(5, static_cast<std::int64_t>(req.kind));
+    st.text(6, req.circuit_id);
+    st.i64(7, req.num_partitions);
+    st.i64(8, static_cast<std::int64_t>(req.priority));
+    st.blob(9, encode_request_blob(req));
     st.i64(10, static_cast<std::int64_t>(r.state));
     st.blob(11, r.proof);
     st.text(12, r.error);
     st.i64(13, r.submitted_unix_ms);
     st.i64(14, r.finished_unix_ms);
+    st.text(15, r.owner);
     if (sqlite3_step(st.get()) != SQLITE_DONE)
       return Status(Errc::io_error, std::string("journal insert: ") + sqlite3_errmsg(db_));
     return {};
@@ -313,7 +323,7 @@ Result<std::vector<JournalRecord>> Journal::load() {
   Stmt st(db_,
           "SELECT job_id, seq, client, request_id, kind, circuit_id, num_partitions, priority, "
           "inputs, state, proof,"
-          " error, submitted_ms, finished_ms FROM jobs ORDER BY seq");
+          " error, submitted_ms, finished_ms, owner FROM jobs ORDER BY seq");
   if (!st.ok())
     return Status(Errc::io_error, std::string("journal prepare: ") + sqlite3_errmsg(db_));
   std::vector<JournalRecord> out;
@@ -343,6 +353,7 @@ Result<std::vector<JournalRecord>> Journal::load() {
     r.error = col_bytes(s, 11);
     r.submitted_unix_ms = sqlite3_column_int64(s, 12);
     r.finished_unix_ms = sqlite3_column_int64(s, 13);
+    r.owner = col_bytes(s, 14);
     out.push_back(std::move(r));
   }
   if (rc != SQLITE_DONE)

@@ -23,6 +23,8 @@ struct JournalRecord {
   std::string job_id;
   std::uint64_t seq = 0;
   std::string client;
+  std::string
+      owner;  ///< Caller::identity of the submitter; empty = no one's (and rows from before)
   JobRequest req;
   JobState state = JobState::queued;
   std::string proof;
@@ -53,7 +55,9 @@ class Journal {
   Journal& operator=(const Journal&) = delete;
 
   /// Inserts or replaces the row of a newly accepted job (state queued).
-  Status record_submit(const JournalRecord& r);
+  Status record_submit(const JournalRecord& r) { return record_submit(r, r.req); }
+  /// The same with the request given apart (r.req unused), so a large input is not copied.
+  Status record_submit(const JournalRecord& r, const JobRequest& req);
   /// Records the end of a job.
   Status record_finish(const std::string& job_id, JobState state, const std::string& proof,
                        const std::string& error, std::int64_t finished_unix_ms);

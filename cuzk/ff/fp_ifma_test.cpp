@@ -8,17 +8,13 @@
 #include <vector>
 
 #include "cuzk/ff/fp_ifma.hpp"
+#include "tests/support/seed.hpp"
 
 namespace cuzk {
 namespace {
+using cuzk::test::fresh_seed;
 
 using ifma::Fp8;
-
-std::uint64_t fresh_seed() {
-  const std::uint64_t seed = std::random_device{}();
-  std::printf("seed=%llu\n", static_cast<unsigned long long>(seed));
-  return seed;
-}
 
 Limbs<6> random_below_2p(std::mt19937_64& rng) {
   Limbs<6> x{};

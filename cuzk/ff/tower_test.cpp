@@ -11,9 +11,11 @@
 #include "cuzk/ff/fp12.hpp"
 #include "cuzk/ff/fp2.hpp"
 #include "cuzk/ff/fp6.hpp"
+#include "tests/support/seed.hpp"
 
 namespace cuzk {
 namespace {
+using cuzk::test::fresh_seed;
 
 Fp random_fp(std::mt19937_64& rng) {
   Limbs<6> c{};
@@ -31,12 +33,6 @@ F random_of(std::mt19937_64& rng) {
     return random_fp6(rng);
   else
     return random_fp12(rng);
-}
-
-std::uint64_t fresh_seed() {
-  const std::uint64_t seed = std::random_device{}();
-  std::printf("seed=%llu\n", static_cast<unsigned long long>(seed));
-  return seed;
 }
 
 // Coefficients where the lazy bounds are tight: 0, 1, 2, p − 1, p − 2, (p ± 1)/2, and values with

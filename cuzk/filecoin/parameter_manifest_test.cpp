@@ -220,7 +220,7 @@ TEST(ParameterManifest, BadManifestsAreNamed) {
   expect_bad("", "not JSON");
   expect_bad("{\"a\": ", "not JSON");
   // A number past double's range is nlohmann's out_of_range, not parse_error (found by
-  // fuzz/filecoin_manifest.cpp: it escaped parse_manifest and terminated the process).
+  // a libFuzzer run of parse_manifest: it escaped and terminated the process).
   expect_bad("1E596", "not JSON");
   expect_bad(R"({"a.vk": {"cid": "Q", "digest": ")" + d + R"(", "sector_size": 1e999}})",
              "not JSON");

@@ -10,23 +10,17 @@
 #include <random>
 #include <vector>
 
-#include "cuzk/backend/make_backend.hpp"
+#include "cuzk/backend_factory/make_backend.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/ec/batch_affine.hpp"
 #include "cuzk/ec/scalar_mul.hpp"
 #include "cuzk/gpu/cuda_backend.hpp"
+#include "tests/support/seed.hpp"
 
 namespace cuzk {
 namespace {
-
-std::uint64_t fresh_seed() {
-  return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-}
-
-Fr random_fr(std::mt19937_64& rng) {
-  Limbs<4> c{rng(), rng(), rng(), rng() & 0x7fffffffffffffffULL};
-  return Fr::from_limbs_reduce(c);
-}
+using cuzk::test::fresh_seed;
+using cuzk::test::random_fr;
 
 struct Pair {
   ThreadPool pool{2};

@@ -12,18 +12,12 @@
 #include "cuzk/base/pinned_host.hpp"
 #include "cuzk/ec/batch_affine.hpp"
 #include "cuzk/ec/scalar_mul.hpp"
+#include "tests/support/seed.hpp"
 
 namespace cuzk {
 namespace {
-
-std::uint64_t fresh_seed() {
-  return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-}
-
-Fr random_fr(std::mt19937_64& rng) {
-  Limbs<4> c{rng(), rng(), rng(), rng() & 0x7fffffffffffffffULL};
-  return Fr::from_limbs_reduce(c);
-}
+using cuzk::test::fresh_seed;
+using cuzk::test::random_fr;
 
 #define REQUIRE_GPU()                                                                         \
   do {                                                                                        \

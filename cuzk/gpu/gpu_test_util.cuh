@@ -11,8 +11,11 @@
 #include "cuzk/ff/fp.hpp"
 #include "cuzk/ff/fp2.hpp"
 #include "cuzk/ff/fr.hpp"
+#include "tests/support/seed.hpp"
 
 namespace cuzk::gpu::test {
+using cuzk::test::fresh_seed;
+using cuzk::test::random_fr;
 
 /// True when at least one CUDA device answers.
 inline bool has_gpu() {
@@ -25,21 +28,11 @@ inline bool has_gpu() {
     if (!::cuzk::gpu::test::has_gpu()) GTEST_SKIP() << "no CUDA device present: GPU test skipped"; \
   } while (0)
 
-inline std::uint64_t fresh_seed() {
-  return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-}
-
 inline Fp random_fp(std::mt19937_64& rng) {
   Limbs<6> c{};
   for (auto& w : c) w = rng();
   c[5] &= 0x1fffffffffffffffULL;
   return Fp::from_limbs_reduce(c);
-}
-inline Fr random_fr(std::mt19937_64& rng) {
-  Limbs<4> c{};
-  for (auto& w : c) w = rng();
-  c[3] &= 0x7fffffffffffffffULL;
-  return Fr::from_limbs_reduce(c);
 }
 inline Fp2 random_fp2(std::mt19937_64& rng) { return {random_fp(rng), random_fp(rng)}; }
 

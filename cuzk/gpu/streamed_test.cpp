@@ -23,18 +23,16 @@
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verify.hpp"
 #include "cuzk/r1cs/bench_circuit.hpp"
+#include "tests/support/seed.hpp"
 
 namespace cuzk {
 namespace {
+using cuzk::test::fresh_seed;
 
 #define REQUIRE_GPU()                                                                         \
   do {                                                                                        \
     if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device present: GPU test skipped"; \
   } while (0)
-
-std::uint64_t fresh_seed() {
-  return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-}
 
 Fr rand_fr(std::mt19937_64& rng) {
   Limbs<4> c{rng(), rng(), rng(), rng() & 0x7fffffffffffffffULL};

@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "cuzk/ff/fr.hpp"
+#include "tests/support/seed.hpp"
 
 namespace cuzk::poly_test {
+using cuzk::test::random_fr;
 
 /// A fresh seed (or CUZK_TEST_SEED when set), printed so a failure can be replayed.
 inline std::uint64_t test_seed(const char* what) {
@@ -20,13 +22,6 @@ inline std::uint64_t test_seed(const char* what) {
 }
 
 /// Uniform-ish Fr: 255 random bits reduced mod r.
-inline Fr random_fr(std::mt19937_64& rng) {
-  Fr::Repr c{};
-  for (auto& w : c) w = rng();
-  c[3] >>= 1;
-  return Fr::from_limbs_reduce(c);
-}
-
 inline std::vector<Fr> random_vector(std::mt19937_64& rng, std::size_t n) {
   std::vector<Fr> v(n);
   for (auto& x : v) x = random_fr(rng);

@@ -10,6 +10,7 @@
 #include "cuzk/r1cs/recording_cs.hpp"
 #include "cuzk/r1cs/test_cs.hpp"
 #include "cuzk/r1cs/witness_cs.hpp"
+#include "tests/support/seed.hpp"
 
 namespace cuzk {
 namespace {
@@ -249,6 +250,30 @@ TEST(WitnessConstraintSystem, DirectAllocMatchesVirtualPath) {
   ASSERT_TRUE(synthesize_circuit(counting, w).ok());
   EXPECT_EQ(counting.value_calls, 3);
   EXPECT_EQ(counting.lc_calls, 0);
+}
+
+// Counting mode (no values, no matrices) gives the counts, nnz and densities of the full recording.
+TEST(RecordingConstraintSystem, CountingModeMatchesTheRecordedMatrices) {
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(::testing::Message() << "seed " << seed);
+  BenchCircuit circuit(BenchCircuitParams{.rows = 3000, .seed = seed, .num_public = 5});
+  RecordingConstraintSystem full(RecordingOptions{});
+  ASSERT_TRUE(synthesize_circuit(circuit, full).ok());
+  RecordingConstraintSystem counting({.record_matrices = false});
+  ASSERT_TRUE(synthesize_circuit(circuit, counting).ok());
+  const Recording& f = full.recording();
+  const Recording& c = counting.recording();
+  EXPECT_EQ(c.matrices.num_constraints, f.matrices.num_constraints);
+  EXPECT_EQ(c.matrices.num_inputs, f.matrices.num_inputs);
+  EXPECT_EQ(c.matrices.num_aux, f.matrices.num_aux);
+  EXPECT_EQ(c.nnz_a, f.matrices.a.nnz());
+  EXPECT_EQ(c.nnz_b, f.matrices.b.nnz());
+  EXPECT_EQ(c.nnz_c, f.matrices.c.nnz());
+  EXPECT_EQ(f.nnz_a, f.matrices.a.nnz());
+  EXPECT_EQ(c.matrices.a_aux_density, f.matrices.a_aux_density);
+  EXPECT_EQ(c.matrices.b_aux_density, f.matrices.b_aux_density);
+  EXPECT_EQ(c.matrices.b_input_density, f.matrices.b_input_density);
+  EXPECT_EQ(c.matrices.a.nnz(), 0u);
 }
 
 }  // namespace

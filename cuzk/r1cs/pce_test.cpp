@@ -12,14 +12,11 @@
 #include "cuzk/r1cs/pce.hpp"
 #include "cuzk/r1cs/recording_cs.hpp"
 #include "cuzk/r1cs/witness_cs.hpp"
+#include "tests/support/seed.hpp"
 
 namespace cuzk {
 namespace {
-
-Fr random_fr(std::mt19937_64& rng) {
-  Fr::Repr c{rng(), rng(), rng(), rng() >> 2};
-  return Fr::from_limbs_reduce(c);
-}
+using cuzk::test::random_fr;
 
 // Random matrices: rows of 0..6 terms with +1, −1, small and full-width coefficients, repeats.
 R1csMatrices random_r1cs(std::mt19937_64& rng, std::uint32_t rows, std::uint32_t ni,

@@ -26,6 +26,7 @@ RecordingConstraintSystem::RecordingConstraintSystem(const RecordingOptions& opt
   }
   m.num_inputs = m.num_aux = m.num_constraints = 0;
   for (std::vector<Fr>* v : {&rec_.inputs, &rec_.aux, &rec_.a, &rec_.b, &rec_.c}) v->clear();
+  rec_.nnz_a = rec_.nnz_b = rec_.nnz_c = 0;
   init();
 }
 
@@ -88,6 +89,9 @@ void RecordingConstraintSystem::add_row(const LC& a0, const LC& b0, const LC& c0
   b.normalize();
   c.normalize();
   R1csMatrices& m = rec_.matrices;
+  rec_.nnz_a += a.terms().size();
+  rec_.nnz_b += b.terms().size();
+  rec_.nnz_c += c.terms().size();
   for (const Term& t : a.terms())
     if (t.var.is_aux()) m.a_aux_density.set(t.var.index);
   for (const Term& t : b.terms()) {

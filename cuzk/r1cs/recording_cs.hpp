@@ -26,6 +26,10 @@ struct Recording {
   R1csMatrices matrices;
   std::vector<Fr> inputs, aux;
   std::vector<Fr> a, b, c;
+  /// Non-zero terms of A, B, C after merging (input constraints included), counted whether or
+  /// not the matrices are kept: with record_matrices off this is a counting system (bellperson's
+  /// BenchCS plus nnz and densities) for circuits too large to record.
+  std::uint64_t nnz_a = 0, nnz_b = 0, nnz_c = 0;
 };
 
 class RecordingConstraintSystem final : public ConstraintSystem {

@@ -15,7 +15,7 @@ struct BenchOptions {
   std::string command;  ///< single | batch | stress | status | preload | evict | metrics
   std::string addr = "unix://cuzk.sock";
   std::string tls_ca, tls_cert, tls_key;  ///< PEM files; tls_ca turns TLS on
-  std::string client_id;                  ///< sent as "cuzk-client" metadata
+  std::string client_id;                  ///< sent as "cuzk-client" metadata (a label)
   std::string circuit = "bench-16";
   std::vector<std::string> mix;  ///< stress: circuits to draw from (default: circuit)
   std::uint32_t partitions = 0;  ///< 0 = the daemon's default

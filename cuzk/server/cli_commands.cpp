@@ -29,7 +29,8 @@ void add_server_commands(CLI::App& app, ServerCommands& sc) {
   bench->add_option("--tls-ca", b.tls_ca, "CA certificate (PEM): use TLS");
   bench->add_option("--tls-cert", b.tls_cert, "Client certificate (PEM) for mutual TLS");
   bench->add_option("--tls-key", b.tls_key, "Client key (PEM) for mutual TLS");
-  bench->add_option("--client-id", b.client_id, "Client name for per-client limits");
+  bench->add_option("--client-id", b.client_id,
+                    "A label sent as cuzk-client metadata (logs; limits follow the connection)");
   auto job_opts = [&b](CLI::App* s) {
     s->add_option("-t,--circuit", b.circuit, "Circuit id (bench-<10..27>)")->capture_default_str();
     s->add_option("-p,--partitions", b.partitions, "Partitions per job (0 = daemon default)");

@@ -235,7 +235,15 @@ int run_daemon(const DaemonOptions& opt) {
   ServerOptions so;
   so.listen = cfg.listen;
   so.socket_group = cfg.socket_group;
+  so.admin_uids = cfg.admin_uids;
+  so.admin_subjects = cfg.admin_subjects;
   so.max_message_bytes = cfg.max_message_bytes;
+  auto receive = engine::receive_buffer_bytes(cfg, *eo);
+  if (!receive) {
+    spdlog::error("config: {}", receive.status().to_string());
+    return 2;
+  }
+  so.receive_buffer_bytes = *receive;
   if (!cfg.tls_cert.empty()) {
     auto cert = read_file(cfg.tls_cert);
     auto key = read_file(cfg.tls_key);
@@ -285,10 +293,11 @@ int run_daemon(const DaemonOptions& opt) {
   std::string ports;
   for (int p : (*server)->tcp_ports()) ports += (ports.empty() ? "" : ",") + std::to_string(p);
   spdlog::info(
-      "cuzk daemon ready: listen [{}]{}{}, budget {} MiB (critical headroom {} MiB), pw={} gw={} "
-      "devices={}, journal '{}'",
+      "cuzk daemon ready: listen [{}]{}{}, budget {} MiB (critical headroom {} MiB, inputs {} "
+      "MiB, receive buffers {} MiB), pw={} gw={} devices={}, journal '{}'",
       addrs, ports.empty() ? "" : " tcp ports ", ports, eo->memory_limit >> 20,
-      eo->critical_headroom >> 20, eo->synthesis_workers, eo->gpu_workers_per_device,
+      eo->critical_headroom >> 20, eo->input_budget >> 20, so.receive_buffer_bytes >> 20,
+      eo->synthesis_workers, eo->gpu_workers_per_device,
       std::max<std::size_t>(1, eo->devices.size()), cfg.journal);
 
   int sig = 0;

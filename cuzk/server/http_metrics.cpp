@@ -1,86 +1,100 @@
 #include "cuzk/server/http_metrics.hpp"
 
 #include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
+#include <civetweb.h>
+#include <spdlog/spdlog.h>
 
-#include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 namespace cuzk::server {
 
 Result<std::unique_ptr<HttpMetrics>> HttpMetrics::start(const std::string& addr,
-                                                        std::function<std::string()> text) {
+                                                        std::function<std::string()> text,
+                                                        const HttpMetricsOptions& opt) {
   auto colon = addr.rfind(':');
   if (colon == std::string::npos)
     return Status(Errc::invalid_argument, "metrics_listen '" + addr + "' needs host:port");
   std::string host = addr.substr(0, colon);
   if (host.empty() || host == "localhost") host = "127.0.0.1";
-  int port = 0;
-  try {
-    port = std::stoi(addr.substr(colon + 1));
-  } catch (...) {
+  const std::string port = addr.substr(colon + 1);
+  if (port.empty() || port.size() > 5 ||
+      port.find_first_not_of("0123456789") != std::string::npos || std::stoul(port) > 65535)
     return Status(Errc::invalid_argument, "metrics_listen '" + addr + "' has no port number");
-  }
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_port = htons(static_cast<std::uint16_t>(port));
-  if (::inet_pton(AF_INET, host.c_str(), &sa.sin_addr) != 1)
+  in_addr probe{};
+  if (::inet_pton(AF_INET, host.c_str(), &probe) != 1)
     return Status(Errc::invalid_argument,
                   "metrics_listen host '" + host + "' is not an IPv4 address");
+
+  static std::once_flag library;
+  std::call_once(library, [] { mg_init_library(0); });
   std::unique_ptr<HttpMetrics> m(new HttpMetrics());
   m->text_ = std::move(text);
-  m->fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  int one = 1;
-  ::setsockopt(m->fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  if (::bind(m->fd_, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 || ::listen(m->fd_, 16) != 0)
-    return Status(Errc::io_error, "metrics_listen " + addr + ": " + std::strerror(errno));
-  socklen_t len = sizeof sa;
-  ::getsockname(m->fd_, reinterpret_cast<sockaddr*>(&sa), &len);
-  m->port_ = ntohs(sa.sin_port);
-  m->thread_ = std::thread([p = m.get()] { p->loop(); });
+  const std::string ports = host + ":" + port;
+  const std::string threads = std::to_string(opt.threads);
+  const std::string request_timeout = std::to_string(opt.request_timeout_ms);
+  const std::string keep_alive_timeout = std::to_string(opt.keep_alive_timeout_ms);
+  // No document_root: civetweb serves no files; only the handler below answers.
+  const char* options[] = {"listening_ports",
+                           ports.c_str(),
+                           "num_threads",
+                           threads.c_str(),
+                           "request_timeout_ms",
+                           request_timeout.c_str(),
+                           "enable_keep_alive",
+                           "yes",
+                           "keep_alive_timeout_ms",
+                           keep_alive_timeout.c_str(),
+                           "enable_directory_listing",
+                           "no",
+                           nullptr};
+  mg_callbacks callbacks{};
+  // civetweb's own messages (a client that timed out, a broken connection) go to the debug log
+  // instead of stderr; start-up errors come back through |error| below.
+  callbacks.log_message = [](const mg_connection*, const char* msg) {
+    spdlog::debug("metrics http: {}", msg);
+    return 1;
+  };
+  mg_init_data init{};
+  init.callbacks = &callbacks;
+  init.user_data = m.get();
+  init.configuration_options = options;
+  char text_buf[256] = {};
+  unsigned code = 0;
+  mg_error_data error{};
+  error.code = &code;
+  error.text = text_buf;
+  error.text_buffer_size = sizeof text_buf;
+  m->ctx_ = mg_start2(&init, &error);
+  if (!m->ctx_)
+    return Status(Errc::io_error, "metrics_listen " + addr + ": " +
+                                      (text_buf[0] ? std::string(text_buf) : "cannot listen"));
+  mg_set_request_handler(m->ctx_, "/metrics$", &HttpMetrics::handle_metrics, m.get());
+  mg_server_port bound[4] = {};
+  const int n = mg_get_server_ports(m->ctx_, 4, bound);
+  if (n < 1 || bound[0].port <= 0)
+    return Status(Errc::io_error, "metrics_listen " + addr + ": no port bound");
+  m->port_ = bound[0].port;
   return m;
 }
 
 HttpMetrics::~HttpMetrics() {
-  stop_ = true;
-  if (thread_.joinable()) thread_.join();
-  if (fd_ >= 0) ::close(fd_);
+  if (ctx_) mg_stop(ctx_);  // waits for the worker threads
 }
 
-void HttpMetrics::loop() {
-  while (!stop_) {
-    pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, 100) <= 0) continue;
-    int c = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (c < 0) continue;
-    timeval tv{2, 0};
-    ::setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    std::string req;
-    char buf[1024];
-    while (req.find("\r\n\r\n") == std::string::npos && req.size() < 8192) {
-      ssize_t n = ::recv(c, buf, sizeof buf, 0);
-      if (n <= 0) break;
-      req.append(buf, static_cast<std::size_t>(n));
-    }
-    std::string resp;
-    if (req.rfind("GET /metrics ", 0) == 0 || req.rfind("GET /metrics?", 0) == 0) {
-      std::string body = text_();
-      resp = "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: " +
-             std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
-    } else {
-      resp = "HTTP/1.0 404 Not Found\r\nContent-Length: 10\r\nConnection: close\r\n\r\nnot found\n";
-    }
-    std::size_t off = 0;
-    while (off < resp.size()) {
-      ssize_t n = ::send(c, resp.data() + off, resp.size() - off, MSG_NOSIGNAL);
-      if (n <= 0) break;
-      off += static_cast<std::size_t>(n);
-    }
-    ::close(c);
+int HttpMetrics::handle_metrics(mg_connection* conn, void* self) {
+  const mg_request_info* ri = mg_get_request_info(conn);
+  const bool head = std::strcmp(ri->request_method, "HEAD") == 0;
+  if (!head && std::strcmp(ri->request_method, "GET") != 0) {
+    mg_send_http_error(conn, 405, "only GET /metrics\n");
+    return 405;
   }
+  const std::string body = static_cast<HttpMetrics*>(self)->text_();
+  mg_send_http_ok(conn, "text/plain; version=0.0.4; charset=utf-8",
+                  static_cast<long long>(body.size()));
+  if (!head) mg_write(conn, body.data(), body.size());
+  return 200;
 }
 
 }  // namespace cuzk::server

@@ -4,7 +4,7 @@ namespace cuzk::server {
 
 namespace pb = ::cuzk::v1;
 
-engine::JobRequest from_proto(const pb::SubmitProofRequest& m) {
+engine::JobRequest from_proto(pb::SubmitProofRequest& m) {
   engine::JobRequest r;
   r.request_id = m.request_id();
   r.kind = static_cast<engine::ProofKind>(m.proof_kind());
@@ -13,15 +13,21 @@ engine::JobRequest from_proto(const pb::SubmitProofRequest& m) {
   r.priority = static_cast<engine::Priority>(m.priority());
   r.sector_size = m.sector_size();
   r.registered_proof = m.registered_proof();
-  r.vanilla_proof = m.vanilla_proof();
-  r.vanilla_proofs.assign(m.vanilla_proofs().begin(), m.vanilla_proofs().end());
+  r.vanilla_proof.swap(*m.mutable_vanilla_proof());
+  // The parse wrote into a string reserved for the whole message (the server's parse_request): a
+  // field much smaller than that gives the rest back.
+  if (r.vanilla_proof.capacity() > 2 * r.vanilla_proof.size() + 4096)
+    r.vanilla_proof.shrink_to_fit();
+  r.vanilla_proofs.resize(static_cast<std::size_t>(m.vanilla_proofs_size()));
+  for (int i = 0; i < m.vanilla_proofs_size(); ++i)
+    r.vanilla_proofs[static_cast<std::size_t>(i)].swap(*m.mutable_vanilla_proofs(i));
   r.sector_number = m.sector_number();
   r.miner_id = m.miner_id();
-  r.randomness = m.randomness();
+  r.randomness.swap(*m.mutable_randomness());
   r.partition_index = m.partition_index();
-  r.comm_r_old = m.comm_r_old();
-  r.comm_r_new = m.comm_r_new();
-  r.comm_d_new = m.comm_d_new();
+  r.comm_r_old.swap(*m.mutable_comm_r_old());
+  r.comm_r_new.swap(*m.mutable_comm_r_new());
+  r.comm_d_new.swap(*m.mutable_comm_d_new());
   return r;
 }
 

@@ -9,7 +9,8 @@
 namespace cuzk::server {
 
 /// A SubmitProofRequest as the engine sees it (enums cast as they come: Engine::submit checks them).
-engine::JobRequest from_proto(const ::cuzk::v1::SubmitProofRequest& m);
+/// The bytes fields are moved out of |m|, not copied.
+engine::JobRequest from_proto(::cuzk::v1::SubmitProofRequest& m);
 /// Fills an AwaitProofResponse from a job outcome.
 void to_proto(const engine::JobOutcome& o, ::cuzk::v1::AwaitProofResponse* m);
 

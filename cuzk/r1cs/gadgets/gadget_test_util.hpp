@@ -13,8 +13,10 @@
 #include "cuzk/r1cs/recording_cs.hpp"
 #include "cuzk/r1cs/test_cs.hpp"
 #include "cuzk/r1cs/witness_cs.hpp"
+#include "tests/support/seed.hpp"
 
 namespace cuzk::gadget_test {
+using cuzk::test::fresh_seed;
 
 /// Forwards to a TestConstraintSystem, adding 1 to the value of aux variable |target|.
 class CorruptingCs final : public ConstraintSystem {
@@ -95,11 +97,6 @@ inline void expect_pce_matches_classic(Circuit& with_values, Circuit& blank) {
     EXPECT_EQ(viaplan->b, c.b) << "plan, fast path " << fast;
     EXPECT_EQ(viaplan->c, c.c) << "plan, fast path " << fast;
   }
-}
-
-/// A seed from the environment's random device, printed by the caller.
-inline std::uint64_t fresh_seed() {
-  return (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}();
 }
 
 }  // namespace cuzk::gadget_test

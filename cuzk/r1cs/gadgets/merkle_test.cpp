@@ -7,16 +7,14 @@
 #include "cuzk/r1cs/gadgets/gadget_test_util.hpp"
 #include "cuzk/r1cs/gadgets/insertion.hpp"
 #include "cuzk/r1cs/gadgets/merkle.hpp"
+#include "tests/support/seed.hpp"
 
 namespace cuzk {
 namespace {
+using cuzk::test::random_fr;
 
 using gadget_test::CorruptingCs;
 using gadget_test::FnCircuit;
-
-Fr random_fr(std::mt19937_64& rng) {
-  return Fr::from_limbs_reduce({rng(), rng(), rng(), rng() >> 2});
-}
 
 TEST(Insertion, EveryIndexAndCounts) {
   const std::uint64_t seed = gadget_test::fresh_seed();

@@ -6,9 +6,11 @@
 #include "cuzk/r1cs/gadgets/assign.hpp"
 #include "cuzk/r1cs/gadgets/gadget_test_util.hpp"
 #include "cuzk/r1cs/gadgets/poseidon.hpp"
+#include "tests/support/seed.hpp"
 
 namespace cuzk {
 namespace {
+using cuzk::test::random_fr;
 
 using gadget_test::CorruptingCs;
 using gadget_test::FnCircuit;
@@ -29,10 +31,6 @@ std::vector<Fr> iota(unsigned n) {
   std::vector<Fr> v;
   for (unsigned i = 0; i < n; ++i) v.push_back(Fr::from_u64(i));
   return v;
-}
-
-Fr random_fr(std::mt19937_64& rng) {
-  return Fr::from_limbs_reduce({rng(), rng(), rng(), rng() >> 2});
 }
 
 Result<AllocatedNum> hash_in_circuit(ConstraintSystem& cs, const PoseidonConstants& c,

@@ -1,4 +1,4 @@
-#include "cuzk/backend/make_backend.hpp"
+#include "cuzk/backend_factory/make_backend.hpp"
 
 #include <charconv>
 #include <string>
