@@ -11,12 +11,21 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cuzk/backend/cpu_backend.hpp"
 #include "cuzk/engine/config.hpp"
 #include "cuzk/engine/fake_prover.hpp"
 #include "cuzk/engine/journal.hpp"
+#include "cuzk/filecoin/base64.hpp"
+#include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/curio_c1_request.hpp"
 #include "cuzk/filecoin/parameter_manifest.hpp"
+#include "cuzk/filecoin/porep_verify.hpp"
+#include "cuzk/filecoin/post_verify.hpp"
 #include "cuzk/filecoin/registered_proof.hpp"
+#include "cuzk/filecoin/snap_verify.hpp"
+#include "cuzk/filecoin/synth_inputs.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/formats/snarkjs_json.hpp"
 #include "cuzk/formats/zkey.hpp"
@@ -286,6 +295,91 @@ verify_parameters = "off"
   expect_ok("32GiB", cuzk::filecoin::parse_sector_size("32GiB").status());
   put("filecoin_names", "1.1.0", std::string("1.1.0"));
   expect_ok("1.1.0", cuzk::filecoin::parse_api_version("1.1.0").status());
+
+  // The Filecoin inputs Curio sends, for 2 KiB sectors: synthetic proofs (synth_inputs.hpp,
+  // seed 1) that the vanilla verifiers accept, so the fuzz targets reach the verifiers' last
+  // checks; the fuzz targets verify against the same public data.
+  {
+    namespace fc = cuzk::filecoin;
+    auto seal = fc::seal_proof("StackedDrg2KiBV1_1");
+    if (!seal) return fail("seal_proof", seal.status());
+    auto c1 = fc::synth_c1(*seal, 1, pool);
+    if (!c1) return fail("synth_c1", c1.status());
+    const std::string c1_json = fc::write_c1_json(c1->c1);
+    put("c1_json", "2KiB", c1_json);
+    expect_ok("c1_json/2KiB", fc::read_c1_json(c1_json).status());
+    expect_ok("c1_json/2KiB verifies",
+              fc::verify_porep_vanilla(*seal, fc::porep_public_inputs(c1->c1), c1->c1));
+    // No partitions: every field but the proofs, in serde's form (the fast reader's) and as
+    // nlohmann writes it (keys sorted, indented: the reference reader's).
+    fc::SealCommitPhase1Output empty = c1->c1;
+    empty.vanilla_proofs.clear();
+    const std::string empty_json = fc::write_c1_json(empty);
+    put("c1_json", "empty", empty_json);
+    const std::string sorted = nlohmann::json::parse(empty_json).dump(1);
+    put("c1_json", "empty-sorted", sorted);
+    expect_ok("c1_json/empty", fc::read_c1_json(empty_json).status());
+    expect_ok("c1_json/empty-sorted", fc::read_c1_json_reference(sorted).status());
+
+    fc::CurioC1Request req{.sector_num = 7, .sector_size = 2048, .phase1_out = empty_json};
+    put("curio_c1_request", "empty", fc::write_curio_c1_request(req));
+    expect_ok("curio_c1_request/empty",
+              fc::read_curio_c1(fc::write_curio_c1_request(req)).status());
+    // Go's field order is SectorNum, Phase1Out, SectorSize; another order and spaces read too.
+    const std::string reordered =
+        "{ \"SectorSize\": 2048, \"SectorNum\": 7, \"Phase1Out\": \"" +
+        fc::base64_encode(std::span(reinterpret_cast<const std::uint8_t*>(empty_json.data()),
+                                    empty_json.size())) +
+        "\" }";
+    put("curio_c1_request", "reordered", reordered);
+    expect_ok("curio_c1_request/reordered", fc::read_curio_c1(reordered).status());
+
+    // Base64 of 0, 1 and 2 padding characters, and one long enough for the whole-quad loop.
+    const std::string words[] = {"cuzk12", "cuzk1", "cuzk"};
+    for (const std::string& w : words) {
+      const std::string b =
+          fc::base64_encode(std::span(reinterpret_cast<const std::uint8_t*>(w.data()), w.size()));
+      put("base64", w, b);
+      expect_ok("base64/" + w, fc::base64_decode(b, "seed").status());
+    }
+    Bytes all(256);
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::uint8_t>(i);
+    put("base64", "bytes", fc::base64_encode(all));
+
+    auto window = fc::post_proof("StackedDrgWindow2KiBV1_2");
+    if (!window) return fail("post_proof", window.status());
+    auto post = fc::synth_post(*window, 1, 1, pool);
+    if (!post) return fail("synth_post", post.status());
+    const Bytes post_bytes = fc::write_post_sector_proof(post->vanilla[0]);
+    put("post_vanilla_proof", "window-2KiB", post_bytes);
+    expect_ok("post_vanilla_proof/window-2KiB", fc::read_post_sector_proof(post_bytes).status());
+    expect_ok(
+        "post_vanilla_proof/window-2KiB verifies",
+        fc::verify_post_sector(*window, post->randomness, post->sectors[0], 0, post->vanilla[0]));
+    // The other two variants of MerkleProof (Sub: 8-8-0 trees, Top: 8-8-2), one level each.
+    fc::FallbackPoStSectorProof variants = post->vanilla[0];
+    variants.sectors[0].inclusion_proofs.resize(3);
+    for (int i = 1; i < 3; ++i) {
+      fc::MerkleProof& m = variants.sectors[0].inclusion_proofs[static_cast<std::size_t>(i)];
+      m.kind = i == 1 ? fc::MerkleProofKind::sub : fc::MerkleProofKind::top;
+      m.base_path.resize(1);
+      m.sub_path = {fc::PathElement{.hashes = std::vector<fc::Bytes32>(7), .index = 3}};
+      if (i == 2) m.top_path = {fc::PathElement{.hashes = std::vector<fc::Bytes32>(1), .index = 1}};
+    }
+    const Bytes variant_bytes = fc::write_post_sector_proof(variants);
+    put("post_vanilla_proof", "variants", variant_bytes);
+    expect_ok("post_vanilla_proof/variants", fc::read_post_sector_proof(variant_bytes).status());
+
+    auto update = fc::update_proof("StackedDrg2KiBV1");
+    if (!update) return fail("update_proof", update.status());
+    auto snap = fc::synth_snap(*update, 1, pool);
+    if (!snap) return fail("synth_snap", snap.status());
+    const Bytes snap_bytes = fc::write_snap_partition_proof(snap->partitions[0]);
+    put("snap_vanilla_proof", "2KiB", snap_bytes);
+    expect_ok("snap_vanilla_proof/2KiB", fc::read_snap_partition_proof(snap_bytes).status());
+    expect_ok("snap_vanilla_proof/2KiB verifies",
+              fc::verify_snap_partition(*update, snap->pub, 0, snap->partitions[0]));
+  }
 
   // The binary formats parse back (the writers' round trips are the fuzz targets' checks).
   expect_ok("bellperson_params", cuzk::parse_params(*params).status());
