@@ -8,6 +8,9 @@ PKGS=(
   libtbb-dev nlohmann-json3-dev libtomlplusplus-dev libcli11-dev libspdlog-dev libfmt-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libsqlite3-dev libssl-dev libsimdjson-dev libcivetweb-dev
+  # clang with its sanitizer and libFuzzer runtimes, llvm-symbolizer for their stack traces
+  # (scripts/sanitize.sh, scripts/fuzz-smoke.sh)
+  clang libclang-rt-14-dev llvm
 )
 # node and npm run the snarkjs/circom interop tests; any installed Node.js will do.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then PKGS+=(nodejs npm); fi

@@ -25,6 +25,10 @@ bool huge_page_new() noexcept { return g_huge_new.load(std::memory_order_relaxed
 
 }  // namespace cuzk
 
+// Sanitizer builds (CMake CUZK_SANITIZE) keep the sanitizer's own operator new and delete, which
+// track every block: the switch above is then a flag and nothing more.
+#ifndef CUZK_NO_OPERATOR_NEW
+
 namespace {
 
 // Slots: address 0 empty, 1 a removed entry (the probe goes on past it).
@@ -111,3 +115,5 @@ void operator delete(void* p) noexcept { release(p); }
 void operator delete(void* p, std::size_t) noexcept { release(p); }
 void operator delete(void* p, std::align_val_t) noexcept { release(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { release(p); }
+
+#endif  // CUZK_NO_OPERATOR_NEW

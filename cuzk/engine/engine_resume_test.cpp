@@ -149,23 +149,42 @@ TEST(EngineResume, KillNineMidJobProvesOnlyTheMissingPartitions) {
   constexpr std::uint32_t kParts = 12;
   constexpr std::uint64_t kSeed = 77;
   auto path = journal_file("resume_kill9");
+  // The child says on this pipe when its engine is up: the journal is created and set up (WAL,
+  // tables) before the test opens it too. Opening it while the child was still setting it up
+  // made the child's Engine::create fail once (under AddressSanitizer, in CI's loaded run).
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
   pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
+    ::close(ready[0]);
     // The child proves the job slowly until it is killed; it never returns into the test.
     auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 50});
     auto e = Engine::create(
         {.synthesis_workers = 1, .gpu_workers_per_device = 1, .journal_path = path.string()},
         {fake});
-    if (!e.ok()) ::_exit(3);
+    if (!e.ok()) {
+      std::fprintf(stderr, "child: %s\n", e.status().to_string().c_str());
+      ::_exit(3);
+    }
     if (!(*e)->submit(bench_job("r", kSeed, kParts)).ok()) ::_exit(4);
+    if (::write(ready[1], "r", 1) != 1) ::_exit(5);
     for (;;) std::this_thread::sleep_for(1s);
+  }
+  ::close(ready[1]);
+  char byte = 0;
+  const bool up = ::read(ready[0], &byte, 1) == 1;  // 0: the child ended first
+  ::close(ready[0]);
+  if (!up) {
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    FAIL() << "the child ended before its engine was up, status " << st;
   }
   // Kill it once a third of the partitions are journaled (a SIGKILL: no shutdown, no flush).
   std::set<std::uint32_t> before;
   auto t0 = Clock::now();
   while (Clock::now() - t0 < 20s) {
-    if (fs::exists(path)) before = journaled_partitions(path, "r");
+    before = journaled_partitions(path, "r");
     if (before.size() >= kParts / 3) break;
     int st = 0;
     ASSERT_EQ(::waitpid(pid, &st, WNOHANG), 0) << "the child ended early, status " << st;

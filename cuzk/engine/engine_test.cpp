@@ -114,7 +114,9 @@ TEST(Engine, RequestIdIsIdempotent) {
 
 TEST(Engine, PriorityOrderUnderContention) {
   // One partition fits at a time; a slow blocker keeps the pipeline busy while the others queue.
-  FakeProverOptions fo{.synth_ms = 2, .gpu_ms = 2, .partition_bytes_override = 1000};
+  // Its 3 partitions last ≥ 75 ms, so that the six submits land before it ends even under
+  // ThreadSanitizer (2 ms stages were outrun there once in three runs).
+  FakeProverOptions fo{.synth_ms = 20, .gpu_ms = 5, .partition_bytes_override = 1000};
   EngineOptions eo{
       .memory_limit = kKey10 + 1000, .synthesis_workers = 1, .gpu_workers_per_device = 1};
   Fixture f(fo, eo);
@@ -511,7 +513,10 @@ TEST(Engine, ShutdownDrainsRunningJobsAndStartsNoNewOne) {
   Fixture f(fo, eo);
   ASSERT_TRUE(f.engine->submit(bench_job("started", 1, 3)).ok());
   ASSERT_TRUE(f.engine->submit(bench_job("waiting", 2, 1)).ok());
-  std::this_thread::sleep_for(10ms);
+  // Shut down once "started" runs (its first partition in synthesis): a fixed 10 ms was not
+  // always enough for the key load and admission under AddressSanitizer.
+  for (int i = 0; i < 5000 && f.engine->status().partitions_synthesizing == 0; ++i)
+    std::this_thread::sleep_for(1ms);
   f.engine->shutdown(5s);
   EXPECT_EQ(f.engine->await("started")->status, AwaitStatus::completed);
   EXPECT_EQ(f.engine->await("waiting")->status, AwaitStatus::unknown);

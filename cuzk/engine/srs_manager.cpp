@@ -24,7 +24,7 @@ struct SrsLease::Entry {
   struct Copy {
     std::uint64_t bytes = 0;
     std::uint32_t pins = 0;
-    bool loading = false;  // make_resident running
+    bool loading = false;  // make_resident or release_resident running: pins wait for it
     Clock::time_point last_used = Clock::now();
     Reservation host;          // streamed tables in plain host memory (the budget's share)
     std::uint64_t pinned = 0;  // streamed tables in the device's pinned pool
@@ -382,12 +382,21 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
     std::shared_ptr<const ProvingKeyData> key;
     Reservation host;  // released after the copy is
   };
-  // Demotes |victims|' copies on |device| (lock released meanwhile).
+  // Demotes |victims|' copies on |device| (lock released meanwhile). Each copy stays in
+  // |copies|, marked loading, until the prover has released it: a pin of that key meanwhile
+  // waits, where with the copy gone it would place the key again, find it still resident and
+  // keep a copy the release then took away.
   auto demote = [&](std::vector<Victim>& victims) {
     lock.unlock();
     for (auto& v : victims)
       if (v.key) v.entry->prover->release_resident(*v.key, device);
-    victims.clear();
+    lock.lock();
+    for (auto& v : victims)
+      if (auto c = v.entry->copies.find(device); c != v.entry->copies.end() && c->second.loading)
+        v.entry->copies.erase(c);
+    lock.unlock();
+    victims.clear();  // their host reservations after the copies
+    device_cv_.notify_all();
     lock.lock();
   };
   for (;;) {
@@ -418,8 +427,9 @@ Result<std::unique_ptr<SrsDevicePin>> SrsManager::pin(const std::shared_ptr<Entr
       return idle;
     };
     auto take = [&](const std::shared_ptr<Entry>& o, std::vector<Victim>& victims) {
-      Victim v{o, loaded_key(*o), std::move(o->copies[device].host)};
-      o->copies.erase(device);
+      auto& c = o->copies[device];
+      Victim v{o, loaded_key(*o), std::move(c.host)};
+      c.loading = true;  // being released (demote erases it)
       victims.push_back(std::move(v));
     };
     const auto arena = prover.device_arena(device);

@@ -180,7 +180,9 @@ TEST(KeyImage, MatricesDamagedAndOldVersionRefused) {
   auto pk = setup(c->matrices, rng, {.layout = KeyLayout::snarkjs, .pool = &pool});
   ASSERT_TRUE(pk.ok());
   const std::string path = temp_path("matrices");
-  auto fresh = [&] { ASSERT_TRUE(write_key_image(path, *pk, 7, &pool, &c->matrices).ok()); };
+  // Named outside the lambda: clang before 16 cannot capture a structured binding (c).
+  const R1csMatrices& matrices = c->matrices;
+  auto fresh = [&] { ASSERT_TRUE(write_key_image(path, *pk, 7, &pool, &matrices).ok()); };
   fresh();
   // Table entry s at 64 + 16·s (offset, count): 8 = A col, 12 = B row_ptr, 22 = a_aux density.
   for (int s : {8, 12, 22}) {
