@@ -76,17 +76,17 @@ Result<Witness> witness_from(const SnapParams& p, const TreeShape& shape, const 
   w.comm_r_new = pub.comm_r_new;
   CUZK_ASSIGN_OR_RETURN(w.comm_c, fr(v.comm_c, "comm_c"));
   if (v.apex_leafs.size() != p.apex_leaves)
-    return Status(Errc::size_mismatch, part + ": apex_leafs: " +
-                                           std::to_string(v.apex_leafs.size()) + " leaves, not " +
-                                           std::to_string(p.apex_leaves));
+    return Status(Errc::size_mismatch, part +
+                                           ": apex_leafs: " + std::to_string(v.apex_leafs.size()) +
+                                           " leaves, not " + std::to_string(p.apex_leaves));
   for (std::size_t i = 0; i < v.apex_leafs.size(); ++i) {
     CUZK_ASSIGN_OR_RETURN(Fr leaf, fr(v.apex_leafs[i], "apex_leafs[" + std::to_string(i) + "]"));
     w.apex_leaves.push_back(leaf);
   }
   if (v.challenge_proofs.size() != p.challenges)
-    return Status(Errc::size_mismatch, part + ": challenge_proofs: " +
-                                           std::to_string(v.challenge_proofs.size()) +
-                                           " proofs, not " + std::to_string(p.challenges));
+    return Status(Errc::size_mismatch,
+                  part + ": challenge_proofs: " + std::to_string(v.challenge_proofs.size()) +
+                      " proofs, not " + std::to_string(p.challenges));
   const TreeShape binary{2, 0, 0};
   const unsigned apex_height = p.apex_leafs_height();
   const unsigned partition_from = p.challenge_bit_len - p.partition_bit_len;
@@ -113,9 +113,9 @@ Result<Witness> witness_from(const SnapParams& p, const TreeShape& shape, const 
         for (const auto& e : *part_path) {
           Siblings s;
           for (std::size_t j = 0; j < e.hashes.size(); ++j) {
-            CUZK_ASSIGN_OR_RETURN(Fr x, frc(e.hashes[j], std::string(name) + " level " +
-                                                             std::to_string(level) + " sibling " +
-                                                             std::to_string(j)));
+            CUZK_ASSIGN_OR_RETURN(
+                Fr x, frc(e.hashes[j], std::string(name) + " level " + std::to_string(level) +
+                                           " sibling " + std::to_string(j)));
             s.push_back(x);
           }
           out.push_back(std::move(s));
@@ -141,9 +141,8 @@ Result<Witness> witness_from(const SnapParams& p, const TreeShape& shape, const 
       const auto& first = v.challenge_proofs[0].proof_d_new.base_path;
       for (unsigned l = partition_from; l < p.challenge_bit_len; ++l)
         if (cp.proof_d_new.base_path[l].hashes != first[l].hashes)
-          return Status(Errc::invalid_argument,
-                        where + ": proof_d_new level " + std::to_string(l) +
-                            " (partition path) differs from challenge 0's");
+          return Status(Errc::invalid_argument, where + ": proof_d_new level " + std::to_string(l) +
+                                                    " (partition path) differs from challenge 0's");
     }
     w.challenges.push_back(std::move(c));
   }
@@ -195,20 +194,31 @@ std::string indexed(const char* what, std::size_t c_index) {
 
 Result<TreeShape> update_tree_shape(std::uint64_t nodes) {
   switch (nodes) {
-    case 1u << 5: return TreeShape{8, 4, 0};
-    case 1u << 6: return TreeShape{8, 0, 0};
-    case 1u << 7: return TreeShape{8, 2, 0};
-    case 1u << 8: return TreeShape{8, 4, 0};
-    case 1u << 9: return TreeShape{8, 8, 0};
-    case 1u << 10: return TreeShape{8, 8, 2};
-    case 1u << 18: return TreeShape{8, 0, 0};
-    case 1u << 19: return TreeShape{8, 2, 0};
-    case 1u << 24: return TreeShape{8, 0, 0};
-    case 1u << 30: return TreeShape{8, 8, 0};
-    case 1ull << 31: return TreeShape{8, 8, 2};
+    case 1u << 5:
+      return TreeShape{8, 4, 0};
+    case 1u << 6:
+      return TreeShape{8, 0, 0};
+    case 1u << 7:
+      return TreeShape{8, 2, 0};
+    case 1u << 8:
+      return TreeShape{8, 4, 0};
+    case 1u << 9:
+      return TreeShape{8, 8, 0};
+    case 1u << 10:
+      return TreeShape{8, 8, 2};
+    case 1u << 18:
+      return TreeShape{8, 0, 0};
+    case 1u << 19:
+      return TreeShape{8, 2, 0};
+    case 1u << 24:
+      return TreeShape{8, 0, 0};
+    case 1u << 30:
+      return TreeShape{8, 8, 0};
+    case 1ull << 31:
+      return TreeShape{8, 8, 2};
     default:
-      return Status(Errc::invalid_argument,
-                    "EmptySectorUpdate has no tree_r shape for " + std::to_string(nodes) + " nodes");
+      return Status(Errc::invalid_argument, "EmptySectorUpdate has no tree_r shape for " +
+                                                std::to_string(nodes) + " nodes");
   }
 }
 
@@ -245,12 +255,12 @@ Status UpdateCircuit::synthesize(ConstraintSystem& cs) {
   }
 
   // Public inputs; k and h_select bits.
-  CUZK_ASSIGN_OR_RETURN(AllocatedNum k_and_h_select,
-                        alloc_input_named(cs, "k_and_h_select", "k_and_h_select (public input)",
-                                          w.k_and_h_select));
-  CUZK_ASSIGN_OR_RETURN(std::vector<AllocatedBit> khs_bits,
-                        low_bits_le_packed(cs, k_and_h_select,
-                                           p.partition_bit_len + p.hs.size(), "k_and_h_select"));
+  CUZK_ASSIGN_OR_RETURN(
+      AllocatedNum k_and_h_select,
+      alloc_input_named(cs, "k_and_h_select", "k_and_h_select (public input)", w.k_and_h_select));
+  CUZK_ASSIGN_OR_RETURN(
+      std::vector<AllocatedBit> khs_bits,
+      low_bits_le_packed(cs, k_and_h_select, p.partition_bit_len + p.hs.size(), "k_and_h_select"));
   const std::vector<AllocatedBit> partition_bits(khs_bits.begin(),
                                                  khs_bits.begin() + p.partition_bit_len);
   const std::vector<AllocatedBit> h_select_bits(khs_bits.begin() + p.partition_bit_len,
@@ -282,15 +292,15 @@ Status UpdateCircuit::synthesize(ConstraintSystem& cs) {
   CUZK_ASSIGN_OR_RETURN(AllocatedNum root_r_new, alloc_named(cs, "root_r_new", w.root_r_new));
   std::vector<AllocatedNum> apex_leaves;
   for (std::size_t i = 0; i < w.apex_leaves.size(); ++i) {
-    CUZK_ASSIGN_OR_RETURN(AllocatedNum x, alloc_named(cs, "apex_leaf_" + std::to_string(i),
-                                                      w.apex_leaves[i]));
+    CUZK_ASSIGN_OR_RETURN(AllocatedNum x,
+                          alloc_named(cs, "apex_leaf_" + std::to_string(i), w.apex_leaves[i]));
     apex_leaves.push_back(x);
   }
   std::vector<AllocatedNum> partition_path;
   for (std::size_t i = 0; i < w.partition_path.size(); ++i) {
-    CUZK_ASSIGN_OR_RETURN(AllocatedNum x,
-                          alloc_named(cs, "partition_path_sibling_" + std::to_string(i),
-                                      w.partition_path[i]));
+    CUZK_ASSIGN_OR_RETURN(
+        AllocatedNum x,
+        alloc_named(cs, "partition_path_sibling_" + std::to_string(i), w.partition_path[i]));
     partition_path.push_back(x);
   }
 
@@ -382,7 +392,8 @@ Status UpdateCircuit::synthesize(ConstraintSystem& cs) {
 
     std::vector<Siblings> to_apex;
     for (const Value& s : cw.path_to_apex) to_apex.push_back({s});
-    CUZK_ASSIGN_OR_RETURN(auto path_to_apex, alloc_path(cs, to_apex, "path_to_apex_leaf", i, false));
+    CUZK_ASSIGN_OR_RETURN(auto path_to_apex,
+                          alloc_path(cs, to_apex, "path_to_apex_leaf", i, false));
     Namespace ns(cs, [&] { return indexed("por to_apex_leaf", i); });
     const std::span<const AllocatedBit> low(c_bits.data(), apex_height);
     CUZK_RETURN_IF_ERROR(por_no_challenge_input(cs, MerkleHash::sha256, TreeArities{2, 0, 0}, low,

@@ -110,8 +110,8 @@ TEST(UpdateCircuitSlow, EightMiBUpdateMadeInTest) {
   const fc::Node comm_c = testing::random_fr32(rng);
   const auto tree_r_old =
       fc::PoseidonTree::build(key_fr, fc::tree_shape(SectorSize::s8MiB), pool).value();
-  const fc::SnapSectorKey sector_key{SectorSize::s8MiB, comm_c,
-                                     fc::node_from_fr(tree_r_old.root()), key};
+  const fc::SnapSectorKey sector_key{SectorSize::s8MiB, comm_c, fc::node_from_fr(tree_r_old.root()),
+                                     key};
   const fc::SnapEncoded enc = fc::snap_encode(sector_key, data, p.h_default, pool).value();
   const fc::SnapTrees trees{&tree_r_old, enc.tree_d, &enc.tree_r, comm_c};
   const testing::Update u =

@@ -98,8 +98,8 @@ const VenusUpdate* venus_update() {
     v.info = fc::read_update_info(out).value();
     fs::remove_all(out);
     const fc::SnapTrees trees{&tree_r_old, enc.tree_d, &enc.tree_r, v.info.comm_c};
-    v.u = testing::prove_all(fc::snap_params(SectorSize::s2KiB), v.info.h, trees,
-                             v.info.comm_r_old, v.info.comm_d_new);
+    v.u = testing::prove_all(fc::snap_params(SectorSize::s2KiB), v.info.h, trees, v.info.comm_r_old,
+                             v.info.comm_d_new);
     EXPECT_EQ(v.u.comm_r_new, v.info.comm_r_new);
     // As the data side hands proofs over: bincode, parsed back.
     for (auto& p : v.u.proofs)
@@ -109,10 +109,9 @@ const VenusUpdate* venus_update() {
   return v ? &*v : nullptr;
 }
 
-#define NEED_VENUS()                                                               \
-  const VenusUpdate* venus = venus_update();                                       \
-  if (!venus)                                                                      \
-  GTEST_SKIP() << "CUZK_FILECOIN_DATA is unset: the venus 2 KiB sector is needed"; \
+#define NEED_VENUS()                                                                           \
+  const VenusUpdate* venus = venus_update();                                                   \
+  if (!venus) GTEST_SKIP() << "CUZK_FILECOIN_DATA is unset: the venus 2 KiB sector is needed"; \
   const Update& u = venus->u
 
 TEST(UpdateCircuitVenus2KiB, SatisfiedWithInputsFromPublicDataAlone) {
@@ -166,15 +165,18 @@ TEST(UpdateCircuitVenus2KiB, TamperingIsUnsatisfiedByName) {
   EXPECT_EQ(tampered([](auto& t) { t.challenge_proofs[6].proof_d_new.leaf[1] ^= 1; }, pub),
             "por tree_r_new (c_index=6)/calculated root == provided root");
   // Path elements of each tree.
-  EXPECT_EQ(tampered([](auto& t) { t.challenge_proofs[0].proof_r_old.base_path[1].hashes[4][2] ^= 1; },
-                     pub),
-            "por tree_r_old (c_index=0)/calculated root == provided root");
-  EXPECT_EQ(tampered([](auto& t) { t.challenge_proofs[9].proof_r_new.base_path[0].hashes[0][0] ^= 1; },
-                     pub),
-            "por tree_r_new (c_index=9)/calculated root == provided root");
-  EXPECT_EQ(tampered([](auto& t) { t.challenge_proofs[5].proof_d_new.base_path[2].hashes[0][7] ^= 1; },
-                     pub),
-            "por to_apex_leaf (c_index=5)/calculated root == provided root");
+  EXPECT_EQ(
+      tampered([](auto& t) { t.challenge_proofs[0].proof_r_old.base_path[1].hashes[4][2] ^= 1; },
+               pub),
+      "por tree_r_old (c_index=0)/calculated root == provided root");
+  EXPECT_EQ(
+      tampered([](auto& t) { t.challenge_proofs[9].proof_r_new.base_path[0].hashes[0][0] ^= 1; },
+               pub),
+      "por tree_r_new (c_index=9)/calculated root == provided root");
+  EXPECT_EQ(
+      tampered([](auto& t) { t.challenge_proofs[5].proof_d_new.base_path[2].hashes[0][7] ^= 1; },
+               pub),
+      "por to_apex_leaf (c_index=5)/calculated root == provided root");
   // An apex leaf: the apex tree no longer hashes to comm_d_new.
   EXPECT_EQ(tampered([](auto& t) { t.apex_leafs[2][3] ^= 1; }, pub),
             "apex_gadget/partition-tree por/calculated root == provided root");
@@ -226,10 +228,11 @@ TEST(UpdateCircuit, RefusalsAreNamed) {
                     Errc::size_mismatch)
                 .find("challenge 2"),
             std::string::npos);
-  EXPECT_NE(refused([](auto& t) { t.challenge_proofs[7].proof_d_new.base_path[9].hashes[0][0] ^= 1; },
-                    pub, Errc::invalid_argument)
-                .find("challenge 7: proof_d_new level 9 (partition path)"),
-            std::string::npos);
+  EXPECT_NE(
+      refused([](auto& t) { t.challenge_proofs[7].proof_d_new.base_path[9].hashes[0][0] ^= 1; },
+              pub, Errc::invalid_argument)
+          .find("challenge 7: proof_d_new level 9 (partition path)"),
+      std::string::npos);
   EXPECT_NE(refused([](auto& t) { t.challenge_proofs[1].proof_r_old.leaf[31] = 0xff; }, pub,
                     Errc::out_of_range)
                 .find("challenge 1"),

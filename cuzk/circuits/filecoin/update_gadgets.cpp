@@ -15,8 +15,9 @@ Result<std::vector<std::vector<AllocatedBit>>> gen_challenge_bits(ConstraintSyst
                                                                   unsigned challenges,
                                                                   unsigned bits_per_challenge) {
   if (bits_per_challenge == 0 || bits_per_challenge > kFrCapacity)
-    return Status(Errc::invalid_argument,
-                  "gen_challenge_bits: " + std::to_string(bits_per_challenge) + " bits per challenge");
+    return Status(
+        Errc::invalid_argument,
+        "gen_challenge_bits: " + std::to_string(bits_per_challenge) + " bits per challenge");
   const unsigned per_digest = static_cast<unsigned>(kFrCapacity) / bits_per_challenge;
   const unsigned digests = (challenges + per_digest - 1) / per_digest;
   std::vector<std::vector<AllocatedBit>> out;
@@ -69,9 +70,9 @@ Result<AllocatedNum> challenge_high_bits(ConstraintSystem& cs, std::span<const A
                                          std::span<const AllocatedBit> h_select_bits,
                                          const std::array<unsigned, 6>& hs) {
   if (h_select_bits.size() != hs.size())
-    return Status(Errc::size_mismatch, "challenge_high_bits: " +
-                                           std::to_string(h_select_bits.size()) +
-                                           " h_select bits for 6 h values");
+    return Status(Errc::size_mismatch,
+                  "challenge_high_bits: " + std::to_string(h_select_bits.size()) +
+                      " h_select bits for 6 h values");
   const std::size_t bit_len = c_bits.size();
   std::vector<AllocatedNum> c_high_or_zero;
   for (std::size_t k = 0; k < hs.size(); ++k) {

@@ -61,8 +61,8 @@ TEST(UpdateGadgets, GenChallengeBitsWrongDigestIndexIsUnsatisfied) {
   // through the gadget, so check the constraint's name on a forged index instead.
   TestConstraintSystem cs;
   const AllocatedNum c = *AllocatedNum::alloc(cs, Fr::from_u64(7));
-  const AllocatedNum partition(
-      *cs.alloc("forged partition", [] { return Fr::from_u64(3); }), Fr::from_u64(2));
+  const AllocatedNum partition(*cs.alloc("forged partition", [] { return Fr::from_u64(3); }),
+                               Fr::from_u64(2));
   ASSERT_TRUE(gen_challenge_bits(cs, c, partition, 10, 8).ok());
   ASSERT_FALSE(cs.is_satisfied());
   EXPECT_EQ(*cs.which_unsatisfied(), "digest_index_0 == k * digests_per_partition + 0");
