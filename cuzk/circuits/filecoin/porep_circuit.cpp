@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "cuzk/circuits/filecoin/porep_circuit_steps.hpp"
 #include "cuzk/filecoin/bytes32.hpp"
 #include "cuzk/filecoin/merkle_proof.hpp"
 #include "cuzk/filecoin/porep_challenges.hpp"
@@ -26,19 +27,8 @@ namespace {
 constexpr unsigned kDrgParents = fc::SdrGraph::kBaseDegree;       // 6
 constexpr unsigned kExpParents = fc::SdrGraph::kExpansionDegree;  // 8
 
-// One column of a parent node: its L labels and its tree_c path.
-struct ColumnWitness {
-  std::vector<std::optional<Fr>> rows;
-  MerklePath path;
-};
-
-// What the circuit reads for one challenge (params.rs `Proof`): empty values for setup.
-struct ChallengeWitness {
-  std::optional<Fr> data_leaf;
-  std::optional<std::uint64_t> challenge;
-  MerklePath comm_d_path, comm_r_last_path, comm_c_path;
-  std::vector<ColumnWitness> drg, exp;
-};
+using detail::ChallengeWitness;
+using detail::ColumnWitness;
 
 unsigned log2_exact(std::uint64_t n) {
   unsigned k = 0;
@@ -197,10 +187,10 @@ Result<std::vector<Boolean>> label_bits(ConstraintSystem& cs, const AllocatedNum
 }
 
 // params.rs `Proof::synthesize`.
-Status synthesize_challenge(ConstraintSystem& cs, const ChallengeWitness& w, unsigned layers,
-                            const AllocatedNum& comm_d, const AllocatedNum& comm_c,
-                            const AllocatedNum& comm_r_last,
-                            std::span<const Boolean> replica_id_bits) {
+Status synthesize_one_challenge(ConstraintSystem& cs, const ChallengeWitness& w, unsigned layers,
+                                const AllocatedNum& comm_d, const AllocatedNum& comm_c,
+                                const AllocatedNum& comm_r_last,
+                                std::span<const Boolean> replica_id_bits) {
   // The data leaf and its inclusion in tree_d.
   CUZK_ASSIGN_OR_RETURN(AllocatedNum data_leaf, scoped(cs, "data_leaf", [&] {
                           return AllocatedNum::alloc(cs, w.data_leaf);
@@ -369,71 +359,92 @@ Result<PorepCircuitPrivate> porep_circuit_private(const fc::SealCommitPhase1Outp
   return priv;
 }
 
-Status PorepCircuit::synthesize(ConstraintSystem& cs) {
-  CUZK_RETURN_IF_ERROR(check_shape(shape_));
-  const bool values = priv_ != nullptr;
+namespace detail {
 
+Result<PorepSteps> PorepSteps::make(const PorepCircuitShape& shape, const PorepCircuitPublic* pub,
+                                    const PorepCircuitPrivate* priv) {
+  CUZK_RETURN_IF_ERROR(check_shape(shape));
+  PorepSteps steps;
+  steps.shape_ = shape;
+  steps.pub_ = pub;
+  steps.priv_ = priv;
   // Every challenge's witness first: a malformed proof is an error before any synthesis.
-  std::vector<ChallengeWitness> witnesses;
-  if (values) {
-    const std::string where = "partition " + std::to_string(priv_->partition);
-    if (pub_->challenges.size() != shape_.challenges || priv_->proofs.size() != shape_.challenges)
+  if (priv != nullptr) {
+    const std::string where = "partition " + std::to_string(priv->partition);
+    if (pub->challenges.size() != shape.challenges || priv->proofs.size() != shape.challenges)
       return Status(Errc::size_mismatch,
-                    where + ": " + std::to_string(pub_->challenges.size()) + " challenges and " +
-                        std::to_string(priv_->proofs.size()) + " vanilla proofs, the circuit has " +
-                        std::to_string(shape_.challenges));
-    for (unsigned i = 0; i < shape_.challenges; ++i) {
-      auto w = witness_of(priv_->proofs[i], pub_->challenges[i], shape_);
+                    where + ": " + std::to_string(pub->challenges.size()) + " challenges and " +
+                        std::to_string(priv->proofs.size()) + " vanilla proofs, the circuit has " +
+                        std::to_string(shape.challenges));
+    for (unsigned i = 0; i < shape.challenges; ++i) {
+      auto w = witness_of(priv->proofs[i], pub->challenges[i], shape);
       if (!w)
         return w.status().with_context(where + ", challenge " + std::to_string(i) + " (node " +
-                                       std::to_string(pub_->challenges[i]) + ")");
-      witnesses.push_back(std::move(*w));
+                                       std::to_string(pub->challenges[i]) + ")");
+      steps.witnesses_.push_back(std::move(*w));
     }
   } else {
-    CUZK_ASSIGN_OR_RETURN(ChallengeWitness blank, blank_witness(shape_));
-    witnesses.assign(shape_.challenges, blank);
+    CUZK_ASSIGN_OR_RETURN(ChallengeWitness blank, blank_witness(shape));
+    steps.witnesses_.assign(shape.challenges, blank);
   }
+  return steps;
+}
+
+Result<PorepPrelude> PorepSteps::synthesize_prelude(ConstraintSystem& cs) const {
+  const bool values = priv_ != nullptr;
   auto value = [&](const Fr& x) -> std::optional<Fr> {
     return values ? std::optional<Fr>(x) : std::nullopt;
   };
+  PorepPrelude p;
 
   // replica_id: public, and its bits in SHA-256 byte order for the labels.
   CUZK_ASSIGN_OR_RETURN(AllocatedNum replica_id, scoped(cs, "replica_id", [&] {
                           return AllocatedNum::alloc(cs, value(pub_ ? pub_->replica_id : Fr()));
                         }));
   CUZK_RETURN_IF_ERROR(scoped(cs, "replica_id_input", [&] { return replica_id.inputize(cs); }));
-  CUZK_ASSIGN_OR_RETURN(std::vector<Boolean> replica_id_bits,
+  CUZK_ASSIGN_OR_RETURN(p.replica_id_bits,
                         scoped(cs, "replica_id_bits", [&] { return label_bits(cs, replica_id); }));
 
   // comm_d and comm_r public; comm_r_last and comm_c private.
-  CUZK_ASSIGN_OR_RETURN(AllocatedNum comm_d, scoped(cs, "comm_d", [&] {
+  CUZK_ASSIGN_OR_RETURN(p.comm_d, scoped(cs, "comm_d", [&] {
                           return AllocatedNum::alloc(cs, value(pub_ ? pub_->comm_d : Fr()));
                         }));
-  CUZK_RETURN_IF_ERROR(scoped(cs, "comm_d_input", [&] { return comm_d.inputize(cs); }));
+  CUZK_RETURN_IF_ERROR(scoped(cs, "comm_d_input", [&] { return p.comm_d.inputize(cs); }));
   CUZK_ASSIGN_OR_RETURN(AllocatedNum comm_r, scoped(cs, "comm_r", [&] {
                           return AllocatedNum::alloc(cs, value(pub_ ? pub_->comm_r : Fr()));
                         }));
   CUZK_RETURN_IF_ERROR(scoped(cs, "comm_r_input", [&] { return comm_r.inputize(cs); }));
-  CUZK_ASSIGN_OR_RETURN(AllocatedNum comm_r_last, scoped(cs, "comm_r_last", [&] {
+  CUZK_ASSIGN_OR_RETURN(p.comm_r_last, scoped(cs, "comm_r_last", [&] {
                           return AllocatedNum::alloc(cs, value(priv_ ? priv_->comm_r_last : Fr()));
                         }));
-  CUZK_ASSIGN_OR_RETURN(AllocatedNum comm_c, scoped(cs, "comm_c", [&] {
+  CUZK_ASSIGN_OR_RETURN(p.comm_c, scoped(cs, "comm_c", [&] {
                           return AllocatedNum::alloc(cs, value(priv_ ? priv_->comm_c : Fr()));
                         }));
 
   // comm_r = H(comm_c ‖ comm_r_last) (PoseidonFunction::hash2_circuit).
   CUZK_ASSIGN_OR_RETURN(AllocatedNum h, scoped(cs, "H_comm_c_comm_r_last", [&] {
-                          const AllocatedNum pair[2] = {comm_c, comm_r_last};
+                          const AllocatedNum pair[2] = {p.comm_c, p.comm_r_last};
                           return poseidon_hash_circuit(cs, *poseidon_constants(2),
                                                        poseidon_merkle_tag(2), pair);
                         }));
   enforce_equal(cs, "enforce comm_r = H(comm_c || comm_r_last)", comm_r, h);
+  return p;
+}
 
-  for (std::size_t i = 0; i < witnesses.size(); ++i) {
-    Namespace ns(cs, [i] { return "challenge_" + std::to_string(i); });
-    CUZK_RETURN_IF_ERROR(synthesize_challenge(cs, witnesses[i], shape_.layers, comm_d, comm_c,
-                                              comm_r_last, replica_id_bits));
-  }
+Status PorepSteps::synthesize_challenge(ConstraintSystem& cs, unsigned i,
+                                        const PorepPrelude& p) const {
+  Namespace ns(cs, [i] { return "challenge_" + std::to_string(i); });
+  return synthesize_one_challenge(cs, witnesses_[i], shape_.layers, p.comm_d, p.comm_c,
+                                  p.comm_r_last, p.replica_id_bits);
+}
+
+}  // namespace detail
+
+Status PorepCircuit::synthesize(ConstraintSystem& cs) {
+  CUZK_ASSIGN_OR_RETURN(detail::PorepSteps steps, detail::PorepSteps::make(shape_, pub_, priv_));
+  CUZK_ASSIGN_OR_RETURN(detail::PorepPrelude prelude, steps.synthesize_prelude(cs));
+  for (unsigned i = 0; i < steps.challenges(); ++i)
+    CUZK_RETURN_IF_ERROR(steps.synthesize_challenge(cs, i, prelude));
   return {};
 }
 
