@@ -215,9 +215,8 @@ int main(int argc, char** argv) {
     for (int rep = 0; rep <= args.repeats; ++rep) {
       const bool warm = rep > 0;
       Measure m;
-      const cuzk::WitnessOptions opt{.reserve_aux = layout.num_aux,
-                                     .num_inputs_hint = layout.num_inputs,
-                                     .fast_paths = fast};
+      const cuzk::WitnessOptions opt{
+          .reserve_aux = layout.num_aux, .num_inputs_hint = layout.num_inputs, .fast_paths = fast};
       cuzk::WitnessConstraintSystem cs(opt, std::move(storage));
       cf::PorepCircuit circuit(shape, *pub, *priv);
       auto st = cuzk::synthesize_circuit(circuit, cs);

@@ -17,8 +17,8 @@ WitnessSliceConstraintSystem::WitnessSliceConstraintSystem(std::span<Fr> aux,
 Result<Variable> WitnessSliceConstraintSystem::alloc_aux_fn(NameFn name, ValueFn value) {
   Result<Fr> v = value();
   if (!v) {
-    return v.status().with_context("aux variable " + std::to_string(first_aux_ + next_aux_) +
-                                   " '" + name() + "'");
+    return v.status().with_context("aux variable " + std::to_string(first_aux_ + next_aux_) + " '" +
+                                   name() + "'");
   }
   if (next_aux_ >= aux_.size()) {
     overflow_ = true;
@@ -38,10 +38,9 @@ Result<Variable> WitnessSliceConstraintSystem::alloc_input_fn(NameFn name, Value
   }
   if (next_input_ >= inputs_.size()) {
     overflow_ = true;
-    return Status(Errc::out_of_range, "input variable " +
-                                          std::to_string(first_input_ + next_input_) + " '" +
-                                          name() + "' beyond its slice of " +
-                                          std::to_string(inputs_.size()));
+    return Status(Errc::out_of_range,
+                  "input variable " + std::to_string(first_input_ + next_input_) + " '" + name() +
+                      "' beyond its slice of " + std::to_string(inputs_.size()));
   }
   inputs_[next_input_] = *v;
   return Variable::input(static_cast<std::uint32_t>(first_input_ + next_input_++));

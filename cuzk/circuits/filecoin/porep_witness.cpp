@@ -53,8 +53,7 @@ Result<PorepWitnessLayout> count_layout(const PorepCircuitShape& shape) {
   const std::uint64_t challenge_constraints = cs.num_constraints() - prelude_constraints;
   l.num_inputs = l.prelude_inputs + shape.challenges * l.challenge_inputs;
   l.num_aux = l.prelude_aux + shape.challenges * l.challenge_aux;
-  l.num_constraints =
-      prelude_constraints + shape.challenges * challenge_constraints + l.num_inputs;
+  l.num_constraints = prelude_constraints + shape.challenges * challenge_constraints + l.num_inputs;
   if (l.num_aux >= (std::uint64_t{1} << 32))
     return Status(Errc::out_of_range, "PoRep witness: more aux variables than 32-bit indexes hold");
   return l;
@@ -66,8 +65,8 @@ Result<PorepWitnessLayout> porep_witness_layout(const PorepCircuitShape& shape) 
   using Key = std::tuple<std::uint64_t, unsigned, unsigned, unsigned, unsigned, unsigned>;
   static std::mutex mu;
   static std::map<Key, PorepWitnessLayout> cache;
-  const Key key{shape.nodes, shape.layers, shape.tree.base, shape.tree.sub, shape.tree.top,
-                shape.challenges};
+  const Key key{shape.nodes,    shape.layers,   shape.tree.base,
+                shape.tree.sub, shape.tree.top, shape.challenges};
   {
     std::lock_guard<std::mutex> lock(mu);
     if (auto it = cache.find(key); it != cache.end()) return it->second;
@@ -100,10 +99,9 @@ Result<std::vector<Fr>> porep_partition_witness(const PorepCircuitShape& shape,
   pool.parallel_for(steps.challenges(), [&](std::size_t i) {
     const std::uint64_t a0 = l.prelude_aux + i * l.challenge_aux;
     const std::uint64_t i0 = l.prelude_inputs + i * l.challenge_inputs;
-    WitnessSliceConstraintSystem cs(aux.subspan(a0, l.challenge_aux),
-                                    static_cast<std::uint32_t>(a0),
-                                    inputs.subspan(i0, l.challenge_inputs),
-                                    static_cast<std::uint32_t>(i0), opt.fast_paths);
+    WitnessSliceConstraintSystem cs(
+        aux.subspan(a0, l.challenge_aux), static_cast<std::uint32_t>(a0),
+        inputs.subspan(i0, l.challenge_inputs), static_cast<std::uint32_t>(i0), opt.fast_paths);
     Status st = steps.synthesize_challenge(cs, static_cast<unsigned>(i), prelude);
     if (st.ok()) st = cs.finish_slice().with_context("challenge " + std::to_string(i));
     status[i] = std::move(st);

@@ -16,7 +16,9 @@ struct Word {
 
 constexpr Word constant_word(std::uint32_t x) { return {x, ~0u, 0}; }
 
-constexpr std::uint32_t rotr32(std::uint32_t x, unsigned r) { return std::rotr(x, static_cast<int>(r)); }
+constexpr std::uint32_t rotr32(std::uint32_t x, unsigned r) {
+  return std::rotr(x, static_cast<int>(r));
+}
 
 Word rotr(Word w, unsigned r) { return {rotr32(w.v, r), rotr32(w.c, r), rotr32(w.n, r)}; }
 
@@ -220,8 +222,8 @@ UInt32 output_word(Word w, std::uint32_t first) {
   std::array<Boolean, 32> bits;
   for (unsigned k = 0; k < 32; ++k) {
     const bool v = ((w.v >> k) & 1) != 0;
-    bits[k] = w.c != 0 ? Boolean::constant(v)
-                       : Boolean::from(AllocatedBit(Variable::aux(first + k), v));
+    bits[k] =
+        w.c != 0 ? Boolean::constant(v) : Boolean::from(AllocatedBit(Variable::aux(first + k), v));
   }
   return UInt32::from_bits(bits);
 }

@@ -137,8 +137,7 @@ Result<Boolean> random_bit(ConstraintSystem& cs, std::mt19937_64& rng, unsigned 
 }
 
 // A random input pattern: per word, all allocated, all constant, or mixed bits.
-Result<std::vector<Boolean>> random_bits(ConstraintSystem& cs, std::mt19937_64 rng,
-                                         std::size_t n) {
+Result<std::vector<Boolean>> random_bits(ConstraintSystem& cs, std::mt19937_64 rng, std::size_t n) {
   std::vector<Boolean> bits;
   for (std::size_t i = 0; i < n; i += 32) {
     const unsigned kind = rng() % 4;
@@ -215,6 +214,85 @@ TEST(WitnessFast, Sha256MatchesTheNativeHash) {
   const auto want = sha256_native(msg);
   for (std::size_t i = 0; i < 256; ++i)
     EXPECT_EQ(*(*digest)[i].value(), ((want[i / 8] >> (7 - i % 8)) & 1) != 0) << "bit " << i;
+}
+
+TEST(WitnessFast, PoseidonEveryArity) {
+  const std::uint64_t seed = fresh_seed();
+  for (unsigned arity : {2u, 4u, 8u, 11u}) {
+    SCOPED_TRACE(arity);
+    const std::uint64_t s = seed + arity;
+    expect_twins([s, arity](ConstraintSystem& cs, std::vector<Boolean>&,
+                            std::vector<AllocatedNum>& out) -> Status {
+      std::mt19937_64 rng(s);
+      const PoseidonConstants& c = *poseidon_constants(arity);
+      std::vector<AllocatedNum> pre;
+      for (unsigned i = 0; i < arity; ++i) {
+        CUZK_ASSIGN_OR_RETURN(AllocatedNum x, AllocatedNum::alloc(cs, random_fr(rng)));
+        pre.push_back(x);
+      }
+      CUZK_ASSIGN_OR_RETURN(AllocatedNum h,
+                            poseidon_hash_circuit(cs, c, poseidon_merkle_tag(arity), pre));
+      out.push_back(h);
+      // The output feeds a second hash (Custom tag): its variable and value are used.
+      pre[arity - 1] = h;
+      CUZK_ASSIGN_OR_RETURN(AllocatedNum h2,
+                            poseidon_hash_circuit(cs, c, poseidon_custom_tag(1), pre));
+      out.push_back(h2);
+      return {};
+    });
+  }
+}
+
+TEST(WitnessFast, PoseidonMatchesTheNativeHash) {
+  const std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  for (unsigned arity : {2u, 4u, 8u, 11u}) {
+    const PoseidonConstants& c = *poseidon_constants(arity);
+    WitnessConstraintSystem cs;
+    std::vector<AllocatedNum> pre;
+    std::vector<Fr> values;
+    for (unsigned i = 0; i < arity; ++i) {
+      values.push_back(random_fr(rng));
+      pre.push_back(AllocatedNum::alloc(cs, values.back()).value());
+    }
+    auto h = poseidon_hash_circuit(cs, c, poseidon_merkle_tag(arity), pre);
+    ASSERT_TRUE(h.ok());
+    EXPECT_EQ(*h->value(), poseidon_hash_reference(c, poseidon_merkle_tag(arity), values))
+        << "arity " << arity;
+    EXPECT_EQ(cs.num_constraints(), poseidon_circuit_constraints(c));
+  }
+}
+
+TEST(WitnessFast, BitsAndPacking) {
+  const std::uint64_t seed = fresh_seed();
+  for (int trial = 0; trial < 4; ++trial) {
+    SCOPED_TRACE(trial);
+    const std::uint64_t s = seed + static_cast<std::uint64_t>(trial);
+    expect_twins([s](ConstraintSystem& cs, std::vector<Boolean>& out,
+                     std::vector<AllocatedNum>& nums) -> Status {
+      std::mt19937_64 rng(s);
+      // to_bits_le of a random value, its bits packed back (pack_bits) and into inputs.
+      CUZK_ASSIGN_OR_RETURN(AllocatedNum x, AllocatedNum::alloc(cs, random_fr(rng)));
+      CUZK_ASSIGN_OR_RETURN(std::vector<Boolean> bits, x.to_bits_le(cs));
+      CUZK_ASSIGN_OR_RETURN(AllocatedNum packed, pack_bits(cs, bits));
+      nums.push_back(packed);
+      // Mixed bits (constants and negations) over several 254-bit chunks.
+      CUZK_ASSIGN_OR_RETURN(std::vector<Boolean> mixed, random_bits(cs, rng, 600 + rng() % 100));
+      CUZK_RETURN_IF_ERROR(pack_into_inputs(cs, mixed));
+      CUZK_ASSIGN_OR_RETURN(AllocatedNum packed2, pack_bits(cs, mixed));
+      nums.push_back(packed2);
+      // Words and u64 decompositions.
+      CUZK_ASSIGN_OR_RETURN(UInt32 w, UInt32::alloc(cs, static_cast<std::uint32_t>(rng())));
+      CUZK_ASSIGN_OR_RETURN(UInt64 d, UInt64::alloc(cs, rng()));
+      CUZK_RETURN_IF_ERROR(d.pack_into_input(cs));
+      CUZK_ASSIGN_OR_RETURN(std::vector<Boolean> u, u64_into_boolean_vec_le(cs, rng()));
+      out = bits;
+      for (const Boolean& b : w.bits()) out.push_back(b);
+      for (const Boolean& b : d.to_bits_le()) out.push_back(b);
+      out.insert(out.end(), u.begin(), u.end());
+      return {};
+    });
+  }
 }
 
 }  // namespace
