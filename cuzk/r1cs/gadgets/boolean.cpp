@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cuzk/r1cs/gadgets/assign.hpp"
+#include "cuzk/r1cs/gadgets/bit_value.hpp"
 
 namespace cuzk {
 namespace {
@@ -265,7 +266,7 @@ Result<std::vector<Boolean>> u64_into_boolean_vec_le(ConstraintSystem& cs,
     const ConstraintSystem::AuxBlock blk = cs.alloc_aux_block(64);
     for (unsigned i = 0; i < 64; ++i) {
       const bool b = ((*value >> i) & 1) != 0;
-      blk.values[i] = b ? Fr::one() : Fr::zero();
+      blk.values[i] = bit_value(b);
       bits.push_back(Boolean::from(AllocatedBit(Variable::aux(blk.first + i), b)));
     }
     cs.count_skipped_constraints(64);
@@ -292,7 +293,7 @@ Result<std::vector<AllocatedBit>> field_into_allocated_bits_le(ConstraintSystem&
     const ConstraintSystem::AuxBlock blk = cs.alloc_aux_block(FrParams::bits);
     for (unsigned i = 0; i < FrParams::bits; ++i) {
       const bool b = ((c[i / 64] >> (i % 64)) & 1) != 0;
-      blk.values[i] = b ? Fr::one() : Fr::zero();
+      blk.values[i] = bit_value(b);
       bits.emplace_back(Variable::aux(blk.first + i), b);
     }
     cs.count_skipped_constraints(FrParams::bits);

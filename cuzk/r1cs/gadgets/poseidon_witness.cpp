@@ -106,8 +106,8 @@ class Permutation {
 
 }  // namespace
 
-AllocatedNum poseidon_hash_witness(ConstraintSystem& cs, const PoseidonConstants& c,
-                                   const Fr& tag, std::span<const AllocatedNum> preimage) {
+AllocatedNum poseidon_hash_witness(ConstraintSystem& cs, const PoseidonConstants& c, const Fr& tag,
+                                   std::span<const AllocatedNum> preimage) {
   const std::size_t n =
       3 * c.arity + 4 * (std::size_t{c.width} * (c.full_rounds - 1) + c.partial_rounds) + 1;
   const ConstraintSystem::AuxBlock blk = cs.alloc_aux_block(n);

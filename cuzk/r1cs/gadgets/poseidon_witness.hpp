@@ -17,7 +17,7 @@ namespace cuzk {
 
 /// poseidon_hash_circuit on a fast_witness() system; the caller checks fast_witness(), the
 /// preimage length and that every preimage value is known.
-AllocatedNum poseidon_hash_witness(ConstraintSystem& cs, const PoseidonConstants& c,
-                                   const Fr& tag, std::span<const AllocatedNum> preimage);
+AllocatedNum poseidon_hash_witness(ConstraintSystem& cs, const PoseidonConstants& c, const Fr& tag,
+                                   std::span<const AllocatedNum> preimage);
 
 }  // namespace cuzk

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstdint>
 
+#include "cuzk/r1cs/gadgets/bit_value.hpp"
 #include "cuzk/r1cs/gadgets/multieq.hpp"
 #include "cuzk/r1cs/gadgets/sha256.hpp"
 
@@ -136,7 +137,6 @@ class Emitter {
  private:
   using AuxBlock = ConstraintSystem::AuxBlock;
 
-  static Fr bit_value(std::uint32_t b) { return b ? Fr::one() : Fr::zero(); }
   static Bit get(Word w, unsigned i) {
     return {((w.v >> i) & 1) != 0, ((w.c >> i) & 1) != 0, ((w.n >> i) & 1) != 0};
   }

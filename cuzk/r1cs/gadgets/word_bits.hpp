@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cuzk/r1cs/gadgets/assign.hpp"
+#include "cuzk/r1cs/gadgets/bit_value.hpp"
 #include "cuzk/r1cs/gadgets/boolean.hpp"
 
 namespace cuzk::word_bits {
@@ -27,7 +28,7 @@ Status alloc(ConstraintSystem& cs, std::optional<T> v, std::array<Boolean, W>& b
     const ConstraintSystem::AuxBlock blk = cs.alloc_aux_block(W);
     for (unsigned i = 0; i < W; ++i) {
       const bool b = ((*v >> i) & 1) != 0;
-      blk.values[i] = b ? Fr::one() : Fr::zero();
+      blk.values[i] = bit_value(b);
       bits[i] = Boolean::from(AllocatedBit(Variable::aux(blk.first + i), b));
     }
     cs.count_skipped_constraints(W);
