@@ -1,18 +1,23 @@
 // The PoRep circuit (porep_circuit.hpp) in the steps its synthesis takes, for callers that run
 // them on separate constraint systems: the prelude (replica_id, comm_d, comm_r, comm_r_last,
 // comm_c, the comm_r check) and one step per challenge (scope "challenge_i"), each of which reads
-// only the prelude's variables. PorepCircuit::synthesize runs the prelude then the challenges in
-// order; porep_witness.hpp runs the challenges in parallel on systems that write into one z at
-// offsets counted from the blank circuit. Internal to circuits/filecoin.
+// only the prelude's variables. A challenge is itself four kinds of part, in this order: tree_d
+// (data leaf and its PoR), columns (the 14 parents' columns and the challenge), one label per
+// layer (reading only the columns part's rows and the challenge) and the tail (reading the data
+// leaf and the labels). PorepCircuit::synthesize runs the prelude then the challenges in order;
+// porep_witness.hpp runs the parts in parallel on systems that write into one z at offsets
+// counted from the blank circuit. Internal to circuits/filecoin.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
 #include "cuzk/r1cs/gadgets/merkle.hpp"
 #include "cuzk/r1cs/gadgets/num.hpp"
+#include "cuzk/r1cs/gadgets/uint64.hpp"
 
 namespace cuzk::circuits::filecoin::detail {
 
@@ -36,6 +41,12 @@ struct PorepPrelude {
   std::vector<Boolean> replica_id_bits;  ///< SHA-256 byte order
 };
 
+/// What a challenge's labels read from its columns part: the parents' rows and the challenge.
+struct PorepColumns {
+  std::vector<std::vector<AllocatedNum>> drg, exp;  ///< 6 / 8 columns of L rows
+  UInt64 challenge;
+};
+
 /// A partition's checked witnesses and the two kinds of step. Both steps only read the object,
 /// so challenges may run concurrently on different systems.
 class PorepSteps {
@@ -49,8 +60,22 @@ class PorepSteps {
   const PorepCircuitShape& shape() const { return shape_; }
   /// Everything before the first challenge.
   Result<PorepPrelude> synthesize_prelude(ConstraintSystem& cs) const;
-  /// Challenge |i| (< challenges()), in its scope "challenge_i".
+  /// Challenge |i| (< challenges()), in its scope "challenge_i": its four kinds of part below, in
+  /// this order (each part opens the scope itself when run alone).
   Status synthesize_challenge(ConstraintSystem& cs, unsigned i, const PorepPrelude& p) const;
+
+  /// The data leaf and its tree_d PoR; returns the data leaf.
+  Result<AllocatedNum> synthesize_tree_d(ConstraintSystem& cs, unsigned i,
+                                         const PorepPrelude& p) const;
+  /// The 14 parent columns (hash, tree_c PoR) and the challenge with its public input.
+  Result<PorepColumns> synthesize_columns(ConstraintSystem& cs, unsigned i,
+                                          const PorepPrelude& p) const;
+  /// The label of |layer| (1..L) from the columns part's rows; returns the label.
+  Result<AllocatedNum> synthesize_label(ConstraintSystem& cs, unsigned i, unsigned layer,
+                                        const PorepPrelude& p, const PorepColumns& c) const;
+  /// The encoded node's tree_r_last PoR and the challenged column's hash and tree_c PoR.
+  Status synthesize_tail(ConstraintSystem& cs, unsigned i, const PorepPrelude& p,
+                         const AllocatedNum& data_leaf, std::span<const AllocatedNum> labels) const;
 
  private:
   PorepCircuitShape shape_;

@@ -95,8 +95,8 @@ TEST(PorepWitness, VenusSectorAllPathsAgree) {
   const fc::Node comm_d =
       fc::parse_hex32("2d8cd21509618ffea50330291ea4a23523e1e3a5f74ceed0dd66bd327bf51a21", "comm_d")
           .value();
-  auto sector = testing::venus_sector(*cuzk::test::filecoin_data_dir() / "venus-2kib", 0, comm_d,
-                                      pool);
+  auto sector =
+      testing::venus_sector(*cuzk::test::filecoin_data_dir() / "venus-2kib", 0, comm_d, pool);
   ASSERT_TRUE(sector.ok()) << sector.status().to_string();
   EXPECT_EQ(fc::to_hex(sector->info.comm_r),
             "6500105a4dd7673f82730262d8dcffe9edccd3cbceac7bd3c943696a09071257");
