@@ -14,6 +14,7 @@
 //
 // Run: porep_synth_bench [--size 32GiB|512MiB|8MiB|2KiB] [--partition K] [--seed N]
 //        [--threads 1,2,16] [--repeats R] [--paths slow,fast,parallel] [--spmv auto|on|off]
+//        [--c1 FILE]   (a real C1 JSON instead of a generated one; its proof names the size)
 // One JSON line per measurement: op, size, threads, wall_s, cpu_s, peak_rss_mb, constraints.
 #include <sys/resource.h>
 #include <time.h>
@@ -25,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +35,7 @@
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
 #include "cuzk/circuits/filecoin/porep_witness.hpp"
+#include "cuzk/filecoin/c1_json.hpp"
 #include "cuzk/filecoin/synth_inputs.hpp"
 #include "cuzk/r1cs/pce.hpp"
 #include "cuzk/r1cs/recording_cs.hpp"
@@ -53,13 +56,14 @@ struct Args {
   int repeats = 1;
   std::string paths = "slow,fast,parallel";
   std::string spmv = "auto";
+  std::string c1;  ///< a C1 JSON file instead of a generated one
 };
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "porep_synth_bench: %s\nusage: porep_synth_bench [--size 32GiB|64GiB|512MiB|8MiB|"
                "2KiB] [--partition K] [--seed N] [--threads 1,2,16] [--repeats R] "
-               "[--paths slow,fast,parallel] [--spmv auto|on|off]\n",
+               "[--paths slow,fast,parallel] [--spmv auto|on|off] [--c1 FILE]\n",
                why);
   std::exit(2);
 }
@@ -90,6 +94,8 @@ Args parse(int argc, char** argv) {
       a.paths = v;
     } else if (f == "--spmv") {
       a.spmv = v;
+    } else if (f == "--c1") {
+      a.c1 = v;
     } else {
       usage(("unknown flag " + f).c_str());
     }
@@ -166,22 +172,33 @@ int fail(const cuzk::Status& s, const char* what) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Args args = parse(argc, argv);
+  Args args = parse(argc, argv);
   cuzk::set_huge_page_new(true);  // the witness and a, b, c in 2 MiB pages, as `cuzk prove` does
-  auto proof = fc::seal_proof("StackedDrg" + args.size + "V1_1");
+  fc::SealCommitPhase1Output c1;
+  if (!args.c1.empty()) {
+    // A real C1 (filecoin-ffi's JSON, e.g. from a Curio host): its proof names the size.
+    Measure m;
+    std::ifstream in(args.c1, std::ios::binary);
+    const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof()) usage(("cannot read " + args.c1).c_str());
+    auto r = fc::read_c1_json(json);
+    if (!r) return fail(r.status(), args.c1.c_str());
+    c1 = std::move(*r);
+    args.size = c1.registered_proof;  // what the JSON lines name
+    m.report("read_c1", args, 1, 0);
+  }
+  auto proof =
+      fc::seal_proof(args.c1.empty() ? "StackedDrg" + args.size + "V1_1" : c1.registered_proof);
   if (!proof) return fail(proof.status(), "registered proof");
   const cf::PorepCircuitShape shape = cf::porep_circuit_shape(*proof);
-
-  cuzk::ThreadPool gen_pool(0);
-  std::optional<fc::SynthC1> synth;
-  {
+  if (args.c1.empty()) {
+    cuzk::ThreadPool gen_pool(0);
     Measure m;
     auto r = fc::synth_c1(*proof, args.seed, gen_pool);
     if (!r) return fail(r.status(), "synth_c1");
-    synth = std::move(*r);
+    c1 = std::move(r->c1);
     m.report("synth_c1", args, gen_pool.size(), 0);
   }
-  const fc::SealCommitPhase1Output& c1 = synth->c1;
   auto pub = cf::porep_circuit_public(*proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed,
                                       args.partition);
   if (!pub) return fail(pub.status(), "public data");
