@@ -10,7 +10,8 @@
 // compared with the first one's (a digest). Anchor (Curio, bellperson): 25–27 s single-threaded
 // witness plus 4 s SpMV per 32 GiB partition. Peak memory: VmHWM after resetting it
 // (/proc/self/clear_refs) before each measurement, so it is the peak of that measurement alone
-// (the C1 and whatever the process held before included).
+// (the C1 and whatever the process held before included). floor_fill_z: one pass of stores over
+// the warm z, the floor of any path that writes it.
 //
 // Run: porep_synth_bench [--size 32GiB|512MiB|8MiB|2KiB] [--partition K] [--seed N]
 //        [--threads 1,2,16] [--repeats R] [--paths slow,fast,parallel] [--spmv auto|on|off]
@@ -19,6 +20,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cinttypes>
@@ -248,6 +250,15 @@ int main(int argc, char** argv) {
       check(op.c_str(), storage);
     }
     z = std::move(storage);
+  }
+
+  // The floor of any path that writes z: one pass of stores over the warm buffer.
+  if (!z.empty()) {
+    for (int rep = 0; rep < args.repeats; ++rep) {
+      Measure m;
+      std::fill(z.begin(), z.end(), Fr::one());
+      m.report("floor_fill_z", args, 1, rows);
+    }
   }
 
   // The challenges in parallel.
