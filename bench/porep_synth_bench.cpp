@@ -16,7 +16,7 @@
 // Run: porep_synth_bench [--size 32GiB|512MiB|8MiB|2KiB] [--partition K] [--seed N]
 //        [--threads 1,2,16] [--repeats R] [--paths slow,fast,parallel] [--spmv auto|on|off]
 //        [--c1 FILE]   (a real C1 JSON instead of a generated one; its proof names the size)
-// One JSON line per measurement: op, size, threads, wall_s, cpu_s, peak_rss_mb, constraints.
+// One JSON line per measurement: op, size, threads, wall_s, cpu_s, peak_rss_mib, constraints.
 #include <sys/resource.h>
 #include <time.h>
 
@@ -122,7 +122,7 @@ void reset_peak() {
   f << "5";
 }
 
-double peak_rss_mb() {
+double peak_rss_mib() {
   std::ifstream f("/proc/self/status");
   std::string line;
   while (std::getline(f, line)) {
@@ -160,8 +160,8 @@ struct Measure {
     const double cpu = cpu_seconds() - c0;
     std::printf(
         "{\"op\": \"%s\", \"size\": \"%s\", \"partition\": %u, \"threads\": %zu, \"wall_s\": %.3f, "
-        "\"cpu_s\": %.3f, \"peak_rss_mb\": %.0f, \"rows\": %" PRIu64 "%s}\n",
-        op, a.size.c_str(), a.partition, threads, wall, cpu, peak_rss_mb(), rows, extra);
+        "\"cpu_s\": %.3f, \"peak_rss_mib\": %.0f, \"rows\": %" PRIu64 "%s}\n",
+        op, a.size.c_str(), a.partition, threads, wall, cpu, peak_rss_mib(), rows, extra);
     std::fflush(stdout);
   }
 };
