@@ -16,7 +16,8 @@
 // Run: porep_synth_bench [--size 32GiB|512MiB|8MiB|2KiB] [--partition K] [--seed N]
 //        [--threads 1,2,16] [--repeats R] [--paths slow,fast,parallel] [--spmv auto|on|off]
 //        [--c1 FILE]   (a real C1 JSON instead of a generated one; its proof names the size)
-// One JSON line per measurement: op, size, threads, wall_s, cpu_s, peak_rss_mib, constraints.
+// One JSON line per measurement: op, size, partition, threads, wall_s, cpu_s, peak_rss_mib, rows
+// (constraints, input constraints included).
 #include <sys/resource.h>
 #include <time.h>
 
