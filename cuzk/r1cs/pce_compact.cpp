@@ -77,11 +77,12 @@ Status CompactR1cs::validate() const {
                                            std::to_string(num_constraints));
   if (slot_begin[n] != slots.size())
     return Status(Errc::size_mismatch, "compact R1CS: segments use " +
-                                           std::to_string(slot_begin[n]) + " slots, the table has " +
-                                           std::to_string(slots.size()));
+                                           std::to_string(slot_begin[n]) +
+                                           " slots, the table has " + std::to_string(slots.size()));
   if (na != nnz_a || nb != nnz_b || nc != nnz_c)
-    return Status(Errc::size_mismatch, "compact R1CS: segments hold other non-zero counts than "
-                                       "the recorded nnz of A, B, C");
+    return Status(Errc::size_mismatch,
+                  "compact R1CS: segments hold other non-zero counts than "
+                  "the recorded nnz of A, B, C");
   if (a_aux_density.bits != num_aux || b_aux_density.bits != num_aux ||
       b_input_density.bits != num_inputs)
     return Status(Errc::size_mismatch,
@@ -91,7 +92,8 @@ Status CompactR1cs::validate() const {
 
 std::size_t CompactR1cs::memory_bytes() const {
   std::size_t n = 0;
-  for (const CompactBlock& b : blocks) n += sizeof(CompactBlock) + b.m.memory_bytes() + b.plan.memory_bytes();
+  for (const CompactBlock& b : blocks)
+    n += sizeof(CompactBlock) + b.m.memory_bytes() + b.plan.memory_bytes();
   n += segments.size() * sizeof(CompactSegment) + slots.size() * 4;
   n += (row_begin.size() + slot_begin.size()) * 8 + task_begin.size() * 4;
   n += (a_aux_density.words.size() + b_aux_density.words.size() + b_input_density.words.size()) * 8;
@@ -108,8 +110,8 @@ Status pce_compact_evaluate_into(ThreadPool& pool, const CompactR1cs& c, std::sp
                                  std::span<Fr> a, std::span<Fr> b, std::span<Fr> out_c) {
   if (z.size() != c.num_columns())
     return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) +
-                                           " values, the R1CS " +
-                                           std::to_string(c.num_columns()) + " variables");
+                                           " values, the R1CS " + std::to_string(c.num_columns()) +
+                                           " variables");
   const std::size_t n = c.num_constraints;
   if (a.size() != n || b.size() != n || out_c.size() != n)
     return Status(Errc::size_mismatch,

@@ -60,7 +60,7 @@ struct CompactSegment {
 struct CompactR1cs {
   std::uint64_t num_inputs = 0;  ///< ONE included
   std::uint64_t num_aux = 0;
-  std::uint64_t num_constraints = 0;     ///< rows, bellperson's input constraints included
+  std::uint64_t num_constraints = 0;              ///< rows, bellperson's input constraints included
   std::uint64_t nnz_a = 0, nnz_b = 0, nnz_c = 0;  ///< of the plain matrices
   std::vector<CompactBlock> blocks;
   std::vector<CompactSegment> segments;

@@ -47,9 +47,9 @@ constexpr std::uint32_t kMaxAux = 1u << 29;
 
 struct Template {
   std::vector<std::uint32_t> tokens;
-  std::uint32_t aux = 0;     // locals
-  std::uint32_t ext = 0;     // externs
-  std::uint64_t rows = 0;    // nested included
+  std::uint32_t aux = 0;            // locals
+  std::uint32_t ext = 0;            // externs
+  std::uint64_t rows = 0;           // nested included
   std::uint32_t next = UINT32_MAX;  // next template with the same content checksum
 };
 

@@ -29,11 +29,11 @@ struct CompactOptions {
 
 /// What recording found, for benchmarks and tests.
 struct CompactRecordStats {
-  std::uint64_t templates = 0;       ///< distinct scope contents kept
-  std::uint64_t template_uses = 0;   ///< scopes recorded as a use of a template
-  std::uint64_t template_rows = 0;   ///< rows held directly by the templates (their own rows)
-  std::uint64_t run_blocks = 0;      ///< blocks made of a walked template's own rows
-  std::uint64_t run_rows = 0;        ///< rows of the circuit evaluated in run blocks
+  std::uint64_t templates = 0;          ///< distinct scope contents kept
+  std::uint64_t template_uses = 0;      ///< scopes recorded as a use of a template
+  std::uint64_t template_rows = 0;      ///< rows held directly by the templates (their own rows)
+  std::uint64_t run_blocks = 0;         ///< blocks made of a walked template's own rows
+  std::uint64_t run_rows = 0;           ///< rows of the circuit evaluated in run blocks
   std::uint64_t peak_buffer_words = 0;  ///< largest recording buffer (open scopes' content)
 };
 

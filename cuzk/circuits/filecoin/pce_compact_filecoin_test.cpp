@@ -96,7 +96,8 @@ TEST(PceCompactFilecoin, Porep2KiB) {
 }
 
 TEST(PceCompactFilecoin, WinningAndWindowPost2KiB) {
-  PostCircuit winning(post_circuit_params(fc::post_proof("StackedDrgWinning2KiBV1").value()).value());
+  PostCircuit winning(
+      post_circuit_params(fc::post_proof("StackedDrgWinning2KiBV1").value()).value());
   check_circuit("WinningPoSt 2 KiB", winning, 8);
   PostCircuit window(post_circuit_params(fc::post_proof("StackedDrgWindow2KiBV1").value()).value());
   check_circuit("WindowPoSt 2 KiB", window, 0);
