@@ -106,29 +106,42 @@ std::uint64_t CompactR1cs::block_rows() const {
   return r;
 }
 
-Status pce_compact_evaluate_into(ThreadPool& pool, const CompactR1cs& c, std::span<const Fr> z,
-                                 std::span<Fr> a, std::span<Fr> b, std::span<Fr> out_c) {
+Status pce_compact_evaluate_segments(ThreadPool& pool, const CompactR1cs& c, std::span<const Fr> z,
+                                     std::size_t first, std::size_t last, std::span<Fr> a,
+                                     std::span<Fr> b, std::span<Fr> out_c) {
   if (z.size() != c.num_columns())
     return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) +
                                            " values, the R1CS " + std::to_string(c.num_columns()) +
                                            " variables");
-  const std::size_t n = c.num_constraints;
-  if (a.size() != n || b.size() != n || out_c.size() != n)
-    return Status(Errc::size_mismatch,
-                  "a/b/c outputs must have one entry per constraint (" + std::to_string(n) + ")");
   if (c.row_begin.size() != c.segments.size() + 1 || c.task_begin.empty())
     return Status(Errc::invalid_argument, "compact R1CS not finalized");
+  if (first > last || last > c.segments.size())
+    return Status(Errc::out_of_range, "segments [" + std::to_string(first) + ", " +
+                                          std::to_string(last) + ") of " +
+                                          std::to_string(c.segments.size()));
+  const std::uint64_t r_first = c.row_begin[first];
+  const std::size_t n = c.row_begin[last] - r_first;
+  if (a.size() != n || b.size() != n || out_c.size() != n)
+    return Status(
+        Errc::size_mismatch,
+        "a/b/c outputs must have one entry per row of the segments (" + std::to_string(n) + ")");
+  // Tasks: the precomputed task boundaries inside (first, last), plus the range's ends.
+  std::vector<std::uint32_t> bounds = {static_cast<std::uint32_t>(first)};
+  for (auto it = std::upper_bound(c.task_begin.begin(), c.task_begin.end(), first);
+       it != c.task_begin.end() && *it < last; ++it)
+    bounds.push_back(*it);
+  bounds.push_back(static_cast<std::uint32_t>(last));
   std::size_t widest = 0;
   for (const CompactBlock& blk : c.blocks) widest = std::max<std::size_t>(widest, blk.columns());
-  std::vector<Status> errors(c.task_begin.size() - 1);
+  std::vector<Status> errors(bounds.size() - 1);
   pool.parallel_for(
-      c.task_begin.size() - 1,
+      bounds.size() - 1,
       [&](std::size_t t) {
         // One task: its segments in order, each gathered into |g| and evaluated by the plain
         // kernels on one thread (a 1-thread pool runs its loop inline on the caller).
         ThreadPool serial(1);
         std::vector<Fr> g(widest);
-        for (std::uint32_t s = c.task_begin[t]; s < c.task_begin[t + 1]; ++s) {
+        for (std::uint32_t s = bounds[t]; s < bounds[t + 1]; ++s) {
           const CompactSegment& seg = c.segments[s];
           const CompactBlock& blk = c.blocks[seg.block];
           Fr* gp = g.data();
@@ -139,7 +152,7 @@ Status pce_compact_evaluate_into(ThreadPool& pool, const CompactR1cs& c, std::sp
           const std::uint32_t* sl = c.slots.data() + c.slot_begin[s];
           Fr* gs = gp + 1 + blk.locals;
           for (std::uint32_t j = 0; j < blk.slots; ++j) gs[j] = z[sl[j]];
-          const std::size_t r0 = c.row_begin[s], rows = blk.rows();
+          const std::size_t r0 = c.row_begin[s] - r_first, rows = blk.rows();
           Status st = pce_evaluate_into(serial, blk.m, std::span<const Fr>(gp, blk.columns()),
                                         a.subspan(r0, rows), b.subspan(r0, rows),
                                         out_c.subspan(r0, rows), {.plan = &blk.plan});
@@ -152,6 +165,15 @@ Status pce_compact_evaluate_into(ThreadPool& pool, const CompactR1cs& c, std::sp
       1);
   for (Status& st : errors) CUZK_RETURN_IF_ERROR(st);
   return {};
+}
+
+Status pce_compact_evaluate_into(ThreadPool& pool, const CompactR1cs& c, std::span<const Fr> z,
+                                 std::span<Fr> a, std::span<Fr> b, std::span<Fr> out_c) {
+  const std::size_t n = c.num_constraints;
+  if (a.size() != n || b.size() != n || out_c.size() != n)
+    return Status(Errc::size_mismatch,
+                  "a/b/c outputs must have one entry per constraint (" + std::to_string(n) + ")");
+  return pce_compact_evaluate_segments(pool, c, z, 0, c.segments.size(), a, b, out_c);
 }
 
 R1csMatrices compact_to_matrices(const CompactR1cs& c) {

@@ -91,6 +91,13 @@ struct CompactR1cs {
 Status pce_compact_evaluate_into(ThreadPool& pool, const CompactR1cs& c, std::span<const Fr> z,
                                  std::span<Fr> a, std::span<Fr> b, std::span<Fr> out_c);
 
+/// The rows of segments [first, last) only, into |a|, |b|, |c| of row_begin[last] −
+/// row_begin[first] entries each: a partition evaluated piece by piece into a bounded buffer
+/// (streamed out, or uploaded, while the next piece is evaluated). out_of_range for a bad range.
+Status pce_compact_evaluate_segments(ThreadPool& pool, const CompactR1cs& c, std::span<const Fr> z,
+                                     std::size_t first, std::size_t last, std::span<Fr> a,
+                                     std::span<Fr> b, std::span<Fr> out_c);
+
 /// The plain matrices of |c|, each row's terms in column order as the recording system writes
 /// them (so equal, ==, to RecordingConstraintSystem's matrices of the same circuit), with the
 /// density bitmaps. The slow twin of the compact form, for tests; needs the plain size in memory.

@@ -194,9 +194,9 @@ Result<CompactR1cs> load_compact_cache(const std::string& path, std::uint64_t ke
   if (h.header_size != kHeaderSize || get64(hp) != header_checksum(hdr))
     return err(Errc::bad_encoding, "header checksum mismatch (corrupt header)");
   const unsigned char* p = hdr + 16;
-  for (std::uint64_t* v : {&h.key, &h.num_inputs, &h.num_aux, &h.num_constraints, &h.nnz[0],
-                           &h.nnz[1], &h.nnz[2], &h.blocks, &h.segments, &h.slots, &h.body_size,
-                           &h.body_checksum})
+  for (std::uint64_t* v :
+       {&h.key, &h.num_inputs, &h.num_aux, &h.num_constraints, &h.nnz[0], &h.nnz[1], &h.nnz[2],
+        &h.blocks, &h.segments, &h.slots, &h.body_size, &h.body_checksum})
     *v = get64(p);
   if (h.key != key)
     return err(Errc::invalid_argument, "stale: written for circuit key " + std::to_string(h.key) +
@@ -267,8 +267,8 @@ Result<CompactR1cs> load_compact_cache(const std::string& path, std::uint64_t ke
       if (!read(lens.data(), lens.size() * 4) || !read(s.col.data(), s.col.size() * 4) ||
           !read(s.gen_idx.data(), s.gen_idx.size() * 4) ||
           !read(s.coeffs.data(), s.coeffs.size() * sizeof(Fr)))
-        return err(Errc::truncated, "block " + std::to_string(i) + " matrix " + names[t] +
-                                        " ends early");
+        return err(Errc::truncated,
+                   "block " + std::to_string(i) + " matrix " + names[t] + " ends early");
       s.row_ptr.assign(rows + 1, 0);
       std::uint64_t off = 0;
       for (std::uint64_t k = 0; k < rows; ++k) {

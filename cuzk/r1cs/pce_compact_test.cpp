@@ -2,7 +2,8 @@
 //   * random circuits of repeated scoped gadgets (nested, with inputs allocated inside, references
 //     to earlier variables, merged and cancelling terms, general coefficients), recorded under
 //     random thresholds: the compact form expands to exactly the plain matrices, and its SpMV
-//     equals pce_evaluate and spmv_naive on a random z, on 1 and 3 threads;
+//     equals pce_evaluate and spmv_naive on a random z, on 1 and 3 threads, whole or for a
+//     random range of segments;
 //   * repeated gadgets are kept once (blocks fewer than the gadget uses);
 //   * misuse (unbalanced scopes, take before finish) is refused with a clear error;
 //   * the cache: round trip, every kind of damage (flipped bytes, truncation, trailing bytes,
@@ -193,6 +194,15 @@ TEST(PceCompact, RandomCircuitsEqualThePlainRecording) {
       ASSERT_TRUE(pce_compact_evaluate_into(*pool, *compact, z, a, b, c).ok());
       EXPECT_TRUE(a == naive.a && b == naive.b && c == naive.c) << "threads " << pool->size();
     }
+    // A range of segments alone.
+    const std::size_t segs = compact->segments.size();
+    const std::size_t first = rng() % (segs + 1), last = first + rng() % (segs - first + 1);
+    const std::size_t r0 = compact->row_begin[first], n = compact->row_begin[last] - r0;
+    std::vector<Fr> a(n), b(n), c(n);
+    ASSERT_TRUE(pce_compact_evaluate_segments(three, *compact, z, first, last, a, b, c).ok());
+    for (std::size_t k = 0; k < n; ++k)
+      ASSERT_TRUE(a[k] == naive.a[r0 + k] && b[k] == naive.b[r0 + k] && c[k] == naive.c[r0 + k])
+          << "segments [" << first << ", " << last << ") row " << k;
   }
 }
 
@@ -299,7 +309,8 @@ TEST_F(PceCompactCache, EveryFlippedByteIsDetected) {
   const std::vector<char> good = read_all(path_);
   std::mt19937_64 rng(seed_);
   // Every header byte, then random body bytes.
-  for (std::size_t i = 0; i < good.size(); i = i < 120 ? i + 1 : i + 1 + rng() % (good.size() / 50)) {
+  for (std::size_t i = 0; i < good.size();
+       i = i < 120 ? i + 1 : i + 1 + rng() % (good.size() / 50)) {
     std::vector<char> bad = good;
     bad[i] = static_cast<char>(bad[i] ^ (1 + rng() % 255));
     write_all(path_, bad);
@@ -317,8 +328,8 @@ TEST_F(PceCompactCache, DamageIsNamed) {
     EXPECT_EQ(r.status().code(), code) << r.status().to_string();
     EXPECT_NE(r.status().to_string().find(words), std::string::npos) << r.status().to_string();
   };
-  for (std::size_t len : {std::size_t{0}, std::size_t{7}, std::size_t{60}, std::size_t{200},
-                          good.size() - 1}) {
+  for (std::size_t len :
+       {std::size_t{0}, std::size_t{7}, std::size_t{60}, std::size_t{200}, good.size() - 1}) {
     std::vector<char> cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(len));
     write_all(path_, cut);
     EXPECT_FALSE(load_compact_cache(path_, kKey).ok()) << "cut at " << len;
