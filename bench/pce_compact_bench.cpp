@@ -16,7 +16,7 @@
 // mostly SHA-256 bits). Counter ns_per_row = wall time per row of the partition (Spmv, SpmvPlain:
 // real time, so the figure on T threads is the partition's time divided by its rows).
 // Run: build-cpu/bin/pce_compact_bench --benchmark_counters_tabular=true
-//        --benchmark_filter='^BM_(Record|Cache|Spmv)/[12]|^BM_(RecordPlain|SpmvPlain)/1'
+//        --benchmark_filter='^BM_(Record|CacheWrite|CacheLoad|Spmv)/[12]|^BM_(RecordPlain|SpmvPlain)/1'
 // (add '|Plain/2' on a host with 40 GB free; '/16$' needs 16 cores).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
