@@ -41,8 +41,7 @@ namespace {
 
 namespace cf = cuzk::circuits::filecoin;
 
-const char* const kProofs[] = {"StackedDrg2KiBV1_1", "StackedDrg512MiBV1_1",
-                               "StackedDrg32GiBV1_1"};
+const char* const kProofs[] = {"StackedDrg2KiBV1_1", "StackedDrg512MiBV1_1", "StackedDrg32GiBV1_1"};
 constexpr std::size_t kChunkRows = std::size_t{1} << 23;
 
 double peak_rss_gb() {
@@ -70,8 +69,8 @@ double plain_bytes_of(const CompactR1cs& c) {
     general += b.m.a.num_general() + b.m.b.num_general() + b.m.c.num_general();
   }
   for (const CompactBlock& b : c.blocks)
-    coeffs = std::max<std::uint64_t>(coeffs, b.m.a.coeffs.size() + b.m.b.coeffs.size() +
-                                                 b.m.c.coeffs.size());
+    coeffs = std::max<std::uint64_t>(
+        coeffs, b.m.a.coeffs.size() + b.m.b.coeffs.size() + b.m.c.coeffs.size());
   const double rows = static_cast<double>(c.num_constraints);
   return 3 * 8 * (rows + 1) + 4.0 * static_cast<double>(c.nnz_a + c.nnz_b + c.nnz_c) +
          4.0 * static_cast<double>(general) + 32.0 * static_cast<double>(coeffs) +
@@ -148,13 +147,13 @@ void BM_Record(benchmark::State& st) {
   st.counters["slots"] = static_cast<double>(c.slots.size());
   st.counters["templates"] = static_cast<double>(r.stats.templates);
   st.counters["peak_rss_GB"] = peak_rss_gb();
-  std::printf("%s: nnz A/B/C %llu / %llu / %llu, aux %llu, inputs %llu, A aux density %zu, B aux "
-              "density %zu\n",
-              kProofs[size], static_cast<unsigned long long>(c.nnz_a),
-              static_cast<unsigned long long>(c.nnz_b), static_cast<unsigned long long>(c.nnz_c),
-              static_cast<unsigned long long>(c.num_aux),
-              static_cast<unsigned long long>(c.num_inputs), c.a_aux_density.count(),
-              c.b_aux_density.count());
+  std::printf(
+      "%s: nnz A/B/C %llu / %llu / %llu, aux %llu, inputs %llu, A aux density %zu, B aux "
+      "density %zu\n",
+      kProofs[size], static_cast<unsigned long long>(c.nnz_a),
+      static_cast<unsigned long long>(c.nnz_b), static_cast<unsigned long long>(c.nnz_c),
+      static_cast<unsigned long long>(c.num_aux), static_cast<unsigned long long>(c.num_inputs),
+      c.a_aux_density.count(), c.b_aux_density.count());
 }
 
 void BM_RecordPlain(benchmark::State& st) {
@@ -215,9 +214,9 @@ void BM_Spmv(benchmark::State& st) {
   for (auto _ : st) {
     for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
       const std::size_t n = c.row_begin[cuts[i + 1]] - c.row_begin[cuts[i]];
-      Status s = pce_compact_evaluate_segments(pool, c, z, cuts[i], cuts[i + 1],
-                                               std::span(a).first(n), std::span(b).first(n),
-                                               std::span(cc).first(n));
+      Status s =
+          pce_compact_evaluate_segments(pool, c, z, cuts[i], cuts[i + 1], std::span(a).first(n),
+                                        std::span(b).first(n), std::span(cc).first(n));
       if (!s.ok()) st.SkipWithError(s.to_string().c_str());
     }
     benchmark::ClobberMemory();
