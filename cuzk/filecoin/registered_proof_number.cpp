@@ -21,8 +21,7 @@ Status unknown(const char* what, std::uint64_t number, unsigned count) {
 
 Result<SealProof> seal_proof_by_number(std::uint64_t number) {
   const auto& table = seal_proofs();  // in id order: the numbers are the ids
-  if (number >= table.size())
-    return unknown("seal", number, static_cast<unsigned>(table.size()));
+  if (number >= table.size()) return unknown("seal", number, static_cast<unsigned>(table.size()));
   return table[number];
 }
 
@@ -44,7 +43,7 @@ Result<UpdateProof> update_proof_by_number(std::uint64_t number) {
 }
 
 std::uint64_t post_proof_number(const PostProof& proof) {
-  const std::uint64_t block = proof.kind == PostKind::winning ? 0
+  const std::uint64_t block = proof.kind == PostKind::winning   ? 0
                               : proof.api == ApiVersion::v1_0_0 ? 5
                                                                 : 10;
   return block + size_index(proof.size);

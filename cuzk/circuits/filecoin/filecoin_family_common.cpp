@@ -19,7 +19,9 @@ namespace {
 constexpr const char* kMatrixCacheVersion = "cuzk-filecoin-matrices v1";
 
 // bellperson's domain: the smallest power of two holding every row (input constraints included).
-std::uint64_t domain_of(std::uint64_t rows) { return std::bit_ceil(std::max<std::uint64_t>(rows, 2)); }
+std::uint64_t domain_of(std::uint64_t rows) {
+  return std::bit_ceil(std::max<std::uint64_t>(rows, 2));
+}
 
 std::string describe(const fc::ParameterSet& set) {
   return std::string(fc::circuit_name(set.circuit)) + " " +
@@ -71,8 +73,8 @@ Result<std::shared_ptr<const CircuitShape>> FilecoinFamily::shape(const std::str
     m = std::move(*r);
   } else {
     const std::string path = (fs::path(opt_.cache_dir) / (key_id + ".r1cs")).string();
-    auto r = load_or_build_r1cs(
-        path, r1cs_topology_key(key_id + " " + kMatrixCacheVersion), record);
+    auto r =
+        load_or_build_r1cs(path, r1cs_topology_key(key_id + " " + kMatrixCacheVersion), record);
     if (!r) return r.status().with_context(describe(*set) + " circuit");
     if (!r->from_cache)
       spdlog::info("{}: matrices recorded ({})", describe(*set), r->load_error.to_string());
@@ -141,8 +143,7 @@ Status FilecoinFamily::require_key(const fc::ParameterSet& set) const {
   if (!fs::is_regular_file(path, ec))
     return Status(Errc::not_found, "no " + describe(set) + " proving key: parameter file " + path +
                                        " not found (the parameter directory is " +
-                                       (opt_.params_dir.empty() ? "unset" : opt_.params_dir) +
-                                       ")");
+                                       (opt_.params_dir.empty() ? "unset" : opt_.params_dir) + ")");
   return {};
 }
 

@@ -29,20 +29,20 @@ Result<std::shared_ptr<PorepJob>> parse_porep_request(const JobRequest& req) {
   if (!proof) return proof.status().with_context("the C1's registered_proof");
   // 0 is also an unset field: the C1 names the proof.
   if (req.registered_proof != 0 && req.registered_proof != proof->id)
-    return Status(Errc::invalid_argument,
-                  "registered_proof " + std::to_string(req.registered_proof) +
-                      " is not the C1's seal proof " + proof->name + " (" +
-                      std::to_string(proof->id) + ")");
+    return Status(Errc::invalid_argument, "registered_proof " +
+                                              std::to_string(req.registered_proof) +
+                                              " is not the C1's seal proof " + proof->name + " (" +
+                                              std::to_string(proof->id) + ")");
   if (req.sector_size != 0 && req.sector_size != fc::sector_bytes(proof->size))
     return Status(Errc::invalid_argument, "sector_size " + std::to_string(req.sector_size) +
                                               " is not the C1's: " + proof->name + " has " +
                                               std::to_string(fc::sector_bytes(proof->size)) +
                                               "-byte sectors");
   if (c1->vanilla_size != proof->size)
-    return Status(Errc::invalid_argument,
-                  "the C1's vanilla proofs are of " +
-                      std::string(fc::sector_size_name(c1->vanilla_size)) + " sectors, its " +
-                      proof->name + " of " + std::string(fc::sector_size_name(proof->size)));
+    return Status(Errc::invalid_argument, "the C1's vanilla proofs are of " +
+                                              std::string(fc::sector_size_name(c1->vanilla_size)) +
+                                              " sectors, its " + proof->name + " of " +
+                                              std::string(fc::sector_size_name(proof->size)));
   if (header.sector_num != req.sector_number)
     return Status(Errc::invalid_argument, "sector_number " + std::to_string(req.sector_number) +
                                               " is not the C1 envelope's SectorNum " +
@@ -66,7 +66,8 @@ Result<std::shared_ptr<PorepJob>> parse_porep_request(const JobRequest& req) {
   return job;
 }
 
-PorepFamily::PorepFamily(FilecoinFamilyOptions opt) : FilecoinFamily(std::move(opt), porep_sets()) {}
+PorepFamily::PorepFamily(FilecoinFamilyOptions opt)
+    : FilecoinFamily(std::move(opt), porep_sets()) {}
 
 Result<PartitionPlan> PorepFamily::plan(const JobRequest& req) {
   auto job = parse_porep_request(req);
@@ -115,7 +116,8 @@ Result<std::vector<Fr>> PorepFamily::public_inputs(const JobRequest& req, const 
 Result<std::unique_ptr<Circuit>> PorepFamily::blank_circuit(const fc::ParameterSet& set) const {
   // Every seal proof of a size has the same circuit (porep_circuit_test OneShapePerSectorSize).
   for (const fc::SealProof& p : fc::seal_proofs())
-    if (p.size == set.size) return std::unique_ptr<Circuit>(new PorepCircuit(porep_circuit_shape(p)));
+    if (p.size == set.size)
+      return std::unique_ptr<Circuit>(new PorepCircuit(porep_circuit_shape(p)));
   return Status(Errc::not_found, "no seal proof of " + std::string(fc::sector_size_name(set.size)));
 }
 

@@ -31,9 +31,9 @@ Result<fc::PostProof> post_proof_of(const JobRequest& req, fc::PostKind kind) {
   auto proof = fc::post_proof_by_number(req.registered_proof);
   if (!proof) return proof.status().with_context("registered_proof");
   if (proof->kind != kind)
-    return Status(Errc::invalid_argument, "registered_proof " +
-                                              std::to_string(req.registered_proof) + " is " +
-                                              proof->name + ", not a " + kind_name(kind) + " proof");
+    return Status(Errc::invalid_argument,
+                  "registered_proof " + std::to_string(req.registered_proof) + " is " +
+                      proof->name + ", not a " + kind_name(kind) + " proof");
   if (req.sector_size != 0 && req.sector_size != fc::sector_bytes(proof->size))
     return Status(Errc::invalid_argument, "sector_size " + std::to_string(req.sector_size) +
                                               " is not " + proof->name + "'s " +
@@ -44,11 +44,11 @@ Result<fc::PostProof> post_proof_of(const JobRequest& req, fc::PostKind kind) {
 // The 32-byte randomness, below r (upstream's as_safe_commitment).
 Result<fc::Bytes32> randomness_of(const JobRequest& req) {
   if (req.randomness.size() != 32)
-    return Status(Errc::invalid_argument,
-                  req.randomness.empty()
-                      ? std::string("randomness is missing (32 bytes)")
-                      : "randomness has " + std::to_string(req.randomness.size()) +
-                            " bytes, not 32");
+    return Status(
+        Errc::invalid_argument,
+        req.randomness.empty()
+            ? std::string("randomness is missing (32 bytes)")
+            : "randomness has " + std::to_string(req.randomness.size()) + " bytes, not 32");
   fc::Bytes32 r;
   std::copy(req.randomness.begin(), req.randomness.end(), r.begin());
   auto fr = fc::fr_from_bytes32(r, "randomness");
@@ -74,8 +74,8 @@ Result<std::shared_ptr<WindowPostJob>> parse_window_post_request(const JobReques
                   "vanilla_proofs: none (one FallbackPoStSectorProof per sector of the partition)");
   if (req.vanilla_proofs.size() > proof->sector_count)
     return Status(Errc::invalid_argument,
-                  "vanilla_proofs: " + std::to_string(req.vanilla_proofs.size()) +
-                      " sectors, a " + proof->name + " partition has at most " +
+                  "vanilla_proofs: " + std::to_string(req.vanilla_proofs.size()) + " sectors, a " +
+                      proof->name + " partition has at most " +
                       std::to_string(proof->sector_count));
   auto job = std::make_shared<WindowPostJob>();
   job->pub.proof = *proof;
@@ -109,10 +109,9 @@ Result<std::shared_ptr<WinningPostJob>> parse_winning_post_request(const JobRequ
   if (!p) return p.status();
   // 0 is also an unset field.
   if (req.sector_number != 0 && req.sector_number != p->sector_id)
-    return Status(Errc::invalid_argument, "vanilla_proofs[0] is of sector " +
-                                              std::to_string(p->sector_id) +
-                                              ", the request's sector_number is " +
-                                              std::to_string(req.sector_number));
+    return Status(Errc::invalid_argument,
+                  "vanilla_proofs[0] is of sector " + std::to_string(p->sector_id) +
+                      ", the request's sector_number is " + std::to_string(req.sector_number));
   auto job = std::make_shared<WinningPostJob>();
   job->pub.proof = *proof;
   job->pub.randomness = *randomness;
@@ -151,9 +150,9 @@ Result<PartitionPlan> PostFamily::plan(const JobRequest& req) {
   const fc::ParameterSet set = parameter_set((*job)->pub);
   CUZK_RETURN_IF_ERROR(require_key(set));
   const WinningPostPublicData& pub = (*job)->pub;
-  CUZK_RETURN_IF_ERROR(fc::verify_post_vanilla(pub.proof, pub.randomness, {&pub.sector, 1},
-                                               {&(*job)->vanilla, 1})
-                           .with_context("vanilla_proofs"));
+  CUZK_RETURN_IF_ERROR(
+      fc::verify_post_vanilla(pub.proof, pub.randomness, {&pub.sector, 1}, {&(*job)->vanilla, 1})
+          .with_context("vanilla_proofs"));
   return plan_for(set, 1, std::shared_ptr<const ParsedJob>(std::move(*job)));
 }
 
@@ -172,8 +171,9 @@ Result<std::shared_ptr<const ParsedJob>> PostFamily::job_of(const JobRequest& re
 
 Status PostFamily::witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
                            std::vector<Fr>& z, const CancelFlag& cancel) {
-  if (k != 0) return Status(Errc::out_of_range, "partition " + std::to_string(k) + ": a " +
-                                                    kind_name(kind_) + " job has one partition");
+  if (k != 0)
+    return Status(Errc::out_of_range, "partition " + std::to_string(k) + ": a " + kind_name(kind_) +
+                                          " job has one partition");
   auto parsed = job_of(req, plan);
   if (!parsed) return parsed.status();
   if (const auto* w = dynamic_cast<const WindowPostJob*>(parsed->get())) {

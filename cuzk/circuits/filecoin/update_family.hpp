@@ -22,7 +22,7 @@ namespace cuzk::circuits::filecoin {
 
 /// A SnapDeals job as plan() parses it.
 struct SnapJob final : ParsedJob {
-  SnapPublicData pub;  ///< h resolved to the size's h_default
+  SnapPublicData pub;                                      ///< h resolved to the size's h_default
   std::vector<cuzk::filecoin::SnapPartitionProof> proofs;  ///< one per partition
 };
 
