@@ -81,8 +81,8 @@ void expect_engine_proves(fc::PostKind kind, const JobRequest& req, const Public
   auto pk = read_params((params / set.params_file()).string());
   ASSERT_TRUE(pk.ok()) << pk.status().to_string();
   const PreparedVerifyingKey pvk = prepare_verifying_key(pk->vk);
-  auto proofs = parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(out->proof.data()),
-                                       out->proof.size()));
+  auto proofs = parse_proofs(
+      std::span(reinterpret_cast<const std::uint8_t*>(out->proof.data()), out->proof.size()));
   ASSERT_TRUE(proofs.ok() && proofs->size() == 1);
   auto inputs = partition_public_inputs(pub, 0);
   ASSERT_TRUE(inputs.ok()) << inputs.status().to_string();

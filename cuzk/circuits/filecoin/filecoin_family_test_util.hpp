@@ -35,7 +35,8 @@ namespace fs = std::filesystem;
 
 // A parameter directory holding (empty) files named as the 2 KiB keys: plan only looks for the
 // file; the key store reads it later.
-inline fs::path params_dir_with(const std::string& name, const std::vector<fc::ParameterSet>& sets) {
+inline fs::path params_dir_with(const std::string& name,
+                                const std::vector<fc::ParameterSet>& sets) {
   const fs::path dir = fs::path(::testing::TempDir()) / ("cuzk_fil_family_" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -59,7 +60,9 @@ inline constexpr const char* kCommR[] = {
     "2f889cb216b14800f68048108b46d2261073ae842074eb66656035421e5ead03"};
 
 inline std::string bytes_of(const fc::Bytes32& b) { return std::string(b.begin(), b.end()); }
-inline std::string bytes_of(const std::vector<std::uint8_t>& b) { return std::string(b.begin(), b.end()); }
+inline std::string bytes_of(const std::vector<std::uint8_t>& b) {
+  return std::string(b.begin(), b.end());
+}
 
 struct Venus {
   fc::SealCommitPhase1Output c1;  // sector 0, seeded seed
@@ -92,8 +95,7 @@ inline const Venus* venus() {
     Venus v;
     // PoRep: sector 0 unsealed and sealed again (its commitments as recorded), C1 for a seed.
     {
-      auto sector =
-          venus_sector(dir, 0, fc::parse_hex32(kCommD[0], "comm_d").value(), pool);
+      auto sector = venus_sector(dir, 0, fc::parse_hex32(kCommD[0], "comm_d").value(), pool);
       if (!sector.ok()) {
         ADD_FAILURE() << sector.status().to_string();
         return std::nullopt;
