@@ -119,11 +119,11 @@ TEST(FilecoinPublicData, PolkaStorageWindowPostProofVerifies) {
   ASSERT_TRUE(v.has_value());
   // One sector in partition 0 (the circuit's second sector repeats it). StackedDRGWindow2KiBV1P1
   // is filecoin-proofs-api's V1_2 (challenge indexes independent of the sector's position).
-  WindowPostPublicData pub{.proof = fc::post_proof("StackedDrgWindow2KiBV1_2").value(),
-                           .randomness = v->node("randomness_hex"),
-                           .sectors = {{v->j.at("sector").get<std::uint64_t>(),
-                                        v->node("comm_r_hex")}},
-                           .partition_index = 0};
+  WindowPostPublicData pub{
+      .proof = fc::post_proof("StackedDrgWindow2KiBV1_2").value(),
+      .randomness = v->node("randomness_hex"),
+      .sectors = {{v->j.at("sector").get<std::uint64_t>(), v->node("comm_r_hex")}},
+      .partition_index = 0};
   WindowPostPublicData other = pub;
   other.randomness[0] ^= 1;
   expect_verifies_exactly(*v, pub, other);
