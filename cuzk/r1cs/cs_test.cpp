@@ -169,6 +169,25 @@ TEST(RecordingConstraintSystem, SetupNeverCallsValues) {
   EXPECT_EQ(recomputed, m);
 }
 
+// Damaged offsets (a key image or cache read unchecked) are refused before any entry is read:
+// every row's end offset, not only the last one, must stay within the entries. Found by the
+// ASan build reading a key image with a flipped byte in B's offsets.
+TEST(R1csMatrices, ValidateRefusesOffsetsPastTheEntries) {
+  CubeCircuit c(std::nullopt);
+  RecordingConstraintSystem cs;
+  ASSERT_TRUE(synthesize_circuit(c, cs).ok());
+  const R1csMatrices good = cs.take().matrices;
+  ASSERT_TRUE(good.validate().ok());
+  for (std::size_t row = 1; row < good.num_constraints; ++row) {
+    R1csMatrices m = good;
+    m.b.row_ptr[row] = m.b.col.size() + 1000;  // the next row's offsets then decrease
+    const Status st = m.validate();
+    ASSERT_FALSE(st.ok()) << "row " << row;
+    EXPECT_EQ(st.code(), Errc::bad_encoding) << st.to_string();
+    EXPECT_NE(st.to_string().find("matrix B"), std::string::npos) << st.to_string();
+  }
+}
+
 TEST(ConstraintSystems, AgreeThroughPce) {
   std::mt19937_64 rng(std::random_device{}());
   const std::uint64_t x = rng();

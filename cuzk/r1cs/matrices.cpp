@@ -25,6 +25,8 @@ Status validate_matrix(const SparseMatrix& m, const char* name, std::uint64_t ro
       return err(Errc::bad_encoding, "block offset wrong at row " + std::to_string(k));
     const std::uint64_t b = m.row_ptr[k], e = m.row_ptr[k + 1];
     if (e < b) return err(Errc::bad_encoding, "offsets decrease at row " + std::to_string(k));
+    if (e > m.col.size())
+      return err(Errc::bad_encoding, "offset past the entries at row " + std::to_string(k));
     unsigned last_kind = 0;
     for (std::uint64_t i = b; i < e; ++i) {
       const unsigned kind = m.col[i] >> SparseMatrix::kKindShift;
