@@ -5,16 +5,20 @@
 //   fast      WitnessConstraintSystem, fast paths on (native SHA-256 / Poseidon / bits), one thread
 //   parallel  porep_partition_witness: the challenges in parallel on a pool of T threads
 // each from a fresh witness vector (cold: every page first-touched) and reusing the previous one
-// (warm, as the engine's buffer pool does), and, where the matrices fit (up to 512 MiB: ~28 GB at
-// 32 GiB), A·w, B·w, C·w with the compiled SpMV plan on 1 and T threads. Every path's z is
-// compared with the first one's (a digest). Anchor (Curio, bellperson): 25–27 s single-threaded
-// witness plus 4 s SpMV per 32 GiB partition. Peak memory: VmHWM after resetting it
+// (warm, as the engine's buffer pool does); then A·w, B·w, C·w with the last z: over the compact
+// PCE form (pce_compact.hpp, ≈ 77 MB at 32 GiB, recorded once here) in pieces of 2^23 rows, and
+// over the plain matrices with the compiled SpMV plan where they fit (up to 512 MiB by default:
+// at 32 GiB the plain CSR is 7.0 GB and, with its plan, z and whole a, b, c, ≈ 30 GB), each on 1
+// and T threads. --spmv: auto (compact; plain too up to 512 MiB),
+// compact, plain, on (both), off. Every path's z is compared with the first one's (a digest).
+// Anchor (Curio, bellperson): 25–27 s single-threaded witness plus 4 s SpMV per 32 GiB partition. Peak memory: VmHWM after resetting it
 // (/proc/self/clear_refs) before each measurement, so it is the peak of that measurement alone
 // (the C1 and whatever the process held before included). floor_fill_z: one pass of stores over
 // the warm z, the floor of any path that writes it.
 //
 // Run: porep_synth_bench [--size 32GiB|512MiB|8MiB|2KiB] [--partition K] [--seed N]
-//        [--threads 1,2,16] [--repeats R] [--paths slow,fast,parallel] [--spmv auto|on|off]
+//        [--threads 1,2,16] [--repeats R] [--paths slow,fast,parallel]
+//        [--spmv auto|compact|plain|on|off]
 //        [--c1 FILE]   (a real C1 JSON instead of a generated one; its proof names the size)
 // One JSON line per measurement: op, size, partition, threads, wall_s, cpu_s, peak_rss_mib, rows
 // (constraints, input constraints included).
@@ -41,6 +45,8 @@
 #include "cuzk/filecoin/c1_json.hpp"
 #include "cuzk/filecoin/synth_inputs.hpp"
 #include "cuzk/r1cs/pce.hpp"
+#include "cuzk/r1cs/pce_compact.hpp"
+#include "cuzk/r1cs/pce_compact_recorder.hpp"
 #include "cuzk/r1cs/recording_cs.hpp"
 #include "cuzk/r1cs/witness_cs.hpp"
 
@@ -66,7 +72,7 @@ struct Args {
   std::fprintf(stderr,
                "porep_synth_bench: %s\nusage: porep_synth_bench [--size 32GiB|64GiB|512MiB|8MiB|"
                "2KiB] [--partition K] [--seed N] [--threads 1,2,16] [--repeats R] "
-               "[--paths slow,fast,parallel] [--spmv auto|on|off] [--c1 FILE]\n",
+               "[--paths slow,fast,parallel] [--spmv auto|compact|plain|on|off] [--c1 FILE]\n",
                why);
   std::exit(2);
 }
@@ -282,8 +288,50 @@ int main(int argc, char** argv) {
     }
   }
 
-  // A·w, B·w, C·w where the matrices fit this machine.
-  const bool spmv = args.spmv == "on" || (args.spmv == "auto" && shape.nodes <= (1u << 24));
+  // A·w, B·w, C·w over the compact form (pce_compact.hpp: ≈ 77 MB at 32 GiB), in pieces of at
+  // most 2^23 rows (a, b, c: 0.8 GB, not 12.5 GB), as a prover streams them out.
+  const bool compact = args.spmv == "auto" || args.spmv == "compact" || args.spmv == "on";
+  if (compact && !z.empty()) {
+    cuzk::CompactR1cs form;
+    {
+      Measure m;
+      cf::PorepCircuit blank(shape);
+      auto r = cuzk::record_compact(blank);
+      if (!r) return fail(r.status(), "record_compact");
+      form = std::move(*r);
+      char extra[64];
+      std::snprintf(extra, sizeof extra, ", \"compact_mb\": %.1f",
+                    static_cast<double>(form.memory_bytes()) / 1e6);
+      m.report("record_compact", args, 1, form.num_constraints, extra);
+    }
+    constexpr std::size_t kPieceRows = std::size_t{1} << 23;
+    std::vector<std::size_t> cuts = {0};
+    for (std::size_t s = 0; s < form.segments.size(); ++s)
+      if (form.row_begin[s + 1] - form.row_begin[cuts.back()] > kPieceRows) cuts.push_back(s);
+    cuts.push_back(form.segments.size());
+    std::size_t widest = 0;
+    for (std::size_t i = 0; i + 1 < cuts.size(); ++i)
+      widest = std::max<std::size_t>(widest, form.row_begin[cuts[i + 1]] - form.row_begin[cuts[i]]);
+    std::vector<Fr> a(widest), b(widest), c(widest);
+    for (std::size_t t : args.threads) {
+      cuzk::ThreadPool pool(t);
+      for (int rep = 0; rep <= args.repeats; ++rep) {
+        Measure m;
+        for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+          const std::size_t n = form.row_begin[cuts[i + 1]] - form.row_begin[cuts[i]];
+          auto st = cuzk::pce_compact_evaluate_segments(
+              pool, form, z, cuts[i], cuts[i + 1], std::span(a).first(n), std::span(b).first(n),
+              std::span(c).first(n));
+          if (!st.ok()) return fail(st, "pce_compact_evaluate_segments");
+        }
+        m.report(rep == 0 ? "spmv_compact_first" : "spmv_compact", args, t, form.num_constraints);
+      }
+    }
+  }
+
+  // A·w, B·w, C·w over the plain matrices where they fit this machine (≈ 30 GB at 32 GiB).
+  const bool spmv = args.spmv == "plain" || args.spmv == "on" ||
+                    (args.spmv == "auto" && shape.nodes <= (1u << 24));
   if (spmv && !z.empty()) {
     cuzk::R1csMatrices matrices;
     {
