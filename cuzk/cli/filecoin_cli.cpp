@@ -17,6 +17,8 @@ FilecoinRun add_filecoin_post_vanilla(CLI::App& sub);  // filecoin_post_vanilla.
 FilecoinRun add_filecoin_synth_inputs(CLI::App& sub);  // filecoin_synth_inputs.cpp
 FilecoinRun add_filecoin_update(CLI::App& sub);        // filecoin_update.cpp
 FilecoinRun add_filecoin_snap_vanilla(CLI::App& sub);  // filecoin_snap_vanilla.cpp
+FilecoinRun add_filecoin_circuit_info(CLI::App& sub);  // filecoin_groth16_info.cpp
+FilecoinRun add_filecoin_setup(CLI::App& sub);         // filecoin_groth16_setup.cpp
 
 const std::vector<FilecoinCommand>& filecoin_commands() {
   static const std::vector<FilecoinCommand> table = {
@@ -38,6 +40,10 @@ const std::vector<FilecoinCommand>& filecoin_commands() {
        add_filecoin_update},
       {"snap-vanilla", "SnapDeals vanilla proofs (bincode PartitionProofs) of an updated sector",
        add_filecoin_snap_vanilla},
+      {"circuit-info", "Constraints, public inputs and aux of a Filecoin circuit (one partition)",
+       add_filecoin_circuit_info},
+      {"setup", "Groth16 .params/.vk/.meta of a Filecoin circuit under their v28 names",
+       add_filecoin_setup},
   };
   return table;
 }
