@@ -65,10 +65,16 @@ TEST(Registry, RoutesByProofKindAndCircuitId) {
                               nullptr);
   ASSERT_TRUE(reg.ok()) << reg.status().to_string();
   Registry& r = **reg;
-  ASSERT_TRUE(
-      r.add(std::make_shared<KindFamily>(
-                "post", std::vector{ProofKind::window_post_partition, ProofKind::winning_post}))
-          .ok());
+  // The built-in registry serves the four Filecoin proof kinds.
+  for (auto [kind, family] : {std::pair{ProofKind::porep_seal_commit, "filecoin-porep"},
+                              {ProofKind::snap_deals_update, "filecoin-update"},
+                              {ProofKind::window_post_partition, "filecoin-window-post"},
+                              {ProofKind::winning_post, "filecoin-winning-post"}}) {
+    JobRequest k;
+    k.kind = kind;
+    ASSERT_NE(r.find(k), nullptr) << family;
+    EXPECT_EQ(r.find(k)->name(), family);
+  }
   // A second family for a kind already served is refused.
   auto clash = r.add(std::make_shared<KindFamily>("other", std::vector{ProofKind::winning_post}));
   EXPECT_EQ(clash.code(), Errc::invalid_argument);
@@ -81,13 +87,19 @@ TEST(Registry, RoutesByProofKindAndCircuitId) {
   EXPECT_EQ(r.find(req)->name(), "circom");
   req.circuit_id = "bench-9";
   EXPECT_EQ(r.find(req), nullptr);
+
+  Registry own;
+  ASSERT_TRUE(
+      own.add(std::make_shared<KindFamily>(
+                  "post", std::vector{ProofKind::window_post_partition, ProofKind::winning_post}))
+          .ok());
   req.kind = ProofKind::winning_post;  // the kind decides, whatever the circuit id
-  ASSERT_NE(r.find(req), nullptr);
-  EXPECT_EQ(r.find(req)->name(), "post");
+  ASSERT_NE(own.find(req), nullptr);
+  EXPECT_EQ(own.find(req)->name(), "post");
   req.kind = ProofKind::porep_seal_commit;
-  EXPECT_EQ(r.find(req), nullptr);
-  ASSERT_NE(r.find_circuit("post-key"), nullptr);
-  EXPECT_EQ(r.find_circuit("post-key")->name(), "post");
+  EXPECT_EQ(own.find(req), nullptr);
+  ASSERT_NE(own.find_circuit("post-key"), nullptr);
+  EXPECT_EQ(own.find_circuit("post-key")->name(), "post");
   EXPECT_EQ(file_safe_name("a/b c.d-e_f"), "a_b_c.d-e_f");
   std::filesystem::remove_all(dir);
 }

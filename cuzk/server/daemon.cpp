@@ -175,6 +175,8 @@ int run_daemon(const DaemonOptions& opt) {
     go.key_images = cfg.key_images;
     go.backends = {opt.backend.empty() ? "auto" : opt.backend};
     go.circom = cfg.circom;
+    if (!cfg.filecoin_parameter_cache.empty())
+      go.filecoin_params_dir = cfg.filecoin_parameter_cache;
     go.device = {.arena_bytes = cfg.gpu_arena_bytes,
                  .arena_fraction = cfg.gpu_arena_fraction,
                  .vram_cap_bytes = cfg.gpu_vram_cap_bytes,

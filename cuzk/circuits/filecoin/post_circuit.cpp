@@ -90,21 +90,31 @@ Result<std::vector<Fr>> post_public_inputs(const PostCircuitParams& params,
                                            const PostCircuitPublic& pub) {
   auto sectors = partition_sectors(params, pub);
   if (!sectors.ok()) return sectors.status();
+  return post_partition_public_inputs(params, pub.randomness, *sectors, pub.partition);
+}
+
+Result<std::vector<Fr>> post_partition_public_inputs(const PostCircuitParams& params,
+                                                     const Bytes32& randomness,
+                                                     std::span<const PostPublicSector> sectors,
+                                                     std::uint64_t partition) {
+  if (sectors.empty() || sectors.size() > params.sector_count)
+    return Status(Errc::invalid_argument,
+                  "partition " + std::to_string(partition) + ": " + std::to_string(sectors.size()) +
+                      " sectors, a partition has 1.." + std::to_string(params.sector_count));
   std::vector<Fr> inputs;
   const std::size_t per_sector = 1 + params.challenge_count;
   inputs.reserve(per_sector * params.sector_count);
-  for (std::size_t i = 0; i < sectors->size(); ++i) {
-    const PostPublicSector& s = (*sectors)[i];
+  for (std::size_t i = 0; i < sectors.size(); ++i) {
+    const PostPublicSector& s = sectors[i];
     auto comm_r = fr_from_bytes32(s.comm_r, "sector " + std::to_string(s.sector_id) + " comm_r");
-    if (!comm_r.ok())
-      return comm_r.status().with_context("partition " + std::to_string(pub.partition));
+    if (!comm_r.ok()) return comm_r.status().with_context("partition " + std::to_string(partition));
     inputs.push_back(*comm_r);
-    const std::uint64_t sector_index = pub.partition * params.sector_count + i;
+    const std::uint64_t sector_index = partition * params.sector_count + i;
     for (unsigned n = 0; n < params.challenge_count; ++n) {
       const std::uint64_t ci =
           cuzk::filecoin::post_challenge_index(params.api, sector_index, params.challenge_count, n);
       inputs.push_back(Fr::from_u64(
-          cuzk::filecoin::post_leaf_challenge(pub.randomness, s.sector_id, ci, params.nodes)));
+          cuzk::filecoin::post_leaf_challenge(randomness, s.sector_id, ci, params.nodes)));
     }
   }
   // "duplicate last one if too little sectors available"

@@ -85,6 +85,14 @@ PostCircuitPublic winning_post_public(const PostCircuitParams& params, const Byt
 Result<std::vector<Fr>> post_public_inputs(const PostCircuitParams& params,
                                            const PostCircuitPublic& pub);
 
+/// The same for partition |partition| given alone: |sectors| are that partition's (1..sector_count
+/// of them, PoSt order), as a single-partition WindowPoSt carries them
+/// (generate_single_window_post_with_vanilla); challenge positions partition · sector_count + i.
+Result<std::vector<Fr>> post_partition_public_inputs(const PostCircuitParams& params,
+                                                     const Bytes32& randomness,
+                                                     std::span<const PostPublicSector> sectors,
+                                                     std::uint64_t partition);
+
 /// WinningPoSt's circuit sectors from the challenged sector's proof (one SectorProof with
 /// 66 inclusion proofs): one SectorProof per inclusion proof, with its comm_c and comm_r_last
 /// (single_partition_vanilla_proofs). invalid_argument when the proof does not hold exactly one

@@ -1,0 +1,124 @@
+#include "cuzk/circuits/filecoin/porep_family.hpp"
+
+#include "cuzk/circuits/filecoin/porep_circuit.hpp"
+#include "cuzk/filecoin/curio_c1_request.hpp"
+#include "cuzk/filecoin/porep_challenges.hpp"
+#include "cuzk/filecoin/porep_verify.hpp"
+#include "cuzk/filecoin/prover_id.hpp"
+
+namespace cuzk::circuits::filecoin {
+namespace fc = cuzk::filecoin;
+namespace {
+
+std::vector<fc::ParameterSet> porep_sets() {
+  std::vector<fc::ParameterSet> out;
+  for (fc::SectorSize s : fc::kSectorSizes) out.push_back(fc::porep_parameters(s));
+  return out;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<PorepJob>> parse_porep_request(const JobRequest& req) {
+  if (req.vanilla_proof.empty())
+    return Status(Errc::invalid_argument,
+                  "vanilla_proof is empty: a POREP_SEAL_COMMIT request carries the C1 envelope");
+  fc::CurioC1Request header;
+  auto c1 = fc::read_curio_c1(req.vanilla_proof, &header);
+  if (!c1) return c1.status().with_context("vanilla_proof (C1 envelope)");
+  auto proof = fc::seal_proof(c1->registered_proof);
+  if (!proof) return proof.status().with_context("the C1's registered_proof");
+  // 0 is also an unset field: the C1 names the proof.
+  if (req.registered_proof != 0 && req.registered_proof != proof->id)
+    return Status(Errc::invalid_argument, "registered_proof " +
+                                              std::to_string(req.registered_proof) +
+                                              " is not the C1's seal proof " + proof->name + " (" +
+                                              std::to_string(proof->id) + ")");
+  if (req.sector_size != 0 && req.sector_size != fc::sector_bytes(proof->size))
+    return Status(Errc::invalid_argument, "sector_size " + std::to_string(req.sector_size) +
+                                              " is not the C1's: " + proof->name + " has " +
+                                              std::to_string(fc::sector_bytes(proof->size)) +
+                                              "-byte sectors");
+  if (c1->vanilla_size != proof->size)
+    return Status(Errc::invalid_argument, "the C1's vanilla proofs are of " +
+                                              std::string(fc::sector_size_name(c1->vanilla_size)) +
+                                              " sectors, its " + proof->name + " of " +
+                                              std::string(fc::sector_size_name(proof->size)));
+  if (header.sector_num != req.sector_number)
+    return Status(Errc::invalid_argument, "sector_number " + std::to_string(req.sector_number) +
+                                              " is not the C1 envelope's SectorNum " +
+                                              std::to_string(header.sector_num));
+  auto job = std::make_shared<PorepJob>();
+  job->pub.proof = *proof;
+  job->pub.prover_id = fc::prover_id_of_actor(req.miner_id);
+  job->pub.sector_id = req.sector_number;
+  job->pub.ticket = c1->ticket;
+  job->pub.seed = c1->seed;
+  job->pub.comm_d = c1->comm_d;
+  job->pub.comm_r = c1->comm_r;
+  const fc::Bytes32 want = porep_replica_id(job->pub);
+  if (want != c1->replica_id)
+    return Status(Errc::invalid_argument,
+                  "the C1 is not of sector " + std::to_string(req.sector_number) + " of miner " +
+                      std::to_string(req.miner_id) + ": its replica_id " +
+                      fc::to_hex(c1->replica_id) + " is not " + fc::to_hex(want) +
+                      " (from prover_id, sector_number, the C1's ticket and comm_d, porep_id)");
+  job->c1 = std::move(*c1);
+  return job;
+}
+
+PorepFamily::PorepFamily(FilecoinFamilyOptions opt)
+    : FilecoinFamily(std::move(opt), porep_sets()) {}
+
+Result<PartitionPlan> PorepFamily::plan(const JobRequest& req) {
+  auto job = parse_porep_request(req);
+  if (!job) return job.status();
+  const fc::ParameterSet set = parameter_set((*job)->pub);
+  CUZK_RETURN_IF_ERROR(require_key(set));
+  const fc::PorepPublicInputs pub{.replica_id = (*job)->c1.replica_id,
+                                  .comm_d = (*job)->pub.comm_d,
+                                  .comm_r = (*job)->pub.comm_r,
+                                  .seed = (*job)->pub.seed};
+  CUZK_RETURN_IF_ERROR(fc::verify_porep_vanilla((*job)->pub.proof, pub, (*job)->c1)
+                           .with_context("vanilla_proof (C1 vanilla proofs)"));
+  const unsigned partitions = partition_count((*job)->pub);
+  return plan_for(set, partitions, std::shared_ptr<const PorepJob>(std::move(*job)));
+}
+
+Result<std::shared_ptr<const PorepJob>> PorepFamily::job_of(const JobRequest& req,
+                                                            const PartitionPlan& plan) {
+  if (auto j = std::dynamic_pointer_cast<const PorepJob>(plan.parsed)) return j;
+  auto again = parse_porep_request(req);
+  if (!again) return again.status();
+  return std::shared_ptr<const PorepJob>(std::move(*again));
+}
+
+Status PorepFamily::witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
+                            std::vector<Fr>& z, const CancelFlag& cancel) {
+  auto job = job_of(req, plan);
+  if (!job) return job.status();
+  const PorepJob& j = **job;
+  auto pub =
+      porep_circuit_public(j.pub.proof, j.c1.replica_id, j.pub.comm_d, j.pub.comm_r, j.pub.seed, k);
+  if (!pub) return pub.status();
+  auto priv = porep_circuit_private(j.c1, k);
+  if (!priv) return priv.status();
+  PorepCircuit circuit(porep_circuit_shape(j.pub.proof), *pub, *priv);
+  return synthesize_witness(circuit, plan, k, z, cancel);
+}
+
+Result<std::vector<Fr>> PorepFamily::public_inputs(const JobRequest& req, const PartitionPlan& plan,
+                                                   std::uint32_t k) {
+  auto job = job_of(req, plan);
+  if (!job) return job.status();
+  return partition_public_inputs((*job)->pub, k);
+}
+
+Result<std::unique_ptr<Circuit>> PorepFamily::blank_circuit(const fc::ParameterSet& set) const {
+  // Every seal proof of a size has the same circuit (porep_circuit_test OneShapePerSectorSize).
+  for (const fc::SealProof& p : fc::seal_proofs())
+    if (p.size == set.size)
+      return std::unique_ptr<Circuit>(new PorepCircuit(porep_circuit_shape(p)));
+  return Status(Errc::not_found, "no seal proof of " + std::string(fc::sector_size_name(set.size)));
+}
+
+}  // namespace cuzk::circuits::filecoin

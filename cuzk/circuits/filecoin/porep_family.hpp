@@ -1,0 +1,58 @@
+// The PoRep (seal commit, C2) family: POREP_SEAL_COMMIT requests (docs/filecoin/families.md).
+//
+// Request: vanilla_proof = Curio's C1 envelope {"SectorNum", "Phase1Out" (base64 of the C1 JSON),
+// "SectorSize"} (curio_c1_request.hpp); sector_number and miner_id name the sector (prover_id =
+// the miner's ID-address payload, prover_id.hpp); registered_proof, when not 0, must be the C1's
+// seal proof number (0 is also what a request that leaves the field unset carries: the C1 names
+// its proof); sector_size, when not 0, must be the proof's. The envelope's SectorSize and
+// SectorNum must agree with them.
+// Plan: parse the C1 once, check that its replica_id is the one derived from the request's
+// prover_id and sector_number and the C1's ticket and comm_d under the proof's porep_id (a C1 of
+// another sector or miner is refused), verify every partition's vanilla proofs
+// (porep_verify.hpp), and plan all partitions of the seal proof (1 / 10; non-interactive 13 / 126)
+// with the key of the sector size.
+// Witness: partition k's StackedCircuit (porep_circuit.hpp) from the C1's proofs. Public inputs:
+// partition_public_inputs(PorepPublicData) (filecoin_public_data.hpp) from the request's and
+// the C1's public values.
+#pragma once
+
+#include <memory>
+
+#include "cuzk/circuits/filecoin/filecoin_family_common.hpp"
+#include "cuzk/circuits/filecoin/filecoin_public_data.hpp"
+#include "cuzk/filecoin/porep_vanilla_proof.hpp"
+
+namespace cuzk::circuits::filecoin {
+
+/// A PoRep job as plan() parses it.
+struct PorepJob final : ParsedJob {
+  PorepPublicData pub;
+  cuzk::filecoin::SealCommitPhase1Output c1;
+};
+
+/// Parses and checks a POREP_SEAL_COMMIT request (all but the vanilla proofs); errors
+/// (invalid_argument, bad_encoding, …) name the field.
+Result<std::shared_ptr<PorepJob>> parse_porep_request(const JobRequest& req);
+
+class PorepFamily final : public FilecoinFamily {
+ public:
+  explicit PorepFamily(FilecoinFamilyOptions opt);
+
+  std::string name() const override { return "filecoin-porep"; }
+  std::vector<ProofKind> kinds() const override { return {ProofKind::porep_seal_commit}; }
+  Result<PartitionPlan> plan(const JobRequest& req) override;
+  Status witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
+                 std::vector<Fr>& z, const CancelFlag& cancel) override;
+  Result<std::vector<Fr>> public_inputs(const JobRequest& req, const PartitionPlan& plan,
+                                        std::uint32_t k) override;
+
+ protected:
+  Result<std::unique_ptr<Circuit>> blank_circuit(
+      const cuzk::filecoin::ParameterSet& set) const override;
+
+ private:
+  /// The plan's job, or the request parsed again (a plan made elsewhere).
+  Result<std::shared_ptr<const PorepJob>> job_of(const JobRequest& req, const PartitionPlan& plan);
+};
+
+}  // namespace cuzk::circuits::filecoin

@@ -1,0 +1,52 @@
+// The SnapDeals family: SNAP_DEALS_UPDATE requests over EmptySectorUpdate (update_circuit.hpp;
+// docs/filecoin/families.md).
+//
+// Request: registered_proof = the update proof number (0–4, registered_proof_number.hpp);
+// sector_size, when not 0, its size; comm_r_old, comm_d_new, comm_r_new (32 bytes each, below r);
+// vanilla_proofs = bincode PartitionProof per partition (snap_vanilla_proof.hpp), all of the
+// update's partitions in order, as generate_empty_sector_update_proof_with_vanilla takes them.
+// Plan: parse every partition proof, verify it against the public data with h = the size's
+// h_default (snap_verify.hpp) and plan one circuit partition per proof with the key of the size.
+// Witness: partition k's circuit from its proof. Public inputs:
+// partition_public_inputs(SnapPublicData, k).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "cuzk/circuits/filecoin/filecoin_family_common.hpp"
+#include "cuzk/circuits/filecoin/filecoin_public_data.hpp"
+#include "cuzk/filecoin/snap_vanilla_proof.hpp"
+
+namespace cuzk::circuits::filecoin {
+
+/// A SnapDeals job as plan() parses it.
+struct SnapJob final : ParsedJob {
+  SnapPublicData pub;                                      ///< h resolved to the size's h_default
+  std::vector<cuzk::filecoin::SnapPartitionProof> proofs;  ///< one per partition
+};
+
+/// Parses and checks a SNAP_DEALS_UPDATE request (all but the proofs' paths).
+Result<std::shared_ptr<SnapJob>> parse_snap_request(const JobRequest& req);
+
+class UpdateFamily final : public FilecoinFamily {
+ public:
+  explicit UpdateFamily(FilecoinFamilyOptions opt);
+
+  std::string name() const override { return "filecoin-update"; }
+  std::vector<ProofKind> kinds() const override { return {ProofKind::snap_deals_update}; }
+  Result<PartitionPlan> plan(const JobRequest& req) override;
+  Status witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
+                 std::vector<Fr>& z, const CancelFlag& cancel) override;
+  Result<std::vector<Fr>> public_inputs(const JobRequest& req, const PartitionPlan& plan,
+                                        std::uint32_t k) override;
+
+ protected:
+  Result<std::unique_ptr<Circuit>> blank_circuit(
+      const cuzk::filecoin::ParameterSet& set) const override;
+
+ private:
+  Result<std::shared_ptr<const SnapJob>> job_of(const JobRequest& req, const PartitionPlan& plan);
+};
+
+}  // namespace cuzk::circuits::filecoin
