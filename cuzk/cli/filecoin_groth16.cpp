@@ -4,11 +4,15 @@
 #include <cstdio>
 
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
+#include "cuzk/circuits/filecoin/porep_family.hpp"
 #include "cuzk/circuits/filecoin/post_circuit.hpp"
+#include "cuzk/circuits/filecoin/post_family.hpp"
 #include "cuzk/circuits/filecoin/update_circuit.hpp"
+#include "cuzk/circuits/filecoin/update_family.hpp"
+#include "cuzk/filecoin/hex_bytes.hpp"
 #include "cuzk/filecoin/node.hpp"
+#include "cuzk/filecoin/prover_id.hpp"
 #include "cuzk/filecoin/snap_params.hpp"
-#include "cuzk/r1cs/recording_cs.hpp"
 
 namespace cuzk::cli {
 
@@ -127,11 +131,65 @@ Result<FilecoinCircuitSpec> resolve_circuit(const CircuitFlags& f) {
   return spec;
 }
 
-Result<R1csMatrices> record_matrices(Circuit& circuit) {
-  RecordingConstraintSystem cs(RecordingOptions{.with_values = false, .record_matrices = true});
-  CUZK_RETURN_IF_ERROR(synthesize_circuit(circuit, cs));
-  return std::move(cs.take().matrices);
+std::unique_ptr<cf::FilecoinFamily> make_family(const FilecoinCircuitSpec& spec,
+                                                const std::string& params_dir) {
+  cf::FilecoinFamilyOptions opt{.params_dir = params_dir, .cache_dir = ""};
+  switch (spec.kind) {
+    case FilecoinKind::porep:
+      return std::make_unique<cf::PorepFamily>(std::move(opt));
+    case FilecoinKind::winning:
+      return std::make_unique<cf::PostFamily>(fc::PostKind::winning, std::move(opt));
+    case FilecoinKind::window:
+      return std::make_unique<cf::PostFamily>(fc::PostKind::window, std::move(opt));
+    case FilecoinKind::update:
+      break;
+  }
+  return std::make_unique<cf::UpdateFamily>(std::move(opt));
 }
+
+void add_public_flags(CLI::App& sub, PublicFlags& f) {
+  sub.add_option("--comm-r", f.comm_rs, "porep: comm_r; PoSt: comm_r of each --sector-id");
+  sub.add_option("--comm-d", f.comm_d, "porep: comm_d");
+  sub.add_option("--prover-id", f.prover_id, "porep, PoSt: prover id (ID-address payload)");
+  sub.add_option("--sector-id", f.sector_ids, "porep: the sector; PoSt: repeat in PoSt order");
+  sub.add_option("--ticket", f.ticket, "porep: ticket");
+  sub.add_option("--seed", f.seed, "porep: interactive seed");
+  sub.add_option("--randomness", f.randomness, "PoSt: randomness (below r)");
+  sub.add_option("--comm-r-old", f.comm_r_old, "update: comm_r_old");
+  sub.add_option("--comm-r-new", f.comm_r_new, "update: comm_r_new");
+  sub.add_option("--comm-d-new", f.comm_d_new, "update: comm_d_new");
+  sub.add_option("--partition-index", f.partition_index,
+                 "window: the sectors given are partition K's; update: the one proof is "
+                 "partition K's");
+}
+
+Result<fc::Bytes32> bytes32_flag(const std::string& text, const std::string& flag,
+                                 bool must_be_fr) {
+  auto b = fc::parse_hex32(text, flag);
+  if (!b.ok()) return b.status();
+  if (must_be_fr) {
+    auto x = fc::fr_from_bytes32(*b, flag);
+    if (!x.ok()) return x.status();
+  }
+  return *b;
+}
+
+Result<std::uint64_t> actor_id_of_prover(const fc::Bytes32& prover_id) {
+  // Unsigned LEB128: 7 bits per byte, high bit set on every byte but the last (≤ 10 bytes).
+  std::uint64_t id = 0;
+  for (unsigned i = 0; i < 10; ++i) {
+    id |= std::uint64_t{prover_id[i] & 0x7fu} << (7 * i);
+    if ((prover_id[i] & 0x80) == 0) break;
+  }
+  if (fc::prover_id_of_actor(id) != prover_id)
+    return Status(Errc::invalid_argument,
+                  "--prover-id " + fc::to_hex(prover_id) +
+                      " is not the ID-address payload of an actor (a LEB128 actor id followed by "
+                      "zero bytes), which is how the prover is carried");
+  return id;
+}
+
+int exit_code_of(const Status& s) { return s.code() == Errc::unsatisfied ? 1 : 2; }
 
 int report_error(const char* cmd, const std::string& what, int rc) {
   std::fprintf(stderr, "cuzk filecoin %s: %s\n", cmd, what.c_str());

@@ -20,6 +20,7 @@
 
 #include "cuzk/base/clock.hpp"
 #include "cuzk/base/thread_pool.hpp"
+#include "cuzk/circuits/filecoin/filecoin_public_data.hpp"
 #include "cuzk/cli/filecoin_cli.hpp"
 #include "cuzk/cli/filecoin_groth16.hpp"
 #include "cuzk/formats/bellperson.hpp"
@@ -55,10 +56,11 @@ int run_setup(const SetupFlags& f) {
   ThreadPool pool(f.threads);
 
   const auto t0 = std::chrono::steady_clock::now();
-  auto circuit = spec->blank_circuit();
-  if (!circuit.ok()) return report_error(kCmd, circuit.status().to_string());
-  auto m = record_matrices(**circuit);
-  if (!m.ok()) return report_error(kCmd, m.status().to_string());
+  // The matrices as the prover's family records them (one definition of the blank circuit).
+  auto shape =
+      make_family(*spec, f.out)->shape(circuits::filecoin::filecoin_key_id(spec->parameters));
+  if (!shape.ok()) return report_error(kCmd, shape.status().to_string());
+  const R1csMatrices* m = (*shape)->matrices.get();
   const double t_record = seconds_since(t0);
 
   const auto t1 = std::chrono::steady_clock::now();
@@ -105,7 +107,10 @@ int run_setup(const SetupFlags& f) {
       {"seeded", f.seed.has_value()},
       {"threads", pool.size()},
       {"seconds",
-       {{"record", t_record}, {"setup", t_setup}, {"write", t_write}, {"total", seconds_since(t0)}}},
+       {{"record", t_record},
+        {"setup", t_setup},
+        {"write", t_write},
+        {"total", seconds_since(t0)}}},
   };
   std::printf("%s\n", out.dump(2).c_str());
   return 0;
