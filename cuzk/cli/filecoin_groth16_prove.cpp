@@ -93,8 +93,7 @@ Result<std::vector<std::string>> split_records(const std::vector<std::string>& f
       const std::size_t start = r.offset();
       Record rec;
       Status s = read_one(r, rec);
-      if (!s.ok())
-        return s.with_context(path + ": " + what + " " + std::to_string(out.size()));
+      if (!s.ok()) return s.with_context(path + ": " + what + " " + std::to_string(out.size()));
       out.emplace_back(text->data() + start, r.offset() - start);
     } while (!r.at_end());
   }
@@ -123,8 +122,8 @@ Status check_same(const std::string& flag_text, const fc::Bytes32& have, const c
   auto want = bytes32_flag(flag_text, flag, must_be_fr);
   if (!want.ok()) return want.status();
   if (*want != have)
-    return Status(Errc::unsatisfied, std::string(flag) + " " + flag_text + " is not the input's " +
-                                         fc::to_hex(have));
+    return Status(Errc::unsatisfied,
+                  std::string(flag) + " " + flag_text + " is not the input's " + fc::to_hex(have));
   return {};
 }
 
@@ -162,8 +161,8 @@ Result<std::vector<JobRequest>> porep_requests(const FilecoinCircuitSpec& spec,
 Result<std::vector<JobRequest>> post_requests(const FilecoinCircuitSpec& spec,
                                               const ProveFlags& f) {
   if (f.vanilla.empty())
-    return Status(Errc::invalid_argument, "--vanilla is required for --kind " +
-                                              std::string(spec.kind_name()));
+    return Status(Errc::invalid_argument,
+                  "--vanilla is required for --kind " + std::string(spec.kind_name()));
   auto sectors = split_records<fc::FallbackPoStSectorProof>(f.vanilla, "FallbackPoStSectorProof",
                                                             &fc::read_post_sector_proof);
   if (!sectors.ok()) return sectors.status();
@@ -178,7 +177,8 @@ Result<std::vector<JobRequest>> post_requests(const FilecoinCircuitSpec& spec,
   base.miner_id = *miner;
   std::vector<JobRequest> out;
   if (spec.kind == FilecoinKind::winning) {
-    if (f.pub.partition_index) return Status(Errc::invalid_argument, "--partition-index is for window");
+    if (f.pub.partition_index)
+      return Status(Errc::invalid_argument, "--partition-index is for window");
     base.kind = ProofKind::winning_post;
     base.vanilla_proofs = std::move(*sectors);
     out.push_back(std::move(base));
@@ -230,7 +230,8 @@ Result<std::vector<JobRequest>> update_requests(const FilecoinCircuitSpec& spec,
 Status check_porep_flags(const PublicFlags& p, const circuits::PartitionPlan& plan) {
   const auto* job = dynamic_cast<const cf::PorepJob*>(plan.parsed.get());
   if (job == nullptr) return {};
-  if (p.comm_rs.size() > 1) return Status(Errc::invalid_argument, "--kind porep takes one --comm-r");
+  if (p.comm_rs.size() > 1)
+    return Status(Errc::invalid_argument, "--kind porep takes one --comm-r");
   if (!p.comm_rs.empty())
     CUZK_RETURN_IF_ERROR(check_same(p.comm_rs[0], job->pub.comm_r, "--comm-r", true));
   CUZK_RETURN_IF_ERROR(check_same(p.comm_d, job->pub.comm_d, "--comm-d", true));
@@ -275,11 +276,10 @@ Result<AbcVectors> checked_abc(ThreadPool& pool, const R1csMatrices& m, std::spa
   auto abc = pce_evaluate(pool, m, z);
   if (!abc.ok()) return abc.status();
   if (std::size_t bad = 0; !abc_satisfied(*abc, &bad))
-    return Status(Errc::unsatisfied, "partition " + std::to_string(k) +
-                                         ": the witness does not satisfy constraint " +
-                                         std::to_string(bad) + " of " +
-                                         std::to_string(m.num_constraints) +
-                                         " (A·z × B·z ≠ C·z in that row)");
+    return Status(Errc::unsatisfied,
+                  "partition " + std::to_string(k) + ": the witness does not satisfy constraint " +
+                      std::to_string(bad) + " of " + std::to_string(m.num_constraints) +
+                      " (A·z × B·z ≠ C·z in that row)");
   return abc;
 }
 
@@ -314,8 +314,8 @@ int run_prove(const ProveFlags& f) {
   const std::string key_id = cf::filecoin_key_id(spec->parameters);
   const std::string params_path = family->params_path(spec->parameters);
   if (std::error_code ec; !std::filesystem::is_regular_file(params_path, ec))
-    return report_error(kCmd, "no proving key " + params_path +
-                                  " (cuzk filecoin setup --out DIR writes one)");
+    return report_error(
+        kCmd, "no proving key " + params_path + " (cuzk filecoin setup --out DIR writes one)");
   auto shape = family->shape(key_id);
   if (!shape.ok()) return report_error(kCmd, shape.status().to_string());
   const R1csMatrices& m = *(*shape)->matrices;
@@ -329,9 +329,11 @@ int run_prove(const ProveFlags& f) {
   auto pk = read_params(source->path, {.checked = false, .pool = &pool});
   if (!pk.ok()) return report_error(kCmd, pk.status().with_context(source->path).to_string());
   if (Status s = check_key_matches(*pk, m); !s.ok())
-    return report_error(kCmd, s.with_context(source->path + " does not fit the circuit").to_string());
+    return report_error(kCmd,
+                        s.with_context(source->path + " does not fit the circuit").to_string());
   auto backend = make_backend(f.backend, pool);
-  if (!backend.ok()) return report_error(kCmd, backend.status().with_context("--backend").to_string());
+  if (!backend.ok())
+    return report_error(kCmd, backend.status().with_context("--backend").to_string());
   auto key = ResidentKey::load(**backend, *pk);
   if (!key.ok()) return report_error(kCmd, key.status().to_string());
   const PreparedVerifyingKey pvk = prepare_verifying_key(pk->vk);
@@ -371,7 +373,8 @@ int run_prove(const ProveFlags& f) {
       t_witness += seconds_since(tw);
       auto ta = std::chrono::steady_clock::now();
       auto abc = checked_abc(pool, m, z, k);
-      if (!abc.ok()) return report_error(kCmd, abc.status().to_string(), exit_code_of(abc.status()));
+      if (!abc.ok())
+        return report_error(kCmd, abc.status().to_string(), exit_code_of(abc.status()));
       t_abc += seconds_since(ta);
       auto tr = std::chrono::steady_clock::now();
       const Fr r = random_fr(rs_rng), s = random_fr(rs_rng);
@@ -385,8 +388,9 @@ int run_prove(const ProveFlags& f) {
       if (!ok.ok()) return report_error(kCmd, ok.status().with_context(where).to_string());
       if (!*ok)
         return report_error(kCmd,
-                            where + ": the proof does not verify against the key's .vk with the "
-                                    "public inputs from public data; no proof written",
+                            where +
+                                ": the proof does not verify against the key's .vk with the "
+                                "public inputs from public data; no proof written",
                             1);
       t_verify += seconds_since(tv);
       proofs.push_back(*proof);
@@ -426,7 +430,8 @@ FilecoinRun add_filecoin_prove(CLI::App& sub) {
   auto f = std::make_shared<ProveFlags>();
   add_circuit_flags(sub, f->circuit);
   sub.add_option("--params", f->params_dir, "parameter directory with the v28 .params")->required();
-  sub.add_option("--c1", f->c1, "porep: C1 output, JSON (SealCommitPhase1Output) or Curio's envelope");
+  sub.add_option("--c1", f->c1,
+                 "porep: C1 output, JSON (SealCommitPhase1Output) or Curio's envelope");
   sub.add_option("--vanilla", f->vanilla,
                  "winning, window: FallbackPoStSectorProof files; update: PartitionProof files "
                  "(several records per file allowed)");

@@ -74,17 +74,17 @@ Result<std::vector<PartitionInputs>> porep_inputs(const FilecoinCircuitSpec& spe
   if (p.sector_ids.size() != 1 || p.comm_rs.size() != 1)
     return Status(Errc::invalid_argument, "--kind porep takes one --sector-id and one --comm-r");
   d.sector_id = p.sector_ids[0];
-  for (auto [dst, text, flag, fr] :
-       {std::tuple{&d.comm_r, &p.comm_rs[0], "--comm-r", true},
-        std::tuple{&d.comm_d, &p.comm_d, "--comm-d", true},
-        std::tuple{&d.prover_id, &p.prover_id, "--prover-id", false},
-        std::tuple{&d.ticket, &p.ticket, "--ticket", false},
-        std::tuple{&d.seed, &p.seed, "--seed", false}}) {
+  for (auto [dst, text, flag, fr] : {std::tuple{&d.comm_r, &p.comm_rs[0], "--comm-r", true},
+                                     std::tuple{&d.comm_d, &p.comm_d, "--comm-d", true},
+                                     std::tuple{&d.prover_id, &p.prover_id, "--prover-id", false},
+                                     std::tuple{&d.ticket, &p.ticket, "--ticket", false},
+                                     std::tuple{&d.seed, &p.seed, "--seed", false}}) {
     auto v = required(*text, flag, fr);
     if (!v.ok()) return v.status();
     *dst = *v;
   }
-  if (p.partition_index) return Status(Errc::invalid_argument, "--partition-index is for window, update");
+  if (p.partition_index)
+    return Status(Errc::invalid_argument, "--partition-index is for window, update");
   std::vector<PartitionInputs> out;
   for (unsigned k = 0; k < cf::partition_count(d); ++k) {
     auto in = cf::partition_public_inputs(d, k);
@@ -119,10 +119,10 @@ Result<std::vector<PartitionInputs>> post_inputs(const FilecoinCircuitSpec& spec
   }
   const std::size_t per = spec.post.sector_count;
   if (p.partition_index && sectors->size() > per)
-    return Status(Errc::invalid_argument,
-                  std::to_string(sectors->size()) + " sectors: partition " +
-                      std::to_string(*p.partition_index) + " of " + spec.post.name +
-                      " holds at most " + std::to_string(per));
+    return Status(Errc::invalid_argument, std::to_string(sectors->size()) + " sectors: partition " +
+                                              std::to_string(*p.partition_index) + " of " +
+                                              spec.post.name + " holds at most " +
+                                              std::to_string(per));
   for (std::size_t first = 0; first < sectors->size(); first += per) {
     cf::WindowPostPublicData d;
     d.proof = spec.post;
@@ -153,10 +153,9 @@ Result<std::vector<PartitionInputs>> update_inputs(const FilecoinCircuitSpec& sp
   }
   const unsigned n = cf::partition_count(d);
   if (p.partition_index && *p.partition_index >= n)
-    return Status(Errc::invalid_argument, "--partition-index " +
-                                              std::to_string(*p.partition_index) + ": " +
-                                              spec.update.name + " has " + std::to_string(n) +
-                                              " partitions");
+    return Status(Errc::invalid_argument,
+                  "--partition-index " + std::to_string(*p.partition_index) + ": " +
+                      spec.update.name + " has " + std::to_string(n) + " partitions");
   std::vector<PartitionInputs> out;
   for (unsigned k = 0; k < n; ++k) {
     if (p.partition_index && k != *p.partition_index) continue;
@@ -187,18 +186,19 @@ int run_verify(const VerifyFlags& f) {
   if (!parts.ok()) return report_error(kCmd, parts.status().to_string());
 
   auto vk_bytes = read_whole_file(f.vk);
-  if (!vk_bytes.ok()) return report_error(kCmd, vk_bytes.status().with_context(f.vk).to_string());
+  if (!vk_bytes.ok()) return report_error(kCmd, vk_bytes.status().to_string());
   auto vk = parse_vk(*vk_bytes);
   if (!vk.ok()) return report_error(kCmd, vk.status().with_context(f.vk).to_string());
   auto proof_bytes = read_whole_file(f.proof);
-  if (!proof_bytes.ok())
-    return report_error(kCmd, proof_bytes.status().with_context(f.proof).to_string());
+  if (!proof_bytes.ok()) return report_error(kCmd, proof_bytes.status().to_string());
   auto proofs = parse_proofs(*proof_bytes);
   if (!proofs.ok()) return report_error(kCmd, proofs.status().with_context(f.proof).to_string());
   if (proofs->size() != parts->size())
     return report_error(kCmd, f.proof + ": " + std::to_string(proofs->size()) + " proofs (" +
-                                  std::to_string(proof_bytes->size()) + " bytes), the public data "
-                                  "gives " + std::to_string(parts->size()) + " partitions");
+                                  std::to_string(proof_bytes->size()) +
+                                  " bytes), the public data "
+                                  "gives " +
+                                  std::to_string(parts->size()) + " partitions");
   const std::size_t want_inputs = vk->ic.size() - 1;
   if (!parts->empty() && (*parts)[0].inputs.size() != want_inputs)
     return report_error(kCmd, f.vk + " takes " + std::to_string(want_inputs) +
