@@ -359,8 +359,9 @@ int run_prove(const ProveFlags& f) {
     for (const fc::PostPublicSector& x : post_sectors_of(*plan)) post_sectors.push_back(x);
     plans.push_back(std::move(*plan));
   }
-  if (Status s = check_post_flags(f.pub, post_sectors); !s.ok())
-    return report_error(kCmd, s.to_string(), exit_code_of(s));
+  if (spec->kind == FilecoinKind::winning || spec->kind == FilecoinKind::window)
+    if (Status s = check_post_flags(f.pub, post_sectors); !s.ok())
+      return report_error(kCmd, s.to_string(), exit_code_of(s));
   t_plan = seconds_since(tp);
   for (std::size_t j = 0; j < reqs->size(); ++j) {
     const JobRequest& req = (*reqs)[j];
