@@ -53,7 +53,8 @@ Result<std::shared_ptr<SnapJob>> parse_snap_request(const JobRequest& req) {
     return Status(Errc::invalid_argument,
                   "vanilla_proofs: " + std::to_string(req.vanilla_proofs.size()) +
                       " partition proofs, " + proof->name + " has " +
-                      std::to_string(proof->partitions) + " partitions");
+                      std::to_string(proof->partitions) +
+                      (proof->partitions == 1 ? " partition" : " partitions"));
   for (std::size_t k = 0; k < req.vanilla_proofs.size(); ++k) {
     const std::string& b = req.vanilla_proofs[k];
     auto p = fc::read_snap_partition_proof(
