@@ -35,9 +35,7 @@ struct R1csDims {
   /// Set bits of the bitmaps: inputs + A-dense aux (the a query), B-dense inputs and aux (b_g1,
   /// b_g2). One pass over the bitmaps (16 MB each for the 32 GiB PoRep partition).
   std::uint64_t a_query_points() const { return num_inputs + a_aux_density->count(); }
-  std::uint64_t b_query_points() const {
-    return b_input_density->count() + b_aux_density->count();
-  }
+  std::uint64_t b_query_points() const { return b_input_density->count() + b_aux_density->count(); }
 };
 
 }  // namespace cuzk

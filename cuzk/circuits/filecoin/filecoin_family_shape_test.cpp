@@ -188,9 +188,9 @@ TEST(FilecoinShape, KeyStoreChecksKeysAgainstTheCompactForm) {
   ASSERT_TRUE(bytes.ok());
   const R1csDims d = (*window_shape)->dims();
   const std::uint64_t n = (*window_shape)->domain_size;
-  EXPECT_EQ(*bytes, sizeof(G1Affine) * ((n - 1) + d.num_aux + d.a_query_points() +
-                                        d.b_query_points()) +
-                        sizeof(G2Affine) * d.b_query_points() + (*window_shape)->form_bytes());
+  EXPECT_EQ(*bytes,
+            sizeof(G1Affine) * ((n - 1) + d.num_aux + d.a_query_points() + d.b_query_points()) +
+                sizeof(G2Affine) * d.b_query_points() + (*window_shape)->form_bytes());
   fs::remove_all(params);
   fs::remove_all(cache);
 }
