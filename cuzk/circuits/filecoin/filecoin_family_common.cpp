@@ -90,10 +90,13 @@ Result<std::shared_ptr<const CircuitShape>> FilecoinFamily::shape(const std::str
     if (r->from_cache)
       spdlog::info("{}: compact form loaded from {} in {:.2f} s ({:.1f} MB)", describe(*set), path,
                    seconds_since(t0), static_cast<double>(r->compact.memory_bytes()) / 1e6);
-    else
-      spdlog::info("{}: compact form recorded in {:.2f} s ({:.1f} MB; cache: {})", describe(*set),
-                   seconds_since(t0), static_cast<double>(r->compact.memory_bytes()) / 1e6,
-                   r->load_error.to_string());
+    else if (r->load_error.code() == Errc::not_found)
+      spdlog::info("{}: compact form recorded in {:.2f} s ({:.1f} MB), cached as {}",
+                   describe(*set), seconds_since(t0),
+                   static_cast<double>(r->compact.memory_bytes()) / 1e6, path);
+    else  // a stale or damaged cache, replaced
+      spdlog::warn("{}: compact form recorded again in {:.2f} s: {}", describe(*set),
+                   seconds_since(t0), r->load_error.to_string());
     if (!r->save_error.ok())
       spdlog::warn("{}: compact cache not written: {}", describe(*set), r->save_error.to_string());
     c = std::move(r->compact);

@@ -277,6 +277,27 @@ TEST_F(VenusFamilies, SnapDealsProvesEveryPartition) {
   expect_proves(*update_, v.snap, fc::update_proof("StackedDrg2KiBV1")->partitions);
 }
 
+TEST_F(VenusFamilies, PlanInALaterInstanceLoadsTheCachedCircuit) {
+  NEED_VENUS();
+  // plan() takes its dimensions from the compact form: the first instance records it (and
+  // writes the cache), a second one with the same cache directory loads it and records nothing.
+  const fs::path cache = params_dir_with("venus_plan_cache", {});
+  const FilecoinFamilyOptions opt{.params_dir = dir_.string(), .cache_dir = cache.string()};
+  PostFamily first(fc::PostKind::window, opt);
+  auto p1 = first.plan(v.window0);
+  ASSERT_TRUE(p1.ok()) << p1.status().to_string();
+  EXPECT_EQ(first.compact_recordings(), 1u);
+  EXPECT_TRUE(fs::exists(first.compact_cache_path(p1->key_id)));
+  PostFamily second(fc::PostKind::window, opt);
+  auto p2 = second.plan(v.window1);
+  ASSERT_TRUE(p2.ok()) << p2.status().to_string();
+  EXPECT_EQ(second.compact_recordings(), 0u) << "the later instance recorded the circuit again";
+  EXPECT_EQ(p2->key_id, p1->key_id);
+  EXPECT_EQ(p2->columns, p1->columns);
+  EXPECT_EQ(p2->domain_size, p1->domain_size);
+  fs::remove_all(cache);
+}
+
 TEST_F(VenusFamilies, BadPorepRequestsAreRefusedAtPlan) {
   NEED_VENUS();
   auto plan_of = [&](const JobRequest& r) { return porep_->plan(r).status(); };
