@@ -3,12 +3,12 @@
 // moves it between, engine/srs_manager.hpp).
 //
 // Sources (circuits::KeySource, given by the key's family):
-//   seeded_setup — generated with setup() over the family's plain matrices, then cached as a bellperson
-//                  .params with a sidecar <...>.sum (the family's identity line, a fingerprint of
-//                  the matrices, byte count, a 64-bit hash of the file). A later load checks the
-//                  sidecar first (any mismatch or a hash failure: the key is generated again),
-//                  then decodes with the VK checked and the queries unchecked (our own cache,
-//                  hash-protected), then checks the key against the circuit.
+//   seeded_setup — generated with setup() over the family's plain matrices, then cached as a
+//                  bellperson .params with a sidecar <...>.sum (the family's identity line, a
+//                  fingerprint of the matrices, byte count, a 64-bit hash of the file). A later
+//                  load checks the sidecar first (any mismatch or a hash failure: the key is
+//                  generated again), then decodes with the VK checked and the queries unchecked
+//                  (our own cache, hash-protected), then checks the key against the circuit.
 //   zkey         — a snarkjs .zkey, points range/curve/subgroup-checked.
 //   params       — a bellperson .params read unchecked from a mapping, checked against the circuit.
 // "Checked against the circuit" (check_key_matches): the domain, ic, l, and the a / b query sizes

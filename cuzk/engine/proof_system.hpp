@@ -1,7 +1,7 @@
 // Groth16 as a prover uses it, knowing nothing of circuits (circuits/circuit_family.hpp) or of
 // where keys live (engine/key_store.hpp): a partition's vectors, a/b/c from z by the circuit's
-// form (plain matrices or the compact form), a partition's 192-byte proof from a key resident on a backend, and the verification
-// of a job's partition proofs against the verifying key.
+// form (plain matrices or the compact form), a partition's 192-byte proof from a key resident on
+// a backend, and the verification of a job's partition proofs against the verifying key.
 #pragma once
 
 #include <bit>

@@ -1,5 +1,5 @@
-// The Filecoin families' circuit shape is the compact PCE form (filecoin_family_common.hpp), and the
-// engine's proof system and key store work from it without plain matrices. No real data needed:
+// The Filecoin families' circuit shape is the compact PCE form (filecoin_family_common.hpp), and
+// the engine's proof system and key store work from it without plain matrices. No real data needed:
 //   * the proof system's a, b, c of a 2 KiB PoRep partition (a seeded, mostly-bit z; CUZK_SEED
 //     replays) from the family's compact shape equal those of the plain recording of the same
 //     blank circuit (spmv_naive, the slow twin), and a shape with no form is refused;
