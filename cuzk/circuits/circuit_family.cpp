@@ -3,7 +3,21 @@
 #include <algorithm>
 #include <cctype>
 
+#include "cuzk/r1cs/matrices.hpp"
+#include "cuzk/r1cs/pce_compact.hpp"
+
 namespace cuzk::circuits {
+
+R1csDims CircuitShape::dims() const {
+  if (compact) return compact->dims();
+  if (matrices) return R1csDims(*matrices);
+  return {};
+}
+
+std::uint64_t CircuitShape::form_bytes() const {
+  if (compact) return compact->memory_bytes();
+  return matrices ? matrices->memory_bytes() : 0;
+}
 
 Status Registry::add(std::shared_ptr<CircuitFamily> family) {
   if (!family) return Status(Errc::invalid_argument, "no family");

@@ -4,8 +4,9 @@
 //   * plans a request: validates its inputs, names the proving key, gives the number of
 //     partitions and a partition's witness dimensions, and parses the job's input once into a
 //     ParsedJob that the engine holds opaque in the job's plan and hands back to every stage;
-//   * gives the circuit behind a key: its R1CS matrices (setup, PCE, checking a key against the
-//     circuit) and where the key comes from (KeySource);
+//   * gives the circuit behind a key: its R1CS as plain matrices or in the compact form (a/b/c by
+//     PCE, checking a key against the circuit's counts and densities, setup from plain matrices)
+//     and where the key comes from (KeySource);
 //   * writes partition k's witness: the full assignment z (a/b/c then come from the matrices), or
 //     z with a = A·z, b = B·z, c = C·z where it has a faster way to get them (bench does);
 //   * derives partition k's public inputs from the request and the parsed job — never read back
@@ -27,10 +28,12 @@
 #include "cuzk/base/status.hpp"
 #include "cuzk/circuits/job_request.hpp"
 #include "cuzk/ff/fr.hpp"
+#include "cuzk/r1cs/r1cs_dims.hpp"
 
 namespace cuzk {
 struct R1csMatrices;
 struct PcePlan;
+struct CompactR1cs;
 }  // namespace cuzk
 
 namespace cuzk::circuits {
@@ -74,15 +77,31 @@ struct KeySource {
   std::string image_name;
 };
 
-/// The circuit behind a key.
+/// The circuit behind a key, in one of two forms:
+///   * plain: |matrices| (and optionally |pce|, their compiled SpMV plan) — bench, circom;
+///   * compact: |compact| (r1cs/pce_compact.hpp, repeated gadgets kept once; 77 MB instead of
+///     7 GB for the 32 GiB PoRep partition) — the Filecoin circuits. a/b/c are then evaluated by
+///     pce_compact_evaluate_into and the key checks read its counts and densities; |matrices| is
+///     null (a seeded setup, which needs plain matrices, is refused).
+/// When both are set the compact form is used for a/b/c and the figures.
 struct CircuitShape {
   std::shared_ptr<const R1csMatrices> matrices;
   /// The SpMV's compiled form of |matrices| (r1cs/pce_plan.hpp), built once with them; null when
   /// a/b/c are evaluated from the rows (or never: a family writing a/b/c itself).
   std::shared_ptr<const PcePlan> pce;
+  std::shared_ptr<const CompactR1cs> compact;
   std::uint64_t domain_size = 0;
-  /// Whether the key's budget charge includes |matrices| (the key holds them while loaded).
+  /// Whether the key's budget charge includes the circuit form (form_bytes(): the key holds it
+  /// while loaded).
   bool charge_matrices = false;
+
+  /// Counts and density bitmaps (of |compact| when set, else of |matrices|); valid while the
+  /// shape lives. All zero (null bitmaps) for a shape with neither form.
+  R1csDims dims() const;
+  /// Whether the shape has a form a/b/c and the figures can come from.
+  bool has_form() const { return compact || matrices; }
+  /// Bytes held by the form used (the compact form with its block plans, else the matrices).
+  std::uint64_t form_bytes() const;
 };
 
 /// Partition buffers for a family's fast path: z (columns) and a, b, c (constraints each).

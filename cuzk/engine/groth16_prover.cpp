@@ -158,7 +158,9 @@ Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const Jo
     return Status(Errc::out_of_range, "partition beyond the job's partitions");
   auto shape = family.shape(fp.key_id);
   if (!shape) return shape.status();
-  const R1csMatrices& m = *(*shape)->matrices;
+  if (!(*shape)->has_form())
+    return Status(Errc::invalid_argument, fp.key_id + ": the family gave no circuit form");
+  const R1csDims m = (*shape)->dims();
   auto part = std::make_unique<PartitionVectors>(buffers_);
   if (family.has_witness_abc()) {
     // One pass: the witness and a/b/c, into pinned vectors when a pool has room, else into the
@@ -189,7 +191,7 @@ Result<std::string> Groth16Prover::prove_partition(int device, const ProvingKeyD
     return Status(Errc::invalid_argument, "partition " + std::to_string(k) + " has no a/b/c");
   auto rk = keys_->resident(*gk, device);
   if (!rk) return rk.status();
-  return system_->prove(**rk, gk->pk, *gk->m, k, *vectors);
+  return system_->prove(**rk, gk->pk, gk->dims(), k, *vectors);
 }
 
 Status Groth16Prover::verify(const ProvingKeyData& key, const JobRequest& req,
@@ -257,6 +259,11 @@ Status Groth16Prover::unmap_key(const ProvingKeyData& key) { return keys_->unmap
 std::string Groth16Prover::key_path(const std::string& key_id) const {
   auto src = keys_->source(key_id);
   return src ? src->path : std::string();
+}
+
+Result<std::shared_ptr<const circuits::CircuitShape>> Groth16Prover::shape(
+    const std::string& key_id) {
+  return keys_->shape(key_id);
 }
 
 Result<std::shared_ptr<const R1csMatrices>> Groth16Prover::matrices(const std::string& key_id) {

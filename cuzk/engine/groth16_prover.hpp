@@ -110,7 +110,10 @@ class Groth16Prover final : public PartitionProver {
   std::string key_path(const std::string& key_id) const;
   /// Keys generated (not read from a cache) since start, for tests.
   std::uint64_t keys_generated() const { return keys_->keys_generated(); }
-  /// The matrices of a circuit (built or read once by its family, then shared).
+  /// The circuit behind a key (built or read once by its family, then shared).
+  Result<std::shared_ptr<const circuits::CircuitShape>> shape(const std::string& key_id);
+  /// The plain matrices of a circuit (built or read once by its family, then shared); null for
+  /// a circuit its family gives only in the compact form (the Filecoin circuits).
   Result<std::shared_ptr<const R1csMatrices>> matrices(const std::string& key_id);
   /// The compiled SpMV plan of a circuit whose a/b/c come from its matrices (null: from the rows).
   Result<std::shared_ptr<const PcePlan>> pce_plan(const std::string& key_id);

@@ -92,7 +92,9 @@ Result<std::uint64_t> KeyStore::key_bytes(const std::string& key_id) {
   auto sh = shape(key_id);
   if (!sh) return sh.status();
   const circuits::CircuitShape& s = **sh;
-  const R1csMatrices& m = *s.matrices;
+  if (!s.has_form())
+    return Status(Errc::invalid_argument, key_id + ": the family gave no circuit form");
+  const R1csDims m = s.dims();
   const std::uint64_t copies = 1;  // the CPU backend proves from the key's tables in place
   const std::uint64_t n = s.domain_size;
   std::uint64_t g1 = 0, g2 = 0;
@@ -103,12 +105,12 @@ Result<std::uint64_t> KeyStore::key_bytes(const std::string& key_id) {
   } else {
     // Exact point counts of the bellperson layout: h n − 1, l one per aux, a inputs + A-dense
     // aux, b B-dense inputs and aux (G1 and G2).
-    const std::uint64_t b = m.b_input_density.count() + m.b_aux_density.count();
-    g1 = (n - 1) + m.num_aux + (m.num_inputs + m.a_aux_density.count()) + b;
+    const std::uint64_t b = m.b_query_points();
+    g1 = (n - 1) + m.num_aux + m.a_query_points() + b;
     g2 = b;
   }
   const std::uint64_t points = sizeof(G1Affine) * g1 + sizeof(G2Affine) * g2;
-  return points * copies + (s.charge_matrices ? m.memory_bytes() : 0);
+  return points * copies + (s.charge_matrices ? s.form_bytes() : 0);
 }
 
 std::optional<std::uint64_t> KeyStore::mapped_load_bytes(const std::string& key_id) {
@@ -117,8 +119,8 @@ std::optional<std::uint64_t> KeyStore::mapped_load_bytes(const std::string& key_
   if (!std::filesystem::exists(image_path(key_id), ec)) return std::nullopt;
   auto sh = shape(key_id);
   if (!sh) return std::nullopt;
-  // What stays owned: the matrices when charged with the key (key_bytes' share of them).
-  return (*sh)->charge_matrices ? (*sh)->matrices->memory_bytes() : std::uint64_t{0};
+  // What stays owned: the circuit's form when charged with the key (key_bytes' share of it).
+  return (*sh)->charge_matrices ? (*sh)->form_bytes() : std::uint64_t{0};
 }
 
 std::string KeyStore::image_path(const std::string& key_id) const {
@@ -148,7 +150,7 @@ Result<std::shared_ptr<const ProvingKeyData>> KeyStore::load(const std::string& 
   if (!bytes) return bytes.status();
   auto key = std::make_shared<Groth16Key>();
   key->bytes = *bytes;
-  key->m = (*sh)->matrices;
+  key->shape = *sh;
   if (src->kind == KeySource::Kind::seeded_setup)
     CUZK_RETURN_IF_ERROR(load_seeded(*key, key_id, *src, mapped_only));
   else
@@ -160,7 +162,13 @@ Result<std::shared_ptr<const ProvingKeyData>> KeyStore::load(const std::string& 
 
 Status KeyStore::load_seeded(Groth16Key& key, const std::string& key_id, const KeySource& src,
                              bool mapped_only) {
-  const R1csMatrices& m = *key.m;
+  // A seeded key is made by setup() over the plain matrices (a compact-only circuit has none).
+  if (!key.shape->matrices)
+    return Status(Errc::invalid_argument,
+                  key_id +
+                      ": a seeded setup needs the circuit's plain matrices, its family "
+                      "gives only the compact form");
+  const R1csMatrices& m = *key.shape->matrices;
   const std::string& path = src.path;
   const std::string sum_path = path + ".sum";
   const std::uint64_t circuit = matrices_fingerprint(m);
@@ -273,7 +281,7 @@ Status KeyStore::load_file(Groth16Key& key, const std::string& key_id, const Key
     if (img.ok()) {
       key.pk = (*img)->key();
       key.image = *img;
-      from_image = check_key_matches(key.pk, *key.m).ok() && key.pk.layout == layout;
+      from_image = check_key_matches(key.pk, key.dims()).ok() && key.pk.layout == layout;
       if (!from_image) key.image.reset();
     } else if (img.status().code() != Errc::not_found) {
       spdlog::warn("{}: {}; rebuilding the key image", key_id, img.status().to_string());
@@ -300,7 +308,7 @@ Status KeyStore::load_file(Groth16Key& key, const std::string& key_id, const Key
       key.pk = std::move(*pk);
     }
   }
-  CUZK_RETURN_IF_ERROR(check_key_matches(key.pk, *key.m));
+  CUZK_RETURN_IF_ERROR(check_key_matches(key.pk, key.dims()).with_context(key_id));
   attach_image(key, key_id, tag, from_image, mapped_only);
   return {};
 }

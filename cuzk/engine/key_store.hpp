@@ -3,14 +3,17 @@
 // moves it between, engine/srs_manager.hpp).
 //
 // Sources (circuits::KeySource, given by the key's family):
-//   seeded_setup — generated with setup() over the family's matrices, then cached as a bellperson
-//                  .params with a sidecar <...>.sum (the family's identity line, a fingerprint of
-//                  the matrices, byte count, a 64-bit hash of the file). A later load checks the
-//                  sidecar first (any mismatch or a hash failure: the key is generated again),
-//                  then decodes with the VK checked and the queries unchecked (our own cache,
-//                  hash-protected), then checks the key against the circuit.
+//   seeded_setup — generated with setup() over the family's plain matrices, then cached as a
+//                  bellperson .params with a sidecar <...>.sum (the family's identity line, a
+//                  fingerprint of the matrices, byte count, a 64-bit hash of the file). A later
+//                  load checks the sidecar first (any mismatch or a hash failure: the key is
+//                  generated again), then decodes with the VK checked and the queries unchecked
+//                  (our own cache, hash-protected), then checks the key against the circuit.
 //   zkey         — a snarkjs .zkey, points range/curve/subgroup-checked.
 //   params       — a bellperson .params read unchecked from a mapping, checked against the circuit.
+// "Checked against the circuit" (check_key_matches): the domain, ic, l, and the a / b query sizes
+// that the circuit's counts and density bitmaps give — CircuitShape::dims(), from the plain
+// matrices or the compact form alike, so a key of another circuit is refused naming the query.
 //
 // Images (formats/key_image.hpp, <cache_dir>/<image_name>): written after a key's first decode
 // or generation, bound to its source (sidecar line or the file's path, size and mtime), then
@@ -53,7 +56,10 @@ class Groth16Key final : public ProvingKeyData {
  public:
   std::uint64_t size_bytes() const override { return bytes; }
   std::uint64_t bytes = 0;
-  std::shared_ptr<const R1csMatrices> m;
+  /// The key's circuit (its family's shape): counts and densities for the proof, kept alive
+  /// with the key.
+  std::shared_ptr<const circuits::CircuitShape> shape;
+  R1csDims dims() const { return shape->dims(); }
   // The tables are owned or views of |image| (the SRS manager's mmap tier); they change only in
   // KeyStore::switch_tables, under |tier_mu| held exclusively, with no device stage on a host
   // backend.
@@ -81,7 +87,7 @@ class KeyStore {
       : opt_(std::move(opt)), families_(std::move(families)), pool_(pool), backends_(backends) {}
 
   /// Bytes load(key_id) will occupy in host memory (exact point counts of the key's layout, and
-  /// the matrices when the family charges them with the key).
+  /// the circuit's form — matrices or compact — when the family charges it with the key).
   Result<std::uint64_t> key_bytes(const std::string& key_id);
   /// Loads (or generates and caches) a key; with |mapped_only|, from its image into the mmap tier
   /// or out_of_memory.

@@ -3,20 +3,28 @@
 #include <algorithm>
 
 #include "cuzk/formats/bellperson.hpp"
+#include "cuzk/r1cs/pce_compact.hpp"
 
 namespace cuzk::engine {
 
 Status Groth16ProofSystem::evaluate_abc(const circuits::CircuitShape& shape,
                                         PartitionVectors& part) {
+  if (!shape.has_form())
+    return Status(Errc::invalid_argument,
+                  "the circuit shape has neither matrices nor compact form");
+  const std::uint64_t rows = shape.dims().num_constraints;
+  part.take_abc(rows, std::max<std::size_t>(rows, shape.domain_size));
+  if (shape.compact)
+    return pce_compact_evaluate_into(pool_, *shape.compact, part.plain_z, part.abc.a, part.abc.b,
+                                     part.abc.c);
   const R1csMatrices& m = *shape.matrices;
-  part.take_abc(m.num_constraints, std::max<std::size_t>(m.num_constraints, shape.domain_size));
   PceOptions po;
   po.plan = shape.pce.get();
   return pce_evaluate_into(pool_, m, part.plain_z, part.abc.a, part.abc.b, part.abc.c, po);
 }
 
 Result<std::string> Groth16ProofSystem::prove(const ResidentKey& rk, const ProvingKey& key,
-                                              const R1csMatrices& m, std::uint32_t k,
+                                              const R1csDims& m, std::uint32_t k,
                                               PartitionVectors& part) {
   if (!part.has_abc())
     return Status(Errc::invalid_argument, "partition " + std::to_string(k) + " has no a/b/c");

@@ -1,7 +1,7 @@
 // Groth16 as a prover uses it, knowing nothing of circuits (circuits/circuit_family.hpp) or of
 // where keys live (engine/key_store.hpp): a partition's vectors, a/b/c from z by the circuit's
-// matrices, a partition's 192-byte proof from a key resident on a backend, and the verification
-// of a job's partition proofs against the verifying key.
+// form (plain matrices or the compact form), a partition's 192-byte proof from a key resident on
+// a backend, and the verification of a job's partition proofs against the verifying key.
 #pragma once
 
 #include <bit>
@@ -108,12 +108,14 @@ class Groth16ProofSystem {
  public:
   explicit Groth16ProofSystem(ThreadPool& pool) : pool_(pool) {}
 
-  /// a = A·z, b = B·z, c = C·z of |part|'s z by |shape|'s matrices (its compiled plan when it
-  /// has one), into buffers of the domain's capacity.
+  /// a = A·z, b = B·z, c = C·z of |part|'s z by |shape|'s compact form (pce_compact_evaluate_into)
+  /// when it has one, else its matrices (their compiled plan when it has one), into buffers of
+  /// the domain's capacity. invalid_argument for a shape with neither.
   Status evaluate_abc(const circuits::CircuitShape& shape, PartitionVectors& part);
   /// The 192-byte proof of partition |k| under |key| (its tables on |rk|'s backend), whose
-  /// circuit is |m|; a/b/c are scratch afterwards (release_abc gives them back).
-  Result<std::string> prove(const ResidentKey& rk, const ProvingKey& key, const R1csMatrices& m,
+  /// circuit has the counts and densities |m|; a/b/c are scratch afterwards (release_abc gives
+  /// them back).
+  Result<std::string> prove(const ResidentKey& rk, const ProvingKey& key, const R1csDims& m,
                             std::uint32_t k, PartitionVectors& part);
   /// Public inputs of one partition (ONE excluded).
   using PartitionInputs = std::function<Result<std::vector<Fr>>(std::uint32_t k)>;

@@ -56,7 +56,7 @@ ResidentKey::~ResidentKey() {
     if (id.value != 0) (void)backend_->release_bases(id);
 }
 
-Status check_key_matches(const ProvingKey& pk, const R1csMatrices& m) {
+Status check_key_matches(const ProvingKey& pk, const R1csDims& m) {
   const std::uint64_t n = pk.domain_size;
   if (!is_power_of_two(n) || n < m.num_constraints)
     return Status(Errc::size_mismatch, "proving key domain size " + std::to_string(n) +
@@ -77,8 +77,8 @@ Status check_key_matches(const ProvingKey& pk, const R1csMatrices& m) {
       return size_error("b_g2", pk.b_g2.size(), m.num_columns());
   } else {
     if (pk.h.size() != n - 1) return size_error("h", pk.h.size(), n - 1);
-    const std::size_t na = m.num_inputs + m.a_aux_density.count();
-    const std::size_t nb = m.b_input_density.count() + m.b_aux_density.count();
+    const std::size_t na = m.a_query_points();
+    const std::size_t nb = m.b_query_points();
     if (pk.a.size() != na) return size_error("a", pk.a.size(), na);
     if (pk.b_g1.size() != nb) return size_error("b_g1", pk.b_g1.size(), nb);
     if (pk.b_g2.size() != nb) return size_error("b_g2", pk.b_g2.size(), nb);
@@ -104,7 +104,7 @@ Result<Proof> prove(ThreadPool& pool, const ResidentKey& key, const R1csMatrices
   return p;
 }
 
-Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m,
+Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1csDims& m,
                              AbcVectors abc, std::span<const Fr> z, const ProveOptions& opt) {
   CUZK_RETURN_IF_ERROR(check_key_matches(key.key(), m));
   if (z.size() != m.num_columns())
@@ -125,7 +125,7 @@ Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1c
   return proof;
 }
 
-Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m,
+Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, const R1csDims& m,
                                    std::span<Fr> abc_a, std::span<Fr> abc_b, std::span<Fr> abc_c,
                                    std::span<const Fr> z, const ProveOptions& opt) {
   (void)pool;
@@ -166,9 +166,9 @@ Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, con
       .l = key.l,
       .h = key.h};
   if (!snarkjs) {
-    in.a_aux = {.bits = m.a_aux_density.words, .base_offset = m.num_inputs};
-    in.b_input = {.bits = m.b_input_density.words, .base_offset = 0};
-    in.b_aux = {.bits = m.b_aux_density.words, .base_offset = m.b_input_density.count()};
+    in.a_aux = {.bits = m.a_aux_density->words, .base_offset = m.num_inputs};
+    in.b_input = {.bits = m.b_input_density->words, .base_offset = 0};
+    in.b_aux = {.bits = m.b_aux_density->words, .base_offset = m.b_input_density->count()};
   }
   PartitionTimings pt;
   auto sums = opt.stepwise ? be.prove_partition_steps(in, &pt) : be.prove_partition(in, &pt);

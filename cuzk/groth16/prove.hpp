@@ -23,6 +23,7 @@
 #include "cuzk/poly/ntt.hpp"
 #include "cuzk/r1cs/matrices.hpp"
 #include "cuzk/r1cs/pce.hpp"
+#include "cuzk/r1cs/r1cs_dims.hpp"
 
 namespace cuzk {
 
@@ -69,20 +70,22 @@ class ResidentKey {
   const ProvingKey* pk_ = nullptr;
 };
 
-/// size_mismatch (naming the query) unless |pk| fits the circuit |m|.
-Status check_key_matches(const ProvingKey& pk, const R1csMatrices& m);
+/// size_mismatch (naming the query) unless |pk| fits the circuit |m| (its counts and densities:
+/// plain matrices or a compact form's dims()).
+Status check_key_matches(const ProvingKey& pk, const R1csDims& m);
 
 /// A proof for witness |z| = (inputs ‖ aux), ONE first, of circuit |m| under |key|.
 /// size_mismatch when the key or witness does not fit the circuit; invalid_argument when δ is
 /// the identity. An unsatisfied witness gives a proof that does not verify (not checked here).
 Result<Proof> prove(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m,
                     std::span<const Fr> z, const ProveOptions& opt = {});
-/// The same with a/b/c already evaluated (each num_constraints long; consumed as scratch).
-Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m,
+/// The same with a/b/c already evaluated (each num_constraints long; consumed as scratch); only
+/// the circuit's counts and densities are read, so |m| may come from either form.
+Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1csDims& m,
                              AbcVectors abc, std::span<const Fr> z, const ProveOptions& opt = {});
 /// The same over spans: a, b, c each domain_size long (entries past num_constraints zero), consumed
 /// as scratch; nothing is allocated or freed for them (the engine's pinned partition vectors).
-Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, const R1csMatrices& m,
+Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, const R1csDims& m,
                                    std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
                                    std::span<const Fr> z, const ProveOptions& opt = {});
 /// Loads the key on |backend| for this one proof, then proves.

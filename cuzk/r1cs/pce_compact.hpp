@@ -34,6 +34,7 @@
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/r1cs/matrices.hpp"
 #include "cuzk/r1cs/pce.hpp"
+#include "cuzk/r1cs/r1cs_dims.hpp"
 
 namespace cuzk {
 
@@ -74,6 +75,17 @@ struct CompactR1cs {
   std::vector<std::uint32_t> task_begin;
 
   std::uint64_t num_columns() const { return num_inputs + num_aux; }
+  /// Counts and density bitmaps, as the plain matrices' (a view of this form).
+  R1csDims dims() const {
+    R1csDims d;
+    d.num_inputs = num_inputs;
+    d.num_aux = num_aux;
+    d.num_constraints = num_constraints;
+    d.a_aux_density = &a_aux_density;
+    d.b_input_density = &b_input_density;
+    d.b_aux_density = &b_aux_density;
+    return d;
+  }
   /// Builds the derived arrays and every block's plan; then validate().
   Status finalize();
   /// Structural checks: every block's matrices, segment blocks, local and slot columns in range,

@@ -4,9 +4,11 @@
 #include <bit>
 #include <filesystem>
 
-#include "cuzk/circuits/filecoin/circuit_info.hpp"
+#include "cuzk/base/clock.hpp"
 #include "cuzk/circuits/filecoin/filecoin_public_data.hpp"
-#include "cuzk/r1cs/pce_cache.hpp"
+#include "cuzk/r1cs/pce_compact.hpp"
+#include "cuzk/r1cs/pce_compact_cache.hpp"
+#include "cuzk/r1cs/pce_compact_recorder.hpp"
 #include "cuzk/r1cs/recording_cs.hpp"
 #include "cuzk/r1cs/witness_cs.hpp"
 
@@ -15,8 +17,10 @@ namespace fc = cuzk::filecoin;
 namespace fs = std::filesystem;
 namespace {
 
-// Bumped when a circuit changes (the .r1cs caches of older versions are then stale).
-constexpr const char* kMatrixCacheVersion = "cuzk-filecoin-matrices v1";
+// The circuits' identity in the compact cache's key, with the key id: bumped when a circuit or
+// the recorder's rules change (the .pce-compact files of older versions are then stale and
+// recorded again).
+constexpr const char* kCompactIdentity = "cuzk-filecoin-compact v1";
 
 // bellperson's domain: the smallest power of two holding every row (input constraints included).
 std::uint64_t domain_of(std::uint64_t rows) {
@@ -47,6 +51,11 @@ std::string FilecoinFamily::params_path(const fc::ParameterSet& set) const {
   return (fs::path(opt_.params_dir) / set.params_file()).string();
 }
 
+std::string FilecoinFamily::compact_cache_path(const std::string& key_id) const {
+  if (opt_.cache_dir.empty()) return {};
+  return (fs::path(opt_.cache_dir) / (file_safe_name(key_id) + ".pce-compact")).string();
+}
+
 Result<std::shared_ptr<const CircuitShape>> FilecoinFamily::shape(const std::string& key_id) {
   auto set = set_of(key_id);
   if (!set) return set.status();
@@ -59,60 +68,56 @@ Result<std::shared_ptr<const CircuitShape>> FilecoinFamily::shape(const std::str
     std::lock_guard lock(mu_);
     if (auto it = shapes_.find(key_id); it != shapes_.end()) return it->second;
   }
-  auto record = [&]() -> Result<R1csMatrices> {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto record = [&]() -> Result<CompactR1cs> {
     auto circuit = blank_circuit(*set);
     if (!circuit) return circuit.status();
-    RecordingConstraintSystem cs;
-    CUZK_RETURN_IF_ERROR(synthesize_circuit(**circuit, cs));
-    return std::move(cs.take().matrices);
+    ++recordings_;
+    return record_compact(**circuit);
   };
-  R1csMatrices m;
-  if (opt_.cache_dir.empty()) {
+  CompactR1cs c;
+  const std::string path = compact_cache_path(key_id);
+  if (path.empty()) {
     auto r = record();
     if (!r) return r.status().with_context(describe(*set) + " circuit");
-    m = std::move(*r);
+    c = std::move(*r);
+    spdlog::info("{}: compact form recorded in {:.2f} s ({:.1f} MB)", describe(*set),
+                 seconds_since(t0), static_cast<double>(c.memory_bytes()) / 1e6);
   } else {
-    const std::string path = (fs::path(opt_.cache_dir) / (key_id + ".r1cs")).string();
     auto r =
-        load_or_build_r1cs(path, r1cs_topology_key(key_id + " " + kMatrixCacheVersion), record);
+        load_or_build_compact(path, compact_circuit_key(key_id + " " + kCompactIdentity), record);
     if (!r) return r.status().with_context(describe(*set) + " circuit");
-    if (!r->from_cache)
-      spdlog::info("{}: matrices recorded ({})", describe(*set), r->load_error.to_string());
+    if (r->from_cache)
+      spdlog::info("{}: compact form loaded from {} in {:.2f} s ({:.1f} MB)", describe(*set), path,
+                   seconds_since(t0), static_cast<double>(r->compact.memory_bytes()) / 1e6);
+    else if (r->load_error.code() == Errc::not_found)
+      spdlog::info("{}: compact form recorded in {:.2f} s ({:.1f} MB), cached as {}",
+                   describe(*set), seconds_since(t0),
+                   static_cast<double>(r->compact.memory_bytes()) / 1e6, path);
+    else  // a stale or damaged cache, replaced
+      spdlog::warn("{}: compact form recorded again in {:.2f} s: {}", describe(*set),
+                   seconds_since(t0), r->load_error.to_string());
     if (!r->save_error.ok())
-      spdlog::warn("{}: matrix cache not written: {}", describe(*set), r->save_error.to_string());
-    m = std::move(r->matrices);
+      spdlog::warn("{}: compact cache not written: {}", describe(*set), r->save_error.to_string());
+    c = std::move(r->compact);
   }
   auto sh = std::make_shared<CircuitShape>();
-  sh->domain_size = domain_of(m.num_constraints);
-  sh->matrices = std::make_shared<const R1csMatrices>(std::move(m));
+  sh->domain_size = domain_of(c.num_constraints);
+  sh->compact = std::make_shared<const CompactR1cs>(std::move(c));
   sh->charge_matrices = true;
   std::lock_guard lock(mu_);
-  counts_[key_id] = Counts{sh->matrices->num_columns(), sh->domain_size};
   shapes_[key_id] = sh;
   return std::shared_ptr<const CircuitShape>(std::move(sh));
 }
 
-Result<FilecoinFamily::Counts> FilecoinFamily::counts(const fc::ParameterSet& set) {
-  const std::string key_id = filecoin_key_id(set);
-  {
-    std::lock_guard lock(mu_);
-    if (auto it = counts_.find(key_id); it != counts_.end()) return it->second;
-  }
-  std::lock_guard build_lock(build_mu_);
-  {
-    std::lock_guard lock(mu_);
-    if (auto it = counts_.find(key_id); it != counts_.end()) return it->second;
-  }
-  auto circuit = blank_circuit(set);
+Result<R1csMatrices> FilecoinFamily::record_matrices(const std::string& key_id) const {
+  auto set = set_of(key_id);
+  if (!set) return set.status();
+  auto circuit = blank_circuit(*set);
   if (!circuit) return circuit.status();
-  auto info = circuit_info(**circuit);
-  if (!info) return info.status().with_context(describe(set) + " circuit");
-  // Rows: the circuit's constraints and one input constraint per input, ONE included.
-  const Counts c{1 + info->public_inputs + info->aux,
-                 domain_of(info->constraints + info->public_inputs + 1)};
-  std::lock_guard lock(mu_);
-  counts_[key_id] = c;
-  return c;
+  RecordingConstraintSystem cs;
+  CUZK_RETURN_IF_ERROR(synthesize_circuit(**circuit, cs).with_context(describe(*set) + " circuit"));
+  return std::move(cs.take().matrices);
 }
 
 Result<KeySource> FilecoinFamily::key_source(const std::string& key_id) {
@@ -151,13 +156,15 @@ Result<PartitionPlan> FilecoinFamily::plan_for(const fc::ParameterSet& set,
                                                std::uint32_t partitions,
                                                std::shared_ptr<const ParsedJob> parsed) {
   CUZK_RETURN_IF_ERROR(require_key(set));
-  auto c = counts(set);
-  if (!c) return c.status();
+  // The dimensions from the circuit's compact form (recorded, or loaded from the cache, once).
+  const std::string key_id = filecoin_key_id(set);
+  auto sh = shape(key_id);
+  if (!sh) return sh.status();
   PartitionPlan p;
-  p.key_id = filecoin_key_id(set);
+  p.key_id = key_id;
   p.partitions = partitions;
-  p.columns = c->columns;
-  p.domain_size = c->domain_size;
+  p.columns = (*sh)->dims().num_columns();
+  p.domain_size = (*sh)->domain_size;
   p.parsed = std::move(parsed);
   return p;
 }

@@ -8,18 +8,24 @@
 // it is missing, so a directory holding only the 2 KiB PoRep key serves 2 KiB PoRep and refuses
 // the rest at submission.
 //
-// Circuit: the blank circuit of the set (setup: no values), recorded once (RecordingConstraintSystem
-// → R1csMatrices, bellperson's input constraints included) and shared; with a cache directory the
-// matrices are also kept as <cache_dir>/<key id>.r1cs (r1cs/pce_cache.hpp) and read back by a later
-// process. The plan's dimensions (columns = 1 + inputs + aux, domain = 2^⌈log2 rows⌉) come from the
-// recorded matrices when they exist, else from a count of the blank circuit (circuit_info: about
-// one bit per aux variable), kept per key.
+// Circuit: the blank circuit of the set (setup: no values) recorded once, straight into the compact
+// PCE form (CompactRecorder → CompactR1cs, r1cs/pce_compact.hpp; bellperson's input constraints
+// included), never as plain matrices: 77 MB for the 32 GiB PoRep partition where the plain CSR
+// takes 7 GB. shape() gives it as CircuitShape::compact (a/b/c by pce_compact_evaluate_into, the
+// key checked against its counts and densities; docs/filecoin/families.md). With a cache
+// directory the form is also kept as <cache_dir>/<key id>.pce-compact (r1cs/pce_compact_cache.hpp,
+// keyed by the key id and kCompactIdentity; rebuilt when missing, stale or corrupt) and loaded by
+// a later process (0.2 s at 32 GiB instead of 52 s of CPU recording). plan() takes the partition's
+// dimensions (columns = 1 + inputs + aux, domain = 2^⌈log2 rows⌉) from that same form, so the
+// first job of a kind records or loads it on the submit path and every later stage reuses it.
+// Plain matrices are recorded only on request (record_matrices: Groth16 setup, tests).
 //
 // Witness: partition k's circuit synthesized with the witness-only system (WitnessConstraintSystem)
 // into z = (ONE, inputs, aux) in the matrices' column order. The cancel flag is polled before and
 // after synthesis (one 32 GiB PoRep partition is tens of seconds).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -30,13 +36,14 @@
 #include "cuzk/circuits/circuit_family.hpp"
 #include "cuzk/filecoin/parameter_files.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
+#include "cuzk/r1cs/matrices.hpp"
 
 namespace cuzk::circuits::filecoin {
 
 struct FilecoinFamilyOptions {
   /// The v28 parameter files (FIL_PROOFS_PARAMETER_CACHE; builtin_families' default).
   std::string params_dir;
-  /// Recorded matrices kept as <cache_dir>/<key id>.r1cs; empty: recorded in every process.
+  /// Compact forms kept as <cache_dir>/<key id>.pce-compact; empty: recorded in every process.
   std::string cache_dir;
 };
 
@@ -48,6 +55,15 @@ class FilecoinFamily : public CircuitFamily {
   Result<KeySource> key_source(const std::string& key_id) override;
   /// The .params files of its sets present in the parameter directory.
   std::vector<KeyFile> key_files() const override;
+
+  /// The plain matrices of |key_id|'s blank circuit, recorded now (RecordingConstraintSystem;
+  /// neither kept nor cached, about 50 B per row: 6.5 GB for the 32 GiB PoRep partition): what a
+  /// Groth16 setup needs, and the slow twin of the compact form in tests.
+  Result<R1csMatrices> record_matrices(const std::string& key_id) const;
+  /// Where |key_id|'s compact form is cached; empty without a cache directory.
+  std::string compact_cache_path(const std::string& key_id) const;
+  /// Compact forms this instance recorded (not loaded from the cache), for tests and logs.
+  std::uint64_t compact_recordings() const { return recordings_.load(); }
 
   /// The parameter sets it serves, one per sector size.
   const std::vector<cuzk::filecoin::ParameterSet>& parameter_sets() const { return sets_; }
@@ -79,17 +95,12 @@ class FilecoinFamily : public CircuitFamily {
   const FilecoinFamilyOptions& options() const { return opt_; }
 
  private:
-  struct Counts {
-    std::uint64_t columns = 0, domain_size = 0;
-  };
-  Result<Counts> counts(const cuzk::filecoin::ParameterSet& set);
-
   FilecoinFamilyOptions opt_;
   std::vector<cuzk::filecoin::ParameterSet> sets_;
-  std::mutex mu_;        // shapes_, counts_
-  std::mutex build_mu_;  // one recording or count at a time
+  std::mutex mu_;        // shapes_
+  std::mutex build_mu_;  // one recording or cache load at a time
   std::map<std::string, std::shared_ptr<const CircuitShape>> shapes_;
-  std::map<std::string, Counts> counts_;
+  std::atomic<std::uint64_t> recordings_{0};
 };
 
 }  // namespace cuzk::circuits::filecoin

@@ -1,6 +1,8 @@
 // A Filecoin family end to end: WindowPoSt and WinningPoSt 2 KiB jobs built from the venus sectors
 // (CUZK_FILECOIN_DATA) proved by the engine through Groth16Prover, on the CPU backend, with a
-// registry of their own. The key is a seeded setup over the family's recorded circuit written as
+// registry of their own. The engine proves from the family's compact form (a/b/c by
+// pce_compact_evaluate_into, the key checked against its counts and densities); the key is a
+// seeded setup over the plain recording of the same circuit (record_matrices) written as
 // a bellperson .params under the v28 name (a benchmark key: the real 2 KiB parameters are not at
 // hand), so the key store finds it by name, checks it against the circuit and the finalizer
 // self-verifies every partition with the family's public inputs (WinningPoSt's larger setup is a
@@ -48,10 +50,10 @@ void expect_engine_proves(fc::PostKind kind, const JobRequest& req, const Public
   EXPECT_NE(missing.message().find(set.params_file()), std::string::npos) << missing.to_string();
   ThreadPool pool(2);
   {
-    auto shape = fam->shape(key_id);
-    ASSERT_TRUE(shape.ok()) << shape.status().to_string();
+    auto matrices = fam->record_matrices(key_id);
+    ASSERT_TRUE(matrices.ok()) << matrices.status().to_string();
     SeededRng rng(0x66616d696c79ULL);
-    auto pk = setup(*(*shape)->matrices, rng, {.pool = &pool});
+    auto pk = setup(*matrices, rng, {.pool = &pool});
     ASSERT_TRUE(pk.ok()) << pk.status().to_string();
     auto bytes = write_params(*pk, &pool);
     ASSERT_TRUE(bytes.ok());

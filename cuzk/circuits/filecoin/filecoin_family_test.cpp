@@ -7,7 +7,9 @@
 //     key_files lists what is there, and a plan whose key is missing fails naming the file;
 //   * with CUZK_FILECOIN_DATA, real requests built from the venus 2 KiB sectors (C1 envelope for
 //     PoRep, bincode vanilla proofs for WindowPoSt partitions 0 and 1, WinningPoSt and SnapDeals):
-//     each plans, every partition's witness satisfies A·z ∘ B·z = C·z of shape()'s matrices,
+//     each plans (its dimensions from shape()'s compact form, whose counts and densities are the
+//     plain recording's), every partition's witness satisfies A·z ∘ B·z = C·z of the plain
+//     matrices and the compact form's a, b, c of it equal theirs (slow twin spmv_naive),
 //     public_inputs(k) equals z[1..1+n], and a changed input leaves the system unsatisfied; bad
 //     requests (truncated C1 or vanilla proof, wrong registered proof or sector size, a vanilla
 //     proof of another sector or miner, missing randomness or commitment, tampered public data)
@@ -38,6 +40,7 @@
 #include "cuzk/filecoin/snap_prove.hpp"
 #include "cuzk/r1cs/matrices.hpp"
 #include "cuzk/r1cs/pce.hpp"
+#include "cuzk/r1cs/pce_compact.hpp"
 #include "tests/support/filecoin_data.hpp"
 
 namespace cuzk::circuits::filecoin {
@@ -144,7 +147,7 @@ class VenusFamilies : public ::testing::Test {
 
   // Plans |req|; every partition's witness satisfies the recorded matrices, its inputs are the
   // family's public inputs, and a changed input is caught.
-  static void expect_proves(CircuitFamily& fam, const JobRequest& req, std::uint32_t partitions) {
+  static void expect_proves(FilecoinFamily& fam, const JobRequest& req, std::uint32_t partitions) {
     SCOPED_TRACE(fam.name());
     auto t = Clock::now();
     auto plan = fam.plan(req);
@@ -152,16 +155,31 @@ class VenusFamilies : public ::testing::Test {
     const double plan_s = since(t);
     EXPECT_EQ(plan->partitions, partitions);
     t = Clock::now();
-    auto shape = fam.shape(plan->key_id);
+    auto shape = fam.shape(plan->key_id);  // made by plan: shared, not recorded again
     ASSERT_TRUE(shape.ok()) << shape.status().to_string();
     const double shape_s = since(t);
-    const R1csMatrices& m = *(*shape)->matrices;
     EXPECT_EQ(fam.shape(plan->key_id)->get(), shape->get());  // recorded once
-    // The plan's counts (from circuit_info) agree with the recording.
+    // The compact form only: no plain matrices held.
+    ASSERT_NE((*shape)->compact, nullptr);
+    EXPECT_EQ((*shape)->matrices, nullptr);
+    const CompactR1cs& compact = *(*shape)->compact;
+    // The slow twin: the blank circuit recorded as plain matrices. The compact form's counts and
+    // densities are the recording's, and the plan's dimensions follow from them.
+    auto plain = fam.record_matrices(plan->key_id);
+    ASSERT_TRUE(plain.ok()) << plain.status().to_string();
+    const R1csMatrices& m = *plain;
+    const R1csDims dims = (*shape)->dims();
+    EXPECT_EQ(dims.num_inputs, m.num_inputs);
+    EXPECT_EQ(dims.num_aux, m.num_aux);
+    EXPECT_EQ(dims.num_constraints, m.num_constraints);
+    EXPECT_EQ(*dims.a_aux_density, m.a_aux_density);
+    EXPECT_EQ(*dims.b_input_density, m.b_input_density);
+    EXPECT_EQ(*dims.b_aux_density, m.b_aux_density);
     EXPECT_EQ(plan->columns, m.num_columns());
     EXPECT_EQ(plan->domain_size, (*shape)->domain_size);
     EXPECT_GE(plan->domain_size, m.num_constraints);
     EXPECT_LT(plan->domain_size / 2, m.num_constraints);
+    ThreadPool pool(2);
     for (std::uint32_t k = 0; k < plan->partitions; ++k) {
       SCOPED_TRACE("partition " + std::to_string(k));
       std::vector<Fr> z;
@@ -173,7 +191,13 @@ class VenusFamilies : public ::testing::Test {
       ASSERT_EQ(z.size(), m.num_columns());
       EXPECT_TRUE(fr_is_one(z[0]));
       std::size_t bad = 0;
-      EXPECT_TRUE(abc_satisfied(spmv_naive(m, z), &bad)) << "row " << bad;
+      const AbcVectors want = spmv_naive(m, z);
+      EXPECT_TRUE(abc_satisfied(want, &bad)) << "row " << bad;
+      // The compact form's a, b, c of the real witness equal the plain matrices' (slow twin).
+      AbcVectors got;
+      for (std::vector<Fr>* v : {&got.a, &got.b, &got.c}) v->resize(m.num_constraints);
+      ASSERT_TRUE(pce_compact_evaluate_into(pool, compact, z, got.a, got.b, got.c).ok());
+      EXPECT_TRUE(got.a == want.a && got.b == want.b && got.c == want.c);
       auto inputs = fam.public_inputs(req, *plan, k);
       ASSERT_TRUE(inputs.ok()) << inputs.status().to_string();
       ASSERT_EQ(inputs->size() + 1, m.num_inputs);
@@ -251,6 +275,27 @@ TEST_F(VenusFamilies, WinningPostProves) {
 TEST_F(VenusFamilies, SnapDealsProvesEveryPartition) {
   NEED_VENUS();
   expect_proves(*update_, v.snap, fc::update_proof("StackedDrg2KiBV1")->partitions);
+}
+
+TEST_F(VenusFamilies, PlanInALaterInstanceLoadsTheCachedCircuit) {
+  NEED_VENUS();
+  // plan() takes its dimensions from the compact form: the first instance records it (and
+  // writes the cache), a second one with the same cache directory loads it and records nothing.
+  const fs::path cache = params_dir_with("venus_plan_cache", {});
+  const FilecoinFamilyOptions opt{.params_dir = dir_.string(), .cache_dir = cache.string()};
+  PostFamily first(fc::PostKind::window, opt);
+  auto p1 = first.plan(v.window0);
+  ASSERT_TRUE(p1.ok()) << p1.status().to_string();
+  EXPECT_EQ(first.compact_recordings(), 1u);
+  EXPECT_TRUE(fs::exists(first.compact_cache_path(p1->key_id)));
+  PostFamily second(fc::PostKind::window, opt);
+  auto p2 = second.plan(v.window1);
+  ASSERT_TRUE(p2.ok()) << p2.status().to_string();
+  EXPECT_EQ(second.compact_recordings(), 0u) << "the later instance recorded the circuit again";
+  EXPECT_EQ(p2->key_id, p1->key_id);
+  EXPECT_EQ(p2->columns, p1->columns);
+  EXPECT_EQ(p2->domain_size, p1->domain_size);
+  fs::remove_all(cache);
 }
 
 TEST_F(VenusFamilies, BadPorepRequestsAreRefusedAtPlan) {
