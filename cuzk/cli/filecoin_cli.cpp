@@ -17,6 +17,10 @@ FilecoinRun add_filecoin_post_vanilla(CLI::App& sub);  // filecoin_post_vanilla.
 FilecoinRun add_filecoin_synth_inputs(CLI::App& sub);  // filecoin_synth_inputs.cpp
 FilecoinRun add_filecoin_update(CLI::App& sub);        // filecoin_update.cpp
 FilecoinRun add_filecoin_snap_vanilla(CLI::App& sub);  // filecoin_snap_vanilla.cpp
+FilecoinRun add_filecoin_circuit_info(CLI::App& sub);  // filecoin_groth16_info.cpp
+FilecoinRun add_filecoin_setup(CLI::App& sub);         // filecoin_groth16_setup.cpp
+FilecoinRun add_filecoin_prove(CLI::App& sub);         // filecoin_groth16_prove.cpp
+FilecoinRun add_filecoin_verify(CLI::App& sub);        // filecoin_groth16_verify.cpp
 
 const std::vector<FilecoinCommand>& filecoin_commands() {
   static const std::vector<FilecoinCommand> table = {
@@ -38,6 +42,14 @@ const std::vector<FilecoinCommand>& filecoin_commands() {
        add_filecoin_update},
       {"snap-vanilla", "SnapDeals vanilla proofs (bincode PartitionProofs) of an updated sector",
        add_filecoin_snap_vanilla},
+      {"circuit-info", "Constraints, public inputs and aux of a Filecoin circuit (one partition)",
+       add_filecoin_circuit_info},
+      {"setup", "Groth16 .params/.vk/.meta of a Filecoin circuit under their v28 names",
+       add_filecoin_setup},
+      {"prove", "Groth16 proof of every partition (bellperson bytes, in partition order)",
+       add_filecoin_prove},
+      {"verify", "Verify a Groth16 proof against public data: exit 0 valid, 1 invalid, 2 bad input",
+       add_filecoin_verify},
   };
   return table;
 }

@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# CTest: Groth16 end to end for the Filecoin circuits at 2 KiB from the command line
+# (docs/filecoin/groth16.md). The inputs are real: venus's two 2 KiB sectors (lotus-seed,
+# StackedDrg2KiBV1; CUZK_FILECOIN_DATA/venus-2kib) are unsealed and sealed back with the data-side
+# commands, which must give the comm_r Filecoin recorded; the verifier is given those recorded
+# commitments, not ours. Usage: filecoin_groth16_smoke.sh CUZK KIND...
+#   winning, window  post-vanilla, setup, prove (CPU), verify; CI (seconds)
+#   update           update of a zero-sealed sector with venus sector 0's data, snap-vanilla, …
+#   porep            commit1 of venus sector 0, …  (update and porep: minutes, the slow test)
+# Each kind: setup writes its v28 files (names checked against rust-fil-proofs parameters.json),
+# prove gives 192 bytes per partition and the same bytes again for the same --rs-seed, verify exits
+# 0 with the public data, 1 with one public value changed, 2 on bad input. Skipped (77) without
+# CUZK_FILECOIN_DATA.
+set -u
+cuzk="$1"
+shift
+if [ -z "${CUZK_FILECOIN_DATA:-}" ]; then
+  echo "CUZK_FILECOIN_DATA is unset: the venus 2 KiB sectors are needed"
+  exit 77
+fi
+data="$CUZK_FILECOIN_DATA"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+expect() {  # expect <rc> <output substring> <cuzk args...>
+  local want=$1 needle=$2
+  shift 2
+  local t0=$SECONDS
+  "$cuzk" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [[ $rc -ne $want ]] || ! grep -qF -- "$needle" "$tmp/out" "$tmp/err"; then
+    echo "FAIL: exit $rc (want $want), looking for '$needle': cuzk $*"
+    cat "$tmp/out" "$tmp/err"
+    fail=1
+  else
+    echo "ok: exit $rc in $((SECONDS - t0)) s: $needle (cuzk ${1:-} ${2:-} ${3:-} ${4:-})"
+  fi
+}
+size_is() {  # size_is <file> <bytes>
+  local n
+  n=$(stat -c %s "$1" 2>/dev/null || echo 0)
+  if [[ $n -ne $2 ]]; then
+    echo "FAIL: $1 has $n bytes, want $2"
+    fail=1
+  fi
+}
+json_field() { sed -n "s/.*\"$1\": *\"\\([^\"]*\\)\".*/\\1/p" "$2" | head -1; }
+# The three files setup wrote for a kind must carry names rust-fil-proofs publishes.
+check_names() {
+  local f
+  for f in params vk; do
+    local path
+    path=$(json_field "$f" "$tmp/out")
+    if [[ ! -f $path ]] || ! grep -qF "\"$(basename "$path")\"" "$data/parameters.json"; then
+      echo "FAIL: setup's .$f '$path' is missing or not a name in parameters.json"
+      fail=1
+    fi
+  done
+  [[ -f $(json_field meta "$tmp/out") ]] || { echo "FAIL: no .meta"; fail=1; }
+}
+
+# venus t0106 (shared/filecoin/README.md): prover_id 0x6a, lotus-seed's ticket, porep_id 0.
+venus="$data/venus-2kib"
+prover=6a00000000000000000000000000000000000000000000000000000000000000
+ticket=79ac3dd7defaad6d40e033a1c89124df3cbefdf072868b1924e562f0d4204189
+comm_d=(2d8cd21509618ffea50330291ea4a23523e1e3a5f74ceed0dd66bd327bf51a21
+        cba50b4a44d909277ea22e76654dfa89a4ef9664d02192fc7321bbb9580b093e)
+comm_r=(6500105a4dd7673f82730262d8dcffe9edccd3cbceac7bd3c943696a09071257
+        2f889cb216b14800f68048108b46d2261073ae842074eb66656035421e5ead03)
+# replica_id = SHA-256(prover_id ‖ u64be(id) ‖ ticket ‖ comm_d ‖ porep_id), top two bits cleared.
+replica_id=(61f89482291a9dd662e9232342fbe197fb999de622060bbe5284bf4e020fe012
+            f8de114c92ff643fc6e66fde244f4d4102a2a3acfa4c8d464e0d6de66b413a1a)
+for id in 0 1; do
+  expect 0 '"comm_d"' filecoin unseal --replica "$venus/sealed/s-t0106-$id" \
+    --registered-proof StackedDrg2KiBV1 --replica-id "${replica_id[$id]}" \
+    --comm-d "${comm_d[$id]}" --out "$tmp/venus$id.bin"
+  expect 0 "\"comm_r\":\"${comm_r[$id]}\"" filecoin seal --registered-proof StackedDrg2KiBV1 \
+    --prover-id $prover --sector-id $id --ticket $ticket --data "$tmp/venus$id.bin" --out "$tmp/s$id"
+done
+params="$tmp/params"
+rand=2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a0a
+bad_rand=2b2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a0a
+
+run_window() {
+  local p=StackedDrgWindow2KiBV1
+  # 2 sectors × (1 + 10 challenges) = 22 inputs (FORMATS.md §7, generate_public_inputs).
+  expect 0 '"public_inputs": 22' filecoin circuit-info --kind window --registered-proof $p
+  expect 0 '"params_bytes"' filecoin setup --kind window --registered-proof $p --out "$params" --seed 1
+  check_names
+  local vk
+  vk=$(json_field vk "$tmp/out")
+  expect 0 '"partitions": 1' filecoin post-vanilla --kind window --registered-proof $p \
+    --sector "$tmp/s0" --sector "$tmp/s1" --randomness $rand --out "$tmp/window.vproof"
+  local prove=(filecoin prove --kind window --registered-proof $p --params "$params"
+               --vanilla "$tmp/window.vproof" --randomness $rand --rs-seed 7)
+  expect 0 '"verified": true' "${prove[@]}" --out "$tmp/window.proof"
+  size_is "$tmp/window.proof" 192
+  expect 0 '"verified": true' "${prove[@]}" --out "$tmp/window2.proof" --sector-id 0 \
+    --comm-r "${comm_r[0]}" --sector-id 1 --comm-r "${comm_r[1]}"
+  cmp -s "$tmp/window.proof" "$tmp/window2.proof" || { echo "FAIL: same --rs-seed, other bytes"; fail=1; }
+  local v=(filecoin verify --kind window --registered-proof $p --vk "$vk" --randomness $rand)
+  local pub=(--sector-id 0 --comm-r "${comm_r[0]}" --sector-id 1 --comm-r "${comm_r[1]}")
+  expect 0 '"valid": true' "${v[@]}" --proof "$tmp/window.proof" "${pub[@]}"
+  expect 0 '"valid": true' "${v[@]}" --proof "$tmp/window.proof" "${pub[@]}" --partition-index 0
+  # One public value changed at a time: the sector id, comm_r, randomness, the challenge rule.
+  expect 1 'invalid' "${v[@]}" --proof "$tmp/window.proof" --sector-id 0 --comm-r "${comm_r[0]}" \
+    --sector-id 2 --comm-r "${comm_r[1]}"
+  expect 1 'invalid' "${v[@]}" --proof "$tmp/window.proof" --sector-id 0 --comm-r "${comm_r[1]}" \
+    --sector-id 1 --comm-r "${comm_r[1]}"
+  expect 1 'invalid' filecoin verify --kind window --registered-proof $p --vk "$vk" \
+    --randomness $bad_rand --proof "$tmp/window.proof" "${pub[@]}"
+  expect 1 'invalid' filecoin verify --kind window --registered-proof StackedDrgWindow2KiBV1_2 \
+    --vk "$vk" --randomness $rand --proof "$tmp/window.proof" "${pub[@]}"
+  # Bad input: truncated proof, two proofs for one partition, damaged or missing .vk, bad flags.
+  head -c 100 "$tmp/window.proof" >"$tmp/short.proof"
+  expect 2 'multiple of 192' "${v[@]}" --proof "$tmp/short.proof" "${pub[@]}"
+  cat "$tmp/window.proof" "$tmp/window.proof" >"$tmp/double.proof"
+  expect 2 '2 proofs' "${v[@]}" --proof "$tmp/double.proof" "${pub[@]}"
+  head -c 500 "$vk" >"$tmp/short.vk"
+  expect 2 'short.vk' filecoin verify --kind window --registered-proof $p --vk "$tmp/short.vk" \
+    --randomness $rand --proof "$tmp/window.proof" "${pub[@]}"
+  expect 2 'No such file' "${v[@]}" --proof "$tmp/none.proof" "${pub[@]}"
+  expect 2 '--comm-r' "${v[@]}" --proof "$tmp/window.proof" --sector-id 0 \
+    --comm-r ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff
+  expect 2 '--sector-id' "${v[@]}" --proof "$tmp/window.proof" --sector-id 0 --comm-r "${comm_r[0]}" \
+    --sector-id 1
+  expect 2 'is not a window' filecoin verify --kind window --registered-proof StackedDrgWinning2KiBV1 \
+    --vk "$vk" --randomness $rand --proof "$tmp/window.proof" "${pub[@]}"
+  # prove refuses what does not fit: vanilla proofs of other randomness (exit 1), a sector flag
+  # that is not the proofs' (exit 1), a missing key (exit 2).
+  expect 1 'unsatisfied' filecoin prove --kind window --registered-proof $p --params "$params" \
+    --vanilla "$tmp/window.vproof" --randomness $bad_rand --out "$tmp/x.proof"
+  expect 1 'sector' "${prove[@]}" --out "$tmp/x.proof" --sector-id 0 --comm-r "${comm_r[0]}" \
+    --sector-id 5 --comm-r "${comm_r[1]}"
+  expect 2 'no proving key' filecoin prove --kind window --registered-proof $p \
+    --params "$tmp/nothing" --vanilla "$tmp/window.vproof" --randomness $rand --out "$tmp/x.proof"
+}
+
+run_winning() {
+  local p=StackedDrgWinning2KiBV1
+  # 66 sectors × (1 + 1 challenge) = 132 inputs.
+  expect 0 '"public_inputs": 132' filecoin circuit-info --kind winning --registered-proof $p
+  expect 0 '"params_bytes"' filecoin setup --kind winning --registered-proof $p --out "$params" --seed 1
+  check_names
+  local vk
+  vk=$(json_field vk "$tmp/out")
+  expect 0 '"sector_set_index"' filecoin post-vanilla --kind winning --registered-proof $p \
+    --sector "$tmp/s0" --sector "$tmp/s1" --randomness $rand --prover-id $prover \
+    --out "$tmp/winning.vproof"
+  local idx
+  idx=$(sed -n 's/.*"sector_set_index": *\([0-9]*\).*/\1/p' "$tmp/out")
+  expect 0 '"verified": true' filecoin prove --kind winning --registered-proof $p \
+    --params "$params" --vanilla "$tmp/winning.vproof" --randomness $rand --prover-id $prover \
+    --rs-seed 7 --out "$tmp/winning.proof"
+  size_is "$tmp/winning.proof" 192
+  local v=(filecoin verify --kind winning --registered-proof $p --vk "$vk" --randomness $rand
+           --prover-id $prover --proof "$tmp/winning.proof")
+  local other=$((1 - idx))
+  expect 0 '"valid": true' "${v[@]}" --sector-id "$idx" --comm-r "${comm_r[$idx]}"
+  expect 1 'invalid' "${v[@]}" --sector-id "$other" --comm-r "${comm_r[$other]}"
+  expect 1 'invalid' "${v[@]}" --sector-id "$idx" --comm-r "${comm_r[$other]}"
+  expect 2 'challenged sector alone' "${v[@]}" --sector-id 0 --comm-r "${comm_r[0]}" \
+    --sector-id 1 --comm-r "${comm_r[1]}"
+  expect 2 '--prover-id' filecoin prove --kind winning --registered-proof $p --params "$params" \
+    --vanilla "$tmp/winning.vproof" --randomness $rand --prover-id 80 --out "$tmp/x.proof"
+}
+
+run_update() {
+  local p=StackedDrg2KiBV1
+  local z32=0000000000000000000000000000000000000000000000000000000000000000
+  head -c 2048 /dev/zero >"$tmp/zero"
+  expect 0 '"comm_r"' filecoin seal --registered-proof StackedDrg2KiBV1_1 --data "$tmp/zero" \
+    --prover-id $prover --sector-id 7 --ticket $z32 --out "$tmp/cc"
+  expect 0 '"comm_r_new"' filecoin update --sector "$tmp/cc" --data "$tmp/venus0.bin" --out "$tmp/upd"
+  expect 0 '"partitions":1' filecoin snap-vanilla --sector "$tmp/upd" --out "$tmp/snap.vproof"
+  local old new d
+  old=$(json_field comm_r_old "$tmp/upd/update.json")
+  new=$(json_field comm_r_new "$tmp/upd/update.json")
+  d=$(json_field comm_d_new "$tmp/upd/update.json")
+  expect 0 '"public_inputs": 4' filecoin circuit-info --kind update --registered-proof $p
+  expect 0 '"params_bytes"' filecoin setup --kind update --registered-proof $p --out "$params" --seed 1
+  check_names
+  local vk
+  vk=$(json_field vk "$tmp/out")
+  local pub=(--comm-r-old "$old" --comm-r-new "$new" --comm-d-new "$d")
+  expect 0 '"verified": true' filecoin prove --kind update --registered-proof $p --params "$params" \
+    --vanilla "$tmp/snap.vproof" "${pub[@]}" --rs-seed 7 --out "$tmp/update.proof"
+  size_is "$tmp/update.proof" 192
+  local v=(filecoin verify --kind update --registered-proof $p --vk "$vk" --proof "$tmp/update.proof")
+  expect 0 '"valid": true' "${v[@]}" "${pub[@]}"
+  expect 0 '"valid": true' "${v[@]}" "${pub[@]}" --partition-index 0
+  expect 1 'invalid' "${v[@]}" --comm-r-old "$new" --comm-r-new "$new" --comm-d-new "$d"
+  expect 1 'invalid' "${v[@]}" "${pub[@]}" --h 2
+  expect 2 'partitions' "${v[@]}" "${pub[@]}" --partition-index 1
+  expect 2 '--comm-d-new is required' "${v[@]}" --comm-r-old "$old" --comm-r-new "$new"
+}
+
+run_porep() {
+  local p=StackedDrg2KiBV1
+  local seed=0303030303030303030303030303030303030303030303030303030303030303
+  expect 0 '"verified":true' filecoin commit1 --sector "$tmp/s0" --seed $seed --out "$tmp/c1.json"
+  # 3 + 18 per challenge × 2 challenges = 39 inputs (FORMATS.md §7).
+  expect 0 '"public_inputs": 39' filecoin circuit-info --kind porep --registered-proof $p
+  expect 0 '"params_bytes"' filecoin setup --kind porep --registered-proof $p --out "$params" --seed 1
+  check_names
+  local vk
+  vk=$(json_field vk "$tmp/out")
+  expect 0 '"verified": true' filecoin prove --kind porep --registered-proof $p --params "$params" \
+    --c1 "$tmp/c1.json" --prover-id $prover --sector-id 0 --comm-r "${comm_r[0]}" --rs-seed 7 \
+    --out "$tmp/porep.proof"
+  size_is "$tmp/porep.proof" 192
+  local v=(filecoin verify --kind porep --registered-proof $p --vk "$vk" --proof "$tmp/porep.proof"
+           --prover-id $prover --ticket $ticket --comm-d "${comm_d[0]}")
+  expect 0 '"valid": true' "${v[@]}" --sector-id 0 --comm-r "${comm_r[0]}" --seed $seed
+  expect 1 'invalid' "${v[@]}" --sector-id 0 --comm-r "${comm_r[0]}" --seed ${seed/03/04}
+  expect 1 'invalid' "${v[@]}" --sector-id 1 --comm-r "${comm_r[0]}" --seed $seed
+  expect 1 'invalid' filecoin verify --kind porep --registered-proof StackedDrg2KiBV1_1 --vk "$vk" \
+    --proof "$tmp/porep.proof" --prover-id $prover --ticket $ticket --comm-d "${comm_d[0]}" \
+    --sector-id 0 --comm-r "${comm_r[0]}" --seed $seed
+  expect 2 '--seed is required' "${v[@]}" --sector-id 0 --comm-r "${comm_r[0]}"
+  expect 2 'not of sector 1' filecoin prove --kind porep --registered-proof $p --params "$params" \
+    --c1 "$tmp/c1.json" --prover-id $prover --sector-id 1 --out "$tmp/x.proof"
+}
+
+for kind in "$@"; do
+  t0=$SECONDS
+  case $kind in
+    window) run_window ;;
+    winning) run_winning ;;
+    update) run_update ;;
+    porep) run_porep ;;
+    *) echo "unknown kind $kind"; exit 2 ;;
+  esac
+  echo "== $kind: $((SECONDS - t0)) s"
+done
+exit $fail
