@@ -182,8 +182,8 @@ bool verifies(const fs::path& params, const Public& pub, const std::string& proo
   EXPECT_TRUE(vk.ok()) << vk.status().to_string();
   if (!vk.ok()) return false;
   const PreparedVerifyingKey pvk = prepare_verifying_key(*vk);
-  auto proofs = parse_proofs(
-      std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
+  auto proofs =
+      parse_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
   EXPECT_TRUE(proofs.ok());
   if (!proofs.ok() || proofs->size() != cf::partition_count(pub)) return false;
   for (unsigned k = 0; k < proofs->size(); ++k) {
@@ -285,8 +285,8 @@ TEST_F(FilecoinGrpc, BadInputsRefusedAtSubmitWhileOtherJobsComplete) {
   {  // a truncated C1
     pb::SubmitProofRequest r = to_wire(v_->porep, "bad-c1");
     r.set_vanilla_proof(r.vanilla_proof().substr(0, r.vanilla_proof().size() / 2));
-    cases.push_back({"truncated C1", r, grpc::StatusCode::INVALID_ARGUMENT,
-                     "vanilla_proof (C1 envelope)"});
+    cases.push_back(
+        {"truncated C1", r, grpc::StatusCode::INVALID_ARGUMENT, "vanilla_proof (C1 envelope)"});
   }
   {  // a C1 of sector 0 submitted as sector 1 (its envelope says 1 too)
     JobRequest other = cf::testing::porep_request(v_->c1, 1);
@@ -335,8 +335,8 @@ TEST_F(FilecoinGrpc, BadInputsRefusedAtSubmitWhileOtherJobsComplete) {
   {  // missing randomness
     pb::SubmitProofRequest r = to_wire(v_->winning, "bad-randomness");
     r.clear_randomness();
-    cases.push_back({"missing randomness", r, grpc::StatusCode::INVALID_ARGUMENT,
-                     "randomness is missing"});
+    cases.push_back(
+        {"missing randomness", r, grpc::StatusCode::INVALID_ARGUMENT, "randomness is missing"});
   }
   {  // a registered proof of another kind
     pb::SubmitProofRequest r = to_wire(v_->window1, "bad-proof-number");
@@ -403,12 +403,13 @@ TEST_F(FilecoinGrpc, WinningPostOvertakesQueuedPartitions) {
   EXPECT_EQ(sr.queue_position(), 0u);  // ahead of every bench job in the admission order
   const pb::AwaitProofResponse win = daemon_->await("queue-winning");
   ASSERT_EQ(win.status(), pb::AwaitProofResponse::COMPLETED) << win.error_message();
-  std::printf("WinningPoSt behind %d bench-16 partitions: queue %llu ms, synthesis %llu ms, "
-              "device %llu ms, total %llu ms\n",
-              kBenchJobs * 10, static_cast<unsigned long long>(win.queue_wait_ms()),
-              static_cast<unsigned long long>(win.synthesis_ms()),
-              static_cast<unsigned long long>(win.gpu_compute_ms()),
-              static_cast<unsigned long long>(win.total_ms()));
+  std::printf(
+      "WinningPoSt behind %d bench-16 partitions: queue %llu ms, synthesis %llu ms, "
+      "device %llu ms, total %llu ms\n",
+      kBenchJobs * 10, static_cast<unsigned long long>(win.queue_wait_ms()),
+      static_cast<unsigned long long>(win.synthesis_ms()),
+      static_cast<unsigned long long>(win.gpu_compute_ms()),
+      static_cast<unsigned long long>(win.total_ms()));
   EXPECT_TRUE(verifies(daemon_->params, winning_public(*v_), win.proof()));
   // The last bench job's 10 partitions were all queued behind the WinningPoSt's one: it still
   // waits. Then the bench jobs are cancelled (their queued partitions dropped).

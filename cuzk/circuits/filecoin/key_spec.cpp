@@ -12,7 +12,8 @@ Result<fc::ParameterSet> parameter_set_of_key_spec(std::string_view spec) {
       if (filecoin_key_id(set) == spec) return set;
     return Status(Errc::invalid_argument,
                   "key " + shown + " is no published Filecoin parameter set's key id (v" +
-                      std::to_string(fc::kParameterVersion) + "-<cache id>, a .params file's stem)");
+                      std::to_string(fc::kParameterVersion) +
+                      "-<cache id>, a .params file's stem)");
   }
   const auto colon = spec.find(':');
   if (colon == std::string_view::npos)

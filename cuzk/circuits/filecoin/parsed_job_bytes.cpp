@@ -63,8 +63,6 @@ std::uint64_t WinningPostJob::bytes() const {
   return sizeof(*this) + heap(pub.proof.name) + heap(vanilla);
 }
 
-std::uint64_t SnapJob::bytes() const {
-  return sizeof(*this) + heap(pub.proof.name) + heap(proofs);
-}
+std::uint64_t SnapJob::bytes() const { return sizeof(*this) + heap(pub.proof.name) + heap(proofs); }
 
 }  // namespace cuzk::circuits::filecoin
