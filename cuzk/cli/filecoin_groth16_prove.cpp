@@ -321,6 +321,24 @@ int run_prove(const ProveFlags& f) {
   const R1csMatrices& m = *(*shape)->matrices;
   const double t_record = seconds_since(t0);
 
+  // Every request planned (inputs parsed and their vanilla proofs verified) before any proof.
+  std::vector<circuits::PartitionPlan> plans;
+  std::vector<fc::PostPublicSector> post_sectors;
+  const auto tp = std::chrono::steady_clock::now();
+  for (const JobRequest& req : *reqs) {
+    auto plan = family->plan(req);
+    if (!plan.ok())
+      return report_error(kCmd, plan.status().to_string(), exit_code_of(plan.status()));
+    if (Status s = check_porep_flags(f.pub, *plan); !s.ok())
+      return report_error(kCmd, s.to_string(), exit_code_of(s));
+    for (const fc::PostPublicSector& x : post_sectors_of(*plan)) post_sectors.push_back(x);
+    plans.push_back(std::move(*plan));
+  }
+  if (spec->kind == FilecoinKind::winning || spec->kind == FilecoinKind::window)
+    if (Status s = check_post_flags(f.pub, post_sectors); !s.ok())
+      return report_error(kCmd, s.to_string(), exit_code_of(s));
+  const double t_plan = seconds_since(tp);
+
   const auto t1 = std::chrono::steady_clock::now();
   auto source = family->key_source(key_id);
   if (!source.ok()) return report_error(kCmd, source.status().to_string());
@@ -343,25 +361,9 @@ int run_prove(const ProveFlags& f) {
   SeededRng seeded(f.rs_seed.value_or(0));
   Rng& rs_rng = f.rs_seed ? static_cast<Rng&>(seeded) : static_cast<Rng&>(os);
   std::vector<Proof> proofs;
-  double t_plan = 0, t_witness = 0, t_abc = 0, t_prove = 0, t_verify = 0;
+  double t_witness = 0, t_abc = 0, t_prove = 0, t_verify = 0;
   const circuits::CancelFlag cancel{false};
   std::vector<Fr> z;
-  // Every request planned (inputs parsed and their vanilla proofs verified) before any proof.
-  std::vector<circuits::PartitionPlan> plans;
-  std::vector<fc::PostPublicSector> post_sectors;
-  const auto tp = std::chrono::steady_clock::now();
-  for (const JobRequest& req : *reqs) {
-    auto plan = family->plan(req);
-    if (!plan.ok())
-      return report_error(kCmd, plan.status().to_string(), exit_code_of(plan.status()));
-    if (Status s = check_porep_flags(f.pub, *plan); !s.ok())
-      return report_error(kCmd, s.to_string(), exit_code_of(s));
-    for (const fc::PostPublicSector& x : post_sectors_of(*plan)) post_sectors.push_back(x);
-    plans.push_back(std::move(*plan));
-  }
-  if (Status s = check_post_flags(f.pub, post_sectors); !s.ok())
-    return report_error(kCmd, s.to_string(), exit_code_of(s));
-  t_plan = seconds_since(tp);
   for (std::size_t j = 0; j < reqs->size(); ++j) {
     const JobRequest& req = (*reqs)[j];
     const circuits::PartitionPlan* plan = &plans[j];

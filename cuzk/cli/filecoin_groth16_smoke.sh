@@ -190,7 +190,7 @@ run_update() {
   expect 0 '"valid": true' "${v[@]}" "${pub[@]}"
   expect 0 '"valid": true' "${v[@]}" "${pub[@]}" --partition-index 0
   expect 1 'invalid' "${v[@]}" --comm-r-old "$new" --comm-r-new "$new" --comm-d-new "$d"
-  expect 1 'invalid' "${v[@]}" "${pub[@]}" --h 2
+  expect 2 'not allowed' "${v[@]}" "${pub[@]}" --h 2  # 2 KiB allows h = 1 alone
   expect 2 'partitions' "${v[@]}" "${pub[@]}" --partition-index 1
   expect 2 '--comm-d-new is required' "${v[@]}" --comm-r-old "$old" --comm-r-new "$new"
 }

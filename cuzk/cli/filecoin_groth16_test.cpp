@@ -60,7 +60,9 @@ fc::PostSector seal_random_sector(std::uint64_t sector_id, std::mt19937_64& rng,
   return fc::PostSector{info, std::move(sealed.tree_r_last)};
 }
 
-std::string bytes_string(std::span<const std::uint8_t> b) { return std::string(b.begin(), b.end()); }
+std::string bytes_string(std::span<const std::uint8_t> b) {
+  return std::string(b.begin(), b.end());
+}
 
 // One PoSt job with its key: the family's plan, matrices and a seeded setup's key, written as the
 // v28 .params the family looks up.
@@ -85,12 +87,13 @@ void make_case(fc::PostKind kind, const std::string& proof_name, const fs::path&
     c.req.kind = circuits::ProofKind::window_post_partition;
     auto vanilla = fc::window_post_vanilla_proofs(proof, randomness, sectors);
     ASSERT_TRUE(vanilla.ok()) << vanilla.status().to_string();
-    for (const auto& v : *vanilla) c.req.vanilla_proofs.push_back(bytes_string(fc::write_post_sector_proof(v)));
+    for (const auto& v : *vanilla)
+      c.req.vanilla_proofs.push_back(bytes_string(fc::write_post_sector_proof(v)));
   } else {
     c.req.kind = circuits::ProofKind::winning_post;
     c.req.miner_id = 1000;
-    auto vanilla = fc::winning_post_vanilla_proof(proof, randomness,
-                                                  fc::prover_id_of_actor(1000), sectors);
+    auto vanilla =
+        fc::winning_post_vanilla_proof(proof, randomness, fc::prover_id_of_actor(1000), sectors);
     ASSERT_TRUE(vanilla.ok()) << vanilla.status().to_string();
     c.req.vanilla_proofs.push_back(bytes_string(fc::write_post_sector_proof(vanilla->proof)));
   }
@@ -137,7 +140,8 @@ class FilecoinGroth16 : public ::testing::Test {
     sectors_.push_back(seal_random_sector(11, rng, pool));
     sectors_.push_back(seal_random_sector(12, rng, pool));
     window_ = new PostCase;
-    make_case(fc::PostKind::window, "StackedDrgWindow2KiBV1_2", dir_, sectors_, rng, pool, *window_);
+    make_case(fc::PostKind::window, "StackedDrgWindow2KiBV1_2", dir_, sectors_, rng, pool,
+              *window_);
   }
   static void TearDownTestSuite() {
     delete window_;
@@ -190,9 +194,11 @@ TEST_F(FilecoinGroth16, CudaProofEqualsCpu) {
     ASSERT_TRUE(on_cpu.ok()) << on_cpu.status().to_string();
     auto on_cuda = proof_bytes(**cuda, pool, *c, r, s);
     ASSERT_TRUE(on_cuda.ok()) << on_cuda.status().to_string();
-    EXPECT_EQ(*on_cuda, *on_cpu) << c->plan.key_id << ": CUDA and CPU proofs differ; seed=" << seed_;
+    EXPECT_EQ(*on_cuda, *on_cpu) << c->plan.key_id
+                                 << ": CUDA and CPU proofs differ; seed=" << seed_;
     const Proof proof = parse_proofs(*on_cuda).value()[0];
-    EXPECT_TRUE(verify(prepare_verifying_key(c->pk.vk), c->inputs, proof).value()) << c->plan.key_id;
+    EXPECT_TRUE(verify(prepare_verifying_key(c->pk.vk), c->inputs, proof).value())
+        << c->plan.key_id;
   }
 }
 
