@@ -1,15 +1,15 @@
 #include "cuzk/server/submit.hpp"
 
-#include <chrono>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <span>
 #include <sstream>
 
 #include "cuzk/base/status.hpp"
-#include "cuzk/filecoin/curio_c1_request.hpp"
 #include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/curio_c1_request.hpp"
 #include "cuzk/filecoin/node.hpp"
 #include "cuzk/filecoin/post_vanilla_proof.hpp"
 #include "cuzk/filecoin/registered_proof.hpp"
@@ -51,8 +51,8 @@ Result<std::uint64_t> proof_number(const std::string& kind, const std::string& t
   auto p = fc::post_proof(text);
   if (!p) return p.status();
   if ((p->kind == fc::PostKind::winning) != (kind == "winning"))
-    return Status(Errc::invalid_argument, "--registered-proof " + text + " is not a " + kind +
-                                              " PoSt proof");
+    return Status(Errc::invalid_argument,
+                  "--registered-proof " + text + " is not a " + kind + " PoSt proof");
   return fc::post_proof_number(*p);
 }
 
