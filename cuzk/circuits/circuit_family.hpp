@@ -43,6 +43,9 @@ namespace cuzk::circuits {
 class ParsedJob {
  public:
   virtual ~ParsedJob() = default;
+  /// Host bytes it holds (the object and what it owns); the engine charges them to the input
+  /// budget with the request's bytes while the job lives. 0: nothing worth counting.
+  virtual std::uint64_t bytes() const { return 0; }
 };
 
 /// The plan of one job.

@@ -1,6 +1,6 @@
 // cuzk: the command-line entry point. Every subcommand is a library call: demo and microbench
-// (cli/demo.hpp, cli/microbench.hpp), setup, prove and verify (cli/offline.hpp); daemon and bench
-// (server/cli_commands.hpp) are the program cuzk-grpc beside this one (cli/grpc_main.cpp), which
+// (cli/demo.hpp, cli/microbench.hpp), setup, prove and verify (cli/offline.hpp); daemon, bench and
+// submit (server/cli_commands.hpp) are the program cuzk-grpc beside this one (cli/grpc_main.cpp), which
 // cuzk runs in its place, so that the other commands start without the gRPC libraries.
 // NOTE (engine engineer): reconstructed after an accidental overwrite; see CMakeLists.txt.
 #include <unistd.h>
@@ -37,7 +37,8 @@ int run_grpc_program(char** argv) {
 
 int main(int argc, char** argv) {
 #ifdef CUZK_GRPC_PROGRAM
-  if (argc >= 2 && (std::strcmp(argv[1], "daemon") == 0 || std::strcmp(argv[1], "bench") == 0))
+  if (argc >= 2 && (std::strcmp(argv[1], "daemon") == 0 || std::strcmp(argv[1], "bench") == 0 ||
+                    std::strcmp(argv[1], "submit") == 0))
     return run_grpc_program(argv);
 #endif
   CLI::App app{"cuzk: a Groth16 proving engine over BLS12-381"};
@@ -63,10 +64,12 @@ int main(int argc, char** argv) {
   cuzk::cli::add_filecoin_commands(app, filecoin);
 
 #ifdef CUZK_GRPC_PROGRAM
-  // Listed for --help only: main hands both to cuzk-grpc before parsing.
+  // Listed for --help only: main hands them to cuzk-grpc before parsing.
   app.add_subcommand("daemon",
                      "Run the proving daemon (gRPC cuzk.v1.ProvingEngine; `cuzk daemon --help`)");
   app.add_subcommand("bench", "Benchmark client for a running daemon (`cuzk bench --help`)");
+  app.add_subcommand("submit",
+                     "Prove one Filecoin proof through a running daemon (`cuzk submit --help`)");
 #endif
 
   try {

@@ -50,6 +50,7 @@
 #include "cuzk/groth16/rng.hpp"
 #include "cuzk/groth16/verify.hpp"
 #include "cuzk/r1cs/pce.hpp"
+#include "cuzk/r1cs/pce_compact.hpp"
 
 namespace cuzk::cli {
 namespace {
@@ -270,12 +271,18 @@ std::vector<fc::PostPublicSector> post_sectors_of(const circuits::PartitionPlan&
   return {};
 }
 
-// The witness's a/b/c, every row checked: unsatisfied naming the first row that fails.
-Result<AbcVectors> checked_abc(ThreadPool& pool, const R1csMatrices& m, std::span<const Fr> z,
-                               std::uint32_t k) {
-  auto abc = pce_evaluate(pool, m, z);
-  if (!abc.ok()) return abc.status();
-  if (std::size_t bad = 0; !abc_satisfied(*abc, &bad))
+// The witness's a/b/c from the family's compact form (as the daemon evaluates them), every row
+// checked: unsatisfied naming the first row that fails.
+Result<AbcVectors> checked_abc(ThreadPool& pool, const circuits::CircuitShape& shape,
+                               std::span<const Fr> z, std::uint32_t k) {
+  const R1csDims m = shape.dims();
+  AbcVectors abc;
+  for (auto* v : {&abc.a, &abc.b, &abc.c}) v->resize(m.num_constraints);
+  Status st = shape.compact
+                  ? pce_compact_evaluate_into(pool, *shape.compact, z, abc.a, abc.b, abc.c)
+                  : pce_evaluate_into(pool, *shape.matrices, z, abc.a, abc.b, abc.c);
+  if (!st.ok()) return st;
+  if (std::size_t bad = 0; !abc_satisfied(abc, &bad))
     return Status(Errc::unsatisfied,
                   "partition " + std::to_string(k) + ": the witness does not satisfy constraint " +
                       std::to_string(bad) + " of " + std::to_string(m.num_constraints) +
@@ -318,7 +325,8 @@ int run_prove(const ProveFlags& f) {
         kCmd, "no proving key " + params_path + " (cuzk filecoin setup --out DIR writes one)");
   auto shape = family->shape(key_id);
   if (!shape.ok()) return report_error(kCmd, shape.status().to_string());
-  const R1csMatrices& m = *(*shape)->matrices;
+  const circuits::CircuitShape& circuit = **shape;
+  const R1csDims m = circuit.dims();
   const double t_record = seconds_since(t0);
 
   // Every request planned (inputs parsed and their vanilla proofs verified) before any proof.
@@ -374,7 +382,7 @@ int run_prove(const ProveFlags& f) {
         return report_error(kCmd, s.to_string(), exit_code_of(s));
       t_witness += seconds_since(tw);
       auto ta = std::chrono::steady_clock::now();
-      auto abc = checked_abc(pool, m, z, k);
+      auto abc = checked_abc(pool, circuit, z, k);
       if (!abc.ok())
         return report_error(kCmd, abc.status().to_string(), exit_code_of(abc.status()));
       t_abc += seconds_since(ta);

@@ -57,10 +57,10 @@ int run_setup(const SetupFlags& f) {
 
   const auto t0 = std::chrono::steady_clock::now();
   // The matrices as the prover's family records them (one definition of the blank circuit).
-  auto shape =
-      make_family(*spec, f.out)->shape(circuits::filecoin::filecoin_key_id(spec->parameters));
-  if (!shape.ok()) return report_error(kCmd, shape.status().to_string());
-  const R1csMatrices* m = (*shape)->matrices.get();
+  auto matrices = make_family(*spec, f.out)
+                      ->record_matrices(circuits::filecoin::filecoin_key_id(spec->parameters));
+  if (!matrices.ok()) return report_error(kCmd, matrices.status().to_string());
+  const R1csMatrices* m = &*matrices;
   const double t_record = seconds_since(t0);
 
   const auto t1 = std::chrono::steady_clock::now();

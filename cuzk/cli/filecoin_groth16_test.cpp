@@ -70,7 +70,7 @@ struct PostCase {
   std::unique_ptr<cf::PostFamily> family;
   JobRequest req;
   circuits::PartitionPlan plan;
-  std::shared_ptr<const circuits::CircuitShape> shape;
+  R1csMatrices matrices;  ///< plain, as setup and the slow prover take them
   ProvingKey pk;
   std::vector<Fr> z, inputs;
 };
@@ -98,11 +98,11 @@ void make_case(fc::PostKind kind, const std::string& proof_name, const fs::path&
     c.req.vanilla_proofs.push_back(bytes_string(fc::write_post_sector_proof(vanilla->proof)));
   }
   const fc::ParameterSet set = fc::post_parameters(kind, proof.size);
-  auto shape = c.family->shape(cf::filecoin_key_id(set));
-  ASSERT_TRUE(shape.ok()) << shape.status().to_string();
-  c.shape = *shape;
+  auto matrices = c.family->record_matrices(cf::filecoin_key_id(set));
+  ASSERT_TRUE(matrices.ok()) << matrices.status().to_string();
+  c.matrices = std::move(*matrices);
   SeededRng setup_rng(rng());
-  auto pk = setup(*c.shape->matrices, setup_rng, {.pool = &pool});
+  auto pk = setup(c.matrices, setup_rng, {.pool = &pool});
   ASSERT_TRUE(pk.ok()) << pk.status().to_string();
   c.pk = std::move(*pk);
   auto img = write_params(c.pk, &pool);
@@ -123,7 +123,7 @@ Result<std::vector<std::uint8_t>> proof_bytes(Backend& backend, ThreadPool& pool
                                               const Fr& r, const Fr& s) {
   auto key = ResidentKey::load(backend, c.pk);
   if (!key.ok()) return key.status();
-  auto proof = prove(pool, **key, *c.shape->matrices, c.z, {.r = r, .s = s});
+  auto proof = prove(pool, **key, c.matrices, c.z, {.r = r, .s = s});
   if (!proof.ok()) return proof.status();
   const Proof one[1] = {*proof};
   return write_proofs(one);

@@ -1,5 +1,5 @@
-// cuzk-grpc: the gRPC commands of `cuzk`, `cuzk daemon` and `cuzk bench` (server/cli_commands.hpp).
-// `cuzk` runs this program, installed beside it, for those two, so that the offline commands start
+// cuzk-grpc: the gRPC commands of `cuzk`, `cuzk daemon`, `cuzk bench` and `cuzk submit`
+// (server/cli_commands.hpp). `cuzk` runs this program, installed beside it, for those three, so that the offline commands start
 // without loading gRPC, protobuf, abseil, OpenSSL and the engine's libraries (61 shared libraries,
 // ≈ 775 page faults at every start, against 6 and ≈ 145; docs/perf/groth16.md Version 8). argv is
 // cuzk's: the usage lines read `cuzk daemon …`.

@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "cuzk/circuits/circuit_family.hpp"
 #include "cuzk/engine/engine_parts.hpp"
 
 namespace cuzk::engine {
@@ -71,11 +72,13 @@ Result<InputCharge> Engine::charge_input(std::uint64_t n) {
                     " bytes used); retry later");
 }
 
-std::shared_ptr<const Engine::JobInput> Engine::make_input(JobRequest req, Priority p,
-                                                           bool required, InputCharge charge) {
+std::shared_ptr<const Engine::JobInput> Engine::make_input(
+    JobRequest req, Priority p, bool required, InputCharge charge,
+    std::shared_ptr<const circuits::ParsedJob> parsed) {
   auto in = std::make_shared<JobInput>();
-  std::uint64_t n = req.payload_bytes();
+  std::uint64_t n = req.payload_bytes() + (parsed ? parsed->bytes() : 0);
   in->req = std::move(req);
+  in->parsed = std::move(parsed);
   if (opt_.input_budget == 0 || n == 0) return in;
   if (charge.bytes() >= n) {
     charge.shrink_to(n);

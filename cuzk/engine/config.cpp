@@ -418,11 +418,22 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
   }
   {
     Reader r{section("filecoin"), "filecoin", origin, {}};
-    r.only({"parameter_cache", "parameter_manifest", "verify_parameters"});
+    r.only({"parameter_cache", "parameter_manifest", "verify_parameters", "self_check", "preload"});
     r.str("parameter_cache", c.filecoin_parameter_cache);
     r.str("parameter_manifest", c.filecoin_parameter_manifest);
     r.str("verify_parameters", c.filecoin_verify_parameters);
+    r.str("self_check", c.filecoin_self_check);
+    r.strings("preload", c.filecoin_preload);
     CUZK_RETURN_IF_ERROR(r.err);
+    if (c.filecoin_self_check != "always" && c.filecoin_self_check != "off")
+      return Status(Errc::invalid_argument,
+                    origin + ": filecoin.self_check must be \"always\" or \"off\"");
+    for (const std::string& k : c.filecoin_preload)
+      if (k.empty())
+        return Status(Errc::invalid_argument,
+                      origin +
+                          ": filecoin.preload: an empty entry (write \"porep:32GiB\" or a "
+                          "key id \"v28-…\")");
     if (c.filecoin_verify_parameters != "off" && c.filecoin_verify_parameters != "on-start")
       return Status(Errc::invalid_argument,
                     origin + ": filecoin.verify_parameters must be \"off\" or \"on-start\"");

@@ -81,6 +81,12 @@ struct DaemonConfig {
   std::string filecoin_parameter_cache;     ///< empty = $FIL_PROOFS_PARAMETER_CACHE or the default
   std::string filecoin_parameter_manifest;  ///< parameters.json; empty = none
   std::string filecoin_verify_parameters = "off";  ///< off | on-start (needs the manifest)
+  /// always: every proof of a Filecoin proof kind is verified before it is answered, whatever
+  /// engine.self_verify says; off: never (benchmarks only).
+  std::string filecoin_self_check = "always";
+  /// Keys loaded at start: "<kind>:<size>" (porep|winning|window|update, "32GiB") or a key id
+  /// ("v28-…"); resolved and checked on disk by the daemon. Others load when a job needs them.
+  std::vector<std::string> filecoin_preload;
 };
 
 /// Parses TOML text; |origin| names it in errors.

@@ -214,14 +214,19 @@ TEST(Config, FilecoinSection) {
   EXPECT_EQ(d->filecoin_parameter_cache, "");  // $FIL_PROOFS_PARAMETER_CACHE or the default
   EXPECT_EQ(d->filecoin_parameter_manifest, "");
   EXPECT_EQ(d->filecoin_verify_parameters, "off");
+  EXPECT_EQ(d->filecoin_self_check, "always");
+  EXPECT_TRUE(d->filecoin_preload.empty());
 
   auto c = parse_config(
       "[filecoin]\nparameter_cache = \"/srv/params\"\nparameter_manifest = "
-      "\"/srv/parameters.json\"\nverify_parameters = \"on-start\"\n");
+      "\"/srv/parameters.json\"\nverify_parameters = \"on-start\"\nself_check = \"off\"\n"
+      "preload = [\"porep:32GiB\", \"v28-x\"]\n");
   ASSERT_TRUE(c.ok()) << c.status().to_string();
   EXPECT_EQ(c->filecoin_parameter_cache, "/srv/params");
   EXPECT_EQ(c->filecoin_parameter_manifest, "/srv/parameters.json");
   EXPECT_EQ(c->filecoin_verify_parameters, "on-start");
+  EXPECT_EQ(c->filecoin_self_check, "off");
+  EXPECT_EQ(c->filecoin_preload, (std::vector<std::string>{"porep:32GiB", "v28-x"}));
 
   struct Case {
     const char* toml;
@@ -232,6 +237,9 @@ TEST(Config, FilecoinSection) {
       {"[filecoin]\nverify_parameters = \"on-start\"\n", "needs filecoin.parameter_manifest"},
       {"[filecoin]\nparameter_cache = 5\n", "filecoin.parameter_cache"},
       {"[filecoin]\nparams = \"/x\"\n", "unknown key 'filecoin.params'"},
+      {"[filecoin]\nself_check = \"on\"\n", "filecoin.self_check must be"},
+      {"[filecoin]\npreload = [\"\"]\n", "filecoin.preload: an empty entry"},
+      {"[filecoin]\npreload = 3\n", "filecoin.preload"},
   };
   for (const auto& t : cases) {
     auto e = parse_config(t.toml, "cuzk.toml");

@@ -31,7 +31,7 @@ void Engine::synthesis_loop() {
     if (job->stop) continue;
     ++synthesizing_;
     auto t0 = Clock::now();
-    auto r = job->prover->synthesize(item.in->req, job->plan, item.k, job->stop);
+    auto r = job->prover->synthesize(item.in->req, item.in->plan_for(job->plan), item.k, job->stop);
     job->synth_ms += ms_between(t0, Clock::now());
     --synthesizing_;
     if (!r) {

@@ -216,7 +216,8 @@ Status Engine::start() {
                                      : Result<JobPlan>(Status(Errc::bad_encoding, load_error));
       job->circuit_id = r.req.circuit_id;
       // A resumed job's input is charged when it fits; it runs either way (it was accepted).
-      job->input = make_input(std::move(r.req), job->prio, /*required=*/false);
+      job->input = make_input(std::move(r.req), job->prio, /*required=*/false, {},
+                              plan ? plan->parsed : nullptr);
       jobs_[job->id] = job;
       ++client_pending_[job->client];
       ++pending_total_;
@@ -226,6 +227,7 @@ Status Engine::start() {
       }
       job->prover = prover;
       job->plan = *plan;
+      job->plan.parsed = nullptr;  // held by job->input
       job->parts.resize(job->plan.partitions);
       job->have.assign(job->plan.partitions, false);
       job->devices = devices_for(job->circuit_id);
@@ -335,12 +337,10 @@ PartitionProver* Engine::find_prover(const JobRequest& req) const {
 Result<Engine::PreloadResult> Engine::preload(const std::string& circuit_id) {
   PartitionProver* p = find_prover(circuit_id);
   if (!p) return Status(Errc::not_found, "no registered circuit " + shown(circuit_id));
-  JobRequest probe;
-  probe.circuit_id = circuit_id;
-  auto plan = p->plan(probe);
-  if (!plan) return plan.status();
+  auto key_id = p->key_of(circuit_id);
+  if (!key_id) return key_id.status();
   PreloadResult r;
-  r.already_loaded = srs_.is_loaded(plan->key_id);
+  r.already_loaded = srs_.is_loaded(*key_id);
   std::shared_ptr<SrsLease> lease;
   auto deadline = Clock::now() + std::chrono::seconds(60);
   for (;;) {
@@ -348,14 +348,14 @@ Result<Engine::PreloadResult> Engine::preload(const std::string& circuit_id) {
       std::lock_guard lock(mu_);
       if (stopping_) return Status(Errc::cancelled, "the daemon is shutting down");
     }
-    auto l = srs_.acquire(plan->key_id, *p, Priority::high);
+    auto l = srs_.acquire(*key_id, *p, Priority::high);
     if (l) {
       lease = *l;
       break;
     }
     if (l.status().code() != Errc::out_of_memory) return l.status();
     if (Clock::now() > deadline)
-      return Status(Errc::out_of_memory, "no room in the memory budget for key " + plan->key_id);
+      return Status(Errc::out_of_memory, "no room in the memory budget for key " + *key_id);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   auto t0 = Clock::now();
@@ -374,11 +374,9 @@ Result<Engine::PreloadResult> Engine::preload(const std::string& circuit_id) {
 Result<std::uint64_t> Engine::evict(const std::string& circuit_id) {
   PartitionProver* p = find_prover(circuit_id);
   if (!p) return Status(Errc::not_found, "no registered circuit " + shown(circuit_id));
-  JobRequest probe;
-  probe.circuit_id = circuit_id;
-  auto plan = p->plan(probe);
-  if (!plan) return plan.status();
-  return srs_.evict(plan->key_id);
+  auto key_id = p->key_of(circuit_id);
+  if (!key_id) return key_id.status();
+  return srs_.evict(*key_id);
 }
 
 }  // namespace cuzk::engine

@@ -240,10 +240,12 @@ class Engine {
   /// Reserves |bytes| of inputs at priority |p| (freeing kept buffers when that helps); an empty
   /// charge when they do not fit.
   InputCharge try_charge(std::uint64_t bytes, Priority p);
-  /// Wraps a request with its input reservation, taken from |charge| when it holds enough;
-  /// nullptr when |required| and it does not fit.
-  std::shared_ptr<const JobInput> make_input(JobRequest req, Priority p, bool required,
-                                             InputCharge charge = {});
+  /// Wraps a request and its parsed input with their input reservation (the request's bytes
+  /// and the parsed job's, ParsedJob::bytes), taken from |charge| when it holds enough; nullptr
+  /// when |required| and it does not fit.
+  std::shared_ptr<const JobInput> make_input(
+      JobRequest req, Priority p, bool required, InputCharge charge = {},
+      std::shared_ptr<const circuits::ParsedJob> parsed = nullptr);
   void wake();
   /// Frees the buffers every prover keeps for reuse; the bytes given back to the budget.
   std::uint64_t release_kept_buffers();

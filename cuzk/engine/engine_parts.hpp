@@ -22,6 +22,15 @@ namespace cuzk::engine {
 struct Engine::JobInput {
   JobRequest req;
   InputCharge charge;
+  /// The prover's parsed input (JobPlan::parsed, moved here from the job's plan at submit): it
+  /// lives and is charged as long as the request, not as long as the finished job is kept.
+  std::shared_ptr<const circuits::ParsedJob> parsed;
+  /// |plan| with the parsed input, for the stages that hand it to the prover.
+  JobPlan plan_for(const JobPlan& plan) const {
+    JobPlan p = plan;
+    p.parsed = parsed;
+    return p;
+  }
 };
 
 struct Engine::Job {

@@ -14,13 +14,14 @@ void Engine::finalize_loop() {
     std::string proof;
     for (auto& p : job->parts) proof += p;
     Status st;
-    if (opt_.self_verify) {
+    if (job->plan.self_verify.value_or(opt_.self_verify)) {
       auto lease = lease_of(*job);
       auto key =
           lease
               ? lease->wait()
               : Result<std::shared_ptr<const ProvingKeyData>>(Status(Errc::cancelled, "job ended"));
-      st = key ? job->prover->verify_job(**key, in->req, job->plan, proof) : key.status();
+      st = key ? job->prover->verify_job(**key, in->req, in->plan_for(job->plan), proof)
+               : key.status();
     }
     in.reset();
     --finalizing_;

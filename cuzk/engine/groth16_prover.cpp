@@ -12,6 +12,9 @@ namespace {
 struct FamilyJob final : circuits::ParsedJob {
   circuits::CircuitFamily* family = nullptr;
   circuits::PartitionPlan plan;
+  std::uint64_t bytes() const override {
+    return sizeof(*this) + (plan.parsed ? plan.parsed->bytes() : 0);
+  }
 };
 
 }  // namespace
@@ -98,6 +101,7 @@ Result<JobPlan> Groth16Prover::plan_of(circuits::CircuitFamily& family,
   // column) until the partition is done.
   p.abc_bytes = 3 * sizeof(Fr) * fp->domain_size;
   p.partition_bytes = p.abc_bytes + sizeof(Fr) * fp->columns;
+  if (req.kind != ProofKind::unspecified) p.self_verify = opt_.proof_kind_self_verify;
   auto job = std::make_shared<FamilyJob>();
   job->family = &family;
   job->plan = std::move(*fp);
@@ -114,6 +118,12 @@ Result<JobPlan> Groth16Prover::plan(const JobRequest& req) {
     return Status(Errc::not_found, "unknown circuit '" + req.circuit_id + "'");
   }
   return plan_of(*f, req);
+}
+
+Result<std::string> Groth16Prover::key_of(const std::string& circuit_id) {
+  auto f = family_of(circuit_id);
+  if (!f) return f.status();
+  return circuit_id;
 }
 
 namespace {

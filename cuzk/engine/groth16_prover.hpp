@@ -56,6 +56,10 @@ struct Groth16ProverOptions : circuits::FamilyOptions {
   /// Key images (formats/key_image.hpp) in cache_dir: written after a key's first decode or
   /// generation, then mapped instead of decoded; they back the SRS manager's mmap tier.
   bool key_images = true;
+  /// Self-verification of jobs with a proof kind (cuzk.v1's Filecoin kinds; config
+  /// [filecoin] self_check): true verifies every such proof before it is answered, false never,
+  /// unset follows the engine's self_verify. Jobs naming a circuit_id follow the engine.
+  std::optional<bool> proof_kind_self_verify = true;
   /// The families to serve instead of the built-in ones (null: circuits::builtin_families).
   std::shared_ptr<const circuits::Registry> families;
 };
@@ -69,6 +73,8 @@ class Groth16Prover final : public PartitionProver {
   bool supports(const std::string& circuit_id) const override;
   bool accepts(const JobRequest& req) const override;
   Result<JobPlan> plan(const JobRequest& req) override;
+  /// Every family's circuit ids are key ids (bench-<K>, a circom id, a Filecoin "v28-…").
+  Result<std::string> key_of(const std::string& circuit_id) override;
   Result<std::uint64_t> key_bytes(const std::string& key_id) override;
   Result<std::shared_ptr<const ProvingKeyData>> load_key(const std::string& key_id) override;
   Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest& req,

@@ -132,7 +132,9 @@ Result<SubmitResult> Engine::submit(JobRequest req, const Caller& caller, InputC
   job->submitted_unix_ms = unix_ms();
   job->label = kind_label(req);
   job->circuit_id = req.circuit_id;
-  job->input = make_input(std::move(req), job->prio, /*required=*/true, std::move(charge));
+  // The parsed input goes with the request (charged with it, freed when the last stage lets go).
+  job->input = make_input(std::move(req), job->prio, /*required=*/true, std::move(charge),
+                          std::move(job->plan.parsed));
   if (!job->input)
     return Status(Errc::out_of_memory, "no room for this job's input now (" +
                                            std::to_string(input_bytes_.load()) +

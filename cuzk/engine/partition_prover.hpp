@@ -39,6 +39,9 @@ struct JobPlan {
   std::uint32_t partitions = 1;
   std::uint64_t partition_bytes = 0;  ///< host bytes of one synthesized partition, a/b/c included
   std::uint64_t abc_bytes = 0;        ///< of which a/b/c, freed right after the device stage
+  /// Whether the finalizer verifies the job's proof before answering; unset: the engine's
+  /// EngineOptions::self_verify.
+  std::optional<bool> self_verify;
   /// The prover's per-job state (the input parsed once at plan time); opaque to the engine, which
   /// keeps it with the job and hands it back to synthesize and verify_job.
   std::shared_ptr<const circuits::ParsedJob> parsed;
@@ -96,6 +99,15 @@ class PartitionProver {
   }
   /// Validates a request and returns its plan; errors are the client's (INVALID_ARGUMENT).
   virtual Result<JobPlan> plan(const JobRequest& req) = 0;
+  /// The proving key |circuit_id| names (PreloadSRS, EvictSRS): by default the key of a plan of
+  /// a request naming it and nothing else.
+  virtual Result<std::string> key_of(const std::string& circuit_id) {
+    JobRequest probe;
+    probe.circuit_id = circuit_id;
+    auto p = plan(probe);
+    if (!p) return p.status();
+    return p->key_id;
+  }
   /// Bytes that load_key(key_id) will occupy.
   virtual Result<std::uint64_t> key_bytes(const std::string& key_id) = 0;
   /// Loads (or generates and caches) a proving key.

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "cuzk/engine/fake_prover.hpp"
+#include "cuzk/server/client_channel.hpp"
 #include "cuzk/server/prover.grpc.pb.h"
 
 namespace cuzk::server {
@@ -22,34 +23,12 @@ namespace {
 namespace pb = ::cuzk::v1;
 using Clock = std::chrono::steady_clock;
 
-std::string read_all(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 std::shared_ptr<grpc::Channel> make_channel(const BenchOptions& o) {
-  grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(static_cast<int>(o.max_message_bytes));
-  args.SetMaxSendMessageSize(static_cast<int>(o.max_message_bytes));
-  std::string target = o.addr;
-  if (target.rfind("tcp://", 0) == 0) target = target.substr(6);
-  if (!target.empty() && target[0] == ':') target = "127.0.0.1" + target;
-  // gRPC reads unix://x as an authority; a relative path must be written unix:x.
-  if (target.rfind("unix://", 0) == 0 && target.size() > 7 && target[7] != '/')
-    target = "unix:" + target.substr(7);
-  std::shared_ptr<grpc::ChannelCredentials> creds = grpc::InsecureChannelCredentials();
-  if (!o.tls_ca.empty()) {
-    grpc::SslCredentialsOptions so;
-    so.pem_root_certs = read_all(o.tls_ca);
-    if (!o.tls_cert.empty()) {
-      so.pem_cert_chain = read_all(o.tls_cert);
-      so.pem_private_key = read_all(o.tls_key);
-    }
-    creds = grpc::SslCredentials(so);
-  }
-  return grpc::CreateCustomChannel(target, creds, args);
+  return make_client_channel(ClientChannelOptions{.addr = o.addr,
+                                                  .tls_ca = o.tls_ca,
+                                                  .tls_cert = o.tls_cert,
+                                                  .tls_key = o.tls_key,
+                                                  .max_message_bytes = o.max_message_bytes});
 }
 
 struct JobRecord {

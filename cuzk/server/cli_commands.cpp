@@ -60,6 +60,42 @@ void add_server_commands(CLI::App& app, ServerCommands& sc) {
   auto* evict = bench->add_subcommand("evict", "Evict a circuit's proving key");
   evict->add_option("-c,--circuit,circuit", b.circuit, "Circuit id")->required();
   bench->add_subcommand("metrics", "Print GetMetrics (Prometheus text)");
+
+  SubmitOptions& s = sc.submit_opt;
+  auto* submit = sc.submit = app.add_subcommand(
+      "submit", "Prove one Filecoin proof through a running daemon (as Curio's client sends it)");
+  submit->add_option("-a,--addr", s.addr, "Daemon address (unix://path or host:port)")
+      ->capture_default_str();
+  submit->add_option("--tls-ca", s.tls_ca, "CA certificate (PEM): use TLS");
+  submit->add_option("--tls-cert", s.tls_cert, "Client certificate (PEM) for mutual TLS");
+  submit->add_option("--tls-key", s.tls_key, "Client key (PEM) for mutual TLS");
+  submit->add_option("--kind", s.kind, "porep | winning | window | update")
+      ->required()
+      ->check(CLI::IsMember({"porep", "winning", "window", "update"}));
+  submit->add_option("--registered-proof", s.registered_proof,
+                     "The proof: a filecoin-proofs-api name (StackedDrg2KiBV1_1, "
+                     "StackedDrgWindow2KiBV1_2) or Go's abi number (porep: default the C1's)");
+  submit->add_option("--c1", s.c1, "porep: a C1 output JSON or Curio's C2 envelope")
+      ->check(CLI::ExistingFile);
+  submit
+      ->add_option("--vanilla", s.vanilla,
+                   "winning/window: FallbackPoStSectorProofs; update: PartitionProofs (bincode, "
+                   "several per file allowed)")
+      ->check(CLI::ExistingFile);
+  submit->add_option("--sector-id", s.sector_id, "porep: the sector number (sector_number)");
+  submit->add_option("--miner-id", s.miner_id, "The miner's actor id (prover_id)");
+  submit->add_option("--randomness", s.randomness, "winning/window: 64 hex digits");
+  submit->add_option("--partition-index", s.partition_index,
+                     "window: the partition's index in the PoSt");
+  submit->add_option("--comm-r-old", s.comm_r_old, "update: 64 hex digits");
+  submit->add_option("--comm-r-new", s.comm_r_new, "update: 64 hex digits");
+  submit->add_option("--comm-d-new", s.comm_d_new, "update: 64 hex digits");
+  submit->add_option("--priority", s.priority, "1 LOW .. 4 CRITICAL (0 = the kind's default)")
+      ->check(CLI::Range(0, 4));
+  submit->add_option("--request-id", s.request_id, "Idempotency key (default: a new job id)");
+  submit->add_option("--timeout-ms", s.timeout_ms, "Await limit (0 = none)");
+  submit->add_option("-o,--out", s.out, "Write the proof bytes (192 per partition) here")
+      ->required();
 }
 
 bool run_server_commands(ServerCommands& sc, int* rc) {
@@ -70,6 +106,10 @@ bool run_server_commands(ServerCommands& sc, int* rc) {
   if (sc.bench && sc.bench->parsed()) {
     for (auto* s : sc.bench->get_subcommands()) sc.bench_opt.command = s->get_name();
     *rc = run_bench(sc.bench_opt);
+    return true;
+  }
+  if (sc.submit && sc.submit->parsed()) {
+    *rc = run_submit(sc.submit_opt);
     return true;
   }
   return false;

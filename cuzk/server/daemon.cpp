@@ -8,10 +8,14 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "cuzk/base/escape.hpp"
+#include "cuzk/circuits/filecoin/filecoin_public_data.hpp"
+#include "cuzk/circuits/filecoin/key_spec.hpp"
 #include "cuzk/engine/config.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
@@ -101,6 +105,30 @@ Status check_parameter_files(const engine::DaemonConfig& c) {
   return st;
 }
 
+// The parameter directory the Filecoin families read ([filecoin] parameter_cache, else
+// $FIL_PROOFS_PARAMETER_CACHE, else rust-fil-proofs' default).
+std::filesystem::path filecoin_params_dir(const engine::DaemonConfig& c) {
+  return c.filecoin_parameter_cache.empty() ? filecoin::default_parameter_cache()
+                                            : std::filesystem::path(c.filecoin_parameter_cache);
+}
+
+// [filecoin] preload: each entry's key id, its .params file required on disk now (a missing
+// file stops the daemon, naming it: the operator asked for that key).
+Result<std::vector<std::string>> filecoin_preload_keys(const engine::DaemonConfig& c) {
+  std::vector<std::string> ids;
+  for (const std::string& spec : c.filecoin_preload) {
+    auto set = circuits::filecoin::parameter_set_of_key_spec(spec);
+    if (!set) return set.status().with_context("filecoin.preload");
+    const std::filesystem::path file = filecoin_params_dir(c) / set->params_file();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+      return Status(Errc::not_found, "filecoin.preload '" + spec + "': its parameter file " +
+                                         file.string() + " is missing");
+    ids.push_back(circuits::filecoin::filecoin_key_id(*set));
+  }
+  return ids;
+}
+
 }  // namespace
 
 int run_daemon(const DaemonOptions& opt) {
@@ -134,6 +162,15 @@ int run_daemon(const DaemonOptions& opt) {
   if (auto st = check_parameter_files(cfg); !st.ok()) {
     spdlog::error("filecoin parameters: {}", st.to_string());
     return 3;
+  }
+  auto preload_keys = filecoin_preload_keys(cfg);
+  if (!preload_keys) {
+    spdlog::error("{}", preload_keys.status().to_string());
+    return 3;
+  }
+  if (!preload_keys->empty() && cfg.prover != "groth16") {
+    spdlog::error("filecoin.preload needs engine.prover = \"groth16\"");
+    return 2;
   }
   // Block the termination signals in every thread; this thread takes them with sigwait.
   sigset_t sigs;
@@ -175,8 +212,8 @@ int run_daemon(const DaemonOptions& opt) {
     go.key_images = cfg.key_images;
     go.backends = {opt.backend.empty() ? "auto" : opt.backend};
     go.circom = cfg.circom;
-    if (!cfg.filecoin_parameter_cache.empty())
-      go.filecoin_params_dir = cfg.filecoin_parameter_cache;
+    go.filecoin_params_dir = filecoin_params_dir(cfg).string();
+    go.proof_kind_self_verify = cfg.filecoin_self_check == "always";
     go.device = {.arena_bytes = cfg.gpu_arena_bytes,
                  .arena_fraction = cfg.gpu_arena_fraction,
                  .vram_cap_bytes = cfg.gpu_vram_cap_bytes,
@@ -202,8 +239,10 @@ int run_daemon(const DaemonOptions& opt) {
                          : std::string());
     std::string circom;
     for (const auto& [id, path] : go.circom) circom += ", " + id + " (" + path + ")";
-    spdlog::info("engine.prover = groth16 ({}), bench-10..bench-27{} registered, key cache {}",
-                 (*g)->name(), circom, go.cache_dir);
+    spdlog::info(
+        "engine.prover = groth16 ({}), bench-10..bench-27{} and the Filecoin proof kinds "
+        "registered (parameters in {}, self-check {}), key cache {}",
+        (*g)->name(), circom, go.filecoin_params_dir, cfg.filecoin_self_check, go.cache_dir);
     provers.push_back(std::shared_ptr<engine::Groth16Prover>(std::move(*g)));
   }
   if (!groth16_devices.empty()) eo->devices = groth16_devices;
@@ -302,6 +341,19 @@ int run_daemon(const DaemonOptions& opt) {
       eo->synthesis_workers, eo->gpu_workers_per_device,
       std::max<std::size_t>(1, eo->devices.size()), cfg.journal);
 
+  // [filecoin] preload: the keys load in the background (a 32 GiB PoRep key takes minutes) while
+  // the daemon serves; other keys load when a job first needs them.
+  std::thread preloader;
+  if (!preload_keys->empty())
+    preloader = std::thread([&engine, keys = *preload_keys] {
+      for (const std::string& id : keys) {
+        auto r = engine.preload(id);
+        if (r)
+          spdlog::info("filecoin.preload: {} loaded in {} ms", id, r->load_ms);
+        else
+          spdlog::error("filecoin.preload: {}: {}", id, r.status().to_string());
+      }
+    });
   int sig = 0;
   for (;;) {
     sigwait(&sigs, &sig);
@@ -314,6 +366,7 @@ int run_daemon(const DaemonOptions& opt) {
   spdlog::info("signal {}: no new jobs; finishing running jobs for up to {} s", sig,
                cfg.shutdown_grace_s);
   engine.shutdown(std::chrono::seconds(cfg.shutdown_grace_s));
+  if (preloader.joinable()) preloader.join();
   (*server)->shutdown(2000);
   metrics.reset();
   spdlog::info("cuzk daemon stopped; unfinished jobs stay in the journal");

@@ -43,6 +43,7 @@ grpc::Status to_grpc(const Status& s) {
     case Errc::size_mismatch:
     case Errc::truncated:
     case Errc::invalid_argument:
+    case Errc::unsatisfied:  // an input that fails its check (a vanilla proof): the client's
       code = grpc::StatusCode::INVALID_ARGUMENT;
       break;
     case Errc::not_found:

@@ -28,6 +28,7 @@ namespace cuzk::circuits::filecoin {
 struct PorepJob final : ParsedJob {
   PorepPublicData pub;
   cuzk::filecoin::SealCommitPhase1Output c1;
+  std::uint64_t bytes() const override;  ///< parsed_job_bytes.cpp
 };
 
 /// Parses and checks a POREP_SEAL_COMMIT request (all but the vanilla proofs); errors

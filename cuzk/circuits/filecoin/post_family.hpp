@@ -30,12 +30,14 @@ namespace cuzk::circuits::filecoin {
 struct WindowPostJob final : ParsedJob {
   WindowPostPublicData pub;
   std::vector<cuzk::filecoin::FallbackPoStSectorProof> vanilla;  ///< one per sector of pub
+  std::uint64_t bytes() const override;                          ///< parsed_job_bytes.cpp
 };
 
 /// A WinningPoSt job as plan() parses it.
 struct WinningPostJob final : ParsedJob {
   WinningPostPublicData pub;
   cuzk::filecoin::FallbackPoStSectorProof vanilla;
+  std::uint64_t bytes() const override;  ///< parsed_job_bytes.cpp
 };
 
 /// Parse and check a request of the kind (all but the vanilla proofs' paths); errors name the

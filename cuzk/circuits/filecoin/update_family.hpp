@@ -24,6 +24,7 @@ namespace cuzk::circuits::filecoin {
 struct SnapJob final : ParsedJob {
   SnapPublicData pub;                                      ///< h resolved to the size's h_default
   std::vector<cuzk::filecoin::SnapPartitionProof> proofs;  ///< one per partition
+  std::uint64_t bytes() const override;                    ///< parsed_job_bytes.cpp
 };
 
 /// Parses and checks a SNAP_DEALS_UPDATE request (all but the proofs' paths).

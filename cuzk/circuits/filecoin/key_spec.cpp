@@ -1,0 +1,33 @@
+#include "cuzk/circuits/filecoin/key_spec.hpp"
+
+#include "cuzk/circuits/filecoin/filecoin_public_data.hpp"
+
+namespace cuzk::circuits::filecoin {
+namespace fc = cuzk::filecoin;
+
+Result<fc::ParameterSet> parameter_set_of_key_spec(std::string_view spec) {
+  const std::string shown = "'" + std::string(spec) + "'";
+  if (spec.rfind("v", 0) == 0 && spec.find(':') == std::string_view::npos) {
+    for (const fc::ParameterSet& set : fc::published_parameter_sets())
+      if (filecoin_key_id(set) == spec) return set;
+    return Status(Errc::invalid_argument,
+                  "key " + shown + " is no published Filecoin parameter set's key id (v" +
+                      std::to_string(fc::kParameterVersion) +
+                      "-<cache id>, a .params file's stem)");
+  }
+  const auto colon = spec.find(':');
+  if (colon == std::string_view::npos)
+    return Status(Errc::invalid_argument,
+                  "key " + shown + ": write <kind>:<size> (porep:32GiB) or a key id (v28-…)");
+  const std::string_view kind = spec.substr(0, colon);
+  auto size = fc::parse_sector_size(spec.substr(colon + 1));
+  if (!size) return size.status().with_context("key " + shown);
+  if (kind == "porep") return fc::porep_parameters(*size);
+  if (kind == "winning") return fc::post_parameters(fc::PostKind::winning, *size);
+  if (kind == "window") return fc::post_parameters(fc::PostKind::window, *size);
+  if (kind == "update") return fc::update_parameters(*size);
+  return Status(Errc::invalid_argument, "key " + shown + ": unknown kind '" + std::string(kind) +
+                                            "' (known: porep, winning, window, update)");
+}
+
+}  // namespace cuzk::circuits::filecoin

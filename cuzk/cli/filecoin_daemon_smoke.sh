@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# CTest: Filecoin proofs through the daemon from the command line (docs/api.md, "Filecoin proof
+# kinds"). venus's two real 2 KiB sectors (CUZK_FILECOIN_DATA/venus-2kib) are unsealed and sealed
+# back (the comm_r Filecoin recorded), the kind's key is made with `cuzk filecoin setup`, a
+# `cuzk daemon` is started on a unix socket with [filecoin] parameter_cache = that directory (and
+# the key in [filecoin] preload), `cuzk submit` sends the request as Curio would and writes the
+# proof, and `cuzk filecoin verify` checks it with the public data alone (Filecoin's recorded
+# commitments). Bad requests are refused at submit (exit 1 with the daemon's message): vanilla
+# proofs of other randomness, a key the directory does not hold (the message names the file).
+# Usage: filecoin_daemon_smoke.sh CUZK KIND...   window (CI, ≈ 20 s), porep (slow: the 2 KiB
+# PoRep setup takes minutes). Skipped (77) without CUZK_FILECOIN_DATA.
+set -u
+cuzk="$1"
+shift
+if [ -z "${CUZK_FILECOIN_DATA:-}" ]; then
+  echo "CUZK_FILECOIN_DATA is unset: the venus 2 KiB sectors are needed"
+  exit 77
+fi
+data="$CUZK_FILECOIN_DATA"
+tmp=$(mktemp -d)
+daemon_pid=
+cleanup() {
+  [[ -n $daemon_pid ]] && kill "$daemon_pid" 2>/dev/null && wait "$daemon_pid" 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail=0
+expect() {  # expect <rc> <output substring> <cuzk args...>
+  local want=$1 needle=$2
+  shift 2
+  local t0=$SECONDS
+  "$cuzk" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [[ $rc -ne $want ]] || ! grep -qF -- "$needle" "$tmp/out" "$tmp/err"; then
+    echo "FAIL: exit $rc (want $want), looking for '$needle': cuzk $*"
+    cat "$tmp/out" "$tmp/err"
+    fail=1
+  else
+    echo "ok: exit $rc in $((SECONDS - t0)) s: $needle (cuzk ${1:-} ${2:-} ${3:-} ${4:-})"
+  fi
+}
+size_is() {  # size_is <file> <bytes>
+  local n
+  n=$(stat -c %s "$1" 2>/dev/null || echo 0)
+  if [[ $n -ne $2 ]]; then
+    echo "FAIL: $1 has $n bytes, want $2"
+    fail=1
+  fi
+}
+json_field() { sed -n "s/.*\"$1\": *\"\\([^\"]*\\)\".*/\\1/p" "$2" | head -1; }
+
+# venus t0106 (shared/filecoin/README.md): miner 106 (prover_id 0x6a), lotus-seed's ticket.
+venus="$data/venus-2kib"
+miner=106
+prover=6a00000000000000000000000000000000000000000000000000000000000000
+ticket=79ac3dd7defaad6d40e033a1c89124df3cbefdf072868b1924e562f0d4204189
+comm_d=(2d8cd21509618ffea50330291ea4a23523e1e3a5f74ceed0dd66bd327bf51a21
+        cba50b4a44d909277ea22e76654dfa89a4ef9664d02192fc7321bbb9580b093e)
+comm_r=(6500105a4dd7673f82730262d8dcffe9edccd3cbceac7bd3c943696a09071257
+        2f889cb216b14800f68048108b46d2261073ae842074eb66656035421e5ead03)
+replica_id=(61f89482291a9dd662e9232342fbe197fb999de622060bbe5284bf4e020fe012
+            f8de114c92ff643fc6e66fde244f4d4102a2a3acfa4c8d464e0d6de66b413a1a)
+for id in 0 1; do
+  expect 0 '"comm_d"' filecoin unseal --replica "$venus/sealed/s-t0106-$id" \
+    --registered-proof StackedDrg2KiBV1 --replica-id "${replica_id[$id]}" \
+    --comm-d "${comm_d[$id]}" --out "$tmp/venus$id.bin"
+  expect 0 "\"comm_r\":\"${comm_r[$id]}\"" filecoin seal --registered-proof StackedDrg2KiBV1 \
+    --prover-id $prover --sector-id $id --ticket $ticket --data "$tmp/venus$id.bin" --out "$tmp/s$id"
+done
+params="$tmp/params"
+rand=2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a0a
+bad_rand=2b2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a0a
+
+# Starts the daemon over $params with the keys named in $1 preloaded (a TOML array).
+start_daemon() {
+  cat >"$tmp/cuzk.toml" <<EOF
+[daemon]
+listen = "unix://$tmp/cuzk.sock"
+journal = ""
+[engine]
+cache_dir = "$tmp/cache"
+[filecoin]
+parameter_cache = "$params"
+preload = $1
+EOF
+  "$cuzk" daemon --config "$tmp/cuzk.toml" --backend cpu >"$tmp/daemon.log" 2>&1 &
+  daemon_pid=$!
+  for _ in $(seq 1 100); do
+    grep -q "cuzk daemon ready" "$tmp/daemon.log" && return 0
+    kill -0 $daemon_pid 2>/dev/null || break
+    sleep 0.2
+  done
+  echo "FAIL: the daemon did not start"
+  cat "$tmp/daemon.log"
+  exit 1
+}
+stop_daemon() {
+  kill "$daemon_pid" && wait "$daemon_pid"
+  daemon_pid=
+}
+wait_log() {  # wait_log <substring>: the daemon's log shows it within 60 s
+  for _ in $(seq 1 300); do
+    grep -qF -- "$1" "$tmp/daemon.log" && return 0
+    sleep 0.2
+  done
+  echo "FAIL: the daemon's log never showed '$1'"
+  cat "$tmp/daemon.log"
+  fail=1
+}
+
+run_window() {
+  local p=StackedDrgWindow2KiBV1
+  expect 0 '"params_bytes"' filecoin setup --kind window --registered-proof $p --out "$params" --seed 1
+  local vk
+  vk=$(json_field vk "$tmp/out")
+  # A preload entry whose file is missing stops the daemon at start, naming the file.
+  cat >"$tmp/bad.toml" <<EOF
+[daemon]
+listen = "unix://$tmp/bad.sock"
+journal = ""
+[filecoin]
+parameter_cache = "$params"
+preload = ["winning:2KiB"]
+EOF
+  expect 3 "v28-proof-of-spacetime-fallback" daemon --config "$tmp/bad.toml" --backend cpu
+  start_daemon '["window:2KiB"]'
+  wait_log "filecoin.preload: v28-proof-of-spacetime-fallback"
+  expect 0 '"partitions": 1' filecoin post-vanilla --kind window --registered-proof $p \
+    --sector "$tmp/s0" --sector "$tmp/s1" --randomness $rand --out "$tmp/window.vproof"
+  local s=(submit --addr "unix://$tmp/cuzk.sock" --kind window --registered-proof $p
+           --miner-id $miner --vanilla "$tmp/window.vproof")
+  expect 0 '"proof_bytes": 192' "${s[@]}" --randomness $rand --out "$tmp/window.proof"
+  size_is "$tmp/window.proof" 192
+  expect 0 '"valid": true' filecoin verify --kind window --registered-proof $p --vk "$vk" \
+    --randomness $rand --proof "$tmp/window.proof" \
+    --sector-id 0 --comm-r "${comm_r[0]}" --sector-id 1 --comm-r "${comm_r[1]}"
+  # Refused at submit: vanilla proofs of other randomness; the WinningPoSt key is not there.
+  expect 1 'vanilla_proofs' "${s[@]}" --randomness $bad_rand --out "$tmp/x.proof"
+  expect 0 '"sector_set_index"' filecoin post-vanilla --kind winning \
+    --registered-proof StackedDrgWinning2KiBV1 --sector "$tmp/s0" --sector "$tmp/s1" \
+    --randomness $rand --prover-id $prover --out "$tmp/winning.vproof"
+  expect 1 "$params/v28-proof-of-spacetime-fallback" submit --addr "unix://$tmp/cuzk.sock" \
+    --kind winning --registered-proof StackedDrgWinning2KiBV1 --miner-id $miner \
+    --vanilla "$tmp/winning.vproof" --randomness $rand --out "$tmp/x.proof"
+  stop_daemon
+}
+
+run_porep() {
+  local p=StackedDrg2KiBV1
+  local seed=0303030303030303030303030303030303030303030303030303030303030303
+  expect 0 '"verified":true' filecoin commit1 --sector "$tmp/s0" --seed $seed --out "$tmp/c1.json"
+  expect 0 '"params_bytes"' filecoin setup --kind porep --registered-proof $p --out "$params" --seed 1
+  local vk
+  vk=$(json_field vk "$tmp/out")
+  start_daemon '[]'
+  local s=(submit --addr "unix://$tmp/cuzk.sock" --kind porep --c1 "$tmp/c1.json" --miner-id $miner)
+  expect 0 '"proof_bytes": 192' "${s[@]}" --sector-id 0 --out "$tmp/porep.proof"
+  size_is "$tmp/porep.proof" 192
+  local v=(filecoin verify --kind porep --registered-proof $p --vk "$vk" --proof "$tmp/porep.proof"
+           --prover-id $prover --ticket $ticket --comm-d "${comm_d[0]}" --seed $seed)
+  expect 0 '"valid": true' "${v[@]}" --sector-id 0 --comm-r "${comm_r[0]}"
+  expect 1 'invalid' "${v[@]}" --sector-id 1 --comm-r "${comm_r[0]}"
+  # The C1 of sector 0 submitted as sector 1: refused at submit.
+  expect 1 'the C1 is not of sector 1' "${s[@]}" --sector-id 1 --out "$tmp/x.proof"
+  stop_daemon
+}
+
+for kind in "$@"; do
+  t0=$SECONDS
+  case $kind in
+    window) run_window ;;
+    porep) run_porep ;;
+    *) echo "unknown kind $kind"; exit 2 ;;
+  esac
+  echo "== $kind: $((SECONDS - t0)) s"
+done
+exit $fail
