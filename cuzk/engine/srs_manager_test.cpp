@@ -772,6 +772,15 @@ TEST(SrsManager, KeyWithoutRoomLoadsStraightIntoTheMappedTier) {
   // Full: a third key waits (out_of_memory), the mapped charge does not fit either.
   EXPECT_EQ(m.acquire("k3", p, Priority::normal).status().code(), Errc::out_of_memory);
   EXPECT_LE(budget.peak(), budget.limit());
+  // An evicted key's copy is freed once the loader thread has let go of its promise (just after
+  // the load; on a loaded machine that can be after evict returns).
+  for (int i = 0; i < 200; ++i) {
+    {
+      std::lock_guard lock(p.mu);
+      if (p.live_host == budget.used()) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   {
     std::lock_guard lock(p.mu);
     EXPECT_EQ(p.live_host, budget.used());

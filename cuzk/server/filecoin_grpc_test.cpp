@@ -82,13 +82,14 @@ fc::Bytes32 bytes32_of(const std::string& s) {
 
 // A seeded Groth16 key for |set|'s circuit, recorded through |family|, written as
 // <dir>/<v28 name>.params and its verifying key as .vk (what a verifier holds).
-void write_seeded_key(circuits::CircuitFamily& family, const fc::ParameterSet& set,
+void write_seeded_key(const cf::FilecoinFamily& family, const fc::ParameterSet& set,
                       const fs::path& dir) {
   ThreadPool pool(2);
-  auto shape = family.shape(cf::filecoin_key_id(set));
-  ASSERT_TRUE(shape.ok()) << shape.status().to_string();
+  // Setup needs the plain matrices; the family itself holds only the compact form.
+  auto matrices = family.record_matrices(cf::filecoin_key_id(set));
+  ASSERT_TRUE(matrices.ok()) << matrices.status().to_string();
   SeededRng rng(0x6772706373657475ULL);
-  auto pk = setup(*(*shape)->matrices, rng, {.pool = &pool});
+  auto pk = setup(*matrices, rng, {.pool = &pool});
   ASSERT_TRUE(pk.ok()) << pk.status().to_string();
   auto bytes = write_params(*pk, &pool);
   ASSERT_TRUE(bytes.ok()) << bytes.status().to_string();
