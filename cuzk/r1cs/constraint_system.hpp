@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,6 +48,27 @@ class ConstraintSystem {
   virtual bool wants_constraints() const { return true; }
   /// Appends input_i · 0 = 0 for every input i (bellperson order); later calls do nothing.
   virtual Status finish() = 0;
+
+  /// |n| new aux variables, numbered first, first + 1, …, whose values the caller writes to
+  /// values[0..n) before its next call to this system (the pointer is valid until then).
+  struct AuxBlock {
+    Fr* values = nullptr;
+    std::uint32_t first = 0;
+  };
+  /// Block allocation for witness fast paths: only systems with fast_witness() provide it; the
+  /// others return an empty block. A fast path allocates exactly the variables, in the order and
+  /// with the values, of its slow twin (the generic gadget code), and counts the constraints that
+  /// twin would have skipped with count_skipped_constraints().
+  virtual AuxBlock alloc_aux_block(std::size_t n) {
+    (void)n;
+    return {};
+  }
+  /// True for a witness-only system that lets gadgets compute their values natively and write
+  /// them in blocks (alloc_aux_block); false for every system that records constraints or names,
+  /// or that has the fast paths turned off (WitnessOptions::fast_paths).
+  bool fast_witness() const { return fast_witness_; }
+  /// Adds |n| to the constraint count of a system that ignores constraints (fast paths only).
+  void count_skipped_constraints(std::size_t n) { skipped_constraints_ += n; }
 
   virtual std::size_t num_inputs() const = 0;
   virtual std::size_t num_aux() const = 0;
@@ -138,6 +160,8 @@ class ConstraintSystem {
   virtual void direct_limit_reached() {}
   // Set by a system for which wants_constraints() is false: enforce() returns without a virtual call.
   bool skip_constraints_ = false;
+  // Set by a system that implements alloc_aux_block (see fast_witness()).
+  bool fast_witness_ = false;
 
  private:
   template <class X>

@@ -33,11 +33,21 @@ void WitnessConstraintSystem::init() {
       direct_offset_ = slots_;
       set_direct_limit();
     }
-  } else if (opt_.direct_alloc) {
-    // Nothing to do per allocation but the push: let alloc() do it inline.
-    direct_values_ = &z_;
-    direct_offset_ = slots_;
+  } else {
+    if (opt_.direct_alloc) {
+      // Nothing to do per allocation but the push: let alloc() do it inline.
+      direct_values_ = &z_;
+      direct_offset_ = slots_;
+    }
+    fast_witness_ = opt_.fast_paths;
   }
+}
+
+ConstraintSystem::AuxBlock WitnessConstraintSystem::alloc_aux_block(std::size_t n) {
+  if (!fast_witness_) return {};
+  const std::size_t at = z_.size();
+  z_.resize(at + n);  // within the reserved capacity for a circuit of known size: no move
+  return {z_.data() + at, static_cast<std::uint32_t>(at - slots_)};
 }
 
 void WitnessConstraintSystem::advance_stream() {

@@ -31,6 +31,11 @@ struct WitnessOptions {
   /// instead of through alloc_aux_fn (off: every allocation takes the virtual path; for tests of
   /// the two paths). With a stream, alloc() calls back at the stream's thresholds only.
   bool direct_alloc = true;
+  /// Gadgets compute their values natively and write them in blocks (SHA-256 compressions,
+  /// Poseidon, bit decompositions and packing: ConstraintSystem::fast_witness()); the same
+  /// variables and values as the generic gadget code, which runs when this is off. Not used with
+  /// a stream.
+  bool fast_paths = true;
 };
 
 class WitnessConstraintSystem final : public ConstraintSystem {
@@ -53,6 +58,7 @@ class WitnessConstraintSystem final : public ConstraintSystem {
   void pop_scope() override;
   bool wants_constraints() const override { return false; }
   Status finish() override;
+  AuxBlock alloc_aux_block(std::size_t n) override;
 
   std::size_t num_inputs() const override { return inputs_.size(); }
   std::size_t num_aux() const override { return z_.size() - slots_; }

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "cuzk/circuits/filecoin/porep_circuit_steps.hpp"
 #include "cuzk/filecoin/bytes32.hpp"
 #include "cuzk/filecoin/merkle_proof.hpp"
 #include "cuzk/filecoin/porep_challenges.hpp"
@@ -26,19 +27,10 @@ namespace {
 constexpr unsigned kDrgParents = fc::SdrGraph::kBaseDegree;       // 6
 constexpr unsigned kExpParents = fc::SdrGraph::kExpansionDegree;  // 8
 
-// One column of a parent node: its L labels and its tree_c path.
-struct ColumnWitness {
-  std::vector<std::optional<Fr>> rows;
-  MerklePath path;
-};
-
-// What the circuit reads for one challenge (params.rs `Proof`): empty values for setup.
-struct ChallengeWitness {
-  std::optional<Fr> data_leaf;
-  std::optional<std::uint64_t> challenge;
-  MerklePath comm_d_path, comm_r_last_path, comm_c_path;
-  std::vector<ColumnWitness> drg, exp;
-};
+using detail::ChallengeWitness;
+using detail::ColumnWitness;
+using detail::PorepColumns;
+using detail::PorepPrelude;
 
 unsigned log2_exact(std::uint64_t n) {
   unsigned k = 0;
@@ -196,20 +188,24 @@ Result<std::vector<Boolean>> label_bits(ConstraintSystem& cs, const AllocatedNum
   return reverse_bit_numbering(std::move(le));
 }
 
-// params.rs `Proof::synthesize`.
-Status synthesize_challenge(ConstraintSystem& cs, const ChallengeWitness& w, unsigned layers,
-                            const AllocatedNum& comm_d, const AllocatedNum& comm_c,
-                            const AllocatedNum& comm_r_last,
-                            std::span<const Boolean> replica_id_bits) {
-  // The data leaf and its inclusion in tree_d.
+// params.rs `Proof::synthesize`, in the parts of porep_circuit_steps.hpp.
+
+// The data leaf and its inclusion in tree_d.
+Result<AllocatedNum> part_tree_d(ConstraintSystem& cs, const ChallengeWitness& w,
+                                 const PorepPrelude& p) {
   CUZK_ASSIGN_OR_RETURN(AllocatedNum data_leaf, scoped(cs, "data_leaf", [&] {
                           return AllocatedNum::alloc(cs, w.data_leaf);
                         }));
   CUZK_RETURN_IF_ERROR(scoped(cs, "comm_d_inclusion", [&] {
-    return por_with_root(cs, MerkleHash::sha256, data_leaf, w.comm_d_path, comm_d);
+    return por_with_root(cs, MerkleHash::sha256, data_leaf, w.comm_d_path, p.comm_d);
   }));
+  return data_leaf;
+}
 
-  // The parents' columns, their hashes and their inclusion in tree_c.
+// The parents' columns, their hashes and their inclusion in tree_c; the challenge (64 bits, one
+// public input).
+Result<PorepColumns> part_columns(ConstraintSystem& cs, const ChallengeWitness& w,
+                                  const PorepPrelude& p) {
   auto columns = [&](const std::vector<ColumnWitness>& in, const char* kind,
                      std::vector<std::vector<AllocatedNum>>& out) -> Status {
     for (std::size_t i = 0; i < in.size(); ++i) {
@@ -219,71 +215,71 @@ Status synthesize_challenge(ConstraintSystem& cs, const ChallengeWitness& w, uns
       CUZK_ASSIGN_OR_RETURN(AllocatedNum hash, scoped(cs, prefix + "_constraint",
                                                       [&] { return hash_single_column(cs, col); }));
       CUZK_RETURN_IF_ERROR(scoped(cs, prefix + "_inclusion", [&] {
-        return por_with_root(cs, MerkleHash::poseidon, hash, in[i].path, comm_c);
+        return por_with_root(cs, MerkleHash::poseidon, hash, in[i].path, p.comm_c);
       }));
       out.push_back(std::move(col));
     }
     return {};
   };
-  std::vector<std::vector<AllocatedNum>> drg, exp;
-  CUZK_RETURN_IF_ERROR(columns(w.drg, "drg", drg));
-  CUZK_RETURN_IF_ERROR(columns(w.exp, "exp", exp));
-
-  // The challenge: 64 bits, one public input.
-  CUZK_ASSIGN_OR_RETURN(UInt64 challenge,
+  PorepColumns c;
+  CUZK_RETURN_IF_ERROR(columns(w.drg, "drg", c.drg));
+  CUZK_RETURN_IF_ERROR(columns(w.exp, "exp", c.exp));
+  CUZK_ASSIGN_OR_RETURN(c.challenge,
                         scoped(cs, "challenge", [&] { return UInt64::alloc(cs, w.challenge); }));
   CUZK_RETURN_IF_ERROR(
-      scoped(cs, "challenge input", [&] { return challenge.pack_into_input(cs); }));
+      scoped(cs, "challenge input", [&] { return c.challenge.pack_into_input(cs); }));
+  return c;
+}
 
-  // The labels of the challenged node, layer by layer.
-  std::vector<AllocatedNum> labels;
-  for (unsigned layer = 1; layer <= layers; ++layer) {
-    Namespace ns(cs, [layer] { return "labeling_" + std::to_string(layer); });
-    // The parents' labels in SHA-256 byte order, named by their position (upstream's
-    // "drg_parent_{n}_bits" / "exp_parent_{n}_bits" with n = parents so far).
-    std::vector<std::vector<Boolean>> parents;
-    auto push_bits = [&](const char* kind, const AllocatedNum& label) -> Status {
-      auto name = [&] {
-        return std::string(kind) + "_parent_" + std::to_string(parents.size()) + "_bits";
-      };
-      CUZK_ASSIGN_OR_RETURN(std::vector<Boolean> bits,
-                            scoped(cs, name, [&] { return label_bits(cs, label); }));
-      parents.push_back(std::move(bits));
-      return {};
+// The label of the challenged node in |layer| (1..L).
+Result<AllocatedNum> part_label(ConstraintSystem& cs, unsigned layer, const PorepPrelude& p,
+                                const PorepColumns& c) {
+  Namespace ns(cs, [layer] { return "labeling_" + std::to_string(layer); });
+  // The parents' labels in SHA-256 byte order, named by their position (upstream's
+  // "drg_parent_{n}_bits" / "exp_parent_{n}_bits" with n = parents so far).
+  std::vector<std::vector<Boolean>> parents;
+  auto push_bits = [&](const char* kind, const AllocatedNum& label) -> Status {
+    auto name = [&] {
+      return std::string(kind) + "_parent_" + std::to_string(parents.size()) + "_bits";
     };
-    for (const auto& col : drg) CUZK_RETURN_IF_ERROR(push_bits("drg", col[layer - 1]));
-    if (layer > 1) {
-      // Expander parents: the previous layer's labels.
-      for (const auto& col : exp) CUZK_RETURN_IF_ERROR(push_bits("exp", col[layer - 2]));
-    }
-    // Cycled to 37 as the label hash reads them: layer 1: the 6 six times and the first again;
-    // later layers: the 14 twice and the first 9.
-    std::vector<std::vector<Boolean>> expanded;
-    expanded.reserve(kLabelParents);
-    while (expanded.size() + parents.size() <= kLabelParents)
-      expanded.insert(expanded.end(), parents.begin(), parents.end());
-    for (std::size_t i = 0; expanded.size() < kLabelParents; ++i) expanded.push_back(parents[i]);
-    CUZK_ASSIGN_OR_RETURN(AllocatedNum label, scoped(cs, "create_label", [&] {
-                            return create_label_circuit(cs, replica_id_bits, expanded,
-                                                        UInt32::constant(layer), challenge);
-                          }));
-    labels.push_back(label);
+    CUZK_ASSIGN_OR_RETURN(std::vector<Boolean> bits,
+                          scoped(cs, name, [&] { return label_bits(cs, label); }));
+    parents.push_back(std::move(bits));
+    return {};
+  };
+  for (const auto& col : c.drg) CUZK_RETURN_IF_ERROR(push_bits("drg", col[layer - 1]));
+  if (layer > 1) {
+    // Expander parents: the previous layer's labels.
+    for (const auto& col : c.exp) CUZK_RETURN_IF_ERROR(push_bits("exp", col[layer - 2]));
   }
+  // Cycled to 37 as the label hash reads them: layer 1: the 6 six times and the first again;
+  // later layers: the 14 twice and the first 9.
+  std::vector<std::vector<Boolean>> expanded;
+  expanded.reserve(kLabelParents);
+  while (expanded.size() + parents.size() <= kLabelParents)
+    expanded.insert(expanded.end(), parents.begin(), parents.end());
+  for (std::size_t i = 0; expanded.size() < kLabelParents; ++i) expanded.push_back(parents[i]);
+  return scoped(cs, "create_label", [&] {
+    return create_label_circuit(cs, p.replica_id_bits, expanded, UInt32::constant(layer),
+                                c.challenge);
+  });
+}
 
-  // The replica node: label_L + data, in tree_r_last.
+// The replica node label_L + data in tree_r_last; the challenged node's column (its labels) in
+// tree_c.
+Status part_tail(ConstraintSystem& cs, const ChallengeWitness& w, const PorepPrelude& p,
+                 const AllocatedNum& data_leaf, std::span<const AllocatedNum> labels) {
   CUZK_ASSIGN_OR_RETURN(AllocatedNum encoded, scoped(cs, "encode_node", [&] {
                           return encode(cs, labels.back(), data_leaf);
                         }));
   CUZK_RETURN_IF_ERROR(scoped(cs, "comm_r_last_data_inclusion", [&] {
-    return por_with_root(cs, MerkleHash::poseidon, encoded, w.comm_r_last_path, comm_r_last);
+    return por_with_root(cs, MerkleHash::poseidon, encoded, w.comm_r_last_path, p.comm_r_last);
   }));
-
-  // The challenged node's column (its labels) in tree_c.
   CUZK_ASSIGN_OR_RETURN(AllocatedNum column_hash, scoped(cs, "c_x_column_hash", [&] {
                           return hash_single_column(cs, labels);
                         }));
   return scoped(cs, "c_x_inclusion", [&] {
-    return por_with_root(cs, MerkleHash::poseidon, column_hash, w.comm_c_path, comm_c);
+    return por_with_root(cs, MerkleHash::poseidon, column_hash, w.comm_c_path, p.comm_c);
   });
 }
 
@@ -369,71 +365,129 @@ Result<PorepCircuitPrivate> porep_circuit_private(const fc::SealCommitPhase1Outp
   return priv;
 }
 
-Status PorepCircuit::synthesize(ConstraintSystem& cs) {
-  CUZK_RETURN_IF_ERROR(check_shape(shape_));
-  const bool values = priv_ != nullptr;
+namespace detail {
 
+Result<PorepSteps> PorepSteps::make(const PorepCircuitShape& shape, const PorepCircuitPublic* pub,
+                                    const PorepCircuitPrivate* priv) {
+  CUZK_RETURN_IF_ERROR(check_shape(shape));
+  PorepSteps steps;
+  steps.shape_ = shape;
+  steps.pub_ = pub;
+  steps.priv_ = priv;
   // Every challenge's witness first: a malformed proof is an error before any synthesis.
-  std::vector<ChallengeWitness> witnesses;
-  if (values) {
-    const std::string where = "partition " + std::to_string(priv_->partition);
-    if (pub_->challenges.size() != shape_.challenges || priv_->proofs.size() != shape_.challenges)
+  if (priv != nullptr) {
+    const std::string where = "partition " + std::to_string(priv->partition);
+    if (pub->challenges.size() != shape.challenges || priv->proofs.size() != shape.challenges)
       return Status(Errc::size_mismatch,
-                    where + ": " + std::to_string(pub_->challenges.size()) + " challenges and " +
-                        std::to_string(priv_->proofs.size()) + " vanilla proofs, the circuit has " +
-                        std::to_string(shape_.challenges));
-    for (unsigned i = 0; i < shape_.challenges; ++i) {
-      auto w = witness_of(priv_->proofs[i], pub_->challenges[i], shape_);
+                    where + ": " + std::to_string(pub->challenges.size()) + " challenges and " +
+                        std::to_string(priv->proofs.size()) + " vanilla proofs, the circuit has " +
+                        std::to_string(shape.challenges));
+    for (unsigned i = 0; i < shape.challenges; ++i) {
+      auto w = witness_of(priv->proofs[i], pub->challenges[i], shape);
       if (!w)
         return w.status().with_context(where + ", challenge " + std::to_string(i) + " (node " +
-                                       std::to_string(pub_->challenges[i]) + ")");
-      witnesses.push_back(std::move(*w));
+                                       std::to_string(pub->challenges[i]) + ")");
+      steps.witnesses_.push_back(std::move(*w));
     }
   } else {
-    CUZK_ASSIGN_OR_RETURN(ChallengeWitness blank, blank_witness(shape_));
-    witnesses.assign(shape_.challenges, blank);
+    CUZK_ASSIGN_OR_RETURN(ChallengeWitness blank, blank_witness(shape));
+    steps.witnesses_.assign(shape.challenges, blank);
   }
+  return steps;
+}
+
+Result<PorepPrelude> PorepSteps::synthesize_prelude(ConstraintSystem& cs) const {
+  const bool values = priv_ != nullptr;
   auto value = [&](const Fr& x) -> std::optional<Fr> {
     return values ? std::optional<Fr>(x) : std::nullopt;
   };
+  PorepPrelude p;
 
   // replica_id: public, and its bits in SHA-256 byte order for the labels.
   CUZK_ASSIGN_OR_RETURN(AllocatedNum replica_id, scoped(cs, "replica_id", [&] {
                           return AllocatedNum::alloc(cs, value(pub_ ? pub_->replica_id : Fr()));
                         }));
   CUZK_RETURN_IF_ERROR(scoped(cs, "replica_id_input", [&] { return replica_id.inputize(cs); }));
-  CUZK_ASSIGN_OR_RETURN(std::vector<Boolean> replica_id_bits,
+  CUZK_ASSIGN_OR_RETURN(p.replica_id_bits,
                         scoped(cs, "replica_id_bits", [&] { return label_bits(cs, replica_id); }));
 
   // comm_d and comm_r public; comm_r_last and comm_c private.
-  CUZK_ASSIGN_OR_RETURN(AllocatedNum comm_d, scoped(cs, "comm_d", [&] {
+  CUZK_ASSIGN_OR_RETURN(p.comm_d, scoped(cs, "comm_d", [&] {
                           return AllocatedNum::alloc(cs, value(pub_ ? pub_->comm_d : Fr()));
                         }));
-  CUZK_RETURN_IF_ERROR(scoped(cs, "comm_d_input", [&] { return comm_d.inputize(cs); }));
+  CUZK_RETURN_IF_ERROR(scoped(cs, "comm_d_input", [&] { return p.comm_d.inputize(cs); }));
   CUZK_ASSIGN_OR_RETURN(AllocatedNum comm_r, scoped(cs, "comm_r", [&] {
                           return AllocatedNum::alloc(cs, value(pub_ ? pub_->comm_r : Fr()));
                         }));
   CUZK_RETURN_IF_ERROR(scoped(cs, "comm_r_input", [&] { return comm_r.inputize(cs); }));
-  CUZK_ASSIGN_OR_RETURN(AllocatedNum comm_r_last, scoped(cs, "comm_r_last", [&] {
+  CUZK_ASSIGN_OR_RETURN(p.comm_r_last, scoped(cs, "comm_r_last", [&] {
                           return AllocatedNum::alloc(cs, value(priv_ ? priv_->comm_r_last : Fr()));
                         }));
-  CUZK_ASSIGN_OR_RETURN(AllocatedNum comm_c, scoped(cs, "comm_c", [&] {
+  CUZK_ASSIGN_OR_RETURN(p.comm_c, scoped(cs, "comm_c", [&] {
                           return AllocatedNum::alloc(cs, value(priv_ ? priv_->comm_c : Fr()));
                         }));
 
   // comm_r = H(comm_c ‖ comm_r_last) (PoseidonFunction::hash2_circuit).
   CUZK_ASSIGN_OR_RETURN(AllocatedNum h, scoped(cs, "H_comm_c_comm_r_last", [&] {
-                          const AllocatedNum pair[2] = {comm_c, comm_r_last};
+                          const AllocatedNum pair[2] = {p.comm_c, p.comm_r_last};
                           return poseidon_hash_circuit(cs, *poseidon_constants(2),
                                                        poseidon_merkle_tag(2), pair);
                         }));
   enforce_equal(cs, "enforce comm_r = H(comm_c || comm_r_last)", comm_r, h);
+  return p;
+}
 
-  for (std::size_t i = 0; i < witnesses.size(); ++i) {
-    Namespace ns(cs, [i] { return "challenge_" + std::to_string(i); });
-    CUZK_RETURN_IF_ERROR(synthesize_challenge(cs, witnesses[i], shape_.layers, comm_d, comm_c,
-                                              comm_r_last, replica_id_bits));
+Status PorepSteps::synthesize_challenge(ConstraintSystem& cs, unsigned i,
+                                        const PorepPrelude& p) const {
+  Namespace ns(cs, [i] { return "challenge_" + std::to_string(i); });
+  const ChallengeWitness& w = witnesses_[i];
+  CUZK_ASSIGN_OR_RETURN(AllocatedNum data_leaf, part_tree_d(cs, w, p));
+  CUZK_ASSIGN_OR_RETURN(PorepColumns c, part_columns(cs, w, p));
+  std::vector<AllocatedNum> labels;
+  for (unsigned layer = 1; layer <= shape_.layers; ++layer) {
+    CUZK_ASSIGN_OR_RETURN(AllocatedNum label, part_label(cs, layer, p, c));
+    labels.push_back(label);
   }
+  return part_tail(cs, w, p, data_leaf, labels);
+}
+
+Result<AllocatedNum> PorepSteps::synthesize_tree_d(ConstraintSystem& cs, unsigned i,
+                                                   const PorepPrelude& p) const {
+  Namespace ns(cs, [i] { return "challenge_" + std::to_string(i); });
+  return part_tree_d(cs, witnesses_[i], p);
+}
+
+Result<PorepColumns> PorepSteps::synthesize_columns(ConstraintSystem& cs, unsigned i,
+                                                    const PorepPrelude& p) const {
+  Namespace ns(cs, [i] { return "challenge_" + std::to_string(i); });
+  return part_columns(cs, witnesses_[i], p);
+}
+
+Result<AllocatedNum> PorepSteps::synthesize_label(ConstraintSystem& cs, unsigned i, unsigned layer,
+                                                  const PorepPrelude& p,
+                                                  const PorepColumns& c) const {
+  Namespace ns(cs, [i] { return "challenge_" + std::to_string(i); });
+  return part_label(cs, layer, p, c);
+}
+
+Status PorepSteps::synthesize_tail(ConstraintSystem& cs, unsigned i, const PorepPrelude& p,
+                                   const AllocatedNum& data_leaf,
+                                   std::span<const AllocatedNum> labels) const {
+  Namespace ns(cs, [i] { return "challenge_" + std::to_string(i); });
+  if (labels.size() != shape_.layers)
+    return Status(Errc::size_mismatch, "PoRep tail: " + std::to_string(labels.size()) +
+                                           " labels, the circuit has " +
+                                           std::to_string(shape_.layers) + " layers");
+  return part_tail(cs, witnesses_[i], p, data_leaf, labels);
+}
+
+}  // namespace detail
+
+Status PorepCircuit::synthesize(ConstraintSystem& cs) {
+  CUZK_ASSIGN_OR_RETURN(detail::PorepSteps steps, detail::PorepSteps::make(shape_, pub_, priv_));
+  CUZK_ASSIGN_OR_RETURN(detail::PorepPrelude prelude, steps.synthesize_prelude(cs));
+  for (unsigned i = 0; i < steps.challenges(); ++i)
+    CUZK_RETURN_IF_ERROR(steps.synthesize_challenge(cs, i, prelude));
   return {};
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cuzk/r1cs/gadgets/assign.hpp"
+#include "cuzk/r1cs/gadgets/bit_value.hpp"
 
 namespace cuzk {
 namespace {
@@ -260,6 +261,17 @@ Result<std::vector<Boolean>> u64_into_boolean_vec_le(ConstraintSystem& cs,
                                                      std::optional<std::uint64_t> value) {
   std::vector<Boolean> bits;
   bits.reserve(64);
+  if (value && cs.fast_witness()) {
+    // Witness fast path: the 64 values in one block, one booleanity constraint each.
+    const ConstraintSystem::AuxBlock blk = cs.alloc_aux_block(64);
+    for (unsigned i = 0; i < 64; ++i) {
+      const bool b = ((*value >> i) & 1) != 0;
+      blk.values[i] = bit_value(b);
+      bits.push_back(Boolean::from(AllocatedBit(Variable::aux(blk.first + i), b)));
+    }
+    cs.count_skipped_constraints(64);
+    return bits;
+  }
   for (unsigned i = 0; i < 64; ++i) {
     Namespace ns(cs, [i] { return "bit " + std::to_string(i); });
     std::optional<bool> b;
@@ -276,6 +288,17 @@ Result<std::vector<AllocatedBit>> field_into_allocated_bits_le(ConstraintSystem&
   bits.reserve(FrParams::bits);
   Limbs<4> c{};
   if (value) c = value->to_canonical();
+  if (value && cs.fast_witness()) {
+    // Witness fast path: the 255 values in one block, one booleanity constraint each.
+    const ConstraintSystem::AuxBlock blk = cs.alloc_aux_block(FrParams::bits);
+    for (unsigned i = 0; i < FrParams::bits; ++i) {
+      const bool b = ((c[i / 64] >> (i % 64)) & 1) != 0;
+      blk.values[i] = bit_value(b);
+      bits.emplace_back(Variable::aux(blk.first + i), b);
+    }
+    cs.count_skipped_constraints(FrParams::bits);
+    return bits;
+  }
   for (unsigned i = 0; i < FrParams::bits; ++i) {
     Namespace ns(cs, [i] { return "bit " + std::to_string(i); });
     std::optional<bool> b;

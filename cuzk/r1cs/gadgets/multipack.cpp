@@ -1,6 +1,7 @@
 #include "cuzk/r1cs/gadgets/multipack.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "cuzk/r1cs/gadgets/assign.hpp"
@@ -18,11 +19,33 @@ Num pack_chunk(std::span<const Boolean> bits) {
   return num;
 }
 
+// Witness fast path: Σ 2^j·b_j of at most 254 bits as an integer below r, without the Num's LC;
+// nullopt when a value is missing (the generic path then names it).
+std::optional<Fr> packed_value(std::span<const Boolean> bits) {
+  Limbs<4> c{};
+  for (std::size_t j = 0; j < bits.size(); ++j) {
+    const std::optional<bool> v = bits[j].value();
+    if (!v) return std::nullopt;
+    c[j / 64] |= std::uint64_t{*v} << (j % 64);
+  }
+  return Fr::from_canonical_unchecked(c);
+}
+
 }  // namespace
 
 Status pack_into_inputs(ConstraintSystem& cs, std::span<const Boolean> bits) {
   for (std::size_t i = 0, off = 0; off < bits.size(); ++i, off += kFrCapacity) {
-    const Num num = pack_chunk(bits.subspan(off, std::min(kFrCapacity, bits.size() - off)));
+    const std::span<const Boolean> chunk =
+        bits.subspan(off, std::min(kFrCapacity, bits.size() - off));
+    if (cs.fast_witness()) {
+      if (const std::optional<Fr> v = packed_value(chunk)) {
+        CUZK_ASSIGN_OR_RETURN(Variable input, cs.alloc_input("input", [&] { return *v; }));
+        (void)input;
+        cs.count_skipped_constraints(1);  // packing constraint i
+        continue;
+      }
+    }
+    const Num num = pack_chunk(chunk);
     auto value = num.value();
     CUZK_ASSIGN_OR_RETURN(
         Variable input,
@@ -34,7 +57,16 @@ Status pack_into_inputs(ConstraintSystem& cs, std::span<const Boolean> bits) {
 }
 
 Result<AllocatedNum> pack_bits(ConstraintSystem& cs, std::span<const Boolean> bits) {
-  const Num num = pack_chunk(bits.first(std::min(kFrCapacity, bits.size())));
+  const std::span<const Boolean> chunk = bits.first(std::min(kFrCapacity, bits.size()));
+  if (cs.fast_witness()) {
+    if (const std::optional<Fr> v = packed_value(chunk)) {
+      const ConstraintSystem::AuxBlock blk = cs.alloc_aux_block(1);
+      blk.values[0] = *v;
+      cs.count_skipped_constraints(1);  // packing constraint
+      return AllocatedNum(Variable::aux(blk.first), *v);
+    }
+  }
+  const Num num = pack_chunk(chunk);
   Result<AllocatedNum> n = Status();
   {
     Namespace ns(cs, "input");

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cuzk/r1cs/gadgets/assign.hpp"
+#include "cuzk/r1cs/gadgets/bit_value.hpp"
 #include "cuzk/r1cs/gadgets/boolean.hpp"
 
 namespace cuzk::word_bits {
@@ -22,6 +23,17 @@ void constant(T v, std::array<Boolean, W>& bits) {
 /// (one boolean constraint each).
 template <unsigned W, class T>
 Status alloc(ConstraintSystem& cs, std::optional<T> v, std::array<Boolean, W>& bits) {
+  if (v && cs.fast_witness()) {
+    // Witness fast path: the W values in one block, one booleanity constraint each.
+    const ConstraintSystem::AuxBlock blk = cs.alloc_aux_block(W);
+    for (unsigned i = 0; i < W; ++i) {
+      const bool b = ((*v >> i) & 1) != 0;
+      blk.values[i] = bit_value(b);
+      bits[i] = Boolean::from(AllocatedBit(Variable::aux(blk.first + i), b));
+    }
+    cs.count_skipped_constraints(W);
+    return Status();
+  }
   for (unsigned i = 0; i < W; ++i) {
     Namespace ns(cs, [i] { return "allocated bit " + std::to_string(i); });
     std::optional<bool> b;

@@ -1,0 +1,197 @@
+#include "cuzk/circuits/filecoin/porep_witness.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <span>
+#include <string>
+#include <tuple>
+
+#include "cuzk/circuits/filecoin/porep_circuit_steps.hpp"
+#include "cuzk/r1cs/gadgets/assign.hpp"
+#include "cuzk/r1cs/witness_slice_cs.hpp"
+
+namespace cuzk::circuits::filecoin {
+namespace {
+
+// Counts variables and constraints and asks for no value: a blank circuit's synthesis through the
+// witness-mode gadget code (wants_constraints() false, so no LC is built).
+class CountingConstraintSystem final : public ConstraintSystem {
+ public:
+  CountingConstraintSystem() { skip_constraints_ = true; }
+  Result<Variable> alloc_aux_fn(NameFn, ValueFn) override {
+    return Variable::aux(static_cast<std::uint32_t>(aux_++));
+  }
+  Result<Variable> alloc_input_fn(NameFn, ValueFn) override {
+    return Variable::input(static_cast<std::uint32_t>(inputs_++));
+  }
+  void enforce_lc(NameFn, const LC&, const LC&, const LC&) override { ++skipped_constraints_; }
+  void push_scope(NameFn) override {}
+  void pop_scope() override {}
+  bool wants_constraints() const override { return false; }
+  Status finish() override { return {}; }
+  std::size_t num_inputs() const override { return inputs_; }
+  std::size_t num_aux() const override { return aux_; }
+  std::size_t num_constraints() const override { return skipped_constraints_; }
+
+ private:
+  std::size_t inputs_ = 1, aux_ = 0;  // ONE
+};
+
+Result<PorepWitnessLayout> count_layout(const PorepCircuitShape& shape) {
+  PorepCircuitShape one = shape;
+  one.challenges = 1;
+  CUZK_ASSIGN_OR_RETURN(detail::PorepSteps steps, detail::PorepSteps::make(one, nullptr, nullptr));
+  CountingConstraintSystem cs;
+  CUZK_ASSIGN_OR_RETURN(detail::PorepPrelude prelude, steps.synthesize_prelude(cs));
+  PorepWitnessLayout l;
+  l.prelude_inputs = cs.num_inputs();
+  l.prelude_aux = cs.num_aux();
+  const std::uint64_t prelude_constraints = cs.num_constraints();
+  // The parts in synthesize_challenge's order, each counted on its own.
+  auto part = [&](auto&& run) -> Status {
+    const std::uint64_t in0 = cs.num_inputs(), aux0 = cs.num_aux();
+    CUZK_RETURN_IF_ERROR(run());
+    l.parts.push_back({cs.num_inputs() - in0, cs.num_aux() - aux0});
+    return {};
+  };
+  AllocatedNum data_leaf;
+  detail::PorepColumns columns;
+  std::vector<AllocatedNum> labels(shape.layers);
+  CUZK_RETURN_IF_ERROR(part([&]() -> Status {
+    CUZK_ASSIGN_OR_RETURN(data_leaf, steps.synthesize_tree_d(cs, 0, prelude));
+    return {};
+  }));
+  CUZK_RETURN_IF_ERROR(part([&]() -> Status {
+    CUZK_ASSIGN_OR_RETURN(columns, steps.synthesize_columns(cs, 0, prelude));
+    return {};
+  }));
+  for (unsigned layer = 1; layer <= shape.layers; ++layer) {
+    CUZK_RETURN_IF_ERROR(part([&]() -> Status {
+      CUZK_ASSIGN_OR_RETURN(labels[layer - 1],
+                            steps.synthesize_label(cs, 0, layer, prelude, columns));
+      return {};
+    }));
+  }
+  CUZK_RETURN_IF_ERROR(
+      part([&] { return steps.synthesize_tail(cs, 0, prelude, data_leaf, labels); }));
+  l.challenge_inputs = cs.num_inputs() - l.prelude_inputs;
+  l.challenge_aux = cs.num_aux() - l.prelude_aux;
+  const std::uint64_t challenge_constraints = cs.num_constraints() - prelude_constraints;
+  l.num_inputs = l.prelude_inputs + shape.challenges * l.challenge_inputs;
+  l.num_aux = l.prelude_aux + shape.challenges * l.challenge_aux;
+  l.num_constraints = prelude_constraints + shape.challenges * challenge_constraints + l.num_inputs;
+  if (l.num_aux >= (std::uint64_t{1} << 32))
+    return Status(Errc::out_of_range, "PoRep witness: more aux variables than 32-bit indexes hold");
+  return l;
+}
+
+// Runs task(0..n) on every thread of |pool|, each thread claiming the next task (one at a time,
+// in index order, so the largest tasks should come first); the first failed task's status in
+// index order.
+template <class F>
+Status run_tasks(ThreadPool& pool, std::size_t n, F&& task) {
+  std::vector<Status> status(n);
+  std::atomic<std::size_t> next{0};
+  pool.parallel_for(std::min(pool.size(), n), [&](std::size_t) {
+    for (std::size_t t; (t = next.fetch_add(1, std::memory_order_relaxed)) < n;)
+      status[t] = task(t);
+  });
+  for (Status& st : status)
+    if (!st.ok()) return st;
+  return {};
+}
+
+}  // namespace
+
+Result<PorepWitnessLayout> porep_witness_layout(const PorepCircuitShape& shape) {
+  using Key = std::tuple<std::uint64_t, unsigned, unsigned, unsigned, unsigned, unsigned>;
+  static std::mutex mu;
+  static std::map<Key, PorepWitnessLayout> cache;
+  const Key key{shape.nodes,    shape.layers,   shape.tree.base,
+                shape.tree.sub, shape.tree.top, shape.challenges};
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  CUZK_ASSIGN_OR_RETURN(PorepWitnessLayout l, count_layout(shape));  // outside the lock
+  std::lock_guard<std::mutex> lock(mu);
+  cache.emplace(key, l);
+  return l;
+}
+
+Result<std::vector<Fr>> porep_partition_witness(const PorepCircuitShape& shape,
+                                                const PorepCircuitPublic& pub,
+                                                const PorepCircuitPrivate& priv, ThreadPool& pool,
+                                                const WitnessOptions& opt,
+                                                std::vector<Fr>&& storage) {
+  CUZK_ASSIGN_OR_RETURN(detail::PorepSteps steps, detail::PorepSteps::make(shape, &pub, &priv));
+  CUZK_ASSIGN_OR_RETURN(PorepWitnessLayout l, porep_witness_layout(shape));
+  std::vector<Fr> z = std::move(storage);
+  z.resize(l.num_inputs + l.num_aux);  // a reused buffer of this size is not touched again
+  z[0] = Fr::one();
+  const std::span<Fr> inputs = std::span<Fr>(z).first(l.num_inputs);
+  const std::span<Fr> aux = std::span<Fr>(z).subspan(l.num_inputs);
+
+  WitnessSliceConstraintSystem head(aux.first(l.prelude_aux), 0,
+                                    inputs.subspan(1, l.prelude_inputs - 1), 1, opt.fast_paths);
+  CUZK_ASSIGN_OR_RETURN(detail::PorepPrelude prelude, steps.synthesize_prelude(head));
+  CUZK_RETURN_IF_ERROR(head.finish_slice().with_context("PoRep witness prelude"));
+
+  // Part k of challenge i on a system writing into its slice of z.
+  const std::size_t parts = l.parts.size();
+  std::vector<PorepWitnessLayout::Part> start(parts);  // offsets within a challenge
+  for (std::size_t k = 1; k < parts; ++k)
+    start[k] = {start[k - 1].inputs + l.parts[k - 1].inputs, start[k - 1].aux + l.parts[k - 1].aux};
+  auto run_part = [&](std::size_t i, std::size_t k, auto&& synthesize) -> Status {
+    const std::uint64_t a0 = l.prelude_aux + i * l.challenge_aux + start[k].aux;
+    const std::uint64_t i0 = l.prelude_inputs + i * l.challenge_inputs + start[k].inputs;
+    WitnessSliceConstraintSystem cs(aux.subspan(a0, l.parts[k].aux), static_cast<std::uint32_t>(a0),
+                                    inputs.subspan(i0, l.parts[k].inputs),
+                                    static_cast<std::uint32_t>(i0), opt.fast_paths);
+    CUZK_RETURN_IF_ERROR(synthesize(cs));
+    return cs.finish_slice().with_context("challenge " + std::to_string(i) + ", part " +
+                                          std::to_string(k));
+  };
+
+  const unsigned n = steps.challenges(), layers = shape.layers;
+  std::vector<detail::PorepColumns> columns(n);
+  std::vector<AllocatedNum> leaves(n);
+  std::vector<std::vector<AllocatedNum>> labels(n, std::vector<AllocatedNum>(layers));
+  // The columns parts first: the labels read their rows and the challenge.
+  CUZK_RETURN_IF_ERROR(run_tasks(pool, n, [&](std::size_t i) {
+    return run_part(i, 1, [&](ConstraintSystem& cs) -> Status {
+      CUZK_ASSIGN_OR_RETURN(columns[i],
+                            steps.synthesize_columns(cs, static_cast<unsigned>(i), prelude));
+      return {};
+    });
+  }));
+  // Every tree_d part (the largest tasks first), then every label.
+  CUZK_RETURN_IF_ERROR(run_tasks(pool, n + std::size_t{n} * layers, [&](std::size_t t) {
+    if (t < n) {
+      return run_part(t, 0, [&](ConstraintSystem& cs) -> Status {
+        CUZK_ASSIGN_OR_RETURN(leaves[t],
+                              steps.synthesize_tree_d(cs, static_cast<unsigned>(t), prelude));
+        return {};
+      });
+    }
+    const std::size_t i = (t - n) / layers;
+    const unsigned layer = static_cast<unsigned>((t - n) % layers) + 1;
+    return run_part(i, 1 + layer, [&](ConstraintSystem& cs) -> Status {
+      CUZK_ASSIGN_OR_RETURN(
+          labels[i][layer - 1],
+          steps.synthesize_label(cs, static_cast<unsigned>(i), layer, prelude, columns[i]));
+      return {};
+    });
+  }));
+  // The tails: the encoded node and the challenged column.
+  CUZK_RETURN_IF_ERROR(run_tasks(pool, n, [&](std::size_t i) {
+    return run_part(i, parts - 1, [&](ConstraintSystem& cs) {
+      return steps.synthesize_tail(cs, static_cast<unsigned>(i), prelude, leaves[i], labels[i]);
+    });
+  }));
+  return z;
+}
+
+}  // namespace cuzk::circuits::filecoin
