@@ -174,8 +174,11 @@ Status FilecoinFamily::synthesize_witness(Circuit& circuit, const PartitionPlan&
                                           const CancelFlag& cancel) {
   const std::string where = "partition " + std::to_string(k) + " witness";
   if (cancel.load()) return Status(Errc::cancelled, where + ": cancelled");
+  auto shape = this->shape(plan.key_id);  // recorded or loaded at plan time: a cache hit here
+  if (!shape) return shape.status().with_context(where);
   WitnessOptions wo;
   wo.reserve_aux = plan.columns;
+  wo.num_inputs_hint = (*shape)->dims().num_inputs;
   WitnessConstraintSystem cs(wo, std::move(z));
   CUZK_RETURN_IF_ERROR(synthesize_circuit(circuit, cs).with_context(where));
   if (cancel.load()) return Status(Errc::cancelled, where + ": cancelled");

@@ -85,9 +85,10 @@ class FilecoinFamily : public CircuitFamily {
                                  std::shared_ptr<const ParsedJob> parsed);
 
   /// Partition |k|'s witness: |circuit| synthesized by the witness-only system into |z|
-  /// (ONE, inputs, aux); size_mismatch when its length is not the plan's columns.
-  static Status synthesize_witness(Circuit& circuit, const PartitionPlan& plan, std::uint32_t k,
-                                   std::vector<Fr>& z, const CancelFlag& cancel);
+  /// (ONE, inputs, aux), built in place (the shape's input count as the system's hint, so no
+  /// copy of z: 4.2 GB at 32 GiB PoRep); size_mismatch when its length is not the plan's columns.
+  Status synthesize_witness(Circuit& circuit, const PartitionPlan& plan, std::uint32_t k,
+                            std::vector<Fr>& z, const CancelFlag& cancel);
 
   /// The parameter set behind |key_id|; not_found when the family does not serve it.
   Result<cuzk::filecoin::ParameterSet> set_of(const std::string& key_id) const;
