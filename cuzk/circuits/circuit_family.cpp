@@ -48,6 +48,12 @@ CircuitFamily* Registry::find_circuit(const std::string& circuit_id) const {
   return nullptr;
 }
 
+std::string Registry::key_id_of_name(const std::string& name) const {
+  for (const auto& f : families_)
+    if (std::string id = f->key_id_of_name(name); !id.empty()) return id;
+  return {};
+}
+
 std::string file_safe_name(const std::string& id) {
   std::string name = id;
   for (char& c : name)

@@ -128,6 +128,11 @@ class CircuitFamily {
   virtual std::vector<ProofKind> kinds() const { return {}; }
   /// Whether |circuit_id| names one of its circuits (requests without a proof kind, key ids).
   virtual bool serves_circuit(const std::string& circuit_id) const = 0;
+  /// The key id an operator's |name| for one of its keys stands for (PreloadSRS, EvictSRS): |name|
+  /// itself when it serves it, or what an alias the family accepts names; empty when none.
+  virtual std::string key_id_of_name(const std::string& name) const {
+    return serves_circuit(name) ? name : std::string();
+  }
 
   /// Validates |req| and plans it; errors are the client's (invalid_argument, bad_encoding,
   /// out_of_range, size_mismatch, not_found).
@@ -167,6 +172,9 @@ class Registry {
   CircuitFamily* find(const JobRequest& req) const;
   /// The family naming |circuit_id| (also a key id); null when none.
   CircuitFamily* find_circuit(const std::string& circuit_id) const;
+  /// The key id |name| stands for in the first family that knows it (key_id_of_name); empty when
+  /// none does.
+  std::string key_id_of_name(const std::string& name) const;
   const std::vector<std::shared_ptr<CircuitFamily>>& families() const { return families_; }
 
  private:

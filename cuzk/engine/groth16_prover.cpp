@@ -121,9 +121,9 @@ Result<JobPlan> Groth16Prover::plan(const JobRequest& req) {
 }
 
 Result<std::string> Groth16Prover::key_of(const std::string& circuit_id) {
-  auto f = family_of(circuit_id);
-  if (!f) return f.status();
-  return circuit_id;
+  std::string id = families_->key_id_of_name(circuit_id);
+  if (id.empty()) return Status(Errc::not_found, "unknown circuit '" + circuit_id + "'");
+  return id;
 }
 
 namespace {

@@ -1,11 +1,14 @@
 #include "cuzk/circuits/filecoin/filecoin_family_common.hpp"
 
+#include "cuzk/circuits/filecoin/key_spec.hpp"
+
 #include <spdlog/spdlog.h>
 #include <bit>
 #include <filesystem>
 
 #include "cuzk/base/clock.hpp"
 #include "cuzk/circuits/filecoin/filecoin_public_data.hpp"
+#include "cuzk/circuits/filecoin/key_spec.hpp"
 #include "cuzk/r1cs/pce_compact.hpp"
 #include "cuzk/r1cs/pce_compact_cache.hpp"
 #include "cuzk/r1cs/pce_compact_recorder.hpp"
@@ -45,6 +48,14 @@ Result<fc::ParameterSet> FilecoinFamily::set_of(const std::string& key_id) const
 
 bool FilecoinFamily::serves_circuit(const std::string& circuit_id) const {
   return set_of(circuit_id).ok();
+}
+
+std::string FilecoinFamily::key_id_of_name(const std::string& name) const {
+  if (serves_circuit(name)) return name;
+  auto set = parameter_set_of_key_spec(name);
+  if (!set) return {};
+  const std::string id = filecoin_key_id(*set);
+  return serves_circuit(id) ? id : std::string();
 }
 
 std::string FilecoinFamily::params_path(const fc::ParameterSet& set) const {

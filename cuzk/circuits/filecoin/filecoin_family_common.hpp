@@ -51,6 +51,9 @@ class FilecoinFamily : public CircuitFamily {
  public:
   /// Its key ids ("v28-…" of each parameter set it serves).
   bool serves_circuit(const std::string& circuit_id) const override;
+  /// Its key ids, and the names key_spec.hpp reads ("porep:32GiB", the Rust daemon's
+  /// "porep-32g") for one of its parameter sets.
+  std::string key_id_of_name(const std::string& name) const override;
   Result<std::shared_ptr<const CircuitShape>> shape(const std::string& key_id) override;
   Result<KeySource> key_source(const std::string& key_id) override;
   /// The .params files of its sets present in the parameter directory.

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cuzk/circuits/builtin_families.hpp"
 #include "cuzk/circuits/filecoin/filecoin_public_data.hpp"
 
 namespace cuzk::circuits::filecoin {
@@ -47,6 +48,34 @@ TEST(FilecoinKeySpec, KindAndSizeOrKeyId) {
     EXPECT_EQ(set.status().code(), Errc::invalid_argument) << spec;
     EXPECT_NE(set.status().message().find(says), std::string::npos) << set.status().to_string();
   }
+}
+
+// The circuit ids Curio's Rust daemon accepts in PreloadSRS (REFERENCE-CUZK.md, PreloadSRS) name
+// the same parameter sets here, as specs and through the registry the engine asks (key_of).
+TEST(FilecoinKeySpec, RustDaemonNames) {
+  const std::pair<const char*, fc::ParameterSet> names[] = {
+      {"porep-32g", fc::porep_parameters(fc::SectorSize::s32GiB)},
+      {"porep-64g", fc::porep_parameters(fc::SectorSize::s64GiB)},
+      {"wpost-32g", fc::post_parameters(fc::PostKind::window, fc::SectorSize::s32GiB)},
+      {"winning-32g", fc::post_parameters(fc::PostKind::winning, fc::SectorSize::s32GiB)},
+      {"snap-32g", fc::update_parameters(fc::SectorSize::s32GiB)},
+      {"snap-64g", fc::update_parameters(fc::SectorSize::s64GiB)},
+  };
+  auto reg = builtin_families(FamilyOptions{.cache_dir = "", .filecoin_params_dir = "/nonexistent"},
+                              nullptr);
+  ASSERT_TRUE(reg.ok()) << reg.status().to_string();
+  for (const auto& [name, want] : names) {
+    auto set = parameter_set_of_key_spec(name);
+    ASSERT_TRUE(set.ok()) << name << ": " << set.status().to_string();
+    EXPECT_EQ(set->params_file(), want.params_file()) << name;
+    EXPECT_EQ((*reg)->key_id_of_name(name), filecoin_key_id(want)) << name;
+  }
+  // Key ids and kind:size resolve to the key id; other names to nothing.
+  const std::string id = filecoin_key_id(fc::porep_parameters(fc::SectorSize::s2KiB));
+  EXPECT_EQ((*reg)->key_id_of_name(id), id);
+  EXPECT_EQ((*reg)->key_id_of_name("porep:2KiB"), id);
+  EXPECT_EQ((*reg)->key_id_of_name("porep-2k"), "");
+  EXPECT_EQ((*reg)->key_id_of_name("wpost-64g"), "");  // not a name the Rust daemon knows
 }
 
 }  // namespace
