@@ -8,7 +8,8 @@
 # commitments). Bad requests are refused at submit (exit 1 with the daemon's message): vanilla
 # proofs of other randomness, a key the directory does not hold (the message names the file).
 # Usage: filecoin_daemon_smoke.sh CUZK KIND...   window (CI, ≈ 20 s), porep (slow: the 2 KiB
-# PoRep setup takes minutes). Skipped (77) without CUZK_FILECOIN_DATA.
+# PoRep setup takes minutes). Skipped (77) without CUZK_FILECOIN_DATA. The daemon proves on
+# CUZK_DAEMON_BACKEND (default cpu; cuda:0 on a GPU machine).
 set -u
 cuzk="$1"
 shift
@@ -83,7 +84,8 @@ cache_dir = "$tmp/cache"
 parameter_cache = "$params"
 preload = $1
 EOF
-  "$cuzk" daemon --config "$tmp/cuzk.toml" --backend cpu >"$tmp/daemon.log" 2>&1 &
+  "$cuzk" daemon --config "$tmp/cuzk.toml" --backend "${CUZK_DAEMON_BACKEND:-cpu}" \
+    >"$tmp/daemon.log" 2>&1 &
   daemon_pid=$!
   for _ in $(seq 1 100); do
     grep -q "cuzk daemon ready" "$tmp/daemon.log" && return 0
@@ -95,6 +97,8 @@ EOF
   exit 1
 }
 stop_daemon() {
+  # CUZK_DAEMON_LOG_DIR: keep each daemon's log there (which devices proved, timings).
+  [[ -n ${CUZK_DAEMON_LOG_DIR:-} ]] && cat "$tmp/daemon.log" >>"$CUZK_DAEMON_LOG_DIR/daemon.log"
   kill "$daemon_pid" && wait "$daemon_pid"
   daemon_pid=
 }
