@@ -2,7 +2,7 @@
 //   * replica_id and tree_d roots computed by Python's hashlib in a few lines (independent of this
 //     code; the scripts are quoted beside each value);
 //   * comm_r = Poseidon_2(comm_c, comm_r_last) for the two real venus 2 KiB sectors
-//     (/work/shared/filecoin/README.md: commitments recorded by Filecoin's own code);
+//     ($CUZK_FILECOIN_DATA/README.md: commitments recorded by Filecoin's own code);
 //   * the venus p_aux / t_aux / sc-02-data-tree-r-last.dat files (read from CUZK_FILECOIN_DATA);
 //   * every Poseidon tree shape against a naive recursive twin over the reference permutation,
 //     and tree_d's row builder against a recursive root, on seeded random leaves.
@@ -29,7 +29,7 @@ namespace {
 Node hex32(std::string_view s) { return parse_hex32(s, "test constant").value(); }
 
 // The two real 2 KiB sectors of venus fixtures/genesis-sectors (miner t0106), values from
-// /work/shared/filecoin/README.md (recorded by lotus-seed / rust-fil-proofs).
+// $CUZK_FILECOIN_DATA/README.md (recorded by lotus-seed / rust-fil-proofs).
 struct Venus {
   std::uint64_t sector_id;
   const char* comm_d;

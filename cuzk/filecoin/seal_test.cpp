@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 
 Node hex32(std::string_view s) { return parse_hex32(s, "test constant").value(); }
 
-// /work/shared/filecoin/README.md (venus fixtures/genesis-sectors, recorded by Filecoin's code):
+// $CUZK_FILECOIN_DATA/README.md (venus fixtures/genesis-sectors, recorded by Filecoin's code):
 // comm_d, comm_r, comm_c, comm_r_last of sectors 0 and 1 of miner t0106.
 struct Venus {
   std::uint64_t sector_id;

@@ -144,7 +144,7 @@ void check_partition(const fc::SealProof& proof, const fc::SealCommitPhase1Outpu
   EXPECT_EQ(rcs.recording().aux, cs.aux());
 }
 
-// /work/shared/filecoin/README.md: the venus genesis sectors' commitments as Filecoin recorded
+// $CUZK_FILECOIN_DATA/README.md: the venus genesis sectors' commitments as Filecoin recorded
 // them (Fr little-endian hex).
 struct Venus {
   std::uint64_t sector_id;

@@ -49,7 +49,7 @@ inline Result<fc::SealedSector> seal_random_sector(const fc::SealProof& proof, s
   return s;
 }
 
-/// Sector |sector_id| (0 or 1) of venus' genesis sectors (/work/shared/filecoin/README.md: miner
+/// Sector |sector_id| (0 or 1) of venus' genesis sectors ($CUZK_FILECOIN_DATA/README.md: miner
 /// t0106, StackedDrg2KiBV1, ticket BLAKE2b-256("lotus is fire")): the replica under |dir| is
 /// unsealed and sealed again; the result must carry the recorded commitments (checked by the
 /// caller).

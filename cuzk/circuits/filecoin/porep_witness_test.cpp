@@ -91,7 +91,7 @@ TEST(PorepWitness, VenusSectorAllPathsAgree) {
   const std::uint64_t seed = cuzk::test::fresh_seed();
   std::mt19937_64 rng(seed);
   ThreadPool pool(2);
-  // /work/shared/filecoin/README.md: venus genesis sector 0 (Fr little-endian hex).
+  // $CUZK_FILECOIN_DATA/README.md: venus genesis sector 0 (Fr little-endian hex).
   const fc::Node comm_d =
       fc::parse_hex32("2d8cd21509618ffea50330291ea4a23523e1e3a5f74ceed0dd66bd327bf51a21", "comm_d")
           .value();
