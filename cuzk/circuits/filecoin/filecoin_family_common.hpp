@@ -47,6 +47,16 @@ struct FilecoinFamilyOptions {
   std::string cache_dir;
 };
 
+/// |plan|'s parsed job as a |Job|, or |parse|() run again when the plan carries none of that type
+/// (a plan made elsewhere, e.g. a journaled job after a restart).
+template <class Job, class Parse>
+Result<std::shared_ptr<const Job>> parsed_job_or(const PartitionPlan& plan, Parse&& parse) {
+  if (auto j = std::dynamic_pointer_cast<const Job>(plan.parsed)) return j;
+  auto again = parse();
+  if (!again) return again.status();
+  return std::shared_ptr<const Job>(std::move(*again));
+}
+
 class FilecoinFamily : public CircuitFamily {
  public:
   /// Its key ids ("v28-…" of each parameter set it serves).

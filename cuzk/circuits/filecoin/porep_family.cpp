@@ -86,10 +86,7 @@ Result<PartitionPlan> PorepFamily::plan(const JobRequest& req) {
 
 Result<std::shared_ptr<const PorepJob>> PorepFamily::job_of(const JobRequest& req,
                                                             const PartitionPlan& plan) {
-  if (auto j = std::dynamic_pointer_cast<const PorepJob>(plan.parsed)) return j;
-  auto again = parse_porep_request(req);
-  if (!again) return again.status();
-  return std::shared_ptr<const PorepJob>(std::move(*again));
+  return parsed_job_or<PorepJob>(plan, [&] { return parse_porep_request(req); });
 }
 
 Status PorepFamily::witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,

@@ -158,15 +158,9 @@ Result<PartitionPlan> PostFamily::plan(const JobRequest& req) {
 
 Result<std::shared_ptr<const ParsedJob>> PostFamily::job_of(const JobRequest& req,
                                                             const PartitionPlan& plan) {
-  if (plan.parsed) return plan.parsed;
-  if (kind_ == fc::PostKind::window) {
-    auto again = parse_window_post_request(req);
-    if (!again) return again.status();
-    return std::shared_ptr<const ParsedJob>(std::move(*again));
-  }
-  auto again = parse_winning_post_request(req);
-  if (!again) return again.status();
-  return std::shared_ptr<const ParsedJob>(std::move(*again));
+  if (kind_ == fc::PostKind::window)
+    return parsed_job_or<ParsedJob>(plan, [&] { return parse_window_post_request(req); });
+  return parsed_job_or<ParsedJob>(plan, [&] { return parse_winning_post_request(req); });
 }
 
 Status PostFamily::witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,

@@ -83,10 +83,7 @@ Result<PartitionPlan> UpdateFamily::plan(const JobRequest& req) {
 
 Result<std::shared_ptr<const SnapJob>> UpdateFamily::job_of(const JobRequest& req,
                                                             const PartitionPlan& plan) {
-  if (auto j = std::dynamic_pointer_cast<const SnapJob>(plan.parsed)) return j;
-  auto again = parse_snap_request(req);
-  if (!again) return again.status();
-  return std::shared_ptr<const SnapJob>(std::move(*again));
+  return parsed_job_or<SnapJob>(plan, [&] { return parse_snap_request(req); });
 }
 
 Status UpdateFamily::witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
