@@ -34,13 +34,15 @@ class CpuFixedBase final : public FixedBaseExecutor {
 
   Status g1_many(std::span<const Fr> ks, std::span<G1Affine> out) override {
     if (ks.size() != out.size()) return mismatch();
-    std::call_once(g1_once_, [&] { g1_ = FixedBaseTable<G1Curve>::build(G1Affine::generator(), w1_); });
+    std::call_once(g1_once_,
+                   [&] { g1_ = FixedBaseTable<G1Curve>::build(G1Affine::generator(), w1_); });
     fixed_base_many<G1Curve>(*g1_, ks, out, pool_);
     return {};
   }
   Status g2_many(std::span<const Fr> ks, std::span<G2Affine> out) override {
     if (ks.size() != out.size()) return mismatch();
-    std::call_once(g2_once_, [&] { g2_ = FixedBaseTable<G2Curve>::build(G2Affine::generator(), w2_); });
+    std::call_once(g2_once_,
+                   [&] { g2_ = FixedBaseTable<G2Curve>::build(G2Affine::generator(), w2_); });
     fixed_base_many<G2Curve>(*g2_, ks, out, pool_);
     return {};
   }

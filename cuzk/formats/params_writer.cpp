@@ -93,19 +93,19 @@ Status ParamsFileWriter::verifying_key(const VerifyingKey& vk, KeyLayout layout,
   if (fd_ < 0) return io_error("cannot create", partial_);
   writer_ = std::thread([this] { writer_loop(); });
   next_query_ = 0;
+  vk_ = vk;
   return queue(write_vk(vk));
 }
 
 Status ParamsFileWriter::begin_query(KeyQuery q, std::uint64_t count) {
   if (next_query_ < 0) return Status(Errc::invalid_argument, "params writer: query before the VK");
   if (static_cast<int>(q) != next_query_)
-    return Status(Errc::invalid_argument, "params writer: query " +
-                                              std::to_string(static_cast<int>(q)) +
-                                              " out of order (expected " +
-                                              std::to_string(next_query_) + ")");
+    return Status(Errc::invalid_argument,
+                  "params writer: query " + std::to_string(static_cast<int>(q)) +
+                      " out of order (expected " + std::to_string(next_query_) + ")");
   if (q != KeyQuery::h && left_ != 0)
-    return Status(Errc::invalid_argument, "params writer: the previous query lacks " +
-                                              std::to_string(left_) + " points");
+    return Status(Errc::invalid_argument,
+                  "params writer: the previous query lacks " + std::to_string(left_) + " points");
   if (count > 0xffffffffu)
     return Status(Errc::invalid_argument,
                   "params writer: " + std::to_string(count) + " points do not fit a u32 length");
@@ -130,8 +130,8 @@ Status ParamsFileWriter::append_g1(std::span<const G1Affine> points) {
   CUZK_RETURN_IF_ERROR(take_points(points.size(), false));
   ThreadPool serial(1);
   std::vector<std::uint8_t> buf(points.size() * kG1UncompressedBytes);
-  CUZK_RETURN_IF_ERROR(encode_g1_batch(points, buf, PointForm::uncompressed,
-                                       pool_ != nullptr ? *pool_ : serial));
+  CUZK_RETURN_IF_ERROR(
+      encode_g1_batch(points, buf, PointForm::uncompressed, pool_ != nullptr ? *pool_ : serial));
   return queue(std::move(buf));
 }
 
@@ -139,8 +139,8 @@ Status ParamsFileWriter::append_g2(std::span<const G2Affine> points) {
   CUZK_RETURN_IF_ERROR(take_points(points.size(), true));
   ThreadPool serial(1);
   std::vector<std::uint8_t> buf(points.size() * kG2UncompressedBytes);
-  CUZK_RETURN_IF_ERROR(encode_g2_batch(points, buf, PointForm::uncompressed,
-                                       pool_ != nullptr ? *pool_ : serial));
+  CUZK_RETURN_IF_ERROR(
+      encode_g2_batch(points, buf, PointForm::uncompressed, pool_ != nullptr ? *pool_ : serial));
   return queue(std::move(buf));
 }
 

@@ -41,6 +41,8 @@ class ParamsFileWriter final : public KeySink {
   /// Waits for the writes, checks every query was complete, renames PATH.partial to PATH.
   Status finish() override;
 
+  /// The verifying key received (for the .vk file beside the .params).
+  const VerifyingKey& vk() const { return vk_; }
   /// Bytes written (or queued) so far.
   std::uint64_t bytes() const { return bytes_; }
 
@@ -50,6 +52,7 @@ class ParamsFileWriter final : public KeySink {
   void writer_loop();
 
   std::string path_, partial_;
+  VerifyingKey vk_;
   ThreadPool* pool_;
   int fd_ = -1;
   int next_query_ = -1;  // index of the query being filled (KeyQuery order); −1 before the VK

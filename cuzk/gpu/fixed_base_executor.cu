@@ -20,8 +20,7 @@ Status from_cuda_error(const CudaError& e) {
 
 class CudaFixedBase final : public FixedBaseExecutor {
  public:
-  CudaFixedBase(std::unique_ptr<DeviceContext> ctx, const CudaFixedBaseOptions& o,
-                ThreadPool& pool)
+  CudaFixedBase(std::unique_ptr<DeviceContext> ctx, const CudaFixedBaseOptions& o, ThreadPool& pool)
       : ctx_(std::move(ctx)), o_(o), pool_(pool) {}
 
   Status g1_many(std::span<const Fr> ks, std::span<G1Affine> out) override {
@@ -43,10 +42,10 @@ class CudaFixedBase final : public FixedBaseExecutor {
       if (!table) table.emplace(*ctx_, base, o_.window);
       // What the arena holds beside both tables, with a margin for the allocator's rounding.
       const std::size_t room = ctx_->arena_largest_free();
-      const std::size_t fit = room > (std::size_t{16} << 20)
-                                  ? (room - (std::size_t{16} << 20)) /
-                                        DeviceFixedBaseTable<H>::bytes_per_point()
-                                  : 0;
+      const std::size_t fit =
+          room > (std::size_t{16} << 20)
+              ? (room - (std::size_t{16} << 20)) / DeviceFixedBaseTable<H>::bytes_per_point()
+              : 0;
       if (fit == 0) return Status(Errc::out_of_memory, "fixed-base: the arena holds no chunk");
       table->mul_many(ks, out, std::min(o_.chunk, fit), pool_);
       return {};
@@ -68,10 +67,8 @@ class CudaFixedBase final : public FixedBaseExecutor {
 Result<std::unique_ptr<FixedBaseExecutor>> make_cuda_fixed_base(const CudaFixedBaseOptions& o,
                                                                 ThreadPool& pool) {
   try {
-    auto ctx = DeviceContext::create({.device = o.device,
-                                      .arena_bytes = o.arena_bytes,
-                                      .streams = 1,
-                                      .pinned_buffers = 8});
+    auto ctx = DeviceContext::create(
+        {.device = o.device, .arena_bytes = o.arena_bytes, .streams = 1, .pinned_buffers = 8});
     if (!ctx.ok()) return ctx.status();
     return std::unique_ptr<FixedBaseExecutor>(
         std::make_unique<CudaFixedBase>(std::move(*ctx), o, pool));

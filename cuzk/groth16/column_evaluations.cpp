@@ -64,7 +64,8 @@ Result<ColumnEvaluations> column_evaluations(const R1csMatrices& m, std::span<co
   auto one_matrix = [&](const SparseMatrix& mat, std::vector<Fr>& out) {
     std::uint64_t g = 0;
     for (std::size_t k = 0; k < mat.num_rows(); ++k)
-      for_each_scaled_term(mat, k, lag[k], g, [&](std::uint32_t col, const Fr& t) { out[col] += t; });
+      for_each_scaled_term(mat, k, lag[k], g,
+                           [&](std::uint32_t col, const Fr& t) { out[col] += t; });
   };
   one_matrix(m.a, e.u);
   one_matrix(m.b, e.v);

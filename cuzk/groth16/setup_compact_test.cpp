@@ -106,11 +106,10 @@ TEST(SetupCompact, KeysEqualThePlainMatricesKeys) {
       for (ThreadPool* pool : {&one, &three}) {
         SetupStats st;
         auto fast = setup_with_trapdoor(
-            *compact, td,
-            {.layout = layout, .pool = pool, .chunk = 1 + rng() % 100, .stats = &st});
+            *compact, td, {.layout = layout, .pool = pool, .chunk = 1 + rng() % 100, .stats = &st});
         ASSERT_TRUE(fast.ok()) << fast.status().to_string();
-        EXPECT_TRUE(*fast == *slow) << "layout " << static_cast<int>(layout) << " threads "
-                                    << pool->size();
+        EXPECT_TRUE(*fast == *slow)
+            << "layout " << static_cast<int>(layout) << " threads " << pool->size();
         EXPECT_GT(st.total, 0.0);
       }
     }

@@ -5,10 +5,10 @@
 // No real data needed. Seeded (printed; CUZK_SEED replays).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <unistd.h>
 
 #include "cuzk/circuits/filecoin/porep_family.hpp"
 #include "cuzk/circuits/filecoin/post_family.hpp"
@@ -48,7 +48,8 @@ void check_family(const char* name, FilecoinFamily& fam, const fc::ParameterSet&
   auto want = write_params(*slow, &pool);
   ASSERT_TRUE(want.ok());
 
-  const fs::path dir = fs::temp_directory_path() / ("cuzk-setup-compact-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("cuzk-setup-compact-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string path = (dir / "key.params").string();
   SetupStats st;
@@ -61,10 +62,10 @@ void check_family(const char* name, FilecoinFamily& fam, const fc::ParameterSet&
     EXPECT_EQ(writer.bytes(), want->size());
   }
   const double t_fast = since(t0);
-  std::printf("%s: %llu rows; plain-matrix setup %.2f s, compact setup streamed %.2f s "
-              "(columns %.3f s)\n",
-              name, static_cast<unsigned long long>(plain->num_constraints), t_slow, t_fast,
-              st.columns);
+  std::printf(
+      "%s: %llu rows; plain-matrix setup %.2f s, compact setup streamed %.2f s "
+      "(columns %.3f s)\n",
+      name, static_cast<unsigned long long>(plain->num_constraints), t_slow, t_fast, st.columns);
   auto got = read_whole_file(path);
   ASSERT_TRUE(got.ok()) << got.status().to_string();
   EXPECT_TRUE(*got == *want) << "streamed .params differs from write_params";
@@ -74,7 +75,8 @@ void check_family(const char* name, FilecoinFamily& fam, const fc::ParameterSet&
 
 TEST(FilecoinSetupCompact, WinningPost2KiBStreamedParamsEqualThePlainKey) {
   PostFamily fam(fc::PostKind::winning, FilecoinFamilyOptions{});
-  check_family("WinningPoSt 2 KiB", fam, fc::post_parameters(fc::PostKind::winning, fc::SectorSize::s2KiB));
+  check_family("WinningPoSt 2 KiB", fam,
+               fc::post_parameters(fc::PostKind::winning, fc::SectorSize::s2KiB));
 }
 
 // Minutes on CI's two cores (two CPU setups of the 2 KiB PoRep): the slow twin runs it

@@ -36,9 +36,8 @@ TEST(GpuFixedBase, EqualsTheCpuTablesG1AndG2) {
   std::mt19937_64 rng(fresh_seed());
   ThreadPool pool(4);
   for (unsigned window : {12u, 8u}) {
-    auto gpu = make_cuda_fixed_base({.arena_bytes = std::size_t{1} << 30, .chunk = 1000,
-                                     .window = window},
-                                    pool);
+    auto gpu = make_cuda_fixed_base(
+        {.arena_bytes = std::size_t{1} << 30, .chunk = 1000, .window = window}, pool);
     ASSERT_TRUE(gpu.ok()) << gpu.status().to_string();
     auto cpu = make_cpu_fixed_base(pool, 1 << 12, 1 << 10);
     for (std::size_t n : {std::size_t{1}, std::size_t{255}, std::size_t{257}, std::size_t{3001}}) {
