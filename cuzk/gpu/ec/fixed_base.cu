@@ -11,6 +11,9 @@ namespace cuzk::gpu {
 
 namespace {
 
+constexpr unsigned kBlock = 256;  // threads per block (the kernels' launch bound)
+constexpr std::size_t kPointsPerNormaliser = 32;
+
 template <class H>
 struct DevCurveOf;
 template <>
@@ -60,9 +63,9 @@ __device__ Jacobian<C> mul_fixed(const DevAffine<typename C::Field>* table, unsi
 }
 
 template <class C>
-__global__ void mul_fixed_kernel(const DevAffine<typename C::Field>* table, unsigned w,
-                                 unsigned windows, const DevFr* ks, std::size_t n,
-                                 Jacobian<C>* out) {
+__global__ void __launch_bounds__(kBlock)
+    mul_fixed_kernel(const DevAffine<typename C::Field>* table, unsigned w, unsigned windows,
+                     const DevFr* ks, std::size_t n, Jacobian<C>* out) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   out[i] = mul_fixed<C>(table, w, windows, ks[i]);
@@ -71,8 +74,9 @@ __global__ void mul_fixed_kernel(const DevAffine<typename C::Field>* table, unsi
 // Thread t normalises points t, t + stride, …: Montgomery's trick over their Z with |prefix| as
 // scratch (prefix[i] = product of the Z before i in the thread's sequence), one inversion.
 template <class C>
-__global__ void normalise_kernel(const Jacobian<C>* jac, typename C::Field* prefix, std::size_t n,
-                                 std::size_t stride, DevAffine<typename C::Field>* out) {
+__global__ void __launch_bounds__(kBlock)
+    normalise_kernel(const Jacobian<C>* jac, typename C::Field* prefix, std::size_t n,
+                     std::size_t stride, DevAffine<typename C::Field>* out) {
   using F = typename C::Field;
   const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= stride || t >= n) return;
@@ -95,9 +99,6 @@ __global__ void normalise_kernel(const Jacobian<C>* jac, typename C::Field* pref
     if (i < stride) break;
   }
 }
-
-constexpr unsigned kBlock = 256;
-constexpr std::size_t kPointsPerNormaliser = 32;
 
 }  // namespace
 

@@ -2,7 +2,8 @@
 // its CPU twin (backend/fixed_base.hpp, FixedBaseTable): random scalars with 0, 1, 2 and r − 1
 // mixed in, sizes that are not multiples of the block size, chunks smaller than the call (so the
 // device loop and its last partial chunk run), windows 12 and 8; G1 and G2. Also [r − 1]G = −G and
-// [0]G the identity, checked directly. Skipped where no GPU is present (CI). Seeded (printed;
+// [0]G the identity, checked directly; and a whole setup through the executor equals the CPU
+// setup. Skipped where no GPU is present (CI). Seeded (printed;
 // CUZK_SEED replays).
 #include <gtest/gtest.h>
 
@@ -12,6 +13,8 @@
 #include "cuzk/backend/fixed_base.hpp"
 #include "cuzk/gpu/fixed_base_executor.hpp"
 #include "cuzk/gpu/gpu_test_util.cuh"
+#include "cuzk/groth16/setup.hpp"
+#include "cuzk/r1cs/bench_circuit.hpp"
 
 namespace cuzk::gpu {
 namespace {
@@ -66,6 +69,29 @@ TEST(GpuFixedBase, EqualsTheCpuTablesG1AndG2) {
     std::vector<Fr> ks(3, Fr::one());
     std::vector<G1Affine> two(2);
     EXPECT_EQ((*gpu)->g1_many(ks, two).code(), Errc::size_mismatch);
+  }
+}
+
+// A whole setup with the GPU executor (2^13 rows, chunks of 3000 scalars, so every query spans
+// several executor calls) equals the CPU setup with the same trapdoor, both layouts.
+TEST(GpuFixedBase, SetupKeyEqualsTheCpuKey) {
+  CUZK_REQUIRE_GPU();
+  const std::uint64_t seed = fresh_seed();
+  ThreadPool pool(4);
+  auto circuit = generate_bench_r1cs(pool, {.log_rows = 13, .seed = seed, .num_public = 3});
+  ASSERT_TRUE(circuit.ok()) << circuit.status().to_string();
+  SeededRng rng(seed);
+  const Trapdoor td = random_trapdoor(rng);
+  auto gpu = make_cuda_fixed_base({.arena_bytes = std::size_t{1} << 30}, pool);
+  ASSERT_TRUE(gpu.ok()) << gpu.status().to_string();
+  for (KeyLayout layout : {KeyLayout::bellperson, KeyLayout::snarkjs}) {
+    auto want = setup_with_trapdoor(circuit->matrices, td, {.layout = layout, .pool = &pool});
+    ASSERT_TRUE(want.ok()) << want.status().to_string();
+    auto got = setup_with_trapdoor(
+        circuit->matrices, td,
+        {.layout = layout, .pool = &pool, .fixed_base = gpu->get(), .chunk = 3000});
+    ASSERT_TRUE(got.ok()) << got.status().to_string();
+    EXPECT_TRUE(*got == *want) << "layout " << static_cast<int>(layout);
   }
 }
 
