@@ -5,7 +5,8 @@
 //      plain matrices (one thread) or of the compact form (parallel, no plain matrices);
 //   3. the query scalars (β·u + α·v + w)/γ or /δ, τ^i·Z(τ)/δ, u and v of the non-zero columns),
 //      chunk by chunk, and their fixed-base multiplications by the G1 / G2 generator through a
-//      FixedBaseExecutor (backend/fixed_base.hpp: the CPU tables, or the GPU);
+//      FixedBaseExecutor (backend/fixed_base.hpp: the CPU tables, or the GPU), the first and last
+//      point of every call recomputed on the CPU (device_failure when they differ);
 //   4. the points delivered to a KeySink (groth16/key_sink.hpp) query by query in the .params
 //      order, so a key can be written while it is computed. Memory: u, v, w (96 B per column) and
 //      one chunk of scalars and points; the key itself only when the sink keeps it.

@@ -142,5 +142,40 @@ TEST(SetupCompact, UnconstrainedAuxRefusedByBoth) {
   EXPECT_EQ(sink.take().vk.ic.size(), 0u);  // nothing delivered
 }
 
+// An executor that computes wrong points (here: one point off in every call) fails the setup
+// with device_failure instead of delivering a bad key.
+TEST(SetupCompact, WrongExecutorPointsAreCaught) {
+  class OffByOne final : public FixedBaseExecutor {
+   public:
+    explicit OffByOne(ThreadPool& pool) : cpu_(make_cpu_fixed_base(pool, 1 << 10, 1 << 10)) {}
+    Status g1_many(std::span<const Fr> ks, std::span<G1Affine> out) override {
+      CUZK_RETURN_IF_ERROR(cpu_->g1_many(ks, out));
+      if (calls_++ == 3) out.back() = G1Affine::generator();
+      return {};
+    }
+    Status g2_many(std::span<const Fr> ks, std::span<G2Affine> out) override {
+      return cpu_->g2_many(ks, out);
+    }
+    std::string name() const override { return "off-by-one"; }
+
+   private:
+    std::unique_ptr<FixedBaseExecutor> cpu_;
+    int calls_ = 0;
+  };
+  GadgetChain circuit(fresh_seed(), 100);
+  RecordingConstraintSystem rcs;
+  ASSERT_TRUE(synthesize_circuit(circuit, rcs).ok());
+  const R1csMatrices plain = rcs.take().matrices;
+  SeededRng trng(fresh_seed());
+  const Trapdoor td = random_trapdoor(trng);
+  ThreadPool pool(1);
+  OffByOne bad(pool);
+  auto key = setup_with_trapdoor(plain, td, {.pool = &pool, .fixed_base = &bad, .chunk = 50});
+  ASSERT_FALSE(key.ok());
+  EXPECT_EQ(key.status().code(), Errc::device_failure);
+  EXPECT_NE(key.status().to_string().find("off-by-one"), std::string::npos)
+      << key.status().to_string();
+}
+
 }  // namespace
 }  // namespace cuzk
