@@ -22,9 +22,9 @@ Status decode_all(std::span<const std::uint8_t> bytes, std::span<PackedAffine<Co
   constexpr bool kG2 = !std::is_same_v<Coord, Fp>;
   constexpr std::size_t kBytes = kG2 ? 192 : 96;
   if (bytes.size() != out.size() * kBytes)
-    return Status(Errc::size_mismatch, std::string(kG2 ? "G2" : "G1") + " packed decode: " +
-                                           std::to_string(bytes.size()) + " bytes for " +
-                                           std::to_string(out.size()) + " points");
+    return Status(Errc::size_mismatch, std::string(kG2 ? "G2" : "G1") +
+                                           " packed decode: " + std::to_string(bytes.size()) +
+                                           " bytes for " + std::to_string(out.size()) + " points");
   const auto k = [] {
     if constexpr (kG2)
       return constants<Coord>(G2Curve::kB);
@@ -66,7 +66,8 @@ Status packed_decode_status(PackedDecodeError e, bool g2, std::size_t index, boo
       if (allow_identity) return {};
       return Status(Errc::bad_encoding, point + "point at infinity");
     case PackedDecodeError::bad_flags:
-      return Status(Errc::bad_encoding, at + g + " uncompressed: flag bits other than infinity set");
+      return Status(Errc::bad_encoding,
+                    at + g + " uncompressed: flag bits other than infinity set");
     case PackedDecodeError::infinity_bits:
       return Status(Errc::bad_encoding, at + g + " uncompressed: infinity with other bits set");
     case PackedDecodeError::x_range:
@@ -76,8 +77,7 @@ Status packed_decode_status(PackedDecodeError e, bool g2, std::size_t index, boo
     case PackedDecodeError::not_on_curve:
       return Status(Errc::not_on_curve, at + g + " uncompressed: point is not on the curve");
     case PackedDecodeError::order_three:
-      return Status(Errc::not_in_subgroup,
-                    at + g + " uncompressed: x = 0 is a point of order 3");
+      return Status(Errc::not_in_subgroup, at + g + " uncompressed: x = 0 is a point of order 3");
   }
   return Status(Errc::bad_encoding, at + "unknown decode error");
 }

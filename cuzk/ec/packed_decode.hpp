@@ -72,8 +72,7 @@ CUZK_HD bool read_coord(const std::uint8_t* in, const PackedDecodeConstants<Coor
   if constexpr (std::is_same_v<Coord, Base>) {
     return read_fp_be(in, k.p_be, k.r2, out);
   } else {  // Fp2: c1 then c0
-    return read_fp_be(in, k.p_be, k.r2, out.c1) &&
-           read_fp_be(in + kFpBytes, k.p_be, k.r2, out.c0);
+    return read_fp_be(in, k.p_be, k.r2, out.c1) && read_fp_be(in + kFpBytes, k.p_be, k.r2, out.c0);
   }
 }
 

@@ -154,9 +154,11 @@ TEST(ParamsDirect, HostTwinDecodesAsTheParamsReader) {
          p[95] = 1;
        },
        Errc::bad_encoding},
-      {"x not below p", false, [](std::uint8_t* p) { std::memset(p, 0x1f, 1), std::memset(p + 1, 0xff, 47); },
+      {"x not below p", false,
+       [](std::uint8_t* p) { std::memset(p, 0x1f, 1), std::memset(p + 1, 0xff, 47); },
        Errc::out_of_range},
-      {"y not below p", true, [](std::uint8_t* p) { std::memset(p + 96, 0x1f, 1), std::memset(p + 97, 0xff, 47); },
+      {"y not below p", true,
+       [](std::uint8_t* p) { std::memset(p + 96, 0x1f, 1), std::memset(p + 97, 0xff, 47); },
        Errc::out_of_range},
       {"off the curve", false, [](std::uint8_t* p) { p[95] ^= 0x01; }, Errc::not_on_curve},
       {"G2 off the curve", true, [](std::uint8_t* p) { p[191] ^= 0x01; }, Errc::not_on_curve},
@@ -171,7 +173,8 @@ TEST(ParamsDirect, HostTwinDecodesAsTheParamsReader) {
     d.apply(bad.data() + s.offset + k * (d.g2 ? 192 : 96));
     auto want = parse_params(bad, {.checked = false});
     ASSERT_FALSE(want.ok()) << d.what;
-    const Status got = d.g2 ? twin<PackedG2>(bad, s, "b_g2", true) : twin<PackedG1>(bad, s, "l", false);
+    const Status got =
+        d.g2 ? twin<PackedG2>(bad, s, "b_g2", true) : twin<PackedG1>(bad, s, "l", false);
     EXPECT_EQ(got.code(), d.code) << d.what << ": " << got.to_string();
     EXPECT_EQ(got.to_string(), want.status().to_string()) << d.what;
     // The backend's default load of encoded bases (the CPU backend) refuses it alike.
