@@ -86,8 +86,7 @@ Status decode_chunks(DeviceContext& ctx, const EncodedBases& in, std::size_t cou
     CUZK_CUDA_CHECK_LAUNCH();
     ctx.download(&bad, flag.data(), sizeof bad, stream);  // after the kernel (stream order)
     if (bad != kNoError)
-      return packed_decode_status(static_cast<PackedDecodeError>(bad & 0xff), kG2, bad >> 8,
-                                  false);
+      return packed_decode_status(static_cast<PackedDecodeError>(bad & 0xff), kG2, bad >> 8, false);
     after(off, n);
   }
   return {};
@@ -102,8 +101,8 @@ Status upload_encoded(DeviceContext& ctx, const EncodedBases& in, cudaStream_t s
   ResidentBases r;
   r.g2 = kG2;
   r.count = count;
-  r.points = must_alloc(ctx, std::max<std::size_t>(1, count) * sizeof(DevAffine<Coord>),
-                        "resident bases");
+  r.points =
+      must_alloc(ctx, std::max<std::size_t>(1, count) * sizeof(DevAffine<Coord>), "resident bases");
   const std::size_t chunk = chunk_points(in, per, std::max<std::size_t>(1, count));
   DeviceBuffer raw = must_alloc(ctx, chunk * per, "encoded bases staging");
   DeviceBuffer flag = must_alloc(ctx, sizeof(unsigned long long), "decode flag");
