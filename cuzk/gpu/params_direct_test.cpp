@@ -98,8 +98,8 @@ TEST(ParamsDirectGpu, DeviceDecodedTablesProveAsUploadedOnes) {
   auto gpu = make_cuda_backend("cuda:0", {.arena_bytes = std::size_t{1} << 30});
   ASSERT_TRUE(gpu.ok());
   const std::vector<std::pair<std::size_t, std::uint8_t>> damages = {
-      {lay->l.offset + 1001 * 96, 0x80},           // compressed flag, second chunk
-      {lay->h.offset + 5 * 96 + 95, 0x01},         // off the curve
+      {lay->l.offset + 1001 * 96, 0x80},          // compressed flag, second chunk
+      {lay->h.offset + 5 * 96 + 95, 0x01},        // off the curve
       {lay->b_g2.offset + 3 * 192 + 191, 0x01}};  // G2 off the curve
   for (auto [at, x] : damages) {
     auto bad = file;
@@ -170,7 +170,8 @@ TEST(ParamsDirectGpu, CudaOnlyProverServesParamsWithoutImageOrHostTables) {
   SKIP_WITHOUT_GPU();
   spdlog::set_level(spdlog::level::warn);
   namespace fs = std::filesystem;
-  const fs::path root = fs::temp_directory_path() / ("cuzk-params-gpu-" + std::to_string(::getpid()));
+  const fs::path root =
+      fs::temp_directory_path() / ("cuzk-params-gpu-" + std::to_string(::getpid()));
   fs::remove_all(root);
   const std::string bench_dir = (root / "bench").string(), dir = (root / "direct").string();
   fs::create_directories(bench_dir);

@@ -30,7 +30,9 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 int fail(const cuzk::Status& st) {
   std::fprintf(stderr, "gpu_params_load: %s\n", st.to_string().c_str());
@@ -91,7 +93,8 @@ int main(int argc, char** argv) {
   const double gib = 1024.0 * 1024.0 * 1024.0, mib = 1024.0 * 1024.0;
   std::uint64_t file_bytes = 0;
   if (auto mf = MappedFile::open(path)) file_bytes = mf->bytes().size();
-  std::printf("path,file_gib,header_s,resident_s,total_s,peak_rss_mib,rss_after_mib,arena_used_mib\n");
+  std::printf(
+      "path,file_gib,header_s,resident_s,total_s,peak_rss_mib,rss_after_mib,arena_used_mib\n");
   std::printf("%s,%.3f,%.3f,%.3f,%.3f,%.1f,%.1f,%.1f\n", mode.c_str(), file_bytes / gib, header_s,
               total_s - header_s, total_s, mem.peak_rss_bytes / mib, mem.rss_bytes / mib,
               rep ? rep->device_memory().used / mib : 0.0);
