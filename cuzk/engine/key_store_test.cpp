@@ -243,6 +243,13 @@ TEST(KeyStore, DeviceOnlyProverServesParamsStraightFromTheMapping) {
     auto key = prover->load_key("params-10");
     ASSERT_TRUE(key.ok()) << key.status().to_string();
     EXPECT_EQ((*key)->size_bytes(), *small);
+    const auto* gk = dynamic_cast<const Groth16Key*>(key->get());
+    ASSERT_NE(gk, nullptr);
+    ASSERT_NE(gk->params, nullptr);
+    EXPECT_EQ(gk->image, nullptr);
+    EXPECT_TRUE(gk->pk.h.empty() && gk->pk.l.empty() && gk->pk.a.empty() && gk->pk.b_g1.empty() &&
+                gk->pk.b_g2.empty());  // no decoded host tables, ever
+    EXPECT_EQ(gk->counts().h, gk->pk.domain_size - 1);
     EXPECT_TRUE(prover->key_is_mapped(**key));
     auto km = prover->key_mapping(**key);
     ASSERT_TRUE(km.has_value());
