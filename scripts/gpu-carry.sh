@@ -12,7 +12,7 @@ set -euo pipefail
 build="$1" dest="$2" only="${3:-}"
 mkdir -p "$dest/lib"
 bins=()
-for f in "$build"/tests/gpu_*_test "$build"/bin/gpu_bench "$build"/bin/cuzk "$build"/bin/cuzk-grpc; do
+for f in "$build"/tests/gpu_*_test "$build"/bin/gpu_bench "$build"/bin/gpu_params_load "$build"/bin/cuzk "$build"/bin/cuzk-grpc; do
   [ -x "$f" ] || continue
   name=$(basename "$f")
   [ "$name" = cuzk-grpc ] && name=cuzk  # `cuzk daemon` and `cuzk bench` run cuzk-grpc beside cuzk

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cuzk/backend/encoded_bases.hpp"
 #include "cuzk/base/clock.hpp"
 #include "cuzk/base/status.hpp"
 #include "cuzk/ec/g1.hpp"
@@ -130,6 +131,11 @@ class Backend {
     (void)owner;
     return load_bases_g2(bases);
   }
+  /// Makes a table resident from its .params encodings (EncodedBases); the error of the first
+  /// bad point. The default decodes the whole table on the host (ec/batch_decode, unchecked) and
+  /// calls load_bases_g1 / load_bases_g2; a device backend decodes it in place (CudaBackend).
+  virtual Result<BasesId> load_bases_g1_encoded(const EncodedBases& bases);
+  virtual Result<BasesId> load_bases_g2_encoded(const EncodedBases& bases);
   /// Frees a table; not_found for an unknown id.
   virtual Status release_bases(BasesId id) = 0;
 

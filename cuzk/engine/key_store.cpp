@@ -1,13 +1,16 @@
 #include "cuzk/engine/key_store.hpp"
 
 #include <spdlog/spdlog.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "cuzk/backend/device_memory.hpp"
+#include "cuzk/ec/encoding.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/formats/mapped_file.hpp"
 #include "cuzk/formats/zkey.hpp"
@@ -67,6 +70,25 @@ const Groth16Key* as_key(const ProvingKeyData& key) {
 
 }  // namespace
 
+EncodedBases ParamsMapping::encoded(const ParamsSection& s, bool g2) const {
+  EncodedBases e;
+  e.bytes =
+      file.bytes().subspan(s.offset, s.count * (g2 ? kG2UncompressedBytes : kG1UncompressedBytes));
+  e.consumed = [this, at = s.offset](std::size_t offset, std::size_t length) {
+    release_pages(at + offset, length);
+  };
+  return e;
+}
+
+void ParamsMapping::release_pages(std::size_t offset, std::size_t length) const {
+  // Whole pages inside the range only: a page shared with bytes not yet read stays.
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t lo = (offset + page - 1) / page * page;
+  const std::size_t hi = std::min(offset + length, file.bytes().size()) / page * page;
+  if (hi <= lo) return;
+  (void)::madvise(const_cast<std::uint8_t*>(file.bytes().data()) + lo, hi - lo, MADV_DONTNEED);
+}
+
 Result<circuits::CircuitFamily*> KeyStore::family(const std::string& key_id) const {
   circuits::CircuitFamily* f = families_->find_circuit(key_id);
   if (!f) return Status(Errc::not_found, "unknown circuit '" + key_id + "'");
@@ -94,6 +116,7 @@ Result<std::uint64_t> KeyStore::key_bytes(const std::string& key_id) {
   const circuits::CircuitShape& s = **sh;
   if (!s.has_form())
     return Status(Errc::invalid_argument, key_id + ": the family gave no circuit form");
+  if (direct_params(*src)) return direct_key_bytes(s);
   const R1csDims m = s.dims();
   const std::uint64_t copies = 1;  // the CPU backend proves from the key's tables in place
   const std::uint64_t n = s.domain_size;
@@ -113,7 +136,23 @@ Result<std::uint64_t> KeyStore::key_bytes(const std::string& key_id) {
   return points * copies + (s.charge_matrices ? s.form_bytes() : 0);
 }
 
+std::uint64_t KeyStore::direct_key_bytes(const circuits::CircuitShape& s) {
+  // The VK's ic (one G1 point per input) and what the circuit's form adds; the queries stay in
+  // the file (page cache) and on the devices.
+  return sizeof(G1Affine) * s.dims().num_inputs + (s.charge_matrices ? s.form_bytes() : 0);
+}
+
+bool KeyStore::direct_params(const KeySource& src) const {
+  return opt_.params_direct && src.kind == KeySource::Kind::params && !backends_.empty() &&
+         !host_tables_used();
+}
+
 std::optional<std::uint64_t> KeyStore::mapped_load_bytes(const std::string& key_id) {
+  if (auto src = source(key_id); src && direct_params(*src)) {  // always "mapped": its .params
+    auto sh = shape(key_id);
+    if (!sh || !(*sh)->has_form()) return std::nullopt;
+    return direct_key_bytes(**sh);
+  }
   if (!opt_.key_images) return std::nullopt;
   std::error_code ec;
   if (!std::filesystem::exists(image_path(key_id), ec)) return std::nullopt;
@@ -151,6 +190,11 @@ Result<std::shared_ptr<const ProvingKeyData>> KeyStore::load(const std::string& 
   auto key = std::make_shared<Groth16Key>();
   key->bytes = *bytes;
   key->shape = *sh;
+  if (direct_params(*src)) {
+    CUZK_RETURN_IF_ERROR(load_params_direct(*key, key_id, *src));
+    key->pvk = prepare_verifying_key(key->pk.vk);
+    return std::shared_ptr<const ProvingKeyData>(std::move(key));
+  }
   if (src->kind == KeySource::Kind::seeded_setup)
     CUZK_RETURN_IF_ERROR(load_seeded(*key, key_id, *src, mapped_only));
   else
@@ -265,6 +309,29 @@ Status KeyStore::load_seeded(Groth16Key& key, const std::string& key_id, const K
   return {};
 }
 
+Status KeyStore::load_params_direct(Groth16Key& key, const std::string& key_id,
+                                    const KeySource& src) {
+  auto pm = std::make_shared<ParamsMapping>();
+  pm->path = src.path;
+  auto mf = MappedFile::open(src.path);
+  if (!mf) return mf.status();
+  pm->file = std::move(*mf);
+  auto lay = scan_params(pm->file.bytes());
+  if (!lay) return lay.status().with_context(src.path);
+  pm->layout = std::move(*lay);
+  // The VK and the header were read: their pages leave the process too.
+  pm->release_pages(0, pm->layout.h.offset);
+  key.pk.layout = KeyLayout::bellperson;
+  key.pk.vk = pm->layout.vk;
+  key.pk.domain_size = pm->layout.domain_size;
+  CUZK_RETURN_IF_ERROR(check_key_matches(key.pk, pm->counts(), key.dims()).with_context(key_id));
+  key.params = std::move(pm);
+  key.mapped = true;  // the mmap tier, over the .params file itself (no image)
+  spdlog::info("{}: served from {} as mapped (queries decoded on the device, no key image)", key_id,
+               src.path);
+  return {};
+}
+
 Status KeyStore::load_file(Groth16Key& key, const std::string& key_id, const KeySource& src,
                            bool mapped_only) {
   const bool zkey = src.kind == KeySource::Kind::zkey;
@@ -375,13 +442,13 @@ std::uint64_t KeyStore::device_key_bytes(const ProvingKeyData& key, int device) 
   const DeviceMemoryReport* r = device_memory_report(*it->second);
   if (!r) return 0;
   std::shared_lock tier(gk->tier_mu);
-  const ProvingKey& pk = gk->pk;
+  const QueryCounts c = gk->counts();
   // Tables the backend streams from host memory (larger than half its arena) occupy nothing there.
   std::uint64_t g1 = 0, g2 = 0;
   std::uint32_t tables = 0;
-  for (std::size_t n : {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size()})
+  for (std::uint64_t n : {c.h, c.l, c.a, c.b_g1})
     if (!r->streams_table(n, false)) g1 += n, ++tables;
-  if (!r->streams_table(pk.b_g2.size(), true)) g2 += pk.b_g2.size(), ++tables;
+  if (!r->streams_table(c.b_g2, true)) g2 += c.b_g2, ++tables;
   return tables ? r->resident_bases_bytes(g1, g2, tables) : 0;
 }
 
@@ -396,10 +463,22 @@ Status KeyStore::make_resident(const ProvingKeyData& key, int device) {
     if (gk->resident.count(device)) return {};
   }
   std::shared_lock tier(gk->tier_mu);  // the tables stay as they are while the device reads them
-  auto rk = ResidentKey::load(*it->second, gk->pk);
+  Result<std::unique_ptr<ResidentKey>> rk = Status(Errc::not_found, "no key tables");
+  if (const ParamsMapping* pm = gk->params.get()) {  // the direct path: decoded on the device
+    const ParamsLayout& l = pm->layout;
+    rk = ResidentKey::load_encoded(*it->second, gk->pk,
+                                   {.h = pm->encoded(l.h, false),
+                                    .l = pm->encoded(l.l, false),
+                                    .a = pm->encoded(l.a, false),
+                                    .b_g1 = pm->encoded(l.b_g1, false),
+                                    .b_g2 = pm->encoded(l.b_g2, true)});
+    if (!rk) return rk.status().with_context(pm->path + " on " + it->second->name());
+  } else {
+    rk = ResidentKey::load(*it->second, gk->pk);
+  }
   if (!rk) return rk.status().with_context("loading the key on " + it->second->name());
   // Uploaded from the mapping: its pages leave the process (page cache keeps them).
-  if (gk->mapped && device_memory_report(*it->second)) gk->image->release_pages();
+  if (gk->mapped && gk->image && device_memory_report(*it->second)) gk->image->release_pages();
   std::lock_guard lock(gk->resident_mu);
   gk->resident.try_emplace(device, std::move(*rk));  // a concurrent load won: ours is freed
   return {};
@@ -444,16 +523,19 @@ std::uint64_t KeyStore::device_host_bytes_bound(const ProvingKeyData& key, int d
   const DeviceMemoryReport* r = device_memory_report(*it->second);
   if (!r) return 0;
   std::shared_lock tier(gk->tier_mu);
-  const ProvingKey& pk = gk->pk;
+  const QueryCounts c = gk->counts();
   std::uint64_t bytes = 0;  // the packed streamed layout: 96 B per G1 point, 192 per G2
-  for (std::size_t n : {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size()})
-    if (r->streams_table(n, false)) bytes += 96 * std::uint64_t{n};
-  if (r->streams_table(pk.b_g2.size(), true)) bytes += 192 * std::uint64_t{pk.b_g2.size()};
+  for (std::uint64_t n : {c.h, c.l, c.a, c.b_g1})
+    if (r->streams_table(n, false)) bytes += 96 * n;
+  if (r->streams_table(c.b_g2, true)) bytes += 192 * c.b_g2;
   return bytes;
 }
 
 std::optional<PartitionProver::KeyMapping> KeyStore::key_mapping(const ProvingKeyData& key) const {
   const auto* gk = as_key(key);
+  if (gk && gk->params)  // the direct path: "mapped" over its .params, charged the VK and form
+    return PartitionProver::KeyMapping{
+        .charged_bytes = gk->bytes, .image_bytes = gk->params->file.bytes().size(), .params = true};
   if (!gk || !gk->image) return std::nullopt;
   std::shared_lock tier(gk->tier_mu);
   const std::uint64_t tables = gk->pk.query_bytes();
@@ -485,6 +567,11 @@ Status KeyStore::unmap(const ProvingKeyData& key) {
 Status KeyStore::switch_tables(const ProvingKeyData& key, bool to_mapped) {
   const auto* cgk = as_key(key);
   if (!cgk) return Status(Errc::invalid_argument, "groth16 prover given another prover's key");
+  if (cgk->params) {  // the direct path: always mapped, never decoded on the host
+    if (to_mapped) return {};
+    return Status(Errc::unimplemented,
+                  "the key is served from its .params file; it has no host copy");
+  }
   if (!cgk->image) return Status(Errc::unimplemented, "the key has no image");
   auto& gk = const_cast<Groth16Key&>(*cgk);  // the tables are the tier's to change (see Groth16Key)
   std::unique_lock tier(gk.tier_mu);

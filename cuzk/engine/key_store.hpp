@@ -11,6 +11,14 @@
 //                  (our own cache, hash-protected), then checks the key against the circuit.
 //   zkey         — a snarkjs .zkey, points range/curve/subgroup-checked.
 //   params       — a bellperson .params read unchecked from a mapping, checked against the circuit.
+//                  The direct path (a daemon whose backends all have device memory: no host
+//                  backend proves from host tables): load() reads only the VK and where the
+//                  queries lie (formats/bellperson scan_params), keeps the file mapped and writes
+//                  no image; make_resident hands each query's raw bytes to the device backend,
+//                  which decodes them where the table lives (Backend::load_bases_*_encoded:
+//                  CudaBackend streams them through bounded staging to a decode kernel), dropping
+//                  the mapping's pages as they are read. The key is charged the VK and the
+//                  circuit's form only; a device copy released and made again re-reads the file.
 // "Checked against the circuit" (check_key_matches): the domain, ic, l, and the a / b query sizes
 // that the circuit's counts and density bitmaps give — CircuitShape::dims(), from the plain
 // matrices or the compact form alike, so a key of another circuit is refused naming the query.
@@ -41,7 +49,9 @@
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/circuits/circuit_family.hpp"
 #include "cuzk/engine/partition_prover.hpp"
+#include "cuzk/formats/bellperson.hpp"
 #include "cuzk/formats/key_image.hpp"
+#include "cuzk/formats/mapped_file.hpp"
 #include "cuzk/groth16/prove.hpp"
 #include "cuzk/groth16/verify.hpp"
 #include "cuzk/r1cs/matrices.hpp"
@@ -50,6 +60,25 @@ namespace cuzk::engine {
 
 /// The backends a prover drives, by engine device ordinal.
 using Backends = std::map<int, std::unique_ptr<Backend>>;
+
+/// A key served straight from its mapped .params file (the direct path): the mapping and where
+/// its queries lie; their points are decoded only by the device backends, never on the host.
+struct ParamsMapping {
+  std::string path;
+  MappedFile file;
+  ParamsLayout layout;
+  QueryCounts counts() const {
+    return {.h = layout.h.count,
+            .l = layout.l.count,
+            .a = layout.a.count,
+            .b_g1 = layout.b_g1.count,
+            .b_g2 = layout.b_g2.count};
+  }
+  /// The query's raw bytes, their pages dropped from the process once the backend has read them.
+  EncodedBases encoded(const ParamsSection& s, bool g2) const;
+  /// Drops the pages of bytes [offset, offset + length) of the file (whole pages inside it).
+  void release_pages(std::size_t offset, std::size_t length) const;
+};
 
 /// A loaded Groth16 proving key.
 class Groth16Key final : public ProvingKeyData {
@@ -66,6 +95,10 @@ class Groth16Key final : public ProvingKeyData {
   ProvingKey pk;
   PreparedVerifyingKey pvk;
   std::shared_ptr<const KeyImage> image;
+  /// The direct path: the .params file the device copies are made from (pk's tables stay empty).
+  std::shared_ptr<const ParamsMapping> params;
+  /// Points per query: pk's tables, or the .params sections on the direct path.
+  QueryCounts counts() const { return params ? params->counts() : pk.query_counts(); }
   mutable std::shared_mutex tier_mu;
   mutable bool mapped = false;  // under tier_mu
   // By device ordinal; destroyed before pk. Device copies come and go while the key is shared
@@ -78,6 +111,9 @@ class Groth16Key final : public ProvingKeyData {
 struct KeyStoreOptions {
   std::string cache_dir = "cuzk-cache";  ///< key images
   bool key_images = true;
+  /// The direct path for .params keys when no host backend proves from host tables (see above);
+  /// false decodes them on the host as for a CPU backend (tests compare the two).
+  bool params_direct = true;
 };
 
 class KeyStore {
@@ -110,6 +146,8 @@ class KeyStore {
   bool key_is_mapped(const ProvingKeyData& key) const;
   /// Whether a host backend (the CPU) proves from keys' tables in host memory.
   bool host_tables_used() const;
+  /// Whether a key of |src| takes the direct path (a .params, no host backend).
+  bool direct_params(const circuits::KeySource& src) const;
   Status map(const ProvingKeyData& key) { return switch_tables(key, true); }
   Status unmap(const ProvingKeyData& key);
 
@@ -128,6 +166,11 @@ class KeyStore {
   /// A seeded_setup key: from its image, its cache, or generated now.
   Status load_seeded(Groth16Key& key, const std::string& key_id, const circuits::KeySource& src,
                      bool mapped_only);
+  /// The direct path: the VK and the queries' places from the mapped .params, nothing decoded.
+  Status load_params_direct(Groth16Key& key, const std::string& key_id,
+                            const circuits::KeySource& src);
+  /// Bytes a direct key is charged: its VK's ic and the circuit's form when charged with it.
+  static std::uint64_t direct_key_bytes(const circuits::CircuitShape& s);
   /// A zkey or params key: from its image or decoded from the file.
   Status load_file(Groth16Key& key, const std::string& key_id, const circuits::KeySource& src,
                    bool mapped_only);

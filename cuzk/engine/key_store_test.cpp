@@ -3,6 +3,10 @@
 // serves bench-10's circuit under another id, with its key read from a .params file at a path.
 // The job proves and self-verifies with no key generated; the key's image is written and a fresh
 // prover loads from it; a file for another circuit, or a missing one, is refused with its name.
+// The direct path: a prover whose only backend has device memory (a CPU backend behind a fake
+// arena) serves the .params straight from its mapping — no key image written, the key charged
+// its VK only, the queries handed to the backend as raw bytes on each residency — and proves the
+// same; a damaged query point fails the residency naming the file, section and point.
 #include "cuzk/engine/key_store.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +15,8 @@
 #include <unistd.h>
 #include <filesystem>
 
+#include "cuzk/backend/cpu_backend.hpp"
+#include "cuzk/backend/device_memory.hpp"
 #include "cuzk/circuits/bench/bench_family.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
@@ -69,8 +75,54 @@ class ParamsFamily final : public circuits::CircuitFamily {
   std::string params_;
 };
 
+// A CPU backend that says it has device memory (an arena large enough for anything): a prover
+// with only such backends has no host backend, as a CUDA-only daemon. Counts the tables handed
+// to it as .params encodings.
+class FakeDeviceBackend final : public Backend, public DeviceMemoryReport {
+ public:
+  explicit FakeDeviceBackend(ThreadPool& pool) : cpu_(pool) {}
+  std::string name() const override { return "fake-device"; }
+  DeviceMemory device_memory() const override { return {.total = std::uint64_t{1} << 40}; }
+  std::uint64_t resident_bases_bytes(std::uint64_t g1, std::uint64_t g2,
+                                     std::uint32_t tables) const override {
+    return 96 * g1 + 192 * g2 + 256 * std::uint64_t{tables};
+  }
+  Result<BasesId> load_bases_g1(std::span<const G1Affine> b) override {
+    ++decoded_loads;
+    return cpu_.load_bases_g1(b);
+  }
+  Result<BasesId> load_bases_g2(std::span<const G2Affine> b) override {
+    ++decoded_loads;
+    return cpu_.load_bases_g2(b);
+  }
+  Result<BasesId> load_bases_g1_encoded(const EncodedBases& b) override {
+    ++encoded_loads;
+    --decoded_loads;  // the default decodes, then loads the points
+    return Backend::load_bases_g1_encoded(b);
+  }
+  Result<BasesId> load_bases_g2_encoded(const EncodedBases& b) override {
+    ++encoded_loads;
+    --decoded_loads;
+    return Backend::load_bases_g2_encoded(b);
+  }
+  Status release_bases(BasesId id) override { return cpu_.release_bases(id); }
+  Status ntt(std::span<Fr> v, const NttOptions& o) override { return cpu_.ntt(v, o); }
+  Result<G1Jacobian> msm_g1(BasesId b, std::span<const Fr> s, const MsmOptions& o) override {
+    return cpu_.msm_g1(b, s, o);
+  }
+  Result<G2Jacobian> msm_g2(BasesId b, std::span<const Fr> s, const MsmOptions& o) override {
+    return cpu_.msm_g2(b, s, o);
+  }
+  Status compute_h(HInputs in, std::span<Fr> h) override { return cpu_.compute_h(in, h); }
+  std::atomic<int> encoded_loads{0}, decoded_loads{0};
+
+ private:
+  CpuBackend cpu_;
+};
+
 std::shared_ptr<Groth16Prover> params_prover(const std::string& dir, const std::string& bench_dir,
-                                             const std::string& params) {
+                                             const std::string& params,
+                                             FakeDeviceBackend** device = nullptr) {
   auto reg = std::make_shared<circuits::Registry>();
   auto bench =
       std::make_shared<circuits::BenchFamily>(circuits::BenchFamilyOptions{.cache_dir = bench_dir});
@@ -79,6 +131,14 @@ std::shared_ptr<Groth16Prover> params_prover(const std::string& dir, const std::
   o.cache_dir = dir;
   o.threads = 2;
   o.families = reg;
+  if (device) {  // the prover's only backend has device memory: the direct path
+    o.backends = {"cuda:0"};
+    o.backend_factory = [device](const std::string&, ThreadPool& pool) {
+      auto b = std::make_unique<FakeDeviceBackend>(pool);
+      *device = b.get();
+      return Result<std::unique_ptr<Backend>>(std::unique_ptr<Backend>(std::move(b)));
+    };
+  }
   auto p = Groth16Prover::create(o);
   EXPECT_TRUE(p.ok()) << p.status().to_string();
   return std::shared_ptr<Groth16Prover>(std::move(*p));
@@ -146,6 +206,121 @@ TEST(KeyStore, BellpersonParamsFileAtAPathProves) {
         << m.status().to_string();
     std::filesystem::remove_all(other_dir);
   }
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove_all(bench_dir);
+}
+
+// A copy of bench-10's cached .params in |dir|.
+std::string bench10_params(const std::string& bench_dir, const std::string& dir) {
+  Groth16ProverOptions o;
+  o.cache_dir = bench_dir;
+  o.threads = 2;
+  auto gen = Groth16Prover::create(o);
+  EXPECT_TRUE(gen.ok());
+  EXPECT_TRUE((*gen)->load_key("bench-10").ok());
+  const std::string params = dir + "/v28-direct.params";
+  std::filesystem::copy_file((*gen)->key_path("bench-10"), params);
+  return params;
+}
+
+TEST(KeyStore, DeviceOnlyProverServesParamsStraightFromTheMapping) {
+  auto bench_dir = temp_dir("dbench"), dir = temp_dir("direct");
+  const std::string params = bench10_params(bench_dir, dir);
+  FakeDeviceBackend* device = nullptr;
+  auto prover = params_prover(dir, bench_dir, params, &device);
+  ASSERT_NE(device, nullptr);
+  // Charged the VK's ic and the circuit's matrices (charged with bench keys), not the queries a
+  // host backend's decoded key is charged.
+  auto host_prover = params_prover(temp_dir("direct-host"), bench_dir, params);
+  auto small = prover->key_bytes("params-10");
+  auto whole = host_prover->key_bytes("params-10");
+  ASSERT_TRUE(small.ok() && whole.ok());
+  EXPECT_LT(*small * 4, *whole) << *small << " vs " << *whole;
+  EXPECT_EQ(prover->mapped_load_bytes("params-10"), std::optional<std::uint64_t>(*small));
+
+  // Load, residency, release, residency again: the tables come from the file both times.
+  {
+    auto key = prover->load_key("params-10");
+    ASSERT_TRUE(key.ok()) << key.status().to_string();
+    EXPECT_EQ((*key)->size_bytes(), *small);
+    const auto* gk = dynamic_cast<const Groth16Key*>(key->get());
+    ASSERT_NE(gk, nullptr);
+    ASSERT_NE(gk->params, nullptr);
+    EXPECT_EQ(gk->image, nullptr);
+    EXPECT_TRUE(gk->pk.h.empty() && gk->pk.l.empty() && gk->pk.a.empty() && gk->pk.b_g1.empty() &&
+                gk->pk.b_g2.empty());  // no decoded host tables, ever
+    EXPECT_EQ(gk->counts().h, gk->pk.domain_size - 1);
+    EXPECT_TRUE(prover->key_is_mapped(**key));
+    auto km = prover->key_mapping(**key);
+    ASSERT_TRUE(km.has_value());
+    EXPECT_TRUE(km->params);
+    EXPECT_EQ(km->image_bytes, std::filesystem::file_size(params));
+    EXPECT_EQ(km->charged_bytes, *small);
+    EXPECT_TRUE(prover->map_key(**key).ok());                         // already mapped
+    EXPECT_EQ(prover->unmap_key(**key).code(), Errc::unimplemented);  // never decoded on the host
+    EXPECT_EQ(device->encoded_loads.load(), 0);  // nothing read before a device asks
+    ASSERT_TRUE(prover->make_resident(**key, 0).ok());
+    EXPECT_EQ(device->encoded_loads.load(), 5);
+    prover->release_resident(**key, 0);
+    ASSERT_TRUE(prover->make_resident(**key, 0).ok());
+    EXPECT_EQ(device->encoded_loads.load(), 10);
+    EXPECT_EQ(device->decoded_loads.load(), 0);
+  }
+
+  // Jobs through the engine: proved and self-verified; the status shows the tiers; no image.
+  {
+    auto e = Engine::create(EngineOptions{}, {prover});
+    ASSERT_TRUE(e.ok()) << e.status().to_string();
+    JobRequest r;
+    r.request_id = "d1";
+    r.circuit_id = "params-10";
+    r.num_partitions = 2;
+    r.vanilla_proof = fake_input(9);
+    ASSERT_TRUE((*e)->submit(r).ok());
+    auto o = (*e)->await("d1");
+    ASSERT_TRUE(o.ok());
+    EXPECT_EQ(o->status, AwaitStatus::completed) << o->error;
+    EXPECT_EQ(o->proof.size(), 2u * 192u);
+    const auto st = (*e)->status();
+    const SrsEntryStatus* k = nullptr;
+    for (auto& s : st.keys)
+      if (s.key_id == "params-10") k = &s;
+    ASSERT_NE(k, nullptr);
+    EXPECT_EQ(k->tier, "vram");
+    EXPECT_EQ(k->backing, "params");
+    EXPECT_EQ(k->host_bytes, *small);
+    EXPECT_EQ(k->mapped_bytes, std::filesystem::file_size(params));
+    ASSERT_EQ(k->devices.size(), 1u);
+    EXPECT_GT(k->devices[0].bytes, 96u * 1024u);  // bench-10's tables, resident
+    const std::string m = (*e)->metrics_text();
+    EXPECT_NE(m.find("cuzk_srs_bytes{key=\"params-10\",tier=\"params\"}"), std::string::npos);
+    (*e)->shutdown(std::chrono::seconds(5));
+  }
+  EXPECT_FALSE(std::filesystem::exists(prover->image_path("params-10")));
+  EXPECT_EQ(prover->keys_generated(), 0u);
+  EXPECT_EQ(device->decoded_loads.load(), 0);
+
+  // A damaged point (flag bits of l[7]): the load reads only the header and succeeds; the
+  // residency fails naming the file, the section and the point.
+  {
+    auto lay = scan_params(*read_whole_file(params));
+    ASSERT_TRUE(lay.ok());
+    auto bytes = *read_whole_file(params);
+    bytes[lay->l.offset + 7 * 96] |= 0x80;
+    const std::string bad = dir + "/v28-damaged.params";
+    ASSERT_TRUE(write_whole_file(bad, bytes).ok());
+    FakeDeviceBackend* dev2 = nullptr;
+    auto p2 = params_prover(temp_dir("direct-damaged"), bench_dir, bad, &dev2);
+    auto key = p2->load_key("params-10");
+    ASSERT_TRUE(key.ok()) << key.status().to_string();
+    Status st = p2->make_resident(**key, 0);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.code(), Errc::bad_encoding) << st.to_string();
+    for (const char* part :
+         {"v28-damaged.params", "params section l", "G1 point 7", "flag bits other than infinity"})
+      EXPECT_NE(st.message().find(part), std::string::npos) << part << ": " << st.to_string();
+  }
+  for (const char* t : {"direct-host", "direct-damaged"}) std::filesystem::remove_all(temp_dir(t));
   std::filesystem::remove_all(dir);
   std::filesystem::remove_all(bench_dir);
 }

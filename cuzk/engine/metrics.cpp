@@ -196,7 +196,8 @@ std::string Engine::metrics_text() const {
   o << "cuzk_partition_vectors_total{memory=\"pinned_pool\"} " << s.partitions_pooled << '\n'
     << "cuzk_partition_vectors_total{memory=\"plain\"} " << s.partitions_plain << '\n';
   metric("cuzk_srs_bytes", "gauge",
-         "Proving keys by key and tier: host bytes (budget), mapped key-image bytes (mmap), VRAM "
+         "Proving keys by key and tier: host bytes (budget), mapped key-image bytes (mmap) or "
+         "mapped .params bytes (params: decoded on the device only), VRAM "
          "bytes per device, streamed tables in plain host memory (streamed_host, budget) and in "
          "the pinned pool (pinned) per device, file bytes of keys on disk only.");
   for (auto& k : s.keys) {
@@ -207,8 +208,8 @@ std::string Engine::metrics_text() const {
       o << "cuzk_srs_bytes{key=\"" << prometheus_label(k.key_id) << "\",tier=\"host\"} "
         << k.host_bytes << '\n';
     if (k.mapped_bytes)
-      o << "cuzk_srs_bytes{key=\"" << prometheus_label(k.key_id) << "\",tier=\"mmap\"} "
-        << k.mapped_bytes << '\n';
+      o << "cuzk_srs_bytes{key=\"" << prometheus_label(k.key_id) << "\",tier=\""
+        << (k.backing == "params" ? "params" : "mmap") << "\"} " << k.mapped_bytes << '\n';
     for (auto& c : k.devices) {
       o << "cuzk_srs_bytes{key=\"" << prometheus_label(k.key_id) << "\",tier=\"vram\",device=\""
         << c.device << "\"} " << c.bytes << '\n';

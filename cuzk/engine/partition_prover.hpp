@@ -199,6 +199,9 @@ class PartitionProver {
   struct KeyMapping {
     std::uint64_t charged_bytes = 0;  ///< host bytes still charged while mapped (≤ size_bytes())
     std::uint64_t image_bytes = 0;    ///< the mapped file
+    /// The mapped file is the key's .params itself (no image, no decoded host copy: the device
+    /// copies are decoded from it on the device); status tier "params".
+    bool params = false;
   };
   virtual std::optional<KeyMapping> key_mapping(const ProvingKeyData& key) const {
     (void)key;

@@ -12,6 +12,7 @@ struct SrsLease::Entry {
   Reservation res;      // host bytes charged (the mapped figure once mapped)
   Reservation promo;    // bytes charged back by a promotion mmap → host
   bool mapped = false;  // tables served from the key's image (tier "mmap")
+  bool params = false;  // ... which is its .params file itself (the direct path, tier "params")
   bool busy = false;    // a tier transition (map / unmap) is running
   std::uint64_t image_bytes = 0;
   std::shared_future<void> ready;  // not ready while a transition runs (leases wait for it)
@@ -144,6 +145,7 @@ std::uint64_t SrsManager::map_entry(const std::shared_ptr<Entry>& e, bool idle_o
     std::lock_guard lock(mu_);
     if (st.ok()) {
       e->mapped = true;
+      e->params = km->params;
       e->image_bytes = km->image_bytes;
       freed = e->promo.bytes();
       e->promo.reset();
@@ -256,6 +258,7 @@ Result<std::shared_ptr<SrsLease>> SrsManager::acquire(const std::string& key_id,
                   if (r.ok() && prover.key_is_mapped(**r)) {  // loaded straight into the mmap tier
                     if (auto km = prover.key_mapping(**r)) {
                       e->mapped = true;
+                      e->params = km->params;
                       e->image_bytes = km->image_bytes;
                       if (e->res.bytes() > km->charged_bytes)
                         e->res.release(e->res.bytes() - km->charged_bytes);
@@ -581,11 +584,9 @@ std::vector<SrsEntryStatus> SrsManager::status(std::span<PartitionProver* const>
                           .pinned_bytes = c.pinned});
         s.vram_bytes += c.bytes;
       }
-      s.tier = !e->done             ? "loading"
-               : e->failed          ? "failed"
-               : !s.devices.empty() ? "vram"
-               : e->mapped          ? "mmap"
-                                    : "host";
+      const char* backing = e->mapped ? (e->params ? "params" : "mmap") : "host";
+      s.tier = !e->done ? "loading" : e->failed ? "failed" : !s.devices.empty() ? "vram" : backing;
+      if (s.loaded) s.backing = backing;
       s.ref_count = e->refs;
       s.load_ms = e->load_ms;
       s.idle_seconds = e->refs ? 0.0 : seconds_since(e->last_used, now);

@@ -5,6 +5,8 @@
 //           charged to the one MemoryBudget before it is loaded.
 //   mmap  — the tables are views of the key's image (PartitionProver::key_mapping), charged only
 //           what stays owned; the page cache holds the rest and the kernel may drop it.
+//   params — the same over the key's .params file itself (KeyMapping::params: the direct path of
+//           a daemon without host backends; the devices decode the queries, nothing else does).
 //   disk  — a key file (cached bench key, registered zkey) that nothing has loaded; listed only.
 //
 // One entry per key id with a reference count (jobs that hold a lease), its last-use time for
@@ -54,12 +56,17 @@ struct SrsDeviceCopy {
 
 struct SrsEntryStatus {
   std::string key_id;
-  std::string tier;  ///< top tier: "vram", "host", "mmap", "disk", "loading", "failed"
+  std::string tier;  ///< top tier: "vram", "host", "mmap", "params", "disk", "loading", "failed"
+  /// Where the tables are read from below "vram" (a device copy is made again from there):
+  /// "host", "mmap" (the key image) or "params" (the .params file, mapped; the direct path);
+  /// empty unless loaded.
+  std::string backing;
   bool loaded = false;
   std::uint64_t size_bytes = 0;  ///< host bytes charged to the budget (the file's bytes for "disk")
   std::uint64_t host_bytes = 0;  ///< host bytes charged to the budget now; 0 unless loaded
   std::uint64_t mapped_bytes =
-      0;  ///< the key image the tables are served from (tier "mmap", or "vram" over it)
+      0;  ///< the mapped file the tables are served from: the key image ("mmap") or the .params
+          ///< file ("params"), also under "vram"
   std::uint64_t vram_bytes = 0;  ///< sum over devices
   std::vector<SrsDeviceCopy> devices;
   std::uint32_t ref_count = 0;

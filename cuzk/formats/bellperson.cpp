@@ -126,6 +126,40 @@ Result<ProvingKey> parse_params(std::span<const std::uint8_t> file, const Params
   return pk;
 }
 
+Result<ParamsLayout> scan_params(std::span<const std::uint8_t> file) {
+  ThreadPool serial(1);
+  ByteReader r(file, "params");
+  ParamsLayout out;
+  CUZK_RETURN_IF_ERROR(read_vk_part(r, out.vk, serial));
+  auto section = [&](const char* name, std::size_t bytes_per, ParamsSection& s) -> Status {
+    const std::string where = std::string("params section ") + name;
+    auto n = r.u32_be(where + " length");
+    if (!n.ok()) return n.status();
+    s.offset = r.offset();
+    s.count = *n;
+    return r.take(std::size_t{*n} * bytes_per, where + " (" + std::to_string(*n) + " points)")
+        .status();
+  };
+  CUZK_RETURN_IF_ERROR(section("h", kG1UncompressedBytes, out.h));
+  CUZK_RETURN_IF_ERROR(section("l", kG1UncompressedBytes, out.l));
+  CUZK_RETURN_IF_ERROR(section("a", kG1UncompressedBytes, out.a));
+  CUZK_RETURN_IF_ERROR(section("b_g1", kG1UncompressedBytes, out.b_g1));
+  CUZK_RETURN_IF_ERROR(section("b_g2", kG2UncompressedBytes, out.b_g2));
+  if (r.remaining() != 0)
+    return Status(Errc::bad_encoding, "params: " + std::to_string(r.remaining()) +
+                                          " trailing bytes after section b_g2");
+  const std::uint64_t n = out.h.count + 1;
+  if ((n & (n - 1)) != 0)
+    return Status(Errc::size_mismatch,
+                  "params section h: " + std::to_string(out.h.count) + " points is not 2^k − 1");
+  if (out.b_g1.count != out.b_g2.count)
+    return Status(Errc::size_mismatch, "params sections b_g1 and b_g2 have " +
+                                           std::to_string(out.b_g1.count) + " and " +
+                                           std::to_string(out.b_g2.count) + " points");
+  out.domain_size = n;
+  return out;
+}
+
 Result<ProvingKey> read_params(const std::string& path, const ParamsReadOptions& opt) {
   auto f = MappedFile::open(path);
   if (!f.ok()) return f.status();

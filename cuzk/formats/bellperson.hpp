@@ -36,6 +36,23 @@ Result<ProvingKey> parse_params(std::span<const std::uint8_t> file,
                                 const ParamsReadOptions& opt = {});
 /// Reads a .params file through a memory map, decoding each section in parallel from the map.
 Result<ProvingKey> read_params(const std::string& path, const ParamsReadOptions& opt = {});
+/// A query section of a .params file: |count| points from byte |offset| of the file.
+struct ParamsSection {
+  std::size_t offset = 0;
+  std::size_t count = 0;
+};
+/// A .params file's verifying key and where its queries lie, their points not read (the direct
+/// path: a device decodes them itself from the mapped file, engine/key_store.hpp).
+struct ParamsLayout {
+  VerifyingKey vk;
+  std::uint64_t domain_size = 0;
+  ParamsSection h, l, a, b_g1, b_g2;  ///< G1 sections 96 bytes a point, b_g2 192
+};
+/// The VK (checked, as parse_params) and the sections of a .params image, with parse_params's
+/// size checks (bounds, no trailing bytes, h of 2^k − 1 points, b_g1 and b_g2 alike); reads only
+/// the VK and the section lengths.
+Result<ParamsLayout> scan_params(std::span<const std::uint8_t> file);
+
 /// The .params image of a bellperson-layout key (invalid_argument for the snarkjs layout).
 Result<std::vector<std::uint8_t>> write_params(const ProvingKey& pk, ThreadPool* pool = nullptr);
 

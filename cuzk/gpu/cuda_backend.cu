@@ -9,6 +9,7 @@
 #include "cuzk/backend/device_memory.hpp"
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/device_context.hpp"
+#include "cuzk/gpu/encoded_bases.cuh"
 #include "cuzk/gpu/msm/pippenger.cuh"
 #include "cuzk/gpu/msm/streamed.cuh"
 #include "cuzk/gpu/ntt/ntt.cuh"
@@ -100,6 +101,14 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   Result<BasesId> load_bases_g2(std::span<const G2Affine> bases) override {
     return load([&] { return gpu::upload_bases_g2(*ctx_, bases, ctx_->stream()); },
                 [&] { return gpu::make_streamed_bases_g2(*ctx_, bases); }, bases.size(), true);
+  }
+  // A .params table decoded on the device (encoded_bases.cuh), resident or streamed by the same
+  // rule as load_bases_*.
+  Result<BasesId> load_bases_g1_encoded(const EncodedBases& bases) override {
+    return load_encoded(bases, false);
+  }
+  Result<BasesId> load_bases_g2_encoded(const EncodedBases& bases) override {
+    return load_encoded(bases, true);
   }
   Status release_bases(BasesId id) override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -263,6 +272,43 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     } catch (const std::bad_alloc&) {
       return Status(Errc::out_of_memory, "no host memory for a streamed base table of " +
                                              std::to_string(points) + " points");
+    }
+  }
+
+  Result<BasesId> load_encoded(const EncodedBases& in, bool g2) {
+    const std::size_t per = g2 ? 192 : 96;
+    if (in.bytes.size() % per != 0)
+      return Status(Errc::size_mismatch, "encoded bases: " + std::to_string(in.bytes.size()) +
+                                             " bytes is not a multiple of " + std::to_string(per));
+    const std::size_t points = in.bytes.size() / per;
+    std::lock_guard<std::mutex> lock(mu_);
+    bool stream = streams_table(points, g2);
+    if (!stream) {
+      try {
+        gpu::ResidentBases rb;
+        CUZK_RETURN_IF_ERROR(gpu::upload_encoded_bases(*ctx_, in, g2, ctx_->stream(), rb));
+        const std::uint64_t id = ++next_id_;
+        bases_.emplace(id, std::move(rb));
+        return BasesId{id};
+      } catch (const CudaError& e) {
+        if (e.code() != cudaErrorMemoryAllocation || stream_mode_ == StreamBases::never)
+          return from_cuda_error(e);
+        stream = true;  // no room in the arena now (nothing was read yet): keep it on the host
+      }
+    }
+    try {
+      gpu::StreamedBases sb;
+      CUZK_RETURN_IF_ERROR(gpu::make_streamed_encoded(*ctx_, in, g2, ctx_->stream(), sb));
+      const std::uint64_t id = ++next_id_;
+      std::lock_guard<std::mutex> sl(streamed_mu_);
+      streamed_bytes_ += sb.bytes();
+      streamed_.emplace(id, std::move(sb));
+      return BasesId{id};
+    } catch (const std::bad_alloc&) {
+      return Status(Errc::out_of_memory, "no host memory for a streamed base table of " +
+                                             std::to_string(points) + " points");
+    } catch (const CudaError& e) {
+      return from_cuda_error(e);
     }
   }
 

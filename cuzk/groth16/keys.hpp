@@ -41,6 +41,13 @@ struct VerifyingKey {
   friend bool operator==(const VerifyingKey&, const VerifyingKey&) = default;
 };
 
+/// Points per query table (where the tables are kept elsewhere, e.g. decoded by a device from
+/// a mapped .params file: ResidentKey::load_encoded).
+struct QueryCounts {
+  std::uint64_t h = 0, l = 0, a = 0, b_g1 = 0, b_g2 = 0;
+  friend bool operator==(const QueryCounts&, const QueryCounts&) = default;
+};
+
 /// The proving key: the verifying key plus the five queries.
 struct ProvingKey {
   KeyLayout layout = KeyLayout::bellperson;
@@ -56,6 +63,9 @@ struct ProvingKey {
   /// Inputs (ONE included) and aux variables of the circuit.
   std::uint64_t num_inputs() const { return vk.ic.size(); }
   std::uint64_t num_aux() const { return l.size(); }
+  QueryCounts query_counts() const {
+    return {.h = h.size(), .l = l.size(), .a = a.size(), .b_g1 = b_g1.size(), .b_g2 = b_g2.size()};
+  }
   /// Bytes of the five queries.
   std::uint64_t query_bytes() const {
     return h.size_bytes() + l.size_bytes() + a.size_bytes() + b_g1.size_bytes() + b_g2.size_bytes();

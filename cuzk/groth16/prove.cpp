@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cuzk/base/clock.hpp"
+#include "cuzk/ec/encoding.hpp"
 #include "cuzk/ec/scalar_mul.hpp"
 #include "cuzk/poly/domain.hpp"
 
@@ -43,10 +44,35 @@ Result<std::unique_ptr<ResidentKey>> ResidentKey::load(Backend& backend, const P
   auto r2 = backend.load_bases_g2_shared(pk.b_g2.span(), pk.b_g2.owner());
   if (!r2.ok()) return r2.status();
   k->b_g2 = *r2;
+  k->counts_ = pk.query_counts();
   if (pk.layout == KeyLayout::snarkjs &&
       (!is_power_of_two(pk.domain_size) || pk.domain_size > (std::uint64_t{1} << 31)))
     return Status(Errc::invalid_argument, "domain size " + std::to_string(pk.domain_size) +
                                               " is not a power of two ≤ 2^31");
+  return k;
+}
+
+Result<std::unique_ptr<ResidentKey>> ResidentKey::load_encoded(Backend& backend,
+                                                               const ProvingKey& pk,
+                                                               const EncodedQueries& q) {
+  if (pk.layout != KeyLayout::bellperson)
+    return Status(Errc::invalid_argument, "encoded queries are bellperson .params sections");
+  std::unique_ptr<ResidentKey> k(new ResidentKey());
+  k->backend_ = &backend;
+  k->pk_ = &pk;
+  auto put = [&](const EncodedBases& e, bool g2, const char* name, BasesId& id,
+                 std::uint64_t& count) -> Status {
+    auto r = g2 ? backend.load_bases_g2_encoded(e) : backend.load_bases_g1_encoded(e);
+    if (!r.ok()) return r.status().with_context(std::string("params section ") + name);
+    id = *r;
+    count = e.bytes.size() / (g2 ? kG2UncompressedBytes : kG1UncompressedBytes);
+    return {};
+  };
+  CUZK_RETURN_IF_ERROR(put(q.h, false, "h", k->h, k->counts_.h));
+  CUZK_RETURN_IF_ERROR(put(q.l, false, "l", k->l, k->counts_.l));
+  CUZK_RETURN_IF_ERROR(put(q.a, false, "a", k->a, k->counts_.a));
+  CUZK_RETURN_IF_ERROR(put(q.b_g1, false, "b_g1", k->b_g1, k->counts_.b_g1));
+  CUZK_RETURN_IF_ERROR(put(q.b_g2, true, "b_g2", k->b_g2, k->counts_.b_g2));
   return k;
 }
 
@@ -57,6 +83,10 @@ ResidentKey::~ResidentKey() {
 }
 
 Status check_key_matches(const ProvingKey& pk, const R1csDims& m) {
+  return check_key_matches(pk, pk.query_counts(), m);
+}
+
+Status check_key_matches(const ProvingKey& pk, const QueryCounts& c, const R1csDims& m) {
   const std::uint64_t n = pk.domain_size;
   if (!is_power_of_two(n) || n < m.num_constraints)
     return Status(Errc::size_mismatch, "proving key domain size " + std::to_string(n) +
@@ -67,21 +97,19 @@ Status check_key_matches(const ProvingKey& pk, const R1csDims& m) {
                                            " is larger than the " +
                                            std::to_string(m.num_constraints) + " constraints need");
   if (pk.vk.ic.size() != m.num_inputs) return size_error("ic", pk.vk.ic.size(), m.num_inputs);
-  if (pk.l.size() != m.num_aux) return size_error("l", pk.l.size(), m.num_aux);
+  if (c.l != m.num_aux) return size_error("l", c.l, m.num_aux);
   if (pk.layout == KeyLayout::snarkjs) {
-    if (pk.h.size() != n) return size_error("h", pk.h.size(), n);
-    if (pk.a.size() != m.num_columns()) return size_error("a", pk.a.size(), m.num_columns());
-    if (pk.b_g1.size() != m.num_columns())
-      return size_error("b_g1", pk.b_g1.size(), m.num_columns());
-    if (pk.b_g2.size() != m.num_columns())
-      return size_error("b_g2", pk.b_g2.size(), m.num_columns());
+    if (c.h != n) return size_error("h", c.h, n);
+    if (c.a != m.num_columns()) return size_error("a", c.a, m.num_columns());
+    if (c.b_g1 != m.num_columns()) return size_error("b_g1", c.b_g1, m.num_columns());
+    if (c.b_g2 != m.num_columns()) return size_error("b_g2", c.b_g2, m.num_columns());
   } else {
-    if (pk.h.size() != n - 1) return size_error("h", pk.h.size(), n - 1);
+    if (c.h != n - 1) return size_error("h", c.h, n - 1);
     const std::size_t na = m.a_query_points();
     const std::size_t nb = m.b_query_points();
-    if (pk.a.size() != na) return size_error("a", pk.a.size(), na);
-    if (pk.b_g1.size() != nb) return size_error("b_g1", pk.b_g1.size(), nb);
-    if (pk.b_g2.size() != nb) return size_error("b_g2", pk.b_g2.size(), nb);
+    if (c.a != na) return size_error("a", c.a, na);
+    if (c.b_g1 != nb) return size_error("b_g1", c.b_g1, nb);
+    if (c.b_g2 != nb) return size_error("b_g2", c.b_g2, nb);
   }
   return {};
 }
@@ -106,7 +134,7 @@ Result<Proof> prove(ThreadPool& pool, const ResidentKey& key, const R1csMatrices
 
 Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1csDims& m,
                              AbcVectors abc, std::span<const Fr> z, const ProveOptions& opt) {
-  CUZK_RETURN_IF_ERROR(check_key_matches(key.key(), m));
+  CUZK_RETURN_IF_ERROR(check_key_matches(key.key(), key.counts(), m));
   if (z.size() != m.num_columns())
     return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) +
                                            " values, the circuit has " +
@@ -133,7 +161,7 @@ Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, con
   const auto start = t0;
   const ProvingKey& pk = key.key();
   Backend& be = key.backend();
-  CUZK_RETURN_IF_ERROR(check_key_matches(pk, m));
+  CUZK_RETURN_IF_ERROR(check_key_matches(pk, key.counts(), m));
   if (z.size() != m.num_columns())
     return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) +
                                            " values, the circuit has " +

@@ -56,16 +56,28 @@ struct ProveOptions {
 class ResidentKey {
  public:
   static Result<std::unique_ptr<ResidentKey>> load(Backend& backend, const ProvingKey& pk);
+  /// The five queries of a bellperson .params (EncodedBases, e.g. sections of the mapped file).
+  struct EncodedQueries {
+    EncodedBases h, l, a, b_g1, b_g2;
+  };
+  /// The same from the queries' encodings (Backend::load_bases_*_encoded: a device decodes
+  /// them in place); |pk| gives the VK, layout and domain (its tables are not read). Errors name
+  /// the query ("params section l: G1 point 7: ...").
+  static Result<std::unique_ptr<ResidentKey>> load_encoded(Backend& backend, const ProvingKey& pk,
+                                                           const EncodedQueries& queries);
   ~ResidentKey();
   ResidentKey(const ResidentKey&) = delete;
   ResidentKey& operator=(const ResidentKey&) = delete;
 
   const ProvingKey& key() const { return *pk_; }
   Backend& backend() const { return *backend_; }
+  /// The tables' point counts on the backend (the key's tables may be empty: load_encoded).
+  const QueryCounts& counts() const { return counts_; }
   BasesId h, l, a, b_g1, b_g2;
 
  private:
   ResidentKey() = default;
+  QueryCounts counts_;
   Backend* backend_ = nullptr;
   const ProvingKey* pk_ = nullptr;
 };
@@ -73,6 +85,8 @@ class ResidentKey {
 /// size_mismatch (naming the query) unless |pk| fits the circuit |m| (its counts and densities:
 /// plain matrices or a compact form's dims()).
 Status check_key_matches(const ProvingKey& pk, const R1csDims& m);
+/// The same for a key whose tables have |counts| points (the VK, layout and domain from |pk|).
+Status check_key_matches(const ProvingKey& pk, const QueryCounts& counts, const R1csDims& m);
 
 /// A proof for witness |z| = (inputs ‖ aux), ONE first, of circuit |m| under |key|.
 /// size_mismatch when the key or witness does not fit the circuit; invalid_argument when δ is

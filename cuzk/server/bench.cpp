@@ -370,16 +370,19 @@ int run_status(const BenchOptions& o) {
                 static_cast<unsigned long long>(g.partitions_proved()),
                 g.vram_total_bytes() / 1048576.0, g.vram_arena_used_bytes() / 1048576.0,
                 g.vram_srs_bytes() / 1048576.0, g.current_job_id().c_str());
-  std::printf("\n%-16s %-8s %14s %14s %6s %10s  %s\n", "key", "tier", "MiB", "host MiB", "refs",
-              "idle s", "vram MiB by device");
+  std::printf("\n%-16s %-12s %14s %14s %14s %6s %10s  %s\n", "key", "tier", "MiB", "host MiB",
+              "mapped MiB", "refs", "idle s", "vram MiB by device");
   for (auto& k : s.loaded_srs()) {
     std::string vram;
     for (auto& v : k.vram())
       vram += (vram.empty() ? "" : " ") + std::to_string(v.ordinal()) + ":" +
               std::to_string(v.bytes() >> 20);
-    std::printf("%-16s %-8s %14.2f %14.2f %6u %10.1f  %s\n", k.circuit_id().c_str(),
-                k.tier_name().c_str(), k.size_bytes() / 1048576.0, k.host_bytes() / 1048576.0,
-                k.ref_count(), k.idle_seconds(), vram.c_str());
+    // "vram/params": resident, made from the mapped .params (the tier under vram).
+    std::string tier = k.tier_name();
+    if (tier == "vram" && !k.backing_tier().empty()) tier += "/" + k.backing_tier();
+    std::printf("%-16s %-12s %14.2f %14.2f %14.2f %6u %10.1f  %s\n", k.circuit_id().c_str(),
+                tier.c_str(), k.size_bytes() / 1048576.0, k.host_bytes() / 1048576.0,
+                k.mapped_bytes() / 1048576.0, k.ref_count(), k.idle_seconds(), vram.c_str());
   }
   std::printf("\n%-16s %8s %12s\n", "kind", "pending", "in progress");
   for (auto& q : s.queues())

@@ -361,6 +361,7 @@ class Service final : public pb::ProvingEngine::Service {
       m->set_size_bytes(k.size_bytes);
       m->set_ref_count(k.ref_count);
       m->set_tier_name(k.tier);
+      m->set_backing_tier(k.backing);
       m->set_load_ms(k.load_ms);
       m->set_idle_seconds(k.idle_seconds);
     }

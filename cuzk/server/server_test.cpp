@@ -207,6 +207,8 @@ TEST(Server, EveryRpcRoundTrip) {
     ASSERT_EQ(s.loaded_srs_size(), 1);
     EXPECT_EQ(s.loaded_srs(0).circuit_id(), "bench-10");
     EXPECT_EQ(s.loaded_srs(0).tier(), pb::SRSStatus::HOT);
+    EXPECT_EQ(s.loaded_srs(0).tier_name(), "host");
+    EXPECT_EQ(s.loaded_srs(0).backing_tier(), "host");  // what a device copy would be made from
     EXPECT_EQ(s.loaded_srs(0).size_bytes(), 576u << 10);
     EXPECT_EQ(s.pinned_memory_bytes(), 576u << 10);
     EXPECT_GT(s.pinned_memory_limit_bytes(), 0u);
