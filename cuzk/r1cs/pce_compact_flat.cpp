@@ -23,8 +23,7 @@ std::size_t CompactFlat::bytes() const {
 
 Result<CompactFlat> compact_flatten(const CompactR1cs& c, std::uint32_t tile_rows) {
   if (tile_rows == 0) return Status(Errc::invalid_argument, "compact flat layout: tile_rows 0");
-  if (c.row_begin.size() != c.segments.size() + 1 ||
-      c.slot_begin.size() != c.segments.size() + 1)
+  if (c.row_begin.size() != c.segments.size() + 1 || c.slot_begin.size() != c.segments.size() + 1)
     return Status(Errc::invalid_argument, "compact R1CS not finalized");
   CompactFlat f;
   f.num_inputs = c.num_inputs;
@@ -102,8 +101,8 @@ Status compact_flat_evaluate(const CompactFlat& f, std::span<const Fr> z, std::s
   for (std::size_t t = 0; t < f.num_tiles(); ++t) {
     const std::uint32_t s = f.tile_segment[t], blk = f.seg_block[s];
     const std::uint64_t seg_rows = f.seg_row_begin[s + 1] - f.seg_row_begin[s];
-    const std::uint64_t end = std::min<std::uint64_t>(seg_rows, std::uint64_t{f.tile_row[t]} +
-                                                                    f.tile_rows);
+    const std::uint64_t end =
+        std::min<std::uint64_t>(seg_rows, std::uint64_t{f.tile_row[t]} + f.tile_rows);
     const std::uint32_t locals = f.block_locals[blk], aux = f.seg_aux_column[s];
     const std::uint32_t* slot = f.slots.data() + f.seg_slot_begin[s];
     for (std::uint64_t k = f.tile_row[t]; k < end; ++k) {

@@ -25,9 +25,10 @@ TEST(PceCompactFlat, EqualsTheCompactSpmvAndTheNaiveOne) {
   ThreadPool pool(2);
   for (int round = 0; round < 12; ++round) {
     SCOPED_TRACE(round);
-    const CompactR1cs form = random_compact_r1cs(
-        rng, {.num_aux = 500 + rng() % 3000, .blocks = 1 + static_cast<unsigned>(rng() % 7),
-              .segments = 1 + static_cast<unsigned>(rng() % 50)});
+    const CompactR1cs form =
+        random_compact_r1cs(rng, {.num_aux = 500 + rng() % 3000,
+                                  .blocks = 1 + static_cast<unsigned>(rng() % 7),
+                                  .segments = 1 + static_cast<unsigned>(rng() % 50)});
     const std::uint32_t tiles[] = {1, 7, 32, 256};
     auto flat = compact_flatten(form, tiles[rng() % 4]);
     ASSERT_TRUE(flat.ok()) << flat.status().to_string();
@@ -56,8 +57,8 @@ TEST(PceCompactFlat, TilesCoverEveryRowOnceAndCoefficientsAreInterned) {
     const std::uint32_t s = flat->tile_segment[t];
     const std::uint64_t rows = form.row_begin[s + 1] - form.row_begin[s];
     ASSERT_LT(flat->tile_row[t], rows);
-    for (std::uint64_t k = flat->tile_row[t]; k < std::min<std::uint64_t>(rows, flat->tile_row[t] + 16);
-         ++k)
+    for (std::uint64_t k = flat->tile_row[t];
+         k < std::min<std::uint64_t>(rows, flat->tile_row[t] + 16); ++k)
       ++covered[form.row_begin[s] + k];
   }
   EXPECT_TRUE(std::all_of(covered.begin(), covered.end(), [](int x) { return x == 1; }));
