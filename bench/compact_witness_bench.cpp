@@ -8,7 +8,9 @@
 // rest) to show what a denser value encoding would save.
 //
 // Run: compact_witness_bench [--size 32GiB|512MiB|8MiB|2KiB] [--partition K] [--seed N]
-//        [--threads T] [--repeats R]
+//        [--threads T] [--repeats R] [--form]
+// --form also records the circuit's compact R1CS (pce_compact.hpp; ≈ 70 s on one core at 32 GiB)
+// and reports its flat layout (pce_compact_flat.hpp: what a device holds) and term counts.
 // One JSON line per measurement.
 #include <sys/resource.h>
 
@@ -24,6 +26,8 @@
 #include "cuzk/circuits/filecoin/porep_witness.hpp"
 #include "cuzk/filecoin/synth_inputs.hpp"
 #include "cuzk/r1cs/compact_witness.hpp"
+#include "cuzk/r1cs/pce_compact_flat.hpp"
+#include "cuzk/r1cs/pce_compact_recorder.hpp"
 
 namespace {
 
@@ -38,12 +42,13 @@ struct Args {
   std::uint64_t seed = 1;
   std::size_t threads = 0;
   int repeats = 2;
+  bool form = false;
 };
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "compact_witness_bench: %s\nusage: compact_witness_bench [--size 32GiB|64GiB|512MiB|"
-               "8MiB|2KiB] [--partition K] [--seed N] [--threads T] [--repeats R]\n",
+               "8MiB|2KiB] [--partition K] [--seed N] [--threads T] [--repeats R] [--form]\n",
                why);
   std::exit(2);
 }
@@ -52,6 +57,10 @@ Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     const std::string f = argv[i];
+    if (f == "--form") {
+      a.form = true;
+      continue;
+    }
     if (i + 1 >= argc) usage(("missing value after " + f).c_str());
     const std::string v = argv[++i];
     if (f == "--size") {
@@ -181,5 +190,39 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "compact_witness_bench: the expanded witness differs from z\n");
     return 1;
   }
+  if (!args.form) return 0;
+  back = std::vector<Fr>();
+  cuzk::CompactR1cs form;
+  {
+    Measure m;
+    cf::PorepCircuit blank(shape);
+    auto r = cuzk::record_compact(blank);
+    if (!r) return fail(r.status(), "record_compact");
+    form = std::move(*r);
+    m.report("record_compact", args, 1);
+  }
+  Measure m;
+  auto flat = cuzk::compact_flatten(form, 256);
+  if (!flat) return fail(flat.status(), "compact_flatten");
+  // The flat words are one per block term plus one per general term.
+  std::uint64_t general = 0, block_rows = 0;
+  for (int k = 0; k < 3; ++k) general += flat->words[k].size();
+  std::uint64_t block_nnz = 0;
+  for (const cuzk::CompactBlock& blk : form.blocks) {
+    block_nnz += blk.m.a.nnz() + blk.m.b.nnz() + blk.m.c.nnz();
+    block_rows += blk.rows();
+  }
+  general -= block_nnz;
+  char fx[512];
+  std::snprintf(fx, sizeof fx,
+                ", \"rows\": %" PRIu64 ", \"blocks\": %zu, \"block_rows\": %" PRIu64
+                ", \"block_nnz\": %" PRIu64 ", \"block_general\": %" PRIu64
+                ", \"coeffs\": %zu, \"segments\": %zu, \"slots\": %zu, \"tiles\": %zu"
+                ", \"form_mb\": %.2f, \"flat_mb\": %.2f",
+                form.num_constraints, form.blocks.size(), block_rows, block_nnz, general,
+                flat->coeffs.size(), form.segments.size(), form.slots.size(), flat->num_tiles(),
+                static_cast<double>(form.memory_bytes()) / 1e6,
+                static_cast<double>(flat->bytes()) / 1e6);
+  m.report("flatten", args, 1, fx);
   return 0;
 }

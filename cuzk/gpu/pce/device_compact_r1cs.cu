@@ -69,19 +69,18 @@ __global__ void __launch_bounds__(1024) compact_spmv_kernel(SpmvArgs p) {
     for (std::uint32_t e = p.row_ptr[m][g]; e < e1; ++e) {
       const std::uint32_t word = __ldg(w + e), j = word & SparseMatrix::kColumnMask;
       const std::uint32_t col = j == 0 ? 0 : j <= locals ? aux + j - 1 : __ldg(p.slots + slot0 + j);
-      const DevFr v = load_fr(p.z + col);
+      DevFr v = load_fr(p.z + col);
       const std::uint32_t kind = word >> SparseMatrix::kKindShift;
-      if (kind == 0) {
-        acc += v;
-      } else if (kind == 1) {
-        acc -= v;
-      } else {
+      // A general term becomes its product (z = 0 or 1: no multiplication), which then joins the
+      // +1 terms' add: two paths for the warp to diverge on, not three.
+      if (kind == CompactFlat::kGeneralKind) {
         const DevFr cf = load_fr(p.coeffs + __ldg(w + ++e));
-        if (v.is_one())
-          acc += cf;
-        else if (!v.is_zero())
-          acc += cf * v;
+        v = v.is_one() ? cf : v.is_zero() ? v : cf * v;
       }
+      if (kind == 1)
+        acc -= v;
+      else
+        acc += v;
     }
     store_fr_streaming(p.out[m] + row0 + k, acc);
   }

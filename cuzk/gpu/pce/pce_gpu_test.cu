@@ -8,10 +8,12 @@
 //   * end to end on a real circuit: the 2 KiB PoRep's compact form (recorded blank) and a
 //     generated C1's partition witness, compacted, uploaded, expanded and evaluated on the device,
 //     equal to the host's compact SpMV of the full z;
+//   * compact_partition_vectors: z, and a, b, c over the power-of-two domain (zero past the rows);
 //   * arena bytes: the upload takes exactly device_*_bytes() from the arena and gives it back.
 // Skipped without a GPU (CI). Seeded (printed; CUZK_SEED replays).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <random>
 
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
@@ -19,6 +21,7 @@
 #include "cuzk/filecoin/synth_inputs.hpp"
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/gpu_test_util.cuh"
+#include "cuzk/gpu/pce/compact_partition.cuh"
 #include "cuzk/gpu/pce/device_compact_r1cs.cuh"
 #include "cuzk/gpu/pce/device_compact_witness.cuh"
 #include "cuzk/r1cs/compact_witness.hpp"
@@ -183,6 +186,27 @@ TEST(GpuPce, Porep2KiBFromTheCompactWitness) {
     const Abc got = device_spmv(*ctx, *form, tile_rows, d_z);
     EXPECT_TRUE(got.a == a && got.b == b && got.c == c) << "tile rows " << tile_rows;
   }
+  // The partition's vectors in one call, over the power-of-two domain: zero past the rows.
+  auto flat = compact_flatten(*form);
+  ASSERT_TRUE(flat.ok());
+  const DeviceCompactR1cs dm = upload_compact_r1cs(*ctx, *flat, ctx->stream());
+  const std::size_t domain = std::bit_ceil(n);
+  DeviceBuffer d_z2 = must_alloc(*ctx, z->size() * sizeof(Fr)), d_v[3];
+  for (auto& d : d_v) {
+    d = must_alloc(*ctx, domain * sizeof(Fr));
+    CUZK_CUDA_CHECK(cudaMemsetAsync(d.data(), 0x5a, d.size(), ctx->stream()));
+  }
+  compact_partition_vectors(dm, dw, d_z2.as<Fr>(), d_v[0].as<Fr>(), d_v[1].as<Fr>(),
+                            d_v[2].as<Fr>(), domain, ctx->stream());
+  EXPECT_TRUE(download(*ctx, d_z2, z->size()) == *z);
+  for (int m = 0; m < 3; ++m) {
+    std::vector<Fr> want = m == 0 ? a : m == 1 ? b : c;
+    want.resize(domain, Fr::zero());
+    EXPECT_TRUE(download(*ctx, d_v[m], domain) == want) << "vector " << m;
+  }
+  EXPECT_THROW(compact_partition_vectors(dm, dw, d_z2.as<Fr>(), d_v[0].as<Fr>(), d_v[1].as<Fr>(),
+                                         d_v[2].as<Fr>(), n - 1, ctx->stream()),
+               CudaError);
 }
 
 TEST(GpuPce, UploadRefusesBadTilesAndAFullArena) {
