@@ -201,28 +201,67 @@ int main(int argc, char** argv) {
     form = std::move(*r);
     m.report("record_compact", args, 1);
   }
-  Measure m;
-  auto flat = cuzk::compact_flatten(form, 256);
-  if (!flat) return fail(flat.status(), "compact_flatten");
-  // The flat words are one per block term plus one per general term.
-  std::uint64_t general = 0, block_rows = 0;
-  for (int k = 0; k < 3; ++k) general += flat->words[k].size();
-  std::uint64_t block_nnz = 0;
-  for (const cuzk::CompactBlock& blk : form.blocks) {
-    block_nnz += blk.m.a.nnz() + blk.m.b.nnz() + blk.m.c.nnz();
-    block_rows += blk.rows();
+  for (const bool sorted : {false, true}) {  // rows in order, one thread each / the layout used
+    Measure m;
+    auto flat =
+        cuzk::compact_flatten(form, {.long_row_words = sorted ? 128u : 0u, .sort_rows = sorted});
+    if (!flat) return fail(flat.status(), "compact_flatten");
+    // The flat words are one per block term plus one per general term.
+    std::uint64_t general = 0, block_rows = 0;
+    for (int k = 0; k < 3; ++k) general += flat->words[k].size();
+    std::uint64_t block_nnz = 0;
+    for (const cuzk::CompactBlock& blk : form.blocks) {
+      block_nnz += blk.m.a.nnz() + blk.m.b.nnz() + blk.m.c.nnz();
+      block_rows += blk.rows();
+    }
+    general -= block_nnz;
+    // The kernels' SIMT efficiency: a warp of 32 threads of a tile (rows in row_order) walks
+    // each matrix for as many steps as its longest short row there (a long row's lane leaves);
+    // a long row's warp ⌈words / 32⌉ steps per matrix plus 5 for its shuffle tree. Useful steps:
+    // the rows' words.
+    std::uint64_t warp_steps = 0, words = 0;
+    for (std::size_t t = 0; t < flat->num_tiles(); ++t) {
+      const std::uint32_t sg = flat->tile_segment[t], b0 = flat->block_row0[flat->seg_block[sg]];
+      const std::uint64_t rows = flat->seg_row_begin[sg + 1] - flat->seg_row_begin[sg];
+      const std::uint64_t end = std::min<std::uint64_t>(rows, flat->tile_row[t] + 256ull);
+      for (std::uint64_t w0 = flat->tile_row[t]; w0 < end; w0 += 32) {
+        for (int k = 0; k < 3; ++k) {
+          std::uint64_t longest = 0;
+          for (std::uint64_t i = w0; i < std::min<std::uint64_t>(end, w0 + 32); ++i) {
+            const std::uint64_t g = b0 + flat->row_order[b0 + i];
+            if (flat->row_words(g) > flat->long_row_words) continue;
+            const std::uint64_t len = flat->row_ptr[k][g + 1] - flat->row_ptr[k][g];
+            longest = std::max(longest, len);
+            words += len;
+          }
+          warp_steps += longest;
+        }
+      }
+    }
+    for (std::size_t t = 0; t < flat->num_long_rows(); ++t) {
+      const std::uint64_t g =
+          flat->block_row0[flat->seg_block[flat->long_segment[t]]] + flat->long_row[t];
+      for (int k = 0; k < 3; ++k) {
+        const std::uint64_t len = flat->row_ptr[k][g + 1] - flat->row_ptr[k][g];
+        words += len;
+        warp_steps += (len + 31) / 32 + 5;
+      }
+    }
+    char fx[640];
+    std::snprintf(fx, sizeof fx,
+                  ", \"sorted_and_long_rows\": %s, \"long_rows\": %zu, \"rows\": %" PRIu64
+                  ", \"blocks\": %zu, \"block_rows\": %" PRIu64 ", \"block_nnz\": %" PRIu64
+                  ", \"block_general\": %" PRIu64
+                  ", \"coeffs\": %zu, \"segments\": %zu, \"slots\": %zu, \"tiles\": %zu"
+                  ", \"form_mb\": %.2f, \"flat_mb\": %.2f, \"row_words\": %" PRIu64
+                  ", \"warp_steps\": %" PRIu64 ", \"lane_efficiency\": %.3f",
+                  sorted ? "true" : "false", flat->num_long_rows(), form.num_constraints,
+                  form.blocks.size(), block_rows, block_nnz, general, flat->coeffs.size(),
+                  form.segments.size(), form.slots.size(), flat->num_tiles(),
+                  static_cast<double>(form.memory_bytes()) / 1e6,
+                  static_cast<double>(flat->bytes()) / 1e6, words, warp_steps,
+                  static_cast<double>(words) / (32.0 * static_cast<double>(warp_steps)));
+    m.report("flatten", args, 1, fx);
   }
-  general -= block_nnz;
-  char fx[512];
-  std::snprintf(fx, sizeof fx,
-                ", \"rows\": %" PRIu64 ", \"blocks\": %zu, \"block_rows\": %" PRIu64
-                ", \"block_nnz\": %" PRIu64 ", \"block_general\": %" PRIu64
-                ", \"coeffs\": %zu, \"segments\": %zu, \"slots\": %zu, \"tiles\": %zu"
-                ", \"form_mb\": %.2f, \"flat_mb\": %.2f",
-                form.num_constraints, form.blocks.size(), block_rows, block_nnz, general,
-                flat->coeffs.size(), form.segments.size(), form.slots.size(), flat->num_tiles(),
-                static_cast<double>(form.memory_bytes()) / 1e6,
-                static_cast<double>(flat->bytes()) / 1e6);
-  m.report("flatten", args, 1, fx);
   return 0;
 }

@@ -2,7 +2,7 @@
 // its evaluators (the flat layout's CPU walk, the GPU SpMV): blocks with and without locals and
 // slots, empty blocks and empty rows, rows of +1, −1 and general terms (powers of two, random
 // values, and −1/+1 merged away), segments placing the blocks' locals anywhere in the aux columns
-// and slots on any column (inputs included). Then finalize()d, so it validates. Seeded by the
+// and slots on any column (inputs included), a few rows of hundreds of terms. Then finalize()d, so it validates. Seeded by the
 // caller's RNG. Also a witness of mixed bits and field values.
 #pragma once
 
@@ -22,6 +22,10 @@ struct RandomCompactOptions {
   unsigned segments = 40;
   unsigned max_block_rows = 700;
   unsigned max_row_terms = 9;
+  /// Rows per thousand, per matrix, of up to |max_long_terms| terms (the Filecoin circuits'
+  /// packings and sums of bits).
+  unsigned long_per_mille = 4;
+  unsigned max_long_terms = 300;
 };
 
 inline CompactR1cs random_compact_r1cs(std::mt19937_64& rng, const RandomCompactOptions& o = {}) {
@@ -43,7 +47,9 @@ inline CompactR1cs random_compact_r1cs(std::mt19937_64& rng, const RandomCompact
     for (unsigned r = 0; r < rows; ++r) {
       for (SparseMatrix* sm : {&blk.m.a, &blk.m.b, &blk.m.c}) {
         std::vector<Term> terms;
-        const unsigned n = static_cast<unsigned>(rng() % (o.max_row_terms + 1));
+        const bool long_row = rng() % 1000 < o.long_per_mille;
+        const unsigned n =
+            static_cast<unsigned>(rng() % ((long_row ? o.max_long_terms : o.max_row_terms) + 1));
         for (unsigned t = 0; t < n; ++t) {
           const auto j = static_cast<std::uint32_t>(rng() % columns);
           const unsigned k = rng() % 8;

@@ -12,7 +12,8 @@
 // One JSON line per measurement.
 //
 // Run (on the GPU host): pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB] [--partition K]
-//        [--seed N] [--threads T] [--repeats R] [--tile-rows 256] [--cache FILE]
+//        [--seed N] [--threads T] [--repeats R] [--tile-rows 256] [--long-row-words 128]
+//        [--cache FILE]   (--long-row-words 0: no row walked by a warp)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -49,7 +50,7 @@ struct Args {
   std::uint64_t seed = 1;
   std::size_t threads = 0;
   int repeats = 3;
-  std::uint32_t tile_rows = 256;
+  std::uint32_t tile_rows = 256, long_row_words = 128;
   std::string cache;
 };
 
@@ -57,6 +58,7 @@ struct Args {
   std::fprintf(stderr,
                "pce_gpu_bench: %s\nusage: pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB] "
                "[--partition K] [--seed N] [--threads T] [--repeats R] [--tile-rows N] "
+               "[--long-row-words W] "
                "[--cache FILE]\n",
                why);
   std::exit(2);
@@ -80,6 +82,8 @@ Args parse(int argc, char** argv) {
       a.repeats = std::max(1, std::stoi(v));
     } else if (f == "--tile-rows") {
       a.tile_rows = static_cast<std::uint32_t>(std::stoul(v));
+    } else if (f == "--long-row-words") {
+      a.long_row_words = static_cast<std::uint32_t>(std::stoul(v));
     } else if (f == "--cache") {
       a.cache = v;
     } else {
@@ -171,10 +175,12 @@ int run(const Args& args) {
            num("segments", static_cast<double>(form.segments.size())) +
            num("blocks", static_cast<double>(form.blocks.size())));
   t0 = Clock::now();
-  auto flat = cuzk::compact_flatten(form, args.tile_rows);
+  auto flat = cuzk::compact_flatten(
+      form, {.tile_rows = args.tile_rows, .long_row_words = args.long_row_words});
   if (!flat) return fail(flat.status(), "compact_flatten");
   line(args, "flatten",
        num("wall_s", seconds_since(t0)) + num("tiles", flat->num_tiles()) +
+           num("long_rows", flat->num_long_rows()) +
            num("flat_mb", static_cast<double>(flat->bytes()) / 1e6));
   t0 = Clock::now();
   auto cw = cuzk::compact_witness_from_z(pool, *z, form.num_inputs);
@@ -226,7 +232,7 @@ int run(const Args& args) {
        num("upload_witness_mb", static_cast<double>(cw->bytes()) / 1e6) +
            num("upload_witness_s", median(up_s)) + num("expand_ms", e) + num("spmv_ms", s) +
            num("expand_spmv_ms", e + s) + num("repeats", args.repeats) +
-           num("tile_rows", args.tile_rows) +
+           num("tile_rows", args.tile_rows) + num("long_row_words", args.long_row_words) +
            num("spmv_out_gb_per_s", 3.0 * static_cast<double>(n) * 32 / (s * 1e-3) / 1e9));
 
   // 4. The host's compact SpMV, and the device's result against it.

@@ -5,7 +5,10 @@
 // device_compact_r1cs_bytes(), known before the upload, so a key budget can charge them.
 //
 // The SpMV: one thread block per tile (≤ tile_rows rows of one segment; 256 by default), one
-// thread per row. A thread walks its row's terms in A, then B, then C: a term's block column j
+// thread per row, the tile's rows taken longest first (the flat layout's row_order, so a warp's
+// rows have like lengths; their outputs go to their own places); a row of more than
+// long_row_words words is left to a second kernel, a warp per row (lane l walks words l, l + 32,
+// ... of each matrix's row; the partial sums meet in a shuffle tree). A thread walks its row's terms in A, then B, then C: a term's block column j
 // names z[0] (j = 0), the segment's local z[aux_column + j − 1] (1 ≤ j ≤ A) or a slot
 // z[slots[slot_begin + j − A − 1]]; +1 terms add, −1 terms subtract, general terms add coeff·z
 // (z = 0 skipped, z = 1 adds coeff: Filecoin witnesses are mostly bits). Every sum is reduced mod
@@ -31,12 +34,12 @@ namespace cuzk::gpu {
 /// The flat compact form in device memory (buffers from the arena, freed with the object).
 struct DeviceCompactR1cs {
   std::uint64_t num_inputs = 0, num_aux = 0, num_constraints = 0;
-  std::uint32_t tile_rows = 0;
-  std::size_t num_tiles = 0;
+  std::uint32_t tile_rows = 0, long_row_words = 0;
+  std::size_t num_tiles = 0, num_long_rows = 0;
   DeviceBuffer row_ptr[3], words[3], coeffs;
-  DeviceBuffer block_row0, block_locals;
+  DeviceBuffer block_row0, block_locals, row_order;
   DeviceBuffer seg_block, seg_aux_column, seg_row_begin, seg_slot_begin, slots;
-  DeviceBuffer tile_segment, tile_row;
+  DeviceBuffer tile_segment, tile_row, long_segment, long_row;
 
   std::uint64_t num_columns() const { return num_inputs + num_aux; }
   /// Arena bytes held (each buffer rounded up as the arena rounds it).
@@ -52,7 +55,7 @@ std::size_t device_compact_r1cs_bytes(const CompactFlat& f);
 DeviceCompactR1cs upload_compact_r1cs(DeviceContext& ctx, const CompactFlat& f,
                                       cudaStream_t stream);
 
-/// Queues a = A·z, b = B·z, c = C·z on |stream|: |z| has num_columns() values, the outputs
+/// Queues a = A·z, b = B·z, c = C·z on |stream| (the tiles' kernel, then the long rows'): |z| has num_columns() values, the outputs
 /// num_constraints() each (device pointers, Fr in Montgomery form as the host's). Asynchronous;
 /// throws CudaError on a launch failure.
 void compact_spmv_device(const DeviceCompactR1cs& m, const Fr* z, Fr* a, Fr* b, Fr* c,

@@ -1,7 +1,8 @@
 // The compact R1CS and the compact witness on the device (gpu/pce/) against their host twins:
 //   * SpMV: random compact forms built block by block (tests/support/random_compact_r1cs.hpp:
 //     several blocks and segments, empty blocks, blocks without locals or slots, general terms,
-//     tiles of 1 to 1024 rows) on a random z of bits and field values: the device's a, b, c equal
+//     rows of hundreds of terms; tiles of 1 to 1024 rows, long rows (a warp each) from 8 words
+//     or none, rows sorted or not) on a random z of bits and field values: the device's a, b, c equal
 //     pce_compact_evaluate_into's (itself checked against spmv_naive here) bit for bit;
 //   * expansion: random compact witnesses (runs of every length, sizes not multiples of 64, no
 //     runs, no variables) expand on the device to the host's z;
@@ -57,9 +58,9 @@ struct Abc {
 };
 
 // a, b, c of |form| on the device from the device witness |d_z|.
-Abc device_spmv(DeviceContext& ctx, const CompactR1cs& form, std::uint32_t tile_rows,
+Abc device_spmv(DeviceContext& ctx, const CompactR1cs& form, const CompactFlatOptions& opt,
                 const DeviceBuffer& d_z) {
-  auto flat = compact_flatten(form, tile_rows);
+  auto flat = compact_flatten(form, opt);
   EXPECT_TRUE(flat.ok()) << flat.status().to_string();
   const std::size_t before = ctx.arena_used();
   Abc r;
@@ -105,13 +106,17 @@ TEST(GpuPce, SpmvEqualsTheHostOnRandomCompactForms) {
       const AbcVectors naive = spmv_naive(compact_to_matrices(form), z);
       ASSERT_TRUE(a == naive.a && b == naive.b && c == naive.c);
     }
-    const std::uint32_t tiles[] = {1, 32, 100, 256, 1024};
-    const std::uint32_t tile_rows = tiles[rng() % 5];
+    const std::uint32_t tiles[] = {1, 32, 100, 256, 1024}, longs[] = {0, 8, 40, 128};
+    const CompactFlatOptions opt{.tile_rows = tiles[rng() % 5],
+                                 .long_row_words = longs[rng() % 4],
+                                 .sort_rows = rng() % 4 != 0};
     const DeviceBuffer d_z = upload_z(*ctx, z);
-    const Abc got = device_spmv(*ctx, form, tile_rows, d_z);
-    EXPECT_TRUE(got.a == a) << "A·z, tile rows " << tile_rows;
-    EXPECT_TRUE(got.b == b) << "B·z, tile rows " << tile_rows;
-    EXPECT_TRUE(got.c == c) << "C·z, tile rows " << tile_rows;
+    const Abc got = device_spmv(*ctx, form, opt, d_z);
+    SCOPED_TRACE(::testing::Message() << "tile rows " << opt.tile_rows << ", long rows above "
+                                      << opt.long_row_words << " words, sorted " << opt.sort_rows);
+    EXPECT_TRUE(got.a == a) << "A·z";
+    EXPECT_TRUE(got.b == b) << "B·z";
+    EXPECT_TRUE(got.c == c) << "C·z";
   }
 }
 
@@ -182,9 +187,11 @@ TEST(GpuPce, Porep2KiBFromTheCompactWitness) {
   DeviceBuffer d_z = must_alloc(*ctx, z->size() * sizeof(Fr));
   expand_compact_witness_device(dw, d_z.as<Fr>(), ctx->stream());
   EXPECT_TRUE(download(*ctx, d_z, z->size()) == *z);
-  for (std::uint32_t tile_rows : {256u, 128u}) {
-    const Abc got = device_spmv(*ctx, *form, tile_rows, d_z);
-    EXPECT_TRUE(got.a == a && got.b == b && got.c == c) << "tile rows " << tile_rows;
+  for (const CompactFlatOptions& opt :
+       {CompactFlatOptions{}, CompactFlatOptions{.tile_rows = 128, .long_row_words = 0}}) {
+    const Abc got = device_spmv(*ctx, *form, opt, d_z);
+    EXPECT_TRUE(got.a == a && got.b == b && got.c == c)
+        << "tile rows " << opt.tile_rows << ", long rows above " << opt.long_row_words;
   }
   // The partition's vectors in one call, over the power-of-two domain: zero past the rows.
   auto flat = compact_flatten(*form);
@@ -213,7 +220,7 @@ TEST(GpuPce, UploadRefusesBadTilesAndAFullArena) {
   CUZK_REQUIRE_GPU();
   std::mt19937_64 rng(fresh_seed());
   const CompactR1cs form = cuzk::test::random_compact_r1cs(rng);
-  auto flat = compact_flatten(form, 2048);
+  auto flat = compact_flatten(form, {.tile_rows = 2048});
   ASSERT_TRUE(flat.ok());
   auto ctx = make_ctx();
   ASSERT_TRUE(ctx);
