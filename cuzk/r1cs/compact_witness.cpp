@@ -1,6 +1,7 @@
 #include "cuzk/r1cs/compact_witness.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <string>
 
@@ -86,23 +87,34 @@ Result<CompactWitness> compact_witness_from_z(ThreadPool& pool, std::span<const 
   };
   const std::size_t chunks = (words + kChunkWords - 1) / kChunkWords;
   std::vector<Part> parts(chunks);
+  const Limbs<4> one = Fr::one().l;
   pool.parallel_for(chunks, [&](std::size_t c) {
     Part& p = parts[c];
-    const std::size_t v0 = c * kChunkWords * 64, v1 = std::min(n, v0 + kChunkWords * 64);
-    for (std::size_t i = v0; i < v1; ++i) {
-      const Fr& x = z[i];
-      if (x.is_zero()) continue;
-      if (x.is_one()) {
-        w.bits[i / 64] |= std::uint64_t{1} << (i % 64);
-        continue;
+    const std::size_t k0 = c * kChunkWords, k1 = std::min(words, k0 + kChunkWords);
+    for (std::size_t k = k0; k < k1; ++k) {
+      // 64 values at a time, branch-free: which are 1 (the word of bits), which are neither.
+      const std::size_t i0 = k * 64, m = std::min<std::size_t>(64, n - i0);
+      const Fr* x = z.data() + i0;
+      std::uint64_t ones = 0, others = 0;
+      for (std::size_t b = 0; b < m; ++b) {
+        const Limbs<4>& l = x[b].l;
+        const bool zero = (l[0] | l[1] | l[2] | l[3]) == 0;
+        const bool is_one =
+            ((l[0] ^ one[0]) | (l[1] ^ one[1]) | (l[2] ^ one[2]) | (l[3] ^ one[3])) == 0;
+        ones |= std::uint64_t{is_one} << b;
+        others |= std::uint64_t{!zero && !is_one} << b;
       }
-      if (!p.first.empty() && p.first.back() + p.len.back() == i) {
-        ++p.len.back();
-      } else {
-        p.first.push_back(static_cast<std::uint32_t>(i));
-        p.len.push_back(1);
+      w.bits[k] = ones;
+      for (; others != 0; others &= others - 1) {
+        const std::size_t i = i0 + static_cast<std::size_t>(std::countr_zero(others));
+        if (!p.first.empty() && p.first.back() + p.len.back() == i) {
+          ++p.len.back();
+        } else {
+          p.first.push_back(static_cast<std::uint32_t>(i));
+          p.len.push_back(1);
+        }
+        p.values.push_back(z[i]);
       }
-      p.values.push_back(x);
     }
   });
   std::size_t runs = 0, values = 0;
