@@ -5,7 +5,8 @@
 // general terms, rows of hundreds of terms), tiles of 1 to 256 rows, long rows from 8 words or
 // none, rows sorted or not; outputs pre-filled with junk so a row nothing covers shows. Also the
 // layout's bookkeeping (tiles and long rows take every row once, row order a longest-first
-// permutation of each chunk, coefficients interned once) and refusals. Seeded (printed; CUZK_SEED replays).
+// permutation of each chunk, coefficients interned once) and refusals. Seeded (printed;
+// CUZK_SEED replays).
 #include "cuzk/r1cs/pce_compact_flat.hpp"
 
 #include <gtest/gtest.h>

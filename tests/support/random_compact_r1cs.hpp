@@ -2,8 +2,8 @@
 // its evaluators (the flat layout's CPU walk, the GPU SpMV): blocks with and without locals and
 // slots, empty blocks and empty rows, rows of +1, −1 and general terms (powers of two, random
 // values, and −1/+1 merged away), segments placing the blocks' locals anywhere in the aux columns
-// and slots on any column (inputs included), a few rows of hundreds of terms. Then finalize()d, so it validates. Seeded by the
-// caller's RNG. Also a witness of mixed bits and field values.
+// and slots on any column (inputs included), a few rows of hundreds of terms. Then finalize()d,
+// so it validates. Seeded by the caller's RNG. Also a witness of mixed bits and field values.
 #pragma once
 
 #include <algorithm>

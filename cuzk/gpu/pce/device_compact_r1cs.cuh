@@ -8,11 +8,11 @@
 // thread per row, the tile's rows taken longest first (the flat layout's row_order, so a warp's
 // rows have like lengths; their outputs go to their own places); a row of more than
 // long_row_words words is left to a second kernel, a warp per row (lane l walks words l, l + 32,
-// ... of each matrix's row; the partial sums meet in a shuffle tree). A thread walks its row's terms in A, then B, then C: a term's block column j
-// names z[0] (j = 0), the segment's local z[aux_column + j − 1] (1 ≤ j ≤ A) or a slot
-// z[slots[slot_begin + j − A − 1]]; +1 terms add, −1 terms subtract, general terms add coeff·z
-// (z = 0 skipped, z = 1 adds coeff: Filecoin witnesses are mostly bits). Every sum is reduced mod
-// r after each term, so a, b, c are canonical Montgomery values: the same bits as the host's
+// ... of each matrix's row; the partial sums meet in a shuffle tree). A thread walks its row's
+// terms in A, then B, then C: a term's block column j names z[0] (j = 0), the segment's local
+// z[aux_column + j − 1] (1 ≤ j ≤ A) or a slot z[slots[slot_begin + j − A − 1]]; +1 terms add,
+// −1 terms subtract, general terms add coeff·z (z = 0 skipped, z = 1 adds coeff: Filecoin
+// witnesses are mostly bits). Every sum is reduced mod r after each term, so a, b, c are canonical Montgomery values: the same bits as the host's
 // pce_compact_evaluate_into (and its slow twin compact_flat_evaluate, the walk this kernel does).
 //
 // Memory traffic at 2^27 rows (32 GiB PoRep: 130 M rows, 722 M non-zeros): a, b, c written once
@@ -55,9 +55,9 @@ std::size_t device_compact_r1cs_bytes(const CompactFlat& f);
 DeviceCompactR1cs upload_compact_r1cs(DeviceContext& ctx, const CompactFlat& f,
                                       cudaStream_t stream);
 
-/// Queues a = A·z, b = B·z, c = C·z on |stream| (the tiles' kernel, then the long rows'): |z| has num_columns() values, the outputs
-/// num_constraints() each (device pointers, Fr in Montgomery form as the host's). Asynchronous;
-/// throws CudaError on a launch failure.
+/// Queues a = A·z, b = B·z, c = C·z on |stream| (the tiles' kernel, then the long rows'): |z|
+/// has num_columns() values, the outputs num_constraints() each (device pointers, Fr in
+/// Montgomery form as the host's). Asynchronous; throws CudaError on a launch failure.
 void compact_spmv_device(const DeviceCompactR1cs& m, const Fr* z, Fr* a, Fr* b, Fr* c,
                          cudaStream_t stream);
 

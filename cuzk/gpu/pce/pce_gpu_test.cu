@@ -2,8 +2,8 @@
 //   * SpMV: random compact forms built block by block (tests/support/random_compact_r1cs.hpp:
 //     several blocks and segments, empty blocks, blocks without locals or slots, general terms,
 //     rows of hundreds of terms; tiles of 1 to 1024 rows, long rows (a warp each) from 8 words
-//     or none, rows sorted or not) on a random z of bits and field values: the device's a, b, c equal
-//     pce_compact_evaluate_into's (itself checked against spmv_naive here) bit for bit;
+//     or none, rows sorted or not) on a random z of bits and field values: the device's a, b, c
+//     equal pce_compact_evaluate_into's (itself checked against spmv_naive here) bit for bit;
 //   * expansion: random compact witnesses (runs of every length, sizes not multiples of 64, no
 //     runs, no variables) expand on the device to the host's z;
 //   * end to end on a real circuit: the 2 KiB PoRep's compact form (recorded blank) and a
