@@ -9,7 +9,8 @@
 //   * end to end on a real circuit: the 2 KiB PoRep's compact form (recorded blank) and a
 //     generated C1's partition witness, compacted, uploaded, expanded and evaluated on the device,
 //     equal to the host's compact SpMV of the full z;
-//   * compact_partition_vectors: z, and a, b, c over the power-of-two domain (zero past the rows);
+//   * compact_partition_vectors: z, and a, b, c over the power-of-two domain (zero past the rows),
+//     equal to the host twin compact_partition_vectors_host (the fallback path);
 //   * arena bytes: the upload takes exactly device_*_bytes() from the arena and gives it back.
 // Skipped without a GPU (CI). Seeded (printed; CUZK_SEED replays).
 #include <gtest/gtest.h>
@@ -25,6 +26,7 @@
 #include "cuzk/gpu/pce/compact_partition.cuh"
 #include "cuzk/gpu/pce/device_compact_r1cs.cuh"
 #include "cuzk/gpu/pce/device_compact_witness.cuh"
+#include "cuzk/r1cs/compact_partition.hpp"
 #include "cuzk/r1cs/compact_witness.hpp"
 #include "cuzk/r1cs/pce_compact_flat.hpp"
 #include "cuzk/r1cs/pce_compact_recorder.hpp"
@@ -205,11 +207,19 @@ TEST(GpuPce, Porep2KiBFromTheCompactWitness) {
   }
   compact_partition_vectors(dm, dw, d_z2.as<Fr>(), d_v[0].as<Fr>(), d_v[1].as<Fr>(),
                             d_v[2].as<Fr>(), domain, ctx->stream());
-  EXPECT_TRUE(download(*ctx, d_z2, z->size()) == *z);
+  // The host twin (the fallback path) gives the same z, a, b, c.
+  std::vector<Fr> hz(z->size()), hv[3];
+  for (auto& v : hv) v.assign(domain, Fr::from_u64(3));
+  ASSERT_TRUE(compact_partition_vectors_host(pool, *form, *w, hz, hv[0], hv[1], hv[2]).ok());
+  EXPECT_TRUE(hz == *z);
+  EXPECT_TRUE(download(*ctx, d_z2, z->size()) == hz);
   for (int m = 0; m < 3; ++m) {
-    std::vector<Fr> want = m == 0 ? a : m == 1 ? b : c;
-    want.resize(domain, Fr::zero());
-    EXPECT_TRUE(download(*ctx, d_v[m], domain) == want) << "vector " << m;
+    EXPECT_TRUE(download(*ctx, d_v[m], domain) == hv[m]) << "vector " << m;
+    EXPECT_TRUE(std::equal(hv[m].begin(), hv[m].begin() + static_cast<std::ptrdiff_t>(n),
+                           (m == 0   ? a
+                            : m == 1 ? b
+                                     : c)
+                               .begin()));
   }
   EXPECT_THROW(compact_partition_vectors(dm, dw, d_z2.as<Fr>(), d_v[0].as<Fr>(), d_v[1].as<Fr>(),
                                          d_v[2].as<Fr>(), n - 1, ctx->stream()),
