@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <mutex>
 #include <string>
 
 #include "cuzk/r1cs/matrices.hpp"
@@ -64,6 +65,134 @@ Status CompactWitness::validate() const {
   return {};
 }
 
+namespace {
+
+// The slice [first, first + count) of a witness as a fragment of the compact form: its bits
+// relative to |first| (bit b of word b / 64 is variable first + b), its runs (absolute first
+// variable and length) and values. 64 values at a time, branch-free: which are 1 (a word of
+// bits), which are neither.
+struct Fragment {
+  std::uint64_t first = 0, count = 0;
+  std::vector<std::uint64_t> bits;
+  std::vector<std::uint32_t> run_first, run_len;
+  std::vector<Fr> values;
+};
+
+Fragment make_fragment(std::uint64_t first, std::span<const Fr> x) {
+  Fragment f;
+  f.first = first;
+  f.count = x.size();
+  const std::size_t n = x.size(), words = (n + 63) / 64;
+  f.bits.assign(words, 0);
+  const Limbs<4> one = Fr::one().l;
+  for (std::size_t k = 0; k < words; ++k) {
+    const std::size_t i0 = k * 64, m = std::min<std::size_t>(64, n - i0);
+    std::uint64_t ones = 0, others = 0;
+    for (std::size_t b = 0; b < m; ++b) {
+      const Limbs<4>& l = x[i0 + b].l;
+      const bool zero = (l[0] | l[1] | l[2] | l[3]) == 0;
+      const bool is_one =
+          ((l[0] ^ one[0]) | (l[1] ^ one[1]) | (l[2] ^ one[2]) | (l[3] ^ one[3])) == 0;
+      ones |= std::uint64_t{is_one} << b;
+      others |= std::uint64_t{!zero && !is_one} << b;
+    }
+    f.bits[k] = ones;
+    for (; others != 0; others &= others - 1) {
+      const std::size_t i = i0 + static_cast<std::size_t>(std::countr_zero(others));
+      const auto v = static_cast<std::uint32_t>(first + i);
+      if (!f.run_first.empty() && f.run_first.back() + f.run_len.back() == v) {
+        ++f.run_len.back();
+      } else {
+        f.run_first.push_back(v);
+        f.run_len.push_back(1);
+      }
+      f.values.push_back(x[i]);
+    }
+  }
+  return f;
+}
+
+}  // namespace
+
+struct CompactWitnessBuilder::Fragments {
+  std::mutex mu;
+  std::vector<Fragment> list;
+};
+
+CompactWitnessBuilder::CompactWitnessBuilder(std::uint64_t num_inputs, std::uint64_t num_aux)
+    : num_inputs_(num_inputs), num_aux_(num_aux), fragments_(std::make_unique<Fragments>()) {}
+
+CompactWitnessBuilder::~CompactWitnessBuilder() = default;
+
+void CompactWitnessBuilder::add(std::uint64_t first, std::span<const Fr> values) {
+  if (values.empty()) return;
+  Fragment f = make_fragment(first, values);
+  std::lock_guard<std::mutex> lock(fragments_->mu);
+  fragments_->list.push_back(std::move(f));
+}
+
+Result<CompactWitness> CompactWitnessBuilder::finish() {
+  const std::uint64_t n = num_inputs_ + num_aux_;
+  if (n > SparseMatrix::kMaxColumns)
+    return Status(Errc::invalid_argument,
+                  "witness has " + std::to_string(n) + " values, more than 2^30");
+  std::vector<Fragment> list;
+  {
+    std::lock_guard<std::mutex> lock(fragments_->mu);
+    list.swap(fragments_->list);
+  }
+  std::sort(list.begin(), list.end(),
+            [](const Fragment& x, const Fragment& y) { return x.first < y.first; });
+  CompactWitness w;
+  w.num_inputs = num_inputs_;
+  w.num_aux = num_aux_;
+  w.bits.assign((n + 63) / 64, 0);
+  std::size_t runs = 0, values = 0;
+  for (const Fragment& f : list) runs += f.run_first.size(), values += f.values.size();
+  w.run_first.reserve(runs);
+  w.run_value.reserve(runs + 1);
+  w.values.reserve(values);
+  w.run_value.push_back(0);
+  std::uint64_t next = 0;  // the slices must tile [0, n) in order
+  for (Fragment& f : list) {
+    if (f.first != next || f.first + f.count > n)
+      return Status(Errc::invalid_argument,
+                    "compact witness slices: [" + std::to_string(f.first) + ", " +
+                        std::to_string(f.first + f.count) + ") after variables [0, " +
+                        std::to_string(next) + ") of " + std::to_string(n) +
+                        (f.first < next   ? " overlaps"
+                         : f.first > next ? " leaves a gap"
+                                          : "") +
+                        (f.first + f.count > n ? " runs past the end" : ""));
+    next = f.first + f.count;
+    // Its bits, shifted into place (a slice need not start on a word).
+    const unsigned shift = static_cast<unsigned>(f.first % 64);
+    const std::size_t w0 = f.first / 64;
+    for (std::size_t k = 0; k < f.bits.size(); ++k) {
+      w.bits[w0 + k] |= f.bits[k] << shift;
+      if (shift != 0 && w0 + k + 1 < w.bits.size()) w.bits[w0 + k + 1] |= f.bits[k] >> (64 - shift);
+    }
+    // Its runs, the first merged into the previous slice's last when they touch.
+    for (std::size_t r = 0; r < f.run_first.size(); ++r) {
+      const bool touches = !w.run_first.empty() &&
+                           std::uint64_t{w.run_first.back()} +
+                                   (w.run_value.back() - w.run_value[w.run_value.size() - 2]) ==
+                               f.run_first[r];
+      if (!touches) {
+        w.run_first.push_back(f.run_first[r]);
+        w.run_value.push_back(w.run_value.back());
+      }
+      w.run_value.back() += f.run_len[r];
+    }
+    w.values.insert(w.values.end(), f.values.begin(), f.values.end());
+    f = Fragment{};
+  }
+  if (next != n)
+    return Status(Errc::invalid_argument, "compact witness slices cover variables [0, " +
+                                              std::to_string(next) + ") of " + std::to_string(n));
+  return w;
+}
+
 Result<CompactWitness> compact_witness_from_z(ThreadPool& pool, std::span<const Fr> z,
                                               std::uint64_t num_inputs) {
   const std::size_t n = z.size();
@@ -74,71 +203,13 @@ Result<CompactWitness> compact_witness_from_z(ThreadPool& pool, std::span<const 
   if (n > SparseMatrix::kMaxColumns)
     return Status(Errc::invalid_argument,
                   "witness has " + std::to_string(n) + " values, more than 2^30");
-  CompactWitness w;
-  w.num_inputs = num_inputs;
-  w.num_aux = n - num_inputs;
-  const std::size_t words = (n + 63) / 64;
-  w.bits.assign(words, 0);
-  // Per chunk of kChunkWords words: its bits in place, its runs and values apart; then joined in
-  // order, a run touching the previous chunk's last run merged into it.
-  struct Part {
-    std::vector<std::uint32_t> first, len;
-    std::vector<Fr> values;
-  };
-  const std::size_t chunks = (words + kChunkWords - 1) / kChunkWords;
-  std::vector<Part> parts(chunks);
-  const Limbs<4> one = Fr::one().l;
+  // Chunks of kChunkWords words, converted in parallel.
+  CompactWitnessBuilder builder(num_inputs, n - num_inputs);
+  const std::size_t chunk = kChunkWords * 64, chunks = (n + chunk - 1) / chunk;
   pool.parallel_for(chunks, [&](std::size_t c) {
-    Part& p = parts[c];
-    const std::size_t k0 = c * kChunkWords, k1 = std::min(words, k0 + kChunkWords);
-    for (std::size_t k = k0; k < k1; ++k) {
-      // 64 values at a time, branch-free: which are 1 (the word of bits), which are neither.
-      const std::size_t i0 = k * 64, m = std::min<std::size_t>(64, n - i0);
-      const Fr* x = z.data() + i0;
-      std::uint64_t ones = 0, others = 0;
-      for (std::size_t b = 0; b < m; ++b) {
-        const Limbs<4>& l = x[b].l;
-        const bool zero = (l[0] | l[1] | l[2] | l[3]) == 0;
-        const bool is_one =
-            ((l[0] ^ one[0]) | (l[1] ^ one[1]) | (l[2] ^ one[2]) | (l[3] ^ one[3])) == 0;
-        ones |= std::uint64_t{is_one} << b;
-        others |= std::uint64_t{!zero && !is_one} << b;
-      }
-      w.bits[k] = ones;
-      for (; others != 0; others &= others - 1) {
-        const std::size_t i = i0 + static_cast<std::size_t>(std::countr_zero(others));
-        if (!p.first.empty() && p.first.back() + p.len.back() == i) {
-          ++p.len.back();
-        } else {
-          p.first.push_back(static_cast<std::uint32_t>(i));
-          p.len.push_back(1);
-        }
-        p.values.push_back(z[i]);
-      }
-    }
+    builder.add(c * chunk, z.subspan(c * chunk, std::min(chunk, n - c * chunk)));
   });
-  std::size_t runs = 0, values = 0;
-  for (const Part& p : parts) runs += p.first.size(), values += p.values.size();
-  w.run_first.reserve(runs);
-  w.run_value.reserve(runs + 1);
-  w.values.reserve(values);
-  w.run_value.push_back(0);
-  for (Part& p : parts) {
-    for (std::size_t r = 0; r < p.first.size(); ++r) {
-      const bool touches = !w.run_first.empty() &&
-                           std::uint64_t{w.run_first.back()} +
-                                   (w.run_value.back() - w.run_value[w.run_value.size() - 2]) ==
-                               p.first[r];
-      if (!touches) {
-        w.run_first.push_back(p.first[r]);
-        w.run_value.push_back(w.run_value.back());
-      }
-      w.run_value.back() += p.len[r];
-    }
-    w.values.insert(w.values.end(), p.values.begin(), p.values.end());
-    p = Part{};
-  }
-  return w;
+  return builder.finish();
 }
 
 Status compact_witness_expand(ThreadPool& pool, const CompactWitness& w, std::span<Fr> z) {

@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -51,6 +52,29 @@ struct CompactWitness {
   Status validate() const;
 
   friend bool operator==(const CompactWitness&, const CompactWitness&) = default;
+};
+
+/// Builds a compact witness from slices of its values given in any order, from any thread: a
+/// circuit whose parts are synthesised concurrently converts each part's slice as it is done, so
+/// the whole z never exists (the part's scratch is the only full-width buffer). Each slice becomes
+/// a fragment (its bits, runs and values, 64 values per step); finish() sorts them, checks they
+/// tile the variables exactly and joins them (bits shifted into place, touching runs merged).
+class CompactWitnessBuilder {
+ public:
+  CompactWitnessBuilder(std::uint64_t num_inputs, std::uint64_t num_aux);
+  ~CompactWitnessBuilder();
+  CompactWitnessBuilder(const CompactWitnessBuilder&) = delete;
+  CompactWitnessBuilder& operator=(const CompactWitnessBuilder&) = delete;
+  /// The values of variables [first, first + values.size()) (an empty slice is ignored).
+  void add(std::uint64_t first, std::span<const Fr> values);
+  /// The witness; invalid_argument naming the slices when they overlap, leave a gap or run past
+  /// the end. The builder is empty afterwards.
+  Result<CompactWitness> finish();
+
+ private:
+  struct Fragments;
+  std::uint64_t num_inputs_, num_aux_;
+  std::unique_ptr<Fragments> fragments_;
 };
 
 /// The compact form of |z| (|num_inputs| of its values are inputs, ONE first). Split over |pool|

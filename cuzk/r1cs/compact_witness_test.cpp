@@ -4,6 +4,8 @@
 //     form validates, does not depend on the pool size, and its counts and bytes add up to what
 //     a direct count of z gives;
 //   * the synthetic PoRep-shaped circuit's witness (bench_circuit.hpp), the same round trip;
+//   * the builder (slices converted as parts finish, in any order, from several threads) equal
+//     to the converter; slices that overlap, leave a gap or run past the end refused;
 //   * every kind of damage (overlapping, adjacent, empty or out-of-range runs, set bits inside a
 //     run or past the end, 0/1 or unreduced values, wrong sizes) refused with a clear error.
 // The real 2 KiB and 8 MiB PoRep witnesses: circuits/filecoin/compact_witness_porep_test.cpp.
@@ -12,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "cuzk/r1cs/bench_circuit.hpp"
@@ -132,6 +135,69 @@ TEST(CompactWitness, BenchCircuitWitnessRoundTrips) {
   ASSERT_TRUE(r1cs.ok()) << r1cs.status().to_string();
   const std::vector<Fr> z = r1cs->assignment();
   expect_round_trip(z, r1cs->inputs.size());
+}
+
+TEST(CompactWitness, BuilderFromSlicesInAnyOrderEqualsTheConverter) {
+  std::mt19937_64 rng(fresh_seed());
+  ThreadPool pool(3);
+  for (int round = 0; round < 20; ++round) {
+    SCOPED_TRACE(round);
+    const std::size_t n = 1 + rng() % 20000;
+    const std::vector<Fr> z = stretchy_witness(rng, n, 1 + rng() % 100);
+    // Slices of random lengths (rarely on a word boundary), added shuffled from three threads.
+    std::vector<std::pair<std::size_t, std::size_t>> slices;
+    for (std::size_t at = 0; at < n;) {
+      const std::size_t len = std::min(n - at, 1 + rng() % (round % 3 ? 3000 : 70));
+      slices.push_back({at, len});
+      at += len;
+    }
+    std::shuffle(slices.begin(), slices.end(), rng);
+    const std::uint64_t num_inputs = 1 + rng() % std::min<std::size_t>(n, 5);
+    CompactWitnessBuilder builder(num_inputs, n - num_inputs);
+    pool.parallel_for(slices.size(), [&](std::size_t i) {
+      builder.add(slices[i].first, std::span(z).subspan(slices[i].first, slices[i].second));
+    });
+    auto got = builder.finish();
+    ASSERT_TRUE(got.ok()) << got.status().to_string();
+    EXPECT_TRUE(got->validate().ok()) << got->validate().to_string();
+    EXPECT_TRUE(*got == compact_witness_from_z(pool, z, num_inputs).value());
+  }
+}
+
+TEST(CompactWitness, BuilderRefusesSlicesThatDoNotTile) {
+  std::mt19937_64 rng(fresh_seed());
+  const std::vector<Fr> z = stretchy_witness(rng, 500, 20);
+  const std::span<const Fr> v(z);
+  auto expect_refused = [](CompactWitnessBuilder& b, const char* needle) {
+    auto r = b.finish();
+    ASSERT_FALSE(r.ok()) << needle;
+    EXPECT_EQ(r.status().code(), Errc::invalid_argument);
+    EXPECT_NE(r.status().to_string().find(needle), std::string::npos) << r.status().to_string();
+  };
+  {
+    CompactWitnessBuilder b(1, 499);
+    b.add(0, v.first(300));
+    b.add(299, v.subspan(299));
+    expect_refused(b, "overlaps");
+  }
+  {
+    CompactWitnessBuilder b(1, 499);
+    b.add(0, v.first(300));
+    b.add(301, v.subspan(301));
+    expect_refused(b, "leaves a gap");
+  }
+  {
+    CompactWitnessBuilder b(1, 499);
+    b.add(0, v.first(300));
+    b.add(300, v.subspan(300));
+    b.add(500, v.first(3));
+    expect_refused(b, "runs past the end");
+  }
+  {
+    CompactWitnessBuilder b(1, 499);
+    b.add(0, v.first(300));
+    expect_refused(b, "cover variables [0, 300) of 500");
+  }
 }
 
 TEST(CompactWitness, DamageIsRefusedByName) {
