@@ -1,5 +1,7 @@
 // The compact witness (r1cs/compact_witness.hpp) of real PoRep partition witnesses: converter →
-// host expansion gives z back value for value, and the form's counts add up. On a generated 2 KiB
+// host expansion gives z back value for value, the form's counts add up, and the form made
+// straight from the synthesis (porep_partition_compact_witness, z never held) is the same, with
+// the same error for a malformed proof. On a generated 2 KiB
 // and 8 MiB C1 (synth_inputs.hpp, seeded) and, where CUZK_FILECOIN_DATA is set, the real venus
 // 2 KiB sector 0. The 32 GiB partition's size: bench/compact_witness_bench.cpp.
 // And the device's path on the CPU, for the generated 2 KiB C1: the circuit's compact R1CS
@@ -41,6 +43,15 @@ std::vector<Fr> expect_round_trip(const fc::SealProof& proof, const fc::SealComm
   EXPECT_TRUE(w.ok()) << w.status().to_string();
   if (!w.ok()) return {};
   EXPECT_TRUE(w->validate().ok()) << w->validate().to_string();
+  // Straight from the synthesis (z never held), on 1 and 3 threads: the same form.
+  for (std::size_t threads : {1, 3}) {
+    ThreadPool p(threads);
+    auto direct = porep_partition_compact_witness(shape, *pub, *priv, p);
+    EXPECT_TRUE(direct.ok()) << direct.status().to_string();
+    if (direct.ok()) {
+      EXPECT_TRUE(*direct == *w) << threads << " threads";
+    }
+  }
   std::vector<Fr> back(z->size());
   EXPECT_TRUE(compact_witness_expand(pool, *w, back).ok());
   EXPECT_TRUE(back == *z);
@@ -89,6 +100,25 @@ TEST(CompactWitnessPorep, DevicePathOnTheCpu2KiB) {
   ASSERT_TRUE(compact_flat_evaluate(*flat, z, fa, fb, fc).ok());
   EXPECT_TRUE(fa == a && fb == b && fc == c);
   for (std::size_t k = 0; k < n; ++k) ASSERT_TRUE(fa[k] * fb[k] == fc[k]) << "row " << k;
+}
+
+TEST(CompactWitnessPorep, MalformedProofGivesTheCircuitsError) {
+  ThreadPool pool(2);
+  const fc::SealProof proof = fc::seal_proof("StackedDrg2KiBV1_1").value();
+  auto synth = fc::synth_c1(proof, cuzk::test::fresh_seed(), pool);
+  ASSERT_TRUE(synth.ok()) << synth.status().to_string();
+  fc::SealCommitPhase1Output c1 = synth->c1;
+  c1.vanilla_proofs[0][1].replica_column_proofs.drg_parents[2].column.rows.pop_back();
+  const PorepCircuitShape shape = porep_circuit_shape(proof);
+  auto pub = testing::public_of(proof, c1, 0);
+  ASSERT_TRUE(pub.ok());
+  auto priv = porep_circuit_private(c1, 0);
+  ASSERT_TRUE(priv.ok());
+  auto z = porep_partition_witness(shape, *pub, *priv, pool);
+  auto w = porep_partition_compact_witness(shape, *pub, *priv, pool);
+  ASSERT_FALSE(z.ok());
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().to_string(), z.status().to_string());
 }
 
 TEST(CompactWitnessPorep, VenusSector) {
