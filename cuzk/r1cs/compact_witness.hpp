@@ -15,8 +15,9 @@
 // docs/perf/gpu.md "compact witness" (4.17 GB as z). The device expands it in VRAM
 // (gpu/pce/device_compact_witness.cuh), so only these bytes cross PCIe.
 //
-// Produced here from a full z (compact_witness_from_z, a converter: the simplest correct step);
-// writing it straight from witness-only synthesis, never holding z, is the follow-up.
+// Produced from a full z (compact_witness_from_z, a converter), or from slices of values as a
+// concurrent synthesis finishes its parts (CompactWitnessBuilder): the PoRep partition's
+// porep_partition_compact_witness (circuits/filecoin/porep_witness.hpp) never holds z.
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,8 @@
 // pce_gpu_bench: one PoRep partition's a = A·z, b = B·z, c = C·z on the device from its compact
 // witness and compact R1CS (gpu/pce/, issue 22 items 1–2), against the host's compact SpMV.
 //   1. a C1 from the data side's generator (synth_inputs.hpp), partition k's witness z on the
-//      host (porep_partition_witness), its compact witness (compact_witness_from_z);
+//      host (porep_partition_witness), its compact witness (compact_witness_from_z), and the
+//      same form straight from the synthesis (porep_partition_compact_witness, timed, checked);
 //   2. the circuit's compact form: loaded from --cache FILE (written there on the first run;
 //      recording the 32 GiB form takes ≈ 70 s on one core) or recorded; its flat layout;
 //   3. the form uploaded once (bytes, seconds), then per repeat: the compact witness uploaded
@@ -191,6 +192,20 @@ int run(const Args& args) {
            num("z_mb", static_cast<double>(z->size() * sizeof(Fr)) / 1e6) +
            num("runs", static_cast<double>(cw->num_runs())) +
            num("others", static_cast<double>(cw->values.size())));
+  // The same form straight from the synthesis (no z held), as a prover would make it.
+  std::vector<double> direct_s;
+  for (int rep = 0; rep < args.repeats; ++rep) {
+    t0 = Clock::now();
+    auto direct = cf::porep_partition_compact_witness(shape, *pub, *priv, pool);
+    if (!direct) return fail(direct.status(), "porep_partition_compact_witness");
+    direct_s.push_back(seconds_since(t0));
+    if (!(*direct == *cw)) {
+      std::fprintf(stderr, "pce_gpu_bench: the direct compact witness differs from z's\n");
+      return 1;
+    }
+  }
+  line(args, "compact_witness_direct",
+       num("wall_s", median(direct_s)) + num("threads", pool.size()));
 
   // 3. The device.
   auto ctx_r = gpu::DeviceContext::create({});
