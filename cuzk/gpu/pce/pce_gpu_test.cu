@@ -7,8 +7,8 @@
 //   * expansion: random compact witnesses (runs of every length, sizes not multiples of 64, no
 //     runs, no variables) expand on the device to the host's z;
 //   * end to end on a real circuit: the 2 KiB PoRep's compact form (recorded blank) and a
-//     generated C1's partition witness, compacted, uploaded, expanded and evaluated on the device,
-//     equal to the host's compact SpMV of the full z;
+//     generated C1's partition's compact witness (straight from the synthesis), uploaded,
+//     expanded and evaluated on the device, equal to the host's compact SpMV of the full z;
 //   * compact_partition_vectors: z, and a, b, c over the power-of-two domain (zero past the rows),
 //     equal to the host twin compact_partition_vectors_host (the fallback path);
 //   * arena bytes: the upload takes exactly device_*_bytes() from the arena and gives it back.
@@ -181,8 +181,10 @@ TEST(GpuPce, Porep2KiBFromTheCompactWitness) {
   // The witness satisfies the circuit: a·b = c on every row (so a, b, c are the real ones).
   for (std::size_t k = 0; k < n; ++k) ASSERT_TRUE(a[k] * b[k] == c[k]) << "row " << k;
 
-  auto w = compact_witness_from_z(pool, *z, form->num_inputs);
+  // The compact witness as a prover makes it: straight from the synthesis, no z held.
+  auto w = cf::porep_partition_compact_witness(shape, *pub, *priv, pool);
   ASSERT_TRUE(w.ok()) << w.status().to_string();
+  EXPECT_TRUE(*w == compact_witness_from_z(pool, *z, form->num_inputs).value());
   auto ctx = make_ctx();
   ASSERT_TRUE(ctx);
   const DeviceCompactWitness dw = upload_compact_witness(*ctx, *w, ctx->stream());
