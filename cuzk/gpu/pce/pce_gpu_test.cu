@@ -38,7 +38,7 @@ namespace {
 using test::fresh_seed;
 
 std::unique_ptr<DeviceContext> make_ctx() {
-  auto c = DeviceContext::create({.arena_bytes = std::size_t{1} << 30});
+  auto c = DeviceContext::create({.arena_bytes = std::size_t{2} << 30});
   EXPECT_TRUE(c.ok()) << c.status().to_string();
   return c.ok() ? std::move(c).value() : nullptr;
 }
