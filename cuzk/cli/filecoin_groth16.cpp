@@ -132,8 +132,9 @@ Result<FilecoinCircuitSpec> resolve_circuit(const CircuitFlags& f) {
 }
 
 std::unique_ptr<cf::FilecoinFamily> make_family(const FilecoinCircuitSpec& spec,
-                                                const std::string& params_dir) {
-  cf::FilecoinFamilyOptions opt{.params_dir = params_dir, .cache_dir = ""};
+                                                const std::string& params_dir,
+                                                const std::string& cache_dir) {
+  cf::FilecoinFamilyOptions opt{.params_dir = params_dir, .cache_dir = cache_dir};
   switch (spec.kind) {
     case FilecoinKind::porep:
       return std::make_unique<cf::PorepFamily>(std::move(opt));

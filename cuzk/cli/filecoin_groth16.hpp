@@ -55,9 +55,11 @@ struct FilecoinCircuitSpec {
 Result<FilecoinCircuitSpec> resolve_circuit(const CircuitFlags& f);
 
 /// The circuit family that proves |spec|'s kind (circuits/filecoin/*_family.hpp), its keys looked
-/// up in |params_dir|: the one way prove gets witnesses and public inputs, and setup the matrices.
+/// up in |params_dir|, its compact forms cached in |cache_dir| (empty: recorded each time): the
+/// one way prove gets witnesses and public inputs, and setup the circuit.
 std::unique_ptr<circuits::filecoin::FilecoinFamily> make_family(const FilecoinCircuitSpec& spec,
-                                                                const std::string& params_dir);
+                                                                const std::string& params_dir,
+                                                                const std::string& cache_dir = "");
 
 /// The public data flags, as the data-side commands spell them (filecoin_verify_vanilla.cpp):
 /// 32-byte values as 64 hex digits in stored order, ids and indices in decimal.

@@ -7,7 +7,8 @@
 //   --kind snap     every partition's bincode PartitionProof (SnapDeals), back to back as
 //                   snap-vanilla writes them
 // Default registered proofs: StackedDrgWindow<size>V1_2, StackedDrgWinning<size>V1,
-// StackedDrg<size>V1_1, StackedDrg<size>V1 (update). Prints JSON with the public data needed to check or prove the output
+// StackedDrg<size>V1_1, StackedDrg<size>V1 (update). --miner-id M: the prover is miner M
+// (prover_id_of_actor), so `cuzk submit --miner-id M` matches the inputs. Prints JSON with the public data needed to check or prove the output
 // (PoSt: randomness, prover_id, each sector's id and comm_r; PoRep: the C1's commitments, ids and
 // the private comm_c / comm_r_last; snap: comm_r_old, comm_d_new, comm_r_new, h and the private
 // comm_c / comm_r_last_old / comm_r_last_new), the size and the seconds taken. Exit 0 written, 1 the output
@@ -23,6 +24,7 @@
 #include "cuzk/cli/filecoin_cli.hpp"
 #include "cuzk/filecoin/c1_json.hpp"
 #include "cuzk/filecoin/post_challenges.hpp"
+#include "cuzk/filecoin/prover_id.hpp"
 #include "cuzk/filecoin/synth_inputs.hpp"
 
 namespace cuzk::cli {
@@ -34,6 +36,7 @@ struct SynthArgs {
   std::string kind, sector_size, registered_proof, out;
   std::uint64_t seed = 0;
   std::optional<std::uint64_t> sectors;
+  std::optional<std::uint64_t> miner_id;
   unsigned threads = 0;
 };
 
@@ -61,6 +64,12 @@ int run(const SynthArgs& a) {
     return usage("--sector-size or --registered-proof is required");
   ThreadPool pool(a.threads);
   nlohmann::json out = {{"kind", a.kind}, {"seed", a.seed}, {"out", a.out}};
+  std::optional<Node> prover;
+  if (a.miner_id) {
+    if (a.kind == "snap") return usage("--miner-id is for porep, winning and window");
+    prover = prover_id_of_actor(*a.miner_id);
+    out["miner_id"] = *a.miner_id;
+  }
   std::size_t bytes = 0;
   if (a.kind == "snap") {
     const std::string name = !a.registered_proof.empty()
@@ -99,7 +108,7 @@ int run(const SynthArgs& a) {
     if (size && proof->size != *size)
       return usage("--registered-proof " + proof->name + " is not a " + a.sector_size + " proof");
     if (a.sectors) return usage("--sectors is for --kind window");
-    auto c1 = synth_c1(*proof, a.seed, pool);
+    auto c1 = synth_c1(*proof, a.seed, pool, prover);
     if (!c1.ok()) return usage(c1.status().to_string());
     const std::string json = write_c1_json(c1->c1);
     if (!write_file(a.out, json.data(), json.size()))
@@ -135,7 +144,7 @@ int run(const SynthArgs& a) {
     if (!window && a.sectors && *a.sectors != 1) return usage("--kind winning proves 1 sector");
     const std::uint64_t n = a.sectors ? *a.sectors : (window ? proof->sector_count : 1);
     if (n == 0) return usage("--sectors must be at least 1");
-    auto post = synth_post(*proof, a.seed, n, pool);
+    auto post = synth_post(*proof, a.seed, n, pool, prover);
     if (!post.ok()) return usage(post.status().to_string());
     BincodeWriter w;
     for (const auto& p : post->vanilla) write_post_sector_proof(w, p);
@@ -172,6 +181,9 @@ FilecoinRun add_synth_inputs(CLI::App& sub) {
                  "--kind window: number of sectors (default: one full partition)");
   sub.add_option("--out", a->out, "output file (PoSt, snap: bincode proofs; porep: C1 JSON)")
       ->required();
+  sub.add_option("--miner-id", a->miner_id,
+                 "porep, winning, window: the prover is this miner (prover_id_of_actor), so a "
+                 "daemon request naming the miner matches (default: a random prover_id)");
   sub.add_option("--threads", a->threads, "worker threads (0: all cores)");
   return [a]() -> int { return run(*a); };
 }

@@ -48,6 +48,12 @@ expect 0 '"challenges_per_partition": 2' filecoin synth-inputs --kind porep --se
   --seed 5 --out "$tmp/c1.json"
 grep -q '"registered_proof":"StackedDrg2KiBV1_1","vanilla_proofs":{"StackedDrg2KiBV1":' \
   "$tmp/c1.json" || { echo "FAIL: C1 JSON head"; fail=1; }
+# Miner f01000's C1: prover_id is its ID address payload, e8 07 (LEB128 of 1000), then zeros.
+expect 0 '"prover_id": "e807000000000000000000000000000000000000000000000000000000000000"' \
+  filecoin synth-inputs --kind porep --sector-size 2KiB --seed 5 --miner-id 1000 \
+  --out "$tmp/c1m.json"
+expect 2 '--miner-id is for' filecoin synth-inputs --kind snap --sector-size 32GiB --seed 5 \
+  --miner-id 1000 --out "$tmp/x"
 expect 0 '"partitions": 16' filecoin synth-inputs --kind snap --sector-size 32GiB --seed 5 \
   --out "$tmp/s.vproof"
 snap_pub=()

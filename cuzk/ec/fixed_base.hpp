@@ -58,6 +58,11 @@ class FixedBaseTable {
   }
 
   unsigned window_bits() const { return w_; }
+  /// Number of windows, ⌈256/w⌉ + 1.
+  unsigned windows() const { return windows_; }
+  /// The table: entry j·2^(w−1) + d − 1 is d·2^(wj)·base (d = 1..2^(w−1)), as the GPU twin
+  /// (gpu/ec/fixed_base.cuh) uploads it.
+  std::span<const AffinePoint> points() const { return table_; }
 
   /// [k]base for the canonical value of k.
   JacobianPoint mul(const Fr& k) const {

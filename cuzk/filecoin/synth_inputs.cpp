@@ -51,7 +51,7 @@ Node synth_value(std::string_view purpose, std::uint64_t seed, std::uint64_t i, 
 }
 
 Result<SynthPost> synth_post(const PostProof& proof, std::uint64_t seed, std::uint64_t num_sectors,
-                             ThreadPool& pool) {
+                             ThreadPool& pool, std::optional<Bytes32> prover_id) {
   if (num_sectors == 0) return Status(Errc::invalid_argument, proof.name + ": no sectors");
   if (proof.kind == PostKind::winning && num_sectors != 1)
     return Status(Errc::invalid_argument,
@@ -60,7 +60,7 @@ Result<SynthPost> synth_post(const PostProof& proof, std::uint64_t seed, std::ui
   SynthPost out;
   out.proof = proof;
   out.randomness = synth_value("post randomness", seed, 0);
-  out.prover_id = synth_value("post prover_id", seed, 0);
+  out.prover_id = prover_id ? *prover_id : synth_value("post prover_id", seed, 0);
   out.sectors.resize(num_sectors);
   out.vanilla.resize(num_sectors);
   const std::uint64_t nodes = sector_nodes(proof.size);
@@ -121,7 +121,8 @@ Node label_of(const Node& replica_id, unsigned layer, std::uint64_t node,
 
 }  // namespace
 
-Result<SynthC1> synth_c1(const SealProof& proof, std::uint64_t seed, ThreadPool& pool) {
+Result<SynthC1> synth_c1(const SealProof& proof, std::uint64_t seed, ThreadPool& pool,
+                         std::optional<Node> prover_id) {
   if (proof.scheme != PorepScheme::interactive)
     return Status(Errc::invalid_argument,
                   proof.name +
@@ -137,7 +138,7 @@ Result<SynthC1> synth_c1(const SealProof& proof, std::uint64_t seed, ThreadPool&
   SealCommitPhase1Output& c1 = out.c1;
   c1.registered_proof = proof.name;
   c1.vanilla_size = proof.size;
-  out.prover_id = synth_value("c1 prover_id", seed, 0);
+  out.prover_id = prover_id ? *prover_id : synth_value("c1 prover_id", seed, 0);
   out.sector_id = u64_of(synth_value("c1 sector_id", seed, 0)) & 0xffffffff;
   c1.ticket = synth_value("c1 ticket", seed, 0);
   c1.seed = synth_value("c1 seed", seed, 0);

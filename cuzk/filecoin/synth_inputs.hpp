@@ -24,13 +24,14 @@
 //     are known: region j has sector key key_j and data d_j (random, non-zero), the new replica
 //     key_j + d_j · rho(j) with rho from phi = H(comm_d_new, comm_r_old). The challenges follow
 //     from comm_r_new; every challenged leaf carries non-zero data. comm_c random.
-// What is random: prover_id, sector_id, ticket, seed (C1), randomness (PoSt), comm_c (PoSt), the
+// What is random: prover_id (unless given), sector_id, ticket, seed (C1), randomness (PoSt), comm_c (PoSt), the
 // challenged replica leaves (PoSt) and the non-challenged parents' labels (C1). Every random
 // 32-byte value is SHA-256("cuzk synth-inputs" ‖ purpose ‖ u64le(seed) ‖ u64le(i) ‖ u64le(j))
 // with byte 31 &= 0x3f (a 254-bit Fr).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -60,9 +61,10 @@ struct SynthPost {
 
 /// |num_sectors| sectors of |proof|'s size (WinningPoSt: exactly 1, the whole eligible set, so it
 /// is the selected sector). Sectors are built in parallel on |pool|; the result does not depend
-/// on the thread count.
+/// on the thread count. |prover_id|: the prover's id (prover_id_of_actor of a miner, so that a
+/// daemon request naming that miner matches), else a random one.
 Result<SynthPost> synth_post(const PostProof& proof, std::uint64_t seed, std::uint64_t num_sectors,
-                             ThreadPool& pool);
+                             ThreadPool& pool, std::optional<Bytes32> prover_id = std::nullopt);
 
 /// A synthetic C1 and the private values behind it.
 struct SynthC1 {
@@ -73,8 +75,10 @@ struct SynthC1 {
 };
 
 /// The C1 of |proof| (interactive: V1 or V1_1 of any size); invalid_argument for the synthetic
-/// and non-interactive schemes (their challenges are not written yet).
-Result<SynthC1> synth_c1(const SealProof& proof, std::uint64_t seed, ThreadPool& pool);
+/// and non-interactive schemes (their challenges are not written yet). |prover_id| as for
+/// synth_post (it enters replica_id, so every commitment changes with it).
+Result<SynthC1> synth_c1(const SealProof& proof, std::uint64_t seed, ThreadPool& pool,
+                         std::optional<Node> prover_id = std::nullopt);
 
 /// A synthetic SnapDeals update: its public data and every partition's proof (in order), with the
 /// private values behind them.

@@ -16,6 +16,7 @@
 #include "cuzk/filecoin/parameter_files.hpp"
 #include "cuzk/filecoin/porep_challenges.hpp"
 #include "cuzk/filecoin/porep_verify.hpp"
+#include "cuzk/filecoin/prover_id.hpp"
 
 #include <gtest/gtest.h>
 
@@ -285,6 +286,24 @@ TEST(SynthInputs, C1At2KiBIsConsistent) {
   const std::uint64_t seed = fresh_seed();
   check_synth_c1("StackedDrg2KiBV1", seed);
   check_synth_c1("StackedDrg2KiBV1_1", seed);
+}
+
+TEST(SynthInputs, C1OfAGivenProver) {
+  // The prover of miner f01000 (prover_id_of_actor): its C1 commits to that prover, so a daemon
+  // request naming miner 1000 matches it, and it still verifies.
+  ThreadPool pool(2);
+  const SealProof proof = seal_proof("StackedDrg2KiBV1_1").value();
+  const Node miner = prover_id_of_actor(1000);
+  const SynthC1 s = synth_c1(proof, 7, pool, miner).value();
+  EXPECT_EQ(s.prover_id, miner);
+  EXPECT_EQ(s.c1.replica_id,
+            replica_id(miner, s.sector_id, s.c1.ticket, s.c1.comm_d, proof.porep_id));
+  EXPECT_NE(s.c1.replica_id, synth_c1(proof, 7, pool)->c1.replica_id);
+  const Status v = verify_porep_vanilla(proof, porep_public_inputs(s.c1), s.c1);
+  EXPECT_TRUE(v.ok()) << v.to_string();
+  const SynthPost p =
+      synth_post(post_proof("StackedDrgWinning2KiBV1").value(), 7, 1, pool, miner).value();
+  EXPECT_EQ(p.prover_id, miner);
 }
 
 TEST(SynthInputs, C1At32GiBIsConsistent) { check_synth_c1("StackedDrg32GiBV1_1", fresh_seed()); }

@@ -1,41 +1,308 @@
 #include "cuzk/groth16/setup.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "cuzk/ec/batch_affine.hpp"
-#include "cuzk/ec/fixed_base.hpp"
+#include "cuzk/ec/scalar_mul.hpp"
 #include "cuzk/ff/batch_invert.hpp"
+#include "cuzk/groth16/column_evaluations.hpp"
 #include "cuzk/poly/domain.hpp"
 
 namespace cuzk {
 
 namespace {
 
-// out[i] = [ks[i]]·table's base, in chunks of 4096 (one batch normalisation each), in parallel.
-template <class C>
-void fixed_base_many(const FixedBaseTable<C>& table, std::span<const Fr> ks,
-                     std::span<Affine<C>> out, ThreadPool& pool) {
-  constexpr std::size_t kChunk = 4096;
-  const std::size_t chunks = (ks.size() + kChunk - 1) / kChunk;
-  pool.parallel_for(chunks, [&](std::size_t c) {
-    const std::size_t b = c * kChunk, e = std::min(ks.size(), b + kChunk);
-    std::vector<Jacobian<C>> j(e - b);
-    for (std::size_t i = b; i < e; ++i) j[i - b] = table.mul(ks[i]);
-    auto aff = batch_to_affine_vartime<C>(j);
-    std::copy(aff.begin(), aff.end(), out.begin() + static_cast<std::ptrdiff_t>(b));
-  });
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-// Window width for n fixed-base multiplications: the table costs (⌈256/w⌉+1)·2^(w−1) additions.
-unsigned window_for(std::size_t n) { return n < 4096 ? 8 : (n < (1u << 18) ? 12 : 14); }
+// The counts setup reads from either form of the circuit.
+struct CircuitCounts {
+  std::uint64_t num_inputs = 0, num_aux = 0, num_constraints = 0;
+  std::uint64_t columns() const { return num_inputs + num_aux; }
+};
 
-// out[col] += coeff·lag[row] over every term of |mat| (the polynomial of each column at τ).
-void column_evaluations(const SparseMatrix& mat, std::span<const Fr> lag, std::span<Fr> out) {
-  for (std::size_t k = 0; k < mat.num_rows(); ++k)
-    mat.for_each_term(k, [&](std::uint32_t col, const Fr& c) { out[col] += c * lag[k]; });
+// Step 3 and 4: the scalars of every query from u, v, w, multiplied chunk by chunk and handed to
+// the sink in the .params order.
+class KeyEmitter {
+ public:
+  KeyEmitter(const CircuitCounts& cc, const Domain& dom, const ColumnEvaluations& e,
+             const Trapdoor& td, const SetupOptions& opt, ThreadPool& pool, FixedBaseExecutor& fb,
+             KeySink& sink, SetupStats& st)
+      : cc_(cc),
+        dom_(dom),
+        e_(e),
+        td_(td),
+        opt_(opt),
+        pool_(pool),
+        fb_(fb),
+        sink_(sink),
+        st_(st),
+        snark_(opt.layout == KeyLayout::snarkjs),
+        chunk_(std::max<std::size_t>(opt.chunk, 1)) {
+    Fr inv[2] = {td.gamma, td.delta};
+    batch_invert_vartime(std::span<Fr>(inv));
+    gamma_inv_ = inv[0];
+    delta_inv_ = inv[1];
+  }
+
+  Status run() {
+    if (!snark_) CUZK_RETURN_IF_ERROR(check_l_nonzero());
+    CUZK_RETURN_IF_ERROR(verifying_key());
+    CUZK_RETURN_IF_ERROR(h_query());
+    // l: (β·u + α·v + w)/δ of the aux columns.
+    CUZK_RETURN_IF_ERROR(stream(KeyQuery::l, cc_.num_aux, [&](std::uint64_t off, std::span<Fr> s) {
+      parallel_fill(s, [&](std::size_t i) { return lc(cc_.num_inputs + off + i) * delta_inv_; });
+    }));
+    // a, b_g1, b_g2: u, v, v of every column (snarkjs) or of those whose polynomial is non-zero.
+    CUZK_RETURN_IF_ERROR(filtered(KeyQuery::a, e_.u));
+    CUZK_RETURN_IF_ERROR(filtered(KeyQuery::b_g1, e_.v));
+    CUZK_RETURN_IF_ERROR(filtered(KeyQuery::b_g2, e_.v));
+    const auto t = Clock::now();
+    Status s = sink_.finish();
+    st_.sink += since(t);
+    return s;
+  }
+
+ private:
+  // β·u_i + α·v_i + w_i.
+  Fr lc(std::uint64_t i) const { return td_.beta * e_.u[i] + td_.alpha * e_.v[i] + e_.w[i]; }
+
+  // s[i] = f(i) on the pool, in pieces of 2^14.
+  template <class F>
+  void parallel_fill(std::span<Fr> s, F&& f) {
+    constexpr std::size_t kPiece = std::size_t{1} << 14;
+    pool_.parallel_for((s.size() + kPiece - 1) / kPiece, [&](std::size_t p) {
+      const std::size_t b = p * kPiece, end = std::min(s.size(), b + kPiece);
+      for (std::size_t i = b; i < end; ++i) s[i] = f(i);
+    });
+  }
+
+  // An aux column in no constraint would get the identity as its l point, which bellperson's
+  // reader rejects: refused before the sink receives anything.
+  Status check_l_nonzero() {
+    const auto t = Clock::now();
+    std::atomic<std::uint64_t> first{cc_.num_aux};
+    constexpr std::size_t kPiece = std::size_t{1} << 16;
+    pool_.parallel_for((cc_.num_aux + kPiece - 1) / kPiece, [&](std::size_t p) {
+      const std::uint64_t b = p * kPiece, end = std::min<std::uint64_t>(cc_.num_aux, b + kPiece);
+      for (std::uint64_t j = b; j < end; ++j) {
+        if (!lc(cc_.num_inputs + j).is_zero()) continue;
+        std::uint64_t cur = first.load();
+        while (j < cur && !first.compare_exchange_weak(cur, j)) {
+        }
+        return;
+      }
+    });
+    st_.scalars += since(t);
+    if (first.load() < cc_.num_aux)
+      return Status(Errc::invalid_argument,
+                    "aux variable " + std::to_string(first.load()) +
+                        " is unconstrained (its l point would be the identity)");
+    return {};
+  }
+
+  Status verifying_key() {
+    const auto t = Clock::now();
+    std::vector<Fr> g1s = {td_.alpha, td_.beta, td_.delta};
+    for (std::uint64_t i = 0; i < cc_.num_inputs; ++i) g1s.push_back(lc(i) * gamma_inv_);
+    const std::vector<Fr> g2s = {td_.beta, td_.gamma, td_.delta};
+    st_.scalars += since(t);
+    std::vector<G1Affine> p1(g1s.size());
+    std::vector<G2Affine> p2(g2s.size());
+    const auto t1 = Clock::now();
+    CUZK_RETURN_IF_ERROR(fb_.g1_many(g1s, p1));
+    CUZK_RETURN_IF_ERROR(fb_.g2_many(g2s, p2));
+    st_.fixed_base += since(t1);
+    CUZK_RETURN_IF_ERROR(spot_check<G1Curve>("the verifying key", g1s, p1));
+    CUZK_RETURN_IF_ERROR(spot_check<G2Curve>("the verifying key", g2s, p2));
+    VerifyingKey vk;
+    vk.alpha_g1 = p1[0];
+    vk.beta_g1 = p1[1];
+    vk.delta_g1 = p1[2];
+    vk.beta_g2 = p2[0];
+    vk.gamma_g2 = p2[1];
+    vk.delta_g2 = p2[2];
+    vk.ic.assign(p1.begin() + 3, p1.end());
+    const auto t2 = Clock::now();
+    Status s = sink_.verifying_key(vk, opt_.layout, dom_.size());
+    st_.sink += since(t2);
+    return s;
+  }
+
+  // bellperson: h[i] = τ^i·Z(τ)/δ for i < n − 1; snarkjs: h[j] = L^{(2n)}_{2j+1}(τ)/δ for j < n.
+  Status h_query() {
+    const std::uint64_t n = dom_.size();
+    if (snark_) {
+      auto d2 = Domain::from_log_size(dom_.log_size() + 1, {.roots = RootFamily::ffjs});
+      if (!d2.ok()) return d2.status();
+      const auto t = Clock::now();
+      std::vector<Fr> lag2(2 * n);
+      CUZK_RETURN_IF_ERROR(d2->lagrange_at(td_.tau, lag2, pool_));
+      st_.scalars += since(t);
+      return stream(KeyQuery::h, n, [&](std::uint64_t off, std::span<Fr> s) {
+        parallel_fill(s, [&](std::size_t i) { return lag2[2 * (off + i) + 1] * delta_inv_; });
+      });
+    }
+    const Fr start = dom_.evaluate_vanishing(td_.tau) * delta_inv_;
+    return stream(KeyQuery::h, n - 1, [&](std::uint64_t off, std::span<Fr> s) {
+      constexpr std::size_t kPiece = std::size_t{1} << 14;
+      pool_.parallel_for((s.size() + kPiece - 1) / kPiece, [&](std::size_t p) {
+        const std::size_t b = p * kPiece, end = std::min(s.size(), b + kPiece);
+        fill_powers(s.subspan(b, end - b), td_.tau, start * td_.tau.pow_u64(off + b));
+      });
+    });
+  }
+
+  // The query of |poly|'s values: all of them (snarkjs) or the non-zero ones in column order.
+  Status filtered(KeyQuery q, const std::vector<Fr>& poly) {
+    if (snark_)
+      return stream(q, poly.size(), [&](std::uint64_t off, std::span<Fr> s) {
+        std::copy_n(poly.begin() + static_cast<std::ptrdiff_t>(off), s.size(), s.begin());
+      });
+    const auto t = Clock::now();
+    std::uint64_t count = 0;
+    for (const Fr& x : poly) count += !x.is_zero();
+    st_.scalars += since(t);
+    std::size_t cursor = 0;  // next column to look at
+    return stream(q, count, [&](std::uint64_t, std::span<Fr> s) {
+      for (std::size_t i = 0; i < s.size(); ++cursor)
+        if (!poly[cursor].is_zero()) s[i++] = poly[cursor];
+    });
+  }
+
+  // Query |q| of |count| points: fill(offset, scalars) writes the scalars of one chunk, the
+  // executor multiplies them, the sink takes the points.
+  Status stream(KeyQuery q, std::uint64_t count,
+                const std::function<void(std::uint64_t, std::span<Fr>)>& fill) {
+    const bool g2 = q == KeyQuery::b_g2;
+    auto t = Clock::now();
+    CUZK_RETURN_IF_ERROR(sink_.begin_query(q, count));
+    st_.sink += since(t);
+    std::vector<Fr> s;
+    std::vector<G1Affine> p1;
+    std::vector<G2Affine> p2;
+    for (std::uint64_t off = 0; off < count; off += chunk_) {
+      const std::size_t len =
+          static_cast<std::size_t>(std::min<std::uint64_t>(chunk_, count - off));
+      s.resize(len);
+      t = Clock::now();
+      fill(off, s);
+      st_.scalars += since(t);
+      t = Clock::now();
+      if (g2) {
+        p2.resize(len);
+        CUZK_RETURN_IF_ERROR(fb_.g2_many(s, p2));
+      } else {
+        p1.resize(len);
+        CUZK_RETURN_IF_ERROR(fb_.g1_many(s, p1));
+      }
+      st_.fixed_base += since(t);
+      CUZK_RETURN_IF_ERROR(g2 ? spot_check<G2Curve>(kQueryNames[static_cast<int>(q)], s, p2)
+                              : spot_check<G1Curve>(kQueryNames[static_cast<int>(q)], s, p1));
+      t = Clock::now();
+      CUZK_RETURN_IF_ERROR(g2 ? sink_.append_g2(p2) : sink_.append_g1(p1));
+      st_.sink += since(t);
+    }
+    return {};
+  }
+
+  static constexpr const char* kQueryNames[] = {"h", "l", "a", "b_g1", "b_g2"};
+
+  // The first and last points of an executor call recomputed on the CPU (wNAF, ≈ 0.1 ms each in
+  // G1): a device that computes wrong points fails the setup instead of writing a bad key.
+  template <class C>
+  Status spot_check(const char* what, std::span<const Fr> ks, std::span<const Affine<C>> pts) {
+    if (ks.empty()) return {};
+    for (std::size_t i : {std::size_t{0}, ks.size() - 1}) {
+      const Affine<C> want = mul_vartime(Affine<C>::generator(), ks[i]).to_affine_vartime();
+      if (!(pts[i] == want))
+        return Status(Errc::device_failure, "fixed-base executor " + fb_.name() + ": point " +
+                                                std::to_string(i) + " of a chunk of " + what +
+                                                " differs from the CPU's");
+    }
+    return {};
+  }
+
+  const CircuitCounts& cc_;
+  const Domain& dom_;
+  const ColumnEvaluations& e_;
+  const Trapdoor& td_;
+  const SetupOptions& opt_;
+  ThreadPool& pool_;
+  FixedBaseExecutor& fb_;
+  KeySink& sink_;
+  SetupStats& st_;
+  bool snark_;
+  std::size_t chunk_;
+  Fr gamma_inv_, delta_inv_;
+};
+
+// Checks, steps 1 and 2 (|columns|(lag, pool) evaluates u, v, w from the form), then the key.
+template <class Columns>
+Status setup_from(const CircuitCounts& cc, const Trapdoor& td, KeySink& sink,
+                  const SetupOptions& opt, Columns&& columns) {
+  const auto t0 = Clock::now();
+  SetupStats local;
+  SetupStats& st = opt.stats != nullptr ? *opt.stats : local;
+  st = {};
+  ThreadPool serial(1);
+  ThreadPool& pool = opt.pool != nullptr ? *opt.pool : serial;
+  if (td.tau.is_zero() || td.alpha.is_zero() || td.beta.is_zero() || td.gamma.is_zero() ||
+      td.delta.is_zero())
+    return Status(Errc::invalid_argument, "trapdoor values must be non-zero");
+  if (cc.num_inputs == 0) return Status(Errc::invalid_argument, "the circuit has no ONE input");
+  const bool snark = opt.layout == KeyLayout::snarkjs;
+  const RootFamily roots = snark ? RootFamily::ffjs : RootFamily::bellman;
+  auto dom = Domain::for_size(std::max<std::uint64_t>(cc.num_constraints, 2), {.roots = roots});
+  if (!dom.ok()) return dom.status();
+  if (dom->evaluate_vanishing(td.tau).is_zero())
+    return Status(Errc::invalid_argument, "tau lies in the evaluation domain");
+
+  // Steps 1 and 2; the Lagrange basis is freed before the points are computed.
+  ColumnEvaluations e;
+  {
+    auto t = Clock::now();
+    std::vector<Fr> lag(dom->size());
+    CUZK_RETURN_IF_ERROR(dom->lagrange_at(td.tau, lag, pool));
+    st.lagrange = since(t);
+    t = Clock::now();
+    Result<ColumnEvaluations> r = columns(std::span<const Fr>(lag), pool);
+    if (!r.ok()) return r.status();
+    e = std::move(*r);
+    st.columns = since(t);
+  }
+
+  // Steps 3 and 4. The CPU executor's windows from the point counts, as before the executor.
+  std::unique_ptr<FixedBaseExecutor> cpu;
+  FixedBaseExecutor* fb = opt.fixed_base;
+  if (fb == nullptr) {
+    std::uint64_t nz_u = 0, nz_v = 0;
+    for (std::uint64_t i = 0; i < cc.columns(); ++i) {
+      nz_u += snark || !e.u[i].is_zero();
+      nz_v += snark || !e.v[i].is_zero();
+    }
+    const std::uint64_t g1_count = cc.columns() + nz_u + nz_v + dom->size() + 3;
+    cpu = make_cpu_fixed_base(pool, g1_count, nz_v + 3);
+    fb = cpu.get();
+  }
+  KeyEmitter emit(cc, *dom, e, td, opt, pool, *fb, sink, st);
+  Status s = emit.run();
+  st.total = since(t0);
+  return s;
+}
+
+CircuitCounts counts_of(const R1csMatrices& m) {
+  return {m.num_inputs, m.num_aux, m.num_constraints};
+}
+CircuitCounts counts_of(const CompactR1cs& c) {
+  return {c.num_inputs, c.num_aux, c.num_constraints};
 }
 
 }  // namespace
@@ -56,107 +323,34 @@ Trapdoor random_trapdoor(Rng& rng) {
   return t;
 }
 
+Status setup_into(const R1csMatrices& m, const Trapdoor& td, KeySink& sink,
+                  const SetupOptions& opt) {
+  CUZK_RETURN_IF_ERROR(m.validate());
+  return setup_from(counts_of(m), td, sink, opt, [&](std::span<const Fr> lag, ThreadPool&) {
+    return column_evaluations(m, lag);
+  });
+}
+
+Status setup_into(const CompactR1cs& c, const Trapdoor& td, KeySink& sink,
+                  const SetupOptions& opt) {
+  CUZK_RETURN_IF_ERROR(c.validate());
+  return setup_from(counts_of(c), td, sink, opt, [&](std::span<const Fr> lag, ThreadPool& pool) {
+    return column_evaluations(c, lag, pool);
+  });
+}
+
 Result<ProvingKey> setup_with_trapdoor(const R1csMatrices& m, const Trapdoor& td,
                                        const SetupOptions& opt) {
-  ThreadPool serial(1);
-  ThreadPool& pool = opt.pool != nullptr ? *opt.pool : serial;
-  CUZK_RETURN_IF_ERROR(m.validate());
-  if (td.tau.is_zero() || td.alpha.is_zero() || td.beta.is_zero() || td.gamma.is_zero() ||
-      td.delta.is_zero())
-    return Status(Errc::invalid_argument, "trapdoor values must be non-zero");
-  if (m.num_inputs == 0) return Status(Errc::invalid_argument, "the circuit has no ONE input");
-  const bool snark = opt.layout == KeyLayout::snarkjs;
-  const RootFamily roots = snark ? RootFamily::ffjs : RootFamily::bellman;
-  auto dom = Domain::for_size(std::max<std::uint64_t>(m.num_constraints, 2), {.roots = roots});
-  if (!dom.ok()) return dom.status();
-  const std::uint64_t n = dom->size();
-  const Fr z_tau = dom->evaluate_vanishing(td.tau);
-  if (z_tau.is_zero()) return Status(Errc::invalid_argument, "tau lies in the evaluation domain");
+  ProvingKeyCollector sink;
+  CUZK_RETURN_IF_ERROR(setup_into(m, td, sink, opt));
+  return sink.take();
+}
 
-  // Lagrange basis at τ, then u, v, w of every variable.
-  std::vector<Fr> lag(n);
-  CUZK_RETURN_IF_ERROR(dom->lagrange_at(td.tau, lag, pool));
-  const std::size_t cols = m.num_columns();
-  std::vector<Fr> u(cols, Fr::zero()), v(cols, Fr::zero()), w(cols, Fr::zero());
-  column_evaluations(m.a, lag, u);
-  column_evaluations(m.b, lag, v);
-  column_evaluations(m.c, lag, w);
-
-  ProvingKey pk;
-  pk.layout = opt.layout;
-  pk.domain_size = n;
-  Fr inv[2] = {td.gamma, td.delta};
-  batch_invert_vartime(std::span<Fr>(inv));
-  const Fr gamma_inv = inv[0], delta_inv = inv[1];
-
-  // Scalars of ic (inputs, /γ) and l (aux, /δ).
-  const std::size_t ni = m.num_inputs, na = m.num_aux;
-  std::vector<Fr> ic_s(ni), l_s(na);
-  for (std::size_t i = 0; i < cols; ++i) {
-    const Fr t = td.beta * u[i] + td.alpha * v[i] + w[i];
-    if (i < ni)
-      ic_s[i] = t * gamma_inv;
-    else
-      l_s[i - ni] = t * delta_inv;
-  }
-  if (!snark) {
-    for (std::size_t j = 0; j < na; ++j)
-      if (l_s[j].is_zero())
-        return Status(Errc::invalid_argument,
-                      "aux variable " + std::to_string(j) +
-                          " is unconstrained (its l point would be the identity)");
-  }
-
-  // A and B queries: every variable (snarkjs) or only those with a non-zero polynomial (bellperson).
-  std::vector<Fr> a_s, b_s;
-  a_s.reserve(cols);
-  b_s.reserve(cols);
-  for (std::size_t i = 0; i < cols; ++i) {
-    if (snark || !u[i].is_zero()) a_s.push_back(u[i]);
-    if (snark || !v[i].is_zero()) b_s.push_back(v[i]);
-  }
-
-  // H query.
-  std::vector<Fr> h_s;
-  if (snark) {
-    auto d2 = Domain::from_log_size(dom->log_size() + 1, {.roots = RootFamily::ffjs});
-    if (!d2.ok()) return d2.status();
-    std::vector<Fr> lag2(2 * n);
-    CUZK_RETURN_IF_ERROR(d2->lagrange_at(td.tau, lag2, pool));
-    h_s.resize(n);
-    for (std::size_t j = 0; j < n; ++j) h_s[j] = lag2[2 * j + 1] * delta_inv;
-  } else {
-    h_s.resize(n - 1);
-    fill_powers(h_s, td.tau, z_tau * delta_inv);
-  }
-
-  // Fixed-base multiplications.
-  const std::size_t g1_count = ic_s.size() + l_s.size() + a_s.size() + b_s.size() + h_s.size() + 3;
-  const auto g1 = FixedBaseTable<G1Curve>::build(G1Affine::generator(), window_for(g1_count));
-  const auto g2 = FixedBaseTable<G2Curve>::build(G2Affine::generator(), window_for(b_s.size() + 3));
-  auto g1_many = [&](const std::vector<Fr>& ks) {
-    std::vector<G1Affine> out(ks.size());
-    fixed_base_many<G1Curve>(g1, ks, out, pool);
-    return out;
-  };
-  pk.vk.ic = g1_many(ic_s);
-  pk.l = g1_many(l_s);
-  pk.a = g1_many(a_s);
-  pk.b_g1 = g1_many(b_s);
-  pk.h = g1_many(h_s);
-  pk.b_g2.resize(b_s.size());
-  fixed_base_many<G2Curve>(g2, b_s, pk.b_g2, pool);
-  const std::vector<Fr> hdr1 = {td.alpha, td.beta, td.delta}, hdr2 = {td.beta, td.gamma, td.delta};
-  const auto p1 = g1_many(hdr1);
-  std::vector<G2Affine> p2(3);
-  fixed_base_many<G2Curve>(g2, hdr2, p2, pool);
-  pk.vk.alpha_g1 = p1[0];
-  pk.vk.beta_g1 = p1[1];
-  pk.vk.delta_g1 = p1[2];
-  pk.vk.beta_g2 = p2[0];
-  pk.vk.gamma_g2 = p2[1];
-  pk.vk.delta_g2 = p2[2];
-  return pk;
+Result<ProvingKey> setup_with_trapdoor(const CompactR1cs& c, const Trapdoor& td,
+                                       const SetupOptions& opt) {
+  ProvingKeyCollector sink;
+  CUZK_RETURN_IF_ERROR(setup_into(c, td, sink, opt));
+  return sink.take();
 }
 
 Result<ProvingKey> setup(const R1csMatrices& m, Rng& rng, const SetupOptions& opt) {
