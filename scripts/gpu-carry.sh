@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Copies the GPU test binaries, gpu_bench and the `cuzk` program from a CUDA build, with every
+# Copies the GPU test binaries, gpu_bench, pce_gpu_bench and the `cuzk` program from a CUDA build, with every
 # shared library they need that is not part of glibc or the driver, into DEST (binaries in DEST,
 # libraries in DEST/lib, all stripped), so they run on a machine without the build dependencies:
 #   scripts/gpu-carry.sh BUILD_DIR DEST [NAMES]
@@ -12,7 +12,7 @@ set -euo pipefail
 build="$1" dest="$2" only="${3:-}"
 mkdir -p "$dest/lib"
 bins=()
-for f in "$build"/tests/gpu_*_test "$build"/bin/gpu_bench "$build"/bin/gpu_params_load "$build"/bin/cuzk "$build"/bin/cuzk-grpc; do
+for f in "$build"/tests/gpu_*_test "$build"/bin/gpu_bench "$build"/bin/gpu_params_load "$build"/bin/pce_gpu_bench "$build"/bin/cuzk "$build"/bin/cuzk-grpc; do
   [ -x "$f" ] || continue
   name=$(basename "$f")
   [ "$name" = cuzk-grpc ] && name=cuzk  # `cuzk daemon` and `cuzk bench` run cuzk-grpc beside cuzk

@@ -47,7 +47,7 @@ else
   cmake -S . -B build-gpu-run -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
     > "$LOG/cmake.log" 2>&1 || { note "configure failed (see cmake.log)"; tail -20 "$LOG/cmake.log"; }
   cmake --build build-gpu-run -j"$(nproc)" --target gpu_field_test gpu_ntt_test gpu_msm_test gpu_backend_test \
-    gpu_conformance_test gpu_fixed_base_test gpu_params_direct_test gpu_bench \
+    gpu_conformance_test gpu_fixed_base_test gpu_params_direct_test gpu_pce_test gpu_bench \
     > "$LOG/build.log" 2>&1 || { note "build failed (see build.log)"; tail -30 "$LOG/build.log"; }
   cp build-gpu-run/bin/gpu_bench "$bin/" 2>/dev/null || true
 fi
@@ -56,7 +56,7 @@ if scripts/check-interlock.sh "$root" > "$LOG/interlock.log" 2>&1; then note "in
 
 if [ "$tests" = 1 ]; then
   for t in gpu_field_test gpu_ntt_test gpu_msm_test gpu_backend_test gpu_conformance_test gpu_groth16_test \
-           gpu_fixed_base_test gpu_params_direct_test; do
+           gpu_fixed_base_test gpu_params_direct_test gpu_pce_test; do
     [ -x "$bin/$t" ] || { note "$t: missing"; continue; }
     s=$(date +%s)
     timeout 300 "$bin/$t" --gtest_brief=1 > "$LOG/$t.log" 2>&1
@@ -86,7 +86,8 @@ if [ "$sanitize" = 1 ] && command -v compute-sanitizer > /dev/null; then
   for run in "memcheck gpu_field_test GpuField.FrMatchesHost" "memcheck gpu_ntt_test GpuNtt.MatchesNaiveSmall" \
              "racecheck gpu_ntt_test GpuNtt.MatchesNaiveSmall" "memcheck gpu_msm_test GpuMsm.G1MatchesOracle" \
              "racecheck gpu_msm_test GpuMsm.G1MatchesOracle" "memcheck gpu_msm_test GpuMsm.VramCapForcesWindowGroups" \
-             "memcheck gpu_backend_test CudaBackend.*" "memcheck gpu_groth16_test Bench/GpuGroth16.*/bellperson_2e10"; do
+             "memcheck gpu_backend_test CudaBackend.*" "memcheck gpu_groth16_test Bench/GpuGroth16.*/bellperson_2e10" \
+             "memcheck gpu_pce_test GpuPce.SpmvEqualsTheHostOnRandomCompactForms:GpuPce.ExpansionEqualsTheHost"; do
     set -- $run
     [ -x "$bin/$2" ] || continue
     timeout 120 compute-sanitizer --tool "$1" --error-exitcode 9 "$bin/$2" --gtest_filter="$3" > "$LOG/san-$1-$2.log" 2>&1

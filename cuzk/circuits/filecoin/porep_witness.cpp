@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <string>
@@ -121,25 +122,37 @@ Result<PorepWitnessLayout> porep_witness_layout(const PorepCircuitShape& shape) 
   return l;
 }
 
-Result<std::vector<Fr>> porep_partition_witness(const PorepCircuitShape& shape,
-                                                const PorepCircuitPublic& pub,
-                                                const PorepCircuitPrivate& priv, ThreadPool& pool,
-                                                const WitnessOptions& opt,
-                                                std::vector<Fr>&& storage) {
+namespace {
+
+// The partition's synthesis, the challenges' parts in parallel, each part writing its values into
+// the slice |out| hands it: out.slice(a0, na, i0, ni) returns a slice whose .aux and .inputs
+// (na and ni values) take the part's aux variables a0.. and inputs i0..; out.done(a0, i0, slice)
+// takes it back once the part has filled it.
+template <class Out>
+Status synthesize_partition(const PorepCircuitShape& shape, const PorepCircuitPublic& pub,
+                            const PorepCircuitPrivate& priv, ThreadPool& pool,
+                            const WitnessOptions& opt, const PorepWitnessLayout& l, Out& out) {
   CUZK_ASSIGN_OR_RETURN(detail::PorepSteps steps, detail::PorepSteps::make(shape, &pub, &priv));
-  CUZK_ASSIGN_OR_RETURN(PorepWitnessLayout l, porep_witness_layout(shape));
-  std::vector<Fr> z = std::move(storage);
-  z.resize(l.num_inputs + l.num_aux);  // a reused buffer of this size is not touched again
-  z[0] = Fr::one();
-  const std::span<Fr> inputs = std::span<Fr>(z).first(l.num_inputs);
-  const std::span<Fr> aux = std::span<Fr>(z).subspan(l.num_inputs);
+  auto run_slice = [&](std::uint64_t a0, std::uint64_t na, std::uint64_t i0, std::uint64_t ni,
+                       auto&& synthesize, auto&& context) -> Status {
+    auto slice = out.slice(a0, na, i0, ni);
+    WitnessSliceConstraintSystem cs(slice.aux, static_cast<std::uint32_t>(a0), slice.inputs,
+                                    static_cast<std::uint32_t>(i0), opt.fast_paths);
+    CUZK_RETURN_IF_ERROR(synthesize(cs));
+    CUZK_RETURN_IF_ERROR(cs.finish_slice().with_context(context()));
+    out.done(a0, i0, std::move(slice));
+    return {};
+  };
+  detail::PorepPrelude prelude;
+  CUZK_RETURN_IF_ERROR(run_slice(
+      0, l.prelude_aux, 1, l.prelude_inputs - 1,
+      [&](ConstraintSystem& cs) -> Status {
+        CUZK_ASSIGN_OR_RETURN(prelude, steps.synthesize_prelude(cs));
+        return {};
+      },
+      [] { return std::string("PoRep witness prelude"); }));
 
-  WitnessSliceConstraintSystem head(aux.first(l.prelude_aux), 0,
-                                    inputs.subspan(1, l.prelude_inputs - 1), 1, opt.fast_paths);
-  CUZK_ASSIGN_OR_RETURN(detail::PorepPrelude prelude, steps.synthesize_prelude(head));
-  CUZK_RETURN_IF_ERROR(head.finish_slice().with_context("PoRep witness prelude"));
-
-  // Part k of challenge i on a system writing into its slice of z.
+  // Part k of challenge i on a system writing into its slice.
   const std::size_t parts = l.parts.size();
   std::vector<PorepWitnessLayout::Part> start(parts);  // offsets within a challenge
   for (std::size_t k = 1; k < parts; ++k)
@@ -147,12 +160,9 @@ Result<std::vector<Fr>> porep_partition_witness(const PorepCircuitShape& shape,
   auto run_part = [&](std::size_t i, std::size_t k, auto&& synthesize) -> Status {
     const std::uint64_t a0 = l.prelude_aux + i * l.challenge_aux + start[k].aux;
     const std::uint64_t i0 = l.prelude_inputs + i * l.challenge_inputs + start[k].inputs;
-    WitnessSliceConstraintSystem cs(aux.subspan(a0, l.parts[k].aux), static_cast<std::uint32_t>(a0),
-                                    inputs.subspan(i0, l.parts[k].inputs),
-                                    static_cast<std::uint32_t>(i0), opt.fast_paths);
-    CUZK_RETURN_IF_ERROR(synthesize(cs));
-    return cs.finish_slice().with_context("challenge " + std::to_string(i) + ", part " +
-                                          std::to_string(k));
+    return run_slice(a0, l.parts[k].aux, i0, l.parts[k].inputs, synthesize, [&] {
+      return "challenge " + std::to_string(i) + ", part " + std::to_string(k);
+    });
   };
 
   const unsigned n = steps.challenges(), layers = shape.layers;
@@ -186,12 +196,95 @@ Result<std::vector<Fr>> porep_partition_witness(const PorepCircuitShape& shape,
     });
   }));
   // The tails: the encoded node and the challenged column.
-  CUZK_RETURN_IF_ERROR(run_tasks(pool, n, [&](std::size_t i) {
+  return run_tasks(pool, n, [&](std::size_t i) {
     return run_part(i, parts - 1, [&](ConstraintSystem& cs) {
       return steps.synthesize_tail(cs, static_cast<unsigned>(i), prelude, leaves[i], labels[i]);
     });
-  }));
+  });
+}
+
+// Slices of one z.
+struct IntoZ {
+  struct Slice {
+    std::span<Fr> aux, inputs;
+  };
+  std::span<Fr> aux, inputs;
+  Slice slice(std::uint64_t a0, std::uint64_t na, std::uint64_t i0, std::uint64_t ni) {
+    return {aux.subspan(a0, na), inputs.subspan(i0, ni)};
+  }
+  void done(std::uint64_t, std::uint64_t, Slice&&) {}
+};
+
+// Slices in scratch buffers (one per concurrent part, reused, freed with this object), each
+// converted into a fragment of the compact witness once its part is done.
+class IntoCompact {
+ public:
+  struct Slice {
+    std::unique_ptr<std::vector<Fr>> buffer;
+    std::span<Fr> aux, inputs;
+  };
+  IntoCompact(CompactWitnessBuilder& b, std::uint64_t num_inputs)
+      : b_(b), num_inputs_(num_inputs) {}
+  Slice slice(std::uint64_t, std::uint64_t na, std::uint64_t, std::uint64_t ni) {
+    Slice s;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!free_.empty()) {
+        s.buffer = std::move(free_.back());
+        free_.pop_back();
+      }
+    }
+    if (!s.buffer) s.buffer = std::make_unique<std::vector<Fr>>();
+    s.buffer->resize(na + ni);  // capacity kept from part to part: no page faults after the first
+    const std::span<Fr> all(*s.buffer);
+    s.aux = all.first(na);
+    s.inputs = all.subspan(na, ni);
+    return s;
+  }
+  void done(std::uint64_t a0, std::uint64_t i0, Slice&& s) {
+    b_.add(num_inputs_ + a0, s.aux);
+    b_.add(i0, s.inputs);
+    std::lock_guard<std::mutex> lock(mu_);
+    free_.push_back(std::move(s.buffer));
+  }
+
+ private:
+  CompactWitnessBuilder& b_;
+  std::uint64_t num_inputs_;
+  std::mutex mu_;
+  std::vector<std::unique_ptr<std::vector<Fr>>> free_;
+};
+
+}  // namespace
+
+Result<std::vector<Fr>> porep_partition_witness(const PorepCircuitShape& shape,
+                                                const PorepCircuitPublic& pub,
+                                                const PorepCircuitPrivate& priv, ThreadPool& pool,
+                                                const WitnessOptions& opt,
+                                                std::vector<Fr>&& storage) {
+  CUZK_ASSIGN_OR_RETURN(PorepWitnessLayout l, porep_witness_layout(shape));
+  std::vector<Fr> z = std::move(storage);
+  z.resize(l.num_inputs + l.num_aux);  // a reused buffer of this size is not touched again
+  z[0] = Fr::one();
+  IntoZ out{std::span<Fr>(z).subspan(l.num_inputs), std::span<Fr>(z).first(l.num_inputs)};
+  CUZK_RETURN_IF_ERROR(synthesize_partition(shape, pub, priv, pool, opt, l, out));
   return z;
+}
+
+Result<CompactWitness> porep_partition_compact_witness(const PorepCircuitShape& shape,
+                                                       const PorepCircuitPublic& pub,
+                                                       const PorepCircuitPrivate& priv,
+                                                       ThreadPool& pool,
+                                                       const WitnessOptions& opt) {
+  CUZK_ASSIGN_OR_RETURN(PorepWitnessLayout l, porep_witness_layout(shape));
+  CompactWitnessBuilder builder(l.num_inputs, l.num_aux);
+  const Fr one = Fr::one();
+  builder.add(0, std::span<const Fr>(&one, 1));
+  {
+    IntoCompact out(builder, l.num_inputs);
+    CUZK_RETURN_IF_ERROR(synthesize_partition(shape, pub, priv, pool, opt, l, out));
+  }  // the scratch buffers go before the fragments are joined
+  return builder.finish();
 }
 
 }  // namespace cuzk::circuits::filecoin

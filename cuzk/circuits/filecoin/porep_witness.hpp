@@ -22,6 +22,7 @@
 #include "cuzk/base/status.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
+#include "cuzk/r1cs/compact_witness.hpp"
 #include "cuzk/r1cs/witness_cs.hpp"
 
 namespace cuzk::circuits::filecoin {
@@ -54,5 +55,16 @@ Result<std::vector<Fr>> porep_partition_witness(const PorepCircuitShape& shape,
                                                 const PorepCircuitPrivate& priv, ThreadPool& pool,
                                                 const WitnessOptions& opt = {},
                                                 std::vector<Fr>&& storage = {});
+
+/// The partition's compact witness (r1cs/compact_witness.hpp) straight from the same parallel
+/// synthesis: each part writes into a scratch buffer (one per part running at once, reused) and
+/// is converted into a fragment as soon as it is done, so z is never held: the host footprint is
+/// the compact form plus the running parts' scratch (threads × the largest part). Equal to
+/// compact_witness_from_z of porep_partition_witness's z. The same errors.
+Result<CompactWitness> porep_partition_compact_witness(const PorepCircuitShape& shape,
+                                                       const PorepCircuitPublic& pub,
+                                                       const PorepCircuitPrivate& priv,
+                                                       ThreadPool& pool,
+                                                       const WitnessOptions& opt = {});
 
 }  // namespace cuzk::circuits::filecoin

@@ -1,0 +1,295 @@
+// pce_gpu_bench: one PoRep partition's a = A·z, b = B·z, c = C·z on the device from its compact
+// witness and compact R1CS (gpu/pce/, issue 22 items 1–2), against the host's compact SpMV.
+//   1. a C1 from the data side's generator (synth_inputs.hpp), partition k's witness z on the
+//      host (porep_partition_witness), its compact witness (compact_witness_from_z), and the
+//      same form straight from the synthesis (porep_partition_compact_witness, timed, checked);
+//   2. the circuit's compact form: loaded from --cache FILE (written there on the first run;
+//      recording the 32 GiB form takes ≈ 70 s on one core) or recorded; its flat layout;
+//   3. the form uploaded once (bytes, seconds), then per repeat: the compact witness uploaded
+//      (bytes, seconds: what crosses PCIe per partition), expanded to z on the device, and
+//      A·z, B·z, C·z computed there (kernel times from CUDA events);
+//   4. the host's compact SpMV on all threads (pce_compact_evaluate_into), and the device's
+//      a, b, c downloaded and compared with it bit for bit (exit 1 when they differ).
+// One JSON line per measurement.
+//
+// Run (on the GPU host): pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB] [--partition K]
+//        [--seed N] [--threads T] [--repeats R] [--tile-rows 256] [--long-row-words 128]
+//        [--cache FILE]   (--long-row-words 0: no row walked by a warp)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "cuzk/base/thread_pool.hpp"
+#include "cuzk/circuits/filecoin/porep_circuit.hpp"
+#include "cuzk/circuits/filecoin/porep_witness.hpp"
+#include "cuzk/filecoin/synth_inputs.hpp"
+#include "cuzk/gpu/cuda_check.cuh"
+#include "cuzk/gpu/device_context.hpp"
+#include "cuzk/gpu/pce/device_compact_r1cs.cuh"
+#include "cuzk/gpu/pce/device_compact_witness.cuh"
+#include "cuzk/r1cs/compact_witness.hpp"
+#include "cuzk/r1cs/pce_compact_cache.hpp"
+#include "cuzk/r1cs/pce_compact_flat.hpp"
+#include "cuzk/r1cs/pce_compact_recorder.hpp"
+
+namespace {
+
+namespace fc = cuzk::filecoin;
+namespace cf = cuzk::circuits::filecoin;
+namespace gpu = cuzk::gpu;
+using cuzk::Fr;
+using Clock = std::chrono::steady_clock;
+
+struct Args {
+  std::string size = "32GiB";
+  unsigned partition = 0;
+  std::uint64_t seed = 1;
+  std::size_t threads = 0;
+  int repeats = 3;
+  std::uint32_t tile_rows = 256, long_row_words = 128;
+  std::string cache;
+};
+
+[[noreturn]] void usage(const char* why) {
+  std::fprintf(stderr,
+               "pce_gpu_bench: %s\nusage: pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB] "
+               "[--partition K] [--seed N] [--threads T] [--repeats R] [--tile-rows N] "
+               "[--long-row-words W] "
+               "[--cache FILE]\n",
+               why);
+  std::exit(2);
+}
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string f = argv[i];
+    if (i + 1 >= argc) usage(("missing value after " + f).c_str());
+    const std::string v = argv[++i];
+    if (f == "--size") {
+      a.size = v;
+    } else if (f == "--partition") {
+      a.partition = static_cast<unsigned>(std::stoul(v));
+    } else if (f == "--seed") {
+      a.seed = std::stoull(v);
+    } else if (f == "--threads") {
+      a.threads = std::stoul(v);
+    } else if (f == "--repeats") {
+      a.repeats = std::max(1, std::stoi(v));
+    } else if (f == "--tile-rows") {
+      a.tile_rows = static_cast<std::uint32_t>(std::stoul(v));
+    } else if (f == "--long-row-words") {
+      a.long_row_words = static_cast<std::uint32_t>(std::stoul(v));
+    } else if (f == "--cache") {
+      a.cache = v;
+    } else {
+      usage(("unknown flag " + f).c_str());
+    }
+  }
+  return a;
+}
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+void line(const Args& a, const char* op, const std::string& fields) {
+  std::printf("{\"op\": \"%s\", \"size\": \"%s\", \"partition\": %u%s}\n", op, a.size.c_str(),
+              a.partition, fields.c_str());
+  std::fflush(stdout);
+}
+
+std::string num(const char* key, double v) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, ", \"%s\": %.6g", key, v);
+  return buf;
+}
+
+int fail(const cuzk::Status& s, const char* what) {
+  std::fprintf(stderr, "pce_gpu_bench: %s: %s\n", what, s.to_string().c_str());
+  return 1;
+}
+
+gpu::DeviceBuffer must_alloc(gpu::DeviceContext& ctx, std::size_t bytes, const char* what) {
+  auto b = ctx.alloc(bytes, what);
+  if (!b.ok()) {
+    std::fprintf(stderr, "pce_gpu_bench: %s\n", b.status().to_string().c_str());
+    std::exit(1);
+  }
+  return std::move(b).value();
+}
+
+int run(const Args& args) {
+  auto proof = fc::seal_proof("StackedDrg" + args.size + "V1_1");
+  if (!proof) return fail(proof.status(), "registered proof");
+  const cf::PorepCircuitShape shape = cf::porep_circuit_shape(*proof);
+  cuzk::ThreadPool pool(args.threads);
+
+  // 1. The witness and its compact form.
+  auto t0 = Clock::now();
+  auto synth = fc::synth_c1(*proof, args.seed, pool);
+  if (!synth) return fail(synth.status(), "synth_c1");
+  const fc::SealCommitPhase1Output& c1 = synth->c1;
+  auto pub = cf::porep_circuit_public(*proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed,
+                                      args.partition);
+  if (!pub) return fail(pub.status(), "public data");
+  auto priv = cf::porep_circuit_private(c1, args.partition);
+  if (!priv) return fail(priv.status(), "private data");
+  auto z = cf::porep_partition_witness(shape, *pub, *priv, pool);
+  if (!z) return fail(z.status(), "porep_partition_witness");
+  line(args, "witness", num("wall_s", seconds_since(t0)) + num("threads", pool.size()));
+
+  // 2. The compact R1CS (cached) and its flat layout.
+  t0 = Clock::now();
+  auto record = [&]() -> cuzk::Result<cuzk::CompactR1cs> {
+    cf::PorepCircuit blank(shape);
+    return cuzk::record_compact(blank);
+  };
+  cuzk::CompactR1cs form;
+  if (!args.cache.empty()) {
+    auto c = cuzk::load_or_build_compact(
+        args.cache, cuzk::compact_circuit_key("pce_gpu_bench porep " + args.size), record);
+    if (!c) return fail(c.status(), "compact form");
+    form = std::move(c->compact);
+  } else {
+    auto c = record();
+    if (!c) return fail(c.status(), "record_compact");
+    form = std::move(*c);
+  }
+  if (form.num_columns() != z->size()) {
+    std::fprintf(stderr, "pce_gpu_bench: the form has %llu columns, the witness %zu values\n",
+                 static_cast<unsigned long long>(form.num_columns()), z->size());
+    return 1;
+  }
+  line(args, "compact_form",
+       num("wall_s", seconds_since(t0)) + num("rows", static_cast<double>(form.num_constraints)) +
+           num("segments", static_cast<double>(form.segments.size())) +
+           num("blocks", static_cast<double>(form.blocks.size())));
+  t0 = Clock::now();
+  auto flat = cuzk::compact_flatten(
+      form, {.tile_rows = args.tile_rows, .long_row_words = args.long_row_words});
+  if (!flat) return fail(flat.status(), "compact_flatten");
+  line(args, "flatten",
+       num("wall_s", seconds_since(t0)) + num("tiles", flat->num_tiles()) +
+           num("long_rows", flat->num_long_rows()) +
+           num("flat_mb", static_cast<double>(flat->bytes()) / 1e6));
+  t0 = Clock::now();
+  auto cw = cuzk::compact_witness_from_z(pool, *z, form.num_inputs);
+  if (!cw) return fail(cw.status(), "compact_witness_from_z");
+  line(args, "compact_witness",
+       num("wall_s", seconds_since(t0)) +
+           num("compact_mb", static_cast<double>(cw->bytes()) / 1e6) +
+           num("z_mb", static_cast<double>(z->size() * sizeof(Fr)) / 1e6) +
+           num("runs", static_cast<double>(cw->num_runs())) +
+           num("others", static_cast<double>(cw->values.size())));
+  // The same form straight from the synthesis (no z held), as a prover would make it.
+  std::vector<double> direct_s;
+  for (int rep = 0; rep < args.repeats; ++rep) {
+    t0 = Clock::now();
+    auto direct = cf::porep_partition_compact_witness(shape, *pub, *priv, pool);
+    if (!direct) return fail(direct.status(), "porep_partition_compact_witness");
+    direct_s.push_back(seconds_since(t0));
+    if (!(*direct == *cw)) {
+      std::fprintf(stderr, "pce_gpu_bench: the direct compact witness differs from z's\n");
+      return 1;
+    }
+  }
+  line(args, "compact_witness_direct",
+       num("wall_s", median(direct_s)) + num("threads", pool.size()));
+
+  // 3. The device.
+  auto ctx_r = gpu::DeviceContext::create({});
+  if (!ctx_r) return fail(ctx_r.status(), "device context");
+  gpu::DeviceContext& ctx = **ctx_r;
+  cudaStream_t st = ctx.stream(0);
+  t0 = Clock::now();
+  const gpu::DeviceCompactR1cs dm = gpu::upload_compact_r1cs(ctx, *flat, st);
+  line(args, "upload_form",
+       num("wall_s", seconds_since(t0)) + num("device_mb", static_cast<double>(dm.bytes()) / 1e6));
+  const std::size_t n = form.num_constraints, nz = z->size();
+  gpu::DeviceBuffer d_z = must_alloc(ctx, nz * sizeof(Fr), "z");
+  gpu::DeviceBuffer d_abc[3];
+  for (auto& d : d_abc) d = must_alloc(ctx, std::max<std::size_t>(n, 1) * sizeof(Fr), "a/b/c");
+  cudaEvent_t ev[3];
+  for (auto& e : ev) CUZK_CUDA_CHECK(cudaEventCreate(&e));
+  std::vector<double> up_s, expand_ms, spmv_ms;
+  for (int rep = 0; rep <= args.repeats; ++rep) {  // rep 0: warm-up
+    t0 = Clock::now();
+    const gpu::DeviceCompactWitness dw = gpu::upload_compact_witness(ctx, *cw, st);
+    const double up = seconds_since(t0);
+    CUZK_CUDA_CHECK(cudaEventRecord(ev[0], st));
+    gpu::expand_compact_witness_device(dw, d_z.as<Fr>(), st);
+    CUZK_CUDA_CHECK(cudaEventRecord(ev[1], st));
+    gpu::compact_spmv_device(dm, d_z.as<Fr>(), d_abc[0].as<Fr>(), d_abc[1].as<Fr>(),
+                             d_abc[2].as<Fr>(), st);
+    CUZK_CUDA_CHECK(cudaEventRecord(ev[2], st));
+    CUZK_CUDA_CHECK(cudaEventSynchronize(ev[2]));
+    float e_ms = 0, s_ms = 0;
+    CUZK_CUDA_CHECK(cudaEventElapsedTime(&e_ms, ev[0], ev[1]));
+    CUZK_CUDA_CHECK(cudaEventElapsedTime(&s_ms, ev[1], ev[2]));
+    if (rep == 0) continue;
+    up_s.push_back(up);
+    expand_ms.push_back(e_ms);
+    spmv_ms.push_back(s_ms);
+  }
+  const double e = median(expand_ms), s = median(spmv_ms);
+  line(args, "device",
+       num("upload_witness_mb", static_cast<double>(cw->bytes()) / 1e6) +
+           num("upload_witness_s", median(up_s)) + num("expand_ms", e) + num("spmv_ms", s) +
+           num("expand_spmv_ms", e + s) + num("repeats", args.repeats) +
+           num("tile_rows", args.tile_rows) + num("long_row_words", args.long_row_words) +
+           num("spmv_out_gb_per_s", 3.0 * static_cast<double>(n) * 32 / (s * 1e-3) / 1e9));
+
+  // 4. The host's compact SpMV, and the device's result against it.
+  std::vector<Fr> a(n), b(n), c(n);
+  std::vector<double> host_s;
+  for (int rep = 0; rep <= std::min(args.repeats, 2); ++rep) {
+    t0 = Clock::now();
+    auto st_h = cuzk::pce_compact_evaluate_into(pool, form, *z, a, b, c);
+    if (!st_h.ok()) return fail(st_h, "pce_compact_evaluate_into");
+    if (rep > 0) host_s.push_back(seconds_since(t0));
+  }
+  line(args, "host_spmv", num("wall_s", median(host_s)) + num("threads", pool.size()));
+  constexpr std::size_t kPiece = std::size_t{1} << 22;
+  std::vector<Fr> piece(std::min(n, kPiece));
+  const std::vector<Fr>* want[3] = {&a, &b, &c};
+  bool equal = true;
+  for (int m = 0; m < 3 && equal; ++m) {
+    for (std::size_t off = 0; off < n && equal; off += kPiece) {
+      const std::size_t len = std::min(kPiece, n - off);
+      ctx.download(piece.data(), d_abc[m].as<Fr>() + off, len * sizeof(Fr), st);
+      if (!std::equal(piece.begin(), piece.begin() + static_cast<std::ptrdiff_t>(len),
+                      want[m]->begin() + static_cast<std::ptrdiff_t>(off))) {
+        std::fprintf(stderr,
+                     "pce_gpu_bench: device %c differs from the host's in rows [%zu, %zu)\n",
+                     "abc"[m], off, off + len);
+        equal = false;
+      }
+    }
+  }
+  line(args, "check", std::string(", \"equal\": ") + (equal ? "true" : "false"));
+  for (auto& ev_i : ev) CUZK_CUDA_CHECK(cudaEventDestroy(ev_i));
+  return equal ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Args args = parse(argc, argv);
+  try {
+    return run(args);
+  } catch (const gpu::CudaError& e) {
+    std::fprintf(stderr, "pce_gpu_bench: %s\n", e.what());
+    return 1;
+  }
+}
