@@ -66,7 +66,27 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
   auto stealable = [device](const WorkKey&, const GpuItem& g) {
     return std::find(g.job->devices.begin(), g.job->devices.end(), device) != g.job->devices.end();
   };
+  // The ready lane: with several workers per device, the last one never waits for a key's load
+  // or its placement on this device for work below HIGH priority. Such a partition is put back
+  // and the lane waits up to kReadyPoll for urgent work before looking again, so a PoSt is
+  // proved while the other workers wait for a large PoRep key (47 GB at 32 GiB: a minute).
+  const std::uint32_t gw = opt_.gpu_workers_per_device;
+  const bool ready_lane = gw > 1 && slot_index % gw == gw - 1;
+  constexpr auto kReadyPoll = std::chrono::milliseconds(100);
+  auto urgent = [&](const WorkKey& k, const GpuItem& g) {
+    return k.priority >= Priority::high && (mine(k, g) || stealable(k, g));
+  };
   while (auto popped = gpu_q_.pop_prefer(mine, stealable)) {
+    if (ready_lane && popped->first.priority < Priority::high) {
+      auto l = lease_of(*popped->second.job);
+      if (l && !l->ready_on(ordinal)) {
+        l.reset();
+        if (!gpu_q_.put_back(popped->first, std::move(popped->second))) return;
+        auto u = gpu_q_.pop_matching(urgent, Clock::now() + kReadyPoll);
+        if (!u) continue;
+        popped = std::move(u);
+      }
+    }
     if (popped->second.ticket.device() != device) {
       popped->second.ticket = DeviceTicket(this, device);
       ++slot.taken;

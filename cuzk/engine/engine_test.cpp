@@ -4,8 +4,10 @@
 #include "cuzk/engine/engine.hpp"
 
 #include <gtest/gtest.h>
+
 #include <spdlog/spdlog.h>
 #include <unistd.h>
+#include <set>
 
 #include <cstdio>
 #include <filesystem>
@@ -133,6 +135,25 @@ TEST(Engine, PriorityOrderUnderContention) {
   EXPECT_EQ(order,
             (std::vector<std::string>{"crit", "high", "high2", "normal1", "normal2", "low"}));
   EXPECT_LE(f.engine->budget().peak(), eo.memory_limit);
+}
+
+// The ready lane: the device's second worker never waits for a key's load for work below HIGH,
+// so a CRITICAL job whose key loads at once is proved while the first worker waits 1.5 s for a
+// bulk job's key (a 32 GiB PoRep key takes a minute); before, both workers took bulk partitions
+// and waited, and the WinningPoSt queued behind them.
+TEST(Engine, CriticalWorkIsNotHeldBehindAKeyLoad) {
+  FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 5, .key_load_ms_by_key = {{"bench-12", 1500}}};
+  Fixture f(fo, {.gpu_workers_per_device = 2});
+  JobRequest bulk = bench_job("bulk", 1, 4, Priority::normal);
+  bulk.circuit_id = "bench-12";
+  ASSERT_TRUE(f.engine->submit(bulk).ok());
+  std::this_thread::sleep_for(100ms);  // its partitions are synthesized and wait for the key
+  ASSERT_TRUE(f.engine->submit(bench_job("crit", 2, 1, Priority::critical)).ok());
+  EXPECT_EQ(f.engine->await("crit")->status, AwaitStatus::completed);
+  EXPECT_EQ(f.engine->await("bulk")->status, AwaitStatus::completed);
+  const auto order = f.fake->device_order();
+  ASSERT_EQ(order.size(), 5u);
+  EXPECT_EQ(order.front().first, "crit");
 }
 
 // Bytes a partition holds in a pool the budget already charged (the pinned partition pool) leave

@@ -164,7 +164,9 @@ Result<std::uint64_t> FakeProver::key_bytes(const std::string& key_id) {
 Result<std::shared_ptr<const ProvingKeyData>> FakeProver::load_key(const std::string& key_id) {
   auto bytes = key_bytes(key_id);
   if (!bytes) return bytes.status();
-  std::this_thread::sleep_for(std::chrono::milliseconds(opt_.key_load_ms));
+  const auto it = opt_.key_load_ms_by_key.find(key_id);
+  std::this_thread::sleep_for(std::chrono::milliseconds(
+      it != opt_.key_load_ms_by_key.end() ? it->second : opt_.key_load_ms));
   ++keys_loaded_;
   return std::shared_ptr<const ProvingKeyData>(std::make_shared<FakeKey>(this, *bytes));
 }

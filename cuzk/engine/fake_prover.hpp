@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -36,6 +37,8 @@ struct FakeProverOptions {
   /// pool (SynthesizedPartition::pooled_bytes; capped at the partition's); they are not counted
   /// in live_bytes().
   std::uint64_t pooled_abc_bytes = 0, pooled_other_bytes = 0;
+  /// Key load time by key id (a large key beside small ones); absent = key_load_ms.
+  std::map<std::string, std::uint32_t> key_load_ms_by_key = {};
 };
 
 /// Builds a fake input: "cuzkfake" ‖ seed ‖ optional fault.

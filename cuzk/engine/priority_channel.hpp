@@ -50,6 +50,16 @@ class PriorityChannel {
     return true;
   }
 
+  /// Returns an item its consumer took and will not run now, in its place (its key keeps its
+  /// order), whatever the capacity: it was counted in before. False once closed.
+  bool put_back(const WorkKey& key, T item) {
+    std::unique_lock lock(mu_);
+    if (closed_) return false;
+    items_.emplace(key, std::move(item));
+    not_empty_.notify_all();
+    return true;
+  }
+
   /// Blocks until an item is available or the channel is closed and empty (then nullopt).
   std::optional<std::pair<WorkKey, T>> pop() {
     std::unique_lock lock(mu_);

@@ -91,6 +91,21 @@ Result<std::unique_ptr<SrsDevicePin>> SrsLease::on_device(int device,
   return pin;
 }
 
+bool SrsLease::ready_on(int device) const {
+  std::shared_ptr<const ProvingKeyData> key;
+  {
+    std::lock_guard lock(m_->mu_);
+    if (!e_->done || e_->failed) return e_->done;
+    if (e_->busy) return false;
+    if (auto c = e_->copies.find(device); c != e_->copies.end()) return !c->second.loading;
+    key = loaded_key(*e_);
+  }
+  if (!key) return true;
+  // Not placed on |device|: ready only when there is nothing to place (as pin() decides).
+  const PartitionProver& p = *e_->prover;
+  return p.device_key_bytes(*key, device) == 0 && p.device_host_bytes_bound(*key, device) == 0;
+}
+
 SrsDevicePin::~SrsDevicePin() {
   if (e_) m_->unpin(e_, device_);
 }

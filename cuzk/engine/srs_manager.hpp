@@ -118,6 +118,10 @@ class SrsLease {
   /// fit with every idle copy demoted and nothing else pinned.
   Result<std::unique_ptr<SrsDevicePin>> on_device(int device,
                                                   std::uint64_t* waited_ms = nullptr) const;
+  /// Whether on_device(|device|) would start the stage now: the key's load has ended (loaded,
+  /// or failed: the stage then reports it at once) and no tier transition runs, and its copy
+  /// there is placed, or it needs none (a host backend). Never blocks on a load or an upload.
+  bool ready_on(int device) const;
 
   struct Entry;  ///< the manager's record of the key (opaque)
 
