@@ -5,9 +5,9 @@
 // replays).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <random>
-#include <unistd.h>
 
 #include "cuzk/ec/scalar_mul.hpp"
 #include "cuzk/formats/bellperson.hpp"
@@ -55,9 +55,8 @@ std::span<const T> span_of(const PointArray<T>& a) {
 }
 
 struct TempDir {
-  fs::path dir = fs::temp_directory_path() /
-                 ("cuzk-params-writer-" + std::to_string(::getpid()) + "-" +
-                  std::to_string(fresh_seed()));
+  fs::path dir = fs::temp_directory_path() / ("cuzk-params-writer-" + std::to_string(::getpid()) +
+                                              "-" + std::to_string(fresh_seed()));
   TempDir() { fs::create_directories(dir); }
   ~TempDir() { fs::remove_all(dir); }
 };
