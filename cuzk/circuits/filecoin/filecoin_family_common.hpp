@@ -18,7 +18,8 @@
 // a later process (0.2 s at 32 GiB instead of 52 s of CPU recording). plan() takes the partition's
 // dimensions (columns = 1 + inputs + aux, domain = 2^⌈log2 rows⌉) from that same form, so the
 // first job of a kind records or loads it on the submit path and every later stage reuses it.
-// Plain matrices are recorded only on request (record_matrices: Groth16 setup, tests).
+// Plain matrices are recorded only on request (record_matrices: the slow twin in tests; Groth16
+// setup works from the compact form, groth16/column_evaluations.hpp).
 //
 // Witness: partition k's circuit synthesized with the witness-only system (WitnessConstraintSystem)
 // into z = (ONE, inputs, aux) in the matrices' column order. The cancel flag is polled before and
@@ -70,8 +71,8 @@ class FilecoinFamily : public CircuitFamily {
   std::vector<KeyFile> key_files() const override;
 
   /// The plain matrices of |key_id|'s blank circuit, recorded now (RecordingConstraintSystem;
-  /// neither kept nor cached, about 50 B per row: 6.5 GB for the 32 GiB PoRep partition): what a
-  /// Groth16 setup needs, and the slow twin of the compact form in tests.
+  /// neither kept nor cached, about 50 B per row: 6.5 GB for the 32 GiB PoRep partition): the slow
+  /// twin of the compact form (and of setup from it) in tests.
   Result<R1csMatrices> record_matrices(const std::string& key_id) const;
   /// Where |key_id|'s compact form is cached; empty without a cache directory.
   std::string compact_cache_path(const std::string& key_id) const;
