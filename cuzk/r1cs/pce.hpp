@@ -30,6 +30,9 @@ struct PceOptions {
   /// entry kinds) evaluated by straight-line code chosen once per row; off: every row through
   /// the per-matrix kind loops. Same results either way.
   bool row_shapes = true;
+  /// With a plan and the boolean fast path: long rows as term lists by kind (PcePlan::big);
+  /// off: through the CSR walk. Same results either way.
+  bool long_terms = true;
   std::size_t min_rows_per_task = 2048;
   /// From this many constraints on, a, b, c are written with non-temporal stores: at that size
   /// they no longer fit the caches, and a normal store would first read every line it writes.
@@ -76,6 +79,16 @@ struct PcePlan {
   /// pce.cpp): rows, then terms by kind. The shorter ones are in |linear|, row by row.
   std::vector<std::uint64_t> lin_off, unit_off, bit_off, pow_off, gen_off;
   std::vector<std::uint32_t> lin_rows, unit, bit, pow, gen;
+  /// The long rows again, as term lists by kind (used with the boolean fast path and
+  /// PceOptions::long_terms; |long_| stays the CSR twin): per row [r, words, then per matrix
+  /// np, nm, the ±2^e terms' counts by sign and 64-bit limb of 2^e (+0..3, −0..3), nf], then per
+  /// matrix its +1 columns, −1 columns, (column, e) of its ±2^e terms and (column, coefficient
+  /// index) of the others. ±2^e terms (1 ≤ e ≤ 254: SHA-256's packed additions, Σ 2^e·bit over
+  /// ~1000 terms a row, 20 % of its non-zeros) are summed as integers per limb, each value checked
+  /// to be 0 or 1 (Montgomery R) and its bit shifted in, no branch; a few Montgomery products
+  /// per sum make it a field element. A row whose check fails is evaluated again through the CSR.
+  std::vector<std::uint64_t> big_off;
+  std::vector<std::uint32_t> big;
   /// Per block, the distinct columns it reads more than kFarColumns behind the highest one it
   /// reads (inputs excepted; at most kMaxFar): [far_off[b], far_off[b + 1]) of |far|. The
   /// evaluation prefetches them a few blocks ahead; they are the reads the caches do not hold.
