@@ -319,7 +319,23 @@ void print_compact_stats(const cuzk::CompactR1cs& form) {
             });
             std::fprintf(stderr, " (%d terms)\n", n);
           }
-          if (e > b.plan.long_off[0] + 2) goto done;
+          if (e > b.plan.long_off[0] + 2) {
+            for (std::size_t q = 0; q < 3 && q < b.plan.lin_rows.size(); ++q) {
+              std::size_t blk2 = 0;
+              while (b.plan.lin_off[blk2 + 1] <= q) ++blk2;
+              const std::size_t k2 =
+                  blk2 * cuzk::SparseMatrix::kBlockRows + (b.plan.lin_rows[q] & 63);
+              int t2 = 0;
+              for (const cuzk::SparseMatrix* x : {&b.m.a, &b.m.b, &b.m.c}) {
+                std::fprintf(stderr, "flat row %zu %s:", k2, names[t2++]);
+                x->for_each_term(k2, [&](std::uint32_t col, const Fr& q2) {
+                  std::fprintf(stderr, " %u:%s", col, q2.to_dec().c_str());
+                });
+                std::fprintf(stderr, "\n");
+              }
+            }
+            goto done;
+          }
         }
     done:;
     }

@@ -211,6 +211,9 @@ void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::s
 // n2− << 20 | nf << 25; hdr == 1 (a single +1 term) is a copy. The columns are contiguous so the
 // next row's witness values can be prefetched with one short loop.
 constexpr std::uint32_t kBooleanWords = 4, kXorWords = 4, kMulWords = 4;
+// A linear part's header with this bit: np | nm << 5 | (1 for −2) << 10, columns the ±1 terms'
+// then w's, no coefficient word: ±2·w plus at most three ±1 terms.
+constexpr std::uint32_t kDoubleTerm = 1u << 31;
 
 // A 320-bit accumulator in five registers (asm with register operands: the carry intrinsics take
 // addresses, which kept the accumulators on the stack).
@@ -375,6 +378,23 @@ template <bool kBool>
                                                const Fr* coeffs, Fr& out, std::uint64_t& bad) {
   if (h == 1) {
     out = z[*c++];
+    return;
+  }
+  if (h & kDoubleTerm) {
+    // ±2·w and at most three ±1 terms (SHA-256's majority rows): w + w, then modular adds.
+    const std::uint32_t np = h & 31, nm = (h >> 5) & 31;
+    const Fr& w = z[c[np + nm]];
+    Fr acc = w;
+    acc_add(acc, w);
+    if ((h >> 10) & 1) {
+      Fr neg = Fr::zero();
+      acc_sub(neg, acc);
+      acc = neg;
+    }
+    for (std::uint32_t i = 0; i < np; ++i) acc_add(acc, z[c[i]]);
+    for (std::uint32_t i = np; i < np + nm; ++i) acc_sub(acc, z[c[i]]);
+    c += np + nm + 1;
+    out = acc;
     return;
   }
   if (h <= (3u | 3u << 5) && (h & 31) + (h >> 5) <= 3) {
@@ -993,6 +1013,7 @@ PcePlan pce_plan(const R1csMatrices& m) {
   const std::vector<int> pow2[3] = {pow2_of(m.a), pow2_of(m.b), pow2_of(m.c)};
   // Linear encoding of one matrix's row (|t|: 0 A, 1 B, 2 C), or false when its sums could
   // pass 16 r (a power-of-two term adds up to 3 r).
+  bool allow_double = true;  // kDoubleTerm parts (short rows only)
   auto linear = [&](const RowView& v, int t, std::vector<std::uint32_t>& hdr,
                     std::vector<std::uint32_t>& cols, std::vector<std::uint32_t>& ks) {
     // Per general term: 0 bit column, 1 +2^e, 2 −2^e, 3 other.
@@ -1019,6 +1040,25 @@ PcePlan pce_plan(const R1csMatrices& m) {
     if (np + n[0] + 3 * n[1] + n[3] > PcePlan::kMaxLinearTerms ||
         nm + 3 * n[2] > PcePlan::kMaxLinearTerms)
       return false;
+    if (allow_double && np + nm <= 3 && n[0] + n[1] + n[2] + n[3] == 1) {
+      // At most three ±1 terms and one ±2·w (SHA-256's majority rows, x·(y + z − 2w)): a short
+      // part (kDoubleTerm), w + w and modular adds.
+      std::uint64_t gi = v.g;
+      for (std::uint64_t i = 0; i < v.size(); ++i) {
+        if (v.kind(i) != CoeffKind::general) continue;
+        const Fr& q = v.s->coeffs[v.s->gen_idx[gi]];
+        const Fr two = Fr::one() + Fr::one();
+        if (fr_eq(q, two) || fr_eq(q, Fr::zero() - two)) {
+          hdr.push_back(kDoubleTerm | np | nm << 5 | (fr_eq(q, two) ? 0u : 1u) << 10);
+          for (std::uint64_t j = 0; j < v.size(); ++j)
+            if (plus(v, j)) cols.push_back(v.col(j));
+          for (std::uint64_t j = 0; j < v.size(); ++j)
+            if (minus(v, j)) cols.push_back(v.col(j));
+          cols.push_back(v.col(i));
+          return true;
+        }
+      }
+    }
     hdr.push_back(np | nm << 5 | n[0] << 10 | n[1] << 15 | n[2] << 20 | n[3] << 25);
     for (std::uint64_t i = 0; i < v.size(); ++i)
       if (plus(v, i)) cols.push_back(v.col(i));
@@ -1189,7 +1229,7 @@ PcePlan pce_plan(const R1csMatrices& m) {
           // Rows whose every part is a copy or at most three ±1 terms run row by row with
           // modular adds (SHA-256's choice and majority rows); the others as flat term lists.
           auto short_part = [](std::uint32_t h) {
-            return h <= (3u | 3u << 5) && (h & 31) + (h >> 5) <= 3;
+            return (h & kDoubleTerm) != 0 || (h <= (3u | 3u << 5) && (h & 31) + (h >> 5) <= 3);
           };
           if (short_part(hdr[0]) && short_part(hdr[1]) && short_part(hdr[2])) {
             const auto words = static_cast<std::uint32_t>(4 + cols.size() + ks.size());
@@ -1197,6 +1237,15 @@ PcePlan pce_plan(const R1csMatrices& m) {
             p.linear.insert(p.linear.end(), hdr.begin(), hdr.end());
             p.linear.insert(p.linear.end(), cols.begin(), cols.end());
           } else {
+            // Flat term lists take the plain encoding (no kDoubleTerm part): encode again.
+            hdr.clear();
+            cols.clear();
+            ks.clear();
+            allow_double = false;
+            linear(r.a, 0, hdr, cols, ks);
+            linear(r.b, 1, hdr, cols, ks);
+            linear(r.c, 2, hdr, cols, ks);
+            allow_double = true;
             add_scatter_row(ri);
           }
           ++p.rows_by_form[3];

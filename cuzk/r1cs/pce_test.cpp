@@ -818,6 +818,102 @@ TEST(PcePlan, LongRowsOfPowerOfTwoSums) {
   }
 }
 
+// Parts of ±2·w plus at most three ±1 terms (SHA-256's majority rows, A = 2w − y − z; the plan's
+// kDoubleTerm parts) against spmv_naive: w a bit column or any value, both signs, 0 to 3 units,
+// in rows whose other parts are short (row by row) or not (flat term lists, encoded again without
+// the doubled form), and a row with 2·w and a fourth unit (not a doubled part).
+TEST(PcePlan, DoubledTermParts) {
+  const std::uint64_t seed = cuzk::test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  const std::uint32_t ni = 2, na = 200;
+  auto column = [](Variable v) { return v.is_input() ? v.index : ni + v.index; };
+  auto var = [&]() { return Variable::aux(static_cast<std::uint32_t>(rng() % na)); };
+  const Variable one = Variable::input(0);
+  const Fr two = Fr::from_u64(2), minus_two = Fr::zero() - Fr::from_u64(2);
+  R1csMatrices m;
+  m.num_inputs = ni;
+  m.num_aux = na;
+  std::uint32_t rows = 0;
+  auto row = [&](LC a, LC b, LC c) {
+    for (LC* l : {&a, &b, &c}) l->normalize();
+    m.a.append_row(a.terms(), column);
+    m.b.append_row(b.terms(), column);
+    m.c.append_row(c.terms(), column);
+    ++rows;
+  };
+  // Boolean constraints make aux 0..49 bit columns (w on a bit column: the bit class).
+  for (std::uint32_t i = 0; i < 50; ++i) {
+    LC a, b;
+    a.add(one).sub(Variable::aux(i));
+    b.add(Variable::aux(i));
+    row(a, b, LC());
+  }
+  auto doubled = [&](int units) {
+    LC l;
+    l.add(rng() % 2 ? two : minus_two, var());
+    for (int u = 0; u < units; ++u) {
+      if (rng() % 2) {
+        l.add(var());
+      } else {
+        l.sub(var());
+      }
+    }
+    return l;
+  };
+  for (int k = 0; k < 800; ++k) {
+    LC a = doubled(static_cast<int>(rng() % 4)), b, c;
+    switch (k % 4) {
+      case 0:  // the majority row: B one term, C w − m
+        b.add(var());
+        c.add(var()).sub(var());
+        break;
+      case 1:  // doubled parts in B and C too
+        b = doubled(static_cast<int>(rng() % 4));
+        c = doubled(static_cast<int>(rng() % 4));
+        break;
+      case 2:  // another part too long for the row form: flat term lists
+        b.add(one);
+        for (int t = 0; t < 6; ++t) c.add(Fr::from_u64(3 + rng() % 5), var());
+        break;
+      default:  // four units beside the doubled term
+        a.add(var());
+        b.add(var());
+        c.add(var());
+        break;
+    }
+    row(a, b, c);
+  }
+  m.num_constraints = rows;
+  for (SparseMatrix* s : {&m.a, &m.b, &m.c}) s->rebuild_blocks();
+  m.compute_density();
+  ASSERT_TRUE(m.validate().ok());
+  const PcePlan plan = pce_plan(m);
+  EXPECT_GT(plan.rows_by_form[3], 400u);
+  EXPECT_FALSE(plan.lin_rows.empty());
+  ThreadPool pool(2);
+  // Witness 0: every value a bit (the flat lists' masked terms never fall back to the CSR);
+  // 1: mostly other values.
+  for (int witness_kind = 0; witness_kind < 2; ++witness_kind) {
+    std::vector<Fr> z(ni + na);
+    z[0] = Fr::one();
+    z[1] = random_fr(rng);
+    for (std::uint32_t i = 0; i < na; ++i)
+      z[ni + i] = witness_kind == 0 ? Fr::from_u64(rng() % 2)
+                  : rng() % 3       ? random_fr(rng)
+                                    : kFrMinusOne;
+    const AbcVectors want = spmv_naive(m, z);
+    for (int o = 0; o < 4; ++o) {
+      auto got = pce_evaluate(pool, m, z,
+                              {.boolean_fast_path = (o & 1) != 0,
+                               .nt_store_min_rows = (o & 2) ? 0 : SIZE_MAX,
+                               .plan = &plan});
+      ASSERT_TRUE(got.ok()) << got.status().to_string();
+      EXPECT_TRUE(got->a == want.a && got->b == want.b && got->c == want.c)
+          << "seed=" << seed << " witness kind " << witness_kind << " o=" << o;
+    }
+  }
+}
+
 // A plan refuses other matrices; the bench circuit's bit columns hold bits in its witness.
 TEST(PcePlan, RejectsOtherMatricesAndFindsBenchBits) {
   auto r = generate_bench_r1cs({.rows = 5000, .seed = 3});
