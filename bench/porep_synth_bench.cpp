@@ -20,6 +20,15 @@
 //        [--threads 1,2,16] [--repeats R] [--paths slow,fast,parallel]
 //        [--spmv auto|compact|plain|on|off]
 //        [--c1 FILE]   (a real C1 JSON instead of a generated one; its proof names the size)
+//        [--compact-cache FILE]  (the compact form loaded from FILE, or recorded and saved there)
+//        [--z-file FILE]  (z saved there after the paths; with --paths none, mapped from there)
+//        [--compact-stats on]  (per block: uses, rows by the plan's forms, long rows' terms)
+//        [--spmv-pieces N] [--spmv-variants V,...] [--spmv-check on]
+// The compact SpMV's variants (fast, fast_nt, csr, csr_nt: spmv_options) and floors (floor_copy:
+// z read and a, b, c written once; floor_write; floor_arith: an xor row's arithmetic on values in
+// L1) run in turn, repeats + 1 times each; best_spmv_compact_V gives each one's least CPU time
+// over the repeats and its ns per row. --spmv-check compares every variant's a, b, c (a digest
+// per piece) with the first's before timing.
 // One JSON line per measurement: op, size, partition, threads, wall_s, cpu_s, peak_rss_mib, rows
 // (constraints, input constraints included).
 #include <fcntl.h>
@@ -81,7 +90,7 @@ struct Args {
   /// Compact SpMV: pieces measured (of 2^23 rows; all by default), variants (spmv_options,
   /// floor_kernel) and whether their outputs are compared first.
   std::size_t spmv_pieces = SIZE_MAX;
-  std::string spmv_variants = "inplace";
+  std::string spmv_variants = "fast";
   bool spmv_check = false;
 };
 
@@ -91,7 +100,7 @@ struct Args {
                "2KiB] [--partition K] [--seed N] [--threads 1,2,16] [--repeats R] "
                "[--paths slow,fast,parallel] [--spmv auto|compact|plain|on|off] [--c1 FILE] "
                "[--compact-cache FILE] [--compact-stats on] [--z-file FILE] [--spmv-pieces N] "
-               "[--spmv-variants inplace,gather,gather_rfo,floor_copy,floor_write,floor_arith] "
+               "[--spmv-variants fast,fast_nt,csr,csr_nt,floor_copy,floor_write,floor_arith] "
                "[--spmv-check on]\n",
                why);
   std::exit(2);
@@ -181,17 +190,13 @@ std::vector<std::string> split(const std::string& list) {
   return out;
 }
 
-// The compact SpMV's variants: inplace (the default path), gather (per segment the block's
-// values copied into a buffer, the plain kernels on it), gather_rfo (the same with normal stores:
-// the path before in-place evaluation), *_csr: long rows through the CSR walk (gather_rfo_csr:
-// the path before this work).
+// The compact SpMV's variants (CompactSpmvOptions): fast (the defaults), fast_nt (a, b, c with
+// non-temporal stores), csr (long rows through the CSR walk, their slow twin).
 cuzk::CompactSpmvOptions spmv_options(const std::string& v) {
-  if (v == "inplace") return {};
-  if (v == "inplace_rfo") return {.nt_stores = false};
-  if (v == "gather") return {.gather = true};
-  if (v == "gather_rfo") return {.gather = true, .nt_stores = false};
-  if (v == "gather_rfo_csr") return {.gather = true, .nt_stores = false, .long_terms = false};
-  if (v == "gather_csr") return {.gather = true, .long_terms = false};
+  if (v == "fast") return {};
+  if (v == "fast_nt") return {.nt_stores = true};
+  if (v == "csr") return {.long_terms = false};
+  if (v == "csr_nt") return {.nt_stores = true, .long_terms = false};
   usage(("unknown SpMV variant " + v).c_str());
 }
 
@@ -305,40 +310,6 @@ void print_compact_stats(const cuzk::CompactR1cs& form) {
             long_general += !cuzk::fr_is_one(q) && !cuzk::fr_is_minus_one(q);
           });
       }
-    if (std::getenv("SPMV_DUMP_LONG") && i == order[0] && b.plan.long_.size() > 0) {
-      for (std::size_t blk = 0; blk + 1 < b.plan.long_off.size(); ++blk)
-        for (std::uint64_t e = b.plan.long_off[blk]; e < b.plan.long_off[blk + 1]; ++e) {
-          const std::size_t k = blk * cuzk::SparseMatrix::kBlockRows + b.plan.long_[e];
-          const char* names[3] = {"A", "B", "C"};
-          int t = 0;
-          for (const cuzk::SparseMatrix* x : {&b.m.a, &b.m.b, &b.m.c}) {
-            std::fprintf(stderr, "row %zu %s:", k, names[t++]);
-            int n = 0;
-            x->for_each_term(k, [&](std::uint32_t col, const Fr& q) {
-              if (n++ < 80) std::fprintf(stderr, " %u:%s", col, q.to_dec().c_str());
-            });
-            std::fprintf(stderr, " (%d terms)\n", n);
-          }
-          if (e > b.plan.long_off[0] + 2) {
-            for (std::size_t q = 0; q < 3 && q < b.plan.lin_rows.size(); ++q) {
-              std::size_t blk2 = 0;
-              while (b.plan.lin_off[blk2 + 1] <= q) ++blk2;
-              const std::size_t k2 =
-                  blk2 * cuzk::SparseMatrix::kBlockRows + (b.plan.lin_rows[q] & 63);
-              int t2 = 0;
-              for (const cuzk::SparseMatrix* x : {&b.m.a, &b.m.b, &b.m.c}) {
-                std::fprintf(stderr, "flat row %zu %s:", k2, names[t2++]);
-                x->for_each_term(k2, [&](std::uint32_t col, const Fr& q2) {
-                  std::fprintf(stderr, " %u:%s", col, q2.to_dec().c_str());
-                });
-                std::fprintf(stderr, "\n");
-              }
-            }
-            goto done;
-          }
-        }
-    done:;
-    }
     std::fprintf(stderr, "  long rows' terms %" PRIu64 " (general %" PRIu64 ") of nnz %zu\n",
                  long_terms, long_general, b.m.a.nnz() + b.m.b.nnz() + b.m.c.nnz());
     std::fprintf(

@@ -99,13 +99,13 @@ struct CompactR1cs {
 
 /// How the compact SpMV runs; every choice gives the same bits.
 struct CompactSpmvOptions {
-  /// Per segment, the block's witness values gathered into a buffer (locals one memcpy) and the
-  /// plain PCE kernels run on it (the original path: the slow twin of the in-place one).
-  bool gather = false;
-  /// a, b, c written with non-temporal stores (outputs 16-byte aligned): no read for ownership of
-  /// the 96 bytes per row written (≈ 0.4 of the memory traffic at 32 GiB).
-  bool nt_stores = true;
-  /// Long rows as term lists by kind (PceOptions::long_terms); off: the CSR walk.
+  /// a, b, c written with non-temporal stores: no read for ownership of the 96 bytes per row
+  /// written. Off by default: on one thread of the development VM they cost 3–8 % (the stores of
+  /// a 64-row block leave in one burst, and the core waits for the write-combining buffers), while
+  /// normal stores drain in the background; for a memory-bound many-thread run, measure both
+  /// (porep_synth_bench --spmv-variants fast,fast_nt).
+  bool nt_stores = false;
+  /// Long rows as term lists by kind (PceOptions::long_terms); off: the CSR walk (the twin).
   bool long_terms = true;
 };
 

@@ -189,10 +189,15 @@ TEST(PceCompact, RandomCircuitsEqualThePlainRecording) {
     ASSERT_TRUE(fast.ok());
     EXPECT_TRUE(fast->a == naive.a && fast->b == naive.b && fast->c == naive.c);
     for (ThreadPool* pool : {&one, &three}) {
-      const std::size_t n = plain.num_constraints;
-      std::vector<Fr> a(n), b(n), c(n);
-      ASSERT_TRUE(pce_compact_evaluate_into(*pool, *compact, z, a, b, c).ok());
-      EXPECT_TRUE(a == naive.a && b == naive.b && c == naive.c) << "threads " << pool->size();
+      for (int o = 0; o < 4; ++o) {  // every CompactSpmvOptions choice
+        const std::size_t n = plain.num_constraints;
+        std::vector<Fr> a(n), b(n), c(n);
+        ASSERT_TRUE(pce_compact_evaluate_into(*pool, *compact, z, a, b, c,
+                                              {.nt_stores = (o & 1) != 0, .long_terms = o < 2})
+                        .ok());
+        EXPECT_TRUE(a == naive.a && b == naive.b && c == naive.c)
+            << "threads " << pool->size() << " options " << o;
+      }
     }
     // A range of segments alone.
     const std::size_t segs = compact->segments.size();
