@@ -55,15 +55,17 @@ struct PceOptions {
 ///   xor      A = [2·x], B = [+1 y], C = [+1 x, +1 y, −1 w]   → z[x] + z[x], z[y], z[x] + z[y] − z[w]
 ///   mul      A = [+1 x], B = [+1 y], C = [+1 w]              → copies
 ///   linear   any other row whose sums stay below 16 r per matrix and sign (≤ 16 positive terms,
-///            ≤ 16 −1 terms, a ±2^e term counting 3): rows whose parts are copies or at most three
-///            ±1 terms row by row with modular adds; the others as flat per-block term lists by
+///            ≤ 16 −1 terms, a ±2^e term counting 3): rows whose parts are copies, at most three
+///            ±1 terms, or ±2·w and at most three ±1 terms (SHA-256's majority rows) row by row
+///            with modular adds; the others as flat per-block term lists by
 ///            kind, each term added without reduction into a 320-bit slot per (row, matrix, sign),
 ///            one reduction per output (a 64-entry table of h·2^254 mod r and one conditional
 ///            subtraction). A general coefficient on a column expected to hold a bit adds the
 ///            coefficient masked by the value (no branch, no multiplication); the value is checked
 ///            to be 0 or 1 on the way, and rows whose check fails are evaluated again exactly.
 ///            ±2^e on other columns: a shift and a Barrett step instead of a Montgomery product.
-///   long     the rest: the CSR row walk.
+///   long     the rest: term lists by kind (|big|: ±2^e terms summed as integers, SHA-256's
+///            packed additions) with the boolean fast path and long_terms, else the CSR row walk.
 /// "Expected to hold a bit" is a property of the topology: a column with a boolean constraint
 /// (ONE − x)·x = 0, or the output of an xor or product of such columns (pce_bit_columns). It
 /// only decides which code runs: every witness value is checked where the fast code assumes it.
