@@ -1043,10 +1043,9 @@ PcePlan pce_plan(const R1csMatrices& m) {
     if (allow_double && np + nm <= 3 && n[0] + n[1] + n[2] + n[3] == 1) {
       // At most three ±1 terms and one ±2·w (SHA-256's majority rows, x·(y + z − 2w)): a short
       // part (kDoubleTerm), w + w and modular adds.
-      std::uint64_t gi = v.g;
       for (std::uint64_t i = 0; i < v.size(); ++i) {
         if (v.kind(i) != CoeffKind::general) continue;
-        const Fr& q = v.s->coeffs[v.s->gen_idx[gi]];
+        const Fr& q = v.s->coeffs[v.s->gen_idx[v.g]];  // the part's one general term
         const Fr two = Fr::one() + Fr::one();
         if (fr_eq(q, two) || fr_eq(q, Fr::zero() - two)) {
           hdr.push_back(kDoubleTerm | np | nm << 5 | (fr_eq(q, two) ? 0u : 1u) << 10);
