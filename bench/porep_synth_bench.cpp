@@ -20,10 +20,24 @@
 //        [--threads 1,2,16] [--repeats R] [--paths slow,fast,parallel]
 //        [--spmv auto|compact|plain|on|off]
 //        [--c1 FILE]   (a real C1 JSON instead of a generated one; its proof names the size)
+//        [--compact-cache FILE]  (the compact form loaded from FILE, or recorded and saved there)
+//        [--z-file FILE]  (z saved there after the paths; with --paths none, mapped from there)
+//        [--compact-stats on]  (per block: uses, rows by the plan's forms, long rows' terms)
+//        [--spmv-pieces N] [--spmv-variants V,...] [--spmv-check on]
+// The compact SpMV's variants (fast, fast_nt, csr, csr_nt: spmv_options) and floors (floor_copy:
+// z read and a, b, c written once; floor_write; floor_arith: an xor row's arithmetic on values in
+// L1) run in turn, repeats + 1 times each; best_spmv_compact_V gives each one's least CPU time
+// over the repeats and its ns per row. --spmv-check compares every variant's a, b, c (a digest
+// per piece) with the first's before timing.
 // One JSON line per measurement: op, size, partition, threads, wall_s, cpu_s, peak_rss_mib, rows
 // (constraints, input constraints included).
+#include <fcntl.h>
+#include <immintrin.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -35,6 +49,7 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,6 +61,7 @@
 #include "cuzk/filecoin/synth_inputs.hpp"
 #include "cuzk/r1cs/pce.hpp"
 #include "cuzk/r1cs/pce_compact.hpp"
+#include "cuzk/r1cs/pce_compact_cache.hpp"
 #include "cuzk/r1cs/pce_compact_recorder.hpp"
 #include "cuzk/r1cs/recording_cs.hpp"
 #include "cuzk/r1cs/witness_cs.hpp"
@@ -65,14 +81,27 @@ struct Args {
   int repeats = 1;
   std::string paths = "slow,fast,parallel";
   std::string spmv = "auto";
-  std::string c1;  ///< a C1 JSON file instead of a generated one
+  std::string c1;              ///< a C1 JSON file instead of a generated one
+  std::string compact_cache;   ///< the compact form's cache file (loaded, or recorded and written)
+  bool compact_stats = false;  ///< per block: uses, rows by form, terms (to stderr)
+  /// The SpMV's witness: written here after the paths ran; with --paths none, read from here
+  /// (mapped) instead, so SpMV runs skip synthesis.
+  std::string z_file;
+  /// Compact SpMV: pieces measured (of 2^23 rows; all by default), variants (spmv_options,
+  /// floor_kernel) and whether their outputs are compared first.
+  std::size_t spmv_pieces = SIZE_MAX;
+  std::string spmv_variants = "fast";
+  bool spmv_check = false;
 };
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "porep_synth_bench: %s\nusage: porep_synth_bench [--size 32GiB|64GiB|512MiB|8MiB|"
                "2KiB] [--partition K] [--seed N] [--threads 1,2,16] [--repeats R] "
-               "[--paths slow,fast,parallel] [--spmv auto|compact|plain|on|off] [--c1 FILE]\n",
+               "[--paths slow,fast,parallel] [--spmv auto|compact|plain|on|off] [--c1 FILE] "
+               "[--compact-cache FILE] [--compact-stats on] [--z-file FILE] [--spmv-pieces N] "
+               "[--spmv-variants fast,fast_nt,csr,csr_nt,floor_copy,floor_write,floor_arith] "
+               "[--spmv-check on]\n",
                why);
   std::exit(2);
 }
@@ -105,6 +134,18 @@ Args parse(int argc, char** argv) {
       a.spmv = v;
     } else if (f == "--c1") {
       a.c1 = v;
+    } else if (f == "--compact-cache") {
+      a.compact_cache = v;
+    } else if (f == "--spmv-pieces") {
+      a.spmv_pieces = std::stoul(v);
+    } else if (f == "--spmv-variants") {
+      a.spmv_variants = v;
+    } else if (f == "--spmv-check") {
+      a.spmv_check = v == "1" || v == "on";
+    } else if (f == "--z-file") {
+      a.z_file = v;
+    } else if (f == "--compact-stats") {
+      a.compact_stats = v == "1" || v == "on";
     } else {
       usage(("unknown flag " + f).c_str());
     }
@@ -138,8 +179,79 @@ double peak_rss_mib() {
   return -1;
 }
 
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> out;
+  for (std::size_t p = 0; p <= list.size();) {
+    std::size_t q = list.find(',', p);
+    if (q == std::string::npos) q = list.size();
+    if (q > p) out.push_back(list.substr(p, q - p));
+    p = q + 1;
+  }
+  return out;
+}
+
+// The compact SpMV's variants (CompactSpmvOptions): fast (the defaults), fast_nt (a, b, c with
+// non-temporal stores), csr (long rows through the CSR walk, their slow twin).
+cuzk::CompactSpmvOptions spmv_options(const std::string& v) {
+  if (v == "fast") return {};
+  if (v == "fast_nt") return {.nt_stores = true};
+  if (v == "csr") return {.long_terms = false};
+  if (v == "csr_nt") return {.nt_stores = true, .long_terms = false};
+  usage(("unknown SpMV variant " + v).c_str());
+}
+
+[[gnu::always_inline]] inline void store_nt(Fr* dst, const Fr& v) {
+  auto* d = reinterpret_cast<__m128i*>(dst);
+  _mm_stream_si128(d, _mm_loadu_si128(reinterpret_cast<const __m128i*>(&v)));
+  _mm_stream_si128(d + 1, _mm_loadu_si128(reinterpret_cast<const __m128i*>(&v) + 1));
+}
+
+// The floors of the SpMV of rows [lo, hi) (z: their values, one per row):
+//   floor_copy   memory traffic: z read once, a, b, c written once (non-temporal);
+//   floor_write  a, b, c written once, nothing read;
+//   floor_arith  the arithmetic of an xor row (2x, y, x + y − w: two modular adds and a
+//                subtraction), the most common row (50 % at 32 GiB), on values in L1.
+void floor_kernel(const std::string& v, const Fr* z, Fr* a, Fr* b, Fr* c, std::size_t lo,
+                  std::size_t hi) {
+  if (v == "floor_copy") {
+    for (std::size_t k = lo; k < hi; ++k) {
+      const Fr x = z[k];
+      store_nt(a + k, x);
+      store_nt(b + k, x);
+      store_nt(c + k, x);
+    }
+  } else if (v == "floor_write") {
+    const Fr x = Fr::one();
+    for (std::size_t k = lo; k < hi; ++k) {
+      store_nt(a + k, x);
+      store_nt(b + k, x);
+      store_nt(c + k, x);
+    }
+  } else if (v == "floor_arith") {
+    alignas(64) Fr in[64], out_a[64], out_c[64];
+    for (std::size_t i = 0; i < 64; ++i) in[i] = z[i];
+    for (std::size_t k = lo; k < hi; ++k) {
+      const Fr& x = in[k & 63];
+      const Fr& y = in[(k + 7) & 63];
+      const Fr& w = in[(k + 13) & 63];
+      cuzk::mont_x86::add4<Fr::kModulus>(out_a[k & 63].l, x.l, x.l);
+      cuzk::mont_x86::add4<Fr::kModulus>(out_c[k & 63].l, x.l, y.l);
+      cuzk::mont_x86::sub4<Fr::kModulus>(out_c[k & 63].l, out_c[k & 63].l, w.l);
+    }
+    a[lo] = out_a[0];
+    c[lo] = out_c[0];
+    for (std::size_t i = 1; i < 64; ++i) {
+      cuzk::mont_x86::add4<Fr::kModulus>(a[lo].l, a[lo].l, out_a[i].l);
+      cuzk::mont_x86::add4<Fr::kModulus>(c[lo].l, c[lo].l, out_c[i].l);
+    }
+  } else {
+    usage(("unknown SpMV variant " + v).c_str());
+  }
+  _mm_sfence();
+}
+
 // A 64-bit digest of z (order-sensitive), to compare paths without holding two witnesses.
-std::uint64_t digest(const std::vector<Fr>& z) {
+std::uint64_t digest(std::span<const Fr> z) {
   std::uint64_t h = 0x9e3779b97f4a7c15ull;
   static_assert(sizeof(Fr) == 32);
   for (const Fr& x : z) {
@@ -170,6 +282,76 @@ struct Measure {
         "\"cpu_s\": %.3f, \"peak_rss_mib\": %.0f, \"rows\": %" PRIu64 "%s}\n",
         op, a.size.c_str(), a.partition, threads, wall, cpu, peak_rss_mib(), rows, extra);
     std::fflush(stdout);
+  }
+};
+
+// Per block of the compact form, the rows the circuit evaluates through it (uses × rows), by
+// the plan's row forms, heaviest first (stderr): where the SpMV's time goes.
+void print_compact_stats(const cuzk::CompactR1cs& form) {
+  std::vector<std::uint64_t> uses(form.blocks.size(), 0);
+  for (const cuzk::CompactSegment& s : form.segments) ++uses[s.block];
+  std::vector<std::size_t> order(form.blocks.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return uses[x] * form.blocks[x].rows() > uses[y] * form.blocks[y].rows();
+  });
+  std::uint64_t total[5] = {};
+  for (std::size_t i : order) {
+    const cuzk::CompactBlock& b = form.blocks[i];
+    const std::uint64_t* f = b.plan.rows_by_form;
+    for (int k = 0; k < 5; ++k) total[k] += uses[i] * f[k];
+    std::uint64_t long_terms = 0, long_general = 0;
+    for (std::size_t blk = 0; blk + 1 < b.plan.long_off.size(); ++blk)
+      for (std::uint64_t e = b.plan.long_off[blk]; e < b.plan.long_off[blk + 1]; ++e) {
+        const std::size_t k = blk * cuzk::SparseMatrix::kBlockRows + b.plan.long_[e];
+        for (const cuzk::SparseMatrix* x : {&b.m.a, &b.m.b, &b.m.c})
+          x->for_each_term(k, [&](std::uint32_t, const Fr& q) {
+            ++long_terms;
+            long_general += !cuzk::fr_is_one(q) && !cuzk::fr_is_minus_one(q);
+          });
+      }
+    std::fprintf(stderr, "  long rows' terms %" PRIu64 " (general %" PRIu64 ") of nnz %zu\n",
+                 long_terms, long_general, b.m.a.nnz() + b.m.b.nnz() + b.m.c.nnz());
+    std::fprintf(
+        stderr,
+        "block %3zu: uses %7" PRIu64 " rows %6" PRIu64
+        " (%.1f%% of all) locals %6u "
+        "slots %5u nnz/row %.2f %.2f %.2f | boolean %" PRIu64 " xor %" PRIu64 " mul %" PRIu64
+        " linear %" PRIu64 " (flat %zu) long %" PRIu64 "\n",
+        i, uses[i], b.rows(),
+        100.0 * static_cast<double>(uses[i] * b.rows()) / static_cast<double>(form.num_constraints),
+        b.locals, b.slots, static_cast<double>(b.m.a.nnz()) / static_cast<double>(b.rows()),
+        static_cast<double>(b.m.b.nnz()) / static_cast<double>(b.rows()),
+        static_cast<double>(b.m.c.nnz()) / static_cast<double>(b.rows()), f[0], f[1], f[2], f[3],
+        b.plan.lin_rows.size(), f[4]);
+  }
+  std::fprintf(stderr,
+               "all rows: boolean %" PRIu64 " xor %" PRIu64 " mul %" PRIu64 " linear %" PRIu64
+               " long %" PRIu64 "\n",
+               total[0], total[1], total[2], total[3], total[4]);
+}
+
+// A file mapped read-only, every page read in at open (MAP_POPULATE).
+struct MappedFile {
+  void* data = nullptr;
+  std::size_t size = 0;
+  bool open(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0) return false;
+    struct stat st {};
+    if (fstat(fd, &st) != 0) {
+      ::close(fd);
+      return false;
+    }
+    size = static_cast<std::size_t>(st.st_size);
+    void* p = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    ::close(fd);
+    if (p == MAP_FAILED) return false;
+    data = p;
+    return true;
+  }
+  ~MappedFile() {
+    if (data != nullptr) munmap(data, size);
   }
 };
 
@@ -288,22 +470,55 @@ int main(int argc, char** argv) {
     }
   }
 
+  // The SpMV's witness: the last path's, or one saved by an earlier run.
+  std::span<const Fr> zs = z;
+  MappedFile mapped;
+  if (!args.z_file.empty()) {
+    if (!z.empty()) {
+      std::ofstream out(args.z_file, std::ios::binary | std::ios::trunc);
+      out.write(reinterpret_cast<const char*>(z.data()),
+                static_cast<std::streamsize>(z.size() * sizeof(Fr)));
+      if (!out.good()) usage(("cannot write " + args.z_file).c_str());
+    } else {
+      Measure m;
+      if (!mapped.open(args.z_file)) usage(("cannot map " + args.z_file).c_str());
+      zs = std::span(reinterpret_cast<const Fr*>(mapped.data), mapped.size / sizeof(Fr));
+      rows = layout.num_constraints;
+      m.report("map_z", args, 1, rows);
+    }
+  }
+
   // A·w, B·w, C·w over the compact form (pce_compact.hpp: ≈ 77 MB at 32 GiB), in pieces of at
   // most 2^23 rows (a, b, c: 0.8 GB, not 12.5 GB), as a prover streams them out.
   const bool compact = args.spmv == "auto" || args.spmv == "compact" || args.spmv == "on";
-  if (compact && !z.empty()) {
+  if (compact && !zs.empty()) {
     cuzk::CompactR1cs form;
     {
       Measure m;
-      cf::PorepCircuit blank(shape);
-      auto r = cuzk::record_compact(blank);
-      if (!r) return fail(r.status(), "record_compact");
-      form = std::move(*r);
+      auto build = [&]() -> cuzk::Result<cuzk::CompactR1cs> {
+        cf::PorepCircuit blank(shape);
+        return cuzk::record_compact(blank);
+      };
+      bool from_cache = false;
+      if (args.compact_cache.empty()) {
+        auto r = build();
+        if (!r) return fail(r.status(), "record_compact");
+        form = std::move(*r);
+      } else {
+        auto r = cuzk::load_or_build_compact(
+            args.compact_cache,
+            cuzk::compact_circuit_key("porep_synth_bench " + std::string(proof->name)), build);
+        if (!r) return fail(r.status(), "record_compact");
+        form = std::move(r->compact);
+        from_cache = r->from_cache;
+      }
       char extra[64];
       std::snprintf(extra, sizeof extra, ", \"compact_mb\": %.1f",
                     static_cast<double>(form.memory_bytes()) / 1e6);
-      m.report("record_compact", args, 1, form.num_constraints, extra);
+      m.report(from_cache ? "load_compact" : "record_compact", args, 1, form.num_constraints,
+               extra);
     }
+    if (args.compact_stats) print_compact_stats(form);
     constexpr std::size_t kPieceRows = std::size_t{1} << 23;
     std::vector<std::size_t> cuts = {0};
     for (std::size_t s = 0; s < form.segments.size(); ++s)
@@ -313,26 +528,82 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i + 1 < cuts.size(); ++i)
       widest = std::max<std::size_t>(widest, form.row_begin[cuts[i + 1]] - form.row_begin[cuts[i]]);
     std::vector<Fr> a(widest), b(widest), c(widest);
+    const std::size_t pieces = std::min(args.spmv_pieces, cuts.size() - 1);
+    const std::uint64_t measured_rows = form.row_begin[cuts[pieces]];
+    const std::vector<std::string> variants = split(args.spmv_variants);
+    auto run_piece = [&](const std::string& v, cuzk::ThreadPool& pool,
+                         std::size_t i) -> cuzk::Status {
+      const std::size_t n = form.row_begin[cuts[i + 1]] - form.row_begin[cuts[i]];
+      const std::span<Fr> pa = std::span(a).first(n), pb = std::span(b).first(n),
+                          pc = std::span(c).first(n);
+      if (v.rfind("floor", 0) == 0) {
+        // One piece's memory traffic and nothing else: z's values of its rows (one aux value
+        // per row at 32 GiB, read in order), a, b, c written once with non-temporal stores.
+        const std::size_t z0 =
+            std::min<std::size_t>(form.num_inputs + form.row_begin[cuts[i]], zs.size() - n);
+        pool.parallel_for(n, [&](std::size_t lo, std::size_t hi) {
+          floor_kernel(v, zs.data() + z0, pa.data(), pb.data(), pc.data(), lo, hi);
+        });
+        return {};
+      }
+      return cuzk::pce_compact_evaluate_segments(pool, form, zs, cuts[i], cuts[i + 1], pa, pb, pc,
+                                                 spmv_options(v));
+    };
+    if (args.spmv_check) {
+      // Every variant's a, b, c against the first's, piece by piece (outside the timings).
+      cuzk::ThreadPool pool(args.threads.back());
+      for (std::size_t i = 0; i < pieces; ++i) {
+        const std::size_t n = form.row_begin[cuts[i + 1]] - form.row_begin[cuts[i]];
+        std::uint64_t want = 0;
+        for (std::size_t j = 0; j < variants.size(); ++j) {
+          if (variants[j].rfind("floor", 0) == 0) continue;
+          auto st = run_piece(variants[j], pool, i);
+          if (!st.ok()) return fail(st, "pce_compact_evaluate_segments");
+          const std::uint64_t d = digest(std::span<const Fr>(a).first(n)) ^
+                                  std::rotl(digest(std::span<const Fr>(b).first(n)), 21) ^
+                                  std::rotl(digest(std::span<const Fr>(c).first(n)), 42);
+          if (j == 0) want = d;
+          if (d != want) {
+            std::fprintf(stderr,
+                         "porep_synth_bench: spmv variant %s differs from %s in piece %zu\n",
+                         variants[j].c_str(), variants[0].c_str(), i);
+            return 1;
+          }
+        }
+      }
+      std::fprintf(stderr, "spmv check: %zu variants equal on %zu pieces\n", variants.size(),
+                   pieces);
+    }
     for (std::size_t t : args.threads) {
       cuzk::ThreadPool pool(t);
+      std::vector<double> best(variants.size(), 1e30);
+      // Variants in turn, so a shared machine's load falls on each alike; the best of the runs.
       for (int rep = 0; rep <= args.repeats; ++rep) {
-        Measure m;
-        for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
-          const std::size_t n = form.row_begin[cuts[i + 1]] - form.row_begin[cuts[i]];
-          auto st = cuzk::pce_compact_evaluate_segments(
-              pool, form, z, cuts[i], cuts[i + 1], std::span(a).first(n), std::span(b).first(n),
-              std::span(c).first(n));
-          if (!st.ok()) return fail(st, "pce_compact_evaluate_segments");
+        for (std::size_t j = 0; j < variants.size(); ++j) {
+          Measure m;
+          for (std::size_t i = 0; i < pieces; ++i) {
+            auto st = run_piece(variants[j], pool, i);
+            if (!st.ok()) return fail(st, "pce_compact_evaluate_segments");
+          }
+          const double cpu = cpu_seconds() - m.c0;
+          if (rep > 0) best[j] = std::min(best[j], cpu);
+          const std::string op = "spmv_compact_" + variants[j] + (rep == 0 ? "_first" : "");
+          m.report(op.c_str(), args, t, measured_rows);
         }
-        m.report(rep == 0 ? "spmv_compact_first" : "spmv_compact", args, t, form.num_constraints);
       }
+      for (std::size_t j = 0; j < variants.size() && args.repeats > 0; ++j)
+        std::printf(
+            "{\"op\": \"best_spmv_compact_%s\", \"threads\": %zu, \"cpu_s\": %.3f, "
+            "\"ns_per_row_cpu\": %.2f, \"rows\": %" PRIu64 "}\n",
+            variants[j].c_str(), t, best[j], 1e9 * best[j] / static_cast<double>(measured_rows),
+            measured_rows);
     }
   }
 
   // A·w, B·w, C·w over the plain matrices where they fit this machine (≈ 30 GB at 32 GiB).
   const bool spmv = args.spmv == "plain" || args.spmv == "on" ||
                     (args.spmv == "auto" && shape.nodes <= (1u << 24));
-  if (spmv && !z.empty()) {
+  if (spmv && !zs.empty()) {
     cuzk::R1csMatrices matrices;
     {
       Measure m;
@@ -353,7 +624,7 @@ int main(int argc, char** argv) {
       cuzk::ThreadPool pool(t);
       for (int rep = 0; rep <= args.repeats; ++rep) {
         Measure m;
-        auto st = cuzk::pce_evaluate_into(pool, matrices, z, a, b, c, {.plan = &plan});
+        auto st = cuzk::pce_evaluate_into(pool, matrices, zs, a, b, c, {.plan = &plan});
         if (!st.ok()) return fail(st, "pce_evaluate_into");
         m.report(rep == 0 ? "spmv_first" : "spmv", args, t, n);
       }

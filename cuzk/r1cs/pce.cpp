@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 #include <thread>
+#include <unordered_map>
 
 #include "cuzk/r1cs/witness_cs.hpp"
 
@@ -210,6 +211,9 @@ void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::s
 // n2− << 20 | nf << 25; hdr == 1 (a single +1 term) is a copy. The columns are contiguous so the
 // next row's witness values can be prefetched with one short loop.
 constexpr std::uint32_t kBooleanWords = 4, kXorWords = 4, kMulWords = 4;
+// A linear part's header with this bit: np | nm << 5 | (1 for −2) << 10, columns the ±1 terms'
+// then w's, no coefficient word: ±2·w plus at most three ±1 terms.
+constexpr std::uint32_t kDoubleTerm = 1u << 31;
 
 // A 320-bit accumulator in five registers (asm with register operands: the carry intrinsics take
 // addresses, which kept the accumulators on the stack).
@@ -376,6 +380,23 @@ template <bool kBool>
     out = z[*c++];
     return;
   }
+  if (h & kDoubleTerm) {
+    // ±2·w and at most three ±1 terms (SHA-256's majority rows): w + w, then modular adds.
+    const std::uint32_t np = h & 31, nm = (h >> 5) & 31;
+    const Fr& w = z[c[np + nm]];
+    Fr acc = w;
+    acc_add(acc, w);
+    if ((h >> 10) & 1) {
+      Fr neg = Fr::zero();
+      acc_sub(neg, acc);
+      acc = neg;
+    }
+    for (std::uint32_t i = 0; i < np; ++i) acc_add(acc, z[c[i]]);
+    for (std::uint32_t i = np; i < np + nm; ++i) acc_sub(acc, z[c[i]]);
+    c += np + nm + 1;
+    out = acc;
+    return;
+  }
   if (h <= (3u | 3u << 5) && (h & 31) + (h >> 5) <= 3) {
     // At most three ±1 terms (SHA-256's choice and majority rows): modular adds cost less
     // than the wide sums' reduction.
@@ -534,13 +555,111 @@ void eval_linear_scatter(const PcePlan& P, const R1csMatrices& m, const Fr* z, s
   }
 }
 
+// The long rows' header: per matrix np, nm, then the ±2^e terms' counts per sign and 64-bit limb
+// of 2^e (limb-major: +limb 0..3, −limb 0..3), then nf; kBigPart words per matrix.
+constexpr std::uint32_t kBigPart = 11, kBigHeader = 2 + 3 * kBigPart;
+
+// Adds Σ bit·2^(e mod 64) over |n| terms (column, e) to the 128-bit (lo, hi), the bit being
+// v ≠ 0; a v that is neither 0 nor 1 (Montgomery R) sets bits of |bad|. No branch on the value.
+[[gnu::always_inline]] inline void big_bits(const std::uint32_t*& t, std::uint32_t n, const Fr* z,
+                                            std::uint64_t& lo, std::uint64_t& hi,
+                                            std::uint64_t& bad) {
+  constexpr Fr::Repr kOne = Fr::one().l;
+  for (std::uint32_t i = 0; i < n; ++i, t += 2) {
+    const Fr& v = z[t[0]];
+    const std::uint64_t bit = v.l[0] != 0;
+    const std::uint64_t m = 0 - bit;
+    bad |= (v.l[0] ^ (kOne[0] & m)) | (v.l[1] ^ (kOne[1] & m)) | (v.l[2] ^ (kOne[2] & m)) |
+           (v.l[3] ^ (kOne[3] & m));
+    __asm__("addq %[x], %[lo]\n\tadcq $0, %[hi]"
+            : [lo] "+r"(lo), [hi] "+r"(hi)
+            : [x] "r"(bit << (t[1] & 63))
+            : "cc");
+  }
+}
+
+// 2^256 mod r in Montgomery form.
+const Fr kTwo256 = [] {
+  Fr t = Fr::one();
+  for (int i = 0; i < 256; ++i) t = t + t;
+  return t;
+}();
+
+// The field element of the integer s[0] + s[1]·2^64 + … + s[4]·2^256: the low 256 bits reduced
+// by at most two subtractions of r (2^256 < 3r), one product with R^2 each for them and s[4].
+Fr integer_to_fr(const std::uint64_t s[5]) {
+  Fr::Repr low = {s[0], s[1], s[2], s[3]};
+  const Fr::Repr& r = Fr::kModulus;
+  for (int i = 0; i < 2; ++i) {
+    bool ge = true;
+    for (int k = 3; k >= 0; --k) {
+      if (low[k] != r[k]) {
+        ge = low[k] > r[k];
+        break;
+      }
+    }
+    if (!ge) break;
+    unsigned char borrow = 0;
+    for (int k = 0; k < 4; ++k) {
+      const unsigned __int128 d =
+          static_cast<unsigned __int128>(low[k]) - r[k] - static_cast<unsigned>(borrow);
+      low[k] = static_cast<std::uint64_t>(d);
+      borrow = static_cast<unsigned char>((d >> 64) != 0);
+    }
+  }
+  Fr out = Fr::from_canonical_unchecked(low);
+  if (s[4] != 0) out += Fr::from_u64(s[4]) * kTwo256;
+  return out;
+}
+
+// One matrix's part of a long row (PcePlan::big): counts |h| (kBigPart words), terms from |t|
+// (advanced). ±1 terms modular adds; ±2^e terms integer sums per sign and limb (big_bits) made
+// into field elements once per part; the rest through acc_general (0 skipped, 1 an add, else a
+// product).
+[[gnu::always_inline]] inline Fr big_part(const std::uint32_t* h, const std::uint32_t*& t,
+                                          const Fr* z, const Fr* coeffs, std::uint64_t& bad) {
+  Fr acc = Fr::zero();
+  for (std::uint32_t i = 0; i < h[0]; ++i) acc_add(acc, z[*t++]);
+  for (std::uint32_t i = 0; i < h[1]; ++i) acc_sub(acc, z[*t++]);
+  for (int sign = 0; sign < 2; ++sign) {
+    // Σ over limbs k of (lo_k + hi_k·2^64)·2^(64k), each lo_k, hi_k < 2^64 (fewer than 2^32
+    // terms): at most 2^256·2^33, so five words with carries.
+    std::uint64_t sum[5] = {0, 0, 0, 0, 0};
+    bool any = false;
+    for (int k = 0; k < 4; ++k) {
+      const std::uint32_t n = h[2 + 4 * sign + k];
+      if (n == 0) continue;
+      std::uint64_t lo = 0, hi = 0;
+      big_bits(t, n, z, lo, hi, bad);
+      unsigned __int128 c = static_cast<unsigned __int128>(sum[k]) + lo;
+      sum[k] = static_cast<std::uint64_t>(c);
+      c = (c >> 64) + sum[k + 1] + hi;
+      sum[k + 1] = static_cast<std::uint64_t>(c);
+      for (int j = k + 2; j < 5 && (c >> 64) != 0; ++j) {
+        c = (c >> 64) + sum[j];
+        sum[j] = static_cast<std::uint64_t>(c);
+      }
+      any = true;
+    }
+    if (!any) continue;
+    const Fr v = integer_to_fr(sum);
+    if (sign == 0) {
+      acc_add(acc, v);
+    } else {
+      acc_sub(acc, v);
+    }
+  }
+  for (std::uint32_t i = 0; i < h[10]; ++i, t += 2) acc_general<true>(acc, coeffs[t[1]], z[t[0]]);
+  return acc;
+}
+
 // Blocks between the far columns' prefetch and their use (≈ 3 µs at 2^20: one block is enough
 // for a miss to memory; two leave room for the page walk).
 constexpr std::size_t kFarAhead = 2;
 
 template <bool kBool, bool kNt>
 void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c,
-                      std::size_t blo, std::size_t bhi) {
+                      std::size_t blo, std::size_t bhi, bool long_terms) {
   constexpr std::size_t kRows = SparseMatrix::kBlockRows;
   // Non-temporal stores go through a per-block buffer (rows are written out of order; streamed in
   // order afterwards, whole lines); plain stores go to a, b, c directly.
@@ -630,7 +749,30 @@ void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* 
         }
       }
     }
-    for (std::uint64_t e = P.long_off[blk], end = P.long_off[blk + 1]; e < end; ++e) {
+    const bool big = kBool && long_terms;
+    if (big) {
+      for (std::uint64_t e = P.big_off[blk]; e < P.big_off[blk + 1];) {
+        const std::uint32_t* w = P.big.data() + e;
+        e += w[1];
+        const std::uint32_t r = w[0];
+        const std::uint32_t* hdr = w + 2;
+        const std::uint32_t* t = w + kBigHeader;
+        std::uint64_t bad = 0;
+        sa[r] = big_part(hdr, t, z, m.a.coeffs.data(), bad);
+        sb[r] = big_part(hdr + kBigPart, t, z, m.b.coeffs.data(), bad);
+        sc[r] = big_part(hdr + 2 * kBigPart, t, z, m.c.coeffs.data(), bad);
+        if (bad != 0) [[unlikely]] {
+          // A ±2^e term's value is not a bit: this row exactly, through the CSR.
+          const std::size_t k = lo + r;
+          std::uint64_t ga = m.a.general_offset(k), gb = m.b.general_offset(k),
+                        gc = m.c.general_offset(k);
+          sa[r] = row_dot<kBool>(m.a, k, z, ga);
+          sb[r] = row_dot<kBool>(m.b, k, z, gb);
+          sc[r] = row_dot<kBool>(m.c, k, z, gc);
+        }
+      }
+    }
+    for (std::uint64_t e = P.long_off[blk], end = P.long_off[blk + 1]; e < end && !big; ++e) {
       const std::uint32_t r = P.long_[e];
       const std::size_t k = lo + r;
       std::uint64_t ga = m.a.general_offset(k), gb = m.b.general_offset(k),
@@ -695,13 +837,13 @@ void eval_range(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::si
   if (opt.plan != nullptr) {
     switch ((opt.boolean_fast_path ? 2u : 0u) | (nt ? 1u : 0u)) {
       case 0:
-        return eval_plan_blocks<false, false>(*opt.plan, m, z, a, b, c, blo, bhi);
+        return eval_plan_blocks<false, false>(*opt.plan, m, z, a, b, c, blo, bhi, opt.long_terms);
       case 1:
-        return eval_plan_blocks<false, true>(*opt.plan, m, z, a, b, c, blo, bhi);
+        return eval_plan_blocks<false, true>(*opt.plan, m, z, a, b, c, blo, bhi, opt.long_terms);
       case 2:
-        return eval_plan_blocks<true, false>(*opt.plan, m, z, a, b, c, blo, bhi);
+        return eval_plan_blocks<true, false>(*opt.plan, m, z, a, b, c, blo, bhi, opt.long_terms);
       default:
-        return eval_plan_blocks<true, true>(*opt.plan, m, z, a, b, c, blo, bhi);
+        return eval_plan_blocks<true, true>(*opt.plan, m, z, a, b, c, blo, bhi, opt.long_terms);
     }
   }
   const unsigned sel =
@@ -768,6 +910,15 @@ struct RowView {
 };
 
 bool is_two(const Fr& k) { return fr_eq(k, Fr::one() + Fr::one()); }
+
+struct FrEqKey {
+  bool operator()(const Fr& a, const Fr& b) const { return fr_eq(a, b); }
+};
+struct FrHashKey {
+  std::size_t operator()(const Fr& f) const {
+    return static_cast<std::size_t>(f.l[0] ^ (f.l[1] * 0x9e3779b97f4a7c15ULL) ^ (f.l[3] << 7));
+  }
+};
 
 // Row k of the three matrices with running general offsets (advanced past the row).
 struct Rows {
@@ -839,7 +990,8 @@ PcePlan pce_plan(const R1csMatrices& m) {
     return p;  // malformed: check_plan rejects it
   const std::size_t blocks = (rows + SparseMatrix::kBlockRows - 1) / SparseMatrix::kBlockRows;
   const std::vector<std::uint64_t> bits = pce_bit_columns(m);
-  for (auto* v : {&p.boolean_off, &p.xor_off, &p.mul_off, &p.linear_off, &p.long_off, &p.far_off})
+  for (auto* v :
+       {&p.boolean_off, &p.xor_off, &p.mul_off, &p.linear_off, &p.long_off, &p.big_off, &p.far_off})
     v->reserve(blocks + 1);
   auto plus = [](const RowView& v, std::uint64_t i) { return v.kind(i) == CoeffKind::plus_one; };
   auto minus = [](const RowView& v, std::uint64_t i) { return v.kind(i) == CoeffKind::minus_one; };
@@ -861,6 +1013,7 @@ PcePlan pce_plan(const R1csMatrices& m) {
   const std::vector<int> pow2[3] = {pow2_of(m.a), pow2_of(m.b), pow2_of(m.c)};
   // Linear encoding of one matrix's row (|t|: 0 A, 1 B, 2 C), or false when its sums could
   // pass 16 r (a power-of-two term adds up to 3 r).
+  bool allow_double = true;  // kDoubleTerm parts (short rows only)
   auto linear = [&](const RowView& v, int t, std::vector<std::uint32_t>& hdr,
                     std::vector<std::uint32_t>& cols, std::vector<std::uint32_t>& ks) {
     // Per general term: 0 bit column, 1 +2^e, 2 −2^e, 3 other.
@@ -887,6 +1040,24 @@ PcePlan pce_plan(const R1csMatrices& m) {
     if (np + n[0] + 3 * n[1] + n[3] > PcePlan::kMaxLinearTerms ||
         nm + 3 * n[2] > PcePlan::kMaxLinearTerms)
       return false;
+    if (allow_double && np + nm <= 3 && n[0] + n[1] + n[2] + n[3] == 1) {
+      // At most three ±1 terms and one ±2·w (SHA-256's majority rows, x·(y + z − 2w)): a short
+      // part (kDoubleTerm), w + w and modular adds.
+      for (std::uint64_t i = 0; i < v.size(); ++i) {
+        if (v.kind(i) != CoeffKind::general) continue;
+        const Fr& q = v.s->coeffs[v.s->gen_idx[v.g]];  // the part's one general term
+        const Fr two = Fr::one() + Fr::one();
+        if (fr_eq(q, two) || fr_eq(q, Fr::zero() - two)) {
+          hdr.push_back(kDoubleTerm | np | nm << 5 | (fr_eq(q, two) ? 0u : 1u) << 10);
+          for (std::uint64_t j = 0; j < v.size(); ++j)
+            if (plus(v, j)) cols.push_back(v.col(j));
+          for (std::uint64_t j = 0; j < v.size(); ++j)
+            if (minus(v, j)) cols.push_back(v.col(j));
+          cols.push_back(v.col(i));
+          return true;
+        }
+      }
+    }
     hdr.push_back(np | nm << 5 | n[0] << 10 | n[1] << 15 | n[2] << 20 | n[3] << 25);
     for (std::uint64_t i = 0; i < v.size(); ++i)
       if (plus(v, i)) cols.push_back(v.col(i));
@@ -965,12 +1136,63 @@ PcePlan pce_plan(const R1csMatrices& m) {
     p.mul_off.push_back(p.mul.size());
     p.linear_off.push_back(p.linear.size());
     p.long_off.push_back(p.long_.size());
+    p.big_off.push_back(p.big.size());
     p.lin_off.push_back(p.lin_rows.size());
     p.unit_off.push_back(p.unit.size());
     p.bit_off.push_back(p.bit.size());
     p.pow_off.push_back(p.pow.size());
     p.gen_off.push_back(p.gen.size());
     p.far_off.push_back(p.far.size());
+  };
+  // Per coefficient of each matrix: e for 2^e, −e for −2^e (1 ≤ e ≤ 254), else 0 (long rows).
+  auto pow2_wide_of = [](const SparseMatrix& s) {
+    std::vector<int> e(s.coeffs.size(), 0);
+    std::unordered_map<Fr, int, FrHashKey, FrEqKey> index;
+    for (std::size_t i = 0; i < s.coeffs.size(); ++i)
+      index.emplace(s.coeffs[i], static_cast<int>(i));
+    Fr p = Fr::one();
+    for (int k = 1; k <= 254; ++k) {
+      p = p + p;
+      if (auto it = index.find(p); it != index.end()) e[static_cast<std::size_t>(it->second)] = k;
+      if (auto it = index.find(Fr::zero() - p); it != index.end())
+        e[static_cast<std::size_t>(it->second)] = -k;
+    }
+    return e;
+  };
+  std::vector<int> pow2_wide[3];
+  // A long row as term lists by kind (PcePlan::big).
+  auto add_big_row = [&](const Rows& r, std::uint32_t ri) {
+    if (pow2_wide[0].empty() && pow2_wide[1].empty() && pow2_wide[2].empty())
+      for (int t = 0; t < 3; ++t)
+        pow2_wide[t] = pow2_wide_of(*(t == 0 ? &m.a : t == 1 ? &m.b : &m.c));
+    const std::size_t at = p.big.size();
+    p.big.insert(p.big.end(), kBigHeader, 0);
+    p.big[at] = ri;
+    const RowView* parts[3] = {&r.a, &r.b, &r.c};
+    for (int t = 0; t < 3; ++t) {
+      const RowView& v = *parts[t];
+      const std::size_t h = at + 2 + kBigPart * t;
+      for (std::uint64_t i = 0; i < v.size(); ++i)
+        if (plus(v, i)) p.big.push_back(v.col(i)), ++p.big[h];
+      for (std::uint64_t i = 0; i < v.size(); ++i)
+        if (minus(v, i)) p.big.push_back(v.col(i)), ++p.big[h + 1];
+      // ±2^e terms by sign and limb of 2^e (at most 2^32 a row, so every limb's sum fits 128
+      // bits), then the rest (class 8).
+      for (int want = 0; want <= 8; ++want) {
+        std::uint64_t g = v.g;
+        for (std::uint64_t i = 0; i < v.size(); ++i) {
+          if (v.kind(i) != CoeffKind::general) continue;
+          const std::uint32_t ci = v.s->gen_idx[g++];
+          const int e = pow2_wide[t][ci];
+          const int cls = e == 0 ? 8 : (e < 0 ? 4 : 0) + (e < 0 ? -e : e) / 64;
+          if (cls != want) continue;
+          p.big.insert(p.big.end(),
+                       {v.col(i), cls == 8 ? ci : static_cast<std::uint32_t>(e < 0 ? -e : e)});
+          ++p.big[h + 2 + static_cast<std::size_t>(cls)];
+        }
+      }
+    }
+    p.big[at + 1] = static_cast<std::uint32_t>(p.big.size() - at);
   };
   std::vector<std::uint32_t> block_cols;
   for (std::size_t blk = 0; blk < blocks; ++blk) {
@@ -1006,7 +1228,7 @@ PcePlan pce_plan(const R1csMatrices& m) {
           // Rows whose every part is a copy or at most three ±1 terms run row by row with
           // modular adds (SHA-256's choice and majority rows); the others as flat term lists.
           auto short_part = [](std::uint32_t h) {
-            return h <= (3u | 3u << 5) && (h & 31) + (h >> 5) <= 3;
+            return (h & kDoubleTerm) != 0 || (h <= (3u | 3u << 5) && (h & 31) + (h >> 5) <= 3);
           };
           if (short_part(hdr[0]) && short_part(hdr[1]) && short_part(hdr[2])) {
             const auto words = static_cast<std::uint32_t>(4 + cols.size() + ks.size());
@@ -1014,11 +1236,21 @@ PcePlan pce_plan(const R1csMatrices& m) {
             p.linear.insert(p.linear.end(), hdr.begin(), hdr.end());
             p.linear.insert(p.linear.end(), cols.begin(), cols.end());
           } else {
+            // Flat term lists take the plain encoding (no kDoubleTerm part): encode again.
+            hdr.clear();
+            cols.clear();
+            ks.clear();
+            allow_double = false;
+            linear(r.a, 0, hdr, cols, ks);
+            linear(r.b, 1, hdr, cols, ks);
+            linear(r.c, 2, hdr, cols, ks);
+            allow_double = true;
             add_scatter_row(ri);
           }
           ++p.rows_by_form[3];
         } else {
           p.long_.push_back(ri);
+          add_big_row(r, ri);
           ++p.rows_by_form[4];
         }
       }
@@ -1043,11 +1275,11 @@ PcePlan pce_plan(const R1csMatrices& m) {
 
 std::size_t PcePlan::memory_bytes() const {
   std::size_t n = 0;
-  for (const auto* v : {&boolean_off, &xor_off, &mul_off, &linear_off, &long_off, &lin_off,
-                        &unit_off, &bit_off, &pow_off, &gen_off, &far_off})
+  for (const auto* v : {&boolean_off, &xor_off, &mul_off, &linear_off, &long_off, &big_off,
+                        &lin_off, &unit_off, &bit_off, &pow_off, &gen_off, &far_off})
     n += v->size() * 8;
   for (const auto* v :
-       {&boolean, &xor_, &mul, &linear, &long_, &lin_rows, &unit, &bit, &pow, &gen, &far})
+       {&boolean, &xor_, &mul, &linear, &long_, &big, &lin_rows, &unit, &bit, &pow, &gen, &far})
     n += v->size() * 4;
   return n;
 }

@@ -30,6 +30,9 @@ struct PceOptions {
   /// entry kinds) evaluated by straight-line code chosen once per row; off: every row through
   /// the per-matrix kind loops. Same results either way.
   bool row_shapes = true;
+  /// With a plan and the boolean fast path: long rows as term lists by kind (PcePlan::big);
+  /// off: through the CSR walk. Same results either way.
+  bool long_terms = true;
   std::size_t min_rows_per_task = 2048;
   /// From this many constraints on, a, b, c are written with non-temporal stores: at that size
   /// they no longer fit the caches, and a normal store would first read every line it writes.
@@ -52,15 +55,17 @@ struct PceOptions {
 ///   xor      A = [2·x], B = [+1 y], C = [+1 x, +1 y, −1 w]   → z[x] + z[x], z[y], z[x] + z[y] − z[w]
 ///   mul      A = [+1 x], B = [+1 y], C = [+1 w]              → copies
 ///   linear   any other row whose sums stay below 16 r per matrix and sign (≤ 16 positive terms,
-///            ≤ 16 −1 terms, a ±2^e term counting 3): rows whose parts are copies or at most three
-///            ±1 terms row by row with modular adds; the others as flat per-block term lists by
+///            ≤ 16 −1 terms, a ±2^e term counting 3): rows whose parts are copies, at most three
+///            ±1 terms, or ±2·w and at most three ±1 terms (SHA-256's majority rows) row by row
+///            with modular adds; the others as flat per-block term lists by
 ///            kind, each term added without reduction into a 320-bit slot per (row, matrix, sign),
 ///            one reduction per output (a 64-entry table of h·2^254 mod r and one conditional
 ///            subtraction). A general coefficient on a column expected to hold a bit adds the
 ///            coefficient masked by the value (no branch, no multiplication); the value is checked
 ///            to be 0 or 1 on the way, and rows whose check fails are evaluated again exactly.
 ///            ±2^e on other columns: a shift and a Barrett step instead of a Montgomery product.
-///   long     the rest: the CSR row walk.
+///   long     the rest: term lists by kind (|big|: ±2^e terms summed as integers, SHA-256's
+///            packed additions) with the boolean fast path and long_terms, else the CSR row walk.
 /// "Expected to hold a bit" is a property of the topology: a column with a boolean constraint
 /// (ONE − x)·x = 0, or the output of an xor or product of such columns (pce_bit_columns). It
 /// only decides which code runs: every witness value is checked where the fast code assumes it.
@@ -76,6 +81,18 @@ struct PcePlan {
   /// pce.cpp): rows, then terms by kind. The shorter ones are in |linear|, row by row.
   std::vector<std::uint64_t> lin_off, unit_off, bit_off, pow_off, gen_off;
   std::vector<std::uint32_t> lin_rows, unit, bit, pow, gen;
+  /// The long rows again, as term lists by kind (used with the boolean fast path and
+  /// PceOptions::long_terms; |long_| stays the CSR twin): per row [r, words, then per matrix
+  /// np, nm, the ±2^e terms' counts by sign and 64-bit limb of 2^e (+0..3, −0..3), nf], then per
+  /// matrix its +1 columns, −1 columns, (column, e) of its ±2^e terms and (column, coefficient
+  /// index) of the others. ±2^e terms (1 ≤ e ≤ 254: SHA-256's packed additions, Σ 2^e·bit over
+  /// ~1000 terms a row, 20 % of its non-zeros) are summed as integers per limb, each value checked
+  /// to be 0 or 1 (Montgomery R) and its bit shifted in, no branch; a few Montgomery products
+  /// per sum make it a field element. A row whose check fails is evaluated again through the CSR.
+  /// Memory: 8 bytes per long-row term, beside the CSR's 4 (+4 per general term): 3.1 MB in the
+  /// 32 GiB PoRep compact form's plans; a plan of its plain matrices would grow ≈ 1.1 GB.
+  std::vector<std::uint64_t> big_off;
+  std::vector<std::uint32_t> big;
   /// Per block, the distinct columns it reads more than kFarColumns behind the highest one it
   /// reads (inputs excepted; at most kMaxFar): [far_off[b], far_off[b + 1]) of |far|. The
   /// evaluation prefetches them a few blocks ahead; they are the reads the caches do not hold.

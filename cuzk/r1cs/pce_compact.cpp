@@ -108,7 +108,8 @@ std::uint64_t CompactR1cs::block_rows() const {
 
 Status pce_compact_evaluate_segments(ThreadPool& pool, const CompactR1cs& c, std::span<const Fr> z,
                                      std::size_t first, std::size_t last, std::span<Fr> a,
-                                     std::span<Fr> b, std::span<Fr> out_c) {
+                                     std::span<Fr> b, std::span<Fr> out_c,
+                                     const CompactSpmvOptions& opt) {
   if (z.size() != c.num_columns())
     return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) +
                                            " values, the R1CS " + std::to_string(c.num_columns()) +
@@ -153,9 +154,12 @@ Status pce_compact_evaluate_segments(ThreadPool& pool, const CompactR1cs& c, std
           Fr* gs = gp + 1 + blk.locals;
           for (std::uint32_t j = 0; j < blk.slots; ++j) gs[j] = z[sl[j]];
           const std::size_t r0 = c.row_begin[s] - r_first, rows = blk.rows();
-          Status st = pce_evaluate_into(serial, blk.m, std::span<const Fr>(gp, blk.columns()),
-                                        a.subspan(r0, rows), b.subspan(r0, rows),
-                                        out_c.subspan(r0, rows), {.plan = &blk.plan});
+          Status st =
+              pce_evaluate_into(serial, blk.m, std::span<const Fr>(gp, blk.columns()),
+                                a.subspan(r0, rows), b.subspan(r0, rows), out_c.subspan(r0, rows),
+                                {.long_terms = opt.long_terms,
+                                 .nt_store_min_rows = opt.nt_stores ? 0 : SIZE_MAX,
+                                 .plan = &blk.plan});
           if (!st.ok()) {
             errors[t] = st.with_context("segment " + std::to_string(s));
             return;
@@ -168,12 +172,13 @@ Status pce_compact_evaluate_segments(ThreadPool& pool, const CompactR1cs& c, std
 }
 
 Status pce_compact_evaluate_into(ThreadPool& pool, const CompactR1cs& c, std::span<const Fr> z,
-                                 std::span<Fr> a, std::span<Fr> b, std::span<Fr> out_c) {
+                                 std::span<Fr> a, std::span<Fr> b, std::span<Fr> out_c,
+                                 const CompactSpmvOptions& opt) {
   const std::size_t n = c.num_constraints;
   if (a.size() != n || b.size() != n || out_c.size() != n)
     return Status(Errc::size_mismatch,
                   "a/b/c outputs must have one entry per constraint (" + std::to_string(n) + ")");
-  return pce_compact_evaluate_segments(pool, c, z, 0, c.segments.size(), a, b, out_c);
+  return pce_compact_evaluate_segments(pool, c, z, 0, c.segments.size(), a, b, out_c, opt);
 }
 
 R1csMatrices compact_to_matrices(const CompactR1cs& c) {

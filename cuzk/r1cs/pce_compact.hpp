@@ -97,18 +97,32 @@ struct CompactR1cs {
   std::uint64_t block_rows() const;
 };
 
+/// How the compact SpMV runs; every choice gives the same bits.
+struct CompactSpmvOptions {
+  /// a, b, c written with non-temporal stores: no read for ownership of the 96 bytes per row
+  /// written. Off by default: on one thread of the development VM they cost 3–8 % (the stores of
+  /// a 64-row block leave in one burst, and the core waits for the write-combining buffers), while
+  /// normal stores drain in the background; for a memory-bound many-thread run, measure both
+  /// (porep_synth_bench --spmv-variants fast,fast_nt).
+  bool nt_stores = false;
+  /// Long rows as term lists by kind (PceOptions::long_terms); off: the CSR walk (the twin).
+  bool long_terms = true;
+};
+
 /// Writes A·z, B·z, C·z into |a|, |b|, |c| (each num_constraints long), tasks split over |pool|.
 /// Equal bit for bit to pce_evaluate_into over the plain matrices. size_mismatch when z has not
 /// num_columns() entries or an output has the wrong length.
 Status pce_compact_evaluate_into(ThreadPool& pool, const CompactR1cs& c, std::span<const Fr> z,
-                                 std::span<Fr> a, std::span<Fr> b, std::span<Fr> out_c);
+                                 std::span<Fr> a, std::span<Fr> b, std::span<Fr> out_c,
+                                 const CompactSpmvOptions& opt = {});
 
 /// The rows of segments [first, last) only, into |a|, |b|, |c| of row_begin[last] −
 /// row_begin[first] entries each: a partition evaluated piece by piece into a bounded buffer
 /// (streamed out, or uploaded, while the next piece is evaluated). out_of_range for a bad range.
 Status pce_compact_evaluate_segments(ThreadPool& pool, const CompactR1cs& c, std::span<const Fr> z,
                                      std::size_t first, std::size_t last, std::span<Fr> a,
-                                     std::span<Fr> b, std::span<Fr> out_c);
+                                     std::span<Fr> b, std::span<Fr> out_c,
+                                     const CompactSpmvOptions& opt = {});
 
 /// The plain matrices of |c|, each row's terms in column order as the recording system writes
 /// them (so equal, ==, to RecordingConstraintSystem's matrices of the same circuit), with the

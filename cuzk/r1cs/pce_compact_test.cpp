@@ -189,10 +189,15 @@ TEST(PceCompact, RandomCircuitsEqualThePlainRecording) {
     ASSERT_TRUE(fast.ok());
     EXPECT_TRUE(fast->a == naive.a && fast->b == naive.b && fast->c == naive.c);
     for (ThreadPool* pool : {&one, &three}) {
-      const std::size_t n = plain.num_constraints;
-      std::vector<Fr> a(n), b(n), c(n);
-      ASSERT_TRUE(pce_compact_evaluate_into(*pool, *compact, z, a, b, c).ok());
-      EXPECT_TRUE(a == naive.a && b == naive.b && c == naive.c) << "threads " << pool->size();
+      for (int o = 0; o < 4; ++o) {  // every CompactSpmvOptions choice
+        const std::size_t n = plain.num_constraints;
+        std::vector<Fr> a(n), b(n), c(n);
+        ASSERT_TRUE(pce_compact_evaluate_into(*pool, *compact, z, a, b, c,
+                                              {.nt_stores = (o & 1) != 0, .long_terms = o < 2})
+                        .ok());
+        EXPECT_TRUE(a == naive.a && b == naive.b && c == naive.c)
+            << "threads " << pool->size() << " options " << o;
+      }
     }
     // A range of segments alone.
     const std::size_t segs = compact->segments.size();
@@ -203,6 +208,110 @@ TEST(PceCompact, RandomCircuitsEqualThePlainRecording) {
     for (std::size_t k = 0; k < n; ++k)
       ASSERT_TRUE(a[k] == naive.a[r0 + k] && b[k] == naive.b[r0 + k] && c[k] == naive.c[r0 + k])
           << "segments [" << first << ", " << last << ") row " << k;
+  }
+}
+
+// SHA-256-like gadgets: per use, result bits with boolean constraints, a packed addition (one
+// row Σ 2^(34j + i)·bit over four operands' bits: the plan's long rows, PcePlan::big), xor rows,
+// majority rows (A = 2w − y − z: kDoubleTerm parts) and products, reading earlier uses' bits (the
+// segments' slots). Values are random bits (the rows need not hold: only the SpMV is compared),
+// or, with |broken|, some bits hold 2 (the long rows then fall back to the CSR).
+class PackedAdditions final : public Circuit {
+ public:
+  PackedAdditions(std::uint64_t seed, unsigned uses, bool broken)
+      : seed_(seed), uses_(uses), broken_(broken) {}
+  Status synthesize(ConstraintSystem& cs) override {
+    std::mt19937_64 rng(seed_);
+    std::vector<Variable> bits;
+    auto value = [&]() {
+      return broken_ && rng() % 40 == 0 ? Fr::from_u64(2) : Fr::from_u64(rng() % 2);
+    };
+    for (int i = 0; i < 128; ++i) {
+      const Fr v = value();
+      CUZK_ASSIGN_OR_RETURN(Variable x, cs.alloc("in", [v] { return v; }));
+      bits.push_back(x);
+    }
+    Fr two = Fr::one() + Fr::one();
+    for (unsigned u = 0; u < uses_; ++u) {
+      Namespace ns(cs, "add");
+      std::vector<Variable> local;
+      for (int i = 0; i < 70; ++i) {
+        const Fr v = value();
+        CUZK_ASSIGN_OR_RETURN(Variable x, cs.alloc("b", [v] { return v; }));
+        cs.enforce("bool", LC(Variable::one()).sub(x), LC(x), LC());
+        local.push_back(x);
+      }
+      // Operands: four runs of earlier bits (slots) in two 34-bit lanes; the sum in local bits.
+      LC lhs, rhs;
+      const std::size_t base = bits.size() - 128;
+      for (int op = 0; op < 4; ++op)
+        for (int j = 0; j < 2; ++j)
+          for (int i = 0; i < 32; ++i) {
+            Fr p = Fr::one();
+            for (int k = 0; k < 34 * j + i + (op == 3 ? 190 : 0); ++k) p = p + p;
+            lhs.add(p, bits[base + (op * 64 + j * 32 + i + u) % 128]);
+          }
+      for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < 34; ++i) {
+          Fr p = Fr::one();
+          for (int k = 0; k < 34 * j + i; ++k) p = p + p;
+          rhs.add(p, local[j * 34 + i]);
+        }
+      cs.enforce("packed", lhs, LC(Variable::one()), rhs);
+      for (int i = 0; i < 20; ++i) {
+        const Variable x = local[i], y = local[i + 20], w = local[i + 40];
+        cs.enforce("xor", LC().add(two, x), LC(y), LC(x).add(Fr::one(), y).sub(w));
+        cs.enforce("maj", LC().add(two, w).sub(x).sub(y), LC(local[i + 1]),
+                   LC(w).sub(local[i + 2]));
+        cs.enforce("and", LC(x), LC(y), LC(w));
+      }
+      bits.insert(bits.end(), local.begin(), local.end());
+    }
+    return {};
+  }
+
+ private:
+  std::uint64_t seed_;
+  unsigned uses_;
+  bool broken_;
+};
+
+// The compact SpMV's kernels on PackedAdditions against spmv_naive of the plain recording: every
+// row form of the SHA-256 blocks (boolean, xor, product, majority, packed addition) in every
+// segment of the block, with every CompactSpmvOptions choice, on 1 and 3 threads.
+TEST(PceCompact, PackedAdditionBlocksEqualThePlainSpmv) {
+  const std::uint64_t seed = fresh_seed();
+  for (bool broken : {false, true}) {
+    SCOPED_TRACE(broken ? "some bits hold 2" : "bits");
+    PackedAdditions circuit(seed, 24, broken);
+    // Blocks of at most 256 rows: the circuit is walked, each use one segment of the block.
+    auto compact = record_compact(
+        circuit, {.min_template_rows = 32, .max_block_rows = 256, .min_segment_rows = 1});
+    ASSERT_TRUE(compact.ok()) << compact.status().to_string();
+    RecordingConstraintSystem rcs({.with_values = true, .record_matrices = true});
+    ASSERT_TRUE(synthesize_circuit(circuit, rcs).ok());
+    auto rec = rcs.take();
+    const R1csMatrices& plain = rec.matrices;
+    ASSERT_TRUE(compact_to_matrices(*compact) == plain);
+    std::uint64_t long_rows = 0;
+    for (const CompactBlock& b : compact->blocks) long_rows += b.plan.rows_by_form[4];
+    EXPECT_GT(long_rows, 0u);
+    EXPECT_GE(compact->segments.size(), 24u);
+    std::vector<Fr> z = rec.inputs;
+    z.insert(z.end(), rec.aux.begin(), rec.aux.end());
+    const AbcVectors want = spmv_naive(plain, z);
+    ThreadPool one(1), three(3);
+    for (ThreadPool* pool : {&one, &three}) {
+      for (int o = 0; o < 4; ++o) {
+        const std::size_t n = plain.num_constraints;
+        std::vector<Fr> a(n), b(n), c(n);
+        ASSERT_TRUE(pce_compact_evaluate_into(*pool, *compact, z, a, b, c,
+                                              {.nt_stores = (o & 1) != 0, .long_terms = o < 2})
+                        .ok());
+        EXPECT_TRUE(a == want.a && b == want.b && c == want.c)
+            << "seed " << seed << " threads " << pool->size() << " options " << o;
+      }
+    }
   }
 }
 

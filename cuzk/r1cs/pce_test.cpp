@@ -712,6 +712,208 @@ TEST(PcePlan, ClassBoundaries) {
   }
 }
 
+// Long rows (PcePlan::big) against spmv_naive: SHA-256's packed additions, Σ ±2^e·bit over
+// hundreds of terms with e from 1 to 254 (every 64-bit limb, sums carrying across limbs and past
+// 2^256 and r: many terms of the same large e on bits that are all 1), mixed with ±1 terms and
+// other coefficients on any value; witnesses whose bit terms hold bits, and ones where some hold
+// 2, r − 1 or a random value (the row evaluated again through the CSR). long_terms on and off,
+// both stores, 1 and 3 threads.
+TEST(PcePlan, LongRowsOfPowerOfTwoSums) {
+  const std::uint64_t seed = cuzk::test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  const std::uint32_t ni = 2, nbits = 1500, nfull = 40, na = nbits + nfull;
+  auto column = [](Variable v) { return v.is_input() ? v.index : ni + v.index; };
+  auto pow2 = [](int k) {
+    Fr p = Fr::one();
+    for (int i = 0; i < k; ++i) p = p + p;
+    return p;
+  };
+  auto bit = [&](std::uint64_t i) { return Variable::aux(static_cast<std::uint32_t>(i % nbits)); };
+  auto full = [&](std::uint64_t i) {
+    return Variable::aux(static_cast<std::uint32_t>(nbits + i % nfull));
+  };
+  const Variable one = Variable::input(0);
+  R1csMatrices m;
+  m.num_inputs = ni;
+  m.num_aux = na;
+  std::uint32_t rows = 0;
+  auto row = [&](LC a, LC b, LC c) {
+    for (LC* l : {&a, &b, &c}) l->normalize();
+    m.a.append_row(a.terms(), column);
+    m.b.append_row(b.terms(), column);
+    m.c.append_row(c.terms(), column);
+    ++rows;
+  };
+  for (int k = 0; k < 300; ++k) {
+    LC a, b, c;
+    const std::uint32_t first = static_cast<std::uint32_t>(rng() % nbits);
+    switch (k % 5) {
+      case 0: {  // a packed addition: operands' bits at 2^(34j + i), the sum's bits in C
+        const int lanes = 1 + static_cast<int>(rng() % 7);
+        std::uint32_t at = first;
+        for (int op = 0; op < 4; ++op)
+          for (int j = 0; j < lanes; ++j)
+            for (int i = 0; i < 32; ++i) a.add(pow2(34 * j + i), bit(at++));
+        a.add(one);
+        a.add(Fr::from_u64(rng()), one);
+        b.add(one);
+        for (int j = 0; j < lanes; ++j)
+          for (int i = 0; i < 34; ++i) c.add(pow2(34 * j + i), bit(at++));
+        break;
+      }
+      case 1:  // the largest exponents, many times: sums past 2^256 and r
+        for (std::uint32_t t = 0; t < 600; ++t)
+          a.add(pow2(250 + static_cast<int>(rng() % 5)), bit(first + t));
+        for (std::uint32_t t = 0; t < 200; ++t) a.add(pow2(63 + static_cast<int>(t % 3)), bit(t));
+        b.add(full(rng()));
+        c.add(Fr::zero() - pow2(254), bit(first)).add(full(rng()));
+        break;
+      case 2:  // negative powers, ±1 terms and general coefficients on full values
+        for (std::uint32_t t = 0; t < 40; ++t) {
+          const int e = 1 + static_cast<int>(rng() % 254);
+          a.add(rng() % 2 ? pow2(e) : Fr::zero() - pow2(e), bit(first + t));
+        }
+        for (std::uint32_t t = 0; t < 5; ++t) a.add(full(t)).sub(full(10 + t));
+        a.add(random_fr(rng), full(20)).add(pow2(3) + Fr::one(), full(21));
+        b.add(one).sub(bit(first));
+        for (std::uint32_t t = 0; t < 30; ++t) c.add(pow2(1 + static_cast<int>(t)), full(t));
+        break;
+      default:  // short rows between them (other forms)
+        a.add(one).sub(bit(first));
+        b.add(bit(first));
+        if (k % 5 == 4) c.add(full(rng()));
+        break;
+    }
+    row(a, b, c);
+  }
+  m.num_constraints = rows;
+  for (SparseMatrix* s : {&m.a, &m.b, &m.c}) s->rebuild_blocks();
+  m.compute_density();
+  ASSERT_TRUE(m.validate().ok());
+  const PcePlan plan = pce_plan(m);
+  EXPECT_GT(plan.rows_by_form[4], 100u);
+  EXPECT_FALSE(plan.big.empty());
+  ThreadPool pool1(1), pool3(3);
+  for (int witness_kind = 0; witness_kind < 3; ++witness_kind) {
+    // 0: bits all 1 (the largest sums); 1: random bits; 2: random bits, some holding 2, r − 1 or
+    // a random value. Full columns: 0, 1, 2, r − 1 or random.
+    std::vector<Fr> z(ni + na);
+    z[0] = Fr::one();
+    z[1] = random_fr(rng);
+    for (std::uint32_t i = 0; i < nbits; ++i)
+      z[ni + i] = witness_kind == 0 ? Fr::one() : Fr::from_u64(rng() % 2);
+    const Fr specials[] = {Fr::zero(), Fr::one(), Fr::from_u64(2), kFrMinusOne, random_fr(rng)};
+    for (std::uint32_t i = 0; i < nfull; ++i) z[ni + nbits + i] = specials[rng() % 5];
+    if (witness_kind == 2)
+      for (int t = 0; t < 20; ++t) z[ni + rng() % nbits] = specials[2 + rng() % 3];
+    const AbcVectors want = spmv_naive(m, z);
+    for (int o = 0; o < 8; ++o) {
+      auto got = pce_evaluate(
+          o & 4 ? pool3 : pool1, m, z,
+          {.long_terms = (o & 1) != 0, .nt_store_min_rows = (o & 2) ? 0 : SIZE_MAX, .plan = &plan});
+      ASSERT_TRUE(got.ok()) << got.status().to_string();
+      EXPECT_TRUE(got->a == want.a && got->b == want.b && got->c == want.c)
+          << "seed=" << seed << " witness kind " << witness_kind << " o=" << o;
+    }
+  }
+}
+
+// Parts of ±2·w plus at most three ±1 terms (SHA-256's majority rows, A = 2w − y − z; the plan's
+// kDoubleTerm parts) against spmv_naive: w a bit column or any value, both signs, 0 to 3 units,
+// in rows whose other parts are short (row by row) or not (flat term lists, encoded again without
+// the doubled form), and a row with 2·w and a fourth unit (not a doubled part).
+TEST(PcePlan, DoubledTermParts) {
+  const std::uint64_t seed = cuzk::test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  const std::uint32_t ni = 2, na = 200;
+  auto column = [](Variable v) { return v.is_input() ? v.index : ni + v.index; };
+  auto var = [&]() { return Variable::aux(static_cast<std::uint32_t>(rng() % na)); };
+  const Variable one = Variable::input(0);
+  const Fr two = Fr::from_u64(2), minus_two = Fr::zero() - Fr::from_u64(2);
+  R1csMatrices m;
+  m.num_inputs = ni;
+  m.num_aux = na;
+  std::uint32_t rows = 0;
+  auto row = [&](LC a, LC b, LC c) {
+    for (LC* l : {&a, &b, &c}) l->normalize();
+    m.a.append_row(a.terms(), column);
+    m.b.append_row(b.terms(), column);
+    m.c.append_row(c.terms(), column);
+    ++rows;
+  };
+  // Boolean constraints make aux 0..49 bit columns (w on a bit column: the bit class).
+  for (std::uint32_t i = 0; i < 50; ++i) {
+    LC a, b;
+    a.add(one).sub(Variable::aux(i));
+    b.add(Variable::aux(i));
+    row(a, b, LC());
+  }
+  auto doubled = [&](int units) {
+    LC l;
+    l.add(rng() % 2 ? two : minus_two, var());
+    for (int u = 0; u < units; ++u) {
+      if (rng() % 2) {
+        l.add(var());
+      } else {
+        l.sub(var());
+      }
+    }
+    return l;
+  };
+  for (int k = 0; k < 800; ++k) {
+    LC a = doubled(static_cast<int>(rng() % 4)), b, c;
+    switch (k % 4) {
+      case 0:  // the majority row: B one term, C w − m
+        b.add(var());
+        c.add(var()).sub(var());
+        break;
+      case 1:  // doubled parts in B and C too
+        b = doubled(static_cast<int>(rng() % 4));
+        c = doubled(static_cast<int>(rng() % 4));
+        break;
+      case 2:  // another part too long for the row form: flat term lists
+        b.add(one);
+        for (int t = 0; t < 6; ++t) c.add(Fr::from_u64(3 + rng() % 5), var());
+        break;
+      default:  // four units beside the doubled term
+        a.add(var());
+        b.add(var());
+        c.add(var());
+        break;
+    }
+    row(a, b, c);
+  }
+  m.num_constraints = rows;
+  for (SparseMatrix* s : {&m.a, &m.b, &m.c}) s->rebuild_blocks();
+  m.compute_density();
+  ASSERT_TRUE(m.validate().ok());
+  const PcePlan plan = pce_plan(m);
+  EXPECT_GT(plan.rows_by_form[3], 400u);
+  EXPECT_FALSE(plan.lin_rows.empty());
+  ThreadPool pool(2);
+  // Witness 0: every value a bit (the flat lists' masked terms never fall back to the CSR);
+  // 1: mostly other values.
+  for (int witness_kind = 0; witness_kind < 2; ++witness_kind) {
+    std::vector<Fr> z(ni + na);
+    z[0] = Fr::one();
+    z[1] = random_fr(rng);
+    for (std::uint32_t i = 0; i < na; ++i)
+      z[ni + i] = witness_kind == 0 ? Fr::from_u64(rng() % 2)
+                  : rng() % 3       ? random_fr(rng)
+                                    : kFrMinusOne;
+    const AbcVectors want = spmv_naive(m, z);
+    for (int o = 0; o < 4; ++o) {
+      auto got = pce_evaluate(pool, m, z,
+                              {.boolean_fast_path = (o & 1) != 0,
+                               .nt_store_min_rows = (o & 2) ? 0 : SIZE_MAX,
+                               .plan = &plan});
+      ASSERT_TRUE(got.ok()) << got.status().to_string();
+      EXPECT_TRUE(got->a == want.a && got->b == want.b && got->c == want.c)
+          << "seed=" << seed << " witness kind " << witness_kind << " o=" << o;
+    }
+  }
+}
+
 // A plan refuses other matrices; the bench circuit's bit columns hold bits in its witness.
 TEST(PcePlan, RejectsOtherMatricesAndFindsBenchBits) {
   auto r = generate_bench_r1cs({.rows = 5000, .seed = 3});
