@@ -84,9 +84,9 @@ inline Status check_density_bits(std::size_t n, std::span<const std::uint64_t> b
 inline Status check_density_bases(std::size_t selected, std::size_t base_offset,
                                   std::size_t points) {
   if (base_offset > points || points - base_offset < selected)
-    return Status(Errc::size_mismatch,
-                  "MSM needs bases up to " + std::to_string(base_offset + selected) +
-                      ", the table has " + std::to_string(points));
+    return Status(Errc::size_mismatch, "MSM needs bases up to " +
+                                           std::to_string(base_offset + selected) +
+                                           ", the table has " + std::to_string(points));
   return {};
 }
 

@@ -78,8 +78,7 @@ MsmPlan cpu_plan(std::size_t n, std::size_t threads, MsmCurve curve, const CpuMs
   const bool g2 = curve == MsmCurve::g2;
   const std::size_t xyzz_bytes = g2 ? sizeof(Xyzz<G2Curve>) : sizeof(Xyzz<G1Curve>);
   const std::size_t affine_bytes = g2 ? sizeof(G2Affine) : sizeof(G1Affine);
-  const PippengerCosts* costs =
-      prices.ifma ? (g2 ? &prices.ifma_g2 : &prices.ifma_g1) : nullptr;
+  const PippengerCosts* costs = prices.ifma ? (g2 ? &prices.ifma_g2 : &prices.ifma_g1) : nullptr;
   // The model's shape with the caller's overrides applied (the model's cost kept).
   auto choose = [&](std::size_t count, unsigned bits) {
     PippengerShape shape = pippenger_shape(count, threads, xyzz_bytes, bits, costs);
@@ -127,9 +126,8 @@ MsmPlan cpu_plan(std::size_t n, std::size_t threads, MsmCurve curve, const CpuMs
   plan.ifma = prices.ifma && affine;
   // A top window with few live buckets (batches under 128) is cheaper in XYZZ; in IFMA lanes (an
   // addition a fifth to a third of an XYZZ one) only under 16.
-  plan.top_window_xyzz =
-      affine && msm_top_live_buckets(plan.window_bits, plan.scalar_bits) / 4 <
-                    (plan.ifma ? 16u : 128u);
+  plan.top_window_xyzz = affine && msm_top_live_buckets(plan.window_bits, plan.scalar_bits) / 4 <
+                                       (plan.ifma ? 16u : 128u);
   plan.cost = shape.cost;
   return plan;
 }

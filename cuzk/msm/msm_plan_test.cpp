@@ -349,10 +349,15 @@ TEST(MsmPlan, Overrides) {
   EXPECT_EQ(p.accumulation, kXyzz);
   EXPECT_FALSE(p.top_window_xyzz);
   // Endomorphism forced on and off; chunks forced (and clamped to the terms).
-  EXPECT_TRUE(make_msm_plan(1u << 20, 1, G1, cpu, {.endomorphism = MsmEndomorphism::on}).endomorphism);
-  EXPECT_FALSE(make_msm_plan(1u << 18, 1, G1, cpu, {.endomorphism = MsmEndomorphism::off}).endomorphism);
-  EXPECT_EQ(make_msm_plan(1u << 16, 1, G1, cpu, {.chunks = 3, .endomorphism = MsmEndomorphism::off}).chunks, 3u);
-  EXPECT_EQ(make_msm_plan(2, 1, G1, cpu, {.chunks = 5, .endomorphism = MsmEndomorphism::off}).chunks, 2u);
+  EXPECT_TRUE(
+      make_msm_plan(1u << 20, 1, G1, cpu, {.endomorphism = MsmEndomorphism::on}).endomorphism);
+  EXPECT_FALSE(
+      make_msm_plan(1u << 18, 1, G1, cpu, {.endomorphism = MsmEndomorphism::off}).endomorphism);
+  EXPECT_EQ(make_msm_plan(1u << 16, 1, G1, cpu, {.chunks = 3, .endomorphism = MsmEndomorphism::off})
+                .chunks,
+            3u);
+  EXPECT_EQ(
+      make_msm_plan(2, 1, G1, cpu, {.chunks = 5, .endomorphism = MsmEndomorphism::off}).chunks, 2u);
   EXPECT_EQ(make_msm_plan(1u << 16, 1, G2, cpu, {.accumulation = kXyzz}).accumulation, kXyzz);
   // The GPU takes the caller's window as it is.
   p = make_msm_plan(1u << 20, 0, G1, cuda_msm_prices(), {.window_bits = 13});
