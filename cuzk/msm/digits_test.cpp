@@ -93,13 +93,15 @@ TEST(MsmDigits, SharedRecodingMatchesTheFormerGpuRecoding) {
       std::vector<std::int32_t> shared(plan.windows);
       for (unsigned j = 0; j < plan.windows; ++j) shared[j] = msm_signed_digit(plan, kr, j);
       const FormerDigits former = former_gpu_digits(kc, c);
-      const auto where = ::testing::Message() << "c=" << c << " k=" << k.to_hex() << " seed=" << seed;
+      const auto where = ::testing::Message()
+                         << "c=" << c << " k=" << k.to_hex() << " seed=" << seed;
       ASSERT_EQ(former.d.size(), shared.size()) << where;
       EXPECT_EQ(value_of(shared, c), k) << where;
       EXPECT_EQ(value_of(former.d, c), k) << where;
       const std::size_t agree =
           former.first_tie < 0 ? shared.size() : static_cast<std::size_t>(former.first_tie);
-      for (std::size_t j = 0; j < agree; ++j) EXPECT_EQ(shared[j], former.d[j]) << where << " j=" << j;
+      for (std::size_t j = 0; j < agree; ++j)
+        EXPECT_EQ(shared[j], former.d[j]) << where << " j=" << j;
       if (former.first_tie >= 0) {
         ++tied;
         EXPECT_EQ(former.d[agree], half) << where;
