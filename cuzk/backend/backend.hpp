@@ -19,7 +19,9 @@
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/ff/fr.hpp"
-#include "cuzk/poly/ntt.hpp"  // NttDirection
+#include "cuzk/msm/density.hpp"   // MsmDensity
+#include "cuzk/msm/msm_plan.hpp"  // MsmSplit
+#include "cuzk/poly/ntt.hpp"      // NttDirection
 
 namespace cuzk {
 
@@ -38,16 +40,14 @@ struct NttOptions {
   std::uint64_t coset_shift = kFrGenerator;
 };
 
-/// bellperson density (FORMATS.md §2.3): walk scalars in order; scalar i takes part iff bit i of
-/// |bits| is set, and the k-th taking part pairs with bases[base_offset + k]. An empty |bits|
-/// means every scalar takes part (scalar i pairs with bases[base_offset + i]).
-struct MsmDensity {
-  std::span<const std::uint64_t> bits{};
-  std::size_t base_offset = 0;
-};
+// MsmDensity (msm/density.hpp): bellperson's density (FORMATS.md §2.3): walk scalars in order;
+// scalar i takes part iff bit i of |bits| is set, and the k-th taking part pairs with
+// bases[base_offset + k]. An empty |bits| means every scalar takes part.
 
-/// How the bit-aware split (scalars 0 skipped, scalars 1 summed, the rest to Pippenger) is used.
-enum class BitSplit { automatic, always, never };
+/// How the bit-aware split (scalars 0 skipped, scalars 1 summed, the rest to Pippenger) is used;
+/// automatic: the backend's rule (msm/msm_plan.hpp: the CPU's from a sixteenth of the scalars,
+/// the GPU's always).
+using BitSplit = MsmSplit;
 
 struct MsmOptions {
   MsmDensity density{};
@@ -184,6 +184,21 @@ struct PartitionMsm {
   bool g2() const { return sum == Sum::b_g2; }
 };
 
+/// Where a partition MSM's scalars lie: the witness z ([offset, offset + count)) or the H step's
+/// output h (all |count| of it), wherever the backend holds them (host spans, device buffers).
+enum class PartitionScalars { witness, h };
+
+/// A PartitionMsm with its scalars named by place instead of by address: the one list of a
+/// partition's MSMs that every backend walks (partition_msm_terms).
+struct PartitionMsmTerm {
+  PartitionMsm::Sum sum = PartitionMsm::Sum::a;
+  BasesId bases{};
+  PartitionScalars source = PartitionScalars::witness;
+  std::size_t offset = 0, count = 0;
+  MsmDensity density{};
+  bool g2() const { return sum == PartitionMsm::Sum::b_g2; }
+};
+
 /// size_mismatch for a domain below 2 rows or a witness shorter than its inputs; else ok.
 inline Status check_partition_inputs(const PartitionInputs& in) {
   const std::size_t n = in.abc.a.size();
@@ -202,26 +217,44 @@ inline std::span<Fr> partition_h_span(const PartitionInputs& in) {
   return in.abc.a.subspan(0, in.abc.convention == HConvention::snarkjs ? n : n - 1);
 }
 
-/// The partition's MSM terms in the order prove_partition_steps runs them (A, B_G1, B_G2, L, H),
-/// with |hs| the H step's output. Their sums, added per PartitionMsm::Sum, are PartitionSums.
-inline std::vector<PartitionMsm> partition_msms(const PartitionInputs& in, std::span<const Fr> hs) {
+/// The partition's MSMs, written once for every backend (FORMATS.md §2), in the order they run
+/// (A, B_G1, B_G2, L, H); their sums, added per PartitionMsm::Sum, are PartitionSums:
+///   bellperson: A = Σ inputs·a (every input) + Σ aux·a (a_aux density), B_G1 and B_G2 =
+///               Σ inputs·b (b_input) + Σ aux·b (b_aux), L = Σ aux·l, H = Σ h·h (n − 1 values);
+///   snarkjs:    A, B_G1, B_G2 over the whole of z with no density, L = Σ aux·l, H over n values.
+/// |in| must pass check_partition_inputs.
+inline std::vector<PartitionMsmTerm> partition_msm_terms(const PartitionInputs& in) {
   using S = PartitionMsm::Sum;
-  const std::span<const Fr> inputs = in.z.subspan(0, in.num_inputs),
-                            aux = in.z.subspan(in.num_inputs);
-  std::vector<PartitionMsm> t;
+  constexpr auto z = PartitionScalars::witness;
+  const std::size_t nz = in.z.size(), ni = in.num_inputs, n_aux = nz - ni;
+  const std::size_t n_h = partition_h_span(in).size();
+  std::vector<PartitionMsmTerm> t;
   if (in.abc.convention == HConvention::snarkjs) {
-    t = {{S::a, in.a, in.z, {}}, {S::b_g1, in.b_g1, in.z, {}}, {S::b_g2, in.b_g2, in.z, {}}};
+    t = {{S::a, in.a, z, 0, nz, {}},
+         {S::b_g1, in.b_g1, z, 0, nz, {}},
+         {S::b_g2, in.b_g2, z, 0, nz, {}}};
   } else {
-    t = {{S::a, in.a, inputs, {}},
-         {S::a, in.a, aux, in.a_aux},
-         {S::b_g1, in.b_g1, inputs, in.b_input},
-         {S::b_g1, in.b_g1, aux, in.b_aux},
-         {S::b_g2, in.b_g2, inputs, in.b_input},
-         {S::b_g2, in.b_g2, aux, in.b_aux}};
+    t = {{S::a, in.a, z, 0, ni, {}},
+         {S::a, in.a, z, ni, n_aux, in.a_aux},
+         {S::b_g1, in.b_g1, z, 0, ni, in.b_input},
+         {S::b_g1, in.b_g1, z, ni, n_aux, in.b_aux},
+         {S::b_g2, in.b_g2, z, 0, ni, in.b_input},
+         {S::b_g2, in.b_g2, z, ni, n_aux, in.b_aux}};
   }
-  t.push_back({S::l, in.l, aux, {}});
-  t.push_back({S::h, in.h, hs, {}});
+  t.push_back({S::l, in.l, z, ni, n_aux, {}});
+  t.push_back({S::h, in.h, PartitionScalars::h, 0, n_h, {}});
   return t;
+}
+
+/// The terms with their scalars as host spans: z's, and |hs| the H step's output.
+inline std::vector<PartitionMsm> partition_msms(const PartitionInputs& in, std::span<const Fr> hs) {
+  std::vector<PartitionMsm> out;
+  for (const PartitionMsmTerm& m : partition_msm_terms(in)) {
+    out.push_back({m.sum, m.bases,
+                   m.source == PartitionScalars::h ? hs : in.z.subspan(m.offset, m.count),
+                   m.density});
+  }
+  return out;
 }
 
 /// Adds one term's result to its sum; |seconds| to its stage time.

@@ -14,19 +14,8 @@ namespace cuzk {
 namespace {
 
 MsmConfig to_config(const MsmOptions& o) {
-  MsmConfig c{.density_bits = o.density.bits, .base_offset = o.density.base_offset};
-  switch (o.bit_split) {
-    case BitSplit::automatic:
-      c.split = MsmSplit::automatic;
-      break;
-    case BitSplit::always:
-      c.split = MsmSplit::always;
-      break;
-    case BitSplit::never:
-      c.split = MsmSplit::never;
-      break;
-  }
-  return c;
+  return {
+      .density_bits = o.density.bits, .base_offset = o.density.base_offset, .split = o.bit_split};
 }
 
 // log2 of a power-of-two length ≤ 2^32, or an error naming |what|.
@@ -186,7 +175,7 @@ Result<PartitionSums> CpuBackend::prove_partition(const PartitionInputs& in,
   std::vector<double> cost(terms.size());
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const PartitionMsm& m = terms[i];
-    const std::size_t points = msm_selected_count(m.density.bits, m.scalars.size());
+    const std::size_t points = density_selected_count(m.density.bits, m.scalars.size());
     cost[i] = static_cast<double>(points) * (m.g2() ? 2.2 : 1.0);
   }
   std::vector<std::size_t> order(terms.size());

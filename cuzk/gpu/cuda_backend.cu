@@ -14,33 +14,16 @@
 #include "cuzk/gpu/msm/streamed.cuh"
 #include "cuzk/gpu/ntt/ntt.cuh"
 #include "cuzk/gpu/partition.cuh"
+#include "cuzk/msm/density.hpp"
+#include "cuzk/msm/msm_plan.hpp"
 
 namespace cuzk {
 
 namespace {
 
-// The MSM's density against its table (FORMATS.md §2.3): enough bits for the n scalars, and
-// base_offset + (scalars taking part) within the table's |count| bases.
-Status check_density(std::size_t n, const MsmDensity& density, std::size_t count) {
-  const auto& bits = density.bits;
-  std::size_t used = n;
-  if (!bits.empty()) {
-    const std::size_t words = (n + 63) / 64;
-    if (bits.size() < words)
-      return Status(Errc::size_mismatch, "density has " + std::to_string(bits.size() * 64) +
-                                             " bits for " + std::to_string(n) + " scalars");
-    used = 0;
-    for (std::size_t w = 0; w < words; ++w) {
-      std::uint64_t word = bits[w];
-      if (w + 1 == words && n % 64) word &= (std::uint64_t{1} << (n % 64)) - 1;
-      used += static_cast<std::size_t>(std::popcount(word));
-    }
-  }
-  if (density.base_offset + used > count)
-    return Status(Errc::size_mismatch, "MSM needs bases up to " +
-                                           std::to_string(density.base_offset + used) +
-                                           ", the table has " + std::to_string(count));
-  return {};
+// The GPU's 0/1 split for the caller's mode (msm/msm_plan.hpp: automatic splits, before counting).
+bool gpu_bit_split(MsmSplit requested) {
+  return msm_split_used(cuda_msm_prices().cuda.split, requested, 0, 0);
 }
 
 using gpu::CudaError;
@@ -331,7 +314,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     const gpu::GpuMsmConfig cfg{
         .density_bits = bits.empty() ? bits : bits.subspan(0, (n + 63) / 64),
         .base_offset = options.density.base_offset,
-        .bit_split = options.bit_split != BitSplit::never};
+        .bit_split = gpu_bit_split(options.bit_split)};
     try {
       if constexpr (std::is_same_v<HostXyzz, G1Xyzz>)
         return gpu::msm_g1_device(*ctx_, rb, scalars, cfg, ctx_->stream());
@@ -356,7 +339,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
         .slot_points = slot_points_,
         .msm = {.density_bits = bits.empty() ? bits : bits.subspan(0, (n + 63) / 64),
                 .base_offset = options.density.base_offset,
-                .bit_split = options.bit_split != BitSplit::never}};
+                .bit_split = gpu_bit_split(options.bit_split)}};
     try {
       if constexpr (std::is_same_v<HostXyzz, G1Xyzz>)
         return gpu::msm_g1_streamed(*ctx_, sb, scalars, cfg, ctx_->stream(0), ctx_->stream(1));

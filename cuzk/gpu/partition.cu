@@ -15,6 +15,8 @@
 #include "cuzk/base/clock.hpp"
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/trace.cuh"
+#include "cuzk/msm/density.hpp"
+#include "cuzk/msm/msm_plan.hpp"
 
 namespace cuzk::gpu {
 
@@ -22,38 +24,36 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-enum class Source { z, aux, h };
-enum Target { kA, kB1, kB2, kL, kH };
+using Sum = PartitionMsm::Sum;
 
-/// One MSM of the partition: |count| scalars from |src| (at its start) over |table| with |density|.
+/// One MSM of the partition: a term of the backends' one list (partition_msm_terms, backend.hpp)
+/// with the resident table it reads.
 struct Job {
+  PartitionMsmTerm term;
   const ResidentBases* table;
-  Source src;
-  std::size_t count;
-  MsmDensity density;
-  Target target;
 };
 
-std::vector<Job> jobs_of(const PartitionInputs& in, const PartitionTables& t) {
-  const std::size_t n = in.abc.a.size(), nz = in.z.size();
-  const bool snarkjs = in.abc.convention == HConvention::snarkjs;
-  const std::size_t n_aux = nz - in.num_inputs;
-  std::vector<Job> j;
-  if (snarkjs) {
-    j.push_back({t.a, Source::z, nz, {}, kA});
-    j.push_back({t.b_g1, Source::z, nz, {}, kB1});
-    j.push_back({t.b_g2, Source::z, nz, {}, kB2});
-  } else {
-    j.push_back({t.a, Source::z, in.num_inputs, {}, kA});
-    j.push_back({t.a, Source::aux, n_aux, in.a_aux, kA});
-    j.push_back({t.b_g1, Source::z, in.num_inputs, in.b_input, kB1});
-    j.push_back({t.b_g1, Source::aux, n_aux, in.b_aux, kB1});
-    j.push_back({t.b_g2, Source::z, in.num_inputs, in.b_input, kB2});
-    j.push_back({t.b_g2, Source::aux, n_aux, in.b_aux, kB2});
+const ResidentBases* table_of(const PartitionTables& t, Sum sum) {
+  switch (sum) {
+    case Sum::a:
+      return t.a;
+    case Sum::b_g1:
+      return t.b_g1;
+    case Sum::b_g2:
+      return t.b_g2;
+    case Sum::l:
+      return t.l;
+    case Sum::h:
+      return t.h;
   }
-  j.push_back({t.l, Source::aux, n_aux, {}, kL});
-  j.push_back({t.h, Source::h, snarkjs ? n : n - 1, {}, kH});
-  return j;
+  return nullptr;
+}
+
+/// |in| must pass check_partition_lengths.
+std::vector<Job> jobs_of(const PartitionInputs& in, const PartitionTables& t) {
+  std::vector<Job> jobs;
+  for (const PartitionMsmTerm& m : partition_msm_terms(in)) jobs.push_back({m, table_of(t, m.sum)});
+  return jobs;
 }
 
 DeviceBuffer must_alloc(DeviceContext& ctx, std::size_t bytes, const char* what) {
@@ -89,26 +89,8 @@ Status check_partition(const PartitionInputs& in, const PartitionTables& t) {
       return Status(Errc::invalid_argument, "partition: a G1 query table is missing or G2");
   if (t.b_g2 == nullptr || !t.b_g2->g2)
     return Status(Errc::invalid_argument, "partition: the B_G2 table is missing or G1");
-  for (const Job& j : jobs_of(in, t)) {
-    std::size_t used = j.count;
-    const auto& bits = j.density.bits;
-    if (!bits.empty()) {
-      const std::size_t words = (j.count + 63) / 64;
-      if (bits.size() < words)
-        return Status(Errc::size_mismatch, "density has " + std::to_string(bits.size() * 64) +
-                                               " bits for " + std::to_string(j.count) + " scalars");
-      used = 0;
-      for (std::size_t w = 0; w < words; ++w) {
-        std::uint64_t word = bits[w];
-        if (w + 1 == words && j.count % 64) word &= (std::uint64_t{1} << (j.count % 64)) - 1;
-        used += static_cast<std::size_t>(std::popcount(word));
-      }
-    }
-    if (j.density.base_offset + used > j.table->count)
-      return Status(Errc::size_mismatch, "MSM needs bases up to " +
-                                             std::to_string(j.density.base_offset + used) +
-                                             ", the table has " + std::to_string(j.table->count));
-  }
+  for (const Job& j : jobs_of(in, t))
+    CUZK_RETURN_IF_ERROR(check_density(j.term.count, j.term.density, j.table->count));
   return {};
 }
 
@@ -240,31 +222,31 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
   static const char* const kNames[5] = {"A", "B_G1", "B_G2", "L", "H"};
   auto run = [&](const Job& j, cudaStream_t s, std::size_t budget) {
     const auto t0 = Clock::now();
-    const Fr* sc = j.src == Source::h     ? buf[0].as<Fr>()
-                   : j.src == Source::aux ? d_z + in.num_inputs
-                                          : d_z;
-    const auto& bits = j.density.bits;
+    const PartitionMsmTerm& m = j.term;
+    const Fr* sc = m.source == PartitionScalars::h ? buf[0].as<Fr>() : d_z + m.offset;
+    const auto& bits = m.density.bits;
+    const int target = static_cast<int>(m.sum);
     const GpuMsmConfig cfg{
-        .density_bits = bits.empty() ? bits : bits.subspan(0, (j.count + 63) / 64),
-        .base_offset = j.density.base_offset,
-        .bit_split = true,
+        .density_bits = bits.empty() ? bits : bits.subspan(0, (m.count + 63) / 64),
+        .base_offset = m.density.base_offset,
+        .bit_split = msm_split_used(cuda_msm_prices().cuda.split, MsmSplit::automatic, 0, 0),
         .arena_budget = budget,
         .trace = trace.get(),
-        .trace_name = kNames[j.target]};
-    if (j.target == kB2) {
-      b2 += msm_g2_device_resident(ctx, *j.table, sc, j.count, cfg, s).to_jacobian();
+        .trace_name = kNames[target]};
+    if (m.g2()) {
+      b2 += msm_g2_device_resident(ctx, *j.table, sc, m.count, cfg, s).to_jacobian();
     } else {
-      g1[j.target] += msm_g1_device_resident(ctx, *j.table, sc, j.count, cfg, s).to_jacobian();
+      g1[target] += msm_g1_device_resident(ctx, *j.table, sc, m.count, cfg, s).to_jacobian();
     }
-    *stage[j.target] += seconds_since(t0);
+    *stage[target] += seconds_since(t0);
   };
 
   // 3. The G2 MSM beside the rest when the arena holds both MSMs' working sets now (the H step's
   // buffers are still taken; they free 3·n scalars before the G1 MSMs start).
   std::size_t g2_count = 0, g1_max = 0;
   for (const Job& j : jobs) {
-    std::size_t& m = j.target == kB2 ? g2_count : g1_max;
-    m = std::max(m, j.count);
+    std::size_t& m = j.term.g2() ? g2_count : g1_max;
+    m = std::max(m, j.term.count);
   }
   const std::size_t g2_bytes = msm_working_bytes(g2_count, true),
                     g1_bytes = msm_working_bytes(g1_max, false);
@@ -278,7 +260,7 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
         staged.wait(3);
         mark(st2, "wait z");
         for (const Job& j : jobs)
-          if (j.target == kB2) run(j, st2, g2_bytes);
+          if (j.term.g2()) run(j, st2, g2_bytes);
       } catch (...) {
         g2_error = std::current_exception();
       }
@@ -313,7 +295,7 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
   mark(st, "wait z");
   tm.upload = staged.upload_seconds();
   for (const Job& j : jobs)
-    if (j.target != kB2 || !beside) run(j, st, 0);
+    if (!j.term.g2() || !beside) run(j, st, 0);
   if (g2_thread.joinable()) g2_thread.join();
   if (g2_error) std::rethrow_exception(g2_error);
   if (trace) {
@@ -329,7 +311,11 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
     trace->print(stderr, title);
   }
   if (timings != nullptr) *timings = tm;
-  return {.a = g1[kA], .b_g1 = g1[kB1], .l = g1[kL], .h = g1[kH], .b_g2 = b2};
+  return {.a = g1[static_cast<int>(Sum::a)],
+          .b_g1 = g1[static_cast<int>(Sum::b_g1)],
+          .l = g1[static_cast<int>(Sum::l)],
+          .h = g1[static_cast<int>(Sum::h)],
+          .b_g2 = b2};
 }
 
 }  // namespace cuzk::gpu

@@ -65,13 +65,24 @@ CUZK_HD constexpr void msm_recode(const SignedWindowPlan& plan, const std::uint6
   }
 }
 
+/// Limb |i| < 4 of |v|. On the device by selects: an indexed read of a thread's recoded scalar
+/// puts it in local memory (a 32-byte stack frame in the GPU's digit kernel), selects keep it in
+/// registers.
+CUZK_HD constexpr std::uint64_t msm_limb(const std::uint64_t* v, unsigned i) {
+#if defined(__CUDA_ARCH__)
+  return i == 0 ? v[0] : i == 1 ? v[1] : i == 2 ? v[2] : v[3];
+#else
+  return v[i];
+#endif
+}
+
 /// Bits [offset, offset + c) of a 4-limb integer (bits past 256 read as 0); c ≤ 32.
 CUZK_HD constexpr std::uint32_t msm_extract_bits(const std::uint64_t* v, unsigned offset,
                                                  unsigned c) {
   const unsigned limb = offset / 64, shift = offset % 64;
   if (limb >= kMsmScalarLimbs) return 0;
-  std::uint64_t w = v[limb] >> shift;
-  if (shift + c > 64 && limb + 1 < kMsmScalarLimbs) w |= v[limb + 1] << (64 - shift);
+  std::uint64_t w = msm_limb(v, limb) >> shift;
+  if (shift + c > 64 && limb + 1 < kMsmScalarLimbs) w |= msm_limb(v, limb + 1) << (64 - shift);
   return static_cast<std::uint32_t>(w & ((std::uint64_t{1} << c) - 1));
 }
 

@@ -16,16 +16,13 @@
 
 namespace cuzk {
 
-/// Whether scalars 0 and 1 are taken out of Pippenger (see msm_split_pays).
-enum class MsmSplit { automatic, always, never };
-
 /// One MSM's options, set by designated initialisers: {.density_bits = bits, .split = ...}.
 struct MsmConfig {
   /// Scalar i takes part iff bit i is set (every scalar when empty); the k-th taking part pairs with
   /// bases[base_offset + k].
   std::span<const std::uint64_t> density_bits{};
   std::size_t base_offset = 0;
-  MsmSplit split = MsmSplit::automatic;
+  MsmSplit split = MsmSplit::automatic;  ///< automatic: the CPU's rule (msm_plan.hpp)
   PippengerOptions pippenger{};
 };
 
@@ -38,11 +35,6 @@ struct MsmReport {
 
 /// How many of the first |n| scalars take part under density |bits| (all n when |bits| is empty).
 std::size_t msm_selected_count(std::span<const std::uint64_t> bits, std::size_t n);
-
-/// The measured crossover (docs/perf/msm.md Version 5): with the split, |zeros_and_ones| of |selected|
-/// scalars leave Pippenger; it pays from a sixteenth of the scalars (one thread, IFMA: even at 10 %
-/// it was 3–13 % faster on G1 and 30 % on G2, at 2 % equal on G1 and slower on G2).
-bool msm_split_pays(std::size_t selected, std::size_t zeros_and_ones);
 
 /// Σ scalars[i]·bases[...] with the density rule. size_mismatch when the bitmap is shorter than the
 /// scalars or the bases run out; invalid_argument past 2^32 bases.

@@ -35,66 +35,7 @@ bool set_msm_ifma_enabled(bool on) {
   return prev;
 }
 
-PippengerShape pippenger_shape(std::size_t n, std::size_t threads, std::size_t xyzz_bytes,
-                               unsigned scalar_bits, const PippengerCosts* ifma) {
-  threads = std::max<std::size_t>(1, threads);
-  const PippengerCosts scalar_costs{};
-  PippengerShape best;
-  double best_cost = -1;
-  for (unsigned c = 1; c <= 22; ++c) {
-    const bool affine = c >= kBatchAffineMinWindow;
-    const PippengerCosts& costs = ifma != nullptr && affine ? *ifma : scalar_costs;
-    // Affine buckets are two coordinates and a state byte: about half an XYZZ point.
-    const std::size_t bucket_bytes = affine ? xyzz_bytes / 2 + 8 : xyzz_bytes;
-    // IFMA: up to kBucketBytesCapIfma per thread, and kBucketBytesTotalIfma over all threads.
-    const std::size_t cap =
-        ifma != nullptr && affine
-            ? std::max(kBucketBytesCap,
-                       std::min(kBucketBytesCapIfma, kBucketBytesTotalIfma / threads))
-            : (threads == 1 ? kBucketBytesCapOneThread : kBucketBytesCap);
-    if ((std::size_t{1} << (c - 1)) * bucket_bytes > cap) break;
-    const std::size_t k = msm_window_count(c, scalar_bits);
-    const std::size_t full = std::size_t{1} << (c - 1);
-    // The top window's live buckets (top_live_buckets below).
-    const unsigned top_bits = scalar_bits - static_cast<unsigned>(k - 1) * c;
-    const std::size_t top_live =
-        std::min<std::size_t>((std::size_t{1} << std::min(top_bits, c)) + 1, full);
-    // Per point and per bucket of one window with |live| buckets (window_sum_affine's batch rule).
-    auto window = [&](std::size_t live, bool top) {
-      if (!affine) return std::pair{1.0, 2.7};
-      std::size_t batch = batch_affine_batch_size(c);
-      if (top) batch = std::max<std::size_t>(16, std::min(batch, live / 4));
-      double per_point = costs.affine_add + costs.inversion / static_cast<double>(batch);
-      if (ifma != nullptr && live / 4 < 16)
-        per_point = 1.0;  // the IFMA path runs a tiny top window in XYZZ
-      // Below 1024 buckets the reduction is the scalar running sum.
-      const double per_bucket =
-          ifma != nullptr && full >= 1024 ? costs.per_bucket : scalar_costs.per_bucket;
-      return std::pair{per_point, per_bucket};
-    };
-    const auto [pp_full, pb_full] = window(full, false);
-    const auto [pp_top, pb_top] = ifma != nullptr ? window(top_live, true) : window(full, false);
-    const double kd = static_cast<double>(k);
-    for (unsigned p = 1; p <= 16; ++p) {
-      if (p > 1 && n / p < (std::size_t{1} << c))
-        break;  // chunks smaller than the buckets waste work
-      const double rounds = static_cast<double>((k * p + threads - 1) / threads);
-      const double chunk = static_cast<double>(n) / p;
-      // The mean task: K − 1 full windows and the top one, each over a chunk of n/p points.
-      const double task =
-          ((kd - 1) * (pp_full * chunk + pb_full * static_cast<double>(full)) + pp_top * chunk +
-           pb_top * static_cast<double>(ifma != nullptr ? top_live : full)) /
-          kd;
-      const double cost = rounds * task;
-      if (best_cost < 0 || cost < best_cost) {
-        best_cost = cost;
-        best = {c, p, affine ? PippengerAccumulation::batch_affine : PippengerAccumulation::xyzz,
-                cost};
-      }
-    }
-  }
-  return best;
-}
+MsmPrices cpu_msm_prices_now() { return cpu_msm_prices(CUZK_FF_IFMA != 0 && msm_ifma_enabled()); }
 
 namespace {
 
@@ -193,12 +134,6 @@ Xyzz<C> window_sum(const SignedWindowPlan& plan, unsigned j, const T& terms, std
   return sum;
 }
 
-// Buckets the top window can reach for scalars below 2^|bits|: digits ≤ 2^(bits − (K−1)c) + 1.
-inline std::size_t top_live_buckets(const SignedWindowPlan& plan, unsigned bits) {
-  const unsigned top_bits = bits - (plan.windows - 1) * plan.c;
-  return std::min<std::size_t>((std::size_t{1} << std::min(top_bits, plan.c)) + 1, plan.buckets());
-}
-
 // Points are taken in blocks whose digits are computed first, so the bucket of the point
 // kPrefetchAhead places later can be prefetched (a bucket array of 2^15 entries lives in L3/DRAM).
 inline constexpr std::size_t kDigitBlock = 256;
@@ -211,7 +146,7 @@ Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned bits, unsigned 
   // live buckets keeps collisions (queue, XYZZ overflow) as rare as in the full windows.
   std::size_t batch = batch_affine_batch_size(plan.c);
   if (j + 1 == plan.windows)
-    batch = std::max<std::size_t>(16, std::min(batch, top_live_buckets(plan, bits) / 4));
+    batch = std::max<std::size_t>(16, std::min(batch, msm_top_live_buckets(plan.c, bits) / 4));
   buckets.reset(batch);
   std::int32_t digits[kDigitBlock];
   for (std::size_t blk = begin; blk < end; blk += kDigitBlock) {
@@ -246,16 +181,17 @@ Xyzz<C> window_sum_affine(const SignedWindowPlan& plan, unsigned bits, unsigned 
   return buckets.reduce();
 }
 
-// Pippenger over |terms| whose scalars are below 2^|bits|, in the given shape. |rp_terms| (or null):
-// the same terms with the points in IFMA R' form, accumulated by ifma::IfmaBuckets.
+// Pippenger over |terms| as |mp| says (its scalars below 2^mp.scalar_bits). |rp_terms| (null
+// unless mp.ifma): the same terms with the points in IFMA R' form, accumulated by ifma::IfmaBuckets.
 template <class C, class T, class R = T>
-Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, ThreadPool& pool,
+Jacobian<C> pippenger_run(const T& terms, const MsmPlan& mp, ThreadPool& pool,
                           const R* rp_terms = nullptr) {
   const std::size_t n = terms.size();
-  const bool affine = shape.accumulation == PippengerAccumulation::batch_affine;
-  const SignedWindowPlan plan = SignedWindowPlan::make(shape.window_bits, bits);
+  const unsigned bits = mp.scalar_bits;
+  const bool affine = mp.accumulation == PippengerAccumulation::batch_affine;
+  const SignedWindowPlan plan = SignedWindowPlan::make(mp.window_bits, bits);
   const std::size_t k = plan.windows;
-  const std::size_t p = std::max<std::size_t>(1, std::min<std::size_t>(shape.chunks, n));
+  const std::size_t p = std::max<std::size_t>(1, std::min<std::size_t>(mp.chunks, n));
 
   std::vector<Xyzz<C>> partial(k * p, Xyzz<C>::identity());
   // One bucket array per range of tasks, reused window after window.
@@ -280,10 +216,7 @@ Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, T
       const unsigned j = static_cast<unsigned>(t / p);
       const std::size_t chunk = t % p;
       const std::size_t begin = n * chunk / p, end = n * (chunk + 1) / p;
-      // A top window with few live buckets (batches under 128) is cheaper in XYZZ; in IFMA lanes
-      // (an addition a fifth to a third of an XYZZ one) only under 16.
-      const bool small_top =
-          j + 1 == k && top_live_buckets(plan, bits) / 4 < (rp_terms != nullptr ? 16u : 128u);
+      const bool small_top = j + 1 == k && mp.top_window_xyzz;
       if (affine && !small_top) {
 #if CUZK_FF_IFMA
         if (ifma_buckets) {
@@ -309,42 +242,12 @@ Jacobian<C> pippenger_run(const T& terms, unsigned bits, PippengerShape shape, T
   return acc;
 }
 
-// The shape for |n| terms of |bits|-bit scalars, with the caller's overrides applied.
-// The IFMA shape model's prices (PippengerCosts) per curve, fit to one-thread window sweeps of the
-// endomorphism-split MSM at 2^16 and 2^18 (docs/perf/msm.md Version 5): G1 addition 0.106 µs,
-// inversion 3.3 µs, reduction 0.10 µs per bucket against a 0.292 µs XYZZ mixed addition; G2 0.23,
-// 3.6, 0.24 against 1.17 µs.
-template <class C>
-const PippengerCosts* ifma_costs() {
-  static constexpr PippengerCosts kG1{.affine_add = 0.36, .inversion = 11.3, .per_bucket = 0.34};
-  static constexpr PippengerCosts kG2{.affine_add = 0.20, .inversion = 3.1, .per_bucket = 0.20};
-  if (!msm_ifma_enabled()) return nullptr;
-  return std::is_same_v<C, G2Curve> ? &kG2 : &kG1;
-}
-
-template <class C>
-PippengerShape choose_shape(std::size_t n, unsigned bits, std::size_t threads,
-                            const PippengerOptions& options) {
-  PippengerShape shape = pippenger_shape(n, threads, sizeof(Xyzz<C>), bits, ifma_costs<C>());
-  if (options.window_bits != 0) shape.window_bits = std::clamp(options.window_bits, 1u, 24u);
-  if (options.chunks != 0) shape.chunks = options.chunks;
-  if (options.window_bits != 0) {
-    shape.accumulation = shape.window_bits >= kBatchAffineMinWindow
-                             ? PippengerAccumulation::batch_affine
-                             : PippengerAccumulation::xyzz;
-  }
-  if (options.accumulation != PippengerAccumulation::automatic)
-    shape.accumulation = options.accumulation;
-  return shape;
-}
-
 // The endomorphism split of each curve: D terms per scalar of |bits| bits (endomorphism.hpp).
 template <class C>
 struct Endo;
 template <>
 struct Endo<G1Curve> {
   static constexpr std::size_t kDim = 2;
-  static constexpr unsigned kBits = kGlvHalfBits;
   static constexpr Fp kBeta2 = G1Curve::kBeta * G1Curve::kBeta;  // σ²(x, y) = (β²x, y) = [λ]P
   // Term i: (m1, ±P); term n + i: (m2, ±σ²(P)), the sign of the second folded into the table.
   static void split(const Limbs<4>& k, const G1Affine& p, std::size_t i, std::size_t n,
@@ -360,7 +263,6 @@ struct Endo<G1Curve> {
 template <>
 struct Endo<G2Curve> {
   static constexpr std::size_t kDim = 4;
-  static constexpr unsigned kBits = kGlsDigitBits;
   // Terms t·n + i: (a_t, P), (a_1, −ψ(P)), (a_2, ψ²(P)), (a_3, −ψ³(P)); no signs.
   static void split(const Limbs<4>& k, const G2Affine& p, std::size_t i, std::size_t n,
                     Limbs<4>* sc, std::uint8_t*, G2Affine* mapped) {
@@ -385,29 +287,13 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases,
   const std::size_t n = scalars.size();
   if (n == 0) return Jacobian<C>::identity();
   const PlainTerms<C> plain{bases, scalars, indices};
-  const PippengerShape shape = choose_shape<C>(n, kMsmScalarBits, pool.size(), options);
-
+  const MsmPlan mp =
+      make_msm_plan(n, pool.size(), std::is_same_v<C, G2Curve> ? MsmCurve::g2 : MsmCurve::g1,
+                    cpu_msm_prices_now(), options);
   using E = Endo<C>;
   const std::size_t dn = E::kDim * n;
-  bool endo = options.endomorphism == MsmEndomorphism::on;
-  if (options.endomorphism == MsmEndomorphism::automatic) {
-    // (With IFMA the caller's bases are copied too, in R' form: dn points instead of dn − n.)
-    const std::size_t bytes =
-        dn * (sizeof(Limbs<4>) + 1) + (msm_ifma_enabled() ? dn : dn - n) * sizeof(Affine<C>);
-    // The split pays when the model's cost (fewer windows, more points) is lower by a margin for
-    // the decomposition and the mapped table: about one mixed addition per scalar at scalar prices,
-    // a third of one with IFMA (a few Fp products per point against the cheaper lanes' windows;
-    // G1 2^16 one thread: GLV c = 16 2.13 µs/pt against 2.55 plain, docs/perf/msm.md Version 5).
-    const PippengerCosts* costs = ifma_costs<C>();
-    const PippengerShape split_shape =
-        pippenger_shape(dn, pool.size(), sizeof(Xyzz<C>), E::kBits, costs);
-    const double margin = costs != nullptr ? 0.3 : 1.0;
-    endo = bytes <= kEndomorphismMaxBytes && options.window_bits == 0 &&
-           split_shape.cost + margin * static_cast<double>(n) < shape.cost;
-  }
   // Batch-affine in IFMA lanes: the bases in R' form, converted once per call.
   constexpr bool kIfmaCurve = CUZK_FF_IFMA != 0;
-  const bool use_ifma = kIfmaCurve && msm_ifma_enabled();
   auto convert = [&](std::span<const Affine<C>> in, std::span<const std::uint32_t> idx,
                      std::size_t count, ScratchArray<Affine<C>>& out) {
     out = ScratchArray<Affine<C>>(count);
@@ -420,20 +306,17 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases,
         },
         1024);
   };
-  if (!endo) {
-    if (!use_ifma || shape.accumulation != PippengerAccumulation::batch_affine) {
-      return pippenger_run<C>(plain, kMsmScalarBits, shape, pool);
-    }
+  if (!mp.endomorphism) {
+    if (!mp.ifma) return pippenger_run<C>(plain, mp, pool);
     ScratchArray<Affine<C>> rp;
     convert(bases, indices, n, rp);
     const PlainTerms<C> rp_terms{rp.span(), scalars, {}};
-    return pippenger_run<C>(plain, kMsmScalarBits, shape, pool, &rp_terms);
+    return pippenger_run<C>(plain, mp, pool, &rp_terms);
   }
 
   ScratchArray<Limbs<4>> sc(dn);
   ScratchArray<std::uint8_t> neg(E::kDim == 2 ? dn : 0);
-  const PippengerShape split_shape = choose_shape<C>(dn, E::kBits, pool.size(), options);
-  if (use_ifma && split_shape.accumulation == PippengerAccumulation::batch_affine) {
+  if (mp.ifma) {
     // The split applied to the bases in R' form gives the mapped points in R' form (σ², ψ are
     // multiplications by constants and conjugations): no Fp-form table of them is made.
     ScratchArray<Affine<C>> rp_first(n), rp_mapped(dn - n);
@@ -450,7 +333,7 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases,
         1024);
     const SplitTerms<C> rp_terms{rp_first.span(), {}, rp_mapped.span(), sc.span(), neg.span(), n};
     const FromRpTerms<C, SplitTerms<C>> terms{rp_terms};
-    return pippenger_run<C>(terms, E::kBits, split_shape, pool, &rp_terms);
+    return pippenger_run<C>(terms, mp, pool, &rp_terms);
   }
   ScratchArray<Affine<C>> mapped(dn - n);
   pool.parallel_for(
@@ -461,7 +344,7 @@ Jacobian<C> msm_pippenger_unchecked(std::span<const Affine<C>> bases,
       },
       1024);
   const SplitTerms<C> terms{bases, indices, mapped.span(), sc.span(), neg.span(), n};
-  return pippenger_run<C>(terms, E::kBits, split_shape, pool);
+  return pippenger_run<C>(terms, mp, pool);
 }
 
 template Jacobian<G1Curve> msm_pippenger_unchecked<G1Curve>(std::span<const G1Affine>,

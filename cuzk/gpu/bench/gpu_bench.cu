@@ -424,7 +424,7 @@ void bench_msm_stream(DeviceContext& ctx, unsigned lg) {
 /// The GPU part of one partition at 2^lg constraints with the PoRep statistics (FORMATS.md, r1cs
 /// bench circuit): H (7 NTTs), A over ~n (99.7 % density), B_G1 and B_G2 over 25.3 %, L over n,
 /// H MSM over n − 1; witness 72.6 % 0/1 values (split evenly here), the rest random.
-// |window| > 0 forces every MSM's window width (0: pick_window's choice).
+// |window| > 0 forces every MSM's window width (0: the plan's, make_msm_plan).
 void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int window) {
   cudaStream_t s = ctx.stream();
   const std::size_t n = std::size_t{1} << lg;

@@ -1,12 +1,13 @@
 // GPU multi-scalar multiplication for G1 and G2 over resident bases (msm/pippenger.cpp is the CPU
 // twin). One call: Σ s_i·B[base(i)] with bellperson density (FORMATS.md §2.3) and the 0/1 split.
 //
-//  1. classify   per scalar: density bit and rank (popcount prefix over the bitmap words), Montgomery
-//                → canonical, then 0 → skipped, 1 → "ones" list, else → "tail" list (warp-aggregated
-//                appends; order is irrelevant to a sum).
+//  1. classify   per scalar: density bit and rank (msm/density.hpp, with a popcount prefix over the
+//                bitmap words), Montgomery → canonical, then 0 → skipped, 1 → "ones" list, else →
+//                "tail" list (warp-aggregated appends; order is irrelevant to a sum).
 //  2. ones       batch addition of the selected bases: per-thread chunks with mixed XYZZ additions,
 //                then a tree of full additions.
-//  3. tail       Pippenger with signed c-bit digits (K = ⌈256/c⌉ windows, 2^(c−1) buckets each):
+//  3. tail       Pippenger with signed c-bit digits (msm/digits.hpp, the CPU's recoding; c, K and the
+//                reduction chunks from msm/msm_plan.hpp's plan; 2^(c−1) buckets per window):
 //                digits → (bucket key, base index·2 + sign) pairs → CUB radix sort by key → bucket
 //                ranges → mixed XYZZ additions over segments of 128 sorted pairs, one thread each (a
 //                bucket that crosses segments is summed from its pieces, so a bucket that repeated
@@ -48,9 +49,10 @@ struct GpuMsmConfig {
   /// bellperson density bitmap (empty: every scalar takes part) and the base offset.
   std::span<const std::uint64_t> density_bits{};
   std::size_t base_offset = 0;
-  /// Sum the 1-scalars by batch addition (otherwise they go through Pippenger).
+  /// Sum the 1-scalars by batch addition (otherwise they go through Pippenger): the caller's
+  /// MsmSplit under the GPU's rule, msm_split_used(cuda_msm_prices().cuda.split, ...).
   bool bit_split = true;
-  /// Window width; 0 picks one from the tail size.
+  /// Window width; 0: the plan's (make_msm_plan with the GPU's prices, from the tail size).
   int window_bits = 0;
   /// Most windows sorted together (0: as many as the free arena holds); tests force small groups.
   int max_windows_per_group = 0;

@@ -14,6 +14,9 @@
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/ec/dev_curves.cuh"
 #include "cuzk/gpu/trace.cuh"
+#include "cuzk/msm/density.hpp"
+#include "cuzk/msm/digits.hpp"
+#include "cuzk/msm/msm_plan.hpp"
 
 namespace cuzk::gpu {
 namespace pippenger_detail {
@@ -113,17 +116,9 @@ __global__ void classify_kernel(const DevFr* scalars, std::size_t n, const std::
   std::uint32_t base = 0;
   DevFr c;
   if (i < n) {
-    bool part = true;
-    std::size_t rank = i;
-    if (bits) {
-      const std::uint64_t w = bits[i >> 6];
-      const unsigned b = i & 63;
-      part = (w >> b) & 1;
-      rank = word_prefix[i >> 6] +
-             static_cast<std::size_t>(__popcll(w & ((std::uint64_t{1} << b) - 1)));
-    }
-    if (part) {
-      base = static_cast<std::uint32_t>(base_offset + rank);
+    // bellperson's density rule (msm/density.hpp): the rank among the scalars taking part.
+    if (density_takes_part(bits, i)) {
+      base = static_cast<std::uint32_t>(base_offset + density_rank(bits, word_prefix, i));
       c = scalars[i].to_canonical();
       std::uint32_t hi = 0;
 #pragma unroll
@@ -216,37 +211,27 @@ Xyzz<C>* reduce_all(DeviceContext& ctx, Xyzz<C>* buf, std::size_t n, cudaStream_
 // Pippenger
 
 /// Signed c-bit digits of windows [w0, w0 + g) of each tail scalar → (key, value) pairs, window-major.
-/// key = (w − w0)·B + |d| − 1, or |sentinel| for d = 0; value = base index·2 + (d < 0).
-__global__ void digits_kernel(const DevFr* scalars, const std::uint32_t* idx, std::size_t m, int c,
-                              int w0, int g, std::uint32_t* keys, std::uint32_t* vals,
-                              std::uint32_t sentinel) {
+/// key = (w − w0)·B + |d| − 1, or |sentinel| for d = 0; value = base index·2 + (d < 0). The digits
+/// are the CPU's (msm/digits.hpp): k' = k + H once, then each window's digit from k' alone.
+__global__ void digits_kernel(const DevFr* scalars, const std::uint32_t* idx, std::size_t m,
+                              SignedWindowPlan plan, int w0, int g, std::uint32_t* keys,
+                              std::uint32_t* vals, std::uint32_t sentinel) {
   const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (t >= m) return;
   const DevFr s = scalars[t];
+  std::uint64_t k[kMsmScalarLimbs], kr[kMsmScalarLimbs];
+#pragma unroll
+  for (unsigned i = 0; i < kMsmScalarLimbs; ++i)
+    k[i] = s.l[2 * i] | (static_cast<std::uint64_t>(s.l[2 * i + 1]) << 32);
+  msm_recode(plan, k, kr);
   const std::uint32_t base = idx[t];
-  const std::uint32_t B = 1u << (c - 1);
-  const std::uint64_t mask = (std::uint64_t{1} << c) - 1;
-  std::uint32_t carry = 0;
-  for (int w = 0; w < w0 + g; ++w) {
-    const int off = w * c;
-    const int li = off >> 5;
-    std::uint64_t win = 0;
-    if (li < DevFr::N) win = s.l[li];
-    if (li + 1 < DevFr::N) win |= static_cast<std::uint64_t>(s.l[li + 1]) << 32;
-    std::uint32_t d = static_cast<std::uint32_t>((win >> (off & 31)) & mask) + carry;
-    bool neg = false;
-    if (d > B) {
-      d = (1u << c) - d;
-      neg = true;
-      carry = 1;
-    } else {
-      carry = 0;
-    }
-    if (w >= w0) {
-      const std::size_t pos = static_cast<std::size_t>(w - w0) * m + t;
-      keys[pos] = d == 0 ? sentinel : static_cast<std::uint32_t>(w - w0) * B + d - 1;
-      vals[pos] = (base << 1) | (neg ? 1u : 0u);
-    }
+  const std::uint32_t B = plan.buckets();
+  for (int w = w0; w < w0 + g; ++w) {
+    const std::int32_t d = msm_signed_digit(plan, kr, static_cast<unsigned>(w));
+    const std::uint32_t mag = static_cast<std::uint32_t>(d < 0 ? -d : d);
+    const std::size_t pos = static_cast<std::size_t>(w - w0) * m + t;
+    keys[pos] = mag == 0 ? sentinel : static_cast<std::uint32_t>(w - w0) * B + mag - 1;
+    vals[pos] = (base << 1) | (d < 0 ? 1u : 0u);
   }
 }
 
@@ -370,22 +355,6 @@ __global__ void add_point_kernel(Xyzz<C>* acc, const Xyzz<C>* p) {
   if (blockIdx.x == 0 && threadIdx.x == 0) add_ool<C>(*acc, *p);
 }
 
-/// Window width from the tail size |m|: c = 8 below 2^17 points, c = 16 above, and for G1 from
-/// 3·2^22 points c = 20 (K = 13 windows instead of 16: 19 % fewer bucket additions, against 2^19
-/// buckets per window to reduce). Measured on the H200 (docs/perf/gpu.md Version 7), G1 ms at
-/// 2^22 / 2^24 / 2^26: c = 16 41.4 / 151.5 / 586.7, c = 19 47.8 / 153.8 / 565.9, c = 20 51.5 / 146.0
-/// / 509.8, c = 22 97.7 / 187.4 / 542.0. A line fit gives c = 20 ≈ 25 ms + 7.2 ns/pt against
-/// c = 16 ≈ 6 ms + 8.7 ns/pt, equal near 2^23.6, so the threshold sits just below 2^24 (a 2^24
-/// partition's H MSM has 2^24 − 1 terms). G2: c = 16 231 / 892 against c = 20 243 / 999 ms at
-/// 2^22 / 2^24, so G2 keeps c = 16. Widths whose top window holds only a few bits are avoided: most
-/// points fall into its few buckets (c = 18, a 3-bit top window: 2.6× slower than c = 16 at every
-/// size; c = 15 at 2^22 took 18.9 s before the segmented accumulation).
-int pick_window(std::size_t m, bool g2) {
-  if (m < (std::size_t{1} << 17)) return 8;
-  if (!g2 && m >= (std::size_t{3} << 22)) return 20;
-  return 16;
-}
-
 template <class C, class HostXyzz>
 HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_scalars_fr,
                   std::size_t n, const GpuMsmConfig& cfg, cudaStream_t stream, GpuMsmStats* stats) {
@@ -473,9 +442,14 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
   // 3. tail: Pippenger
   DeviceBuffer window_sums;
   if (m > 0) {
-    const int c = cfg.window_bits > 0 ? cfg.window_bits : pick_window(m, sizeof(F) > 48);
-    const int K = (256 + c - 1) / c;
-    const std::uint32_t B = 1u << (c - 1);
+    // The plan (msm/msm_plan.hpp, the GPU's price table): window width and count, reduction chunks.
+    const MsmPlan plan = make_msm_plan(
+        m, 0, sizeof(F) > 48 ? MsmCurve::g2 : MsmCurve::g1, cuda_msm_prices(),
+        {.window_bits = cfg.window_bits > 0 ? static_cast<unsigned>(cfg.window_bits) : 0u});
+    const int c = static_cast<int>(plan.window_bits);
+    const int K = static_cast<int>(plan.windows);
+    const SignedWindowPlan digits = SignedWindowPlan::make(plan.window_bits);
+    const std::uint32_t B = digits.buckets();
     st.window_bits = c;
     st.windows = K;
     // Per window: keys + values, sorted copies (16 bytes per pair), buckets and ranges, two
@@ -517,7 +491,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     // sums are combined on the host (Horner: (K − 1)·c doublings, serial, faster there than in
     // one device thread). (256 chunks, one thread per window summing them and one thread
     // combining took ≈ 10.6 ms per G1 MSM and ≈ 26 ms per G2 one on the H200, at any size.)
-    const std::uint32_t chunks = std::min<std::uint32_t>(B, 2048);
+    const std::uint32_t chunks = plan.reduction_chunks;
     DeviceBuffer chunk_sums =
         must_alloc(ctx, static_cast<std::size_t>(G) * chunks * sizeof(P), "window chunks");
     DeviceBuffer chunk_tmp = must_alloc(
@@ -540,7 +514,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
       const std::size_t gb = static_cast<std::size_t>(g) * B;
       const std::uint32_t sent = static_cast<std::uint32_t>(nb);
       digits_kernel<<<blocks_for(m, 256), 256, 0, stream>>>(
-          tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), m, c, w0, g,
+          tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), m, digits, w0, g,
           keys_a.as<std::uint32_t>(), vals_a.as<std::uint32_t>(), sent);
       CUZK_CUDA_CHECK_LAUNCH();
       cub::DoubleBuffer<std::uint32_t> kb(keys_a.as<std::uint32_t>(), keys_b.as<std::uint32_t>());

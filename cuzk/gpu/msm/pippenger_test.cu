@@ -121,7 +121,7 @@ void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm) {
       {ScalarKind::random, false, true, 0, 0}, {ScalarKind::mixed, false, true, 0, 0},
       {ScalarKind::mixed, false, false, 0, 0}, {ScalarKind::bits, true, true, 0, 0},
       {ScalarKind::mixed, true, true, 5, 3},   {ScalarKind::random, false, true, 11, 0},
-      {ScalarKind::mixed, false, true, 20, 0},  // the large-MSM G1 width (pick_window), 2^19 buckets
+      {ScalarKind::mixed, false, true, 20, 0},  // the large-MSM G1 width (the GPU plan's), 2^19 buckets
   };
   for (const auto& cs : cases) {
     std::vector<std::uint64_t> bits;

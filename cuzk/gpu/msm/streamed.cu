@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cuzk/gpu/cuda_check.cuh"
+#include "cuzk/msm/density.hpp"
 
 namespace cuzk::gpu {
 
@@ -60,12 +61,8 @@ std::vector<Chunk> plan_chunks(std::size_t n, std::span<const std::uint64_t> bit
     Chunk c{.s0 = w * 64, .s1 = 0, .b0 = base_offset + rank, .nb = 0, .w0 = w, .w1 = w};
     while (w < words) {
       const std::size_t lo = w * 64, hi = std::min(n, lo + 64);
-      std::size_t cnt = hi - lo;
-      if (!bits.empty()) {
-        std::uint64_t word = bits[w];
-        if (hi - lo < 64) word &= (std::uint64_t{1} << (hi - lo)) - 1;
-        cnt = static_cast<std::size_t>(std::popcount(word));
-      }
+      const std::size_t cnt =
+          bits.empty() ? hi - lo : density_popcount(density_word(bits.data(), n, w));
       if (c.w1 > c.w0 && (c.nb + cnt > slot || hi - c.s0 > max_scalars)) break;
       c.nb += cnt;
       rank += cnt;
