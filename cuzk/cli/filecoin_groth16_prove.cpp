@@ -293,11 +293,6 @@ Result<AbcVectors> checked_abc(ThreadPool& pool, const circuits::CircuitShape& s
 int run_prove(const ProveFlags& f) {
   auto spec = resolve_circuit(f.circuit);
   if (!spec.ok()) return report_error(kCmd, spec.status().to_string());
-  if (!f.circuit.porep_id.empty() || !f.circuit.api_version.empty())
-    return report_error(kCmd,
-                        "--porep-id and --api-version are not taken by prove: it proves with the "
-                        "registered proof the input names (they apply to circuit-info, setup and "
-                        "verify)");
   Result<std::vector<JobRequest>> reqs = Status(Errc::invalid_argument, "no kind");
   switch (spec->kind) {
     case FilecoinKind::porep:

@@ -69,6 +69,10 @@ UpdateFamily::UpdateFamily(FilecoinFamilyOptions opt)
     : FilecoinFamily(std::move(opt), update_sets()) {}
 
 Result<PartitionPlan> UpdateFamily::plan(const JobRequest& req) {
+  if (!options().overrides.empty())
+    return Status(Errc::invalid_argument,
+                  "porep_id and api_version overrides do not apply to SnapDeals (its circuit, "
+                  "vanilla proofs and public inputs depend on neither)");
   auto job = parse_snap_request(req);
   if (!job) return job.status();
   const fc::ParameterSet set = parameter_set((*job)->pub);
