@@ -433,6 +433,14 @@ TEST_F(VenusFamilies, BadSnapRequestsAreRefusedAtPlan) {
   r = v.snap;
   r.registered_proof = 9;
   EXPECT_ERROR_NAMING(plan_of(r), "unknown registered update proof 9");
+  // h: 2 KiB allows h = 1 alone (storage-proofs-update hs: [1; 6] up to 32 KiB), so 1 given
+  // explicitly plans and any other h is refused naming the allowed ones. (A non-default h that
+  // proves needs ≥ 64 KiB sectors: the 8 MiB slow test, h = 8.)
+  r = v.snap;
+  r.update_h = 1;
+  EXPECT_TRUE(update_->plan(r).ok());
+  r.update_h = 2;
+  EXPECT_ERROR_NAMING(plan_of(r), "update_h 2 is not allowed for StackedDrg2KiBV1 (allowed: 1..1");
   r = v.snap;
   r.vanilla_proofs[0].resize(100);
   EXPECT_ERROR_NAMING(plan_of(r), "vanilla_proofs[0]");
