@@ -10,8 +10,8 @@
 # and verify take --h 8; the default h fails both.
 # Times on the 2-core VM (shared, load 6–15), per kind: window 85 s (sealing the two sectors
 # included; setup 16 s, prove 7 s), winning 149 s (setup 101 s, prove 32 s), porep 603 s (setup
-# 492 s, prove 39 s; peak RSS 3.2 GB); update: docs/filecoin/groth16.md "8 MiB slow tests" (setup
-# of 10 M constraints, domain 2^24), which also has the ctest line for a bigger host.
+# 492 s, prove 39 s; peak RSS 3.2 GB), update 1,858 s (setup 972 s, prove 459 s for 4 partitions;
+# peak RSS 9.4 GB). docs/filecoin/groth16.md "8 MiB slow tests" has the ctest line for a bigger host.
 set -u
 cuzk="$1"
 shift
