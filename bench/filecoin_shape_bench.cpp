@@ -3,7 +3,9 @@
 // what the daemon then holds per circuit. One measurement per process, so run it twice with the
 // same cache directory to get the first process (recording, cache written) and the second
 // (cache loaded):
-//   filecoin_shape_bench shape <2KiB|512MiB|32GiB> <cache_dir>   PorepFamily::shape (compact form)
+//   filecoin_shape_bench shape <2KiB|512MiB|32GiB> <cache_dir> [porep|window|winning|update]
+//                                                                 the family's shape (compact form;
+//                                                                 default porep)
 //   filecoin_shape_bench count <size>                             circuit_info of the blank circuit
 //                                                                 (how plan() got them before)
 //   filecoin_shape_bench plain <size>                             the plain recording (the former
@@ -16,11 +18,14 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "cuzk/circuits/filecoin/circuit_info.hpp"
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
 #include "cuzk/circuits/filecoin/porep_family.hpp"
+#include "cuzk/circuits/filecoin/post_family.hpp"
+#include "cuzk/circuits/filecoin/update_family.hpp"
 #include "cuzk/filecoin/parameter_files.hpp"
 #include "cuzk/filecoin/registered_proof.hpp"
 #include "cuzk/r1cs/pce_compact.hpp"
@@ -46,7 +51,8 @@ double peak_rss_mb() {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: filecoin_shape_bench shape <2KiB|512MiB|32GiB> <cache_dir>\n"
+               "usage: filecoin_shape_bench shape <2KiB|512MiB|32GiB> <cache_dir> "
+               "[porep|window|winning|update]\n"
                "       filecoin_shape_bench count|plain <2KiB|512MiB|32GiB>\n");
   return 2;
 }
@@ -80,16 +86,29 @@ int main(int argc, char** argv) {
   };
   if (mode == "shape") {
     if (argc < 4) return usage();
-    cf::PorepFamily fam(cf::FilecoinFamilyOptions{.cache_dir = argv[3]});
-    const std::string key_id = cf::filecoin_key_id(fc::porep_parameters(size));
-    auto sh = fam.shape(key_id);
+    const std::string kind = argc > 4 ? argv[4] : "porep";
+    const cf::FilecoinFamilyOptions opt{.cache_dir = argv[3]};
+    std::unique_ptr<cf::FilecoinFamily> fam;
+    fc::ParameterSet set;
+    if (kind == "porep") {
+      fam = std::make_unique<cf::PorepFamily>(opt), set = fc::porep_parameters(size);
+    } else if (kind == "window" || kind == "winning") {
+      const fc::PostKind k = kind == "window" ? fc::PostKind::window : fc::PostKind::winning;
+      fam = std::make_unique<cf::PostFamily>(k, opt), set = fc::post_parameters(k, size);
+    } else if (kind == "update") {
+      fam = std::make_unique<cf::UpdateFamily>(opt), set = fc::update_parameters(size);
+    } else {
+      return usage();
+    }
+    const std::string key_id = cf::filecoin_key_id(set);
+    auto sh = fam->shape(key_id);
     if (!sh) {
       std::fprintf(stderr, "%s\n", sh.status().to_string().c_str());
       return 1;
     }
     std::error_code ec;
-    const auto file = std::filesystem::file_size(fam.compact_cache_path(key_id), ec);
-    report(fam.compact_recordings() ? "shape (recorded, cache written)" : "shape (cache loaded)",
+    const auto file = std::filesystem::file_size(fam->compact_cache_path(key_id), ec);
+    report(fam->compact_recordings() ? "shape (recorded, cache written)" : "shape (cache loaded)",
            (*sh)->dims().num_constraints, static_cast<double>((*sh)->form_bytes()) / 1e6,
            ec ? 0.0 : static_cast<double>(file) / 1e6);
     return 0;

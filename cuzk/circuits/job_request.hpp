@@ -44,6 +44,10 @@ struct JobRequest {
   std::string randomness;
   std::uint32_t partition_index = 0;
   std::string comm_r_old, comm_r_new, comm_d_new;
+  /// field 33, SnapDeals: h, the high bits of a node index per rho (one of the size's allowed
+  /// values, storage-proofs-update `hs`; it enters the public inputs as h_select); 0 = the size's
+  /// h_default, what filecoin-proofs' update API uses.
+  std::uint32_t update_h = 0;
 
   /// Bytes held in memory by this request (charged while the job is queued).
   std::uint64_t payload_bytes() const {

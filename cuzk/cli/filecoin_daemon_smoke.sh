@@ -25,30 +25,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-fail=0
-expect() {  # expect <rc> <output substring> <cuzk args...>
-  local want=$1 needle=$2
-  shift 2
-  local t0=$SECONDS
-  "$cuzk" "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [[ $rc -ne $want ]] || ! grep -qF -- "$needle" "$tmp/out" "$tmp/err"; then
-    echo "FAIL: exit $rc (want $want), looking for '$needle': cuzk $*"
-    cat "$tmp/out" "$tmp/err"
-    fail=1
-  else
-    echo "ok: exit $rc in $((SECONDS - t0)) s: $needle (cuzk ${1:-} ${2:-} ${3:-} ${4:-})"
-  fi
-}
-size_is() {  # size_is <file> <bytes>
-  local n
-  n=$(stat -c %s "$1" 2>/dev/null || echo 0)
-  if [[ $n -ne $2 ]]; then
-    echo "FAIL: $1 has $n bytes, want $2"
-    fail=1
-  fi
-}
-json_field() { sed -n "s/.*\"$1\": *\"\\([^\"]*\\)\".*/\\1/p" "$2" | head -1; }
+source "$(dirname "${BASH_SOURCE[0]}")/smoke_lib.sh"
 
 # venus t0106 (shared/filecoin/README.md): miner 106 (prover_id 0x6a), lotus-seed's ticket.
 venus="$data/venus-2kib"

@@ -91,11 +91,13 @@ Result<FilecoinCircuitSpec> resolve_circuit(const CircuitFlags& f) {
       auto id = fc::parse_hex32(f.porep_id, "--porep-id");
       if (!id.ok()) return id.status();
       std::copy(id->begin(), id->end(), spec.seal.porep_id.begin());
+      spec.overrides.porep_id = spec.seal.porep_id;
     }
     if (!f.api_version.empty()) {
       auto v = fc::parse_api_version(f.api_version);
       if (!v.ok()) return v.status().with_context("--api-version");
       spec.seal.api = *v;
+      spec.overrides.api_version = *v;
     }
     auto set = fc::parameters_of_proof(spec.seal.name);
     if (!set.ok()) return set.status();
@@ -116,6 +118,7 @@ Result<FilecoinCircuitSpec> resolve_circuit(const CircuitFlags& f) {
       auto v = fc::parse_api_version(f.api_version);
       if (!v.ok()) return v.status().with_context("--api-version");
       spec.post.api = *v;
+      spec.overrides.api_version = *v;
     }
     spec.parameters = fc::post_parameters(want, spec.post.size);
     return spec;
@@ -126,7 +129,10 @@ Result<FilecoinCircuitSpec> resolve_circuit(const CircuitFlags& f) {
   if (!p.ok()) return p.status().with_context("--registered-proof");
   spec.update = std::move(*p);
   if (!f.porep_id.empty() || !f.api_version.empty())
-    return bad("--porep-id and --api-version do not apply to --kind update");
+    return bad(
+        "--porep-id and --api-version do not apply to --kind update (the SnapDeals circuit, "
+        "vanilla proofs and public inputs depend on neither; upstream's api_version only gates "
+        "update aggregation)");
   spec.parameters = fc::update_parameters(spec.update.size);
   return spec;
 }
@@ -134,7 +140,8 @@ Result<FilecoinCircuitSpec> resolve_circuit(const CircuitFlags& f) {
 std::unique_ptr<cf::FilecoinFamily> make_family(const FilecoinCircuitSpec& spec,
                                                 const std::string& params_dir,
                                                 const std::string& cache_dir) {
-  cf::FilecoinFamilyOptions opt{.params_dir = params_dir, .cache_dir = cache_dir};
+  cf::FilecoinFamilyOptions opt{
+      .params_dir = params_dir, .cache_dir = cache_dir, .overrides = spec.overrides};
   switch (spec.kind) {
     case FilecoinKind::porep:
       return std::make_unique<cf::PorepFamily>(std::move(opt));

@@ -39,6 +39,9 @@ struct FilecoinCircuitSpec {
   cuzk::filecoin::PostProof post;      ///< winning, window
   cuzk::filecoin::UpdateProof update;  ///< update
   cuzk::filecoin::ParameterSet parameters;
+  /// The --porep-id / --api-version given (already applied to seal / post): what prove hands the
+  /// family, so that it proves the C1's or the vanilla proofs' proof with them.
+  circuits::filecoin::ProofOverrides overrides;
 
   /// The registered proof's name.
   const std::string& proof_name() const;
@@ -55,8 +58,9 @@ struct FilecoinCircuitSpec {
 Result<FilecoinCircuitSpec> resolve_circuit(const CircuitFlags& f);
 
 /// The circuit family that proves |spec|'s kind (circuits/filecoin/*_family.hpp), its keys looked
-/// up in |params_dir|, its compact forms cached in |cache_dir| (empty: recorded each time): the
-/// one way prove gets witnesses and public inputs, and setup the circuit.
+/// up in |params_dir|, its compact forms cached in |cache_dir| (empty: recorded each time),
+/// |spec|'s overrides applied to every request: the one way prove gets witnesses and public
+/// inputs, and setup the circuit.
 std::unique_ptr<circuits::filecoin::FilecoinFamily> make_family(const FilecoinCircuitSpec& spec,
                                                                 const std::string& params_dir,
                                                                 const std::string& cache_dir = "");

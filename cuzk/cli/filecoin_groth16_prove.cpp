@@ -17,7 +17,8 @@
 //   window   --vanilla: the PoSt's sectors (several per file allowed), cut into partitions of
 //            sector_count (with --partition-index K: the sectors are partition K's, one proof);
 //            --randomness; --sector-id/--comm-r, when given, must be the proofs'
-//   update   --vanilla: the update's PartitionProofs in order; --comm-r-old/--comm-r-new/--comm-d-new
+//   update   --vanilla: the update's PartitionProofs in order; --comm-r-old/--comm-r-new/--comm-d-new;
+//            --h, the encoding's h (default h_default; the vanilla proofs do not carry it)
 // --rs-seed S draws each partition's r, s from SeededRng(S) in partition order, so that the CPU
 // and CUDA backends give the same bytes; without it they come from the OS RNG.
 #include <chrono>
@@ -67,6 +68,7 @@ struct ProveFlags {
   std::string params_dir, c1, out, backend = "cpu";
   std::vector<std::string> vanilla;
   std::optional<std::uint64_t> rs_seed;
+  std::optional<unsigned> h;
   std::size_t threads = 0;
 };
 
@@ -213,6 +215,10 @@ Result<std::vector<JobRequest>> update_requests(const FilecoinCircuitSpec& spec,
   req.kind = ProofKind::snap_deals_update;
   req.registered_proof = fc::update_proof_number(spec.update);
   req.sector_size = fc::sector_bytes(spec.update.size);
+  if (f.h) {
+    if (*f.h == 0) return Status(Errc::invalid_argument, "--h 0: h is one of the size's hs");
+    req.update_h = *f.h;
+  }
   for (auto [dst, text, flag] : {std::tuple{&req.comm_r_old, &f.pub.comm_r_old, "--comm-r-old"},
                                  std::tuple{&req.comm_d_new, &f.pub.comm_d_new, "--comm-d-new"},
                                  std::tuple{&req.comm_r_new, &f.pub.comm_r_new, "--comm-r-new"}}) {
@@ -293,19 +299,16 @@ Result<AbcVectors> checked_abc(ThreadPool& pool, const circuits::CircuitShape& s
 int run_prove(const ProveFlags& f) {
   auto spec = resolve_circuit(f.circuit);
   if (!spec.ok()) return report_error(kCmd, spec.status().to_string());
-  if (!f.circuit.porep_id.empty() || !f.circuit.api_version.empty())
-    return report_error(kCmd,
-                        "--porep-id and --api-version are not taken by prove: it proves with the "
-                        "registered proof the input names (they apply to circuit-info, setup and "
-                        "verify)");
   Result<std::vector<JobRequest>> reqs = Status(Errc::invalid_argument, "no kind");
   switch (spec->kind) {
     case FilecoinKind::porep:
+      if (f.h) return report_error(kCmd, "--h is for --kind update");
       reqs = porep_requests(*spec, f);
       break;
     case FilecoinKind::winning:
     case FilecoinKind::window:
       if (!f.c1.empty()) return report_error(kCmd, "--c1 is for --kind porep");
+      if (f.h) return report_error(kCmd, "--h is for --kind update");
       reqs = post_requests(*spec, f);
       break;
     case FilecoinKind::update:
@@ -449,6 +452,9 @@ FilecoinRun add_filecoin_prove(CLI::App& sub) {
   sub.add_option("--backend", f->backend, "cpu or cuda:N (cuda = cuda:0)")->capture_default_str();
   sub.add_option("--rs-seed", f->rs_seed,
                  "draw each partition's r, s from this seed (same bytes on every backend; tests)");
+  sub.add_option("--h", f->h,
+                 "update: the encoding's h, one of the size's allowed values (default: "
+                 "h_default, as filecoin-proofs uses; `cuzk filecoin update --h`)");
   sub.add_option("--threads", f->threads, "threads (0: all cores)");
   sub.add_option("--out", f->out, "proof file: 192 bytes per partition, in order")->required();
   return [f]() {

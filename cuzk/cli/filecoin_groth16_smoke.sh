@@ -21,30 +21,7 @@ fi
 data="$CUZK_FILECOIN_DATA"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-expect() {  # expect <rc> <output substring> <cuzk args...>
-  local want=$1 needle=$2
-  shift 2
-  local t0=$SECONDS
-  "$cuzk" "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [[ $rc -ne $want ]] || ! grep -qF -- "$needle" "$tmp/out" "$tmp/err"; then
-    echo "FAIL: exit $rc (want $want), looking for '$needle': cuzk $*"
-    cat "$tmp/out" "$tmp/err"
-    fail=1
-  else
-    echo "ok: exit $rc in $((SECONDS - t0)) s: $needle (cuzk ${1:-} ${2:-} ${3:-} ${4:-})"
-  fi
-}
-size_is() {  # size_is <file> <bytes>
-  local n
-  n=$(stat -c %s "$1" 2>/dev/null || echo 0)
-  if [[ $n -ne $2 ]]; then
-    echo "FAIL: $1 has $n bytes, want $2"
-    fail=1
-  fi
-}
-json_field() { sed -n "s/.*\"$1\": *\"\\([^\"]*\\)\".*/\\1/p" "$2" | head -1; }
+source "$(dirname "${BASH_SOURCE[0]}")/smoke_lib.sh"
 # The three files setup wrote for a kind must carry names rust-fil-proofs publishes.
 check_names() {
   local f
@@ -134,6 +111,23 @@ run_window() {
     --sector-id 5 --comm-r "${comm_r[1]}"
   expect 2 'no proving key' filecoin prove --kind window --registered-proof $p \
     --params "$tmp/nothing" --vanilla "$tmp/window.vproof" --randomness $rand --out "$tmp/x.proof"
+  # --api-version overrides the proof's challenge rule in every command: 1.1.0 keeps V1's rule
+  # (the same bytes), V1_2 with 1.0.0 is V1 (same key, inputs and bytes, and it verifies), 1.2.0
+  # does not fit V1's vanilla proofs (exit 1). --porep-id is PoRep's alone, update takes neither.
+  expect 0 '"verified": true' "${prove[@]}" --api-version 1.1.0 --out "$tmp/window3.proof"
+  cmp -s "$tmp/window.proof" "$tmp/window3.proof" || { echo "FAIL: api 1.1.0 changed the proof"; fail=1; }
+  expect 0 '"verified": true' filecoin prove --kind window --registered-proof StackedDrgWindow2KiBV1_2 \
+    --api-version 1.0.0 --params "$params" --vanilla "$tmp/window.vproof" --randomness $rand \
+    --rs-seed 7 --out "$tmp/window4.proof"
+  cmp -s "$tmp/window.proof" "$tmp/window4.proof" || { echo "FAIL: V1_2 at 1.0.0 is not V1"; fail=1; }
+  expect 0 '"valid": true' filecoin verify --kind window --registered-proof StackedDrgWindow2KiBV1_2 \
+    --api-version 1.0.0 --vk "$vk" --randomness $rand --proof "$tmp/window.proof" "${pub[@]}"
+  expect 1 'invalid' "${v[@]}" --api-version 1.2.0 --proof "$tmp/window.proof" "${pub[@]}"
+  expect 1 'unsatisfied' "${prove[@]}" --api-version 1.2.0 --out "$tmp/x.proof"
+  expect 2 '--porep-id is for --kind porep' "${prove[@]}" --porep-id "$(printf '%064d' 0)" \
+    --out "$tmp/x.proof"
+  expect 2 'do not apply to --kind update' filecoin circuit-info --kind update \
+    --registered-proof StackedDrg2KiBV1 --api-version 1.2.0
 }
 
 run_winning() {
@@ -220,6 +214,32 @@ run_porep() {
   expect 2 '--seed is required' "${v[@]}" --sector-id 0 --comm-r "${comm_r[0]}"
   expect 2 'not of sector 1' filecoin prove --kind porep --registered-proof $p --params "$params" \
     --c1 "$tmp/c1.json" --prover-id $prover --sector-id 1 --out "$tmp/x.proof"
+  # --porep-id / --api-version: venus's C1 (porep_id 0, api 1.0.0) relabelled StackedDrg2KiBV1_1,
+  # as a PoRepConfig built by hand would make it, proves and verifies with the overrides that
+  # name how it was made; overrides it contradicts are refused naming both.
+  local id0 id5
+  id0=$(printf '%064d' 0)
+  id5=05$(printf '%062d' 0)
+  sed 's/"registered_proof":"StackedDrg2KiBV1"/"registered_proof":"StackedDrg2KiBV1_1"/' \
+    "$tmp/c1.json" >"$tmp/c1_v11.json"
+  local prove_v11=(filecoin prove --kind porep --registered-proof StackedDrg2KiBV1_1 --params "$params"
+                   --c1 "$tmp/c1_v11.json" --prover-id $prover --sector-id 0 --rs-seed 7)
+  expect 2 'replica_id' "${prove_v11[@]}" --out "$tmp/x.proof"
+  expect 0 '"verified": true' "${prove_v11[@]}" --porep-id "$id0" --api-version 1.0.0 \
+    --out "$tmp/porep_v11.proof"
+  cmp -s "$tmp/porep.proof" "$tmp/porep_v11.proof" || { echo "FAIL: overrides changed the proof"; fail=1; }
+  expect 0 '"valid": true' filecoin verify --kind porep --registered-proof StackedDrg2KiBV1_1 \
+    --porep-id "$id0" --api-version 1.0.0 --vk "$vk" --proof "$tmp/porep_v11.proof" \
+    --prover-id $prover --ticket $ticket --comm-d "${comm_d[0]}" --sector-id 0 \
+    --comm-r "${comm_r[0]}" --seed $seed
+  expect 2 "porep_id $id0 (its registered proof StackedDrg2KiBV1's), not with the porep_id override $id5" \
+    filecoin prove --kind porep --registered-proof $p --params "$params" --c1 "$tmp/c1.json" \
+    --prover-id $prover --sector-id 0 --porep-id "$id5" --out "$tmp/x.proof"
+  expect 2 "api version 1.0.0 (its registered proof StackedDrg2KiBV1's), not of the api_version override 1.1.0" \
+    filecoin prove --kind porep --registered-proof $p --params "$params" --c1 "$tmp/c1.json" \
+    --prover-id $prover --sector-id 0 --api-version 1.1.0 --out "$tmp/x.proof"
+  expect 2 "(StackedDrg2KiBV1_1) is not the C1's seal proof StackedDrg2KiBV1" \
+    "${prove_v11[@]/c1_v11.json/c1.json}" --out "$tmp/x.proof"
 }
 
 for kind in "$@"; do

@@ -7,20 +7,7 @@ set -u
 cuzk="$1"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-expect() {  # expect <rc> <output substring> <cuzk args...>
-  local want=$1 needle=$2
-  shift 2
-  "$cuzk" "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [[ $rc -ne $want ]] || ! grep -qF -- "$needle" "$tmp/out" "$tmp/err"; then
-    echo "FAIL: exit $rc (want $want), looking for '$needle': cuzk $*"
-    cat "$tmp/out" "$tmp/err"
-    fail=1
-  else
-    echo "ok: exit $rc: $needle"
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/smoke_lib.sh"
 field() { sed -n "s/.*\"$1\": *\"\\([0-9a-f]*\\)\".*/\\1/p" "$tmp/upd/update.json"; }
 
 head -c 2048 /dev/zero >"$tmp/zero"

@@ -6,20 +6,7 @@ set -u
 cuzk="$1"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-expect() {  # expect <rc> <output substring> <cuzk args...>
-  local want=$1 needle=$2
-  shift 2
-  "$cuzk" "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [[ $rc -ne $want ]] || ! grep -qF -- "$needle" "$tmp/out" "$tmp/err"; then
-    echo "FAIL: exit $rc (want $want), looking for '$needle': cuzk $*"
-    cat "$tmp/out" "$tmp/err"
-    fail=1
-  else
-    echo "ok: exit $rc: $needle"
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/smoke_lib.sh"
 # 2 KiB of Fr32 data: every byte 0x11 (top bits of byte 31 clear).
 head -c 2048 /dev/zero | tr '\0' '\021' >"$tmp/data"
 prover=0500000000000000000000000000000000000000000000000000000000000000

@@ -16,20 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 args=(filecoin verify-vanilla --kind window --registered-proof StackedDrgWindow32GiBV1
       --randomness 0000000000000000000000000000000000000000000000000000000000000000
       --sector-id 1 --comm-r df691086e3c673c95a45908713d4c5938e5ced43f21b888bd9bc6e181c9f326b)
-fail=0
-expect() {  # expect <rc> <stderr substring> <cuzk args...>
-  local want=$1 needle=$2
-  shift 2
-  "$cuzk" "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [[ $rc -ne $want ]] || ! grep -qF -- "$needle" "$tmp/out" "$tmp/err"; then
-    echo "FAIL: exit $rc (want $want), looking for '$needle': cuzk $*"
-    cat "$tmp/out" "$tmp/err"
-    fail=1
-  else
-    echo "ok: exit $rc: $needle"
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/smoke_lib.sh"
 expect 0 '"valid": true' "${args[@]}" --vanilla "$proof"
 # Byte 80: inclusion_proofs[0].base_proof[0].hashes[0], byte 4.
 cp "$proof" "$tmp/bad.vproof" && chmod u+w "$tmp/bad.vproof"

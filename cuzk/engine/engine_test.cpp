@@ -657,6 +657,20 @@ TEST(Engine, JournalBlobRoundTrip) {
   blob[blob.size() - 4] = 1;
   auto bad = decode_request_blob(blob, back);
   EXPECT_EQ(bad.code(), Errc::bad_encoding) << bad.to_string();
+  // SnapDeals h: appended when not 0, so a blob of the first layout (above: h unset) still reads,
+  // as h = 0; a trailing 0 is not an encoding the writer makes.
+  EXPECT_EQ(encode_request_blob(r).size() + 8, [&] {
+    JobRequest h8 = r;
+    h8.update_h = 8;
+    return encode_request_blob(h8).size();
+  }());
+  r.update_h = 8;
+  ASSERT_TRUE(decode_request_blob(encode_request_blob(r), back).ok());
+  EXPECT_EQ(back.update_h, 8u);
+  r.update_h = 0;
+  ASSERT_TRUE(decode_request_blob(encode_request_blob(r), back).ok());
+  EXPECT_EQ(back.update_h, 0u);
+  EXPECT_FALSE(decode_request_blob(encode_request_blob(r) + std::string(8, '\0'), back).ok());
 }
 
 TEST(Engine, BatchCollectorGroupsSameCircuit) {

@@ -102,6 +102,8 @@ std::string encode_request_blob(const JobRequest& r) {
   put_u64(out, r.sector_number);
   put_u64(out, r.miner_id);
   put_u64(out, r.partition_index);
+  // Appended after the first layout: a blob without it (written before) reads as h = 0.
+  if (r.update_h != 0) put_u64(out, r.update_h);
   return out;
 }
 
@@ -117,6 +119,9 @@ Status decode_request_blob(const std::string& blob, JobRequest& r) {
   ok = ok && rd.bytes(r.randomness) && rd.bytes(r.comm_r_old) && rd.bytes(r.comm_r_new) &&
        rd.bytes(r.comm_d_new) && rd.u64(r.sector_size) && rd.u64(r.registered_proof) &&
        rd.u64(r.sector_number) && rd.u64(r.miner_id) && rd.u64(pi);
+  std::uint64_t h = 0;
+  // A trailing h is never 0 (not written then): one encoding per request.
+  if (ok && rd.pos != blob.size()) ok = rd.u64(h) && h != 0 && h <= 0xffffffffu;
   if (!ok || rd.pos != blob.size())
     return Status(Errc::truncated, "journal blob is truncated or has trailing bytes");
   // Written from a u32: anything larger is damage, not a partition to take modulo 2^32.
@@ -124,6 +129,7 @@ Status decode_request_blob(const std::string& blob, JobRequest& r) {
     return Status(Errc::bad_encoding,
                   "journal blob: partition index " + std::to_string(pi) + " exceeds 32 bits");
   r.partition_index = static_cast<std::uint32_t>(pi);
+  r.update_h = static_cast<std::uint32_t>(h);
   return {};
 }
 

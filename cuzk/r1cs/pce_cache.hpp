@@ -1,5 +1,7 @@
 // A compact on-disk cache of R1csMatrices, so a circuit topology is recorded once per machine.
 //
+// The frame (magic, version, header and body checksums, write-then-rename, every defect named) is
+// checked_file.hpp's; this file defines the fields and arrays.
 // Layout (little-endian, 144-byte header then body):
 //   magic "CUZKR1CS" | u32 version | u32 header size | u64 topology key
 //   | u64 num_inputs, num_aux, num_constraints | u64 nnz A, B, C | u64 general terms A, B, C

@@ -1,6 +1,7 @@
 // The on-disk cache of a CompactR1cs (pce_compact.hpp), so each circuit shape is recorded once per
-// machine; the conventions of pce_cache.hpp (header with its own checksum, chained body
-// checksum, temporary file renamed into place, every defect named, load_or_build rebuilding).
+// machine, in the checked-file frame it shares with pce_cache.hpp (checked_file.hpp: header with
+// its own checksum, chained body checksum, temporary file renamed into place, every defect named);
+// load_or_build rebuilding.
 //
 // Layout (little-endian, 120-byte header then body):
 //   magic "CUZKPCEC" | u32 version | u32 header size | u64 circuit key

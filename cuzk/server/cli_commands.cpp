@@ -90,6 +90,8 @@ void add_server_commands(CLI::App& app, ServerCommands& sc) {
   submit->add_option("--comm-r-old", s.comm_r_old, "update: 64 hex digits");
   submit->add_option("--comm-r-new", s.comm_r_new, "update: 64 hex digits");
   submit->add_option("--comm-d-new", s.comm_d_new, "update: 64 hex digits");
+  submit->add_option("--h", s.update_h,
+                     "update: the encoding's h (default 0: the sector size's h_default)");
   submit->add_option("--priority", s.priority, "1 LOW .. 4 CRITICAL (0 = the kind's default)")
       ->check(CLI::Range(0, 4));
   submit->add_option("--request-id", s.request_id, "Idempotency key (default: a new job id)");

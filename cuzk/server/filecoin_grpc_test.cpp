@@ -71,6 +71,7 @@ pb::SubmitProofRequest to_wire(const JobRequest& r, const std::string& id) {
   m.set_comm_r_old(r.comm_r_old);
   m.set_comm_r_new(r.comm_r_new);
   m.set_comm_d_new(r.comm_d_new);
+  m.set_update_h(r.update_h);
   return m;
 }
 
@@ -344,6 +345,12 @@ TEST_F(FilecoinGrpc, BadInputsRefusedAtSubmitWhileOtherJobsComplete) {
     r.set_registered_proof(0);  // StackedDrgWinning2KiBV1
     cases.push_back(
         {"Winning number for Window", r, grpc::StatusCode::INVALID_ARGUMENT, "registered_proof"});
+  }
+  {  // a SnapDeals h the sector size does not allow (2 KiB: h = 1 alone), read from field 33
+    JobRequest snap = v_->snap;
+    snap.update_h = 2;
+    cases.push_back({"SnapDeals h not allowed", to_wire(snap, "bad-snap-h"),
+                     grpc::StatusCode::INVALID_ARGUMENT, "update_h 2 is not allowed"});
   }
   {  // keys this daemon does not have: refused at submit, naming the file it looked for
     const fc::ParameterSet porep = fc::porep_parameters(fc::SectorSize::s2KiB);

@@ -28,6 +28,7 @@ engine::JobRequest from_proto(pb::SubmitProofRequest& m) {
   r.comm_r_old.swap(*m.mutable_comm_r_old());
   r.comm_r_new.swap(*m.mutable_comm_r_new());
   r.comm_d_new.swap(*m.mutable_comm_d_new());
+  r.update_h = m.update_h();
   return r;
 }
 

@@ -106,6 +106,7 @@ Result<pb::SubmitProofRequest> build_request(const SubmitOptions& o) {
   m.set_miner_id(o.miner_id);
   m.set_sector_number(o.sector_id);
   m.set_partition_index(o.partition_index);
+  m.set_update_h(o.update_h);
   if (o.registered_proof.empty() && o.kind != "porep")
     return Status(Errc::invalid_argument, "--registered-proof is required for " + o.kind);
   if (!o.registered_proof.empty()) {

@@ -33,6 +33,7 @@ struct SubmitOptions {
   std::uint64_t sector_id = 0, miner_id = 0;
   std::uint32_t partition_index = 0;
   std::string randomness, comm_r_old, comm_r_new, comm_d_new;  ///< 64 hex digits each
+  std::uint32_t update_h = 0;                                  ///< update: h (0 = h_default)
   std::uint32_t priority = 0;                                  ///< 0 = the kind's default
   std::string request_id;
   std::uint64_t timeout_ms = 0;

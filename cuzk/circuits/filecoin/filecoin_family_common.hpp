@@ -31,21 +31,43 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cuzk/circuits/circuit_family.hpp"
 #include "cuzk/filecoin/parameter_files.hpp"
+#include "cuzk/filecoin/registered_proof.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/r1cs/matrices.hpp"
 
 namespace cuzk::circuits::filecoin {
+
+/// The PoRepConfig / PoStConfig fields a filecoin-proofs caller may set apart from the registered
+/// proof (filecoin-proofs types/porep_config.rs, post_config.rs; `cuzk filecoin prove --porep-id
+/// --api-version`). None changes a circuit or its parameter files (the cache identifier holds
+/// neither: storage-proofs-core drgraph.rs `identifier`, "seed is not included"); they change:
+///   porep_id     PoRep: replica_id = H(prover_id, sector_id, ticket, comm_d, porep_id) and the
+///                graph's seed, so the parents, the vanilla proofs and the public inputs
+///   api_version  PoRep: the graph (1.0.0 vs ≥ 1.1.0 parents); PoSt: the challenge index rule
+///                (post_challenges.hpp: 1.2.0 restarts the index per sector)
+/// SnapDeals takes neither (its circuit, vanilla proofs and inputs depend on neither; upstream's
+/// api_version only gates update aggregation). Empty for the daemon: the request's registered
+/// proof decides.
+struct ProofOverrides {
+  std::optional<cuzk::filecoin::PorepId> porep_id;
+  std::optional<cuzk::filecoin::ApiVersion> api_version;
+  bool empty() const { return !porep_id && !api_version; }
+};
 
 struct FilecoinFamilyOptions {
   /// The v28 parameter files (FIL_PROOFS_PARAMETER_CACHE; builtin_families' default).
   std::string params_dir;
   /// Compact forms kept as <cache_dir>/<key id>.pce-compact; empty: recorded in every process.
   std::string cache_dir;
+  /// Applied to every request's registered proof (porep and PoSt families; the update family
+  /// refuses requests while any is set).
+  ProofOverrides overrides;
 };
 
 /// |plan|'s parsed job as a |Job|, or |parse|() run again when the plan carries none of that type

@@ -13,7 +13,11 @@
 //     public_inputs(k) equals z[1..1+n], and a changed input leaves the system unsatisfied; bad
 //     requests (truncated C1 or vanilla proof, wrong registered proof or sector size, a vanilla
 //     proof of another sector or miner, missing randomness or commitment, tampered public data)
-//     are refused at plan with a message naming the problem.
+//     are refused at plan with a message naming the problem;
+//   * porep_id / api_version overrides (ProofOverrides, `prove --porep-id --api-version`): a C1
+//     whose registered proof is not the one its replica_id and graph were made with proves with
+//     the overrides that name them, and WindowPoSt vanilla proofs of the V1 challenge rule prove
+//     under a V1_2 proof with api 1.0.0; an override the C1 contradicts is refused naming both.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -315,7 +319,9 @@ TEST_F(VenusFamilies, BadPorepRequestsAreRefusedAtPlan) {
   EXPECT_ERROR_NAMING(plan_of(r), "vanilla_proof is empty");
   r = v.porep;
   r.registered_proof = 5;  // StackedDrg2KiBV1_1
-  EXPECT_ERROR_NAMING(plan_of(r), "registered_proof 5 is not the C1's seal proof StackedDrg2KiBV1");
+  EXPECT_ERROR_NAMING(plan_of(r),
+                      "registered_proof 5 (StackedDrg2KiBV1_1) is not the C1's seal proof "
+                      "StackedDrg2KiBV1");
   r = v.porep;
   r.sector_size = 8u << 20;
   EXPECT_ERROR_NAMING(plan_of(r), "sector_size 8388608");
@@ -427,6 +433,14 @@ TEST_F(VenusFamilies, BadSnapRequestsAreRefusedAtPlan) {
   r = v.snap;
   r.registered_proof = 9;
   EXPECT_ERROR_NAMING(plan_of(r), "unknown registered update proof 9");
+  // h: 2 KiB allows h = 1 alone (storage-proofs-update hs: [1; 6] up to 32 KiB), so 1 given
+  // explicitly plans and any other h is refused naming the allowed ones. (A non-default h that
+  // proves needs ≥ 64 KiB sectors: the 8 MiB slow test, h = 8.)
+  r = v.snap;
+  r.update_h = 1;
+  EXPECT_TRUE(update_->plan(r).ok());
+  r.update_h = 2;
+  EXPECT_ERROR_NAMING(plan_of(r), "update_h 2 is not allowed for StackedDrg2KiBV1 (allowed: 1..1");
   r = v.snap;
   r.vanilla_proofs[0].resize(100);
   EXPECT_ERROR_NAMING(plan_of(r), "vanilla_proofs[0]");
@@ -461,6 +475,71 @@ TEST_F(VenusFamilies, AMissingKeyFailsAtPlanNamingTheFile) {
                       fc::update_parameters(fc::SectorSize::s2KiB).params_file());
   fs::remove_all(dir);
   EXPECT_ERROR_NAMING(p.plan(v.porep).status(), porep.params_file());
+}
+
+TEST_F(VenusFamilies, PorepOverridesReplaceTheC1sProof) {
+  NEED_VENUS();
+  auto family_with = [&](ProofOverrides o) {
+    return PorepFamily(FilecoinFamilyOptions{.params_dir = dir_.string(), .overrides = o});
+  };
+  const fc::PorepId own_id = fc::porep_id_of(0);  // StackedDrg2KiBV1: venus's
+  const fc::PorepId other_id = fc::porep_id_of(5);
+  // The C1's own porep_id and api version as overrides: nothing changes.
+  EXPECT_TRUE(
+      family_with({.porep_id = own_id, .api_version = fc::ApiVersion::v1_0_0}).plan(v.porep).ok());
+  // The venus C1 (made with porep_id 0) under another porep_id: refused naming both.
+  EXPECT_ERROR_NAMING(family_with({.porep_id = other_id}).plan(v.porep).status(),
+                      "the C1's replica_id is derived with porep_id " + fc::to_hex(own_id) +
+                          " (its registered proof StackedDrg2KiBV1's), not with the porep_id "
+                          "override " +
+                          fc::to_hex(other_id));
+  // Under api 1.1.0 the graph's parents differ from the 1.0.0 ones the C1's proofs hold.
+  EXPECT_ERROR_NAMING(
+      family_with({.api_version = fc::ApiVersion::v1_1_0}).plan(v.porep).status(),
+      "the C1's vanilla proofs are of api version 1.0.0 (its registered proof StackedDrg2KiBV1's), "
+      "not of the api_version override 1.1.0");
+  // A C1 that names StackedDrg2KiBV1_1 but was made with porep_id 0 and api 1.0.0 (a PoRepConfig
+  // built by hand upstream): refused as it is, proved with the overrides, to the same inputs.
+  fc::SealCommitPhase1Output c1 = v.c1;
+  c1.registered_proof = "StackedDrg2KiBV1_1";
+  const JobRequest relabelled = porep_request(c1, 0);
+  EXPECT_ERROR_NAMING(porep_->plan(relabelled).status(), "replica_id");
+  PorepFamily fam = family_with({.porep_id = own_id, .api_version = fc::ApiVersion::v1_0_0});
+  expect_proves(fam, relabelled, 1);
+  auto plan = fam.plan(relabelled);
+  auto venus_plan = porep_->plan(v.porep);
+  ASSERT_TRUE(plan.ok() && venus_plan.ok());
+  EXPECT_EQ(*fam.public_inputs(relabelled, *plan, 0),
+            *porep_->public_inputs(v.porep, *venus_plan, 0));
+}
+
+TEST_F(VenusFamilies, PostAndUpdateOverrides) {
+  NEED_VENUS();
+  const auto opt = [&](ProofOverrides o) {
+    return FilecoinFamilyOptions{.params_dir = dir_.string(), .overrides = o};
+  };
+  // Partition 1 of a V1 (1.0.0 challenge rule) PoSt, submitted as V1_2 (number 10): its vanilla
+  // proofs fail under 1.2.0's rule, and prove with api 1.0.0 to the V1 request's inputs.
+  JobRequest r = v.window_v1_1;
+  r.registered_proof = 10;
+  EXPECT_ERROR_NAMING(window_->plan(r).status(), "vanilla_proofs");
+  PostFamily window_v1(fc::PostKind::window, opt({.api_version = fc::ApiVersion::v1_0_0}));
+  expect_proves(window_v1, r, 1);
+  auto plan = window_v1.plan(r);
+  auto v1_plan = window_->plan(v.window_v1_1);
+  ASSERT_TRUE(plan.ok() && v1_plan.ok());
+  EXPECT_EQ(*window_v1.public_inputs(r, *plan, 0),
+            *window_->public_inputs(v.window_v1_1, *v1_plan, 0));
+  // The other way: V1_2 vanilla proofs under api 1.0.0 fail.
+  EXPECT_ERROR_NAMING(window_v1.plan(v.window1).status(), "vanilla_proofs");
+  // PoSt has no porep_id; SnapDeals takes neither override.
+  EXPECT_ERROR_NAMING(PostFamily(fc::PostKind::winning, opt({.porep_id = fc::porep_id_of(0)}))
+                          .plan(v.winning)
+                          .status(),
+                      "porep_id override does not apply to PoSt");
+  EXPECT_ERROR_NAMING(
+      UpdateFamily(opt({.api_version = fc::ApiVersion::v1_2_0})).plan(v.snap).status(),
+      "do not apply to SnapDeals");
 }
 
 }  // namespace

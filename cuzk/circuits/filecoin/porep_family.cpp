@@ -5,6 +5,7 @@
 #include "cuzk/filecoin/porep_challenges.hpp"
 #include "cuzk/filecoin/porep_verify.hpp"
 #include "cuzk/filecoin/prover_id.hpp"
+#include "cuzk/filecoin/registered_proof_number.hpp"
 
 namespace cuzk::circuits::filecoin {
 namespace fc = cuzk::filecoin;
@@ -16,9 +17,17 @@ std::vector<fc::ParameterSet> porep_sets() {
   return out;
 }
 
+// |proof| with the overrides that are set.
+fc::SealProof with_overrides(fc::SealProof proof, const ProofOverrides& o) {
+  if (o.porep_id) proof.porep_id = *o.porep_id;
+  if (o.api_version) proof.api = *o.api_version;
+  return proof;
+}
+
 }  // namespace
 
-Result<std::shared_ptr<PorepJob>> parse_porep_request(const JobRequest& req) {
+Result<std::shared_ptr<PorepJob>> parse_porep_request(const JobRequest& req,
+                                                      const ProofOverrides& overrides) {
   if (req.vanilla_proof.empty())
     return Status(Errc::invalid_argument,
                   "vanilla_proof is empty: a POREP_SEAL_COMMIT request carries the C1 envelope");
@@ -28,11 +37,14 @@ Result<std::shared_ptr<PorepJob>> parse_porep_request(const JobRequest& req) {
   auto proof = fc::seal_proof(c1->registered_proof);
   if (!proof) return proof.status().with_context("the C1's registered_proof");
   // 0 is also an unset field: the C1 names the proof.
-  if (req.registered_proof != 0 && req.registered_proof != proof->id)
+  if (req.registered_proof != 0 && req.registered_proof != proof->id) {
+    auto named = fc::seal_proof_by_number(req.registered_proof);
     return Status(Errc::invalid_argument, "registered_proof " +
                                               std::to_string(req.registered_proof) +
+                                              (named ? " (" + named->name + ")" : std::string()) +
                                               " is not the C1's seal proof " + proof->name + " (" +
                                               std::to_string(proof->id) + ")");
+  }
   if (req.sector_size != 0 && req.sector_size != fc::sector_bytes(proof->size))
     return Status(Errc::invalid_argument, "sector_size " + std::to_string(req.sector_size) +
                                               " is not the C1's: " + proof->name + " has " +
@@ -48,7 +60,7 @@ Result<std::shared_ptr<PorepJob>> parse_porep_request(const JobRequest& req) {
                                               " is not the C1 envelope's SectorNum " +
                                               std::to_string(header.sector_num));
   auto job = std::make_shared<PorepJob>();
-  job->pub.proof = *proof;
+  job->pub.proof = with_overrides(*proof, overrides);
   job->pub.prover_id = fc::prover_id_of_actor(req.miner_id);
   job->pub.sector_id = req.sector_number;
   job->pub.ticket = c1->ticket;
@@ -56,6 +68,15 @@ Result<std::shared_ptr<PorepJob>> parse_porep_request(const JobRequest& req) {
   job->pub.comm_d = c1->comm_d;
   job->pub.comm_r = c1->comm_r;
   const fc::Bytes32 want = porep_replica_id(job->pub);
+  if (want != c1->replica_id && overrides.porep_id && *overrides.porep_id != proof->porep_id) {
+    PorepPublicData own = job->pub;
+    own.proof = *proof;
+    if (porep_replica_id(own) == c1->replica_id)
+      return Status(Errc::invalid_argument,
+                    "the C1's replica_id is derived with porep_id " + fc::to_hex(proof->porep_id) +
+                        " (its registered proof " + proof->name +
+                        "'s), not with the porep_id override " + fc::to_hex(*overrides.porep_id));
+  }
   if (want != c1->replica_id)
     return Status(Errc::invalid_argument,
                   "the C1 is not of sector " + std::to_string(req.sector_number) + " of miner " +
@@ -70,7 +91,8 @@ PorepFamily::PorepFamily(FilecoinFamilyOptions opt)
     : FilecoinFamily(std::move(opt), porep_sets()) {}
 
 Result<PartitionPlan> PorepFamily::plan(const JobRequest& req) {
-  auto job = parse_porep_request(req);
+  const ProofOverrides& overrides = options().overrides;
+  auto job = parse_porep_request(req, overrides);
   if (!job) return job.status();
   const fc::ParameterSet set = parameter_set((*job)->pub);
   CUZK_RETURN_IF_ERROR(require_key(set));
@@ -78,15 +100,29 @@ Result<PartitionPlan> PorepFamily::plan(const JobRequest& req) {
                                   .comm_d = (*job)->pub.comm_d,
                                   .comm_r = (*job)->pub.comm_r,
                                   .seed = (*job)->pub.seed};
-  CUZK_RETURN_IF_ERROR(fc::verify_porep_vanilla((*job)->pub.proof, pub, (*job)->c1)
-                           .with_context("vanilla_proof (C1 vanilla proofs)"));
+  if (Status s = fc::verify_porep_vanilla((*job)->pub.proof, pub, (*job)->c1); !s.ok()) {
+    // An api_version override that gives another graph than the C1's proof: name both when the
+    // vanilla proofs fit the C1's own proof.
+    auto own = fc::seal_proof((*job)->c1.registered_proof);
+    if (own && overrides.api_version && *overrides.api_version != own->api) {
+      own->porep_id = (*job)->pub.proof.porep_id;
+      if (fc::verify_porep_vanilla(*own, pub, (*job)->c1).ok())
+        return Status(Errc::invalid_argument,
+                      "the C1's vanilla proofs are of api version " +
+                          std::string(fc::api_version_name(own->api)) + " (its registered proof " +
+                          own->name + "'s), not of the api_version override " +
+                          std::string(fc::api_version_name(*overrides.api_version)));
+    }
+    return s.with_context("vanilla_proof (C1 vanilla proofs)");
+  }
   const unsigned partitions = partition_count((*job)->pub);
   return plan_for(set, partitions, std::shared_ptr<const PorepJob>(std::move(*job)));
 }
 
 Result<std::shared_ptr<const PorepJob>> PorepFamily::job_of(const JobRequest& req,
                                                             const PartitionPlan& plan) {
-  return parsed_job_or<PorepJob>(plan, [&] { return parse_porep_request(req); });
+  return parsed_job_or<PorepJob>(plan,
+                                 [&] { return parse_porep_request(req, options().overrides); });
 }
 
 Status PorepFamily::witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,

@@ -6,6 +6,9 @@
 // seal proof number (0 is also what a request that leaves the field unset carries: the C1 names
 // its proof); sector_size, when not 0, must be the proof's. The envelope's SectorSize and
 // SectorNum must agree with them.
+// Overrides (FilecoinFamilyOptions::overrides, `prove --porep-id/--api-version`) replace the C1's
+// proof's porep_id / api_version, as a PoRepConfig built by hand does upstream; a C1 that fits its
+// own proof but not the overrides is refused naming both.
 // Plan: parse the C1 once, check that its replica_id is the one derived from the request's
 // prover_id and sector_number and the C1's ticket and comm_d under the proof's porep_id (a C1 of
 // another sector or miner is refused), verify every partition's vanilla proofs
@@ -32,8 +35,11 @@ struct PorepJob final : ParsedJob {
 };
 
 /// Parses and checks a POREP_SEAL_COMMIT request (all but the vanilla proofs); errors
-/// (invalid_argument, bad_encoding, …) name the field.
-Result<std::shared_ptr<PorepJob>> parse_porep_request(const JobRequest& req);
+/// (invalid_argument, bad_encoding, …) name the field. |overrides| replace the C1's seal proof's
+/// porep_id / api_version (ProofOverrides); a C1 whose replica_id was derived with its proof's own
+/// porep_id, not the override, is refused naming both.
+Result<std::shared_ptr<PorepJob>> parse_porep_request(const JobRequest& req,
+                                                      const ProofOverrides& overrides = {});
 
 class PorepFamily final : public FilecoinFamily {
  public:

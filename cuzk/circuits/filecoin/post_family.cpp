@@ -26,10 +26,15 @@ std::span<const std::uint8_t> bytes_of(const std::string& s) {
   return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
 }
 
-// The request's registered PoSt proof, of |kind|, and its sector size.
-Result<fc::PostProof> post_proof_of(const JobRequest& req, fc::PostKind kind) {
+// The request's registered PoSt proof, of |kind|, and its sector size; an api_version override
+// replaces the proof's (the challenge rule), a porep_id override is refused (PoSt has none).
+Result<fc::PostProof> post_proof_of(const JobRequest& req, fc::PostKind kind,
+                                    const ProofOverrides& overrides) {
+  if (overrides.porep_id)
+    return Status(Errc::invalid_argument, "a porep_id override does not apply to PoSt");
   auto proof = fc::post_proof_by_number(req.registered_proof);
   if (!proof) return proof.status().with_context("registered_proof");
+  if (overrides.api_version) proof->api = *overrides.api_version;
   if (proof->kind != kind)
     return Status(Errc::invalid_argument,
                   "registered_proof " + std::to_string(req.registered_proof) + " is " +
@@ -64,8 +69,9 @@ Result<fc::FallbackPoStSectorProof> read_vanilla(const JobRequest& req, std::siz
 
 }  // namespace
 
-Result<std::shared_ptr<WindowPostJob>> parse_window_post_request(const JobRequest& req) {
-  auto proof = post_proof_of(req, fc::PostKind::window);
+Result<std::shared_ptr<WindowPostJob>> parse_window_post_request(const JobRequest& req,
+                                                                 const ProofOverrides& overrides) {
+  auto proof = post_proof_of(req, fc::PostKind::window, overrides);
   if (!proof) return proof.status();
   auto randomness = randomness_of(req);
   if (!randomness) return randomness.status();
@@ -96,8 +102,9 @@ Result<std::shared_ptr<WindowPostJob>> parse_window_post_request(const JobReques
   return job;
 }
 
-Result<std::shared_ptr<WinningPostJob>> parse_winning_post_request(const JobRequest& req) {
-  auto proof = post_proof_of(req, fc::PostKind::winning);
+Result<std::shared_ptr<WinningPostJob>> parse_winning_post_request(
+    const JobRequest& req, const ProofOverrides& overrides) {
+  auto proof = post_proof_of(req, fc::PostKind::winning, overrides);
   if (!proof) return proof.status();
   auto randomness = randomness_of(req);
   if (!randomness) return randomness.status();
@@ -135,7 +142,7 @@ std::vector<ProofKind> PostFamily::kinds() const {
 
 Result<PartitionPlan> PostFamily::plan(const JobRequest& req) {
   if (kind_ == fc::PostKind::window) {
-    auto job = parse_window_post_request(req);
+    auto job = parse_window_post_request(req, options().overrides);
     if (!job) return job.status();
     const fc::ParameterSet set = parameter_set((*job)->pub);
     CUZK_RETURN_IF_ERROR(require_key(set));
@@ -145,7 +152,7 @@ Result<PartitionPlan> PostFamily::plan(const JobRequest& req) {
                              .with_context("vanilla_proofs"));
     return plan_for(set, 1, std::shared_ptr<const ParsedJob>(std::move(*job)));
   }
-  auto job = parse_winning_post_request(req);
+  auto job = parse_winning_post_request(req, options().overrides);
   if (!job) return job.status();
   const fc::ParameterSet set = parameter_set((*job)->pub);
   CUZK_RETURN_IF_ERROR(require_key(set));
@@ -159,8 +166,10 @@ Result<PartitionPlan> PostFamily::plan(const JobRequest& req) {
 Result<std::shared_ptr<const ParsedJob>> PostFamily::job_of(const JobRequest& req,
                                                             const PartitionPlan& plan) {
   if (kind_ == fc::PostKind::window)
-    return parsed_job_or<ParsedJob>(plan, [&] { return parse_window_post_request(req); });
-  return parsed_job_or<ParsedJob>(plan, [&] { return parse_winning_post_request(req); });
+    return parsed_job_or<ParsedJob>(
+        plan, [&] { return parse_window_post_request(req, options().overrides); });
+  return parsed_job_or<ParsedJob>(
+      plan, [&] { return parse_winning_post_request(req, options().overrides); });
 }
 
 Status PostFamily::witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,

@@ -41,9 +41,12 @@ struct WinningPostJob final : ParsedJob {
 };
 
 /// Parse and check a request of the kind (all but the vanilla proofs' paths); errors name the
-/// field or the proof ("vanilla_proofs[2]").
-Result<std::shared_ptr<WindowPostJob>> parse_window_post_request(const JobRequest& req);
-Result<std::shared_ptr<WinningPostJob>> parse_winning_post_request(const JobRequest& req);
+/// field or the proof ("vanilla_proofs[2]"). An api_version override replaces the registered
+/// proof's (ProofOverrides: the challenge rule); a porep_id override is refused.
+Result<std::shared_ptr<WindowPostJob>> parse_window_post_request(
+    const JobRequest& req, const ProofOverrides& overrides = {});
+Result<std::shared_ptr<WinningPostJob>> parse_winning_post_request(
+    const JobRequest& req, const ProofOverrides& overrides = {});
 
 class PostFamily final : public FilecoinFamily {
  public:

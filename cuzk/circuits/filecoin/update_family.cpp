@@ -40,7 +40,16 @@ Result<std::shared_ptr<SnapJob>> parse_snap_request(const JobRequest& req) {
                                               std::to_string(fc::sector_bytes(proof->size)));
   auto job = std::make_shared<SnapJob>();
   job->pub.proof = *proof;
-  job->pub.h = fc::snap_params(proof->size).h_default;
+  // h: the request's (one of the size's allowed values, storage-proofs-update constants.rs `hs`),
+  // or h_default when 0, as filecoin-proofs' update API always uses.
+  const fc::SnapParams sp = fc::snap_params(proof->size);
+  job->pub.h = req.update_h != 0 ? req.update_h : sp.h_default;
+  if (!sp.h_allowed(job->pub.h))
+    return Status(Errc::invalid_argument, "update_h " + std::to_string(req.update_h) +
+                                              " is not allowed for " + proof->name +
+                                              " (allowed: " + std::to_string(sp.hs[0]) + ".." +
+                                              std::to_string(sp.hs[5]) + "; 0 = h_default " +
+                                              std::to_string(sp.h_default) + ")");
   for (auto [dst, bytes, field] :
        {std::tuple{&job->pub.comm_r_old, &req.comm_r_old, "comm_r_old"},
         std::tuple{&job->pub.comm_d_new, &req.comm_d_new, "comm_d_new"},
@@ -69,6 +78,10 @@ UpdateFamily::UpdateFamily(FilecoinFamilyOptions opt)
     : FilecoinFamily(std::move(opt), update_sets()) {}
 
 Result<PartitionPlan> UpdateFamily::plan(const JobRequest& req) {
+  if (!options().overrides.empty())
+    return Status(Errc::invalid_argument,
+                  "porep_id and api_version overrides do not apply to SnapDeals (its circuit, "
+                  "vanilla proofs and public inputs depend on neither)");
   auto job = parse_snap_request(req);
   if (!job) return job.status();
   const fc::ParameterSet set = parameter_set((*job)->pub);

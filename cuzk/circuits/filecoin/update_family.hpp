@@ -5,8 +5,11 @@
 // sector_size, when not 0, its size; comm_r_old, comm_d_new, comm_r_new (32 bytes each, below r);
 // vanilla_proofs = bincode PartitionProof per partition (snap_vanilla_proof.hpp), all of the
 // update's partitions in order, as generate_empty_sector_update_proof_with_vanilla takes them.
-// Plan: parse every partition proof, verify it against the public data with h = the size's
-// h_default (snap_verify.hpp) and plan one circuit partition per proof with the key of the size.
+// update_h = the encoding's h, one of the size's allowed values (snap_params.hpp `hs`: 1 up to
+// 32 KiB, else 7..12), 0 = the size's h_default (what filecoin-proofs' update API uses); the
+// vanilla proofs carry no h, it enters the public inputs as h_select.
+// Plan: parse every partition proof, verify it against the public data with that h
+// (snap_verify.hpp) and plan one circuit partition per proof with the key of the size.
 // Witness: partition k's circuit from its proof. Public inputs:
 // partition_public_inputs(SnapPublicData, k).
 #pragma once
@@ -22,7 +25,7 @@ namespace cuzk::circuits::filecoin {
 
 /// A SnapDeals job as plan() parses it.
 struct SnapJob final : ParsedJob {
-  SnapPublicData pub;                                      ///< h resolved to the size's h_default
+  SnapPublicData pub;  ///< h: the request's update_h, or the size's h_default when 0
   std::vector<cuzk::filecoin::SnapPartitionProof> proofs;  ///< one per partition
   std::uint64_t bytes() const override;                    ///< parsed_job_bytes.cpp
 };
