@@ -39,9 +39,9 @@ Status write_checked_file(const std::string& path, const CheckedFileFormat& form
   fields.push_back(body_size);
   fields.push_back(hash.value());
   if (fields.size() != format.fields)
-    return Status(Errc::invalid_argument, std::string(format.name) + ": " + std::to_string(fields.size()) +
-                                      " header fields, the format has " +
-                                      std::to_string(format.fields));
+    return Status(Errc::invalid_argument,
+                  std::string(format.name) + ": " + std::to_string(fields.size()) +
+                      " header fields, the format has " + std::to_string(format.fields));
   std::vector<unsigned char> header(format.header_size());
   unsigned char* p = header.data();
   std::memcpy(p, format.magic, 8);
@@ -93,8 +93,8 @@ Result<CheckedFileReader> CheckedFileReader::open(const std::string& path,
   if (std::memcmp(header.data(), format.magic, 8) != 0)
     return r.error(Errc::bad_encoding, std::string("wrong magic (not a cuzk ") + format.name + ")");
   if (got < size)
-    return r.error(Errc::truncated, "header is " + std::to_string(got) + " of " +
-                                        std::to_string(size) + " bytes");
+    return r.error(Errc::truncated,
+                   "header is " + std::to_string(got) + " of " + std::to_string(size) + " bytes");
   std::uint32_t version = 0, header_size = 0;
   std::memcpy(&version, header.data() + 8, 4);
   std::memcpy(&header_size, header.data() + 12, 4);
@@ -109,8 +109,8 @@ Result<CheckedFileReader> CheckedFileReader::open(const std::string& path,
     r.fields_.push_back(load64(header.data() + 16 + 8 * i));
   if (r.fields_[0] != key)
     return r.error(Errc::invalid_argument, "stale: written for " + std::string(format.key_name) +
-                                               " " + std::to_string(r.fields_[0]) +
-                                               ", expected " + std::to_string(key));
+                                               " " + std::to_string(r.fields_[0]) + ", expected " +
+                                               std::to_string(key));
   // The file length against the header before the format allocates anything large.
   if (std::fseek(r.file_.get(), 0, SEEK_END) != 0) return io_error("cannot seek", path);
   const long end = std::ftell(r.file_.get());

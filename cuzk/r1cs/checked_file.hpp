@@ -35,10 +35,10 @@ namespace cuzk {
 
 /// One file format of the frame.
 struct CheckedFileFormat {
-  const char* name;      ///< named in errors, e.g. "R1CS cache"
-  char magic[8];         ///< e.g. "CUZKR1CS"
+  const char* name;  ///< named in errors, e.g. "R1CS cache"
+  char magic[8];     ///< e.g. "CUZKR1CS"
   std::uint32_t version;
-  std::size_t fields;    ///< u64 header fields: the key first, body size and checksum last
+  std::size_t fields;  ///< u64 header fields: the key first, body size and checksum last
   std::uint64_t header_seed, body_seed;
   const char* key_name;  ///< e.g. "topology key"
 
