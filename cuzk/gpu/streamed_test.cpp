@@ -23,6 +23,7 @@
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verify.hpp"
 #include "cuzk/r1cs/bench_circuit.hpp"
+#include "tests/support/msm_inputs.hpp"
 #include "tests/support/seed.hpp"
 
 namespace cuzk {
@@ -34,35 +35,18 @@ using cuzk::test::fresh_seed;
     if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device present: GPU test skipped"; \
   } while (0)
 
-Fr rand_fr(std::mt19937_64& rng) {
-  Limbs<4> c{rng(), rng(), rng(), rng() & 0x7fffffffffffffffULL};
-  return Fr::from_limbs_reduce(c);
-}
-
 unsigned threads() { return std::max(2u, std::thread::hardware_concurrency()); }
 
 template <class C>
 std::vector<Affine<C>> make_points(std::size_t n, std::mt19937_64& rng) {
   const Jacobian<C> g = Jacobian<C>::generator();
-  const Jacobian<C> q = mul_vartime(g, rand_fr(rng));
-  Jacobian<C> x = mul_vartime(g, rand_fr(rng));
+  const Jacobian<C> q = mul_vartime(g, test::random_fr(rng));
+  Jacobian<C> x = mul_vartime(g, test::random_fr(rng));
   std::vector<Jacobian<C>> j(n);
   for (auto& v : j) v = x, x.add(q);
   for (std::size_t k = 0; k < n / 40 + 1; ++k)
     j[rng() % n] = (rng() & 1) ? Jacobian<C>::identity() : j[rng() % n];
   return batch_to_affine_vartime<C>(j);
-}
-
-Fr mixed_scalar(int mode, std::mt19937_64& rng) {
-  const unsigned r = rng() % 20;
-  switch (mode) {
-    case 0:
-      return rand_fr(rng);
-    case 1:
-      return r < 8 ? Fr::zero() : r < 16 ? Fr::one() : rand_fr(rng);
-    default:
-      return r < 7 ? Fr::zero() : r < 14 ? Fr::one() : rand_fr(rng);
-  }
 }
 
 template <class C>
@@ -113,17 +97,10 @@ void compare(std::size_t nb, const CudaBackendOptions& opt, int rounds, bool exp
     const int mode = round % 3;
     const std::size_t n = density ? nb + rng() % nb : nb - rng() % (nb / 3);
     std::vector<Fr> s(n);
-    for (auto& v : s) v = mixed_scalar(mode, rng);
-    std::vector<std::uint64_t> bits;
-    std::size_t offset = 0;
-    if (density) {
-      bits.assign((n + 63) / 64 + 1, 0);
-      std::size_t used = 0;
-      for (std::size_t i = 0; i < n; ++i)
-        if (used < nb && rng() % 4 != 0) bits[i / 64] |= std::uint64_t{1} << (i % 64), ++used;
-      offset = rng() % (nb - used + 1);
-    }
-    const MsmOptions o{.density = {.bits = bits, .base_offset = offset},
+    for (auto& v : s) v = test::mixed_scalar(mode, rng);
+    const test::RandomDensity d =
+        density ? test::random_density(n, nb, rng) : test::RandomDensity{};
+    const MsmOptions o{.density = {.bits = d.bits, .base_offset = d.offset},
                        .bit_split = mode == 1 ? BitSplit::never : BitSplit::automatic};
     auto rc = msm<C>(cpu, *idc, s, o);
     auto rg = msm<C>(**gpu, *idg, s, o);

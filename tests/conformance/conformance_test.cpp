@@ -23,6 +23,7 @@
 #include "cuzk/backend_factory/make_backend.hpp"
 #include "cuzk/ec/batch_affine.hpp"
 #include "cuzk/ec/test_util.hpp"
+#include "tests/support/msm_inputs.hpp"
 
 namespace cuzk {
 namespace {
@@ -180,31 +181,6 @@ TEST_P(Conformance, MsmEdgeCases) {
   EXPECT_EQ(backend_->msm_g1(*id, scalars, {}).status().code(), Errc::not_found);
 }
 
-/// Scalar mixes of one round: 0 uniform; 1 40 % zero, 40 % one (split never); 2 the PoRep mix
-/// (35 % zero, 35 % one, 30 % random); 3 all zero; 4 zeros and ones only (split always); 5 a
-/// witness's repeats (30 % zero, 30 % one, 20 % of 2..4, 20 % of −1..−3: a few buckets per window
-/// hold most points, so buckets cross the GPU's accumulation segments).
-Fr mix_scalar(int mode, std::mt19937_64& rng) {
-  const unsigned r = rng() % 20;
-  switch (mode) {
-    case 0:
-      return random_fr(rng);
-    case 1:
-      return r < 8 ? Fr::zero() : r < 16 ? Fr::one() : random_fr(rng);
-    case 2:
-      return r < 7 ? Fr::zero() : r < 14 ? Fr::one() : random_fr(rng);
-    case 3:
-      return Fr::zero();
-    case 5:
-      return r < 6    ? Fr::zero()
-             : r < 12 ? Fr::one()
-             : r < 16 ? Fr::from_u64(2 + rng() % 3)
-                      : Fr::zero() - Fr::from_u64(1 + rng() % 3);
-    default:
-      return r < 10 ? Fr::zero() : Fr::one();
-  }
-}
-
 // Twelve rounds over one table of |nb| bases (n_min ≤ nb < n_min + n_span): the six mixes without
 // and then with a density bitmap one word longer than needed (as bellperson's trackers may be)
 // and a random base offset; the split mode follows the mix.
@@ -227,17 +203,10 @@ void msm_mixes(Backend& b, CpuBackend& ref, std::size_t n_min, std::size_t n_spa
     const int mode = round % 6;
     const std::size_t n = density ? nb + rng() % nb : nb - rng() % (nb / 3);
     std::vector<Fr> s(n);
-    for (auto& v : s) v = mix_scalar(mode, rng);
-    std::vector<std::uint64_t> bits;
-    std::size_t offset = 0;
-    if (density) {
-      bits.assign((n + 63) / 64 + 1, 0);
-      std::size_t used = 0;
-      for (std::size_t i = 0; i < n; ++i)
-        if (used < nb && rng() % 4 != 0) bits[i / 64] |= std::uint64_t{1} << (i % 64), ++used;
-      offset = rng() % (nb - used + 1);
-    }
-    const MsmOptions o{.density = {.bits = bits, .base_offset = offset},
+    for (auto& v : s) v = test::mixed_scalar(mode, rng);
+    const test::RandomDensity d =
+        density ? test::random_density(n, nb, rng) : test::RandomDensity{};
+    const MsmOptions o{.density = {.bits = d.bits, .base_offset = d.offset},
                        .bit_split = mode == 1   ? BitSplit::never
                                     : mode == 4 ? BitSplit::always
                                                 : BitSplit::automatic};
