@@ -253,7 +253,7 @@ DeviceContext::~DeviceContext() {
 }
 
 Result<DeviceBuffer> DeviceContext::alloc(std::size_t bytes, const char* what) {
-  const std::size_t need = round_up(std::max<std::size_t>(bytes, 1));
+  const std::size_t need = arena_block_bytes(bytes);
   std::lock_guard<std::mutex> lock(arena_mu_);
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     if (it->second < need) continue;
@@ -315,7 +315,7 @@ std::size_t DeviceContext::slots_for(std::size_t bytes_per_slot) const {
 }
 
 Result<PinnedHostBlock> DeviceContext::alloc_pinned_host(std::size_t bytes, const char* what) {
-  const std::size_t need = round_up(std::max<std::size_t>(bytes, 1));
+  const std::size_t need = arena_block_bytes(bytes);
   std::lock_guard<std::mutex> lock(host_mu_);
   const std::size_t off = take_range(host_free_, need);
   if (off == SIZE_MAX) {

@@ -12,6 +12,8 @@
 // 16 GiB card, where two partition slots do not fit) is exercised on the H200.
 #pragma once
 
+#include <algorithm>
+
 #include <cuda_runtime.h>
 
 #include <condition_variable>
@@ -139,6 +141,10 @@ class DeviceContext {
 
   /// A buffer of |bytes| (rounded up to 256) from the arena, or out_of_memory naming |what|.
   Result<DeviceBuffer> alloc(std::size_t bytes, const char* what);
+  /// The arena bytes alloc(|bytes|) takes: at least one byte, rounded up to 256.
+  static std::size_t arena_block_bytes(std::size_t bytes) {
+    return (std::max<std::size_t>(bytes, 1) + 255) / 256 * 256;
+  }
   std::size_t arena_bytes() const { return arena_bytes_; }
   std::size_t arena_used() const;
   /// The largest block still free (what one more allocation can get).

@@ -6,33 +6,12 @@
 
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/ff/dev_fields.cuh"
+#include "cuzk/gpu/pce/arena_arrays.cuh"
 #include "cuzk/gpu/pce/dev_fr_io.cuh"
 
 namespace cuzk::gpu {
 
 namespace {
-
-constexpr std::size_t kArenaAlign = 256;  // DeviceContext::alloc rounds every buffer up to this
-
-std::size_t arena_size(std::size_t bytes) {
-  bytes = bytes == 0 ? 1 : bytes;
-  return (bytes + kArenaAlign - 1) / kArenaAlign * kArenaAlign;
-}
-
-template <class T>
-std::size_t arena_size_of(const std::vector<T>& v) {
-  return arena_size(v.size() * sizeof(T));
-}
-
-template <class T>
-DeviceBuffer upload_array(DeviceContext& ctx, const std::vector<T>& v, const char* what,
-                          cudaStream_t stream) {
-  auto b = ctx.alloc(v.size() * sizeof(T), what);
-  if (!b.ok())
-    throw CudaError(cudaErrorMemoryAllocation, b.status().to_string().c_str(), __FILE__, __LINE__);
-  ctx.upload(b->data(), v.data(), v.size() * sizeof(T), stream);
-  return std::move(b).value();
-}
 
 /// The kernel's view of the resident form.
 struct SpmvArgs {
@@ -151,12 +130,12 @@ std::size_t DeviceCompactR1cs::bytes() const {
 
 std::size_t device_compact_r1cs_bytes(const CompactFlat& f) {
   std::size_t n =
-      arena_size_of(f.coeffs) + arena_size_of(f.block_row0) + arena_size_of(f.block_locals) +
-      arena_size_of(f.row_order) + arena_size_of(f.seg_block) + arena_size_of(f.seg_aux_column) +
-      arena_size_of(f.seg_row_begin) + arena_size_of(f.seg_slot_begin) + arena_size_of(f.slots) +
-      arena_size_of(f.tile_segment) + arena_size_of(f.tile_row) + arena_size_of(f.long_segment) +
-      arena_size_of(f.long_row);
-  for (int m = 0; m < 3; ++m) n += arena_size_of(f.row_ptr[m]) + arena_size_of(f.words[m]);
+      arena_bytes_of(f.coeffs) + arena_bytes_of(f.block_row0) + arena_bytes_of(f.block_locals) +
+      arena_bytes_of(f.row_order) + arena_bytes_of(f.seg_block) + arena_bytes_of(f.seg_aux_column) +
+      arena_bytes_of(f.seg_row_begin) + arena_bytes_of(f.seg_slot_begin) + arena_bytes_of(f.slots) +
+      arena_bytes_of(f.tile_segment) + arena_bytes_of(f.tile_row) + arena_bytes_of(f.long_segment) +
+      arena_bytes_of(f.long_row);
+  for (int m = 0; m < 3; ++m) n += arena_bytes_of(f.row_ptr[m]) + arena_bytes_of(f.words[m]);
   return n;
 }
 

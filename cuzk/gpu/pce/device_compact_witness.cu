@@ -6,6 +6,7 @@
 
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/ff/dev_fields.cuh"
+#include "cuzk/gpu/pce/arena_arrays.cuh"
 #include "cuzk/gpu/pce/dev_fr_io.cuh"
 
 namespace cuzk::gpu {
@@ -13,20 +14,6 @@ namespace cuzk::gpu {
 namespace {
 
 constexpr unsigned kThreads = 256;
-
-std::size_t arena_size(std::size_t bytes) {
-  return (std::max<std::size_t>(bytes, 1) + 255) / 256 * 256;  // as DeviceContext::alloc rounds
-}
-
-template <class T>
-DeviceBuffer upload_array(DeviceContext& ctx, const std::vector<T>& v, const char* what,
-                          cudaStream_t stream) {
-  auto b = ctx.alloc(v.size() * sizeof(T), what);
-  if (!b.ok())
-    throw CudaError(cudaErrorMemoryAllocation, b.status().to_string().c_str(), __FILE__, __LINE__);
-  ctx.upload(b->data(), v.data(), v.size() * sizeof(T), stream);
-  return std::move(b).value();
-}
 
 unsigned grid_for(std::uint64_t n) {
   const std::uint64_t blocks = (n + kThreads - 1) / kThreads;
@@ -69,8 +56,8 @@ __global__ void expand_runs_kernel(const std::uint32_t* run_first, const std::ui
 }  // namespace
 
 std::size_t device_compact_witness_bytes(const CompactWitness& w) {
-  return arena_size(w.bits.size() * 8) + arena_size(w.run_first.size() * 4) +
-         arena_size(w.run_value.size() * 4) + arena_size(w.values.size() * sizeof(Fr));
+  return arena_bytes_of(w.bits) + arena_bytes_of(w.run_first) + arena_bytes_of(w.run_value) +
+         arena_bytes_of(w.values);
 }
 
 DeviceCompactWitness upload_compact_witness(DeviceContext& ctx, const CompactWitness& w,
