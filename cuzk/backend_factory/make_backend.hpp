@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "cuzk/backend/backend.hpp"
@@ -34,6 +35,11 @@ struct DeviceBackendOptions {
 /// name or a malformed ordinal; unimplemented for "cuda:N" in a build without the CUDA backend.
 Result<std::unique_ptr<Backend>> make_backend(std::string_view spec, ThreadPool& pool,
                                               const DeviceBackendOptions& device = {});
+
+/// The device |spec| names, as make_backend reads it: nullopt for "cpu", N for "cuda:N".
+/// invalid_argument for another name or a malformed ordinal, unimplemented for "cuda:N" in a build
+/// without the CUDA backend; the messages call the spec |what| ("backend", "device").
+Result<std::optional<int>> parse_device_spec(std::string_view spec, std::string_view what);
 
 /// True when this build contains the CUDA backend (it may still find no device at run time).
 bool cuda_backend_built();
