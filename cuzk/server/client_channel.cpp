@@ -1,16 +1,16 @@
 #include "cuzk/server/client_channel.hpp"
 
-#include <fstream>
-#include <sstream>
+#include <utility>
+
+#include "cuzk/server/read_file.hpp"
 
 namespace cuzk::server {
 namespace {
 
+// A PEM file's text; empty when it cannot be read.
 std::string read_all(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+  auto text = read_file(path);
+  return text.ok() ? std::move(text).value() : std::string();
 }
 
 }  // namespace

@@ -9,8 +9,6 @@
 #include <spdlog/spdlog.h>
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "cuzk/base/escape.hpp"
@@ -24,17 +22,10 @@
 #include "cuzk/filecoin/parameter_manifest.hpp"
 #include "cuzk/server/grpc_server.hpp"
 #include "cuzk/server/http_metrics.hpp"
+#include "cuzk/server/read_file.hpp"
 
 namespace cuzk::server {
 namespace {
-
-Result<std::string> read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return Status(Errc::io_error, "cannot read " + path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 // %* in JSON logs: the message as the contents of a JSON string; in text logs: control bytes as
 // \xNN (base/escape.hpp).

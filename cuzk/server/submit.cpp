@@ -3,9 +3,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <span>
-#include <sstream>
 
 #include "cuzk/base/status.hpp"
 #include "cuzk/filecoin/c1_json.hpp"
@@ -17,20 +15,13 @@
 #include "cuzk/filecoin/snap_vanilla_proof.hpp"
 #include "cuzk/server/client_channel.hpp"
 #include "cuzk/server/prover.grpc.pb.h"
+#include "cuzk/server/read_file.hpp"
 
 namespace cuzk::server {
 namespace {
 
 namespace pb = ::cuzk::v1;
 namespace fc = cuzk::filecoin;
-
-Result<std::string> read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return Status(Errc::io_error, "cannot read " + path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 // --registered-proof as the number Go's abi gives the proof of |kind|: a decimal number as it
 // is, a name through filecoin-proofs-api's tables.
