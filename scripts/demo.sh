@@ -50,17 +50,7 @@ trap cleanup EXIT
 
 run_bench_demo() {
   echo "== starting: cuzk daemon --listen unix://$SOCK --cache-dir $CACHE"
-  "$CUZK" daemon --listen "unix://$SOCK" --journal none --cache-dir "$CACHE" >"$TMP/daemon.log" 2>&1 &
-  DPID=$!
-  for _ in $(seq 1 300); do
-    [[ -S "$SOCK" ]] && break
-    if ! kill -0 "$DPID" 2>/dev/null; then
-      echo "the daemon exited during start-up:"; cat "$TMP/daemon.log"; exit 1
-    fi
-    sleep 0.1
-  done
-  [[ -S "$SOCK" ]] || { echo "the daemon did not open $SOCK"; cat "$TMP/daemon.log"; exit 1; }
-  grep -m1 "engine.prover" "$TMP/daemon.log" | sed 's/^/   daemon: /' || true
+  start_daemon --listen "unix://$SOCK" --journal none --cache-dir "$CACHE"
 
   echo "== proving: cuzk bench single -t $CIRCUIT -p $PARTS --seed $SEED"
   T0=$(date +%s.%N)
@@ -93,9 +83,9 @@ run_bench_demo() {
   exit 1
 }
 
-# The daemon on $SOCK with the config $TMP/cuzk.toml; returns when its socket is open.
+# `cuzk daemon ARGS...` listening on $SOCK; returns when its socket is open.
 start_daemon() {
-  "$CUZK" daemon --config "$TMP/cuzk.toml" >"$TMP/daemon.log" 2>&1 &
+  "$CUZK" daemon "$@" >"$TMP/daemon.log" 2>&1 &
   DPID=$!
   for _ in $(seq 1 300); do
     [[ -S "$SOCK" ]] && break
@@ -162,7 +152,7 @@ cache_dir = "$CACHE"
 parameter_cache = "$params"
 TOML
   echo "== starting: cuzk daemon --config cuzk.toml ([filecoin] parameter_cache = $params)"
-  start_daemon
+  start_daemon --config "$TMP/cuzk.toml"
 
   echo "== proving PoRep C2 through the daemon: cuzk submit --kind porep --c1 c1.json"
   local rc=0
