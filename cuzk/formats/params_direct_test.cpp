@@ -36,7 +36,7 @@ Env make_env(ThreadPool& pool) {
   e.seed = std::random_device{}();
   std::printf("seed=%llu\n", static_cast<unsigned long long>(e.seed));
   std::mt19937_64 g(e.seed);
-  auto c = generate_bench_r1cs({.rows = 200 + g() % 300, .seed = e.seed, .num_public = 2});
+  auto c = generate_bench_r1cs({.rows = 256 + g() % 300, .seed = e.seed, .num_public = 2});
   EXPECT_TRUE(c.ok());
   e.circuit = std::move(*c);
   SeededRng rng(e.seed);
