@@ -31,8 +31,8 @@ TEST(ClientChannel, PlainChannelNeedsNoFiles) {
 }
 
 TEST(ClientChannel, UnreadableCaNamesTheFile) {
-  auto ch = make_client_channel(
-      ClientChannelOptions{.addr = ":1", .tls_ca = "/nonexistent/cuzk-ca.pem"});
+  auto ch =
+      make_client_channel(ClientChannelOptions{.addr = ":1", .tls_ca = "/nonexistent/cuzk-ca.pem"});
   ASSERT_FALSE(ch.ok());
   EXPECT_EQ(ch.status().code(), Errc::io_error);
   EXPECT_NE(ch.status().to_string().find("/nonexistent/cuzk-ca.pem"), std::string::npos);
@@ -52,9 +52,10 @@ TEST(ClientChannel, UnreadableClientKeyNamesTheFile) {
 
 TEST(ClientChannel, ReadableFilesGiveAChannel) {
   TempPem ca;
-  auto ch = make_client_channel(ClientChannelOptions{
-      .addr = ":1", .tls_ca = ca.path.string(), .tls_cert = ca.path.string(),
-      .tls_key = ca.path.string()});
+  auto ch = make_client_channel(ClientChannelOptions{.addr = ":1",
+                                                     .tls_ca = ca.path.string(),
+                                                     .tls_cert = ca.path.string(),
+                                                     .tls_key = ca.path.string()});
   ASSERT_TRUE(ch.ok()) << ch.status().to_string();
   EXPECT_NE(*ch, nullptr);
 }
