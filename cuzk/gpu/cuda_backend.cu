@@ -215,6 +215,9 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   Result<PartitionSums> prove_partition(const PartitionInputs& in,
                                         PartitionTimings* timings) override {
     CUZK_RETURN_IF_ERROR(gpu::check_partition_lengths(in));
+    // A table kept on the host (the key's placement) takes the step-wise calls below: staging a, b,
+    // c and z for the fused path would only cross the bus for nothing and hold arena room.
+    if (any_streamed(in)) return prove_partition_steps(in, timings);
     gpu::StagedPartition staged;
     try {
       staged = gpu::stage_partition(*ctx_, in);
@@ -247,6 +250,12 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   }
 
  private:
+  bool any_streamed(const PartitionInputs& in) const {
+    std::lock_guard<std::mutex> sl(streamed_mu_);  // streamed_ changes under it too
+    for (BasesId id : {in.a, in.b_g1, in.b_g2, in.l, in.h})
+      if (streamed_.count(id.value)) return true;
+    return false;
+  }
   // |placed_on_host|: the key's placement chose to stream the table (unless streaming is off).
   bool stream_at_load(std::size_t points, bool g2, bool placed_on_host) const {
     return streams_table(points, g2) || (placed_on_host && can_stream_tables());
