@@ -36,9 +36,9 @@ class DeviceMemoryReport {
   /// Whether tables may stay in host memory and stream (streams_table, load_bases_*_streamed); a
   /// backend that cannot keeps every table resident.
   virtual bool can_stream_tables() const { return false; }
-  /// Arena bytes one partition takes at its peak beside the resident tables (an upper bound): the
-  /// H step over a |domain|-row domain, the witness of |columns| values and the MSMs' scratch.
-  /// Key placement (groth16/key_placement.hpp) keeps this much free; 0: the backend needs none.
+  /// The least arena bytes one partition runs in beside the resident tables (an upper bound of
+  /// that path's peak): the H step over a |domain|-row domain and the MSMs over |columns| witness
+  /// values. Key placement (groth16/key_placement.hpp) keeps this much free; 0: none needed.
   virtual std::uint64_t partition_working_bytes(std::uint64_t domain, std::uint64_t columns) const {
     (void)domain, (void)columns;
     return 0;

@@ -13,8 +13,9 @@
 //
 // A backend that cannot stream (can_stream_tables() false) keeps every table resident.
 // Example: the 32 GiB WindowPoSt key (60.8 GB; 2^27 domain, 126.9 M columns) on an 80 GB H100
-// (72.5 GB arena): resident 60.8 GB + 25.5 GB of partition > 72.5 GB, so B_G2 (≈ 15.7 GB, the
-// largest table) streams and 45.1 + 25.5 GB fit; on an H200 (≈ 125 GB arena) nothing streams.
+// (72.5 GB arena): resident 60.8 GB + 21.5 GB of partition > 72.5 GB, so B_G2 (≈ 15.7 GB, the
+// largest table) streams and 45.1 + 21.5 GB fit; on an H200 (≈ 125 GB arena) nothing streams.
+// The 32 GiB PoRep key (47.4 GB) stays whole on the H100: 47.4 + 21.5 GB fit.
 #pragma once
 
 #include <cstdint>

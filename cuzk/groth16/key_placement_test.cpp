@@ -128,15 +128,16 @@ TEST(KeyPlacement, WorkingSetLargerThanTheArenaStreamsEveryTable) {
 
 // The case: the 32 GiB WindowPoSt key (2^27 domain, 25,840 inputs and 126,902,376 aux:
 // docs/filecoin/circuit-post.md; .params 60,780,374,232 B: docs/perf/filecoin.md) with a
-// partition's working set of 25.6 GB, on an 80 GB H100 (72.5 GB arena) and a 141 GB H200
-// (125 GB arena). The a and b counts are not published: a = every column, b chosen so the
-// tables add up to the file's size (b ≈ 81.7 M points).
+// partition's working set of 21.5 GB (the CUDA figure at 2^27: twiddles 4.3 + the H step's
+// 17.2 GB), on an 80 GB H100 (72.5 GB arena) and a 141 GB H200 (125 GB arena). The a and b
+// counts are not published: a = every column, b chosen so the tables add up to the file's size
+// (b ≈ 81.7 M points).
 TEST(KeyPlacement, WindowPostKeyStreamsOneTableOnAnH100AndNoneOnAnH200) {
   const std::uint64_t n = std::uint64_t{1} << 27, columns = 25'840 + 126'902'376;
   QueryCounts c{.h = n - 1, .l = 126'902'376, .a = columns};
   const std::uint64_t rest = 60'780'374'232 - 96 * (c.h + c.l + c.a);
   c.b_g1 = c.b_g2 = rest / 288;
-  const std::uint64_t working = 25'600'000'000;
+  const std::uint64_t working = 21'500'000'000;
   FakeReport h100(72'500'000'000, working, true, true);
   const KeyPlacement p = plan_key_placement(h100, c, n, columns);
   EXPECT_EQ(p.streamed, (StreamedQueries{.b_g2 = true}));
@@ -145,6 +146,22 @@ TEST(KeyPlacement, WindowPostKeyStreamsOneTableOnAnH100AndNoneOnAnH200) {
   EXPECT_LE(p.resident_bytes + working, 72'500'000'000u);
   FakeReport h200(125'000'000'000, working, true, true);
   EXPECT_FALSE(plan_key_placement(h200, c, n, columns).streamed.any());
+}
+
+// The 32 GiB PoRep key (47.4 GB; counts from Curio's measurement, docs/filecoin/circuit-porep.md:
+// 328 inputs with ONE, 130,169,893 aux, a_aux density 129,753,292, b density 1 + 33,112,281) stays
+// whole on the H100, where its partitions already run: 47.4 + 21.5 GB fit 72.5 GB.
+TEST(KeyPlacement, PoRepKeyStaysWholeOnAnH100) {
+  const std::uint64_t n = std::uint64_t{1} << 27;
+  const QueryCounts c{.h = n - 1,
+                      .l = 130'169'893,
+                      .a = 328 + 129'753'292,
+                      .b_g1 = 1 + 33'112'281,
+                      .b_g2 = 1 + 33'112'281};
+  FakeReport h100(72'500'000'000, 21'500'000'000, true, true);
+  const KeyPlacement p = plan_key_placement(h100, c, n, 328 + 130'169'893);
+  EXPECT_FALSE(p.streamed.any());
+  EXPECT_EQ(p.resident_bytes, 47'373'896'256u + 5 * 256);
 }
 
 }  // namespace
