@@ -227,6 +227,22 @@ struct StepArgs {
   DevScale load, store;
 };
 
+// The step kernels' tiles: halves of an element in two planes of 16-byte words (half h of element e
+// at word h·E + e), so an element moves in two 128-bit shared accesses instead of eight 32-bit
+// ones; eight lanes of consecutive elements fill the 128-byte width, the same bank behaviour as the
+// limb-planar layout above.
+CUZK_DEV DevFr ld_tile(const uint4* sm, int E, int e) {
+  const uint4 a = sm[e], b = sm[E + e];
+  DevFr r;
+  r.l[0] = a.x, r.l[1] = a.y, r.l[2] = a.z, r.l[3] = a.w;
+  r.l[4] = b.x, r.l[5] = b.y, r.l[6] = b.z, r.l[7] = b.w;
+  return r;
+}
+CUZK_DEV void st_tile(uint4* sm, int E, int e, const DevFr& v) {
+  sm[e] = make_uint4(v.l[0], v.l[1], v.l[2], v.l[3]);
+  sm[E + e] = make_uint4(v.l[4], v.l[5], v.l[6], v.l[7]);
+}
+
 CUZK_DEV DevFr scale_factor(const DevScale& s, std::uint64_t idx) {
   if (s.kind == 1) return s.c;
   return fr_mul(ld_global(s.table + (idx & ((1u << kPowSplit) - 1))),
@@ -237,7 +253,7 @@ CUZK_DEV DevFr scale_factor(const DevScale& s, std::uint64_t idx) {
 /// shared memory, store it. Per butterfly one multiplication (none on stage 0).
 template <bool kDif, NttLoad kLoad, NttStore kStore>
 __global__ void __launch_bounds__(kThreads, 2) ntt_step_kernel(const StepArgs a) {
-  extern __shared__ std::uint32_t sm[];  // limb-planar, see ld_sm
+  extern __shared__ uint4 ntt_tile[];  // two planes, see ld_tile
   const NttPass p = a.pass;
   const int E = 1 << (p.S + p.l);
   const NttTileOrigin o = tile_origin(p, blockIdx.x);
@@ -255,7 +271,7 @@ __global__ void __launch_bounds__(kThreads, 2) ntt_step_kernel(const StepArgs a)
     }
     if (a.load.kind != 0)
       v = fr_mul(v, scale_factor(a.load, a.load.rev ? bit_reverse(gi, log_n) : gi));
-    st_sm(sm, E, e, v);
+    st_tile(ntt_tile, E, e, v);
   }
   __syncthreads();
   for (int kk = 0; kk < p.S; ++kk) {
@@ -263,7 +279,7 @@ __global__ void __launch_bounds__(kThreads, 2) ntt_step_kernel(const StepArgs a)
     const bool trivial = p.s0 + k == 0;  // ω^0
     for (int t = threadIdx.x; t < E / 2; t += blockDim.x) {
       const NttButterfly b = tile_butterfly(p, log_n, o, k, t);
-      DevFr u = ld_sm(sm, E, b.ia), v = ld_sm(sm, E, b.ib);
+      DevFr u = ld_tile(ntt_tile, E, b.ia), v = ld_tile(ntt_tile, E, b.ib);
       if constexpr (kDif) {
         DevFr d = u - v;
         u = u + v;
@@ -274,14 +290,14 @@ __global__ void __launch_bounds__(kThreads, 2) ntt_step_kernel(const StepArgs a)
         v = u - v;
         u = s;
       }
-      st_sm(sm, E, b.ia, u);
-      st_sm(sm, E, b.ib, v);
+      st_tile(ntt_tile, E, b.ia, u);
+      st_tile(ntt_tile, E, b.ib, v);
     }
     __syncthreads();
   }
   for (int e = threadIdx.x; e < E; e += blockDim.x) {
     const std::uint64_t gi = tile_element_index(p, o, e);
-    DevFr v = ld_sm(sm, E, e);
+    DevFr v = ld_tile(ntt_tile, E, e);
     if (a.store.kind != 0)
       v = fr_mul(v, scale_factor(a.store, a.store.rev ? bit_reverse(gi, log_n) : gi));
     if constexpr (kStore == NttStore::combine) v = fr_mul(ld_global(a.out + gi), v) - ld_global(a.aux + gi);
