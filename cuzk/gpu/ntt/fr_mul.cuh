@@ -51,9 +51,7 @@ struct HostOps {
     d = static_cast<std::uint32_t>(s), cf = static_cast<std::uint32_t>(s >> 32);
   }
   void addc(std::uint32_t& d, std::uint32_t a, std::uint32_t b) { d = a + b + cf; }
-  void sub_cc(std::uint32_t& d, std::uint32_t a, std::uint32_t b) {
-    d = a - b, cf = a < b;
-  }
+  void sub_cc(std::uint32_t& d, std::uint32_t a, std::uint32_t b) { d = a - b, cf = a < b; }
   void subc_cc(std::uint32_t& d, std::uint32_t a, std::uint32_t b) {
     const std::uint64_t s = std::uint64_t{a} - b - cf;
     d = static_cast<std::uint32_t>(s), cf = (s >> 32) != 0;
@@ -124,22 +122,22 @@ __host__ __device__ __forceinline__ void fr_mul_limbs(Ops& ops, std::uint32_t ou
                                                       const std::uint32_t b[8]) {
   constexpr int N = 8;
   std::uint32_t e[N + 1], o[N + 1];
-CUZK_FR_UNROLL
+  CUZK_FR_UNROLL
   for (int k = 0; k <= N; ++k) e[k] = 0;
-CUZK_FR_UNROLL
+  CUZK_FR_UNROLL
   for (int i = 0; i < N; ++i) {
     const std::uint32_t bi = b[i];
     // E[0..N] += a_even·b_i.
     ops.mad_lo_cc(e[0], a[0], bi);
     ops.madc_hi_cc(e[1], a[0], bi);
-CUZK_FR_UNROLL
+    CUZK_FR_UNROLL
     for (int j = 2; j < N; j += 2) {
       ops.madc_lo_cc(e[j], a[j], bi);
       ops.madc_hi_cc(e[j + 1], a[j], bi);
     }
     ops.addc(e[N], e[N], 0);
     // O[1..N] = a_odd·b_i (disjoint limbs).
-CUZK_FR_UNROLL
+    CUZK_FR_UNROLL
     for (int j = 1; j < N; j += 2) {
       ops.mul_lo(o[j], a[j], bi);
       ops.mul_hi(o[j + 1], a[j], bi);
@@ -153,7 +151,7 @@ CUZK_FR_UNROLL
     // E += m·r_even: limb 0 takes m (to 0, carry [t0 ≠ 0]), limb 1 only the carry.
     ops.add_cc(e[0], e[0], m);
     ops.addc_cc(e[1], e[1], 0);
-CUZK_FR_UNROLL
+    CUZK_FR_UNROLL
     for (int j = 2; j < N; j += 2) {
       ops.madc_lo_cc(e[j], m, kR(j));
       ops.madc_hi_cc(e[j + 1], m, kR(j));
@@ -162,14 +160,14 @@ CUZK_FR_UNROLL
     // O += m·r_odd: limb 1 takes t0, limb 2 takes m − [t0 ≠ 0].
     ops.add_cc(o[1], o[1], t0);
     ops.addc_cc(o[2], o[2], hi1);
-CUZK_FR_UNROLL
+    CUZK_FR_UNROLL
     for (int j = 3; j < N; j += 2) {
       ops.madc_lo_cc(o[j], m, kR(j));
       ops.madc_hi_cc(o[j + 1], m, kR(j));
     }
     // E[0] is 0: fold O in and shift down one limb.
     ops.add_cc(e[0], e[1], o[1]);
-CUZK_FR_UNROLL
+    CUZK_FR_UNROLL
     for (int k = 1; k < N - 1; ++k) ops.addc_cc(e[k], e[k + 1], o[k + 1]);
     ops.addc(e[N - 1], e[N], o[N]);
     e[N] = 0;
@@ -177,10 +175,10 @@ CUZK_FR_UNROLL
   // One conditional subtraction: t < 2r.
   std::uint32_t s[N], br;
   ops.sub_cc(s[0], e[0], kR(0));
-CUZK_FR_UNROLL
+  CUZK_FR_UNROLL
   for (int k = 1; k < N; ++k) ops.subc_cc(s[k], e[k], kR(k));
   ops.subc(br, 0, 0);  // all ones when t < r
-CUZK_FR_UNROLL
+  CUZK_FR_UNROLL
   for (int k = 0; k < N; ++k) out[k] = (e[k] & br) | (s[k] & ~br);
 }
 

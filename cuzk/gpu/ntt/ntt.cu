@@ -2,8 +2,8 @@
 
 #include <array>
 #include <cstring>
-#include <stdexcept>
 #include <mutex>
+#include <stdexcept>
 #include <vector>
 
 #include "cuzk/gpu/cuda_check.cuh"
@@ -222,9 +222,10 @@ struct StepArgs {
   const DevFr* in_c;
   const DevFr* aux;
   const DevFr* tw;
+  const DevFr* tw_fwd;  // a round trip's DIT stages
   NttPass pass;
   int log_n;
-  DevScale load, store;
+  DevScale load, store, mid;
 };
 
 // The step kernels' tiles: halves of an element in two planes of 16-byte words (half h of element e
@@ -249,9 +250,37 @@ CUZK_DEV DevFr scale_factor(const DevScale& s, std::uint64_t idx) {
                 ld_global(s.table + (1u << kPowSplit) + (idx >> kPowSplit)));
 }
 
+/// The pass's stages on the tile in shared memory (DIF falling, DIT rising); a barrier after each.
+template <bool kDif>
+CUZK_DEV void tile_stages(uint4* tile, int E, const NttPass& p, const NttTileOrigin& o,
+                          unsigned log_n, const DevFr* tw) {
+  for (int kk = 0; kk < p.S; ++kk) {
+    const int k = kDif ? p.S - 1 - kk : kk;
+    const bool trivial = p.s0 + k == 0;  // ω^0
+    for (int t = threadIdx.x; t < E / 2; t += blockDim.x) {
+      const NttButterfly b = tile_butterfly(p, log_n, o, k, t);
+      DevFr u = ld_tile(tile, E, b.ia), v = ld_tile(tile, E, b.ib);
+      if constexpr (kDif) {
+        const DevFr d = u - v;
+        u = u + v;
+        v = trivial ? d : fr_mul(d, ld_global(tw + b.tw));
+      } else {
+        if (!trivial) v = fr_mul(v, ld_global(tw + b.tw));
+        const DevFr sum = u + v;
+        v = u - v;
+        u = sum;
+      }
+      st_tile(tile, E, b.ia, u);
+      st_tile(tile, E, b.ib, v);
+    }
+    __syncthreads();
+  }
+}
+
 /// One pass (ntt_program.cuh): load the tile (with the step's load and scaling), run its stages in
-/// shared memory, store it. Per butterfly one multiplication (none on stage 0).
-template <bool kDif, NttLoad kLoad, NttStore kStore>
+/// shared memory (a round trip: DIF stages, the mid scaling, DIT stages), store it. Per butterfly
+/// one multiplication (none on stage 0).
+template <bool kDif, NttLoad kLoad, NttStore kStore, bool kRoundTrip>
 __global__ void __launch_bounds__(kThreads, 2) ntt_step_kernel(const StepArgs a) {
   extern __shared__ uint4 ntt_tile[];  // two planes, see ld_tile
   const NttPass p = a.pass;
@@ -274,33 +303,23 @@ __global__ void __launch_bounds__(kThreads, 2) ntt_step_kernel(const StepArgs a)
     st_tile(ntt_tile, E, e, v);
   }
   __syncthreads();
-  for (int kk = 0; kk < p.S; ++kk) {
-    const int k = kDif ? p.S - 1 - kk : kk;
-    const bool trivial = p.s0 + k == 0;  // ω^0
-    for (int t = threadIdx.x; t < E / 2; t += blockDim.x) {
-      const NttButterfly b = tile_butterfly(p, log_n, o, k, t);
-      DevFr u = ld_tile(ntt_tile, E, b.ia), v = ld_tile(ntt_tile, E, b.ib);
-      if constexpr (kDif) {
-        DevFr d = u - v;
-        u = u + v;
-        v = trivial ? d : fr_mul(d, ld_global(a.tw + b.tw));
-      } else {
-        if (!trivial) v = fr_mul(v, ld_global(a.tw + b.tw));
-        const DevFr s = u + v;
-        v = u - v;
-        u = s;
-      }
-      st_tile(ntt_tile, E, b.ia, u);
-      st_tile(ntt_tile, E, b.ib, v);
+  tile_stages<kDif>(ntt_tile, E, p, o, log_n, a.tw);
+  if constexpr (kRoundTrip) {
+    for (int e = threadIdx.x; e < E; e += blockDim.x) {
+      const std::uint64_t gi = tile_element_index(p, o, e);
+      const DevFr f = scale_factor(a.mid, a.mid.rev ? bit_reverse(gi, log_n) : gi);
+      st_tile(ntt_tile, E, e, fr_mul(ld_tile(ntt_tile, E, e), f));
     }
     __syncthreads();
+    tile_stages<false>(ntt_tile, E, p, o, log_n, a.tw_fwd);
   }
   for (int e = threadIdx.x; e < E; e += blockDim.x) {
     const std::uint64_t gi = tile_element_index(p, o, e);
     DevFr v = ld_tile(ntt_tile, E, e);
     if (a.store.kind != 0)
       v = fr_mul(v, scale_factor(a.store, a.store.rev ? bit_reverse(gi, log_n) : gi));
-    if constexpr (kStore == NttStore::combine) v = fr_mul(ld_global(a.out + gi), v) - ld_global(a.aux + gi);
+    if constexpr (kStore == NttStore::combine)
+      v = fr_mul(ld_global(a.out + gi), v) - ld_global(a.aux + gi);
     st_global(a.out + (kStore == NttStore::scatter ? bit_reverse(gi, log_n) : gi), v);
   }
 }
@@ -317,16 +336,16 @@ __global__ void build_pow_table_kernel(DevFr* out, Pow2Table g, DevFr c) {
   out[j] = acc;
 }
 
-template <bool kDif, NttLoad kLoad, NttStore kStore>
+template <bool kDif, NttLoad kLoad, NttStore kStore, bool kRoundTrip = false>
 void launch_step(const StepArgs& a, unsigned blocks, unsigned threads, std::size_t smem,
                  cudaStream_t stream) {
   static std::once_flag once;  // tiles above 48 KiB need the opt-in
   std::call_once(once, [] {
-    CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_step_kernel<kDif, kLoad, kStore>,
+    CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_step_kernel<kDif, kLoad, kStore, kRoundTrip>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (1 << 12) * static_cast<int>(sizeof(DevFr))));
   });
-  ntt_step_kernel<kDif, kLoad, kStore><<<blocks, threads, smem, stream>>>(a);
+  ntt_step_kernel<kDif, kLoad, kStore, kRoundTrip><<<blocks, threads, smem, stream>>>(a);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
@@ -335,20 +354,29 @@ void launch_step_kind(const NttStep& s, const StepArgs& a, unsigned blocks, unsi
                       std::size_t smem, cudaStream_t stream) {
   using L = NttLoad;
   using S = NttStore;
-  if (!s.dif && s.load == L::plain && s.store == S::plain)
-    return launch_step<false, L::plain, S::plain>(a, blocks, threads, smem, stream);
-  if (!s.dif && s.load == L::gather && s.store == S::plain)
-    return launch_step<false, L::gather, S::plain>(a, blocks, threads, smem, stream);
-  if (!s.dif && s.load == L::plain && s.store == S::combine)
-    return launch_step<false, L::plain, S::combine>(a, blocks, threads, smem, stream);
-  if (s.dif && s.load == L::plain && s.store == S::plain)
-    return launch_step<true, L::plain, S::plain>(a, blocks, threads, smem, stream);
-  if (s.dif && s.load == L::product && s.store == S::plain)
-    return launch_step<true, L::product, S::plain>(a, blocks, threads, smem, stream);
-  if (s.dif && s.load == L::plain && s.store == S::scatter)
-    return launch_step<true, L::plain, S::scatter>(a, blocks, threads, smem, stream);
-  if (s.dif && s.load == L::product && s.store == S::scatter)
-    return launch_step<true, L::product, S::scatter>(a, blocks, threads, smem, stream);
+  if (s.round_trip) {
+    if (s.dif && s.load == L::plain && s.store == S::plain)
+      return launch_step<true, L::plain, S::plain, true>(a, blocks, threads, smem, stream);
+    if (s.dif && s.load == L::product && s.store == S::plain)
+      return launch_step<true, L::product, S::plain, true>(a, blocks, threads, smem, stream);
+    if (s.dif && s.load == L::plain && s.store == S::combine)
+      return launch_step<true, L::plain, S::combine, true>(a, blocks, threads, smem, stream);
+  } else {
+    if (!s.dif && s.load == L::plain && s.store == S::plain)
+      return launch_step<false, L::plain, S::plain>(a, blocks, threads, smem, stream);
+    if (!s.dif && s.load == L::gather && s.store == S::plain)
+      return launch_step<false, L::gather, S::plain>(a, blocks, threads, smem, stream);
+    if (!s.dif && s.load == L::plain && s.store == S::combine)
+      return launch_step<false, L::plain, S::combine>(a, blocks, threads, smem, stream);
+    if (s.dif && s.load == L::plain && s.store == S::plain)
+      return launch_step<true, L::plain, S::plain>(a, blocks, threads, smem, stream);
+    if (s.dif && s.load == L::product && s.store == S::plain)
+      return launch_step<true, L::product, S::plain>(a, blocks, threads, smem, stream);
+    if (s.dif && s.load == L::plain && s.store == S::scatter)
+      return launch_step<true, L::plain, S::scatter>(a, blocks, threads, smem, stream);
+    if (s.dif && s.load == L::product && s.store == S::scatter)
+      return launch_step<true, L::product, S::scatter>(a, blocks, threads, smem, stream);
+  }
   throw std::logic_error("NTT step: no kernel for this load/store/direction");
 }
 
@@ -398,12 +426,15 @@ void run_program(NttTables& tables, const std::vector<NttStep>& steps, Fr* const
     if (s.out < 3) seen[s.out] = true;
     a.out = reinterpret_cast<DevFr*>(bufs[s.out]);
     a.tw = (s.inverse ? tab.inv : tab.fwd).as<DevFr>();
+    a.tw_fwd = tab.fwd.as<DevFr>();
     a.pass = s.pass;
     a.log_n = static_cast<int>(log_n);
     a.load = dev_scale(s.load_scale);
     a.store = dev_scale(s.store_scale);
+    a.mid = dev_scale(s.mid_scale);
     const int lg_tile = s.pass.S + s.pass.l;
-    const unsigned threads = static_cast<unsigned>(std::clamp(1 << std::max(lg_tile - 1, 0), 1, kThreads));
+    const unsigned threads =
+        static_cast<unsigned>(std::clamp(1 << std::max(lg_tile - 1, 0), 1, kThreads));
     const std::size_t smem = (std::size_t{1} << lg_tile) * sizeof(DevFr);
     launch_step_kind(s, a, static_cast<unsigned>(pass_blocks(s.pass, log_n)), threads, smem,
                      stream);

@@ -14,6 +14,8 @@
 // n^{-1}, the vanishing polynomial's 1/Z. The H step composes iNTT as DIF (natural → bit-reversed)
 // with the coset NTT as DIT (bit-reversed → natural): no permutation between them; only its last
 // iNTT permutes (a scatter), and its pointwise (a·b − c) is the load of that iNTT's first pass.
+// The iNTT's last pass and the coset NTT's first pass work on the same contiguous tiles: they run
+// as one round-trip step, so a vector goes to the coset in 2·passes − 1 passes.
 #pragma once
 
 #include <algorithm>
@@ -33,9 +35,9 @@ namespace cuzk::gpu {
 /// Tile shape of the passes (bench-tunable). Default: tiles of 2^11 (64 KiB of shared memory),
 /// runs of at least 4 elements (128 bytes): 2^27 in 3 passes (11 + 8 + 8 stages).
 struct NttTuning {
-  int log_tile = 11;     ///< elements per thread block, log2 (9–11)
-  int min_log_run = 2;   ///< adjacent sub-transforms per tile in the strided passes, log2 (≥ 1)
-  bool legacy = false;   ///< the first kernels (gather DIT, 4 passes at 2^27, separate scalings)
+  int log_tile = 11;    ///< elements per thread block, log2 (9–11)
+  int min_log_run = 2;  ///< adjacent sub-transforms per tile in the strided passes, log2 (≥ 1)
+  bool legacy = false;  ///< the first kernels (gather DIT, 4 passes at 2^27, separate scalings)
 };
 
 struct NttPass {
@@ -138,6 +140,11 @@ struct NttStep {
   NttStore store = NttStore::plain;
   int in = 0, in_b = -1, in_c = -1, out = 0, aux = -1;
   NttScale load_scale, store_scale;
+  /// A round trip on one tile (dif, s0 = 0, l = 0): the iNTT's last stages (DIF on ω^{-1}), then
+  /// |mid_scale| (index as the load's), then the coset NTT's first stages (DIT on ω) on the same
+  /// tile: the pass between the two transforms is saved.
+  bool round_trip = false;
+  NttScale mid_scale;
 };
 
 /// Tiles (thread blocks) of a pass over 2^log_n elements.
@@ -164,14 +171,16 @@ inline std::vector<NttStep> plan_ntt_program(unsigned log_n, bool inverse, bool 
     if (first) s.load = NttLoad::gather;
     if (first && coset && !inverse) s.load_scale = NttScale::powers(Fr::one(), g, true);
     if (last && inverse)
-      s.store_scale = coset ? NttScale::powers(n_inv, g.inverse(), false) : NttScale::constant(n_inv);
+      s.store_scale =
+          coset ? NttScale::powers(n_inv, g.inverse(), false) : NttScale::constant(n_inv);
     steps.push_back(s);
   }
   return steps;
 }
 
-/// iNTT (DIF, in place) then coset NTT (DIT, in place, n^{-1}·c_scale·g^i on load) of buffer |x|;
-/// the iNTT's first pass loads |first_load| from |in|, |in_b| when that is not plain.
+/// iNTT (DIF, in place) then coset NTT (DIT, in place, n^{-1}·g^i between them) of buffer |x|, the
+/// low stages of both in one round-trip step (2·passes − 1 steps); the iNTT's first pass loads
+/// |first_load| from |in|, |in_b| when that is not plain.
 inline void append_to_coset(std::vector<NttStep>& steps, const std::vector<NttPass>& passes, int x,
                             const Fr& n_inv, const Fr& g, NttLoad first_load = NttLoad::plain,
                             int in = -1, int in_b = -1) {
@@ -180,12 +189,12 @@ inline void append_to_coset(std::vector<NttStep>& steps, const std::vector<NttPa
     s.pass = passes[p], s.dif = true, s.inverse = true, s.in = x, s.out = x;
     if (p + 1 == passes.size() && first_load != NttLoad::plain)
       s.load = first_load, s.in = in, s.in_b = in_b;
+    if (p == 0) s.round_trip = true, s.mid_scale = NttScale::powers(n_inv, g, true);
     steps.push_back(s);
   }
-  for (std::size_t p = 0; p < passes.size(); ++p) {
+  for (std::size_t p = 1; p < passes.size(); ++p) {
     NttStep s;
     s.pass = passes[p], s.in = x, s.out = x;
-    if (p == 0) s.load_scale = NttScale::powers(n_inv, g, true);
     steps.push_back(s);
   }
 }

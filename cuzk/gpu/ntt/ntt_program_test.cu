@@ -33,8 +33,13 @@ Fr emulated_fr_mul(const Fr& a, const Fr& b) {
 TEST(FrMul, MatchesHostProduct) {
   const std::uint64_t seed = test::fresh_seed();
   std::mt19937_64 rng(seed);
-  std::vector<Fr> edge = {Fr::zero(), Fr::one(), -Fr::one(), Fr::from_u64(2), -Fr::from_u64(2),
-                          Fr::from_u64(0xffffffffu), Fr::from_u64(std::uint64_t{1} << 32)};
+  std::vector<Fr> edge = {Fr::zero(),
+                          Fr::one(),
+                          -Fr::one(),
+                          Fr::from_u64(2),
+                          -Fr::from_u64(2),
+                          Fr::from_u64(0xffffffffu),
+                          Fr::from_u64(std::uint64_t{1} << 32)};
   // Montgomery forms whose low limb is 0 (t0 = 0 in the first row) and all-ones.
   for (std::uint64_t lo : {0ULL, 0xffffffffULL, 0xffffffff00000000ULL}) {
     Limbs<4> l{lo, rng(), rng(), rng() >> 2};
@@ -93,23 +98,32 @@ void emulate(const std::vector<NttStep>& steps, std::vector<Fr>* bufs[4], unsign
         if (s.load_scale.kind != NttScale::Kind::none) v *= factor(s.load_scale, gi);
         tile[e] = v;
       }
-      for (int kk = 0; kk < s.pass.S; ++kk) {
-        const int k = s.dif ? s.pass.S - 1 - kk : kk;
-        for (int t = 0; t < E / 2; ++t) {
-          const NttButterfly b = tile_butterfly(s.pass, log_n, o, k, t);
-          ASSERT_LT(b.tw, std::max<std::size_t>(1, n / 2));
-          const Fr w = tw[s.inverse][b.tw];
-          if (s.pass.s0 + k == 0) ASSERT_EQ(w, Fr::one());
-          Fr u = tile[b.ia], v = tile[b.ib];
-          if (s.dif) {
-            tile[b.ia] = u + v;
-            tile[b.ib] = (u - v) * w;
-          } else {
-            v *= w;
-            tile[b.ia] = u + v;
-            tile[b.ib] = u - v;
+      auto stages = [&](bool dif, bool inverse) {
+        for (int kk = 0; kk < s.pass.S; ++kk) {
+          const int k = dif ? s.pass.S - 1 - kk : kk;
+          for (int t = 0; t < E / 2; ++t) {
+            const NttButterfly b = tile_butterfly(s.pass, log_n, o, k, t);
+            ASSERT_LT(b.tw, std::max<std::size_t>(1, n / 2));
+            const Fr w = tw[inverse][b.tw];
+            if (s.pass.s0 + k == 0) ASSERT_EQ(w, Fr::one());
+            Fr u = tile[b.ia], v = tile[b.ib];
+            if (dif) {
+              tile[b.ia] = u + v;
+              tile[b.ib] = (u - v) * w;
+            } else {
+              v *= w;
+              tile[b.ia] = u + v;
+              tile[b.ib] = u - v;
+            }
           }
         }
+      };
+      stages(s.dif, s.inverse);
+      if (s.round_trip) {
+        ASSERT_TRUE(s.dif && s.inverse && s.pass.s0 == 0 && s.pass.l == 0);
+        for (int e = 0; e < E; ++e)
+          tile[e] *= factor(s.mid_scale, tile_element_index(s.pass, o, e));
+        stages(false, false);
       }
       for (int e = 0; e < E; ++e) {
         const std::uint64_t gi = tile_element_index(s.pass, o, e);
@@ -156,8 +170,7 @@ TEST(NttProgram, TransformsMatchCpuNtt) {
       for (int variant = 0; variant < 4; ++variant) {
         const bool inverse = variant & 1, coset = variant & 2;
         std::vector<Fr> want = x;
-        ASSERT_TRUE(ntt(want,
-                        *dom,
+        ASSERT_TRUE(ntt(want, *dom,
                         {.direction = inverse ? NttDirection::inverse : NttDirection::forward,
                          .coset = coset},
                         pool)
@@ -166,9 +179,8 @@ TEST(NttProgram, TransformsMatchCpuNtt) {
         std::vector<Fr>* bufs[4] = {&got, nullptr, nullptr, &scratch};
         emulate(plan_ntt_program(lg, inverse, coset, Fr::from_u64(kFrGenerator), t), bufs, lg,
                 *dom);
-        ASSERT_EQ(got, want) << "log_n=" << lg << " tile=" << t.log_tile << " run="
-                             << t.min_log_run << " inverse=" << inverse << " coset=" << coset
-                             << " seed=" << seed;
+        ASSERT_EQ(got, want) << "log_n=" << lg << " tile=" << t.log_tile << " run=" << t.min_log_run
+                             << " inverse=" << inverse << " coset=" << coset << " seed=" << seed;
       }
     }
 }
