@@ -1,6 +1,7 @@
 #include "cuzk/gpu/ntt/ntt.cuh"
 
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -339,12 +340,17 @@ __global__ void build_pow_table_kernel(DevFr* out, Pow2Table g, DevFr c) {
 template <bool kDif, NttLoad kLoad, NttStore kStore, bool kRoundTrip = false>
 void launch_step(const StepArgs& a, unsigned blocks, unsigned threads, std::size_t smem,
                  cudaStream_t stream) {
-  static std::once_flag once;  // tiles above 48 KiB need the opt-in
-  std::call_once(once, [] {
+  // Tiles above 48 KiB need the opt-in, once per device.
+  static std::atomic<std::uint64_t> opted_in{0};
+  int device = 0;
+  CUZK_CUDA_CHECK(cudaGetDevice(&device));
+  const std::uint64_t bit = std::uint64_t{1} << (device & 63);
+  if (!(opted_in.load(std::memory_order_acquire) & bit)) {
     CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_step_kernel<kDif, kLoad, kStore, kRoundTrip>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (1 << 12) * static_cast<int>(sizeof(DevFr))));
-  });
+    opted_in.fetch_or(bit, std::memory_order_release);
+  }
   ntt_step_kernel<kDif, kLoad, kStore, kRoundTrip><<<blocks, threads, smem, stream>>>(a);
   CUZK_CUDA_CHECK_LAUNCH();
 }
@@ -504,6 +510,8 @@ const Fr* NttTables::pow_table(const Fr& g, const Fr& c, cudaStream_t stream) {
   build_pow_table_kernel<<<(2u << kPowSplit) / 256, 256, 0, stream>>>(buf->as<DevFr>(), t,
                                                                       to_dev(c));
   CUZK_CUDA_CHECK_LAUNCH();
+  // Complete before any stream reads it (the table is shared by every caller).
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   slot = std::move(buf).value();
   return slot.as<Fr>();
 }
