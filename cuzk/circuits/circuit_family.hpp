@@ -162,6 +162,9 @@ class CircuitFamily {
     (void)req, (void)plan, (void)k, (void)out, (void)cancel;
     return Status(Errc::unimplemented, name() + ": no a/b/c path");
   }
+  /// Whether shape() gives the compact form (CircuitShape::compact; the Filecoin families), known
+  /// without building it: a prover may then plan the family's partitions as compact witnesses.
+  virtual bool has_compact_form() const { return false; }
   /// Whether compact_witness() is the family's own path (z never held whole); false: the default.
   virtual bool has_compact_witness() const { return false; }
   /// Partition |k|'s witness in the compact form, equal to compact_witness_from_z of witness()'s

@@ -19,7 +19,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,7 @@
 #include "cuzk/engine/key_store.hpp"
 #include "cuzk/engine/partition_prover.hpp"
 #include "cuzk/engine/proof_system.hpp"
+#include "cuzk/r1cs/compact_witness_bound.hpp"
 #include "cuzk/r1cs/matrices.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
@@ -62,6 +65,12 @@ struct Groth16ProverOptions : circuits::FamilyOptions {
   std::optional<bool> proof_kind_self_verify = true;
   /// The families to serve instead of the built-in ones (null: circuits::builtin_families).
   std::shared_ptr<const circuits::Registry> families;
+  /// Partitions of circuits in the compact form (the Filecoin families) are synthesized as
+  /// compact witnesses (issue 22; config [gpu] compact_witness): each holds only its compact
+  /// witness until its device stage, which makes z and a, b, c from it — on the device where the
+  /// backend holds the circuit (CUDA), else on the host (the CPU backend). Off: z and a, b, c on
+  /// the host, as for plain-matrix circuits (bench, circom), which always take that path.
+  bool compact_witness = true;
 };
 
 class Groth16Prover final : public PartitionProver {
@@ -133,6 +142,20 @@ class Groth16Prover final : public PartitionProver {
   Result<circuits::CircuitFamily*> family_of(const std::string& circuit_id) const;
   /// The family's plan of |req| as the engine holds it.
   Result<JobPlan> plan_of(circuits::CircuitFamily& family, const JobRequest& req) const;
+  /// Whether |family|'s partitions are synthesized as compact witnesses.
+  bool uses_compact(const circuits::CircuitFamily& family) const {
+    return opt_.compact_witness && family.has_compact_form();
+  }
+  /// The bound of |shape|'s compact witnesses (computed once per circuit, then kept).
+  CompactWitnessBound compact_bound(const circuits::CircuitShape& shape) const;
+  /// Host bytes of z and a, b, c over the domain that a backend expanding compact witnesses on
+  /// the host (Backend::device_circuit_bytes 0: the CPU backend) holds during a device stage; 0
+  /// when every backend expands on its device.
+  std::uint64_t host_expansion_bytes(const circuits::CircuitShape& shape,
+                                     std::uint64_t columns) const;
+  /// The circuit of |shape| loaded on |device|'s backend (loaded on first use, then kept).
+  Result<CircuitId> circuit_on(int device,
+                               const std::shared_ptr<const circuits::CircuitShape>& shape);
 
   Groth16ProverOptions opt_;
   std::string name_;
@@ -147,6 +170,12 @@ class Groth16Prover final : public PartitionProver {
   // back, the device worker, which then idles (on the H200 about 10 ms per 2^22 partition and
   // 42 ms per 2^24 one, docs/perf/engine.md Version 3). The budget still bounds what is kept.
   std::shared_ptr<FrBufferPool> buffers_ = std::make_shared<FrBufferPool>(256);
+  mutable std::mutex compact_mu_;  // the two maps below
+  mutable std::map<const CompactR1cs*, CompactWitnessBound> bounds_;
+  // Circuits loaded on a backend, by device and form (the shape kept alive with its id).
+  std::map<std::pair<int, const CompactR1cs*>,
+           std::pair<CircuitId, std::shared_ptr<const circuits::CircuitShape>>>
+      circuits_;
 };
 
 }  // namespace cuzk::engine

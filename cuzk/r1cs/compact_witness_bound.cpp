@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <bit>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
-
 
 namespace cuzk {
 namespace {
@@ -102,13 +101,16 @@ void row_rules(const std::vector<SmallRow>& rows, std::size_t r, std::vector<Bit
     for (unsigned bits = 0; ok && bits < (1u << others.size()); ++bits) {
       bool possible = true;
       for (const SmallRow* p : context)
-        possible = possible && eval(p->t[0], others, bits, 0, false) *
-                                       eval(p->t[1], others, bits, 0, false) ==
-                                   eval(p->t[2], others, bits, 0, false);
+        possible = possible &&
+                   eval(p->t[0], others, bits, 0, false) * eval(p->t[1], others, bits, 0, false) ==
+                       eval(p->t[2], others, bits, 0, false);
       if (!possible) continue;
-      const Fr a0 = eval(row.t[0], others, bits, w, false), a1 = eval(row.t[0], others, bits, w, true);
-      const Fr b0 = eval(row.t[1], others, bits, w, false), b1 = eval(row.t[1], others, bits, w, true);
-      const Fr c0 = eval(row.t[2], others, bits, w, false), c1 = eval(row.t[2], others, bits, w, true);
+      const Fr a0 = eval(row.t[0], others, bits, w, false),
+               a1 = eval(row.t[0], others, bits, w, true);
+      const Fr b0 = eval(row.t[1], others, bits, w, false),
+               b1 = eval(row.t[1], others, bits, w, true);
+      const Fr c0 = eval(row.t[2], others, bits, w, false),
+               c1 = eval(row.t[2], others, bits, w, true);
       const Fr alpha = a1 * b1, beta = a0 * b1 + a1 * b0 - c1, gamma = a0 * b0 - c0;
       const Fr p0 = gamma, p1 = alpha + beta + gamma;
       if (!alpha.is_zero()) {
@@ -200,8 +202,8 @@ std::vector<std::uint64_t> proved_boolean_columns(const R1csMatrices& m) {
   fixpoint([&] {
     bool changed = false;
     for (const BitRule& r : rules) {
-      if (test(bits, r.w) || !test(bits, r.in[0]) || !test(bits, r.in[1]) ||
-          !test(bits, r.in[2]) || !test(bits, r.in[3]))
+      if (test(bits, r.w) || !test(bits, r.in[0]) || !test(bits, r.in[1]) || !test(bits, r.in[2]) ||
+          !test(bits, r.in[3]))
         continue;
       bits[r.w / 64] |= std::uint64_t{1} << (r.w % 64);
       changed = true;

@@ -30,8 +30,8 @@
 namespace cuzk {
 
 struct CompactWitnessBound {
-  std::uint64_t variables = 0;      ///< n: inputs (ONE included) + aux
-  std::uint64_t boolean_cols = 0;   ///< columns proved boolean (ONE included)
+  std::uint64_t variables = 0;     ///< n: inputs (ONE included) + aux
+  std::uint64_t boolean_cols = 0;  ///< columns proved boolean (ONE included)
   /// Bytes per fragment beyond its bits, runs and values: the Fragment (two counts, four vector
   /// headers) as the builder's list holds it (the list grown by doubling: 2×), and an allocator
   /// header per vector.

@@ -92,6 +92,8 @@ class FilecoinFamily : public CircuitFamily {
   std::string key_id_of_name(const std::string& name) const override;
   Result<std::shared_ptr<const CircuitShape>> shape(const std::string& key_id) override;
   Result<KeySource> key_source(const std::string& key_id) override;
+  /// Its shapes are the compact form only.
+  bool has_compact_form() const override { return true; }
   /// z as synthesize_witness holds it (inputs + columns values) beside the converter's peak.
   std::uint64_t compact_witness_peak_bytes(const PartitionPlan& plan,
                                            const CompactWitnessBound& b) override;

@@ -34,8 +34,9 @@ void note_free(void* p) {
   if (p) g_live.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(p)));
 }
 void* counted_alloc(std::size_t n, std::size_t align) {
-  void* p = align <= alignof(std::max_align_t) ? std::malloc(n ? n : 1)
-                                               : std::aligned_alloc(align, (n + align - 1) / align * align);
+  void* p = align <= alignof(std::max_align_t)
+                ? std::malloc(n ? n : 1)
+                : std::aligned_alloc(align, (n + align - 1) / align * align);
   if (!p) throw std::bad_alloc();
   note_alloc(p);
   return p;
