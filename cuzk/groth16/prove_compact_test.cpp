@@ -165,5 +165,32 @@ TEST(ProveCompact, RefusesBadInputs) {
   EXPECT_EQ(st.code(), Errc::not_found);
 }
 
+// A ResidentKey loads its circuit on its backend (the key store's device copies do) and releases it
+// with the key.
+TEST(ProveCompact, ResidentKeyCarriesItsCircuit) {
+  std::mt19937_64 rng(test::fresh_seed());
+  ThreadPool pool(2);
+  CpuBackend backend(pool);
+  const CompactFixture f = make_fixture(pool, {.seed = rng(), .uses = 21, .field_chain = 1});
+  SeededRng trng(rng());
+  auto pk = setup_with_trapdoor(*f.form, random_trapdoor(trng), {.pool = &pool});
+  ASSERT_TRUE(pk.ok());
+  CircuitId id;
+  {
+    auto key = ResidentKey::load(backend, *pk);
+    ASSERT_TRUE(key.ok());
+    EXPECT_EQ((*key)->circuit().value, 0u);
+    ASSERT_TRUE((*key)->load_circuit(f.form).ok());
+    id = (*key)->circuit();
+    EXPECT_NE(id.value, 0u);
+    EXPECT_EQ((*key)->load_circuit(f.form).code(), Errc::invalid_argument);
+    auto p = prove_compact(pool, **key, f.form->dims(), id, f.witness);
+    ASSERT_TRUE(p.ok()) << p.status().to_string();
+    EXPECT_TRUE(*verify(prepare_verifying_key(pk->vk),
+                        std::span<const Fr>(f.z.data() + 1, f.form->num_inputs - 1), *p));
+  }
+  EXPECT_EQ(backend.release_circuit(id).code(), Errc::not_found) << "released with the key";
+}
+
 }  // namespace
 }  // namespace cuzk
