@@ -187,10 +187,11 @@ TEST(GpuCompactProve, SumsEqualTheCpuOnRecordedCircuits) {
   ASSERT_TRUE(gpu);
   for (unsigned chain : {0u, 2u, 12u}) {
     for (HConvention conv : {HConvention::bellperson, HConvention::snarkjs}) {
-      SCOPED_TRACE(testing::Message() << "field_chain " << chain << " convention "
-                                      << static_cast<int>(conv));
+      SCOPED_TRACE(testing::Message()
+                   << "field_chain " << chain << " convention " << static_cast<int>(conv));
       const Recorded r = record(
-          pool, {.seed = rng(), .uses = 300 + static_cast<unsigned>(rng() % 300), .field_chain = chain});
+          pool,
+          {.seed = rng(), .uses = 300 + static_cast<unsigned>(rng() % 300), .field_chain = chain});
       ASSERT_FALSE(std::has_single_bit(r.form->num_constraints));
       if (chain == 0) {
         EXPECT_EQ(r.w.num_runs(), 0u);
@@ -269,16 +270,16 @@ TEST(GpuCompactProve, ProofEqualsTheCpuAndTheHostFallback) {
   // A backend that keeps circuits on the host (CudaBackendOptions::device_circuits off, as for a
   // card without room): prove_compact expands on the host, then the device partition from the
   // host vectors; the same proof, and z, a, b, c cross instead.
-  auto host_gpu = make_cuda_backend("cuda:0",
-                                    {.arena_bytes = std::size_t{2} << 30, .device_circuits = false});
+  auto host_gpu =
+      make_cuda_backend("cuda:0", {.arena_bytes = std::size_t{2} << 30, .device_circuits = false});
   ASSERT_TRUE(host_gpu.ok()) << host_gpu.status().to_string();
   EXPECT_EQ((*host_gpu)->device_circuit_bytes(m), 0u);
   auto host_key = ResidentKey::load(**host_gpu, *pk);
   ASSERT_TRUE(host_key.ok());
   const CircuitId host_id = (*host_gpu)->load_circuit(r.form).value();
   ProveTimings host_tm;
-  auto host_path =
-      prove_compact(pool, **host_key, m.dims(), host_id, r.w, {.r = rr, .s = ss, .timings = &host_tm});
+  auto host_path = prove_compact(pool, **host_key, m.dims(), host_id, r.w,
+                                 {.r = rr, .s = ss, .timings = &host_tm});
   ASSERT_TRUE(host_path.ok()) << host_path.status().to_string();
   EXPECT_EQ(*host_path, *want);
   EXPECT_GT(host_tm.upload_bytes, r.z.size() * sizeof(Fr)) << "z, a, b, c crossed";

@@ -234,6 +234,10 @@ int prove_partition_bench(const Args& args, cuzk::ThreadPool& pool,
     auto host = be.prove_partition(partition_inputs_of(in, a, b, c, z), &th);
     const double wall_h = seconds_since(t0);
     if (!host) return fail(host.status(), "prove_partition");
+    // The device path uploads the compact witness only; a fallback (no room for the partition in
+    // the arena, tables streamed) expands on the host and shows other bytes.
+    line(args, "prove_compact_path",
+         std::string(", \"device\": ") + (tc.upload_bytes == cw.bytes() ? "true" : "false"));
     report("prove_compact", wall_c, tc);
     report("prove_host_abc", wall_h, th);
     equal = equal && compact->a.to_affine() == host->a.to_affine() &&
