@@ -125,7 +125,7 @@ struct CompactPartitionInputs {
   std::uint64_t domain_size = 0;
   HConvention convention = HConvention::bellperson;
   /// The key's resident query tables.
-  BasesId a, b_g1, b_g2, l, h;
+  BasesId a{}, b_g1{}, b_g2{}, l{}, h{};
   /// bellperson densities (base_offset included); not read for snarkjs.
   MsmDensity a_aux{}, b_input{}, b_aux{};
   /// Threads for the work a backend does on the host (the default's expansion and compact SpMV);
@@ -308,19 +308,46 @@ inline std::span<Fr> partition_h_span(const PartitionInputs& in) {
   return in.abc.a.subspan(0, in.abc.convention == HConvention::snarkjs ? n : n - 1);
 }
 
+/// A partition's sizes, tables and densities without its vectors: what its MSMs need to know
+/// wherever a backend holds z and h (a device that made them itself: prove_partition_compact).
+struct PartitionShape {
+  std::size_t domain = 0;      ///< n
+  std::size_t witness = 0;     ///< |z|
+  std::size_t num_inputs = 0;  ///< ONE included
+  HConvention convention = HConvention::bellperson;
+  BasesId a{}, b_g1{}, b_g2{}, l{}, h{};
+  MsmDensity a_aux{}, b_input{}, b_aux{};
+  /// h's length: n values for snarkjs, n − 1 for bellperson.
+  std::size_t h_count() const { return convention == HConvention::snarkjs ? domain : domain - 1; }
+};
+
+inline PartitionShape partition_shape(const PartitionInputs& in) {
+  return {.domain = in.abc.a.size(),
+          .witness = in.z.size(),
+          .num_inputs = in.num_inputs,
+          .convention = in.abc.convention,
+          .a = in.a,
+          .b_g1 = in.b_g1,
+          .b_g2 = in.b_g2,
+          .l = in.l,
+          .h = in.h,
+          .a_aux = in.a_aux,
+          .b_input = in.b_input,
+          .b_aux = in.b_aux};
+}
+
 /// The partition's MSMs, written once for every backend (FORMATS.md §2), in the order they run
 /// (A, B_G1, B_G2, L, H); their sums, added per PartitionMsm::Sum, are PartitionSums:
 ///   bellperson: A = Σ inputs·a (every input) + Σ aux·a (a_aux density), B_G1 and B_G2 =
 ///               Σ inputs·b (b_input) + Σ aux·b (b_aux), L = Σ aux·l, H = Σ h·h (n − 1 values);
 ///   snarkjs:    A, B_G1, B_G2 over the whole of z with no density, L = Σ aux·l, H over n values.
-/// |in| must pass check_partition_inputs.
-inline std::vector<PartitionMsmTerm> partition_msm_terms(const PartitionInputs& in) {
+/// num_inputs ≤ witness and domain ≥ 2 (check_partition_inputs).
+inline std::vector<PartitionMsmTerm> partition_msm_terms(const PartitionShape& in) {
   using S = PartitionMsm::Sum;
   constexpr auto z = PartitionScalars::witness;
-  const std::size_t nz = in.z.size(), ni = in.num_inputs, n_aux = nz - ni;
-  const std::size_t n_h = partition_h_span(in).size();
+  const std::size_t nz = in.witness, ni = in.num_inputs, n_aux = nz - ni;
   std::vector<PartitionMsmTerm> t;
-  if (in.abc.convention == HConvention::snarkjs) {
+  if (in.convention == HConvention::snarkjs) {
     t = {{S::a, in.a, z, 0, nz, {}},
          {S::b_g1, in.b_g1, z, 0, nz, {}},
          {S::b_g2, in.b_g2, z, 0, nz, {}}};
@@ -333,8 +360,27 @@ inline std::vector<PartitionMsmTerm> partition_msm_terms(const PartitionInputs& 
          {S::b_g2, in.b_g2, z, ni, n_aux, in.b_aux}};
   }
   t.push_back({S::l, in.l, z, ni, n_aux, {}});
-  t.push_back({S::h, in.h, PartitionScalars::h, 0, n_h, {}});
+  t.push_back({S::h, in.h, PartitionScalars::h, 0, in.h_count(), {}});
   return t;
+}
+inline std::vector<PartitionMsmTerm> partition_msm_terms(const PartitionInputs& in) {
+  return partition_msm_terms(partition_shape(in));
+}
+
+/// The shape of a compact partition (its witness's sizes, |in|'s domain, tables and densities).
+inline PartitionShape partition_shape(const CompactPartitionInputs& in) {
+  return {.domain = static_cast<std::size_t>(in.domain_size),
+          .witness = static_cast<std::size_t>(in.witness->num_variables()),
+          .num_inputs = static_cast<std::size_t>(in.witness->num_inputs),
+          .convention = in.convention,
+          .a = in.a,
+          .b_g1 = in.b_g1,
+          .b_g2 = in.b_g2,
+          .l = in.l,
+          .h = in.h,
+          .a_aux = in.a_aux,
+          .b_input = in.b_input,
+          .b_aux = in.b_aux};
 }
 
 /// The terms with their scalars as host spans: z's, and |hs| the H step's output.

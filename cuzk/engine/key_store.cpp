@@ -416,6 +416,7 @@ Status KeyStore::load_host_resident(const Groth16Key& key, const std::string& wh
     if (device_memory_report(*be)) continue;  // a device copy: make_resident, on demand
     auto rk = ResidentKey::load(*be, key.pk);
     if (!rk) return rk.status().with_context("loading " + what + " on " + be->name());
+    CUZK_RETURN_IF_ERROR(load_key_circuit(key, **rk));
     std::lock_guard lock(key.resident_mu);
     key.resident[ord] = std::move(*rk);
   }
@@ -441,6 +442,14 @@ std::uint64_t KeyStore::device_key_bytes(const ProvingKeyData& key, int device) 
   if (!gk || it == backends_.end()) return 0;
   const DeviceMemoryReport* r = device_memory_report(*it->second);
   if (!r) return 0;
+  // The circuit's device copy (compact form), loaded with the key (make_resident).
+  std::uint64_t circuit = 0;
+  if (gk->shape && gk->shape->compact) {
+    std::lock_guard lock(gk->resident_mu);
+    auto [c, fresh] = gk->circuit_device_bytes.try_emplace(device, 0);
+    if (fresh) c->second = it->second->device_circuit_bytes(*gk->shape->compact);
+    circuit = c->second;
+  }
   std::shared_lock tier(gk->tier_mu);
   const QueryCounts c = gk->counts();
   // Tables the backend streams from host memory (larger than half its arena) occupy nothing there.
@@ -449,7 +458,13 @@ std::uint64_t KeyStore::device_key_bytes(const ProvingKeyData& key, int device) 
   for (std::uint64_t n : {c.h, c.l, c.a, c.b_g1})
     if (!r->streams_table(n, false)) g1 += n, ++tables;
   if (!r->streams_table(c.b_g2, true)) g2 += c.b_g2, ++tables;
-  return tables ? r->resident_bases_bytes(g1, g2, tables) : 0;
+  return circuit + (tables ? r->resident_bases_bytes(g1, g2, tables) : 0);
+}
+
+Status KeyStore::load_key_circuit(const Groth16Key& key, ResidentKey& rk) {
+  if (!key.shape || !key.shape->compact) return {};
+  return rk.load_circuit(key.shape->compact)
+      .with_context("loading the key's circuit on " + rk.backend().name());
 }
 
 Status KeyStore::make_resident(const ProvingKeyData& key, int device) {
@@ -477,6 +492,7 @@ Status KeyStore::make_resident(const ProvingKeyData& key, int device) {
     rk = ResidentKey::load(*it->second, gk->pk);
   }
   if (!rk) return rk.status().with_context("loading the key on " + it->second->name());
+  CUZK_RETURN_IF_ERROR(load_key_circuit(*gk, **rk));
   // Uploaded from the mapping: its pages leave the process (page cache keeps them).
   if (gk->mapped && gk->image && device_memory_report(*it->second)) gk->image->release_pages();
   std::lock_guard lock(gk->resident_mu);
@@ -613,6 +629,7 @@ Status KeyStore::switch_tables(const ProvingKeyData& key, bool to_mapped) {
   for (int ord : host) {
     auto rk = ResidentKey::load(*backends_.at(ord), pk);
     if (!rk) return rk.status().with_context("reloading the key on " + backends_.at(ord)->name());
+    CUZK_RETURN_IF_ERROR(load_key_circuit(gk, **rk));
     std::lock_guard lock(gk.resident_mu);
     gk.resident[ord] = std::move(*rk);
   }

@@ -76,8 +76,18 @@ Result<std::unique_ptr<ResidentKey>> ResidentKey::load_encoded(Backend& backend,
   return k;
 }
 
+Status ResidentKey::load_circuit(std::shared_ptr<const CompactR1cs> circuit) {
+  if (circuit_.value != 0)
+    return Status(Errc::invalid_argument, "the key's circuit is loaded already");
+  auto id = backend_->load_circuit(std::move(circuit));
+  if (!id.ok()) return id.status();
+  circuit_ = *id;
+  return {};
+}
+
 ResidentKey::~ResidentKey() {
   if (backend_ == nullptr) return;
+  if (circuit_.value != 0) (void)backend_->release_circuit(circuit_);
   for (BasesId id : {h, l, a, b_g1, b_g2})
     if (id.value != 0) (void)backend_->release_bases(id);
 }

@@ -79,9 +79,17 @@ class ResidentKey {
   const QueryCounts& counts() const { return counts_; }
   BasesId h, l, a, b_g1, b_g2;
 
+  /// Loads the key's circuit in its compact form on the key's backend (Backend::load_circuit),
+  /// released with the key; then circuit() names it for prove_compact. invalid_argument when one
+  /// is loaded already; the backend's errors.
+  Status load_circuit(std::shared_ptr<const CompactR1cs> circuit);
+  /// The circuit loaded with the key (value 0: none).
+  CircuitId circuit() const { return circuit_; }
+
  private:
   ResidentKey() = default;
   QueryCounts counts_;
+  CircuitId circuit_{};
   Backend* backend_ = nullptr;
   const ProvingKey* pk_ = nullptr;
 };

@@ -34,7 +34,8 @@ CompactFixture make_fixture(ThreadPool& pool, const test::BittyOptions& o) {
   EXPECT_TRUE(form.ok()) << form.status().to_string();
   WitnessConstraintSystem wcs;
   EXPECT_TRUE(synthesize_circuit(circuit, wcs).ok());
-  CompactFixture f{std::make_shared<const CompactR1cs>(std::move(*form)), wcs.take_assignment(), {}};
+  CompactFixture f{
+      std::make_shared<const CompactR1cs>(std::move(*form)), wcs.take_assignment(), {}};
   f.witness = compact_witness_from_z(pool, f.z, f.form->num_inputs).value();
   return f;
 }
@@ -52,11 +53,11 @@ TEST(ProveCompact, SameProofAsProveWithAbcAndVerifies) {
   CpuBackend backend(pool);
   for (unsigned field_chain : {0u, 2u, 12u}) {
     for (KeyLayout layout : {KeyLayout::bellperson, KeyLayout::snarkjs}) {
-      SCOPED_TRACE(testing::Message() << "field_chain " << field_chain << " layout "
-                                      << static_cast<int>(layout));
-      const CompactFixture f = make_fixture(
-          pool, {.seed = rng(), .uses = 30 + static_cast<unsigned>(rng() % 60),
-                 .field_chain = field_chain});
+      SCOPED_TRACE(testing::Message()
+                   << "field_chain " << field_chain << " layout " << static_cast<int>(layout));
+      const CompactFixture f = make_fixture(pool, {.seed = rng(),
+                                                   .uses = 30 + static_cast<unsigned>(rng() % 60),
+                                                   .field_chain = field_chain});
       const CompactR1cs& m = *f.form;
       ASSERT_FALSE(std::has_single_bit(m.num_constraints)) << m.num_constraints;
       if (field_chain == 0) {
@@ -74,12 +75,12 @@ TEST(ProveCompact, SameProofAsProveWithAbcAndVerifies) {
       ASSERT_TRUE(id.ok());
       const Fr r = test::random_fr(rng), s = test::random_fr(rng);
 
-      auto want = prove_with_abc(pool, **key, m.dims(), host_abc(pool, m, f.z), f.z,
-                                 {.r = r, .s = s});
+      auto want =
+          prove_with_abc(pool, **key, m.dims(), host_abc(pool, m, f.z), f.z, {.r = r, .s = s});
       ASSERT_TRUE(want.ok()) << want.status().to_string();
       ProveTimings tm;
-      auto got = prove_compact(pool, **key, m.dims(), *id, f.witness,
-                               {.r = r, .s = s, .timings = &tm});
+      auto got =
+          prove_compact(pool, **key, m.dims(), *id, f.witness, {.r = r, .s = s, .timings = &tm});
       ASSERT_TRUE(got.ok()) << got.status().to_string();
       EXPECT_EQ(*got, *want);
       EXPECT_EQ(tm.upload_bytes, 0u);  // the host path moves nothing to a device
@@ -88,7 +89,8 @@ TEST(ProveCompact, SameProofAsProveWithAbcAndVerifies) {
       const std::span<const Fr> pub(f.z.data() + 1, m.num_inputs - 1);
       EXPECT_TRUE(*verify(pvk, pub, *got));
       // A different r gives another proof (the blinding is used), which verifies too.
-      auto other = prove_compact(pool, **key, m.dims(), *id, f.witness, {.r = r + Fr::one(), .s = s});
+      auto other =
+          prove_compact(pool, **key, m.dims(), *id, f.witness, {.r = r + Fr::one(), .s = s});
       ASSERT_TRUE(other.ok());
       EXPECT_NE(*other, *got);
       EXPECT_TRUE(*verify(pvk, pub, *other));
@@ -122,8 +124,7 @@ TEST(ProveCompact, RefusesBadInputs) {
   EXPECT_EQ(st.code(), Errc::size_mismatch);
   EXPECT_TRUE(message_has(st, "variables")) << st.to_string();
   // A witness with another split of inputs and aux (same count).
-  const CompactWitness moved =
-      compact_witness_from_z(pool, f.z, m.num_inputs + 1).value();
+  const CompactWitness moved = compact_witness_from_z(pool, f.z, m.num_inputs + 1).value();
   st = prove_compact(pool, **key, m.dims(), *id, moved).status();
   EXPECT_EQ(st.code(), Errc::size_mismatch);
   EXPECT_TRUE(message_has(st, "inputs")) << st.to_string();
@@ -162,6 +163,33 @@ TEST(ProveCompact, RefusesBadInputs) {
   EXPECT_EQ(backend.release_circuit(*id).code(), Errc::not_found);
   st = prove_compact(pool, **key, m.dims(), *id, f.witness).status();
   EXPECT_EQ(st.code(), Errc::not_found);
+}
+
+// A ResidentKey loads its circuit on its backend (the key store's device copies do) and releases it
+// with the key.
+TEST(ProveCompact, ResidentKeyCarriesItsCircuit) {
+  std::mt19937_64 rng(test::fresh_seed());
+  ThreadPool pool(2);
+  CpuBackend backend(pool);
+  const CompactFixture f = make_fixture(pool, {.seed = rng(), .uses = 21, .field_chain = 1});
+  SeededRng trng(rng());
+  auto pk = setup_with_trapdoor(*f.form, random_trapdoor(trng), {.pool = &pool});
+  ASSERT_TRUE(pk.ok());
+  CircuitId id;
+  {
+    auto key = ResidentKey::load(backend, *pk);
+    ASSERT_TRUE(key.ok());
+    EXPECT_EQ((*key)->circuit().value, 0u);
+    ASSERT_TRUE((*key)->load_circuit(f.form).ok());
+    id = (*key)->circuit();
+    EXPECT_NE(id.value, 0u);
+    EXPECT_EQ((*key)->load_circuit(f.form).code(), Errc::invalid_argument);
+    auto p = prove_compact(pool, **key, f.form->dims(), id, f.witness);
+    ASSERT_TRUE(p.ok()) << p.status().to_string();
+    EXPECT_TRUE(*verify(prepare_verifying_key(pk->vk),
+                        std::span<const Fr>(f.z.data() + 1, f.form->num_inputs - 1), *p));
+  }
+  EXPECT_EQ(backend.release_circuit(id).code(), Errc::not_found) << "released with the key";
 }
 
 }  // namespace

@@ -11,27 +11,39 @@
 //   4. the host's compact SpMV on all threads (pce_compact_evaluate_into), and the device's
 //      a, b, c downloaded and compared with it bit for bit (exit 1 when they differ).
 // One JSON line per measurement.
+// With --prove 1, steps 3–4 are replaced by one whole partition on a CudaBackend: random key
+// tables of the circuit's counts (2^16 distinct points repeated), the circuit loaded
+// (load_circuit), then per repeat prove_partition_compact (only the compact witness crosses)
+// against prove_partition from host z, a, b, c (made on the host first, untimed; pageable
+// memory): wall time, stage times and bytes uploaded of each, and their sums compared (exit 1
+// when they differ).
 //
 // Run (on the GPU host): pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB] [--partition K]
 //        [--seed N] [--threads T] [--repeats R] [--tile-rows 256] [--long-row-words 128]
-//        [--cache FILE]   (--long-row-words 0: no row walked by a warp)
+//        [--cache FILE] [--prove 1]   (--long-row-words 0: no row walked by a warp)
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "cuzk/backend/backend.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
 #include "cuzk/circuits/filecoin/porep_witness.hpp"
+#include "cuzk/ec/batch_affine.hpp"
 #include "cuzk/filecoin/synth_inputs.hpp"
+#include "cuzk/gpu/cuda_backend.hpp"
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/device_context.hpp"
 #include "cuzk/gpu/pce/device_compact_r1cs.cuh"
 #include "cuzk/gpu/pce/device_compact_witness.cuh"
+#include "cuzk/r1cs/compact_partition.hpp"
 #include "cuzk/r1cs/compact_witness.hpp"
 #include "cuzk/r1cs/pce_compact_cache.hpp"
 #include "cuzk/r1cs/pce_compact_flat.hpp"
@@ -53,6 +65,7 @@ struct Args {
   int repeats = 3;
   std::uint32_t tile_rows = 256, long_row_words = 128;
   std::string cache;
+  bool prove = false;
 };
 
 [[noreturn]] void usage(const char* why) {
@@ -60,7 +73,7 @@ struct Args {
                "pce_gpu_bench: %s\nusage: pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB] "
                "[--partition K] [--seed N] [--threads T] [--repeats R] [--tile-rows N] "
                "[--long-row-words W] "
-               "[--cache FILE]\n",
+               "[--cache FILE] [--prove 1]\n",
                why);
   std::exit(2);
 }
@@ -87,6 +100,8 @@ Args parse(int argc, char** argv) {
       a.long_row_words = static_cast<std::uint32_t>(std::stoul(v));
     } else if (f == "--cache") {
       a.cache = v;
+    } else if (f == "--prove") {
+      a.prove = v != "0";
     } else {
       usage(("unknown flag " + f).c_str());
     }
@@ -127,6 +142,112 @@ gpu::DeviceBuffer must_alloc(gpu::DeviceContext& ctx, std::size_t bytes, const c
     std::exit(1);
   }
   return std::move(b).value();
+}
+
+// |n| points of a table: 2^16 distinct (P0 + i·Q) repeated.
+template <class C>
+std::vector<cuzk::Affine<C>> bench_points(std::size_t n, std::uint64_t seed) {
+  const std::size_t distinct = std::min<std::size_t>(std::max<std::size_t>(n, 1), 1 << 16);
+  cuzk::Jacobian<C> p = cuzk::mul_vartime(cuzk::Affine<C>::generator(), Fr::from_u64(seed + 11));
+  const cuzk::Jacobian<C> q =
+      cuzk::mul_vartime(cuzk::Affine<C>::generator(), Fr::from_u64(seed * 7 + 5));
+  std::vector<cuzk::Jacobian<C>> jac(distinct);
+  for (auto& j : jac) {
+    j = p;
+    p.add(q);
+  }
+  const auto pts = cuzk::batch_to_affine_vartime<C>(jac);
+  std::vector<cuzk::Affine<C>> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = pts[i % distinct];
+  return out;
+}
+
+// One partition end to end on a CudaBackend: prove_partition_compact against prove_partition
+// from host vectors (see the file comment).
+int prove_partition_bench(const Args& args, cuzk::ThreadPool& pool,
+                          std::shared_ptr<const cuzk::CompactR1cs> form,
+                          const cuzk::CompactWitness& cw) {
+  using namespace cuzk;
+  const std::size_t rows = form->num_constraints;
+  const std::size_t n = std::bit_ceil(std::max<std::size_t>(rows, 2));
+  const unsigned log_n = static_cast<unsigned>(std::countr_zero(n));
+  auto be_r = make_cuda_backend("cuda:0", {});
+  if (!be_r) return fail(be_r.status(), "CUDA backend");
+  Backend& be = **be_r;
+  const R1csDims d = form->dims();
+  auto t0 = Clock::now();
+  BasesId ids[5];
+  {
+    const std::size_t g1_counts[4] = {d.a_query_points(), d.b_query_points(), d.num_aux, n - 1};
+    for (int i = 0; i < 4; ++i) {
+      auto pts = bench_points<G1Curve>(g1_counts[i], static_cast<std::uint64_t>(i));
+      auto id = be.load_bases_g1(pts);
+      if (!id) return fail(id.status(), "load_bases_g1");
+      ids[i] = *id;
+    }
+    auto pts = bench_points<G2Curve>(d.b_query_points(), 9);
+    auto id = be.load_bases_g2(pts);
+    if (!id) return fail(id.status(), "load_bases_g2");
+    ids[4] = *id;
+  }
+  line(args, "prove_tables", num("wall_s", seconds_since(t0)) + num("log_n", log_n));
+  t0 = Clock::now();
+  auto circuit = be.load_circuit(form);
+  if (!circuit) return fail(circuit.status(), "load_circuit");
+  line(args, "prove_load_circuit",
+       num("wall_s", seconds_since(t0)) +
+           num("device_mb", static_cast<double>(be.device_circuit_bytes(*form)) / 1e6));
+  CompactPartitionInputs in{
+      .witness = &cw,
+      .circuit = *circuit,
+      .domain_size = n,
+      .convention = HConvention::bellperson,
+      .a = ids[0],
+      .b_g1 = ids[1],
+      .b_g2 = ids[4],
+      .l = ids[2],
+      .h = ids[3],
+      .a_aux = {.bits = d.a_aux_density->words, .base_offset = d.num_inputs},
+      .b_input = {.bits = d.b_input_density->words, .base_offset = 0},
+      .b_aux = {.bits = d.b_aux_density->words, .base_offset = d.b_input_density->count()},
+      .host_pool = &pool};
+  std::vector<Fr> z(form->num_columns()), a(n), b(n), c(n);
+  auto report = [&](const char* op, double wall, const PartitionTimings& tm) {
+    line(args, op,
+         num("log_n", log_n) + num("wall_ms", wall * 1e3) + num("abc_ms", tm.abc * 1e3) +
+             num("h_ms", tm.h * 1e3) + num("msm_a_ms", tm.msm_a * 1e3) +
+             num("msm_b1_ms", tm.msm_b1 * 1e3) + num("msm_b2_ms", tm.msm_b2 * 1e3) +
+             num("msm_l_ms", tm.msm_l * 1e3) + num("msm_h_ms", tm.msm_h * 1e3) +
+             num("upload_ms", tm.upload * 1e3) +
+             num("upload_mb", static_cast<double>(tm.upload_bytes) / 1e6));
+  };
+  bool equal = true;
+  for (int rep = 0; rep <= args.repeats; ++rep) {  // rep 0: warm-up (printed too)
+    PartitionTimings tc, th;
+    t0 = Clock::now();
+    auto compact = be.prove_partition_compact(in, &tc);
+    const double wall_c = seconds_since(t0);
+    if (!compact) return fail(compact.status(), "prove_partition_compact");
+    auto st = compact_partition_vectors_host(pool, *form, cw, z, a, b, c);
+    if (!st.ok()) return fail(st, "compact_partition_vectors_host");
+    t0 = Clock::now();
+    auto host = be.prove_partition(partition_inputs_of(in, a, b, c, z), &th);
+    const double wall_h = seconds_since(t0);
+    if (!host) return fail(host.status(), "prove_partition");
+    // The device path uploads the compact witness only; a fallback (no room for the partition in
+    // the arena, tables streamed) expands on the host and shows other bytes.
+    line(args, "prove_compact_path",
+         std::string(", \"device\": ") + (tc.upload_bytes == cw.bytes() ? "true" : "false"));
+    report("prove_compact", wall_c, tc);
+    report("prove_host_abc", wall_h, th);
+    equal = equal && compact->a.to_affine() == host->a.to_affine() &&
+            compact->b_g1.to_affine() == host->b_g1.to_affine() &&
+            compact->b_g2.to_affine() == host->b_g2.to_affine() &&
+            compact->l.to_affine() == host->l.to_affine() &&
+            compact->h.to_affine() == host->h.to_affine();
+  }
+  line(args, "prove_check", std::string(", \"equal\": ") + (equal ? "true" : "false"));
+  return equal ? 0 : 1;
 }
 
 int run(const Args& args) {
@@ -206,6 +327,12 @@ int run(const Args& args) {
   }
   line(args, "compact_witness_direct",
        num("wall_s", median(direct_s)) + num("threads", pool.size()));
+  if (args.prove) {
+    z->clear();
+    z->shrink_to_fit();
+    return prove_partition_bench(args, pool,
+                                 std::make_shared<const cuzk::CompactR1cs>(std::move(form)), *cw);
+  }
 
   // 3. The device.
   auto ctx_r = gpu::DeviceContext::create({});
