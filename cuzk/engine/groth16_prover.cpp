@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "cuzk/backend/device_memory.hpp"
 #include "cuzk/backend_factory/make_backend.hpp"
 
 namespace cuzk::engine {
@@ -159,22 +160,18 @@ CompactWitnessBound Groth16Prover::compact_bound(const circuits::CircuitShape& s
 
 std::uint64_t Groth16Prover::host_expansion_bytes(const circuits::CircuitShape& shape,
                                                   std::uint64_t columns) const {
-  for (const auto& [ord, be] : backends_)
-    if (be->device_circuit_bytes(*shape.compact) == 0)
-      return sizeof(Fr) * (columns + 3 * shape.domain_size);
+  // A backend expands on the host when it keeps no device copy of the circuit (the CPU backend),
+  // or when it streams one of the key's tables (CudaBackend then takes the host path too): the
+  // tables' point counts bounded by the domain (h) and the columns (l, a, b_g1, b_g2).
+  const std::uint64_t n = shape.domain_size;
+  for (const auto& [ord, be] : backends_) {
+    bool host = be->device_circuit_bytes(*shape.compact) == 0;
+    if (const auto* report = dynamic_cast<const DeviceMemoryReport*>(be.get()); report && !host)
+      host = report->streams_table(n, false) || report->streams_table(columns, false) ||
+             report->streams_table(columns, true);
+    if (host) return sizeof(Fr) * (columns + 3 * n);
+  }
   return 0;
-}
-
-Result<CircuitId> Groth16Prover::circuit_on(
-    int device, const std::shared_ptr<const circuits::CircuitShape>& shape) {
-  std::lock_guard lock(compact_mu_);
-  const auto key = std::make_pair(device, shape->compact.get());
-  if (auto it = circuits_.find(key); it != circuits_.end()) return it->second.first;
-  auto id = backends_.at(device)->load_circuit(shape->compact);
-  if (!id)
-    return id.status().with_context("loading the circuit on device " + std::to_string(device));
-  circuits_.emplace(key, std::make_pair(*id, shape));
-  return *id;
 }
 
 Result<JobPlan> Groth16Prover::plan(const JobRequest& req) {
@@ -287,9 +284,12 @@ Result<std::string> Groth16Prover::prove_partition(int device, const ProvingKeyD
                                                 "compact form");
     auto rk = keys_->resident(*gk, device);
     if (!rk) return rk.status();
-    auto circuit = circuit_on(device, gk->shape);
-    if (!circuit) return circuit.status();
-    return system_->prove_compact(**rk, gk->dims(), *circuit, k, *compact);
+    // The key store loads the circuit with each copy of the key (ResidentKey::circuit()).
+    if ((*rk)->circuit().value == 0)
+      return Status(Errc::invalid_argument, "partition " + std::to_string(k) +
+                                                ": the key's copy on device " +
+                                                std::to_string(device) + " has no circuit");
+    return system_->prove_compact(**rk, gk->dims(), (*rk)->circuit(), k, *compact);
   }
   if (!vectors->has_abc())
     return Status(Errc::invalid_argument, "partition " + std::to_string(k) + " has no a/b/c");

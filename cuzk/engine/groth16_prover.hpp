@@ -149,13 +149,11 @@ class Groth16Prover final : public PartitionProver {
   /// The bound of |shape|'s compact witnesses (computed once per circuit, then kept).
   CompactWitnessBound compact_bound(const circuits::CircuitShape& shape) const;
   /// Host bytes of z and a, b, c over the domain that a backend expanding compact witnesses on
-  /// the host (Backend::device_circuit_bytes 0: the CPU backend) holds during a device stage; 0
-  /// when every backend expands on its device.
+  /// the host holds during a device stage (no device copy of the circuit: the CPU backend; or a
+  /// key table that streams: CudaBackend's host path); 0 when every backend expands on its
+  /// device.
   std::uint64_t host_expansion_bytes(const circuits::CircuitShape& shape,
                                      std::uint64_t columns) const;
-  /// The circuit of |shape| loaded on |device|'s backend (loaded on first use, then kept).
-  Result<CircuitId> circuit_on(int device,
-                               const std::shared_ptr<const circuits::CircuitShape>& shape);
 
   Groth16ProverOptions opt_;
   std::string name_;
@@ -170,12 +168,8 @@ class Groth16Prover final : public PartitionProver {
   // back, the device worker, which then idles (on the H200 about 10 ms per 2^22 partition and
   // 42 ms per 2^24 one, docs/perf/engine.md Version 3). The budget still bounds what is kept.
   std::shared_ptr<FrBufferPool> buffers_ = std::make_shared<FrBufferPool>(256);
-  mutable std::mutex compact_mu_;  // the two maps below
+  mutable std::mutex compact_mu_;  // bounds_
   mutable std::map<const CompactR1cs*, CompactWitnessBound> bounds_;
-  // Circuits loaded on a backend, by device and form (the shape kept alive with its id).
-  std::map<std::pair<int, const CompactR1cs*>,
-           std::pair<CircuitId, std::shared_ptr<const circuits::CircuitShape>>>
-      circuits_;
 };
 
 }  // namespace cuzk::engine

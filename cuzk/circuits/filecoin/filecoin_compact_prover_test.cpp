@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "cuzk/backend/cpu_backend.hpp"
+#include "cuzk/backend/device_memory.hpp"
 #include "cuzk/circuits/filecoin/filecoin_family_test_util.hpp"
 #include "cuzk/circuits/filecoin/porep_family.hpp"
 #include "cuzk/engine/groth16_prover.hpp"
@@ -24,11 +25,18 @@ namespace fs = std::filesystem;
 using namespace testing;
 
 // The CPU backend reporting that it keeps a circuit on its device, as CUDA does: the prover then
-// plans no host expansion. Only planned here, never proved with.
-class CircuitOnDevice final : public Backend {
+// plans no host expansion — unless the device streams the key's tables (|streams|: a small card,
+// where CudaBackend takes the host path). Only planned here, never proved with.
+class CircuitOnDevice final : public Backend, public DeviceMemoryReport {
  public:
-  explicit CircuitOnDevice(ThreadPool& pool) : cpu_(pool) {}
+  CircuitOnDevice(ThreadPool& pool, bool streams) : cpu_(pool), streams_(streams) {}
   std::string name() const override { return "cuda:0"; }
+  DeviceMemory device_memory() const override { return {.total = 1ull << 40}; }
+  std::uint64_t resident_bases_bytes(std::uint64_t g1, std::uint64_t g2,
+                                     std::uint32_t) const override {
+    return 96 * g1 + 192 * g2;
+  }
+  bool streams_table(std::uint64_t, bool) const override { return streams_; }
   std::uint64_t device_circuit_bytes(const CompactR1cs& c) const override {
     return c.memory_bytes();
   }
@@ -50,6 +58,7 @@ class CircuitOnDevice final : public Backend {
 
  private:
   CpuBackend cpu_;
+  bool streams_;
 };
 
 class PorepCompactProver : public ::testing::Test {
@@ -65,7 +74,8 @@ class PorepCompactProver : public ::testing::Test {
     if (!params_.empty()) fs::remove_all(params_);
     if (!cache_.empty()) fs::remove_all(cache_);
   }
-  std::unique_ptr<engine::Groth16Prover> prover(bool compact, bool circuit_on_device) {
+  std::unique_ptr<engine::Groth16Prover> prover(bool compact, bool circuit_on_device,
+                                                bool streams = false) {
     engine::Groth16ProverOptions o;
     o.cache_dir = cache_.string();
     o.filecoin_params_dir = params_.string();
@@ -73,9 +83,9 @@ class PorepCompactProver : public ::testing::Test {
     o.compact_witness = compact;
     if (circuit_on_device) {
       o.backends = {"cuda:0"};
-      o.backend_factory = [](const std::string&,
-                             ThreadPool& pool) -> Result<std::unique_ptr<Backend>> {
-        return std::unique_ptr<Backend>(new CircuitOnDevice(pool));
+      o.backend_factory = [streams](const std::string&,
+                                    ThreadPool& pool) -> Result<std::unique_ptr<Backend>> {
+        return std::unique_ptr<Backend>(new CircuitOnDevice(pool, streams));
       };
     }
     auto p = engine::Groth16Prover::create(o);
@@ -94,8 +104,8 @@ TEST_F(PorepCompactProver, PlanReservesTheCircuitsBoundNotTheVectors) {
   auto pv = vectors->plan(v_->porep);
   auto pc = on_cpu->plan(v_->porep);
   auto pd = on_device->plan(v_->porep);
-  ASSERT_TRUE(pv.ok() && pc.ok() && pd.ok()) << pv.status().to_string() << pc.status().to_string()
-                                             << pd.status().to_string();
+  ASSERT_TRUE(pv.ok() && pc.ok() && pd.ok())
+      << pv.status().to_string() << pc.status().to_string() << pd.status().to_string();
   auto shape = on_cpu->shape(pv->key_id);
   ASSERT_TRUE(shape.ok());
   const std::uint64_t n = (*shape)->domain_size, cols = (*shape)->dims().num_columns();
@@ -109,17 +119,25 @@ TEST_F(PorepCompactProver, PlanReservesTheCircuitsBoundNotTheVectors) {
   PorepFamily fam(FilecoinFamilyOptions{.params_dir = params_.string()});
   auto fp = fam.plan(v_->porep);
   ASSERT_TRUE(fp.ok());
-  EXPECT_EQ(pd->partition_bytes, std::max(fam.compact_witness_peak_bytes(*fp, bound),
-                                          bound.witness_bytes()));
+  EXPECT_EQ(pd->partition_bytes,
+            std::max(fam.compact_witness_peak_bytes(*fp, bound), bound.witness_bytes()));
   EXPECT_LT(pd->partition_bytes * 10, pv->partition_bytes)
       << pd->partition_bytes << " against " << pv->partition_bytes;
-  // The CPU backend expands on the host during its device stage: z, a, b, c are charged there.
+  // The CPU backend expands on the host during its device stage: z, a, b, c are charged there;
+  // so does a device that streams the key's tables.
   EXPECT_EQ(pc->abc_bytes, 32 * (cols + 3 * n));
   EXPECT_EQ(pc->partition_bytes, bound.witness_bytes() + pc->abc_bytes);
-  std::printf("2 KiB PoRep partition: vectors %.1f MB; compact, circuit on the device %.1f MB "
-              "(witness bound %.2f MB); compact on the CPU backend %.1f MB\n",
-              pv->partition_bytes / 1e6, pd->partition_bytes / 1e6, bound.witness_bytes() / 1e6,
-              pc->partition_bytes / 1e6);
+  auto streaming = prover(true, true, true);
+  ASSERT_TRUE(streaming);
+  auto ps = streaming->plan(v_->porep);
+  ASSERT_TRUE(ps.ok());
+  EXPECT_EQ(ps->abc_bytes, pc->abc_bytes);
+  EXPECT_EQ(ps->partition_bytes, pc->partition_bytes);
+  std::printf(
+      "2 KiB PoRep partition: vectors %.1f MB; compact, circuit on the device %.1f MB "
+      "(witness bound %.2f MB); compact on the CPU backend %.1f MB\n",
+      pv->partition_bytes / 1e6, pd->partition_bytes / 1e6, bound.witness_bytes() / 1e6,
+      pc->partition_bytes / 1e6);
 }
 
 TEST_F(PorepCompactProver, SynthesisHoldsTheCompactWitnessOnly) {
