@@ -25,47 +25,49 @@ struct BitRule {
   std::uint32_t w = 0;
 };
 
-// A small row: its three linear combinations as (column, coefficient) lists and its columns
-// (ONE aside); |small| false for a row of more than 8 terms in a matrix or 5 columns.
+// A small row: its columns (ONE aside; at most kMaxColumns) and its three linear combinations as
+// dense coefficients over (ONE, cols...); |small| false for a row of more than 8 terms in a matrix
+// or more columns.
+constexpr std::size_t kMaxColumns = 5;
 struct SmallRow {
   bool small = false;
-  std::vector<std::pair<std::uint32_t, Fr>> t[3];
-  std::vector<std::uint32_t> cols;
+  std::uint32_t cols[kMaxColumns] = {};
+  std::size_t ncols = 0;
+  Fr coef[3][kMaxColumns + 1] = {};
 };
 
 SmallRow small_row(const R1csMatrices& m, std::size_t r) {
   SmallRow row;
   const SparseMatrix* mats[3] = {&m.a, &m.b, &m.c};
-  for (int t = 0; t < 3; ++t) {
+  bool fits = true;
+  for (int t = 0; t < 3 && fits; ++t) {
     if (mats[t]->row_ptr[r + 1] - mats[t]->row_ptr[r] > 8) return row;  // packings, sums
     mats[t]->for_each_term(r, [&](std::uint32_t col, const Fr& coeff) {
-      row.t[t].push_back({col, coeff});
-      if (col != 0 && std::find(row.cols.begin(), row.cols.end(), col) == row.cols.end())
-        row.cols.push_back(col);
+      if (!fits) return;
+      std::size_t i = 0;
+      if (col != 0) {
+        while (i < row.ncols && row.cols[i] != col) ++i;
+        if (i == row.ncols) {
+          if (row.ncols == kMaxColumns) {
+            fits = false;
+            return;
+          }
+          row.cols[row.ncols++] = col;
+        }
+        ++i;  // slot 0 is ONE
+      }
+      row.coef[t][i] = row.coef[t][i] + coeff;
     });
   }
-  row.small = !row.cols.empty() && row.cols.size() <= 5;
+  row.small = fits && row.ncols > 0;
   return row;
 }
 
-// The value of |lc| under an assignment of |cols| (bit i of |bits| for cols[i]; ONE = 1) with
-// column |w| (not in cols) at 0 (|at_w| false), or the coefficient of w (|at_w| true).
-Fr eval(const std::vector<std::pair<std::uint32_t, Fr>>& lc, const std::vector<std::uint32_t>& cols,
-        unsigned bits, std::uint32_t w, bool at_w) {
-  Fr acc = Fr::zero();
-  for (const auto& [col, coeff] : lc) {
-    if (col == w) {
-      if (at_w) acc = acc + coeff;
-      continue;
-    }
-    if (at_w) continue;
-    if (col == 0) {
-      acc = acc + coeff;
-      continue;
-    }
-    for (std::size_t i = 0; i < cols.size(); ++i)
-      if (cols[i] == col && ((bits >> i) & 1)) acc = acc + coeff;
-  }
+// The value of linear combination |t| of |row| with column i at (mask >> i) & 1 (ONE = 1).
+Fr eval(const SmallRow& row, int t, unsigned mask) {
+  Fr acc = row.coef[t][0];
+  for (std::size_t i = 0; i < row.ncols; ++i)
+    if ((mask >> i) & 1) acc = acc + row.coef[t][i + 1];
   return acc;
 }
 
@@ -84,33 +86,40 @@ constexpr std::size_t kContextRows = 4;
 void row_rules(const std::vector<SmallRow>& rows, std::size_t r, std::vector<BitRule>& out) {
   const SmallRow& row = rows[r];
   if (!row.small) return;
-  for (std::uint32_t w : row.cols) {
-    std::vector<std::uint32_t> others;
-    for (std::uint32_t c : row.cols)
-      if (c != w) others.push_back(c);
-    std::vector<const SmallRow*> context;
+  for (std::size_t wi = 0; wi < row.ncols; ++wi) {
+    // Context rows over the row's other columns, as masks of this row's column indexes.
+    struct Context {
+      const SmallRow* row;
+      unsigned index[kMaxColumns];  // its column i is this row's column index[i]
+    };
+    std::vector<Context> context;
     for (std::size_t d = 1; d <= kContextRows && d <= r; ++d) {
       const SmallRow& p = rows[r - d];
       if (!p.small) continue;
+      Context ctx{&p, {}};
       bool inside = true;
-      for (std::uint32_t c : p.cols)
-        inside = inside && std::find(others.begin(), others.end(), c) != others.end();
-      if (inside) context.push_back(&p);
+      for (std::size_t i = 0; i < p.ncols && inside; ++i) {
+        std::size_t j = 0;
+        while (j < row.ncols && row.cols[j] != p.cols[i]) ++j;
+        inside = j < row.ncols && j != wi;
+        ctx.index[i] = static_cast<unsigned>(j);
+      }
+      if (inside) context.push_back(ctx);
     }
     bool ok = true;
-    for (unsigned bits = 0; ok && bits < (1u << others.size()); ++bits) {
+    for (unsigned mask = 0; ok && mask < (1u << row.ncols); ++mask) {
+      if ((mask >> wi) & 1) continue;  // w's own value is the unknown
       bool possible = true;
-      for (const SmallRow* p : context)
-        possible = possible &&
-                   eval(p->t[0], others, bits, 0, false) * eval(p->t[1], others, bits, 0, false) ==
-                       eval(p->t[2], others, bits, 0, false);
+      for (const Context& ctx : context) {
+        unsigned pm = 0;
+        for (std::size_t i = 0; i < ctx.row->ncols; ++i) pm |= ((mask >> ctx.index[i]) & 1) << i;
+        possible =
+            possible && eval(*ctx.row, 0, pm) * eval(*ctx.row, 1, pm) == eval(*ctx.row, 2, pm);
+      }
       if (!possible) continue;
-      const Fr a0 = eval(row.t[0], others, bits, w, false),
-               a1 = eval(row.t[0], others, bits, w, true);
-      const Fr b0 = eval(row.t[1], others, bits, w, false),
-               b1 = eval(row.t[1], others, bits, w, true);
-      const Fr c0 = eval(row.t[2], others, bits, w, false),
-               c1 = eval(row.t[2], others, bits, w, true);
+      const Fr a0 = eval(row, 0, mask), a1 = row.coef[0][wi + 1];
+      const Fr b0 = eval(row, 1, mask), b1 = row.coef[1][wi + 1];
+      const Fr c0 = eval(row, 2, mask), c1 = row.coef[2][wi + 1];
       const Fr alpha = a1 * b1, beta = a0 * b1 + a1 * b0 - c1, gamma = a0 * b0 - c0;
       const Fr p0 = gamma, p1 = alpha + beta + gamma;
       if (!alpha.is_zero()) {
@@ -123,8 +132,10 @@ void row_rules(const std::vector<SmallRow>& rows, std::size_t r, std::vector<Bit
     }
     if (!ok) continue;
     BitRule rule;
-    rule.w = w;
-    for (std::size_t i = 0; i < others.size(); ++i) rule.in[i] = others[i];
+    rule.w = row.cols[wi];
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < row.ncols; ++i)
+      if (i != wi) rule.in[k++] = row.cols[i];
     out.push_back(rule);
   }
 }
@@ -156,8 +167,33 @@ CompactWitnessBound compact_witness_bound(const CompactR1cs& c) {
   if (b.variables == 0) return b;
   std::vector<std::uint64_t> global((b.variables + 63) / 64, 0);
   global[0] |= 1;  // ONE
-  std::vector<std::vector<BitRule>> rules(c.blocks.size());
-  for (std::size_t i = 0; i < c.blocks.size(); ++i) rules[i] = bit_rules(c.blocks[i].m);
+  // Per block: the columns its own rules prove whatever its slots hold (the closure from ONE
+  // alone: in every segment those columns are bits), and the rules left, which need a slot's bit.
+  struct BlockRules {
+    std::vector<std::uint32_t> always;
+    std::vector<BitRule> rest;
+  };
+  std::vector<BlockRules> blocks(c.blocks.size());
+  for (std::size_t i = 0; i < c.blocks.size(); ++i) {
+    const std::vector<BitRule> rules = bit_rules(c.blocks[i].m);
+    std::vector<std::uint64_t> closure((c.blocks[i].columns() + 63) / 64, 0);
+    closure[0] |= 1;
+    fixpoint([&] {
+      bool changed = false;
+      for (const BitRule& r : rules) {
+        if (test(closure, r.w) || !test(closure, r.in[0]) || !test(closure, r.in[1]) ||
+            !test(closure, r.in[2]) || !test(closure, r.in[3]))
+          continue;
+        closure[r.w / 64] |= std::uint64_t{1} << (r.w % 64);
+        changed = true;
+      }
+      return changed;
+    });
+    for (std::uint32_t j = 1; j < c.blocks[i].columns(); ++j)
+      if (test(closure, j)) blocks[i].always.push_back(j);
+    for (const BitRule& r : rules)
+      if (!test(closure, r.w)) blocks[i].rest.push_back(r);
+  }
   // The block's column j in segment s, as a witness column (n: outside the witness, never a bit).
   auto column = [&](const CompactSegment& s, const CompactBlock& blk, std::uint64_t slot,
                     std::uint32_t j) -> std::uint64_t {
@@ -166,15 +202,21 @@ CompactWitnessBound compact_witness_bound(const CompactR1cs& c) {
     const std::uint64_t e = slot + (j - 1 - blk.locals);
     return e < c.slots.size() ? c.slots[e] : b.variables;
   };
-  // The rules in the circuit's row order (segments in order, each block's rules in row order),
-  // pass after pass until one proves nothing new (at most 8).
+  auto set = [&](std::uint64_t w) { global[w / 64] |= std::uint64_t{1} << (w % 64); };
+  // Every segment's block-proved columns, then the other rules in the circuit's row order
+  // (segments in order, each block's in row order), pass after pass until one proves nothing new.
+  bool first = true;
   fixpoint([&] {
     bool changed = false;
     std::uint64_t slot = 0;
     for (const CompactSegment& s : c.segments) {
       if (s.block >= c.blocks.size()) break;  // malformed (validate refuses it)
       const CompactBlock& blk = c.blocks[s.block];
-      for (const BitRule& r : rules[s.block]) {
+      const BlockRules& br = blocks[s.block];
+      if (first)
+        for (std::uint32_t j : br.always)
+          if (const std::uint64_t w = column(s, blk, slot, j); w < b.variables) set(w);
+      for (const BitRule& r : br.rest) {
         const std::uint64_t w = column(s, blk, slot, r.w);
         if (w >= b.variables || test(global, w)) continue;
         bool all = true;
@@ -183,11 +225,12 @@ CompactWitnessBound compact_witness_bound(const CompactR1cs& c) {
           all = all && x < b.variables && test(global, x);
         }
         if (!all) continue;
-        global[w / 64] |= std::uint64_t{1} << (w % 64);
+        set(w);
         changed = true;
       }
       slot += blk.slots;
     }
+    first = false;
     return changed;
   });
   b.boolean_cols = popcount(global);

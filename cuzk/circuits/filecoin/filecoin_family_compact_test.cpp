@@ -9,6 +9,7 @@
 #include <malloc.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <new>
 
@@ -98,7 +99,10 @@ void expect_compact(FilecoinFamily& fam, const JobRequest& req, std::uint32_t pa
   ASSERT_EQ(plan->partitions, partitions);
   auto shape = fam.shape(plan->key_id);
   ASSERT_TRUE(shape.ok() && (*shape)->compact);
+  const auto t0 = std::chrono::steady_clock::now();
   const CompactWitnessBound bound = compact_witness_bound(*(*shape)->compact);
+  std::printf("%s: bound of the compact form in %.3f s\n", fam.name().c_str(),
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   EXPECT_EQ(bound.variables, plan->columns);
   const std::uint64_t peak_bound = fam.compact_witness_peak_bytes(*plan, bound);
   ThreadPool pool(2);
