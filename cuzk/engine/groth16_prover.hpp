@@ -11,10 +11,13 @@
 // the domain (the H step writes h over a) and the witness z. synthesize = the family's one-pass
 // witness with a/b/c where it has one (into pinned vectors when a pool has room, else into
 // buffers reused from earlier partitions), else its witness z and the PCE's a/b/c (from the
-// circuit's compiled plan, r1cs/pce_plan). prove_partition = prove_with_abc on the backend of the
-// engine device (CpuBackend "cpu" as device 0, or "cuda:N" as device N). verify = each 192-byte
-// partition proof against the VK with the partition's public inputs, derived by the family from
-// the request.
+// circuit's compiled plan, r1cs/pce_plan); for a circuit in the compact form (the Filecoin
+// families) with compact_witness on, the family's compact witness alone (CompactPartition), sized
+// in the plan by the circuit's bound. prove_partition = prove_with_abc on the backend of the
+// engine device (CpuBackend "cpu" as device 0, or "cuda:N" as device N), or prove_compact with
+// the key copy's circuit (z and a, b, c made on the device, or on the host by the CPU backend).
+// verify = each 192-byte partition proof against the VK with the partition's public inputs,
+// derived by the family from the request.
 #pragma once
 
 #include <cstdint>
