@@ -142,7 +142,8 @@ struct PartitionTimings {
   double abc = 0;
   /// Bytes moved host → device for the partition (0 on the host): z, a, b, c for prove_partition,
   /// the compact witness for a device's prove_partition_compact. The key's tables and the circuit
-  /// are resident and not counted.
+  /// are resident and not counted; the step-wise calls (prove_partition_steps, a device's
+  /// fallback when the arena cannot hold the partition) do not count theirs (0).
   std::uint64_t upload_bytes = 0;
 };
 
