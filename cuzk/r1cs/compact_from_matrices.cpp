@@ -6,8 +6,7 @@
 namespace cuzk {
 
 Result<CompactR1cs> compact_from_matrices(const R1csMatrices& m) {
-  if (m.num_inputs == 0)
-    return Status(Errc::invalid_argument, "matrices without the ONE input");
+  if (m.num_inputs == 0) return Status(Errc::invalid_argument, "matrices without the ONE input");
   if (m.num_columns() > SparseMatrix::kMaxColumns)
     return Status(Errc::out_of_range, "matrices of more than 2^30 variables");
   const std::uint64_t ni = m.num_inputs, na = m.num_aux;

@@ -17,10 +17,10 @@ TEST(CompactFromMatrices, GivesTheMatricesBackAndTheSameSpmv) {
   std::mt19937_64 rng(test::fresh_seed());
   ThreadPool pool(2);
   for (int round = 0; round < 3; ++round) {
-    auto bench = generate_bench_r1cs(
-        pool, {.rows = 300 + rng() % 3000,
-               .seed = rng(),
-               .num_public = static_cast<std::uint32_t>(1 + rng() % 5)});
+    auto bench =
+        generate_bench_r1cs(pool, {.rows = 300 + rng() % 3000,
+                                   .seed = rng(),
+                                   .num_public = static_cast<std::uint32_t>(1 + rng() % 5)});
     ASSERT_TRUE(bench.ok()) << bench.status().to_string();
     const R1csMatrices& m = bench->matrices;
     auto c = compact_from_matrices(m);
