@@ -13,6 +13,9 @@
 #                 on, and verifies the proof with `cuzk filecoin verify`; GPU utilisation sampled
 #                 every 100 ms (nvidia-smi) while it runs
 #   winning-during-porep   a WinningPoSt submitted while a PoRep C2 runs: its latency
+#   throughput-porep-N     N PoRep C2 jobs submitted at once (the key loaded by a first job
+#                 beforehand): seconds per proof in steady state (between the first and the last
+#                 completion), daemon peak RSS, GPU busy share
 #   drop-KIND     removes KIND's key (the host has 64 GiB of disk; the 32 GiB PoRep key is 47 GB)
 # Each step prints one JSON line per measurement (prefix "RESULT ") and keeps logs in WORK/logs.
 # CUZK_BENCH_SIZE (default 32GiB) and CUZK_BENCH_BACKEND (default cuda:0; `cpu` sets up and proves
@@ -162,6 +165,25 @@ step_winning_during_porep() {
   stop_daemon
 }
 
+step_throughput_porep() {  # step_throughput_porep N
+  local n=$1 i t0 pids=()
+  start_daemon || { fail=1; return; }
+  submit porep-warm $(porep_args) || { stop_daemon; return; }
+  t0=$(date +%s.%N)
+  for i in $(seq 1 "$n"); do
+    (submit "porep-$i" $(porep_args) >/dev/null; date +%s.%N >"$work/logs/porep-$i.done") &
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  local done_times
+  done_times=$(cat "$work"/logs/porep-[0-9]*.done | sort -n | tr '\n' ' ')
+  result "$(echo "$done_times" | awk -v n="$n" -v t0="$t0" '{
+    first = $1; last = $NF
+    printf "{\"step\": \"throughput-porep\", \"jobs\": %d, \"wall_s\": %.1f, \"first_done_s\": %.1f, \"steady_s_per_proof\": %.1f}", n, last - t0, first - t0, (n > 1 ? (last - first) / (n - 1) : last - t0) }')"
+  rm -f "$work"/logs/porep-[0-9]*.done
+  stop_daemon
+}
+
 for step in "$@"; do
   echo "== $step ($(date +%T))"
   case $step in
@@ -169,6 +191,7 @@ for step in "$@"; do
     setup-*) step_setup "${step#setup-}" ;;
     prove-*) step_prove "${step#prove-}" ;;
     winning-during-porep) step_winning_during_porep ;;
+    throughput-porep-*) step_throughput_porep "${step#throughput-porep-}" ;;
     drop-*) rm -f "$(json_str params "$work/logs/setup-${step#drop-}.json")" ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac

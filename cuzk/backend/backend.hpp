@@ -142,7 +142,8 @@ struct PartitionTimings {
   double abc = 0;
   /// Bytes moved host → device for the partition (0 on the host): z, a, b, c for prove_partition,
   /// the compact witness for a device's prove_partition_compact. The key's tables and the circuit
-  /// are resident and not counted.
+  /// are resident and not counted; the step-wise calls (prove_partition_steps, a device's
+  /// fallback when the arena cannot hold the partition) do not count theirs (0).
   std::uint64_t upload_bytes = 0;
 };
 
@@ -175,6 +176,22 @@ class Backend {
   /// calls load_bases_g1 / load_bases_g2; a device backend decodes it in place (CudaBackend).
   virtual Result<BasesId> load_bases_g1_encoded(const EncodedBases& bases);
   virtual Result<BasesId> load_bases_g2_encoded(const EncodedBases& bases);
+  /// The same loads for a table that a key's placement keeps in host memory
+  /// (groth16/key_placement.hpp): a backend with device memory streams it through the device on
+  /// each MSM (CudaBackend: gpu/msm/streamed.cuh) whatever its size; the defaults load it as any
+  /// other table (a host backend's tables are in host memory already).
+  virtual Result<BasesId> load_bases_g1_streamed(std::span<const G1Affine> bases) {
+    return load_bases_g1(bases);
+  }
+  virtual Result<BasesId> load_bases_g2_streamed(std::span<const G2Affine> bases) {
+    return load_bases_g2(bases);
+  }
+  virtual Result<BasesId> load_bases_g1_encoded_streamed(const EncodedBases& bases) {
+    return load_bases_g1_encoded(bases);
+  }
+  virtual Result<BasesId> load_bases_g2_encoded_streamed(const EncodedBases& bases) {
+    return load_bases_g2_encoded(bases);
+  }
   /// Frees a table; not_found for an unknown id.
   virtual Status release_bases(BasesId id) = 0;
 

@@ -33,6 +33,16 @@ class DeviceMemoryReport {
     (void)points, (void)g2;
     return false;
   }
+  /// Whether tables may stay in host memory and stream (streams_table, load_bases_*_streamed); a
+  /// backend that cannot keeps every table resident.
+  virtual bool can_stream_tables() const { return false; }
+  /// The least arena bytes one partition runs in beside the resident tables (an upper bound of
+  /// that path's peak): the H step over a |domain|-row domain and the MSMs over |columns| witness
+  /// values. Key placement (groth16/key_placement.hpp) keeps this much free; 0: none needed.
+  virtual std::uint64_t partition_working_bytes(std::uint64_t domain, std::uint64_t columns) const {
+    (void)domain, (void)columns;
+    return 0;
+  }
   /// Host bytes of a streamed table |id| in plain memory (outside the pinned pool), and in the
   /// pinned pool; 0 for a resident table. The SRS manager charges the plain bytes to the budget.
   virtual std::uint64_t table_plain_host_bytes(BasesId id) const {

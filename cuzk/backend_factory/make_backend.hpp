@@ -24,7 +24,8 @@ struct DeviceBackendOptions {
   /// Upper bound on the arena (0 = none), e.g. 16 GiB to behave as a small card.
   std::uint64_t vram_cap_bytes = 0;
   /// Pinned host pool reserved at start for base tables that stream from host memory (tables
-  /// larger than half the arena); 0 = none (such tables then stream from plain host memory).
+  /// larger than half the arena, and those a key's placement keeps there so a partition fits);
+  /// 0 = none (such tables then stream from plain host memory).
   std::uint64_t pinned_host_bytes = 0;
   /// Pinned host pool reserved at start for partition vectors (z, a, b, c): synthesis writes into
   /// it and the device copies it without staging; 0 = none (plain memory, staged uploads).

@@ -566,11 +566,14 @@ TEST(Groth16Prover, ConfigRegistersCircomCircuits) {
 }
 
 // A CPU backend behind a fake VRAM arena: the tables it loads are charged as the CUDA backend
-// charges them (resident_bases_bytes), out_of_memory when they do not fit.
+// charges them (resident_bases_bytes), out_of_memory when they do not fit. With |working|, each
+// partition also takes that many arena bytes for the length of its prove_partition call (one at a
+// time, as the CUDA backend's compute section), out_of_memory when the arena lacks them.
 class FakeArenaBackend final : public Backend, public DeviceMemoryReport {
  public:
-  FakeArenaBackend(std::string name, ThreadPool& pool, std::uint64_t arena, bool streams = false)
-      : name_(std::move(name)), cpu_(pool), arena_(arena), streams_(streams) {}
+  FakeArenaBackend(std::string name, ThreadPool& pool, std::uint64_t arena, bool streams = false,
+                   std::uint64_t working = 0)
+      : name_(std::move(name)), cpu_(pool), arena_(arena), streams_(streams), working_(working) {}
   std::string name() const override { return name_; }
   DeviceMemory device_memory() const override {
     std::lock_guard lock(mu_);
@@ -584,6 +587,10 @@ class FakeArenaBackend final : public Backend, public DeviceMemoryReport {
   std::uint64_t resident_bases_bytes(std::uint64_t g1, std::uint64_t g2,
                                      std::uint32_t tables) const override {
     return 96 * g1 + 192 * g2 + 256 * std::uint64_t{tables};
+  }
+  bool can_stream_tables() const override { return streams_; }
+  std::uint64_t partition_working_bytes(std::uint64_t, std::uint64_t) const override {
+    return working_;
   }
   // No pinned pool here: a streamed table is plain host memory.
   std::uint64_t table_plain_host_bytes(BasesId id) const override {
@@ -600,6 +607,27 @@ class FakeArenaBackend final : public Backend, public DeviceMemoryReport {
     if (streams_table(b.size(), true))
       return stream(192 * b.size(), [&] { return cpu_.load_bases_g2(b); });
     return charge(resident_bases_bytes(0, b.size(), 1), [&] { return cpu_.load_bases_g2(b); });
+  }
+  Result<BasesId> load_bases_g1_streamed(std::span<const G1Affine> b) override {
+    return stream(96 * b.size(), [&] { return cpu_.load_bases_g1(b); });
+  }
+  Result<BasesId> load_bases_g2_streamed(std::span<const G2Affine> b) override {
+    return stream(192 * b.size(), [&] { return cpu_.load_bases_g2(b); });
+  }
+  Result<PartitionSums> prove_partition(const PartitionInputs& in,
+                                        PartitionTimings* timings) override {
+    std::lock_guard section(compute_mu_);
+    {
+      std::lock_guard lock(mu_);
+      if (used_ + working_ > arena_)
+        return Status(Errc::out_of_memory, name_ + ": fake arena has no room for the partition");
+      used_ += working_;
+      peak_ = std::max(peak_, used_);
+    }
+    auto r = prove_partition_steps(in, timings);
+    std::lock_guard lock(mu_);
+    used_ -= working_;
+    return r;
   }
   Status release_bases(BasesId id) override {
     {
@@ -656,6 +684,8 @@ class FakeArenaBackend final : public Backend, public DeviceMemoryReport {
   CpuBackend cpu_;
   std::uint64_t arena_;
   bool streams_;
+  std::uint64_t working_;
+  std::mutex compute_mu_;
   mutable std::mutex mu_;
   std::uint64_t used_ = 0, peak_ = 0, streamed_ = 0;
   std::map<std::uint64_t, std::uint64_t> sizes_, streamed_sizes_;
@@ -867,6 +897,98 @@ TEST(Groth16Prover, KeyLargerThanFakeArenaStreamsItsLargeTables) {
   EXPECT_EQ(device->device_memory().streamed_bytes, 0u);
   EXPECT_EQ(device->device_memory().used, 0u);
   (*e)->shutdown(std::chrono::seconds(5));
+  std::filesystem::remove_all(dir);
+}
+
+// Placement keeps room for a partition (groth16/key_placement.hpp): bench-11 on a fake arena with
+// a partition working set, each table well under half the arena. With room for the key and one
+// partition, every table is resident. With one byte less, the key alone still fits but the
+// partition would not: its largest table (and only it) stays on the host and streams, the SRS
+// manager places and charges exactly that (device bytes, streamed host bytes), and jobs prove and
+// self-verify with the partition's bytes taken from the arena. Without the placement (the arena
+// full of key) the partition fails with out_of_memory: the last case, with streaming off.
+TEST(Groth16Prover, KeyLeavesRoomForAPartitionByStreamingItsLargestTable) {
+  auto dir = temp_dir("room");
+  FakeArenaBackend* device = nullptr;
+  std::uint64_t arena = ~std::uint64_t{0}, working = 0;
+  bool streams = true;
+  Groth16ProverOptions o;
+  o.cache_dir = dir;
+  o.threads = 2;
+  o.backends = {"cuda:0"};
+  o.backend_factory = [&](const std::string& spec,
+                          ThreadPool& pool) -> Result<std::unique_ptr<Backend>> {
+    auto b = std::make_unique<FakeArenaBackend>(spec, pool, arena, streams, working);
+    device = b.get();
+    return std::unique_ptr<Backend>(std::move(b));
+  };
+  std::uint64_t whole = 0, largest = 0;
+  {
+    auto sizer = Groth16Prover::create(o);
+    ASSERT_TRUE(sizer.ok()) << sizer.status().to_string();
+    auto k = (*sizer)->load_key("bench-11");
+    ASSERT_TRUE(k.ok());
+    whole = (*sizer)->device_key_bytes(**k, 0);
+    const auto* gk = dynamic_cast<const Groth16Key*>(k->get());
+    ASSERT_NE(gk, nullptr);
+    const QueryCounts c = gk->counts();
+    for (std::uint64_t g1 : {c.h, c.l, c.a, c.b_g1}) largest = std::max(largest, 96 * g1);
+    largest = std::max(largest, 192 * c.b_g2);
+  }
+  ASSERT_GT(largest, 0u);
+  working = whole / 3;  // a partition's fake working set
+  auto run = [&](std::uint64_t arena_bytes, bool expect_streamed, bool expect_proved) {
+    arena = arena_bytes;
+    ASSERT_LT(largest + 256, arena / 2);  // no table streams by the half-arena rule
+    auto p = Groth16Prover::create(o);
+    ASSERT_TRUE(p.ok()) << p.status().to_string();
+    std::shared_ptr<Groth16Prover> prover(std::move(*p));
+    EngineOptions eo;
+    eo.devices = prover->devices();
+    auto e = Engine::create(eo, {prover});
+    ASSERT_TRUE(e.ok()) << e.status().to_string();
+    for (std::uint64_t seed : {7u, 8u}) {
+      auto req =
+          bench_job("r-" + std::to_string(arena_bytes) + "-" + std::to_string(seed), seed, 2);
+      req.circuit_id = "bench-11";
+      auto sub = (*e)->submit(req);
+      ASSERT_TRUE(sub.ok()) << sub.status().to_string();
+      auto out = (*e)->await(sub->job_id, std::chrono::seconds(60));
+      ASSERT_TRUE(out.ok()) << out.status().to_string();
+      if (expect_proved) {
+        ASSERT_EQ(out->status, AwaitStatus::completed) << out->error;  // self-verified
+      } else {
+        EXPECT_EQ(out->status, AwaitStatus::failed);
+        EXPECT_NE(out->error.find("no room for the partition"), std::string::npos) << out->error;
+      }
+    }
+    auto s = (*e)->status();
+    auto* k = key_status(s, "bench-11");
+    ASSERT_NE(k, nullptr);
+    ASSERT_EQ(k->devices.size(), 1u);
+    ASSERT_EQ(s.devices.size(), 1u);
+    const std::uint64_t streamed = s.devices[0].vram.streamed_bytes;
+    if (expect_streamed) {
+      EXPECT_EQ(k->devices[0].bytes, whole - largest - 256);  // its largest table is not there
+      EXPECT_EQ(streamed, largest);
+      EXPECT_EQ(k->devices[0].host_bytes, largest);  // plain memory, charged with the copy
+    } else {
+      EXPECT_EQ(k->devices[0].bytes, whole);
+      EXPECT_EQ(streamed, 0u);
+      EXPECT_EQ(k->devices[0].host_bytes, 0u);
+    }
+    EXPECT_EQ(device->device_memory().used,
+              k->devices[0].bytes);  // the partitions gave theirs back
+    EXPECT_LE(device->peak(), arena);
+    if (expect_proved) {
+      EXPECT_EQ(device->peak(), k->devices[0].bytes + working);
+    }
+    (*e)->shutdown(std::chrono::seconds(5));
+  };
+  run(whole + working, false, true);     // room for both: fully resident
+  run(whole + working - 1, true, true);  // the key alone fits: its largest table streams
+  streams = false;                       // a backend that cannot stream: the partition fails
+  run(whole + working - 1, false, false);
   std::filesystem::remove_all(dir);
 }
 

@@ -14,6 +14,7 @@
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/formats/mapped_file.hpp"
 #include "cuzk/formats/zkey.hpp"
+#include "cuzk/groth16/key_placement.hpp"
 #include "cuzk/groth16/rng.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/r1cs/checksum.hpp"
@@ -66,6 +67,13 @@ std::optional<std::string> file_stamp(const std::string& path) {
 
 const Groth16Key* as_key(const ProvingKeyData& key) {
   return dynamic_cast<const Groth16Key*>(&key);
+}
+
+// The key's placement on a device (groth16/key_placement.hpp): its tables and one partition's
+// working set (the key's domain, the circuit's columns) against the device's arena. The same
+// answer before the copy is made (its bytes, its host bytes) and when it is made.
+KeyPlacement placement_of(const Groth16Key& key, const DeviceMemoryReport& device) {
+  return plan_key_placement(device, key.counts(), key.pk.domain_size, key.dims().num_columns());
 }
 
 }  // namespace
@@ -451,14 +459,8 @@ std::uint64_t KeyStore::device_key_bytes(const ProvingKeyData& key, int device) 
     circuit = c->second;
   }
   std::shared_lock tier(gk->tier_mu);
-  const QueryCounts c = gk->counts();
-  // Tables the backend streams from host memory (larger than half its arena) occupy nothing there.
-  std::uint64_t g1 = 0, g2 = 0;
-  std::uint32_t tables = 0;
-  for (std::uint64_t n : {c.h, c.l, c.a, c.b_g1})
-    if (!r->streams_table(n, false)) g1 += n, ++tables;
-  if (!r->streams_table(c.b_g2, true)) g2 += c.b_g2, ++tables;
-  return circuit + (tables ? r->resident_bases_bytes(g1, g2, tables) : 0);
+  // Tables that stream from host memory (the placement's choice) occupy nothing there.
+  return circuit + placement_of(*gk, *r).resident_bytes;
 }
 
 Status KeyStore::load_key_circuit(const Groth16Key& key, ResidentKey& rk) {
@@ -478,6 +480,8 @@ Status KeyStore::make_resident(const ProvingKeyData& key, int device) {
     if (gk->resident.count(device)) return {};
   }
   std::shared_lock tier(gk->tier_mu);  // the tables stay as they are while the device reads them
+  const DeviceMemoryReport* report = device_memory_report(*it->second);
+  const StreamedQueries streamed = report ? placement_of(*gk, *report).streamed : StreamedQueries{};
   Result<std::unique_ptr<ResidentKey>> rk = Status(Errc::not_found, "no key tables");
   if (const ParamsMapping* pm = gk->params.get()) {  // the direct path: decoded on the device
     const ParamsLayout& l = pm->layout;
@@ -486,10 +490,11 @@ Status KeyStore::make_resident(const ProvingKeyData& key, int device) {
                                     .l = pm->encoded(l.l, false),
                                     .a = pm->encoded(l.a, false),
                                     .b_g1 = pm->encoded(l.b_g1, false),
-                                    .b_g2 = pm->encoded(l.b_g2, true)});
+                                    .b_g2 = pm->encoded(l.b_g2, true)},
+                                   streamed);
     if (!rk) return rk.status().with_context(pm->path + " on " + it->second->name());
   } else {
-    rk = ResidentKey::load(*it->second, gk->pk);
+    rk = ResidentKey::load(*it->second, gk->pk, streamed);
   }
   if (!rk) return rk.status().with_context("loading the key on " + it->second->name());
   CUZK_RETURN_IF_ERROR(load_key_circuit(*gk, **rk));
@@ -539,12 +544,7 @@ std::uint64_t KeyStore::device_host_bytes_bound(const ProvingKeyData& key, int d
   const DeviceMemoryReport* r = device_memory_report(*it->second);
   if (!r) return 0;
   std::shared_lock tier(gk->tier_mu);
-  const QueryCounts c = gk->counts();
-  std::uint64_t bytes = 0;  // the packed streamed layout: 96 B per G1 point, 192 per G2
-  for (std::uint64_t n : {c.h, c.l, c.a, c.b_g1})
-    if (r->streams_table(n, false)) bytes += 96 * n;
-  if (r->streams_table(c.b_g2, true)) bytes += 192 * c.b_g2;
-  return bytes;
+  return placement_of(*gk, *r).streamed_host_bytes;  // packed: 96 B per G1 point, 192 per G2
 }
 
 std::optional<PartitionProver::KeyMapping> KeyStore::key_mapping(const ProvingKeyData& key) const {

@@ -82,17 +82,32 @@ class ParamsFamily final : public circuits::CircuitFamily {
   std::string params_;
 };
 
-// A CPU backend that says it has device memory (an arena large enough for anything): a prover
-// with only such backends has no host backend, as a CUDA-only daemon. Counts the tables handed
-// to it as .params encodings.
+// A CPU backend that says it has device memory (by default an arena large enough for anything):
+// a prover with only such backends has no host backend, as a CUDA-only daemon. Counts the tables
+// handed to it as .params encodings, and those handed to be streamed (with their bytes); with
+// |working|, says a partition needs that much of its |arena| (placement: key_placement.hpp).
 class FakeDeviceBackend final : public Backend, public DeviceMemoryReport {
  public:
-  explicit FakeDeviceBackend(ThreadPool& pool) : cpu_(pool) {}
+  explicit FakeDeviceBackend(ThreadPool& pool, std::uint64_t arena = std::uint64_t{1} << 40,
+                             std::uint64_t working = 0)
+      : cpu_(pool), arena_(arena), working_(working) {}
   std::string name() const override { return "fake-device"; }
-  DeviceMemory device_memory() const override { return {.total = std::uint64_t{1} << 40}; }
+  DeviceMemory device_memory() const override { return {.total = arena_}; }
   std::uint64_t resident_bases_bytes(std::uint64_t g1, std::uint64_t g2,
                                      std::uint32_t tables) const override {
     return 96 * g1 + 192 * g2 + 256 * std::uint64_t{tables};
+  }
+  bool can_stream_tables() const override { return true; }
+  std::uint64_t partition_working_bytes(std::uint64_t, std::uint64_t) const override {
+    return working_;
+  }
+  Result<BasesId> load_bases_g1_encoded_streamed(const EncodedBases& b) override {
+    ++streamed_loads, streamed_bytes += b.bytes.size();
+    return load_bases_g1_encoded(b);
+  }
+  Result<BasesId> load_bases_g2_encoded_streamed(const EncodedBases& b) override {
+    ++streamed_loads, streamed_bytes += b.bytes.size();
+    return load_bases_g2_encoded(b);
   }
   Result<BasesId> load_bases_g1(std::span<const G1Affine> b) override {
     ++decoded_loads;
@@ -132,15 +147,20 @@ class FakeDeviceBackend final : public Backend, public DeviceMemoryReport {
     ++circuit_releases;
     return Backend::release_circuit(id);
   }
-  std::atomic<int> encoded_loads{0}, decoded_loads{0}, circuit_loads{0}, circuit_releases{0};
+  std::atomic<int> encoded_loads{0}, decoded_loads{0}, streamed_loads{0}, circuit_loads{0},
+      circuit_releases{0};
+  std::atomic<std::uint64_t> streamed_bytes{0};
 
  private:
   CpuBackend cpu_;
+  std::uint64_t arena_, working_;
 };
 
 std::shared_ptr<Groth16Prover> params_prover(const std::string& dir, const std::string& bench_dir,
                                              const std::string& params,
-                                             FakeDeviceBackend** device = nullptr) {
+                                             FakeDeviceBackend** device = nullptr,
+                                             std::uint64_t arena = std::uint64_t{1} << 40,
+                                             std::uint64_t working = 0) {
   auto reg = std::make_shared<circuits::Registry>();
   auto bench =
       std::make_shared<circuits::BenchFamily>(circuits::BenchFamilyOptions{.cache_dir = bench_dir});
@@ -151,8 +171,8 @@ std::shared_ptr<Groth16Prover> params_prover(const std::string& dir, const std::
   o.families = reg;
   if (device) {  // the prover's only backend has device memory: the direct path
     o.backends = {"cuda:0"};
-    o.backend_factory = [device](const std::string&, ThreadPool& pool) {
-      auto b = std::make_unique<FakeDeviceBackend>(pool);
+    o.backend_factory = [device, arena, working](const std::string&, ThreadPool& pool) {
+      auto b = std::make_unique<FakeDeviceBackend>(pool, arena, working);
       *device = b.get();
       return Result<std::unique_ptr<Backend>>(std::unique_ptr<Backend>(std::move(b)));
     };
@@ -439,6 +459,61 @@ TEST(KeyStore, CompactCircuitLoadedWithEachCopyOfTheKey) {
   EXPECT_EQ(device.circuit_releases.load(), 1);
   EXPECT_EQ(device.release_circuit(id).code(), Errc::not_found);
   std::filesystem::remove_all(dir);
+}
+
+// The direct path on a device whose arena holds the key but not the key and a partition: the
+// placement is decided before anything is read, the largest query goes to the backend to be
+// streamed (its raw .params bytes: the device keeps it packed in host memory), the SRS manager's
+// figures say so before the copy is made, and a job proves and self-verifies. With room for both,
+// nothing streams.
+TEST(KeyStore, DirectKeyStreamsItsLargestQueryWhenAPartitionWouldNotFit) {
+  auto bench_dir = temp_dir("rbench"), dir = temp_dir("room");
+  const std::string params = bench10_params(bench_dir, dir);
+  std::uint64_t whole = 0, largest = 0;
+  {
+    FakeDeviceBackend* device = nullptr;
+    auto sizer = params_prover(temp_dir("room-sizer"), bench_dir, params, &device);
+    auto key = sizer->load_key("params-10");
+    ASSERT_TRUE(key.ok()) << key.status().to_string();
+    whole = sizer->device_key_bytes(**key, 0);
+    const QueryCounts c = dynamic_cast<const Groth16Key&>(**key).counts();
+    for (std::uint64_t g1 : {c.h, c.l, c.a, c.b_g1}) largest = std::max(largest, 96 * g1);
+    largest = std::max(largest, 192 * c.b_g2);
+    ASSERT_TRUE(sizer->make_resident(**key, 0).ok());
+    EXPECT_EQ(device->streamed_loads.load(), 0);  // an arena of 2^40 B: all resident
+  }
+  const std::uint64_t working = whole / 2;
+  for (const bool room : {true, false}) {
+    FakeDeviceBackend* device = nullptr;
+    const std::uint64_t arena = whole + working - (room ? 0 : 1);
+    auto prover = params_prover(temp_dir(room ? "room-yes" : "room-no"), bench_dir, params, &device,
+                                arena, working);
+    auto key = prover->load_key("params-10");
+    ASSERT_TRUE(key.ok()) << key.status().to_string();
+    EXPECT_EQ(prover->device_key_bytes(**key, 0), room ? whole : whole - largest - 256);
+    EXPECT_EQ(prover->device_host_bytes_bound(**key, 0), room ? 0 : largest);
+    EXPECT_EQ(device->encoded_loads.load(), 0);  // decided before anything is read
+    auto e = Engine::create(EngineOptions{}, {prover});
+    ASSERT_TRUE(e.ok()) << e.status().to_string();
+    JobRequest r;
+    r.request_id = room ? "with-room" : "streamed";
+    r.circuit_id = "params-10";
+    r.num_partitions = 2;
+    r.vanilla_proof = fake_input(11);
+    ASSERT_TRUE((*e)->submit(r).ok());
+    auto o = (*e)->await(r.request_id);
+    ASSERT_TRUE(o.ok());
+    EXPECT_EQ(o->status, AwaitStatus::completed) << o->error;  // self-verified
+    EXPECT_EQ(device->encoded_loads.load(), 5);
+    EXPECT_EQ(device->streamed_loads.load(), room ? 0 : 1);
+    EXPECT_EQ(device->streamed_bytes.load(), room ? 0 : largest);  // 96 B a G1 point, 192 a G2
+    EXPECT_EQ(device->decoded_loads.load(), 0);
+    (*e)->shutdown(std::chrono::seconds(5));
+  }
+  for (const char* t : {"room-sizer", "room-yes", "room-no"})
+    std::filesystem::remove_all(temp_dir(t));
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove_all(bench_dir);
 }
 
 }  // namespace

@@ -20,31 +20,14 @@
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verify.hpp"
 #include "cuzk/r1cs/bench_circuit.hpp"
+#include "tests/support/bench_key.hpp"
 
 namespace cuzk {
 namespace {
 
-struct Env {
-  std::uint64_t seed;
-  BenchR1cs circuit;
-  std::vector<Fr> z;
-  ProvingKey pk;
-};
-
-Env make_env(KeyLayout layout, ThreadPool& pool) {
-  Env e;
-  e.seed = std::random_device{}();
-  std::printf("seed=%llu\n", static_cast<unsigned long long>(e.seed));
-  std::mt19937_64 g(e.seed);
-  auto c = generate_bench_r1cs({.rows = 256 + g() % 400, .seed = e.seed, .num_public = 2});
-  EXPECT_TRUE(c.ok());
-  e.circuit = std::move(*c);
-  e.z = e.circuit.assignment();
-  SeededRng rng(e.seed);
-  auto pk = setup(e.circuit.matrices, rng, {.layout = layout, .pool = &pool});
-  EXPECT_TRUE(pk.ok()) << pk.status().to_string();
-  e.pk = std::move(*pk);
-  return e;
+// A random bench circuit with its witness and a seeded key (tests/support/bench_key.hpp).
+test::BenchKey make_env(KeyLayout layout, ThreadPool& pool) {
+  return test::random_bench_key(layout, pool, 400);
 }
 
 // A G1 point on the curve but (with overwhelming probability) outside the subgroup.
@@ -61,7 +44,7 @@ G1Affine off_subgroup_g1() {
 
 TEST(Bellperson, ParamsEndToEnd) {
   ThreadPool pool(2);
-  Env e = make_env(KeyLayout::bellperson, pool);
+  auto e = make_env(KeyLayout::bellperson, pool);
   const ProvingKey& pk = e.pk;
   auto img = write_params(pk, &pool);
   ASSERT_TRUE(img.ok());
@@ -108,7 +91,7 @@ TEST(Bellperson, ParamsEndToEnd) {
 
 TEST(Bellperson, MalformedParamsNameSectionAndIndex) {
   ThreadPool pool(2);
-  Env e = make_env(KeyLayout::bellperson, pool);
+  auto e = make_env(KeyLayout::bellperson, pool);
   const ProvingKey& pk = e.pk;
   auto img = *write_params(pk, &pool);
   const std::size_t vk_end = 864 + 4 + 96 * pk.vk.ic.size();
@@ -185,7 +168,7 @@ TEST(Bellperson, MalformedParamsNameSectionAndIndex) {
 
 TEST(Snarkjs, JsonRoundTripAndDamage) {
   ThreadPool pool(2);
-  Env e = make_env(KeyLayout::snarkjs, pool);
+  auto e = make_env(KeyLayout::snarkjs, pool);
   CpuBackend backend(pool);
   auto proof = prove(backend, pool, e.pk, e.circuit.matrices, e.z);
   ASSERT_TRUE(proof.ok());

@@ -20,29 +20,18 @@
 #include "cuzk/groth16/prove.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/r1cs/bench_circuit.hpp"
+#include "tests/support/bench_key.hpp"
 
 namespace cuzk {
 namespace {
 
-struct Env {
-  std::uint64_t seed;
-  BenchR1cs circuit;
-  ProvingKey pk;
+// A random bench circuit and its seeded key (tests/support/bench_key.hpp), and the key's .params.
+struct Env : test::BenchKey {
   std::vector<std::uint8_t> file;
 };
 
 Env make_env(ThreadPool& pool) {
-  Env e;
-  e.seed = std::random_device{}();
-  std::printf("seed=%llu\n", static_cast<unsigned long long>(e.seed));
-  std::mt19937_64 g(e.seed);
-  auto c = generate_bench_r1cs({.rows = 256 + g() % 300, .seed = e.seed, .num_public = 2});
-  EXPECT_TRUE(c.ok());
-  e.circuit = std::move(*c);
-  SeededRng rng(e.seed);
-  auto pk = setup(e.circuit.matrices, rng, {.layout = KeyLayout::bellperson, .pool = &pool});
-  EXPECT_TRUE(pk.ok()) << pk.status().to_string();
-  e.pk = std::move(*pk);
+  Env e{test::random_bench_key(KeyLayout::bellperson, pool, 300), {}};
   e.file = *write_params(e.pk, &pool);
   return e;
 }

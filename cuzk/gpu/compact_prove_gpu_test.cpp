@@ -3,10 +3,11 @@
 // R1CS, then the device H step and MSMs) against CpuBackend::prove_partition on the host's z, a, b,
 // c for the same tables and densities: the five sums are equal. Circuits: the recorded test circuit
 // (tests/support/bitty_circuit.hpp; constraint counts not powers of two) with witnesses of bits only
-// (no runs), mixed, and mostly field values (mostly runs), both conventions; and the 2 KiB PoRep
-// partition (a synthetic C1, partition 0). Tables are random points of the counts a key has; the
-// upload is the compact witness's bytes only. Also: prove_compact on the CUDA backend gives the
-// CPU's proof bytes; the host fallback (a circuit the arena had no room for) gives the same sums.
+// (no runs), mixed, and mostly field values (mostly runs), both conventions; the 2 KiB PoRep
+// partition (a synthetic C1, partition 0); the benchmark circuit as one block. Tables are random
+// points of the counts a key has; the upload is the compact witness's bytes only. Also:
+// prove_compact on the CUDA backend gives the CPU's proof bytes, and so does the host fallback
+// (circuits kept on the host: CudaBackendOptions::device_circuits off).
 // Skips where no GPU is present. Seeded (printed; CUZK_SEED replays).
 #include <gtest/gtest.h>
 
@@ -21,6 +22,8 @@
 #include "cuzk/gpu/cuda_backend.hpp"
 #include "cuzk/groth16/prove.hpp"
 #include "cuzk/groth16/setup.hpp"
+#include "cuzk/r1cs/bench_circuit.hpp"
+#include "cuzk/r1cs/compact_from_matrices.hpp"
 #include "cuzk/r1cs/compact_partition.hpp"
 #include "cuzk/r1cs/pce_compact_recorder.hpp"
 #include "cuzk/r1cs/witness_cs.hpp"
@@ -230,6 +233,24 @@ TEST(GpuCompactProve, Porep2KiBPartitionSumsEqualTheCpu) {
   // 65,521 (prime) distinct points per table, repeated.
   check_partition(rng, pool, *gpu, std::make_shared<const CompactR1cs>(std::move(*form)), *w,
                   HConvention::bellperson, 65521);
+}
+
+// The benchmark circuit as one compact block (compact_from_matrices: every aux a local, the inputs
+// slots, a power-of-two row count, a third of the witness random field values).
+TEST(GpuCompactProve, BenchCircuitAsOneBlockSumsEqualTheCpu) {
+  REQUIRE_GPU();
+  std::mt19937_64 rng(test::fresh_seed());
+  ThreadPool pool(4);
+  auto bench = generate_bench_r1cs(pool, {.log_rows = 14, .seed = rng(), .num_public = 3});
+  ASSERT_TRUE(bench.ok()) << bench.status().to_string();
+  auto form = compact_from_matrices(bench->matrices);
+  ASSERT_TRUE(form.ok()) << form.status().to_string();
+  const std::vector<Fr> z = bench->assignment();
+  const CompactWitness w = compact_witness_from_z(pool, z, form->num_inputs).value();
+  auto gpu = make_gpu();
+  ASSERT_TRUE(gpu);
+  check_partition(rng, pool, *gpu, std::make_shared<const CompactR1cs>(std::move(*form)), w,
+                  HConvention::bellperson, 1 << 20);
 }
 
 // prove_compact on the CUDA backend: the proof bytes of the CPU backend's, for a real key; and the

@@ -59,11 +59,17 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
             .streamed_bytes = streamed_bytes_};
   }
   // Small-card rule (msm/streamed.cuh): a table larger than half the arena stays in host memory
-  // and streams through arena slots; so does one whose upload finds no room.
+  // and streams through arena slots; so do one whose upload finds no room and those a key's
+  // placement keeps there (load_bases_*_streamed).
   bool streams_table(std::uint64_t points, bool g2) const override {
     return stream_mode_ == StreamBases::always ||
            (stream_mode_ == StreamBases::automatic &&
             (g2 ? 192 : 96) * points + 256 > ctx_->arena_bytes() / 2);
+  }
+  bool can_stream_tables() const override { return stream_mode_ != StreamBases::never; }
+  std::uint64_t partition_working_bytes(std::uint64_t domain,
+                                        std::uint64_t columns) const override {
+    return gpu::partition_working_bytes(domain, columns, ctx_->sm_count());
   }
   std::uint64_t table_plain_host_bytes(BasesId id) const override {
     std::lock_guard<std::mutex> sl(streamed_mu_);  // streamed_ changes under it too
@@ -83,20 +89,32 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   }
 
   Result<BasesId> load_bases_g1(std::span<const G1Affine> bases) override {
-    return load([&] { return gpu::upload_bases_g1(*ctx_, bases, ctx_->stream()); },
-                [&] { return gpu::make_streamed_bases_g1(*ctx_, bases); }, bases.size(), false);
+    return load_points(bases, false);
   }
   Result<BasesId> load_bases_g2(std::span<const G2Affine> bases) override {
-    return load([&] { return gpu::upload_bases_g2(*ctx_, bases, ctx_->stream()); },
-                [&] { return gpu::make_streamed_bases_g2(*ctx_, bases); }, bases.size(), true);
+    return load_points(bases, false);
   }
   // A .params table decoded on the device (encoded_bases.cuh), resident or streamed by the same
   // rule as load_bases_*.
   Result<BasesId> load_bases_g1_encoded(const EncodedBases& bases) override {
-    return load_encoded(bases, false);
+    return load_encoded(bases, false, false);
   }
   Result<BasesId> load_bases_g2_encoded(const EncodedBases& bases) override {
-    return load_encoded(bases, true);
+    return load_encoded(bases, true, false);
+  }
+  // Tables the key's placement keeps on the host (groth16/key_placement.hpp): streamed whatever
+  // their size (with StreamBases::never, resident as any other).
+  Result<BasesId> load_bases_g1_streamed(std::span<const G1Affine> bases) override {
+    return load_points(bases, true);
+  }
+  Result<BasesId> load_bases_g2_streamed(std::span<const G2Affine> bases) override {
+    return load_points(bases, true);
+  }
+  Result<BasesId> load_bases_g1_encoded_streamed(const EncodedBases& bases) override {
+    return load_encoded(bases, false, true);
+  }
+  Result<BasesId> load_bases_g2_encoded_streamed(const EncodedBases& bases) override {
+    return load_encoded(bases, true, true);
   }
   Status release_bases(BasesId id) override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -202,6 +220,9 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   Result<PartitionSums> prove_partition(const PartitionInputs& in,
                                         PartitionTimings* timings) override {
     CUZK_RETURN_IF_ERROR(gpu::check_partition_lengths(in));
+    // A table kept on the host (the key's placement) takes the step-wise calls below: staging a, b,
+    // c and z for the fused path would only cross the bus for nothing and hold arena room.
+    if (any_streamed(partition_shape(in))) return prove_partition_steps(in, timings);
     gpu::StagedPartition staged;
     try {
       staged = gpu::stage_partition(*ctx_, in);
@@ -279,7 +300,9 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       if (auto it = device_circuits_.find(in.circuit.value); it != device_circuits_.end())
         dm = it->second;
     }
-    if (dm == nullptr || n > (std::size_t{1} << 30))
+    // No device copy of the circuit, or a table kept on the host (the step-wise calls follow):
+    // the host expansion.
+    if (dm == nullptr || n > (std::size_t{1} << 30) || any_streamed(shape))
       return Backend::prove_partition_compact(in, timings);
     gpu::StagedPartition staged;
     try {
@@ -325,10 +348,32 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     return resident;
   }
 
+  bool any_streamed(const PartitionShape& in) const {
+    std::lock_guard<std::mutex> sl(streamed_mu_);  // streamed_ changes under it too
+    for (BasesId id : {in.a, in.b_g1, in.b_g2, in.l, in.h})
+      if (streamed_.count(id.value)) return true;
+    return false;
+  }
+  // |placed_on_host|: the key's placement chose to stream the table (unless streaming is off).
+  bool stream_at_load(std::size_t points, bool g2, bool placed_on_host) const {
+    return streams_table(points, g2) || (placed_on_host && can_stream_tables());
+  }
+  Result<BasesId> load_points(std::span<const G1Affine> bases, bool placed_on_host) {
+    return load([&] { return gpu::upload_bases_g1(*ctx_, bases, ctx_->stream()); },
+                [&] { return gpu::make_streamed_bases_g1(*ctx_, bases); }, bases.size(), false,
+                placed_on_host);
+  }
+  Result<BasesId> load_points(std::span<const G2Affine> bases, bool placed_on_host) {
+    return load([&] { return gpu::upload_bases_g2(*ctx_, bases, ctx_->stream()); },
+                [&] { return gpu::make_streamed_bases_g2(*ctx_, bases); }, bases.size(), true,
+                placed_on_host);
+  }
+
   template <class F, class S>
-  Result<BasesId> load(F&& upload, S&& make_streamed, std::size_t points, bool g2) {
+  Result<BasesId> load(F&& upload, S&& make_streamed, std::size_t points, bool g2,
+                       bool placed_on_host) {
     std::lock_guard<std::mutex> lock(mu_);
-    bool stream = streams_table(points, g2);
+    bool stream = stream_at_load(points, g2, placed_on_host);
     if (!stream) {
       try {
         gpu::ResidentBases rb = upload();
@@ -354,14 +399,14 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     }
   }
 
-  Result<BasesId> load_encoded(const EncodedBases& in, bool g2) {
+  Result<BasesId> load_encoded(const EncodedBases& in, bool g2, bool placed_on_host) {
     const std::size_t per = g2 ? 192 : 96;
     if (in.bytes.size() % per != 0)
       return Status(Errc::size_mismatch, "encoded bases: " + std::to_string(in.bytes.size()) +
                                              " bytes is not a multiple of " + std::to_string(per));
     const std::size_t points = in.bytes.size() / per;
     std::lock_guard<std::mutex> lock(mu_);
-    bool stream = streams_table(points, g2);
+    bool stream = stream_at_load(points, g2, placed_on_host);
     if (!stream) {
       try {
         gpu::ResidentBases rb;

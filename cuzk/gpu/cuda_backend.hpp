@@ -7,9 +7,11 @@
 // out_of_memory, at this boundary only. The backend also implements DeviceMemoryReport
 // (backend/device_memory.hpp): arena size and use from the arena's own bookkeeping.
 //
-// Small-card path: a base table that does not fit (over half the arena, or no room at upload)
-// stays in host memory, packed, in the pinned host pool when it has room, and each MSM over it
-// streams the bases through two arena slots (gpu/msm/streamed.cuh).
+// Small-card path: a base table that does not fit (over half the arena, or no room at upload), or
+// that a key's placement keeps on the host so the arena holds one partition beside the key's other
+// tables (groth16/key_placement.hpp, from partition_working_bytes), stays in host memory, packed,
+// in the pinned host pool when it has room, and each MSM over it streams the bases through two
+// arena slots (gpu/msm/streamed.cuh).
 #pragma once
 
 #include <cstddef>
@@ -23,7 +25,8 @@ namespace cuzk {
 
 /// When a base table stays in host memory and streams through the arena (msm/streamed.cuh).
 enum class StreamBases {
-  automatic,  ///< tables larger than half the arena, and any whose upload finds no room
+  automatic,  ///< tables larger than half the arena, those a key's placement keeps on the host
+              ///< (load_bases_*_streamed), and any whose upload finds no room
   always,     ///< every table (benchmarks, tests)
   never,      ///< none: a table that does not fit fails with out_of_memory
 };

@@ -66,6 +66,25 @@ DeviceBuffer must_alloc(DeviceContext& ctx, std::size_t bytes, const char* what)
 
 }  // namespace
 
+std::size_t partition_working_bytes(std::size_t domain, std::size_t columns, int sm_count) {
+  constexpr std::size_t fr = sizeof(Fr);
+  const std::size_t n = domain, z = std::max<std::size_t>(1, columns);
+  // NttTables: ω^j and ω^−j for j < n/2, built by the first H step of this size and kept.
+  const std::size_t twiddles = 2 * std::max<std::size_t>(1, n / 2) * fr;
+  // The step-wise path (CudaBackend::compute_h, then each MSM with its scalars uploaded):
+  // 1. the H step: a, b, c and the scratch;
+  const std::size_t h_step = 4 * n * fr;
+  // 2. one MSM at a time: its scalars and its least scratch. A, B_G1, L, H are G1 over
+  // ≤ max(n, |z|) scalars, B_G2 is G2 over ≤ |z|.
+  const std::size_t m = std::max(n, z);
+  const std::size_t msm = std::max(m * fr + msm_min_working_bytes(m, false, sm_count),
+                                   z * fr + msm_min_working_bytes(z, true, sm_count));
+  // Small buffers of every step (the coset power table, MSM results and window sums, the arena's
+  // 256-byte rounding of each buffer).
+  constexpr std::size_t kSmall = std::size_t{32} << 20;
+  return twiddles + std::max(h_step, msm) + kSmall;
+}
+
 Status check_partition_lengths(const PartitionInputs& in) {
   const std::size_t n = in.abc.a.size();
   if (n < 2 || !std::has_single_bit(n) || in.abc.b.size() != n || in.abc.c.size() != n)

@@ -41,6 +41,15 @@ struct PartitionTables {
   const ResidentBases *a = nullptr, *b_g1 = nullptr, *b_g2 = nullptr, *l = nullptr, *h = nullptr;
 };
 
+/// The least arena one partition of a |domain|-row H step over |columns| witness values runs in
+/// beside the resident tables (an upper bound of the step-wise path's peak, which CudaBackend takes
+/// when the fused path does not fit or a table streams), on a device of |sm_count|
+/// multiprocessors: the NTT twiddles of the domain (kept), then the larger of the H step (a, b, c,
+/// scratch) and one MSM (its scalars and least scratch). The fused path (prove_partition_device)
+/// takes 32 B more per column (z staged beside the H step) and runs when that is free too.
+/// 32 GiB WindowPoSt and PoRep (2^27, ≈ 130 M columns): ≈ 21.5 GB.
+std::size_t partition_working_bytes(std::size_t domain, std::size_t columns, int sm_count);
+
 /// invalid_argument / size_mismatch unless a, b, c and z have lengths the device H step takes.
 Status check_partition_lengths(const PartitionInputs& in);
 /// The same, and |t| fits |in|: G1/G2 tables, densities that cover the scalars, tables that cover

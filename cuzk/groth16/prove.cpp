@@ -26,22 +26,25 @@ bool is_power_of_two(std::uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
 }  // namespace
 
-Result<std::unique_ptr<ResidentKey>> ResidentKey::load(Backend& backend, const ProvingKey& pk) {
+Result<std::unique_ptr<ResidentKey>> ResidentKey::load(Backend& backend, const ProvingKey& pk,
+                                                       const StreamedQueries& streamed) {
   std::unique_ptr<ResidentKey> k(new ResidentKey());
   k->backend_ = &backend;
   k->pk_ = &pk;
   // Tables are shared with the key's storage where the backend can use them in place (the CPU).
-  auto g1 = [&](const PointArray<G1Affine>& v, BasesId& id) -> Status {
-    auto r = backend.load_bases_g1_shared(v.span(), v.owner());
+  auto g1 = [&](const PointArray<G1Affine>& v, bool stream, BasesId& id) -> Status {
+    auto r = stream ? backend.load_bases_g1_streamed(v.span())
+                    : backend.load_bases_g1_shared(v.span(), v.owner());
     if (!r.ok()) return r.status();
     id = *r;
     return {};
   };
-  CUZK_RETURN_IF_ERROR(g1(pk.h, k->h));
-  CUZK_RETURN_IF_ERROR(g1(pk.l, k->l));
-  CUZK_RETURN_IF_ERROR(g1(pk.a, k->a));
-  CUZK_RETURN_IF_ERROR(g1(pk.b_g1, k->b_g1));
-  auto r2 = backend.load_bases_g2_shared(pk.b_g2.span(), pk.b_g2.owner());
+  CUZK_RETURN_IF_ERROR(g1(pk.h, streamed.h, k->h));
+  CUZK_RETURN_IF_ERROR(g1(pk.l, streamed.l, k->l));
+  CUZK_RETURN_IF_ERROR(g1(pk.a, streamed.a, k->a));
+  CUZK_RETURN_IF_ERROR(g1(pk.b_g1, streamed.b_g1, k->b_g1));
+  auto r2 = streamed.b_g2 ? backend.load_bases_g2_streamed(pk.b_g2.span())
+                          : backend.load_bases_g2_shared(pk.b_g2.span(), pk.b_g2.owner());
   if (!r2.ok()) return r2.status();
   k->b_g2 = *r2;
   k->counts_ = pk.query_counts();
@@ -54,25 +57,30 @@ Result<std::unique_ptr<ResidentKey>> ResidentKey::load(Backend& backend, const P
 
 Result<std::unique_ptr<ResidentKey>> ResidentKey::load_encoded(Backend& backend,
                                                                const ProvingKey& pk,
-                                                               const EncodedQueries& q) {
+                                                               const EncodedQueries& q,
+                                                               const StreamedQueries& streamed) {
   if (pk.layout != KeyLayout::bellperson)
     return Status(Errc::invalid_argument, "encoded queries are bellperson .params sections");
   std::unique_ptr<ResidentKey> k(new ResidentKey());
   k->backend_ = &backend;
   k->pk_ = &pk;
-  auto put = [&](const EncodedBases& e, bool g2, const char* name, BasesId& id,
+  auto put = [&](const EncodedBases& e, bool g2, bool stream, const char* name, BasesId& id,
                  std::uint64_t& count) -> Status {
-    auto r = g2 ? backend.load_bases_g2_encoded(e) : backend.load_bases_g1_encoded(e);
+    auto r =
+        g2 ? (stream ? backend.load_bases_g2_encoded_streamed(e) : backend.load_bases_g2_encoded(e))
+           : (stream ? backend.load_bases_g1_encoded_streamed(e)
+                     : backend.load_bases_g1_encoded(e));
     if (!r.ok()) return r.status().with_context(std::string("params section ") + name);
     id = *r;
     count = e.bytes.size() / (g2 ? kG2UncompressedBytes : kG1UncompressedBytes);
     return {};
   };
-  CUZK_RETURN_IF_ERROR(put(q.h, false, "h", k->h, k->counts_.h));
-  CUZK_RETURN_IF_ERROR(put(q.l, false, "l", k->l, k->counts_.l));
-  CUZK_RETURN_IF_ERROR(put(q.a, false, "a", k->a, k->counts_.a));
-  CUZK_RETURN_IF_ERROR(put(q.b_g1, false, "b_g1", k->b_g1, k->counts_.b_g1));
-  CUZK_RETURN_IF_ERROR(put(q.b_g2, true, "b_g2", k->b_g2, k->counts_.b_g2));
+  const StreamedQueries& s = streamed;
+  CUZK_RETURN_IF_ERROR(put(q.h, false, s.h, "h", k->h, k->counts_.h));
+  CUZK_RETURN_IF_ERROR(put(q.l, false, s.l, "l", k->l, k->counts_.l));
+  CUZK_RETURN_IF_ERROR(put(q.a, false, s.a, "a", k->a, k->counts_.a));
+  CUZK_RETURN_IF_ERROR(put(q.b_g1, false, s.b_g1, "b_g1", k->b_g1, k->counts_.b_g1));
+  CUZK_RETURN_IF_ERROR(put(q.b_g2, true, s.b_g2, "b_g2", k->b_g2, k->counts_.b_g2));
   return k;
 }
 

@@ -17,6 +17,7 @@
 #include "cuzk/backend/backend.hpp"
 #include "cuzk/base/status.hpp"
 #include "cuzk/base/thread_pool.hpp"
+#include "cuzk/groth16/key_placement.hpp"
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/groth16/proof.hpp"
 #include "cuzk/groth16/rng.hpp"
@@ -59,7 +60,10 @@ struct ProveOptions {
 /// releases its tables on destruction. The key and the backend must outlive it.
 class ResidentKey {
  public:
-  static Result<std::unique_ptr<ResidentKey>> load(Backend& backend, const ProvingKey& pk);
+  /// |streamed|: the queries kept in host memory (plan_key_placement), loaded with
+  /// Backend::load_bases_*_streamed; the others with the backend's own rule.
+  static Result<std::unique_ptr<ResidentKey>> load(Backend& backend, const ProvingKey& pk,
+                                                   const StreamedQueries& streamed = {});
   /// The five queries of a bellperson .params (EncodedBases, e.g. sections of the mapped file).
   struct EncodedQueries {
     EncodedBases h, l, a, b_g1, b_g2;
@@ -68,7 +72,8 @@ class ResidentKey {
   /// them in place); |pk| gives the VK, layout and domain (its tables are not read). Errors name
   /// the query ("params section l: G1 point 7: ...").
   static Result<std::unique_ptr<ResidentKey>> load_encoded(Backend& backend, const ProvingKey& pk,
-                                                           const EncodedQueries& queries);
+                                                           const EncodedQueries& queries,
+                                                           const StreamedQueries& streamed = {});
   ~ResidentKey();
   ResidentKey(const ResidentKey&) = delete;
   ResidentKey& operator=(const ResidentKey&) = delete;

@@ -23,12 +23,21 @@ namespace {
 namespace pb = ::cuzk::v1;
 using Clock = std::chrono::steady_clock;
 
-std::shared_ptr<grpc::Channel> make_channel(const BenchOptions& o) {
+Result<std::shared_ptr<grpc::Channel>> try_channel(const BenchOptions& o) {
   return make_client_channel(ClientChannelOptions{.addr = o.addr,
                                                   .tls_ca = o.tls_ca,
                                                   .tls_cert = o.tls_cert,
                                                   .tls_key = o.tls_key,
                                                   .max_message_bytes = o.max_message_bytes});
+}
+
+// Each client its own channel (connection). run_bench checked the TLS files first; one that has
+// become unreadable since gives a channel to no address, whose calls fail as unreachable.
+std::shared_ptr<grpc::Channel> make_channel(const BenchOptions& o) {
+  auto ch = try_channel(o);
+  if (ch) return *ch;
+  std::fprintf(stderr, "cuzk bench: %s\n", ch.status().to_string().c_str());
+  return grpc::CreateChannel("unix:/nonexistent/cuzk-bench", grpc::InsecureChannelCredentials());
 }
 
 struct JobRecord {
@@ -441,6 +450,10 @@ SteadyWindow steady_window(const std::vector<BusySample>& samples,
 }
 
 int run_bench(const BenchOptions& o) {
+  if (auto ch = try_channel(o); !ch) {
+    std::fprintf(stderr, "cuzk bench: %s\n", ch.status().to_string().c_str());
+    return 2;
+  }
   if (o.command == "single") return run_jobs(o, 1, 1);
   if (o.command == "batch") return run_jobs(o, o.count, o.concurrency);
   if (o.command == "stress") return run_stress(o);

@@ -5,17 +5,8 @@
 #include "cuzk/server/read_file.hpp"
 
 namespace cuzk::server {
-namespace {
 
-// A PEM file's text; empty when it cannot be read.
-std::string read_all(const std::string& path) {
-  auto text = read_file(path);
-  return text.ok() ? std::move(text).value() : std::string();
-}
-
-}  // namespace
-
-std::shared_ptr<grpc::Channel> make_client_channel(const ClientChannelOptions& o) {
+Result<std::shared_ptr<grpc::Channel>> make_client_channel(const ClientChannelOptions& o) {
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(static_cast<int>(o.max_message_bytes));
   args.SetMaxSendMessageSize(static_cast<int>(o.max_message_bytes));
@@ -28,10 +19,16 @@ std::shared_ptr<grpc::Channel> make_client_channel(const ClientChannelOptions& o
   std::shared_ptr<grpc::ChannelCredentials> creds = grpc::InsecureChannelCredentials();
   if (!o.tls_ca.empty()) {
     grpc::SslCredentialsOptions so;
-    so.pem_root_certs = read_all(o.tls_ca);
+    auto ca = read_file(o.tls_ca);
+    if (!ca) return ca.status().with_context("TLS CA");
+    so.pem_root_certs = std::move(*ca);
     if (!o.tls_cert.empty()) {
-      so.pem_cert_chain = read_all(o.tls_cert);
-      so.pem_private_key = read_all(o.tls_key);
+      auto cert = read_file(o.tls_cert);
+      if (!cert) return cert.status().with_context("TLS client certificate");
+      auto key = read_file(o.tls_key);
+      if (!key) return key.status().with_context("TLS client key");
+      so.pem_cert_chain = std::move(*cert);
+      so.pem_private_key = std::move(*key);
     }
     creds = grpc::SslCredentials(so);
   }

@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 
+#include "cuzk/base/status.hpp"
+
 namespace cuzk::server {
 
 struct ClientChannelOptions {
@@ -16,6 +18,8 @@ struct ClientChannelOptions {
   std::uint64_t max_message_bytes = std::uint64_t{256} << 20;
 };
 
-std::shared_ptr<grpc::Channel> make_client_channel(const ClientChannelOptions& o);
+/// The channel; io_error naming the file when a TLS file cannot be read (an empty PEM would only
+/// fail later, as an unclear handshake error).
+Result<std::shared_ptr<grpc::Channel>> make_client_channel(const ClientChannelOptions& o);
 
 }  // namespace cuzk::server

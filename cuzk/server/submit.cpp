@@ -163,12 +163,17 @@ int run_submit(const SubmitOptions& o) {
     std::fprintf(stderr, "cuzk submit: %s\n", req.status().to_string().c_str());
     return 2;
   }
-  auto stub = pb::ProvingEngine::NewStub(
+  auto channel =
       make_client_channel(ClientChannelOptions{.addr = o.addr,
                                                .tls_ca = o.tls_ca,
                                                .tls_cert = o.tls_cert,
                                                .tls_key = o.tls_key,
-                                               .max_message_bytes = o.max_message_bytes}));
+                                               .max_message_bytes = o.max_message_bytes});
+  if (!channel) {
+    std::fprintf(stderr, "cuzk submit: %s\n", channel.status().to_string().c_str());
+    return 2;
+  }
+  auto stub = pb::ProvingEngine::NewStub(*channel);
   const auto t0 = std::chrono::steady_clock::now();
   pb::SubmitProofResponse sr;
   {

@@ -1,7 +1,10 @@
 // gpu_bench: device-side benchmarks of the CUDA backend on the H200 (PERF.md anchors). Prints one
 // CSV line per measurement (op,size,ms,metric,unit,anchor,ratio) and a short table at the end.
 //   gpu_bench [--quick] [--ops field,ntt,h,msm_g1,msm_g2,batch_add,partition,msm_stream] [--max-log K]
-//             [--partition-log K] [--stream-log K]
+//             [--partition-log K] [--stream-log K] [--ntt-shapes legacy,11:2,10:1] [--ntt-logs 20,24]
+//             [--h-logs 24,27]
+// (--ntt-shapes: the NTT pass shapes to time side by side, "legacy" = the first kernels; rows of a
+// shape other than the default 11:2 are named op@shape.)
 // (msm_stream is not in the default list: it reserves a pinned host pool of the table's size.)
 // Inputs are generated on the device (hash of the index) so no time goes to host generation; MSM
 // bases are 2^16 distinct points (P0 + i·Q, from the host) replicated, as in PERF.md §7.
@@ -26,6 +29,7 @@
 #include "cuzk/gpu/ff/dev_fields.cuh"
 #include "cuzk/gpu/msm/pippenger.cuh"
 #include "cuzk/gpu/msm/streamed.cuh"
+#include "cuzk/gpu/ntt/fr_mul.cuh"
 #include "cuzk/gpu/ntt/ntt.cuh"
 
 namespace cuzk::gpu {
@@ -80,6 +84,21 @@ __global__ void mul_chain_kernel(F* out, const F* in, int iters) {
     b = b * m;
     c = c * m;
     d = d * m;
+  }
+  out[i] = a + b + c + d;
+}
+
+/// mul_chain_kernel with the NTT's Fr product (ntt/fr_mul.cuh).
+__global__ void fr_mul_ntt_chain_kernel(DevFr* out, const DevFr* in, int iters) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  DevFr a = in[(4 * i) & 1023], b = in[(4 * i + 1) & 1023], c = in[(4 * i + 2) & 1023],
+        d = in[(4 * i + 3) & 1023];
+  const DevFr m = in[(i + 7) & 1023];
+  for (int k = 0; k < iters; ++k) {
+    a = fr_mul(a, m);
+    b = fr_mul(b, m);
+    c = fr_mul(c, m);
+    d = fr_mul(d, m);
   }
   out[i] = a + b + c + d;
 }
@@ -179,6 +198,8 @@ void bench_field(DeviceContext& ctx) {
   time_kernel(
       "fr_mul", [&] { mul_chain_kernel<DevFr><<<grid, 256, 0, s>>>(ro, ri, iters); }, 58.75);
   time_kernel(
+      "fr_mul_ntt", [&] { fr_mul_ntt_chain_kernel<<<grid, 256, 0, s>>>(ro, ri, iters); }, 58.75);
+  time_kernel(
       "fp2_mul", [&] { mul_chain_kernel<DevFp2><<<grid, 256, 0, s>>>(qo, qi, iters); }, 0);
 }
 
@@ -203,9 +224,52 @@ double ntt_anchor(unsigned lg, int variant) {
   return 0;
 }
 
-void bench_ntt(DeviceContext& ctx, NttTables& tables, unsigned min_log, unsigned max_log) {
+/// A pass shape (--ntt-shapes): "legacy" or "TILE:RUN" (NttTuning's log_tile and min_log_run).
+struct NamedShape {
+  std::string name;
+  NttTuning tuning;
+};
+std::vector<NamedShape> parse_shapes(const std::string& list) {
+  std::vector<NamedShape> out;
+  std::size_t pos = 0;
+  while (pos <= list.size()) {
+    const std::size_t end = std::min(list.find(',', pos), list.size());
+    const std::string item = list.substr(pos, end - pos);
+    pos = end + 1;
+    if (item.empty()) continue;
+    NttTuning t;
+    if (item == "legacy") {
+      t.legacy = true;
+    } else {
+      const std::size_t colon = item.find(':');
+      t.log_tile = std::stoi(item.substr(0, colon));
+      if (colon != std::string::npos) t.min_log_run = std::stoi(item.substr(colon + 1));
+      if (t.log_tile < 2 || t.log_tile > 12 || t.min_log_run < 1 || t.min_log_run >= t.log_tile)
+        throw std::invalid_argument("--ntt-shapes: bad shape " + item);
+    }
+    out.push_back({item, t});
+  }
+  return out;
+}
+std::vector<unsigned> parse_logs(const std::string& list) {
+  std::vector<unsigned> out;
+  std::size_t pos = 0;
+  while (pos < list.size()) {
+    const std::size_t end = std::min(list.find(',', pos), list.size());
+    out.push_back(static_cast<unsigned>(std::stoul(list.substr(pos, end - pos))));
+    pos = end + 1;
+  }
+  return out;
+}
+/// "ntt_fwd" for the default shape, "ntt_fwd@legacy" / "ntt_fwd@10:1" for the others.
+std::string shaped(const char* op, const NamedShape& sh) {
+  return sh.name == "11:2" ? op : std::string(op) + "@" + sh.name;
+}
+
+void bench_ntt(DeviceContext& ctx, NttTables& tables, const std::vector<unsigned>& logs,
+               const std::vector<NamedShape>& shapes) {
   cudaStream_t s = ctx.stream();
-  for (unsigned lg = min_log; lg <= max_log; ++lg) {
+  for (unsigned lg : logs) {
     const std::size_t n = std::size_t{1} << lg;
     auto v = ctx.alloc(n * sizeof(Fr), "ntt values");
     auto sc = ctx.alloc(n * sizeof(Fr), "ntt scratch");
@@ -215,17 +279,23 @@ void bench_ntt(DeviceContext& ctx, NttTables& tables, unsigned min_log, unsigned
       continue;
     }
     fill_random(v->as<DevFr>(), n, lg, s);
-    const char* names[3] = {"ntt_fwd", "ntt_inv", "ntt_coset_fwd"};
-    for (int variant = 0; variant < 3; ++variant) {
-      const GpuNttMode mode{.inverse = variant == 1, .coset = variant == 2};
-      const double ms =
-          time_ms(5, [&] { ntt_device(ctx, tables, v->as<Fr>(), sc->as<Fr>(), lg, mode, s); });
-      report(names[variant], "2^" + std::to_string(lg), ms, ms, "ms", ntt_anchor(lg, variant));
+    const char* names[4] = {"ntt_fwd", "ntt_inv", "ntt_coset_fwd", "ntt_coset_inv"};
+    for (const auto& sh : shapes) {
+      set_ntt_tuning(sh.tuning);
+      for (int variant = 0; variant < 4; ++variant) {
+        const GpuNttMode mode{.inverse = (variant & 1) != 0, .coset = variant >= 2};
+        const double ms =
+            time_ms(5, [&] { ntt_device(ctx, tables, v->as<Fr>(), sc->as<Fr>(), lg, mode, s); });
+        report(shaped(names[variant], sh), "2^" + std::to_string(lg), ms, ms, "ms",
+               variant < 3 ? ntt_anchor(lg, variant) : 0);
+      }
     }
+    set_ntt_tuning(NttTuning{});
   }
 }
 
-void bench_h(DeviceContext& ctx, NttTables& tables, unsigned lg) {
+void bench_h(DeviceContext& ctx, NttTables& tables, unsigned lg, const NamedShape& sh) {
+  set_ntt_tuning(sh.tuning);
   cudaStream_t s = ctx.stream();
   const std::size_t n = std::size_t{1} << lg;
   DeviceBuffer buf[4];
@@ -244,7 +314,8 @@ void bench_h(DeviceContext& ctx, NttTables& tables, unsigned lg) {
                      buf[3].as<Fr>(), lg, s);
   });
   // anchor: 7 sppark NTTs ≈ 0.32 s at 2^27 (PERF.md §2), scaled by size
-  report("h_compute", "2^" + std::to_string(lg), ms, ms, "ms", lg == 27 ? 320.0 : 0);
+  report(shaped("h_compute", sh), "2^" + std::to_string(lg), ms, ms, "ms", lg == 27 ? 320.0 : 0);
+  set_ntt_tuning(NttTuning{});
 }
 
 template <class C>
@@ -502,10 +573,17 @@ int main(int argc, char** argv) {
   unsigned stream_log = 24;
   unsigned max_log = 27, part_log = 27, min_log = 20;
   int window = 0;
+  std::string ntt_shapes = "11:2", ntt_logs, h_logs;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--ops" && i + 1 < argc)
       ops = argv[++i];
+    else if (a == "--ntt-shapes" && i + 1 < argc)
+      ntt_shapes = argv[++i];
+    else if (a == "--ntt-logs" && i + 1 < argc)
+      ntt_logs = argv[++i];
+    else if (a == "--h-logs" && i + 1 < argc)
+      h_logs = argv[++i];
     else if (a == "--max-log" && i + 1 < argc)
       max_log = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--min-log" && i + 1 < argc)
@@ -521,7 +599,8 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr,
                    "usage: gpu_bench [--quick] [--ops list] [--min-log K] [--max-log K] "
-                   "[--partition-log K] [--window c]\n");
+                   "[--partition-log K] [--window c] [--ntt-shapes legacy,11:2,10:1] "
+                   "[--ntt-logs 20,24] [--h-logs 24,27]\n");
       return 2;
     }
   }
@@ -542,8 +621,15 @@ int main(int argc, char** argv) {
   try {
     NttTables tables(ctx);
     if (has("field")) bench_field(ctx);
-    if (has("ntt")) bench_ntt(ctx, tables, min_log, max_log);
-    if (has("h")) bench_h(ctx, tables, max_log);
+    const auto shapes = parse_shapes(ntt_shapes);
+    std::vector<unsigned> nlogs = parse_logs(ntt_logs), hlogs = parse_logs(h_logs);
+    if (nlogs.empty())
+      for (unsigned lg = min_log; lg <= max_log; ++lg) nlogs.push_back(lg);
+    if (hlogs.empty()) hlogs.push_back(max_log);
+    if (has("ntt")) bench_ntt(ctx, tables, nlogs, shapes);
+    if (has("h"))
+      for (unsigned lg : hlogs)
+        for (const auto& sh : shapes) bench_h(ctx, tables, lg, sh);
     tables.clear();
     std::vector<unsigned> g1_logs, g2_logs;
     for (unsigned lg = min_log; lg <= max_log; lg += 2) g1_logs.push_back(lg);
@@ -558,6 +644,9 @@ int main(int argc, char** argv) {
     if (has("msm_stream")) bench_msm_stream(ctx, stream_log);
   } catch (const CudaError& e) {
     std::printf("gpu_bench: device failure: %s\n", e.what());
+  } catch (const std::exception& e) {
+    std::printf("gpu_bench: %s\n", e.what());
+    return 2;
   }
   std::printf("\n%-16s %-18s %10s %12s %-9s %10s %7s\n", "op", "size", "ms", "metric", "unit",
               "anchor_ms", "ratio");

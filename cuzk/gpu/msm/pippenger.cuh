@@ -67,6 +67,9 @@ struct GpuMsmConfig {
 /// Arena bytes an MSM of |n| scalars takes at most with every window in one group (tail
 /// scalars and lists, the 16 windows of c = 16, sort scratch), |g2| for G2 points.
 std::size_t msm_working_bytes(std::size_t n, bool g2);
+/// Arena bytes an MSM of |n| scalars needs at least (one window per group, the plan's window
+/// width), on a device of |sm_count| multiprocessors; |g2| for G2 points.
+std::size_t msm_min_working_bytes(std::size_t n, bool g2, int sm_count);
 
 /// What one MSM did, for benchmarks.
 struct GpuMsmStats {

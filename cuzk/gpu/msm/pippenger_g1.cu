@@ -31,4 +31,24 @@ std::size_t msm_working_bytes(std::size_t n, bool g2) {
   return n * 40 + 16 * per_window + (std::size_t{256} << 20);
 }
 
+// As msm_impl takes it, in order: the density bitmap, its prefix and counts (16 B per 64
+// scalars); the tail copy and the two index lists (40 B per scalar, kept to the end); then either
+// the batch-add partials (one point per thread, ≤ 256 per SM, and a sixteenth more for their
+// reduction) or the Pippenger windows. msm_impl puts G = min(K, (room − headroom) / per_window)
+// windows in a group, headroom = min(256 MiB, room / 8) (the sort scratch and reductions come
+// out of it), so room = per_window + min(256 MiB, per_window / 7) gives G ≥ 1; per window: the
+// (key, value) pairs and their sorted copies (16 B per scalar), 2^(c−1) buckets with their
+// ranges, two segment slots per 128 pairs, the chunk sums (≤ 2^11 and a sixteenth more).
+std::size_t msm_min_working_bytes(std::size_t n, bool g2, int sm_count) {
+  const std::size_t p = g2 ? sizeof(G2Xyzz) : sizeof(G1Xyzz);
+  const MsmPlan plan = make_msm_plan(std::max<std::size_t>(1, n), 0,
+                                     g2 ? MsmCurve::g2 : MsmCurve::g1, cuda_msm_prices());
+  const std::size_t buckets = std::size_t{1} << (plan.window_bits - 1);
+  const std::size_t per_window = n * 16 + buckets * (p + 8) + 2 * ((n + 127) / 128 + 1) * p +
+                                 std::min<std::size_t>(buckets, 2048) * p * 17 / 16;
+  const std::size_t windows = per_window + std::min(std::size_t{256} << 20, per_window / 7 + 1);
+  const std::size_t partials = static_cast<std::size_t>(std::max(sm_count, 1)) * 256 * p * 17 / 16;
+  return (n / 64 + 1) * 16 + n * 40 + std::max(windows, partials);
+}
+
 }  // namespace cuzk::gpu

@@ -1,10 +1,16 @@
 #include "cuzk/gpu/ntt/ntt.cuh"
 
+#include <array>
+#include <atomic>
 #include <cstring>
+#include <mutex>
+#include <stdexcept>
 #include <vector>
 
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/ff/dev_fields.cuh"
+#include "cuzk/gpu/ntt/fr_mul.cuh"
+#include "cuzk/gpu/ntt/ntt_program.cuh"
 
 namespace cuzk::gpu {
 
@@ -197,6 +203,250 @@ DeviceBuffer upload_pow_table(DeviceContext& ctx, const PowTable& t, cudaStream_
   return std::move(buf).value();
 }
 
+// ---------------------------------------------------------------------------------------------
+// The passes of ntt_program.cuh (the default; the kernels above stay for NttTuning::legacy).
+
+constexpr int kPowSplit = 15;  // c·g^i = t[i mod 2^15]·t[2^15 + (i >> 15)], i < 2^30
+
+/// A scaling on the device: kind as NttScale::Kind; |table| the two halves of c·g^i.
+struct DevScale {
+  int kind = 0;
+  int rev = 0;
+  DevFr c;
+  const DevFr* table = nullptr;
+};
+
+struct StepArgs {
+  DevFr* out;
+  const DevFr* in;
+  const DevFr* in_b;
+  const DevFr* in_c;
+  const DevFr* aux;
+  const DevFr* tw;
+  const DevFr* tw_fwd;  // a round trip's DIT stages
+  NttPass pass;
+  int log_n;
+  DevScale load, store, mid;
+};
+
+// The step kernels' tiles: halves of an element in two planes of 16-byte words (half h of element e
+// at word h·E + e), so an element moves in two 128-bit shared accesses instead of eight 32-bit
+// ones; eight lanes of consecutive elements fill the 128-byte width, the same bank behaviour as the
+// limb-planar layout above.
+CUZK_DEV DevFr ld_tile(const uint4* sm, int E, int e) {
+  const uint4 a = sm[e], b = sm[E + e];
+  DevFr r;
+  r.l[0] = a.x, r.l[1] = a.y, r.l[2] = a.z, r.l[3] = a.w;
+  r.l[4] = b.x, r.l[5] = b.y, r.l[6] = b.z, r.l[7] = b.w;
+  return r;
+}
+CUZK_DEV void st_tile(uint4* sm, int E, int e, const DevFr& v) {
+  sm[e] = make_uint4(v.l[0], v.l[1], v.l[2], v.l[3]);
+  sm[E + e] = make_uint4(v.l[4], v.l[5], v.l[6], v.l[7]);
+}
+
+CUZK_DEV DevFr scale_factor(const DevScale& s, std::uint64_t idx) {
+  if (s.kind == 1) return s.c;
+  return fr_mul(ld_global(s.table + (idx & ((1u << kPowSplit) - 1))),
+                ld_global(s.table + (1u << kPowSplit) + (idx >> kPowSplit)));
+}
+
+/// The pass's stages on the tile in shared memory (DIF falling, DIT rising); a barrier after each.
+template <bool kDif>
+CUZK_DEV void tile_stages(uint4* tile, int E, const NttPass& p, const NttTileOrigin& o,
+                          unsigned log_n, const DevFr* tw) {
+  for (int kk = 0; kk < p.S; ++kk) {
+    const int k = kDif ? p.S - 1 - kk : kk;
+    const bool trivial = p.s0 + k == 0;  // ω^0
+    for (int t = threadIdx.x; t < E / 2; t += blockDim.x) {
+      const NttButterfly b = tile_butterfly(p, log_n, o, k, t);
+      DevFr u = ld_tile(tile, E, b.ia), v = ld_tile(tile, E, b.ib);
+      if constexpr (kDif) {
+        const DevFr d = u - v;
+        u = u + v;
+        v = trivial ? d : fr_mul(d, ld_global(tw + b.tw));
+      } else {
+        if (!trivial) v = fr_mul(v, ld_global(tw + b.tw));
+        const DevFr sum = u + v;
+        v = u - v;
+        u = sum;
+      }
+      st_tile(tile, E, b.ia, u);
+      st_tile(tile, E, b.ib, v);
+    }
+    __syncthreads();
+  }
+}
+
+/// One pass (ntt_program.cuh): load the tile (with the step's load and scaling), run its stages in
+/// shared memory (a round trip: DIF stages, the mid scaling, DIT stages), store it. Per butterfly
+/// one multiplication (none on stage 0).
+template <bool kDif, NttLoad kLoad, NttStore kStore, bool kRoundTrip>
+__global__ void __launch_bounds__(kThreads, 2) ntt_step_kernel(const StepArgs a) {
+  extern __shared__ uint4 ntt_tile[];  // two planes, see ld_tile
+  const NttPass p = a.pass;
+  const int E = 1 << (p.S + p.l);
+  const NttTileOrigin o = tile_origin(p, blockIdx.x);
+  const unsigned log_n = static_cast<unsigned>(a.log_n);
+  for (int e = threadIdx.x; e < E; e += blockDim.x) {
+    const std::uint64_t gi = tile_element_index(p, o, e);
+    DevFr v;
+    if constexpr (kLoad == NttLoad::gather) {
+      v = ld_global(a.in + bit_reverse(gi, log_n));
+    } else if constexpr (kLoad == NttLoad::product) {
+      v = fr_mul(ld_global(a.in + gi), ld_global(a.in_b + gi));
+      if (a.in_c) v = v - ld_global(a.in_c + gi);
+    } else {
+      v = ld_global(a.in + gi);
+    }
+    if (a.load.kind != 0)
+      v = fr_mul(v, scale_factor(a.load, a.load.rev ? bit_reverse(gi, log_n) : gi));
+    st_tile(ntt_tile, E, e, v);
+  }
+  __syncthreads();
+  tile_stages<kDif>(ntt_tile, E, p, o, log_n, a.tw);
+  if constexpr (kRoundTrip) {
+    for (int e = threadIdx.x; e < E; e += blockDim.x) {
+      const std::uint64_t gi = tile_element_index(p, o, e);
+      const DevFr f = scale_factor(a.mid, a.mid.rev ? bit_reverse(gi, log_n) : gi);
+      st_tile(ntt_tile, E, e, fr_mul(ld_tile(ntt_tile, E, e), f));
+    }
+    __syncthreads();
+    tile_stages<false>(ntt_tile, E, p, o, log_n, a.tw_fwd);
+  }
+  for (int e = threadIdx.x; e < E; e += blockDim.x) {
+    const std::uint64_t gi = tile_element_index(p, o, e);
+    DevFr v = ld_tile(ntt_tile, E, e);
+    if (a.store.kind != 0)
+      v = fr_mul(v, scale_factor(a.store, a.store.rev ? bit_reverse(gi, log_n) : gi));
+    if constexpr (kStore == NttStore::combine)
+      v = fr_mul(ld_global(a.out + gi), v) - ld_global(a.aux + gi);
+    st_global(a.out + (kStore == NttStore::scatter ? bit_reverse(gi, log_n) : gi), v);
+  }
+}
+
+/// out[j] = c·g^j (j < 2^15), out[2^15 + j] = g^(j·2^15): the table of DevScale.
+__global__ void build_pow_table_kernel(DevFr* out, Pow2Table g, DevFr c) {
+  const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= 2u << kPowSplit) return;
+  const bool high = j >> kPowSplit;
+  const std::uint64_t k = high ? std::uint64_t{j - (1u << kPowSplit)} << kPowSplit : j;
+  DevFr acc = high ? DevFr::one() : c;
+  for (int b = 0; b < 32; ++b)
+    if ((k >> b) & 1) acc = acc * g.p[b];
+  out[j] = acc;
+}
+
+template <bool kDif, NttLoad kLoad, NttStore kStore, bool kRoundTrip = false>
+void launch_step(const StepArgs& a, unsigned blocks, unsigned threads, std::size_t smem,
+                 cudaStream_t stream) {
+  // Tiles above 48 KiB need the opt-in, once per device.
+  static std::atomic<std::uint64_t> opted_in{0};
+  int device = 0;
+  CUZK_CUDA_CHECK(cudaGetDevice(&device));
+  const std::uint64_t bit = std::uint64_t{1} << (device & 63);
+  if (!(opted_in.load(std::memory_order_acquire) & bit)) {
+    CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_step_kernel<kDif, kLoad, kStore, kRoundTrip>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (1 << 12) * static_cast<int>(sizeof(DevFr))));
+    opted_in.fetch_or(bit, std::memory_order_release);
+  }
+  ntt_step_kernel<kDif, kLoad, kStore, kRoundTrip><<<blocks, threads, smem, stream>>>(a);
+  CUZK_CUDA_CHECK_LAUNCH();
+}
+
+/// The kernel of |s|: the combinations the programs use.
+void launch_step_kind(const NttStep& s, const StepArgs& a, unsigned blocks, unsigned threads,
+                      std::size_t smem, cudaStream_t stream) {
+  using L = NttLoad;
+  using S = NttStore;
+  if (s.round_trip) {
+    if (s.dif && s.load == L::plain && s.store == S::plain)
+      return launch_step<true, L::plain, S::plain, true>(a, blocks, threads, smem, stream);
+    if (s.dif && s.load == L::product && s.store == S::plain)
+      return launch_step<true, L::product, S::plain, true>(a, blocks, threads, smem, stream);
+    if (s.dif && s.load == L::plain && s.store == S::combine)
+      return launch_step<true, L::plain, S::combine, true>(a, blocks, threads, smem, stream);
+  } else {
+    if (!s.dif && s.load == L::plain && s.store == S::plain)
+      return launch_step<false, L::plain, S::plain>(a, blocks, threads, smem, stream);
+    if (!s.dif && s.load == L::gather && s.store == S::plain)
+      return launch_step<false, L::gather, S::plain>(a, blocks, threads, smem, stream);
+    if (!s.dif && s.load == L::plain && s.store == S::combine)
+      return launch_step<false, L::plain, S::combine>(a, blocks, threads, smem, stream);
+    if (s.dif && s.load == L::plain && s.store == S::plain)
+      return launch_step<true, L::plain, S::plain>(a, blocks, threads, smem, stream);
+    if (s.dif && s.load == L::product && s.store == S::plain)
+      return launch_step<true, L::product, S::plain>(a, blocks, threads, smem, stream);
+    if (s.dif && s.load == L::plain && s.store == S::scatter)
+      return launch_step<true, L::plain, S::scatter>(a, blocks, threads, smem, stream);
+    if (s.dif && s.load == L::product && s.store == S::scatter)
+      return launch_step<true, L::product, S::scatter>(a, blocks, threads, smem, stream);
+  }
+  throw std::logic_error("NTT step: no kernel for this load/store/direction");
+}
+
+NttTuning& tuning_slot() {
+  static NttTuning t;
+  return t;
+}
+
+DevFr to_dev(const Fr& x) {
+  DevFr d;
+  std::memcpy(&d, &x, sizeof(Fr));
+  return d;
+}
+
+/// Runs |steps| (ntt_program.cuh) on buffers |bufs| (0–2 the caller's, 3 scratch; 2^log_n each).
+/// |before|(i) is called before the first step that reads caller buffer i (not for one written
+/// first).
+void run_program(NttTables& tables, const std::vector<NttStep>& steps, Fr* const bufs[4],
+                 unsigned log_n, RootFamily roots, cudaStream_t stream,
+                 const std::function<void(int)>& before) {
+  const auto& tab = tables.get(log_n, stream, roots);
+  bool seen[4] = {false, false, false, false};
+  auto dev = [&](int i) -> DevFr* {
+    if (i < 0) return nullptr;
+    if (i < 3 && !seen[i]) {
+      seen[i] = true;
+      if (before) before(i);
+    }
+    return reinterpret_cast<DevFr*>(bufs[i]);
+  };
+  auto dev_scale = [&](const NttScale& s) {
+    DevScale d;
+    d.kind = static_cast<int>(s.kind);
+    d.rev = s.rev_index;
+    d.c = to_dev(s.c);
+    if (s.kind == NttScale::Kind::powers)
+      d.table = reinterpret_cast<const DevFr*>(tables.pow_table(s.g, s.c, stream));
+    return d;
+  };
+  for (const NttStep& s : steps) {
+    StepArgs a;
+    a.in = dev(s.in);
+    a.in_b = dev(s.in_b);
+    a.in_c = dev(s.in_c);
+    a.aux = dev(s.aux);
+    if (s.store == NttStore::combine) dev(s.out);  // read as well as written
+    if (s.out < 3) seen[s.out] = true;
+    a.out = reinterpret_cast<DevFr*>(bufs[s.out]);
+    a.tw = (s.inverse ? tab.inv : tab.fwd).as<DevFr>();
+    a.tw_fwd = tab.fwd.as<DevFr>();
+    a.pass = s.pass;
+    a.log_n = static_cast<int>(log_n);
+    a.load = dev_scale(s.load_scale);
+    a.store = dev_scale(s.store_scale);
+    a.mid = dev_scale(s.mid_scale);
+    const int lg_tile = s.pass.S + s.pass.l;
+    const unsigned threads =
+        static_cast<unsigned>(std::clamp(1 << std::max(lg_tile - 1, 0), 1, kThreads));
+    const std::size_t smem = (std::size_t{1} << lg_tile) * sizeof(DevFr);
+    launch_step_kind(s, a, static_cast<unsigned>(pass_blocks(s.pass, log_n)), threads, smem,
+                     stream);
+  }
+}
+
 }  // namespace
 
 PowTable make_pow_table(const Fr& g, const Fr& c) {
@@ -240,13 +490,52 @@ const NttTables::Size& NttTables::get(unsigned log_n, cudaStream_t stream, RootF
   return *slot;
 }
 
+const Fr* NttTables::pow_table(const Fr& g, const Fr& c, cudaStream_t stream) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::array<std::uint64_t, 8> key;
+  std::memcpy(key.data(), &g, sizeof(Fr));
+  std::memcpy(key.data() + 4, &c, sizeof(Fr));
+  auto& slot = pows_[key];
+  if (slot) return slot.as<Fr>();
+  auto buf = ctx_.alloc((std::size_t{2} << kPowSplit) * sizeof(Fr), "NTT scale table");
+  if (!buf.ok())
+    throw CudaError(cudaErrorMemoryAllocation, buf.status().to_string().c_str(), __FILE__,
+                    __LINE__);
+  Pow2Table t;
+  Fr w = g;
+  for (int k = 0; k < 32; ++k) {
+    std::memcpy(&t.p[k], &w, sizeof(Fr));
+    w = w.square();
+  }
+  build_pow_table_kernel<<<(2u << kPowSplit) / 256, 256, 0, stream>>>(buf->as<DevFr>(), t,
+                                                                      to_dev(c));
+  CUZK_CUDA_CHECK_LAUNCH();
+  // Complete before any stream reads it (the table is shared by every caller).
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  slot = std::move(buf).value();
+  return slot.as<Fr>();
+}
+
 void NttTables::clear() {
   std::lock_guard<std::mutex> lock(mu_);
   sizes_.clear();
+  pows_.clear();
 }
+
+void set_ntt_tuning(const NttTuning& t) { tuning_slot() = t; }
+NttTuning ntt_tuning() { return tuning_slot(); }
 
 void ntt_device(DeviceContext& ctx, NttTables& tables, Fr* values, Fr* scratch, unsigned log_n,
                 const GpuNttMode& mode, cudaStream_t stream) {
+  if (!tuning_slot().legacy) {
+    Fr* const bufs[4] = {values, nullptr, nullptr, scratch};
+    run_program(tables,
+                plan_ntt_program(log_n, mode.inverse, mode.coset, Fr::from_u64(mode.coset_shift),
+                                 tuning_slot()),
+                bufs, log_n, RootFamily::bellman, stream, {});
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return;
+  }
   const auto& tab = tables.get(log_n, stream);
   DevFr* v = reinterpret_cast<DevFr*>(values);
   DevFr* s = reinterpret_cast<DevFr*>(scratch);
@@ -270,6 +559,13 @@ void ntt_device(DeviceContext& ctx, NttTables& tables, Fr* values, Fr* scratch, 
 
 void compute_h_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c, Fr* scratch,
                       unsigned log_n, cudaStream_t stream, const std::function<void(int)>& before) {
+  if (!tuning_slot().legacy) {
+    Fr* const bufs[4] = {a, b, c, scratch};
+    run_program(tables, plan_h_program(log_n, Fr::from_u64(kFrGenerator), tuning_slot()), bufs,
+                log_n, RootFamily::bellman, stream, before);
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return;
+  }
   const auto& tab = tables.get(log_n, stream);
   const std::size_t n = std::size_t{1} << log_n;
   const Fr g = Fr::from_u64(kFrGenerator);
@@ -304,6 +600,13 @@ void compute_h_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c
 void compute_h_snarkjs_device(DeviceContext& ctx, NttTables& tables, Fr* a, Fr* b, Fr* c,
                               Fr* scratch, unsigned log_n, cudaStream_t stream,
                               const std::function<void(int)>& before) {
+  if (!tuning_slot().legacy) {
+    Fr* const bufs[4] = {a, b, c, scratch};
+    run_program(tables, plan_h_snarkjs_program(log_n, snarkjs_coset_shift(log_n), tuning_slot()),
+                bufs, log_n, RootFamily::ffjs, stream, before);
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return;
+  }
   const auto& tab = tables.get(log_n, stream, RootFamily::ffjs);
   const std::size_t n = std::size_t{1} << log_n;
   const Fr n_inv = Fr::from_u64(n).inverse();

@@ -2,15 +2,16 @@
 // a DeviceContext arena. Same transforms as poly/ntt.hpp (forward, inverse with n^{-1}, and their
 // coset variants with shift g: x_i·g^i before / g^{-i} after).
 //
-// Algorithm: radix-2 decimation in time after a bit-reversal gather. The first pass gathers
-// in[bitrev(i)] (optionally times c·g^bitrev(i)) and runs the first min(9, log n) stages in shared
-// memory; each further pass runs up to 8 stages on 2^S-element sub-transforms of stride 2^s0, a block
-// holding 2^(9−S) adjacent sub-transforms so global accesses come in contiguous runs. 2^27 takes 4
-// passes. Twiddles ω^j (j < n/2) come from a table per size built once on the device.
+// Algorithm: programs of radix-2 passes in shared memory (ntt_program.cuh): tiles of 2^11 elements,
+// 2^27 in 3 passes, scalings folded into the loads and stores, the H step's iNTT as DIF and coset NTT
+// as DIT so that only its last transform permutes; Fr products by fr_mul.cuh (224 multiply-adds).
+// Twiddles ω^j (j < n/2) come from a table per size built once on the device. The first kernels
+// (gather DIT, 4 passes at 2^27, separate scaling kernels) remain under NttTuning::legacy.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -21,6 +22,7 @@
 
 #include "cuzk/ff/fr.hpp"
 #include "cuzk/gpu/device_context.hpp"
+#include "cuzk/gpu/ntt/ntt_program.cuh"
 #include "cuzk/poly/domain.hpp"  // RootFamily, omega32, snarkjs_coset_shift
 
 namespace cuzk::gpu {
@@ -35,6 +37,9 @@ class NttTables {
   };
   /// The tables of 2^log_n with ω from |roots| (built on |stream| the first time).
   const Size& get(unsigned log_n, cudaStream_t stream, RootFamily roots = RootFamily::bellman);
+  /// The scaling table of c·g^i (2·2^15 elements: c·g^j and g^(j·2^15), j < 2^15), built on
+  /// |stream| the first time (2 MiB each; the programs use at most three per size).
+  const Fr* pow_table(const Fr& g, const Fr& c, cudaStream_t stream);
   /// Frees every table.
   void clear();
 
@@ -42,6 +47,7 @@ class NttTables {
   DeviceContext& ctx_;
   std::mutex mu_;
   std::map<std::pair<unsigned, RootFamily>, std::unique_ptr<Size>> sizes_;
+  std::map<std::array<std::uint64_t, 8>, DeviceBuffer> pows_;
 };
 
 /// A power table g^k = t0[k & 1023]·t1[(k >> 10) & 1023]·t2[k >> 20] (times a constant folded
@@ -57,6 +63,10 @@ struct GpuNttMode {
   bool coset = false;
   std::uint64_t coset_shift = kFrGenerator;
 };
+
+/// The pass shape every following call uses (process-wide; a bench switch, default NttTuning{}).
+void set_ntt_tuning(const NttTuning& t);
+NttTuning ntt_tuning();
 
 /// In-place NTT of |values| (device, 2^log_n elements) using |scratch| (device, same size).
 void ntt_device(DeviceContext& ctx, NttTables& tables, Fr* values, Fr* scratch, unsigned log_n,

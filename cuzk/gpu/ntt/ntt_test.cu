@@ -1,5 +1,6 @@
 // GPU NTT against the CPU NTT of poly/: the O(n²) definition at small sizes, the fast CPU transform
-// at larger ones; forward, inverse, both coset variants, round trips, and the whole H step.
+// at larger ones (to 2^21); forward, inverse, both coset variants, round trips, both H steps, for
+// the default pass shape, the legacy kernels and other tile shapes; fr_mul against DevFr's product.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -8,7 +9,9 @@
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/device_context.hpp"
+#include "cuzk/gpu/ff/dev_fields.cuh"
 #include "cuzk/gpu/gpu_test_util.cuh"
+#include "cuzk/gpu/ntt/fr_mul.cuh"
 #include "cuzk/gpu/ntt/ntt.cuh"
 #include "cuzk/poly/domain.hpp"
 #include "cuzk/poly/ntt.hpp"
@@ -41,7 +44,7 @@ std::vector<Fr> gpu_ntt(Fixture& f, std::vector<Fr> v, unsigned log_n, GpuNttMod
   return v;
 }
 
-void check_sizes(const std::vector<unsigned>& logs, bool naive) {
+void check_sizes_one_shape(const std::vector<unsigned>& logs, bool naive) {
   Fixture f;
   ASSERT_TRUE(f.ctx);
   ThreadPool pool(2);
@@ -72,6 +75,22 @@ void check_sizes(const std::vector<unsigned>& logs, bool naive) {
   }
 }
 
+/// Sets the pass shape for one test and restores the default after.
+struct TuningScope {
+  explicit TuningScope(const NttTuning& t) { set_ntt_tuning(t); }
+  ~TuningScope() { set_ntt_tuning(NttTuning{}); }
+};
+const NttTuning kShapes[] = {NttTuning{}, {.legacy = true}, {10, 1}, {9, 1}, {4, 1}};
+
+void check_sizes(const std::vector<unsigned>& logs, bool naive) {
+  for (const NttTuning& t : kShapes) {
+    SCOPED_TRACE("tile " + std::to_string(t.log_tile) + " run " + std::to_string(t.min_log_run) +
+                 (t.legacy ? " legacy" : ""));
+    TuningScope scope(t);
+    check_sizes_one_shape(logs, naive);
+  }
+}
+
 TEST(GpuNtt, MatchesNaiveSmall) {
   CUZK_REQUIRE_GPU();
   check_sizes({0, 1, 2, 3, 5, 8, 10, 11}, true);
@@ -82,14 +101,50 @@ TEST(GpuNtt, MatchesCpuNttLarger) {
   check_sizes({12, 15, 17, 19}, false);
 }
 
-TEST(GpuNtt, ComputeHMatchesCpu) {
+TEST(GpuNtt, MatchesCpuNttLarge) {
   CUZK_REQUIRE_GPU();
+  TuningScope scope(NttTuning{});
+  check_sizes_one_shape({20, 21}, false);
+}
+
+__global__ void fr_mul_pairs_kernel(DevFr* out, const DevFr* a, const DevFr* b, std::size_t n) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i < n) out[2 * i] = fr_mul(a[i], b[i]), out[2 * i + 1] = a[i] * b[i];
+}
+
+TEST(GpuNtt, FrMulMatchesDevFrProduct) {
+  CUZK_REQUIRE_GPU();
+  Fixture f;
+  ASSERT_TRUE(f.ctx);
+  const std::uint64_t seed = test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 1 << 20;
+  std::vector<Fr> a(n), b(n), out(2 * n);
+  for (std::size_t i = 0; i < n; ++i) a[i] = test::random_fr(rng), b[i] = test::random_fr(rng);
+  a[0] = Fr::zero(), a[1] = -Fr::one(), b[1] = -Fr::one(), b[2] = Fr::one();
+  auto da = f.ctx->alloc(n * sizeof(Fr), "a"), db = f.ctx->alloc(n * sizeof(Fr), "b"),
+       dout = f.ctx->alloc(2 * n * sizeof(Fr), "out");
+  ASSERT_TRUE(da.ok() && db.ok() && dout.ok());
+  cudaStream_t s = f.ctx->stream();
+  f.ctx->upload(da->data(), a.data(), n * sizeof(Fr), s);
+  f.ctx->upload(db->data(), b.data(), n * sizeof(Fr), s);
+  fr_mul_pairs_kernel<<<static_cast<unsigned>(n / 256), 256, 0, s>>>(
+      dout->as<DevFr>(), da->as<DevFr>(), db->as<DevFr>(), n);
+  CUZK_CUDA_CHECK_LAUNCH();
+  f.ctx->download(out.data(), dout->data(), 2 * n * sizeof(Fr), s);
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(out[2 * i], out[2 * i + 1]) << "i=" << i << " seed=" << seed;
+    if (i % 4096 == 0) ASSERT_EQ(out[2 * i], a[i] * b[i]) << "i=" << i << " seed=" << seed;
+  }
+}
+
+void check_h(const std::vector<unsigned>& logs) {
   Fixture f;
   ASSERT_TRUE(f.ctx);
   ThreadPool pool(2);
   const std::uint64_t seed = test::fresh_seed();
   std::mt19937_64 rng(seed);
-  for (unsigned log_n : {3u, 10u, 13u, 16u}) {
+  for (unsigned log_n : logs) {
     const std::size_t n = std::size_t{1} << log_n;
     const std::size_t m = n - 1 - rng() % (n / 2);  // constraint count below n: zero padding
     std::vector<Fr> a(n), b(n), c(n);
@@ -117,7 +172,34 @@ TEST(GpuNtt, ComputeHMatchesCpu) {
     for (std::size_t i = 0; i < n; ++i)
       ASSERT_EQ(h[i], wa[i]) << "log_n=" << log_n << " i=" << i << " seed=" << seed;
     if (log_n != 10) EXPECT_TRUE(h[n - 1].is_zero());
+
+    // snarkjs: c ← a∘b on the device, ffjs roots, shift ω_2n, no division by Z.
+    auto sdom = Domain::from_log_size(log_n, snarkjs_domain_options(log_n));
+    ASSERT_TRUE(sdom.ok());
+    std::vector<Fr> sa = a, sb = b, sc(n);
+    ASSERT_TRUE(cuzk::compute_h_snarkjs(sa, sb, sc, NttPlan(*sdom), pool).ok());
+    f.ctx->upload(da->data(), a.data(), bytes, s);
+    f.ctx->upload(db->data(), b.data(), bytes, s);
+    compute_h_snarkjs_device(*f.ctx, *f.tables, da->as<Fr>(), db->as<Fr>(), dc->as<Fr>(),
+                             ds->as<Fr>(), log_n, s);
+    f.ctx->download(h.data(), da->data(), bytes, s);
+    for (std::size_t i = 0; i < n; ++i)
+      ASSERT_EQ(h[i], sa[i]) << "snarkjs log_n=" << log_n << " i=" << i << " seed=" << seed;
   }
+}
+
+TEST(GpuNtt, ComputeHMatchesCpu) {
+  CUZK_REQUIRE_GPU();
+  for (const NttTuning& t : kShapes) {
+    SCOPED_TRACE("tile " + std::to_string(t.log_tile) + (t.legacy ? " legacy" : ""));
+    TuningScope scope(t);
+    check_h({3, 10, 13, 16});
+  }
+}
+
+TEST(GpuNtt, ComputeHMatchesCpuLarge) {
+  CUZK_REQUIRE_GPU();
+  check_h({20});
 }
 
 }  // namespace
