@@ -47,7 +47,7 @@ else
   cmake -S . -B build-gpu-run -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
     > "$LOG/cmake.log" 2>&1 || { note "configure failed (see cmake.log)"; tail -20 "$LOG/cmake.log"; }
   cmake --build build-gpu-run -j"$(nproc)" --target gpu_field_test gpu_ntt_test gpu_msm_test gpu_backend_test \
-    gpu_conformance_test gpu_fixed_base_test gpu_params_direct_test gpu_pce_test gpu_placement_test gpu_bench \
+    gpu_conformance_test gpu_fixed_base_test gpu_params_direct_test gpu_pce_test gpu_placement_test gpu_compact_prove_test gpu_bench \
     > "$LOG/build.log" 2>&1 || { note "build failed (see build.log)"; tail -30 "$LOG/build.log"; }
   cp build-gpu-run/bin/gpu_bench "$bin/" 2>/dev/null || true
 fi
@@ -56,7 +56,7 @@ if scripts/check-interlock.sh "$root" > "$LOG/interlock.log" 2>&1; then note "in
 
 if [ "$tests" = 1 ]; then
   for t in gpu_field_test gpu_ntt_test gpu_msm_test gpu_backend_test gpu_conformance_test gpu_groth16_test \
-           gpu_fixed_base_test gpu_params_direct_test gpu_pce_test gpu_placement_test; do
+           gpu_fixed_base_test gpu_params_direct_test gpu_pce_test gpu_placement_test gpu_compact_prove_test; do
     [ -x "$bin/$t" ] || { note "$t: missing"; continue; }
     s=$(date +%s)
     timeout 300 "$bin/$t" --gtest_brief=1 > "$LOG/$t.log" 2>&1

@@ -7,7 +7,9 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -16,12 +18,15 @@
 #include "cuzk/backend/encoded_bases.hpp"
 #include "cuzk/base/clock.hpp"
 #include "cuzk/base/status.hpp"
+#include "cuzk/base/thread_pool.hpp"
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/ff/fr.hpp"
 #include "cuzk/msm/density.hpp"   // MsmDensity
 #include "cuzk/msm/msm_plan.hpp"  // MsmSplit
 #include "cuzk/poly/ntt.hpp"      // NttDirection
+#include "cuzk/r1cs/compact_witness.hpp"
+#include "cuzk/r1cs/pce_compact.hpp"
 
 namespace cuzk {
 
@@ -29,6 +34,12 @@ namespace cuzk {
 struct BasesId {
   std::uint64_t value = 0;
   friend bool operator==(BasesId, BasesId) = default;
+};
+
+/// Handle to a circuit's compact R1CS loaded into a backend (Backend::load_circuit).
+struct CircuitId {
+  std::uint64_t value = 0;
+  friend bool operator==(CircuitId, CircuitId) = default;
 };
 
 /// Options of one NTT over a power-of-two length. Natural order in and out.
@@ -101,10 +112,39 @@ struct PartitionSums {
   }
 };
 
+/// One partition given by its compact witness (r1cs/compact_witness.hpp) and a circuit loaded with
+/// load_circuit, instead of z, a, b, c (issue 22): the backend makes z and a = A·z, b = B·z,
+/// c = C·z (zero-padded to the domain) itself, then runs prove_partition's H step and MSMs over
+/// the same tables and densities (PartitionInputs).
+struct CompactPartitionInputs {
+  /// The witness (inputs ‖ aux, ONE first; its num_inputs is the partition's); the circuit's
+  /// variable count.
+  const CompactWitness* witness = nullptr;
+  CircuitId circuit{};
+  /// The domain n: a power of two ≥ the circuit's constraints (the key's domain size).
+  std::uint64_t domain_size = 0;
+  HConvention convention = HConvention::bellperson;
+  /// The key's resident query tables.
+  BasesId a{}, b_g1{}, b_g2{}, l{}, h{};
+  /// bellperson densities (base_offset included); not read for snarkjs.
+  MsmDensity a_aux{}, b_input{}, b_aux{};
+  /// Threads for the work a backend does on the host (the default's expansion and compact SpMV);
+  /// the default refuses a null pool (invalid_argument).
+  ThreadPool* host_pool = nullptr;
+};
+
 /// Seconds per stage of prove_partition (a device backend whose stages overlap reports each stage's
 /// span on its own timeline; |upload| is the host→device transfer where the backend has one).
 struct PartitionTimings {
   double h = 0, msm_a = 0, msm_b1 = 0, msm_b2 = 0, msm_l = 0, msm_h = 0, upload = 0;
+  /// prove_partition_compact: z and a, b, c made from the compact witness (expansion + A·z, B·z,
+  /// C·z; on a device, the upload of the compact witness excluded).
+  double abc = 0;
+  /// Bytes moved host → device for the partition (0 on the host): z, a, b, c for prove_partition,
+  /// the compact witness for a device's prove_partition_compact. The key's tables and the circuit
+  /// are resident and not counted; the step-wise calls (prove_partition_steps, a device's
+  /// fallback when the arena cannot hold the partition) do not count theirs (0).
+  std::uint64_t upload_bytes = 0;
 };
 
 /// A device (or the CPU) that runs the prover's large operations.
@@ -183,11 +223,63 @@ class Backend {
   Result<PartitionSums> prove_partition_steps(const PartitionInputs& in,
                                               PartitionTimings* timings = nullptr);
 
+  /// Makes a circuit's compact R1CS available to prove_partition_compact until release_circuit.
+  /// The default keeps |circuit| on the host (shared, no copy); a device backend also puts a copy
+  /// in device memory where it fits (CudaBackend: the flat layout in its arena).
+  /// invalid_argument for a null circuit.
+  virtual Result<CircuitId> load_circuit(std::shared_ptr<const CompactR1cs> circuit);
+  /// Drops a circuit (and its device copy); not_found for an unknown id.
+  virtual Status release_circuit(CircuitId id);
+  /// Device bytes load_circuit takes for |circuit| (0 where nothing goes to a device), so a
+  /// placement can budget the circuit with its key.
+  virtual std::uint64_t device_circuit_bytes(const CompactR1cs& circuit) const {
+    (void)circuit;
+    return 0;
+  }
+  /// prove_partition from a compact witness (CompactPartitionInputs). The default expands on the
+  /// host: z and a, b, c zero-padded to the domain (compact_partition_vectors_host, on
+  /// in.host_pool), then prove_partition. A device backend whose copy of the circuit is resident
+  /// overrides it to upload only the compact witness. Same sums either way. Errors:
+  /// check_compact_partition_inputs's, then prove_partition's.
+  virtual Result<PartitionSums> prove_partition_compact(const CompactPartitionInputs& in,
+                                                        PartitionTimings* timings = nullptr);
+
  protected:
+  /// The host copy of a loaded circuit; nullptr for an unknown id.
+  std::shared_ptr<const CompactR1cs> loaded_circuit(CircuitId id) const;
+  /// The circuit of |in| after the checks every backend makes: a witness, a loaded circuit
+  /// (not_found), the witness's variable count (size_mismatch), a power-of-two domain that holds
+  /// the constraints (size_mismatch, invalid_argument).
+  Result<std::shared_ptr<const CompactR1cs>> check_compact_partition_inputs(
+      const CompactPartitionInputs& in) const;
+
   /// prove_partition's first stage: checks |in| (check_partition_inputs), runs compute_h into
   /// partition_h_span(in) and times it in |tm|.h; returns where h was left.
   Result<std::span<Fr>> partition_h_step(const PartitionInputs& in, PartitionTimings& tm);
+
+ private:
+  mutable std::mutex circuits_mu_;
+  std::uint64_t next_circuit_ = 1;
+  std::map<std::uint64_t, std::shared_ptr<const CompactR1cs>> circuits_;
 };
+
+/// The PartitionInputs of a compact partition once z, a, b, c exist (spans of its host or device
+/// vectors): the tables, densities and convention of |in|, num_inputs from its witness.
+inline PartitionInputs partition_inputs_of(const CompactPartitionInputs& in, std::span<Fr> a,
+                                           std::span<Fr> b, std::span<Fr> c,
+                                           std::span<const Fr> z) {
+  return {.abc = {.a = a, .b = b, .c = c, .convention = in.convention},
+          .z = z,
+          .num_inputs = static_cast<std::size_t>(in.witness->num_inputs),
+          .a = in.a,
+          .b_g1 = in.b_g1,
+          .b_g2 = in.b_g2,
+          .l = in.l,
+          .h = in.h,
+          .a_aux = in.a_aux,
+          .b_input = in.b_input,
+          .b_aux = in.b_aux};
+}
 
 /// One of the MSMs of a partition (FORMATS.md §2): which sum it adds to, over which table, with
 /// which scalars and density. bellperson splits A, B_G1 and B_G2 into an inputs and an aux term.
@@ -233,19 +325,46 @@ inline std::span<Fr> partition_h_span(const PartitionInputs& in) {
   return in.abc.a.subspan(0, in.abc.convention == HConvention::snarkjs ? n : n - 1);
 }
 
+/// A partition's sizes, tables and densities without its vectors: what its MSMs need to know
+/// wherever a backend holds z and h (a device that made them itself: prove_partition_compact).
+struct PartitionShape {
+  std::size_t domain = 0;      ///< n
+  std::size_t witness = 0;     ///< |z|
+  std::size_t num_inputs = 0;  ///< ONE included
+  HConvention convention = HConvention::bellperson;
+  BasesId a{}, b_g1{}, b_g2{}, l{}, h{};
+  MsmDensity a_aux{}, b_input{}, b_aux{};
+  /// h's length: n values for snarkjs, n − 1 for bellperson.
+  std::size_t h_count() const { return convention == HConvention::snarkjs ? domain : domain - 1; }
+};
+
+inline PartitionShape partition_shape(const PartitionInputs& in) {
+  return {.domain = in.abc.a.size(),
+          .witness = in.z.size(),
+          .num_inputs = in.num_inputs,
+          .convention = in.abc.convention,
+          .a = in.a,
+          .b_g1 = in.b_g1,
+          .b_g2 = in.b_g2,
+          .l = in.l,
+          .h = in.h,
+          .a_aux = in.a_aux,
+          .b_input = in.b_input,
+          .b_aux = in.b_aux};
+}
+
 /// The partition's MSMs, written once for every backend (FORMATS.md §2), in the order they run
 /// (A, B_G1, B_G2, L, H); their sums, added per PartitionMsm::Sum, are PartitionSums:
 ///   bellperson: A = Σ inputs·a (every input) + Σ aux·a (a_aux density), B_G1 and B_G2 =
 ///               Σ inputs·b (b_input) + Σ aux·b (b_aux), L = Σ aux·l, H = Σ h·h (n − 1 values);
 ///   snarkjs:    A, B_G1, B_G2 over the whole of z with no density, L = Σ aux·l, H over n values.
-/// |in| must pass check_partition_inputs.
-inline std::vector<PartitionMsmTerm> partition_msm_terms(const PartitionInputs& in) {
+/// num_inputs ≤ witness and domain ≥ 2 (check_partition_inputs).
+inline std::vector<PartitionMsmTerm> partition_msm_terms(const PartitionShape& in) {
   using S = PartitionMsm::Sum;
   constexpr auto z = PartitionScalars::witness;
-  const std::size_t nz = in.z.size(), ni = in.num_inputs, n_aux = nz - ni;
-  const std::size_t n_h = partition_h_span(in).size();
+  const std::size_t nz = in.witness, ni = in.num_inputs, n_aux = nz - ni;
   std::vector<PartitionMsmTerm> t;
-  if (in.abc.convention == HConvention::snarkjs) {
+  if (in.convention == HConvention::snarkjs) {
     t = {{S::a, in.a, z, 0, nz, {}},
          {S::b_g1, in.b_g1, z, 0, nz, {}},
          {S::b_g2, in.b_g2, z, 0, nz, {}}};
@@ -258,8 +377,27 @@ inline std::vector<PartitionMsmTerm> partition_msm_terms(const PartitionInputs& 
          {S::b_g2, in.b_g2, z, ni, n_aux, in.b_aux}};
   }
   t.push_back({S::l, in.l, z, ni, n_aux, {}});
-  t.push_back({S::h, in.h, PartitionScalars::h, 0, n_h, {}});
+  t.push_back({S::h, in.h, PartitionScalars::h, 0, in.h_count(), {}});
   return t;
+}
+inline std::vector<PartitionMsmTerm> partition_msm_terms(const PartitionInputs& in) {
+  return partition_msm_terms(partition_shape(in));
+}
+
+/// The shape of a compact partition (its witness's sizes, |in|'s domain, tables and densities).
+inline PartitionShape partition_shape(const CompactPartitionInputs& in) {
+  return {.domain = static_cast<std::size_t>(in.domain_size),
+          .witness = static_cast<std::size_t>(in.witness->num_variables()),
+          .num_inputs = static_cast<std::size_t>(in.witness->num_inputs),
+          .convention = in.convention,
+          .a = in.a,
+          .b_g1 = in.b_g1,
+          .b_g2 = in.b_g2,
+          .l = in.l,
+          .h = in.h,
+          .a_aux = in.a_aux,
+          .b_input = in.b_input,
+          .b_aux = in.b_aux};
 }
 
 /// The terms with their scalars as host spans: z's, and |hs| the H step's output.

@@ -3,10 +3,38 @@
 #include <algorithm>
 #include <cctype>
 
+#include "cuzk/r1cs/compact_witness.hpp"
+#include "cuzk/r1cs/compact_witness_bound.hpp"
 #include "cuzk/r1cs/matrices.hpp"
 #include "cuzk/r1cs/pce_compact.hpp"
 
 namespace cuzk::circuits {
+
+Status CircuitFamily::compact_witness(const JobRequest& req, const PartitionPlan& plan,
+                                      std::uint32_t k, CompactWitness& out,
+                                      const CancelFlag& cancel) {
+  std::uint64_t num_inputs = 0;
+  {
+    auto sh = shape(plan.key_id);
+    if (!sh) return sh.status();
+    num_inputs = (*sh)->dims().num_inputs;
+  }
+  std::vector<Fr> z;
+  CUZK_RETURN_IF_ERROR(witness(req, plan, k, z, cancel));
+  if (cancel.load())
+    return Status(Errc::cancelled, "partition " + std::to_string(k) + " witness: cancelled");
+  ThreadPool inline_pool(1);  // the converter on this thread: no thread started
+  auto w = compact_witness_from_z(inline_pool, z, num_inputs);
+  if (!w) return w.status().with_context("partition " + std::to_string(k) + " compact witness");
+  out = std::move(*w);
+  return {};
+}
+
+std::uint64_t CircuitFamily::compact_witness_peak_bytes(const PartitionPlan& plan,
+                                                        const CompactWitnessBound& b) {
+  return 2 * sizeof(Fr) * plan.columns +
+         b.build_bytes(compact_witness_from_z_fragments(plan.columns));
+}
 
 R1csDims CircuitShape::dims() const {
   if (compact) return compact->dims();

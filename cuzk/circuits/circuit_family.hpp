@@ -8,7 +8,10 @@
 //     PCE, checking a key against the circuit's counts and densities, setup from plain matrices)
 //     and where the key comes from (KeySource);
 //   * writes partition k's witness: the full assignment z (a/b/c then come from the matrices), or
-//     z with a = A·z, b = B·z, c = C·z where it has a faster way to get them (bench does);
+//     z with a = A·z, b = B·z, c = C·z where it has a faster way to get them (bench does), or
+//     the compact witness (r1cs/compact_witness.hpp: bits and runs of the other values; a/b/c
+//     then come from the compact R1CS, on the device or the host) with an upper bound of the
+//     bytes its synthesis holds, from the circuit (issue 22);
 //   * derives partition k's public inputs from the request and the parsed job — never read back
 //     from a witness — for self-verification.
 // The proof system (engine/proof_system.hpp) and the key store (engine/key_store.hpp) know nothing
@@ -34,6 +37,8 @@ namespace cuzk {
 struct R1csMatrices;
 struct PcePlan;
 struct CompactR1cs;
+struct CompactWitness;
+struct CompactWitnessBound;
 }  // namespace cuzk
 
 namespace cuzk::circuits {
@@ -157,6 +162,22 @@ class CircuitFamily {
     (void)req, (void)plan, (void)k, (void)out, (void)cancel;
     return Status(Errc::unimplemented, name() + ": no a/b/c path");
   }
+  /// Whether shape() gives the compact form (CircuitShape::compact; the Filecoin families), known
+  /// without building it: a prover may then plan the family's partitions as compact witnesses.
+  virtual bool has_compact_form() const { return false; }
+  /// Whether compact_witness() is the family's own path (z never held whole); false: the default.
+  virtual bool has_compact_witness() const { return false; }
+  /// Partition |k|'s witness in the compact form, equal to compact_witness_from_z of witness()'s
+  /// z. The default: witness() into a scratch z, then the converter on the calling thread (z is
+  /// freed before it returns). cancelled when |cancel| is set.
+  virtual Status compact_witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
+                                 CompactWitness& out, const CancelFlag& cancel);
+  /// Upper bound of the host bytes compact_witness() holds at its peak, its result included, for
+  /// the circuit whose compact witnesses |b| bounds (r1cs/compact_witness_bound.hpp). The
+  /// default: z grown by doubling (2 · 32 B per column) beside the converter's build_bytes.
+  virtual std::uint64_t compact_witness_peak_bytes(const PartitionPlan& plan,
+                                                   const CompactWitnessBound& b);
+
   /// Public inputs of partition |k| (ONE excluded), from the request and plan.parsed.
   virtual Result<std::vector<Fr>> public_inputs(const JobRequest& req, const PartitionPlan& plan,
                                                 std::uint32_t k) = 0;

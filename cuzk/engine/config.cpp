@@ -337,7 +337,7 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     const toml::table& t = section("gpu");
     Reader r{t, "gpu", origin, {}};
     r.only({"devices", "arena_bytes", "arena_fraction", "vram_cap_bytes", "working_reserve_bytes",
-            "pinned_host_bytes", "partition_pinned_bytes"});
+            "pinned_host_bytes", "partition_pinned_bytes", "compact_witness"});
     CUZK_RETURN_IF_ERROR(r.err);
     if (t.contains("devices")) {
       if (!c.devices.empty())
@@ -375,6 +375,7 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     r.size("vram_cap_bytes", c.gpu_vram_cap_bytes);
     r.size("working_reserve_bytes", c.gpu_working_reserve_bytes);
     r.size("pinned_host_bytes", c.gpu_pinned_host_bytes);
+    r.boolean("compact_witness", c.gpu_compact_witness);
     if (t.contains("partition_pinned_bytes") &&
         t["partition_pinned_bytes"].value<std::string>() != std::optional<std::string>("auto"))
       r.size("partition_pinned_bytes", c.gpu_partition_pinned_bytes);

@@ -71,6 +71,9 @@ struct DaemonConfig {
   std::uint64_t gpu_partition_pinned_bytes = kAutoBytes;
   std::uint64_t gpu_working_reserve_bytes =
       0;  ///< arena bytes key placement leaves for working buffers
+  /// Compact-form circuits (Filecoin) synthesize compact witnesses, expanded by the device stage
+  /// (Groth16ProverOptions::compact_witness); false: z, a, b, c on the host.
+  bool gpu_compact_witness = true;
   // [circuits."<id>"] devices: circuit id → device ordinals that may prove it (absent: every device)
   std::map<std::string, std::vector<int>> circuit_devices;
   // [circom]: circuit id → snarkjs .zkey (groth16 prover; jobs send the .wtns in vanilla_proof)

@@ -249,5 +249,18 @@ TEST(Config, FilecoinSection) {
   }
 }
 
+TEST(Config, GpuCompactWitness) {
+  auto d = parse_config("");
+  ASSERT_TRUE(d.ok());
+  EXPECT_TRUE(d->gpu_compact_witness);  // on by default
+  auto off = parse_config("[gpu]\ncompact_witness = false\n");
+  ASSERT_TRUE(off.ok()) << off.status().to_string();
+  EXPECT_FALSE(off->gpu_compact_witness);
+  auto bad = parse_config("[gpu]\ncompact_witness = \"yes\"\n", "t.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("gpu.compact_witness"), std::string::npos)
+      << bad.status().to_string();
+}
+
 }  // namespace
 }  // namespace cuzk::engine

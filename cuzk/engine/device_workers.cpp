@@ -31,7 +31,9 @@ void Engine::synthesis_loop() {
     if (job->stop) continue;
     ++synthesizing_;
     auto t0 = Clock::now();
+    const double cpu0 = detail::thread_cpu_seconds();
     auto r = job->prover->synthesize(item.in->req, item.in->plan_for(job->plan), item.k, job->stop);
+    const double cpu = detail::thread_cpu_seconds() - cpu0;
     job->synth_ms += ms_between(t0, Clock::now());
     --synthesizing_;
     if (!r) {
@@ -45,7 +47,18 @@ void Engine::synthesis_loop() {
     const SynthesizedPartition::PooledBytes pooled = (*r)->pooled_bytes();
     const std::uint64_t pooled_abc = std::min(pooled.abc, job->plan.abc_bytes);
     item.res.release(pooled_abc + pooled.other);
-    ++(pooled_abc + pooled.other > 0 ? partitions_pooled_ : partitions_plain_);
+    // A partition that knows what it holds (a compact witness) keeps only that and the device
+    // stage's vectors of its reservation (made for its synthesis's peak).
+    const std::optional<std::uint64_t> held = (*r)->held_bytes();
+    if (held) {
+      const std::uint64_t keep = *held + (job->plan.abc_bytes - pooled_abc);
+      if (item.res.bytes() > keep) item.res.release(item.res.bytes() - keep);
+    }
+    ++(held                            ? partitions_compact_
+       : pooled_abc + pooled.other > 0 ? partitions_pooled_
+                                       : partitions_plain_);
+    ++partitions_synthesized_;
+    synthesis_cpu_ns_ += static_cast<std::uint64_t>((cpu + (*r)->pool_cpu_seconds()) * 1e9);
     GpuItem g{job,
               std::move(item.in),
               item.k,
@@ -182,6 +195,7 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
       GpuItem& item = live[i];
       auto job = item.job;
       job->gpu_ms += ms_between(t0, t1);
+      partition_upload_bytes_ += item.part->upload_bytes();
       // a/b/c are consumed: free and un-reserve them now, before anything else.
       item.part->release_abc();
       item.res.release(item.abc_reserved);

@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 #include <algorithm>
+#include <ctime>
 #include <thread>
 
 #include "cuzk/engine/engine_parts.hpp"
@@ -59,6 +60,12 @@ std::string_view job_state_name(JobState s) {
 }
 
 namespace detail {
+
+double thread_cpu_seconds() {
+  timespec ts{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 std::uint64_t ms_between(Clock::time_point a, Clock::time_point b) {
   return b <= a ? 0

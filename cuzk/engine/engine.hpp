@@ -154,9 +154,17 @@ struct EngineStatus {
   std::uint32_t jobs_finalizing = 0;
   std::uint64_t completed = 0, failed = 0, cancelled = 0;
   std::uint64_t partitions_resumed = 0;  ///< partition proofs taken from the journal at start
-  /// Synthesized partitions whose vectors sit in a pre-charged pool (the pinned partition pool)
-  /// and those in plain memory (the pool had no room, or there is none).
-  std::uint64_t partitions_pooled = 0, partitions_plain = 0;
+  /// Synthesized partitions whose vectors sit in a pre-charged pool (the pinned partition pool),
+  /// those in plain memory (the pool had no room, or there is none), and those held as a compact
+  /// witness (SynthesizedPartition::held_bytes).
+  std::uint64_t partitions_pooled = 0, partitions_plain = 0, partitions_compact = 0;
+  /// Partitions synthesized since start, the CPU seconds of their synthesis (the synthesis
+  /// worker's thread CPU time, CLOCK_THREAD_CPUTIME_ID, plus what the prover reports for its own
+  /// pool: SynthesizedPartition::pool_cpu_seconds), and the bytes the device stages uploaded
+  /// (SynthesizedPartition::upload_bytes; per partition: divide by the devices' partitions proved).
+  std::uint64_t partitions_synthesized = 0;
+  double synthesis_cpu_seconds = 0;
+  std::uint64_t partition_upload_bytes = 0;
   std::uint64_t memory_used = 0, memory_limit = 0, memory_peak = 0, memory_headroom = 0;
   std::uint64_t input_bytes = 0, input_budget = 0;  ///< job inputs held (part of memory_used)
   std::uint64_t process_rss = 0,
@@ -300,7 +308,11 @@ class Engine {
   std::uint32_t device_depth_ = 1;  // partitions bound to one device at most (non-CRITICAL)
   std::size_t rr_ = 0;              // rotates ties between equally loaded devices
   std::uint64_t partitions_resumed_ = 0;
-  std::atomic<std::uint64_t> partitions_pooled_{0}, partitions_plain_{0};
+  std::atomic<std::uint64_t> partitions_pooled_{0}, partitions_plain_{0}, partitions_compact_{0};
+  // Per-partition figures, summed: partitions synthesized, their synthesis CPU time (ns) and the
+  // bytes their device stages uploaded.
+  std::atomic<std::uint64_t> partitions_synthesized_{0}, synthesis_cpu_ns_{0},
+      partition_upload_bytes_{0};
   std::vector<std::thread> threads_;
 };
 

@@ -147,6 +147,8 @@ struct Engine::DeviceTimeline {
 
 namespace detail {
 
+/// CPU seconds the calling thread has used (CLOCK_THREAD_CPUTIME_ID).
+double thread_cpu_seconds();
 /// Milliseconds from |a| to |b| (0 when b ≤ a).
 std::uint64_t ms_between(Clock::time_point a, Clock::time_point b);
 /// A job's kind as status and metrics show it: its circuit id, or the proof kind's name.

@@ -200,6 +200,45 @@ TEST(Engine, PooledPartitionBytesLeaveTheReservation) {
   }
 }
 
+// Compact partitions (SynthesizedPartition::held_bytes): each reserves its synthesis's bytes
+// (1000), then keeps only what it holds (50) while it waits for and runs its device stage, so a
+// budget with room for one synthesis holds several synthesized partitions; without held bytes one
+// partition at a time. The budget ends at the key and never passes its limit.
+TEST(Engine, HeldBytesAreAllASynthesizedPartitionKeeps) {
+  for (bool compact : {false, true}) {
+    SCOPED_TRACE(compact ? "held bytes" : "whole reservation");
+    FakeProverOptions fo{.synth_ms = 1,
+                         .gpu_ms = 40,
+                         .partition_bytes_override = 1000,
+                         .held_bytes = compact ? 50u : 0u};
+    EngineOptions eo{.memory_limit = kKey10 + 1100,
+                     .synthesis_workers = 1,
+                     .gpu_workers_per_device = 1,
+                     .gpu_queue_depth = 3};
+    Fixture f(fo, eo);
+    ASSERT_TRUE(f.engine->submit(bench_job("h", 3, 4)).ok());
+    std::uint32_t most_in_pipeline = 0;
+    const auto t0 = Clock::now();
+    while (f.engine->await("h", 1ms)->status == AwaitStatus::timeout && Clock::now() - t0 < 5s) {
+      const auto st = f.engine->status();
+      most_in_pipeline =
+          std::max(most_in_pipeline, st.partitions_awaiting_device + st.partitions_on_device);
+      EXPECT_LE(st.memory_used, eo.memory_limit);
+    }
+    EXPECT_EQ(f.engine->await("h")->status, AwaitStatus::completed);
+    if (compact)
+      EXPECT_GE(most_in_pipeline, 2u) << "held bytes should free the rest of the reservation";
+    else
+      EXPECT_LE(most_in_pipeline, 1u);
+    const auto st = f.engine->status();
+    EXPECT_EQ(st.memory_used, kKey10);
+    EXPECT_LE(f.engine->budget().peak(), eo.memory_limit);
+    EXPECT_EQ(f.fake->live_bytes(), kKey10);
+    EXPECT_EQ(st.partitions_compact, compact ? 4u : 0u);
+    EXPECT_EQ(st.partitions_synthesized, 4u);
+  }
+}
+
 TEST(Engine, CriticalHeadroomIsNeverTakenByNormalWork) {
   // NORMAL work may hold 2 partitions (the third slot is headroom); each partition holds its
   // memory for >= 200 ms. A CRITICAL job is admitted at once instead of waiting for a release.

@@ -98,11 +98,22 @@ class FakePartition final : public SynthesizedPartition {
     abc_ = 0;
   }
   PooledBytes pooled_bytes() const override { return pooled_; }
+  std::optional<std::uint64_t> held_bytes() const override {
+    return held_ ? std::optional<std::uint64_t>(rest_) : std::nullopt;
+  }
+  /// Synthesis done: keep only |held| bytes of the rest.
+  void shrink_to(std::uint64_t held) {
+    held = std::min(held, rest_);
+    p_->add_live(-static_cast<std::int64_t>(rest_ - held));
+    rest_ = held;
+    held_ = true;
+  }
 
  private:
   FakeProver* p_;
   PooledBytes pooled_;
   std::uint64_t rest_, abc_;
+  bool held_ = false;
 };
 
 }  // namespace
@@ -151,7 +162,7 @@ Result<JobPlan> FakeProver::plan(const JobRequest& req) {
     return Status(Errc::out_of_range, "fault partition beyond the job's partitions");
   std::uint64_t n = std::uint64_t{1} << *k;
   p.partition_bytes = opt_.partition_bytes_override ? opt_.partition_bytes_override : 4 * 32 * n;
-  p.abc_bytes = p.partition_bytes / 4 * 3;
+  p.abc_bytes = opt_.held_bytes ? 0 : p.partition_bytes / 4 * 3;
   return p;
 }
 
@@ -183,6 +194,7 @@ Result<std::unique_ptr<SynthesizedPartition>> FakeProver::synthesize(const JobRe
     return Status(Errc::cancelled, "synthesis cancelled");
   if (in->fault_stage == 1 && in->fault_partition == k)
     return Status(Errc::unsatisfied, "injected synthesis fault in partition " + std::to_string(k));
+  if (opt_.held_bytes) part->shrink_to(opt_.held_bytes);
   return std::unique_ptr<SynthesizedPartition>(std::move(part));
 }
 

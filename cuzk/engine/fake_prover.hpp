@@ -37,6 +37,10 @@ struct FakeProverOptions {
   /// pool (SynthesizedPartition::pooled_bytes; capped at the partition's); they are not counted
   /// in live_bytes().
   std::uint64_t pooled_abc_bytes = 0, pooled_other_bytes = 0;
+  /// When non-zero, partitions behave as compact witnesses: no a/b/c (abc_bytes 0), the whole
+  /// partition_bytes held while synthesizing, then only this many (capped at the partition's),
+  /// reported as SynthesizedPartition::held_bytes.
+  std::uint64_t held_bytes = 0;
   /// Key load time by key id (a large key beside small ones); absent = key_load_ms.
   std::map<std::string, std::uint32_t> key_load_ms_by_key = {};
 };

@@ -1,11 +1,31 @@
 #include "cuzk/engine/groth16_prover.hpp"
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <filesystem>
 
+#include "cuzk/backend/device_memory.hpp"
 #include "cuzk/backend_factory/make_backend.hpp"
 
 namespace cuzk::engine {
 namespace {
+
+double seconds_of(const timeval& t) {
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+}
+
+// User + system CPU seconds of the process and of the calling thread.
+double process_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return seconds_of(u.ru_utime) + seconds_of(u.ru_stime);
+}
+double calling_thread_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_THREAD, &u);
+  return seconds_of(u.ru_utime) + seconds_of(u.ru_stime);
+}
 
 // The per-job state the engine holds opaque in JobPlan::parsed: the family and its plan (with the
 // family's own parsed input inside).
@@ -96,17 +116,62 @@ Result<JobPlan> Groth16Prover::plan_of(circuits::CircuitFamily& family,
   JobPlan p;
   p.key_id = fp->key_id;
   p.partitions = fp->partitions;
-  // Held per partition: a/b/c over the domain (3 · 32 B per entry) until the device stage ends
-  // (the H step writes its output over a: no vector of its own), and the witness z (32 B per
-  // column) until the partition is done.
-  p.abc_bytes = 3 * sizeof(Fr) * fp->domain_size;
-  p.partition_bytes = p.abc_bytes + sizeof(Fr) * fp->columns;
+  std::shared_ptr<const circuits::CircuitShape> compact_shape;
+  if (uses_compact(family)) {
+    auto sh = family.shape(fp->key_id);  // made by the family's plan: a cache hit
+    if (!sh) return sh.status();
+    if ((*sh)->compact) compact_shape = std::move(*sh);
+  }
+  if (compact_shape) {
+    // A compact partition holds, at its peak, either its synthesis (the family's bound over the
+    // circuit's compact-witness bound, the result included) or, during the device stage, its
+    // compact witness beside the host vectors of a backend that expands on the host; the latter
+    // are abc_bytes. After synthesis the engine keeps only the witness's bytes and abc_bytes
+    // (SynthesizedPartition::held_bytes).
+    const CompactWitnessBound bound = compact_bound(*compact_shape);
+    p.abc_bytes = host_expansion_bytes(*compact_shape, fp->columns);
+    p.partition_bytes = std::max(family.compact_witness_peak_bytes(*fp, bound),
+                                 bound.witness_bytes() + p.abc_bytes);
+  } else {
+    // Held per partition: a/b/c over the domain (3 · 32 B per entry) until the device stage ends
+    // (the H step writes its output over a: no vector of its own), and the witness z (32 B per
+    // column) until the partition is done.
+    p.abc_bytes = 3 * sizeof(Fr) * fp->domain_size;
+    p.partition_bytes = p.abc_bytes + sizeof(Fr) * fp->columns;
+  }
   if (req.kind != ProofKind::unspecified) p.self_verify = opt_.proof_kind_self_verify;
   auto job = std::make_shared<FamilyJob>();
   job->family = &family;
   job->plan = std::move(*fp);
   p.parsed = std::move(job);
   return p;
+}
+
+CompactWitnessBound Groth16Prover::compact_bound(const circuits::CircuitShape& shape) const {
+  {
+    std::lock_guard lock(compact_mu_);
+    if (auto it = bounds_.find(shape.compact.get()); it != bounds_.end()) return it->second;
+  }
+  const CompactWitnessBound b = compact_witness_bound(*shape.compact);  // outside the lock
+  std::lock_guard lock(compact_mu_);
+  bounds_.emplace(shape.compact.get(), b);
+  return b;
+}
+
+std::uint64_t Groth16Prover::host_expansion_bytes(const circuits::CircuitShape& shape,
+                                                  std::uint64_t columns) const {
+  // A backend expands on the host when it keeps no device copy of the circuit (the CPU backend),
+  // or when it streams one of the key's tables (CudaBackend then takes the host path too): the
+  // tables' point counts bounded by the domain (h) and the columns (l, a, b_g1, b_g2).
+  const std::uint64_t n = shape.domain_size;
+  for (const auto& [ord, be] : backends_) {
+    bool host = be->device_circuit_bytes(*shape.compact) == 0;
+    if (const auto* report = dynamic_cast<const DeviceMemoryReport*>(be.get()); report && !host)
+      host = report->streams_table(n, false) || report->streams_table(columns, false) ||
+             report->streams_table(columns, true);
+    if (host) return sizeof(Fr) * (columns + 3 * n);
+  }
+  return 0;
 }
 
 Result<JobPlan> Groth16Prover::plan(const JobRequest& req) {
@@ -170,6 +235,15 @@ Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const Jo
   if (!shape) return shape.status();
   if (!(*shape)->has_form())
     return Status(Errc::invalid_argument, fp.key_id + ": the family gave no circuit form");
+  if (uses_compact(family) && (*shape)->compact) {
+    auto part = std::make_unique<CompactPartition>();
+    CUZK_RETURN_IF_ERROR(family.compact_witness(req, fp, k, part->witness, cancel));
+    if (cancel.load()) return Status(Errc::cancelled, "synthesis cancelled");
+    // Beyond the bound the reservation would not hold it: such a witness satisfies no circuit.
+    CUZK_RETURN_IF_ERROR(compact_witness_within(part->witness, compact_bound(**shape))
+                             .with_context("partition " + std::to_string(k)));
+    return std::unique_ptr<SynthesizedPartition>(std::move(part));
+  }
   const R1csDims m = (*shape)->dims();
   auto part = std::make_unique<PartitionVectors>(buffers_);
   if (family.has_witness_abc()) {
@@ -180,7 +254,12 @@ Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const Jo
   } else {
     CUZK_RETURN_IF_ERROR(family.witness(req, fp, k, part->plain_z, cancel));
     if (cancel.load()) return Status(Errc::cancelled, "synthesis cancelled");
+    // The SpMV runs on the pool: its CPU time on the other threads is the process's CPU time
+    // over the call less this thread's (work of other stages running meanwhile included).
+    const double process0 = process_cpu_seconds(), thread0 = calling_thread_cpu_seconds();
     CUZK_RETURN_IF_ERROR(system_->evaluate_abc(**shape, *part));
+    part->pool_cpu = std::max(
+        0.0, (process_cpu_seconds() - process0) - (calling_thread_cpu_seconds() - thread0));
   }
   return std::unique_ptr<SynthesizedPartition>(std::move(part));
 }
@@ -192,11 +271,26 @@ Result<std::string> Groth16Prover::prove_partition(int device, const ProvingKeyD
   (void)req;
   const auto* gk = dynamic_cast<const Groth16Key*>(&key);
   auto* vectors = dynamic_cast<PartitionVectors*>(&part);
-  if (!gk || !vectors)
+  auto* compact = dynamic_cast<CompactPartition*>(&part);
+  if (!gk || (!vectors && !compact))
     return Status(Errc::invalid_argument, "groth16 prover given another prover's key or partition");
   if (!backends_.count(device))
     return Status(Errc::invalid_argument, "no backend for device " + std::to_string(device));
   if (cancel.load()) return Status(Errc::cancelled, "device stage cancelled");
+  if (compact) {
+    if (!gk->shape || !gk->shape->compact)
+      return Status(Errc::invalid_argument, "partition " + std::to_string(k) +
+                                                " is a compact witness, its key's circuit has no "
+                                                "compact form");
+    auto rk = keys_->resident(*gk, device);
+    if (!rk) return rk.status();
+    // The key store loads the circuit with each copy of the key (ResidentKey::circuit()).
+    if ((*rk)->circuit().value == 0)
+      return Status(Errc::invalid_argument, "partition " + std::to_string(k) +
+                                                ": the key's copy on device " +
+                                                std::to_string(device) + " has no circuit");
+    return system_->prove_compact(**rk, gk->dims(), (*rk)->circuit(), k, *compact);
+  }
   if (!vectors->has_abc())
     return Status(Errc::invalid_argument, "partition " + std::to_string(k) + " has no a/b/c");
   auto rk = keys_->resident(*gk, device);

@@ -11,15 +11,20 @@
 // the domain (the H step writes h over a) and the witness z. synthesize = the family's one-pass
 // witness with a/b/c where it has one (into pinned vectors when a pool has room, else into
 // buffers reused from earlier partitions), else its witness z and the PCE's a/b/c (from the
-// circuit's compiled plan, r1cs/pce_plan). prove_partition = prove_with_abc on the backend of the
-// engine device (CpuBackend "cpu" as device 0, or "cuda:N" as device N). verify = each 192-byte
-// partition proof against the VK with the partition's public inputs, derived by the family from
-// the request.
+// circuit's compiled plan, r1cs/pce_plan); for a circuit in the compact form (the Filecoin
+// families) with compact_witness on, the family's compact witness alone (CompactPartition), sized
+// in the plan by the circuit's bound. prove_partition = prove_with_abc on the backend of the
+// engine device (CpuBackend "cpu" as device 0, or "cuda:N" as device N), or prove_compact with
+// the key copy's circuit (z and a, b, c made on the device, or on the host by the CPU backend).
+// verify = each 192-byte partition proof against the VK with the partition's public inputs,
+// derived by the family from the request.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -33,6 +38,7 @@
 #include "cuzk/engine/key_store.hpp"
 #include "cuzk/engine/partition_prover.hpp"
 #include "cuzk/engine/proof_system.hpp"
+#include "cuzk/r1cs/compact_witness_bound.hpp"
 #include "cuzk/r1cs/matrices.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
@@ -62,6 +68,12 @@ struct Groth16ProverOptions : circuits::FamilyOptions {
   std::optional<bool> proof_kind_self_verify = true;
   /// The families to serve instead of the built-in ones (null: circuits::builtin_families).
   std::shared_ptr<const circuits::Registry> families;
+  /// Partitions of circuits in the compact form (the Filecoin families) are synthesized as
+  /// compact witnesses (issue 22; config [gpu] compact_witness): each holds only its compact
+  /// witness until its device stage, which makes z and a, b, c from it — on the device where the
+  /// backend holds the circuit (CUDA), else on the host (the CPU backend). Off: z and a, b, c on
+  /// the host, as for plain-matrix circuits (bench, circom), which always take that path.
+  bool compact_witness = true;
 };
 
 class Groth16Prover final : public PartitionProver {
@@ -133,6 +145,18 @@ class Groth16Prover final : public PartitionProver {
   Result<circuits::CircuitFamily*> family_of(const std::string& circuit_id) const;
   /// The family's plan of |req| as the engine holds it.
   Result<JobPlan> plan_of(circuits::CircuitFamily& family, const JobRequest& req) const;
+  /// Whether |family|'s partitions are synthesized as compact witnesses.
+  bool uses_compact(const circuits::CircuitFamily& family) const {
+    return opt_.compact_witness && family.has_compact_form();
+  }
+  /// The bound of |shape|'s compact witnesses (computed once per circuit, then kept).
+  CompactWitnessBound compact_bound(const circuits::CircuitShape& shape) const;
+  /// Host bytes of z and a, b, c over the domain that a backend expanding compact witnesses on
+  /// the host holds during a device stage (no device copy of the circuit: the CPU backend; or a
+  /// key table that streams: CudaBackend's host path); 0 when every backend expands on its
+  /// device.
+  std::uint64_t host_expansion_bytes(const circuits::CircuitShape& shape,
+                                     std::uint64_t columns) const;
 
   Groth16ProverOptions opt_;
   std::string name_;
@@ -147,6 +171,8 @@ class Groth16Prover final : public PartitionProver {
   // back, the device worker, which then idles (on the H200 about 10 ms per 2^22 partition and
   // 42 ms per 2^24 one, docs/perf/engine.md Version 3). The budget still bounds what is kept.
   std::shared_ptr<FrBufferPool> buffers_ = std::make_shared<FrBufferPool>(256);
+  mutable std::mutex compact_mu_;  // bounds_
+  mutable std::map<const CompactR1cs*, CompactWitnessBound> bounds_;
 };
 
 }  // namespace cuzk::engine

@@ -424,6 +424,7 @@ Status KeyStore::load_host_resident(const Groth16Key& key, const std::string& wh
     if (device_memory_report(*be)) continue;  // a device copy: make_resident, on demand
     auto rk = ResidentKey::load(*be, key.pk);
     if (!rk) return rk.status().with_context("loading " + what + " on " + be->name());
+    CUZK_RETURN_IF_ERROR(load_key_circuit(key, **rk));
     std::lock_guard lock(key.resident_mu);
     key.resident[ord] = std::move(*rk);
   }
@@ -449,9 +450,23 @@ std::uint64_t KeyStore::device_key_bytes(const ProvingKeyData& key, int device) 
   if (!gk || it == backends_.end()) return 0;
   const DeviceMemoryReport* r = device_memory_report(*it->second);
   if (!r) return 0;
+  // The circuit's device copy (compact form), loaded with the key (make_resident).
+  std::uint64_t circuit = 0;
+  if (gk->shape && gk->shape->compact) {
+    std::lock_guard lock(gk->resident_mu);
+    auto [c, fresh] = gk->circuit_device_bytes.try_emplace(device, 0);
+    if (fresh) c->second = it->second->device_circuit_bytes(*gk->shape->compact);
+    circuit = c->second;
+  }
   std::shared_lock tier(gk->tier_mu);
   // Tables that stream from host memory (the placement's choice) occupy nothing there.
-  return placement_of(*gk, *r).resident_bytes;
+  return circuit + placement_of(*gk, *r).resident_bytes;
+}
+
+Status KeyStore::load_key_circuit(const Groth16Key& key, ResidentKey& rk) {
+  if (!key.shape || !key.shape->compact) return {};
+  return rk.load_circuit(key.shape->compact)
+      .with_context("loading the key's circuit on " + rk.backend().name());
 }
 
 Status KeyStore::make_resident(const ProvingKeyData& key, int device) {
@@ -482,6 +497,7 @@ Status KeyStore::make_resident(const ProvingKeyData& key, int device) {
     rk = ResidentKey::load(*it->second, gk->pk, streamed);
   }
   if (!rk) return rk.status().with_context("loading the key on " + it->second->name());
+  CUZK_RETURN_IF_ERROR(load_key_circuit(*gk, **rk));
   // Uploaded from the mapping: its pages leave the process (page cache keeps them).
   if (gk->mapped && gk->image && device_memory_report(*it->second)) gk->image->release_pages();
   std::lock_guard lock(gk->resident_mu);
@@ -613,6 +629,7 @@ Status KeyStore::switch_tables(const ProvingKeyData& key, bool to_mapped) {
   for (int ord : host) {
     auto rk = ResidentKey::load(*backends_.at(ord), pk);
     if (!rk) return rk.status().with_context("reloading the key on " + backends_.at(ord)->name());
+    CUZK_RETURN_IF_ERROR(load_key_circuit(gk, **rk));
     std::lock_guard lock(gk.resident_mu);
     gk.resident[ord] = std::move(*rk);
   }

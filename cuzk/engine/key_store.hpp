@@ -31,7 +31,10 @@
 // in host memory (the CPU backend); a backend with device memory (DeviceMemoryReport: the CUDA
 // arena) gets its copy only from make_resident, which the SRS manager calls before a device stage
 // and undoes (release_resident) to demote an idle key. device_key_bytes is the backend's own
-// prediction of the resident tables' bytes. A tier change (map/unmap) swaps the tables under the
+// prediction of the resident tables' bytes, plus the circuit's device copy
+// (Backend::device_circuit_bytes) when the shape has a compact form: each copy of the key, host or
+// device, loads the circuit on its backend with it (ResidentKey::circuit(), for prove_compact)
+// and releases it with it. A tier change (map/unmap) swaps the tables under the
 // key's exclusive lock and reloads the host backends' views.
 #pragma once
 
@@ -105,6 +108,9 @@ class Groth16Key final : public ProvingKeyData {
   // (make_resident / release_resident), hence mutable under |resident_mu|.
   mutable std::mutex resident_mu;
   mutable std::map<int, std::unique_ptr<ResidentKey>> resident;
+  /// Per device, the bytes its backend takes for the circuit's compact form
+  /// (Backend::device_circuit_bytes, computed once), under |resident_mu|.
+  mutable std::map<int, std::uint64_t> circuit_device_bytes;
   ~Groth16Key() override { resident.clear(); }
 };
 
@@ -174,6 +180,9 @@ class KeyStore {
   /// A zkey or params key: from its image or decoded from the file.
   Status load_file(Groth16Key& key, const std::string& key_id, const circuits::KeySource& src,
                    bool mapped_only);
+  /// Loads the key's circuit with |rk| when its shape has a compact form (ResidentKey::
+  /// load_circuit: prove_compact's CircuitId, released with the key's copy).
+  static Status load_key_circuit(const Groth16Key& key, ResidentKey& rk);
   /// Loads the key onto the backends that keep their tables in host memory (part of the host tier).
   Status load_host_resident(const Groth16Key& key, const std::string& what);
   /// Attaches the key's image (written now when absent) and puts its tables in the tier that

@@ -7,6 +7,9 @@
 // arena) serves the .params straight from its mapping — no key image written, the key charged
 // its VK only, the queries handed to the backend as raw bytes on each residency — and proves the
 // same; a damaged query point fails the residency naming the file, section and point.
+// A family whose shape has a compact form: each copy of its key (host and device) loads the circuit
+// on its backend with it and releases it with it; device_key_bytes charges the device copy of the
+// circuit (Backend::device_circuit_bytes); prove_compact proves with the copy's CircuitId.
 #include "cuzk/engine/key_store.hpp"
 
 #include <gtest/gtest.h>
@@ -21,6 +24,10 @@
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
 #include "cuzk/engine/groth16_prover.hpp"
+#include "cuzk/r1cs/pce_compact_recorder.hpp"
+#include "cuzk/r1cs/recording_cs.hpp"
+#include "cuzk/r1cs/witness_cs.hpp"
+#include "tests/support/bitty_circuit.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -129,7 +136,19 @@ class FakeDeviceBackend final : public Backend, public DeviceMemoryReport {
     return cpu_.msm_g2(b, s, o);
   }
   Status compute_h(HInputs in, std::span<Fr> h) override { return cpu_.compute_h(in, h); }
-  std::atomic<int> encoded_loads{0}, decoded_loads{0}, streamed_loads{0};
+  // A circuit's device copy, as a CUDA backend charges it: a fixed figure here.
+  static constexpr std::uint64_t kCircuitBytes = 4242;
+  std::uint64_t device_circuit_bytes(const CompactR1cs&) const override { return kCircuitBytes; }
+  Result<CircuitId> load_circuit(std::shared_ptr<const CompactR1cs> c) override {
+    ++circuit_loads;
+    return Backend::load_circuit(std::move(c));
+  }
+  Status release_circuit(CircuitId id) override {
+    ++circuit_releases;
+    return Backend::release_circuit(id);
+  }
+  std::atomic<int> encoded_loads{0}, decoded_loads{0}, streamed_loads{0}, circuit_loads{0},
+      circuit_releases{0};
   std::atomic<std::uint64_t> streamed_bytes{0};
 
  private:
@@ -344,6 +363,104 @@ TEST(KeyStore, DeviceOnlyProverServesParamsStraightFromTheMapping) {
   std::filesystem::remove_all(bench_dir);
 }
 
+// The recorded test circuit (tests/support/bitty_circuit.hpp) as "bitty": both forms (the plain
+// matrices for its seeded setup, the compact form for the proofs); no jobs.
+class BittyFamily final : public circuits::CircuitFamily {
+ public:
+  explicit BittyFamily(std::string dir) : dir_(std::move(dir)) {
+    test::BittyCircuit circuit(options());
+    auto shape = std::make_shared<circuits::CircuitShape>();
+    RecordingConstraintSystem rcs;
+    EXPECT_TRUE(synthesize_circuit(circuit, rcs).ok());
+    shape->matrices = std::make_shared<const R1csMatrices>(rcs.take().matrices);
+    auto compact = record_compact(circuit);
+    EXPECT_TRUE(compact.ok()) << compact.status().to_string();
+    shape->compact = std::make_shared<const CompactR1cs>(std::move(*compact));
+    shape->domain_size = std::bit_ceil(shape->compact->num_constraints);
+    shape_ = std::move(shape);
+  }
+  static test::BittyOptions options() { return {.seed = 5, .uses = 33, .field_chain = 2}; }
+  std::string name() const override { return "bitty"; }
+  bool serves_circuit(const std::string& id) const override { return id == "bitty"; }
+  Result<circuits::PartitionPlan> plan(const JobRequest&) override {
+    return Status(Errc::unimplemented, "no jobs");
+  }
+  Result<std::shared_ptr<const circuits::CircuitShape>> shape(const std::string&) override {
+    return shape_;
+  }
+  Result<circuits::KeySource> key_source(const std::string&) override {
+    return circuits::KeySource{.kind = circuits::KeySource::Kind::seeded_setup,
+                               .path = dir_ + "/bitty.params",
+                               .seed = 7,
+                               .identity = "bitty test circuit",
+                               .image_name = "bitty.kimg"};
+  }
+  Status witness(const JobRequest&, const circuits::PartitionPlan&, std::uint32_t, std::vector<Fr>&,
+                 const CancelFlag&) override {
+    return Status(Errc::unimplemented, "no jobs");
+  }
+  Result<std::vector<Fr>> public_inputs(const JobRequest&, const circuits::PartitionPlan&,
+                                        std::uint32_t) override {
+    return Status(Errc::unimplemented, "no jobs");
+  }
+
+ private:
+  std::string dir_;
+  std::shared_ptr<const circuits::CircuitShape> shape_;
+};
+
+TEST(KeyStore, CompactCircuitLoadedWithEachCopyOfTheKey) {
+  const std::string dir = temp_dir("compact");
+  auto reg = std::make_shared<circuits::Registry>();
+  ASSERT_TRUE(reg->add(std::make_shared<BittyFamily>(dir)).ok());
+  ThreadPool pool(2);
+  Backends backends;
+  backends[0] = std::make_unique<CpuBackend>(pool);
+  auto fake = std::make_unique<FakeDeviceBackend>(pool);
+  FakeDeviceBackend& device = *fake;
+  backends[1] = std::move(fake);
+  KeyStore store({.cache_dir = dir}, reg, pool, backends);
+  auto loaded = store.load("bitty", false);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().to_string();
+  const auto& key = dynamic_cast<const Groth16Key&>(**loaded);
+  ASSERT_TRUE(key.shape->compact);
+
+  // The host copy (CPU backend) carries its circuit.
+  auto host = store.resident(key, 0);
+  ASSERT_TRUE(host.ok()) << host.status().to_string();
+  EXPECT_NE((*host)->circuit().value, 0u);
+
+  // The device copy: charged the circuit with the tables, the circuit loaded with it.
+  const QueryCounts c = key.counts();
+  const std::uint64_t tables = device.resident_bases_bytes(c.h + c.l + c.a + c.b_g1, c.b_g2, 5);
+  EXPECT_EQ(store.device_key_bytes(key, 1), tables + FakeDeviceBackend::kCircuitBytes);
+  EXPECT_EQ(device.circuit_loads.load(), 0);
+  ASSERT_TRUE(store.make_resident(key, 1).ok());
+  EXPECT_EQ(device.circuit_loads.load(), 1);
+  auto on_device = store.resident(key, 1);
+  ASSERT_TRUE(on_device.ok());
+  const CircuitId id = (*on_device)->circuit();
+  EXPECT_NE(id.value, 0u);
+
+  // prove_compact with that id gives a proof that verifies.
+  test::BittyCircuit circuit(BittyFamily::options());
+  WitnessConstraintSystem wcs;
+  ASSERT_TRUE(synthesize_circuit(circuit, wcs).ok());
+  const std::vector<Fr> z = wcs.take_assignment();
+  const CompactWitness w = compact_witness_from_z(pool, z, key.dims().num_inputs).value();
+  auto proof = prove_compact(pool, **on_device, key.dims(), id, w);
+  ASSERT_TRUE(proof.ok()) << proof.status().to_string();
+  auto ok = verify(key.pvk, std::span<const Fr>(z).subspan(1, key.dims().num_inputs - 1), *proof);
+  ASSERT_TRUE(ok.ok());
+  EXPECT_TRUE(*ok);
+
+  // Released with the copy.
+  store.release_resident(key, 1);
+  EXPECT_EQ(device.circuit_releases.load(), 1);
+  EXPECT_EQ(device.release_circuit(id).code(), Errc::not_found);
+  std::filesystem::remove_all(dir);
+}
+
 // The direct path on a device whose arena holds the key but not the key and a partition: the
 // placement is decided before anything is read, the largest query goes to the backend to be
 // streamed (its raw .params bytes: the device keeps it packed in host memory), the SRS manager's
@@ -400,4 +517,5 @@ TEST(KeyStore, DirectKeyStreamsItsLargestQueryWhenAPartitionWouldNotFit) {
 }
 
 }  // namespace
+
 }  // namespace cuzk::engine

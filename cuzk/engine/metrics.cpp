@@ -29,11 +29,15 @@ EngineStatus Engine::status() const {
     s.partitions_resumed = partitions_resumed_;
     s.partitions_pooled = partitions_pooled_.load();
     s.partitions_plain = partitions_plain_.load();
+    s.partitions_compact = partitions_compact_.load();
     s.completed = completed_;
     s.failed = failed_;
     s.cancelled = cancelled_;
     s.jobs_known = static_cast<std::uint32_t>(jobs_.size());
   }
+  s.partitions_synthesized = partitions_synthesized_.load();
+  s.synthesis_cpu_seconds = static_cast<double>(synthesis_cpu_ns_.load()) * 1e-9;
+  s.partition_upload_bytes = partition_upload_bytes_.load();
   s.partitions_awaiting_synthesis = static_cast<std::uint32_t>(synth_q_.size());
   s.partitions_synthesizing = synthesizing_.load();
   s.partitions_awaiting_device = static_cast<std::uint32_t>(gpu_q_.size());
@@ -191,10 +195,22 @@ std::string Engine::metrics_text() const {
          "Partition proofs taken from the journal at start (not proved again).");
   o << "cuzk_partitions_resumed_total " << s.partitions_resumed << '\n';
   metric("cuzk_partition_vectors_total", "counter",
-         "Synthesized partitions by where their vectors live: the pinned partition pool, or plain "
-         "memory (the pool had no room).");
+         "Synthesized partitions by where their vectors live: the pinned partition pool, plain "
+         "memory (the pool had no room), or none: a compact witness.");
   o << "cuzk_partition_vectors_total{memory=\"pinned_pool\"} " << s.partitions_pooled << '\n'
-    << "cuzk_partition_vectors_total{memory=\"plain\"} " << s.partitions_plain << '\n';
+    << "cuzk_partition_vectors_total{memory=\"plain\"} " << s.partitions_plain << '\n'
+    << "cuzk_partition_vectors_total{memory=\"compact\"} " << s.partitions_compact << '\n';
+  metric("cuzk_partitions_synthesized_total", "counter", "Partitions synthesized since start.");
+  o << "cuzk_partitions_synthesized_total " << s.partitions_synthesized << '\n';
+  metric("cuzk_synthesis_cpu_seconds_total", "counter",
+         "CPU seconds of partition synthesis (the synthesis worker's thread CPU time plus the "
+         "prover's pool work for it); per partition: divide by "
+         "cuzk_partitions_synthesized_total.");
+  o << "cuzk_synthesis_cpu_seconds_total " << s.synthesis_cpu_seconds << '\n';
+  metric("cuzk_partition_upload_bytes_total", "counter",
+         "Bytes the device stages moved from host memory to a device (z, a, b, c; or the compact "
+         "witness); 0 on the CPU backend.");
+  o << "cuzk_partition_upload_bytes_total " << s.partition_upload_bytes << '\n';
   metric("cuzk_srs_bytes", "gauge",
          "Proving keys by key and tier: host bytes (budget), mapped key-image bytes (mmap) or "
          "mapped .params bytes (params: decoded on the device only), VRAM "

@@ -37,8 +37,12 @@ using circuits::CancelFlag;
 struct JobPlan {
   std::string key_id;  ///< proving key the job needs (SRS manager entry)
   std::uint32_t partitions = 1;
-  std::uint64_t partition_bytes = 0;  ///< host bytes of one synthesized partition, a/b/c included
-  std::uint64_t abc_bytes = 0;        ///< of which a/b/c, freed right after the device stage
+  /// Host bytes of one partition at its peak, a/b/c included (a compact partition: its
+  /// synthesis, or its compact witness beside the device stage's host vectors).
+  std::uint64_t partition_bytes = 0;
+  /// Of which the device stage's vectors (a/b/c; a compact partition on a host-expanding backend:
+  /// z, a, b, c), freed right after the device stage.
+  std::uint64_t abc_bytes = 0;
   /// Whether the finalizer verifies the job's proof before answering; unset: the engine's
   /// EngineOptions::self_verify.
   std::optional<bool> self_verify;
@@ -84,6 +88,17 @@ class SynthesizedPartition {
     std::uint64_t abc = 0, other = 0;
   };
   virtual PooledBytes pooled_bytes() const { return {}; }
+  /// Host bytes the partition holds once synthesized, when known; the engine then keeps only
+  /// these (and the device stage's plan().abc_bytes) of its reservation and gives back the rest
+  /// (a compact partition reserves its synthesis peak, then holds its compact witness). nullopt:
+  /// the reservation stays as planned.
+  virtual std::optional<std::uint64_t> held_bytes() const { return std::nullopt; }
+  /// Bytes its device stage moved from host memory to the device (0 before it ran, and on a
+  /// device that reads host memory in place: the CPU backend).
+  virtual std::uint64_t upload_bytes() const { return 0; }
+  /// CPU seconds its synthesis spent on threads other than the one that called synthesize() (a
+  /// prover's pool); the engine adds the calling thread's own CPU time.
+  virtual double pool_cpu_seconds() const { return 0; }
 };
 
 class PartitionProver {

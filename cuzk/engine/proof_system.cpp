@@ -29,11 +29,13 @@ Result<std::string> Groth16ProofSystem::prove(const ResidentKey& rk, const Provi
   if (!part.has_abc())
     return Status(Errc::invalid_argument, "partition " + std::to_string(k) + " has no a/b/c");
   Result<Proof> proof = Status(Errc::invalid_argument, "no proof");
+  ProveTimings timings;
   if (part.pinned() && part.pa.size() == key.domain_size) {
     // Pinned a, b, c, z: the device reads them by DMA; scratch afterwards, given back by release_abc().
     proof = prove_with_abc_spans(pool_, rk, m, std::span<Fr>(part.pa.data(), part.pa.size()),
                                  std::span<Fr>(part.pb.data(), part.pb.size()),
-                                 std::span<Fr>(part.pc.data(), part.pc.size()), part.z(), {});
+                                 std::span<Fr>(part.pc.data(), part.pc.size()), part.z(),
+                                 {.timings = &timings});
   } else {
     if (part.pinned()) {  // a domain longer than the rows: extend copies in plain vectors
       part.take_abc(part.pa.size(), part.pa.size());
@@ -43,9 +45,22 @@ Result<std::string> Groth16ProofSystem::prove(const ResidentKey& rk, const Provi
       part.pa.reset(), part.pb.reset(), part.pc.reset();
     }
     AbcVectors used;  // a/b/c come back (scratch) for the buffer pool: release_abc() gives them
-    proof = prove_with_abc(pool_, rk, m, std::move(part.abc), part.z(), {.used_abc = &used});
+    proof = prove_with_abc(pool_, rk, m, std::move(part.abc), part.z(),
+                           {.timings = &timings, .used_abc = &used});
     part.abc = std::move(used);
   }
+  part.uploaded = timings.upload_bytes;
+  if (!proof) return proof.status().with_context("partition " + std::to_string(k));
+  auto bytes = write_proofs(std::span<const Proof>(&*proof, 1));
+  return std::string(bytes.begin(), bytes.end());
+}
+
+Result<std::string> Groth16ProofSystem::prove_compact(const ResidentKey& rk, const R1csDims& m,
+                                                      CircuitId circuit, std::uint32_t k,
+                                                      CompactPartition& part) {
+  ProveTimings timings;
+  auto proof = cuzk::prove_compact(pool_, rk, m, circuit, part.witness, {.timings = &timings});
+  part.uploaded = timings.upload_bytes;
   if (!proof) return proof.status().with_context("partition " + std::to_string(k));
   auto bytes = write_proofs(std::span<const Proof>(&*proof, 1));
   return std::string(bytes.begin(), bytes.end());

@@ -19,6 +19,8 @@
 #include "cuzk/engine/partition_prover.hpp"
 #include "cuzk/groth16/prove.hpp"
 #include "cuzk/groth16/verify.hpp"
+#include "cuzk/r1cs/compact_witness.hpp"
+#include "cuzk/r1cs/compact_witness_bound.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
 namespace cuzk::engine {
@@ -96,12 +98,32 @@ class PartitionVectors final : public SynthesizedPartition {
     return {.z = plain_z, .a = abc.a, .b = abc.b, .c = abc.c};
   }
 
+  std::uint64_t upload_bytes() const override { return uploaded; }
+  double pool_cpu_seconds() const override { return pool_cpu; }
+
   PinnedArray<Fr> pz, pa, pb, pc;
   std::vector<Fr> plain_z;
   AbcVectors abc;
+  std::uint64_t uploaded = 0;  ///< by the device stage (ProveTimings::upload_bytes)
+  double pool_cpu = 0;         ///< synthesis work on the prover's pool (the SpMV)
 
  private:
   std::shared_ptr<FrBufferPool> buffers_;
+};
+
+// A partition synthesized as its compact witness (r1cs/compact_witness.hpp, issue 22): nothing
+// else is held between the stages; the device stage makes z and a, b, c from it — on the device
+// where the backend holds the circuit, else on the host (Backend::prove_partition_compact).
+class CompactPartition final : public SynthesizedPartition {
+ public:
+  void release_abc() override {}
+  std::optional<std::uint64_t> held_bytes() const override {
+    return compact_witness_capacity_bytes(witness);
+  }
+  std::uint64_t upload_bytes() const override { return uploaded; }
+
+  CompactWitness witness;
+  std::uint64_t uploaded = 0;  ///< by the device stage (ProveTimings::upload_bytes)
 };
 
 class Groth16ProofSystem {
@@ -117,6 +139,10 @@ class Groth16ProofSystem {
   /// them back).
   Result<std::string> prove(const ResidentKey& rk, const ProvingKey& key, const R1csDims& m,
                             std::uint32_t k, PartitionVectors& part);
+  /// The same from |part|'s compact witness, |circuit| the circuit's compact form loaded on |rk|'s
+  /// backend (prove_compact).
+  Result<std::string> prove_compact(const ResidentKey& rk, const R1csDims& m, CircuitId circuit,
+                                    std::uint32_t k, CompactPartition& part);
   /// Public inputs of one partition (ONE excluded).
   using PartitionInputs = std::function<Result<std::vector<Fr>>(std::uint32_t k)>;
   /// Checks |proof| — |partitions| proofs in partition order — against |pvk|, each with its

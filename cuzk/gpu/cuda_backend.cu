@@ -2,11 +2,13 @@
 
 #include <bit>
 #include <charconv>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <string>
 
 #include "cuzk/backend/device_memory.hpp"
+#include "cuzk/base/clock.hpp"
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/device_context.hpp"
 #include "cuzk/gpu/encoded_bases.cuh"
@@ -14,8 +16,10 @@
 #include "cuzk/gpu/msm/streamed.cuh"
 #include "cuzk/gpu/ntt/ntt.cuh"
 #include "cuzk/gpu/partition.cuh"
+#include "cuzk/gpu/pce/device_compact_r1cs.cuh"
 #include "cuzk/msm/density.hpp"
 #include "cuzk/msm/msm_plan.hpp"
+#include "cuzk/r1cs/pce_compact_flat.hpp"
 
 namespace cuzk {
 
@@ -41,7 +45,8 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       : ctx_(std::move(ctx)),
         tables_(*ctx_),
         stream_mode_(o.stream_bases),
-        slot_points_(o.stream_slot_points) {}
+        slot_points_(o.stream_slot_points),
+        device_circuits_on_(o.device_circuits) {}
 
   std::string name() const override { return "cuda:" + std::to_string(ctx_->device()); }
 
@@ -217,7 +222,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     CUZK_RETURN_IF_ERROR(gpu::check_partition_lengths(in));
     // A table kept on the host (the key's placement) takes the step-wise calls below: staging a, b,
     // c and z for the fused path would only cross the bus for nothing and hold arena room.
-    if (any_streamed(in)) return prove_partition_steps(in, timings);
+    if (any_streamed(partition_shape(in))) return prove_partition_steps(in, timings);
     gpu::StagedPartition staged;
     try {
       staged = gpu::stage_partition(*ctx_, in);
@@ -228,15 +233,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     {
       std::lock_guard<std::mutex> lock(mu_);
       gpu::PartitionTables t;
-      bool resident = true;
-      auto find = [&](BasesId id) -> const gpu::ResidentBases* {
-        auto it = bases_.find(id.value);
-        if (it == bases_.end()) resident = false;
-        return it == bases_.end() ? nullptr : &it->second;
-      };
-      t.a = find(in.a), t.b_g1 = find(in.b_g1), t.b_g2 = find(in.b_g2), t.l = find(in.l),
-      t.h = find(in.h);
-      if (resident) {
+      if (resident_tables(partition_shape(in), t)) {
         CUZK_RETURN_IF_ERROR(gpu::check_partition(in, t));
         try {
           return gpu::prove_partition_device(*ctx_, tables_, in, t, std::move(staged), timings);
@@ -249,8 +246,109 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     return prove_partition_steps(in, timings);
   }
 
+  // A circuit's compact R1CS in the arena, in the flat layout (gpu/pce/device_compact_r1cs.cuh:
+  // device_circuit_bytes of it). When the arena has no room the circuit stays on the host only
+  // and its partitions are expanded there (Backend's default).
+  Result<CircuitId> load_circuit(std::shared_ptr<const CompactR1cs> circuit) override {
+    auto id = Backend::load_circuit(circuit);
+    if (!id.ok() || !device_circuits_on_) return id;
+    auto flat = compact_flatten(*circuit);
+    if (!flat.ok()) {
+      (void)Backend::release_circuit(*id);
+      return flat.status().with_context("load_circuit");
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    try {
+      device_circuits_.emplace(id->value,
+                               std::make_shared<const gpu::DeviceCompactR1cs>(
+                                   gpu::upload_compact_r1cs(*ctx_, *flat, ctx_->stream())));
+    } catch (const CudaError& e) {
+      if (e.code() != cudaErrorMemoryAllocation) {
+        (void)Backend::release_circuit(*id);
+        return from_cuda_error(e);
+      }
+    }
+    return id;
+  }
+  Status release_circuit(CircuitId id) override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      device_circuits_.erase(id.value);
+    }
+    return Backend::release_circuit(id);
+  }
+  std::uint64_t device_circuit_bytes(const CompactR1cs& circuit) const override {
+    if (!device_circuits_on_) return 0;
+    auto flat = compact_flatten(circuit);
+    return flat.ok() ? gpu::device_compact_r1cs_bytes(*flat) : 0;
+  }
+
+  // A partition from its compact witness (gpu/partition.cuh): only the compact witness crosses
+  // the bus (staged before the compute section, like prove_partition's inputs), z and a, b, c are
+  // made in the arena from the circuit's resident copy, then the same H step and MSMs. A circuit
+  // without a device copy, tables that are not resident, or a working set the arena cannot hold
+  // take the host expansion (Backend's default, then prove_partition).
+  Result<PartitionSums> prove_partition_compact(const CompactPartitionInputs& in,
+                                                PartitionTimings* timings) override {
+    auto circuit = check_compact_partition_inputs(in);
+    if (!circuit.ok()) return circuit.status();
+    const PartitionShape shape = partition_shape(in);
+    const std::size_t n = shape.domain;
+    std::shared_ptr<const gpu::DeviceCompactR1cs> dm;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (auto it = device_circuits_.find(in.circuit.value); it != device_circuits_.end())
+        dm = it->second;
+    }
+    // No device copy of the circuit, or a table kept on the host (the step-wise calls follow):
+    // the host expansion.
+    if (dm == nullptr || n > (std::size_t{1} << 30) || any_streamed(shape))
+      return Backend::prove_partition_compact(in, timings);
+    gpu::StagedPartition staged;
+    try {
+      staged = gpu::stage_compact_partition(*ctx_, *in.witness, n);
+    } catch (const CudaError& e) {
+      if (e.code() != cudaErrorMemoryAllocation)
+        return from_cuda_error(e);  // no room now: staged inside
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      gpu::PartitionTables t;
+      if (resident_tables(shape, t)) {
+        CUZK_RETURN_IF_ERROR(gpu::check_partition(shape, t));
+        try {
+          if (!staged) staged = gpu::stage_compact_partition(*ctx_, *in.witness, n);
+          const auto t0 = std::chrono::steady_clock::now();
+          gpu::expand_compact_partition(*dm, staged, n, ctx_->stream(0));
+          const double t_abc = seconds_since(t0);
+          PartitionSums sums =
+              gpu::prove_partition_device(*ctx_, tables_, shape, t, std::move(staged), timings);
+          if (timings != nullptr) timings->abc = t_abc;
+          return sums;
+        } catch (const CudaError& e) {
+          if (e.code() != cudaErrorMemoryAllocation) return from_cuda_error(e);
+        }
+      }
+    }
+    staged = {};
+    return Backend::prove_partition_compact(in, timings);
+  }
+
  private:
-  bool any_streamed(const PartitionInputs& in) const {
+  // The resident tables of a partition into |t| (mu_ held); false when one is streamed or unknown.
+  bool resident_tables(const PartitionShape& in, gpu::PartitionTables& t) const {
+    bool resident = true;
+    auto find = [&](BasesId id) -> const gpu::ResidentBases* {
+      auto it = bases_.find(id.value);
+      if (it == bases_.end()) resident = false;
+      return it == bases_.end() ? nullptr : &it->second;
+    };
+    t.a = find(in.a), t.b_g1 = find(in.b_g1), t.b_g2 = find(in.b_g2), t.l = find(in.l),
+    t.h = find(in.h);
+    return resident;
+  }
+
+  bool any_streamed(const PartitionShape& in) const {
     std::lock_guard<std::mutex> sl(streamed_mu_);  // streamed_ changes under it too
     for (BasesId id : {in.a, in.b_g1, in.b_g2, in.l, in.h})
       if (streamed_.count(id.value)) return true;
@@ -397,8 +495,11 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   gpu::NttTables tables_;
   const StreamBases stream_mode_;
   const std::size_t slot_points_;
+  const bool device_circuits_on_;
   std::mutex mu_;  // the device's compute section
   std::map<std::uint64_t, gpu::ResidentBases> bases_;
+  // Circuits' device copies by CircuitId (load_circuit); shared so a partition keeps its copy.
+  std::map<std::uint64_t, std::shared_ptr<const gpu::DeviceCompactR1cs>> device_circuits_;
   std::map<std::uint64_t, gpu::StreamedBases>
       streamed_;                    // tables kept on the host (small-card path)
   mutable std::mutex streamed_mu_;  // streamed_bytes_ for device_memory()

@@ -45,6 +45,10 @@ struct CudaBackendOptions {
   /// DeviceContextOptions::partition_pinned_bytes.
   std::size_t partition_pinned_bytes = 0;
   StreamBases stream_bases = StreamBases::automatic;
+  /// load_circuit puts the circuit's compact R1CS in the arena (where it has room) and
+  /// prove_partition_compact makes z, a, b, c there; off: circuits stay on the host, each compact
+  /// partition is expanded on the host and z, a, b, c cross (device_circuit_bytes is then 0).
+  bool device_circuits = true;
   /// Bases per streaming slot (0: sized from the free arena).
   std::size_t stream_slot_points = 0;
 };

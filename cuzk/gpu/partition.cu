@@ -14,6 +14,7 @@
 
 #include "cuzk/base/clock.hpp"
 #include "cuzk/gpu/cuda_check.cuh"
+#include "cuzk/gpu/pce/compact_partition.cuh"
 #include "cuzk/gpu/trace.cuh"
 #include "cuzk/msm/density.hpp"
 #include "cuzk/msm/msm_plan.hpp"
@@ -49,8 +50,8 @@ const ResidentBases* table_of(const PartitionTables& t, Sum sum) {
   return nullptr;
 }
 
-/// |in| must pass check_partition_lengths.
-std::vector<Job> jobs_of(const PartitionInputs& in, const PartitionTables& t) {
+/// |in| must have num_inputs ≤ witness and a domain ≥ 2.
+std::vector<Job> jobs_of(const PartitionShape& in, const PartitionTables& t) {
   std::vector<Job> jobs;
   for (const PartitionMsmTerm& m : partition_msm_terms(in)) jobs.push_back({m, table_of(t, m.sum)});
   return jobs;
@@ -102,6 +103,18 @@ Status check_partition_lengths(const PartitionInputs& in) {
 
 Status check_partition(const PartitionInputs& in, const PartitionTables& t) {
   CUZK_RETURN_IF_ERROR(check_partition_lengths(in));
+  return check_partition(partition_shape(in), t);
+}
+
+Status check_partition(const PartitionShape& in, const PartitionTables& t) {
+  const std::size_t n = in.domain;
+  if (n < 2 || !std::has_single_bit(n) || n > (std::size_t{1} << 30))
+    return Status(Errc::invalid_argument,
+                  "H on the GPU takes a power-of-two domain in 2..2^30, not " + std::to_string(n));
+  if (in.num_inputs > in.witness)
+    return Status(Errc::size_mismatch, "witness has " + std::to_string(in.witness) +
+                                           " values, fewer than its " +
+                                           std::to_string(in.num_inputs) + " inputs");
   const ResidentBases* g1s[] = {t.a, t.b_g1, t.l, t.h};
   for (const ResidentBases* r : g1s)
     if (r == nullptr || r->g2)
@@ -135,8 +148,11 @@ StagedPartition& StagedPartition::operator=(StagedPartition&& o) noexcept {
     reset();
     for (int i = 0; i < 4; ++i) buf[i] = std::move(o.buf[i]);
     z = std::move(o.z);
+    compact = std::move(o.compact);
     state_ = o.state_;
     o.state_ = nullptr;
+    upload_bytes_ = o.upload_bytes_;
+    compact_seconds_ = o.compact_seconds_;
   }
   return *this;
 }
@@ -146,6 +162,9 @@ void StagedPartition::reset() {
   state_ = nullptr;
   for (auto& b : buf) b.reset();
   z.reset();
+  compact = {};
+  upload_bytes_ = 0;
+  compact_seconds_ = 0;
 }
 
 void StagedPartition::wait(int i) {
@@ -156,7 +175,7 @@ void StagedPartition::wait(int i) {
 }
 
 double StagedPartition::upload_seconds() const {
-  if (state_ == nullptr) return 0;
+  if (state_ == nullptr) return compact_seconds_;
   std::lock_guard lock(state_->mu);
   return state_->seconds;
 }
@@ -185,6 +204,7 @@ StagedPartition stage_partition(DeviceContext& ctx, const PartitionInputs& in) {
       {s.buf[1].data(), in.abc.b.data(), n * sizeof(Fr)},
       {s.buf[2].data(), in.abc.c.data(), snarkjs ? 0 : n * sizeof(Fr)},  // snarkjs forms c = a∘b
       {s.z.data(), in.z.data(), nz * sizeof(Fr)}};
+  for (const Item& it : items) s.upload_bytes_ += it.bytes;
   st->thread = std::thread([&ctx, st, items = std::move(items)] {
     const auto t0 = Clock::now();
     cudaStream_t cp = copy_stream(ctx);
@@ -205,11 +225,40 @@ StagedPartition stage_partition(DeviceContext& ctx, const PartitionInputs& in) {
   return s;
 }
 
+StagedPartition stage_compact_partition(DeviceContext& ctx, const CompactWitness& w,
+                                        std::size_t n) {
+  StagedPartition s;
+  for (auto& b : s.buf) b = must_alloc(ctx, n * sizeof(Fr), "partition H buffers");
+  s.z = must_alloc(ctx, std::max<std::uint64_t>(1, w.num_variables()) * sizeof(Fr),
+                   "partition witness");
+  const auto t0 = Clock::now();
+  s.compact = upload_compact_witness(ctx, w, copy_stream(ctx));
+  s.compact_seconds_ = seconds_since(t0);
+  s.upload_bytes_ = w.bytes();
+  return s;
+}
+
+void expand_compact_partition(const DeviceCompactR1cs& m, StagedPartition& s, std::size_t n,
+                              cudaStream_t stream) {
+  compact_partition_vectors(m, s.compact, s.z.as<Fr>(), s.buf[0].as<Fr>(), s.buf[1].as<Fr>(),
+                            s.buf[2].as<Fr>(), n, stream);
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  s.compact = {};
+}
+
 PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
                                      const PartitionInputs& in, const PartitionTables& t,
                                      StagedPartition staged, PartitionTimings* timings) {
-  const std::size_t n = in.abc.a.size();
-  const bool snarkjs = in.abc.convention == HConvention::snarkjs;
+  // 1. Staging (unless started before the compute section): a, b, c, z cross on the copy stream.
+  if (!staged) staged = stage_partition(ctx, in);
+  return prove_partition_device(ctx, tables, partition_shape(in), t, std::move(staged), timings);
+}
+
+PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
+                                     const PartitionShape& in, const PartitionTables& t,
+                                     StagedPartition staged, PartitionTimings* timings) {
+  const std::size_t n = in.domain;
+  const bool snarkjs = in.convention == HConvention::snarkjs;
   const unsigned log_n = static_cast<unsigned>(std::countr_zero(n));
   cudaStream_t st = ctx.stream(0), cp = copy_stream(ctx);
   const bool have_g2_stream = ctx.stream_count() > 2;
@@ -228,8 +277,6 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
     if (trace) trace->mark(s, what);
   };
 
-  // 1. Staging (unless started before the compute section): a, b, c, z cross on the copy stream.
-  if (!staged) staged = stage_partition(ctx, in);
   DeviceBuffer* buf = staged.buf;
   const Fr* d_z = staged.z.as<Fr>();
 
@@ -313,6 +360,7 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
   staged.wait(3);
   mark(st, "wait z");
   tm.upload = staged.upload_seconds();
+  tm.upload_bytes = staged.upload_bytes();
   for (const Job& j : jobs)
     if (!j.term.g2() || !beside) run(j, st, 0);
   if (g2_thread.joinable()) g2_thread.join();

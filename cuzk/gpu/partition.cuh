@@ -12,8 +12,13 @@
 //   4. the H step's spare buffers (b, c, scratch) go back to the arena, h stays where it was
 //      computed, and the G1 MSMs (A, B_G1, L, H; bellperson's inputs/aux pairs) run back to back
 //      on the resident scalars (msm_*_device_resident): no scalar crosses the bus again.
+// From a compact witness (prove_partition_compact, issue 22) step 1 is stage_compact_partition:
+// the same five buffers, and only the compact witness crosses (on the copy stream); then
+// expand_compact_partition writes z and a, b, c into them on the compute stream from the
+// circuit's resident compact R1CS (gpu/pce/compact_partition.cuh), and steps 2–4 are the same
+// code (prove_partition_device over the partition's shape).
 // Device memory: 4·n + |z| scalars (32 bytes each) during the H step, n + |z| plus the MSM working
-// sets afterwards. When the arena has no room for the staging, step 1 runs inside the compute
+// sets afterwards (plus the compact witness until it is expanded). When the arena has no room for the staging, step 1 runs inside the compute
 // section; when it cannot hold the partition at all, CudaBackend takes the step-wise calls.
 // CUZK_GPU_TRACE=1 prints each partition's device timeline to stderr (gpu/trace.cuh).
 #pragma once
@@ -25,6 +30,9 @@
 #include "cuzk/gpu/device_context.hpp"
 #include "cuzk/gpu/msm/pippenger.cuh"
 #include "cuzk/gpu/ntt/ntt.cuh"
+#include "cuzk/gpu/pce/device_compact_r1cs.cuh"
+#include "cuzk/gpu/pce/device_compact_witness.cuh"
+#include "cuzk/r1cs/compact_witness.hpp"
 
 namespace cuzk::gpu {
 
@@ -47,6 +55,9 @@ Status check_partition_lengths(const PartitionInputs& in);
 /// The same, and |t| fits |in|: G1/G2 tables, densities that cover the scalars, tables that cover
 /// the densities.
 Status check_partition(const PartitionInputs& in, const PartitionTables& t);
+/// |t| fits |shape| (the table and density checks of check_partition); invalid_argument for a
+/// domain above 2^30 (the device H step's limit).
+Status check_partition(const PartitionShape& shape, const PartitionTables& t);
 
 /// The partition's inputs crossing to the device: a, b, c (c not for snarkjs), then z, uploaded in
 /// that order on the copy stream by a host thread that stage_partition starts; the compute section
@@ -63,6 +74,8 @@ class StagedPartition {
   void wait(int i);
   /// Seconds from the start of staging to the end of the last upload (after wait(3)).
   double upload_seconds() const;
+  /// Bytes that crossed host → device for this partition (z, a, b, c; or the compact witness).
+  std::uint64_t upload_bytes() const { return upload_bytes_; }
   /// When input |i| had crossed, in seconds from the start of staging (0 until then).
   double item_seconds(int i) const;
   /// Waits for the uploads, then returns the buffers to the arena.
@@ -70,11 +83,17 @@ class StagedPartition {
 
   DeviceBuffer buf[4];
   DeviceBuffer z;
+  /// A compact partition's witness until expand_compact_partition has run.
+  DeviceCompactWitness compact;
 
  private:
   friend StagedPartition stage_partition(DeviceContext& ctx, const PartitionInputs& in);
+  friend StagedPartition stage_compact_partition(DeviceContext& ctx, const CompactWitness& w,
+                                                 std::size_t n);
   struct State;
   State* state_ = nullptr;
+  std::uint64_t upload_bytes_ = 0;
+  double compact_seconds_ = 0;  // the compact witness's upload (no State)
 };
 
 /// Step 1 (after check_partition_lengths): allocates the H step's four buffers and the witness
@@ -82,9 +101,27 @@ class StagedPartition {
 /// Throws CudaError; cudaErrorMemoryAllocation when the arena has no room now.
 StagedPartition stage_partition(DeviceContext& ctx, const PartitionInputs& in);
 
-/// Steps 2–4 (after check_partition), staging first when |staged| is empty. Throws CudaError; its
-/// code is cudaErrorMemoryAllocation when the arena cannot hold the working set. Uses streams 0
-/// (compute), 1 (copy) and 2 (the G2 MSM, where the context has it).
+/// Step 1 from a compact witness: the H step's four buffers (n scalars each) and the witness buffer
+/// (w.num_variables()), then |w| uploaded on the copy stream (returns when it is on the device;
+/// upload_bytes() its bytes). Nothing is waited for afterwards (wait() returns at once). Throws
+/// CudaError; cudaErrorMemoryAllocation when the arena has no room now.
+StagedPartition stage_compact_partition(DeviceContext& ctx, const CompactWitness& w, std::size_t n);
+
+/// z and a, b, c (zero past the constraints, up to the domain n) into |s|'s buffers from its
+/// compact witness and the circuit |m| (compact_partition_vectors), on |stream|, which is then
+/// synchronized; the witness's buffers go back to the arena. Throws CudaError
+/// (cudaErrorInvalidValue when |m| and the witness disagree).
+void expand_compact_partition(const DeviceCompactR1cs& m, StagedPartition& s, std::size_t n,
+                              cudaStream_t stream);
+
+/// Steps 2–4 (after check_partition) over |staged|, whose inputs are on the device or being
+/// uploaded (stage_partition, or stage_compact_partition + expand_compact_partition). Throws
+/// CudaError; its code is cudaErrorMemoryAllocation when the arena cannot hold the working set.
+/// Uses streams 0 (compute), 1 (copy) and 2 (the G2 MSM, where the context has it).
+PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
+                                     const PartitionShape& shape, const PartitionTables& t,
+                                     StagedPartition staged, PartitionTimings* timings = nullptr);
+/// The same from host vectors, staging them first when |staged| is empty.
 PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
                                      const PartitionInputs& in, const PartitionTables& t,
                                      StagedPartition staged, PartitionTimings* timings = nullptr);

@@ -84,8 +84,18 @@ Result<std::unique_ptr<ResidentKey>> ResidentKey::load_encoded(Backend& backend,
   return k;
 }
 
+Status ResidentKey::load_circuit(std::shared_ptr<const CompactR1cs> circuit) {
+  if (circuit_.value != 0)
+    return Status(Errc::invalid_argument, "the key's circuit is loaded already");
+  auto id = backend_->load_circuit(std::move(circuit));
+  if (!id.ok()) return id.status();
+  circuit_ = *id;
+  return {};
+}
+
 ResidentKey::~ResidentKey() {
   if (backend_ == nullptr) return;
+  if (circuit_.value != 0) (void)backend_->release_circuit(circuit_);
   for (BasesId id : {h, l, a, b_g1, b_g2})
     if (id.value != 0) (void)backend_->release_bases(id);
 }
@@ -161,22 +171,40 @@ Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1c
   return proof;
 }
 
-Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, const R1csDims& m,
-                                   std::span<Fr> abc_a, std::span<Fr> abc_b, std::span<Fr> abc_c,
-                                   std::span<const Fr> z, const ProveOptions& opt) {
-  (void)pool;
+namespace {
+
+// The key's query tables, densities and H convention: what a partition call reads besides the
+// witness (CompactPartitionInputs without the witness, circuit and domain).
+CompactPartitionInputs key_terms(const ResidentKey& key, const R1csDims& m) {
+  const bool snarkjs = key.key().layout == KeyLayout::snarkjs;
+  CompactPartitionInputs t{.domain_size = key.key().domain_size,
+                           .convention = snarkjs ? HConvention::snarkjs : HConvention::bellperson,
+                           .a = key.a,
+                           .b_g1 = key.b_g1,
+                           .b_g2 = key.b_g2,
+                           .l = key.l,
+                           .h = key.h};
+  if (!snarkjs) {
+    t.a_aux = {.bits = m.a_aux_density->words, .base_offset = m.num_inputs};
+    t.b_input = {.bits = m.b_input_density->words, .base_offset = 0};
+    t.b_aux = {.bits = m.b_aux_density->words, .base_offset = m.b_input_density->count()};
+  }
+  return t;
+}
+
+// What prove_with_abc_spans and prove_compact share around their one backend call |run|
+// (key terms, stage times → sums): the key's checks, r and s, the call, the assembly
+//   A = α + A_q + r·δ₁, B = β₂ + B2_q + s·δ₂, B₁ = β₁ + B1_q + s·δ₁,
+//   C = H + L + s·A + r·B₁ − r·s·δ₁,
+// and the timings. |check| runs after the key's checks (the witness's own).
+template <class Check, class Run>
+Result<Proof> prove_one_partition(const ResidentKey& key, const R1csDims& m,
+                                  const ProveOptions& opt, Check check, Run run) {
   auto t0 = Clock::now();
   const auto start = t0;
   const ProvingKey& pk = key.key();
-  Backend& be = key.backend();
   CUZK_RETURN_IF_ERROR(check_key_matches(pk, key.counts(), m));
-  if (z.size() != m.num_columns())
-    return Status(Errc::size_mismatch, "witness has " + std::to_string(z.size()) +
-                                           " values, the circuit has " +
-                                           std::to_string(m.num_columns()) + " variables");
-  const std::size_t n = pk.domain_size;
-  if (abc_a.size() != n || abc_b.size() != n || abc_c.size() != n || n < m.num_constraints)
-    return Status(Errc::size_mismatch, "a/b/c lengths disagree with the constraint count");
+  CUZK_RETURN_IF_ERROR(check());
   if (pk.vk.delta_g1.is_identity() || pk.vk.delta_g2.is_identity())
     return Status(Errc::invalid_argument, "proving key delta is the identity");
   ProveTimings tm;
@@ -187,32 +215,14 @@ Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, con
   const Fr r = opt.r ? *opt.r : random_fr(rng);
   const Fr s = opt.s ? *opt.s : random_fr(rng);
 
-  // H and the MSMs: one backend call.
-  const bool snarkjs = pk.layout == KeyLayout::snarkjs;
-  PartitionInputs in{
-      .abc = {.a = abc_a,
-              .b = abc_b,
-              .c = abc_c,
-              .convention = snarkjs ? HConvention::snarkjs : HConvention::bellperson},
-      .z = z,
-      .num_inputs = m.num_inputs,
-      .a = key.a,
-      .b_g1 = key.b_g1,
-      .b_g2 = key.b_g2,
-      .l = key.l,
-      .h = key.h};
-  if (!snarkjs) {
-    in.a_aux = {.bits = m.a_aux_density->words, .base_offset = m.num_inputs};
-    in.b_input = {.bits = m.b_input_density->words, .base_offset = 0};
-    in.b_aux = {.bits = m.b_aux_density->words, .base_offset = m.b_input_density->count()};
-  }
+  // H and the MSMs (and, for a compact witness, a, b, c): one backend call.
   PartitionTimings pt;
-  auto sums = opt.stepwise ? be.prove_partition_steps(in, &pt) : be.prove_partition(in, &pt);
+  Result<PartitionSums> sums = run(key_terms(key, m), pt);
   if (!sums.ok()) return sums.status();
   tm.partition = seconds_since(t0);
   tm.h = pt.h, tm.msm_a = pt.msm_a, tm.msm_b1 = pt.msm_b1, tm.msm_b2 = pt.msm_b2,
   tm.msm_l = pt.msm_l;
-  tm.msm_h = pt.msm_h, tm.upload = pt.upload;
+  tm.msm_h = pt.msm_h, tm.upload = pt.upload, tm.upload_bytes = pt.upload_bytes;
   t0 = Clock::now();
   const G1Jacobian &a_q = sums->a, &b1_q = sums->b_g1, &l_q = sums->l, &h_q = sums->h;
   const G2Jacobian& b2_q = sums->b_g2;
@@ -227,12 +237,73 @@ Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, con
   Proof proof{a.to_affine(), b.to_affine(), c.to_affine()};
   tm.assemble = seconds_since(t0);
   if (opt.timings != nullptr) {
-    const double abc_t = opt.timings->abc;
+    // prove() times a, b, c itself; prove_compact's come from the backend.
+    const double abc_t = pt.abc > 0 ? pt.abc : opt.timings->abc;
     *opt.timings = tm;
     opt.timings->abc = abc_t;
     opt.timings->total = seconds_since(start);
   }
   return proof;
+}
+
+Status check_witness_size(std::size_t values, const R1csDims& m) {
+  if (values != m.num_columns())
+    return Status(Errc::size_mismatch, "witness has " + std::to_string(values) +
+                                           " values, the circuit has " +
+                                           std::to_string(m.num_columns()) + " variables");
+  return {};
+}
+
+}  // namespace
+
+Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, const R1csDims& m,
+                                   std::span<Fr> abc_a, std::span<Fr> abc_b, std::span<Fr> abc_c,
+                                   std::span<const Fr> z, const ProveOptions& opt) {
+  (void)pool;
+  Backend& be = key.backend();
+  const std::size_t n = key.key().domain_size;
+  auto check = [&]() -> Status {
+    CUZK_RETURN_IF_ERROR(check_witness_size(z.size(), m));
+    if (abc_a.size() != n || abc_b.size() != n || abc_c.size() != n || n < m.num_constraints)
+      return Status(Errc::size_mismatch, "a/b/c lengths disagree with the constraint count");
+    return {};
+  };
+  auto run = [&](const CompactPartitionInputs& t, PartitionTimings& pt) {
+    const PartitionInputs in{
+        .abc = {.a = abc_a, .b = abc_b, .c = abc_c, .convention = t.convention},
+        .z = z,
+        .num_inputs = m.num_inputs,
+        .a = t.a,
+        .b_g1 = t.b_g1,
+        .b_g2 = t.b_g2,
+        .l = t.l,
+        .h = t.h,
+        .a_aux = t.a_aux,
+        .b_input = t.b_input,
+        .b_aux = t.b_aux};
+    return opt.stepwise ? be.prove_partition_steps(in, &pt) : be.prove_partition(in, &pt);
+  };
+  return prove_one_partition(key, m, opt, check, run);
+}
+
+Result<Proof> prove_compact(ThreadPool& pool, const ResidentKey& key, const R1csDims& m,
+                            CircuitId circuit, const CompactWitness& witness,
+                            const ProveOptions& opt) {
+  auto check = [&]() -> Status {
+    CUZK_RETURN_IF_ERROR(check_witness_size(witness.num_variables(), m));
+    if (witness.num_inputs != m.num_inputs)
+      return Status(Errc::size_mismatch,
+                    "compact witness has " + std::to_string(witness.num_inputs) +
+                        " inputs, the circuit has " + std::to_string(m.num_inputs));
+    return {};
+  };
+  auto run = [&](CompactPartitionInputs t, PartitionTimings& pt) {
+    t.witness = &witness;
+    t.circuit = circuit;
+    t.host_pool = &pool;
+    return key.backend().prove_partition_compact(t, &pt);
+  };
+  return prove_one_partition(key, m, opt, check, run);
 }
 
 Result<Proof> prove(Backend& backend, ThreadPool& pool, const ProvingKey& pk, const R1csMatrices& m,

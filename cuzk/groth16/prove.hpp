@@ -22,6 +22,7 @@
 #include "cuzk/groth16/proof.hpp"
 #include "cuzk/groth16/rng.hpp"
 #include "cuzk/poly/ntt.hpp"
+#include "cuzk/r1cs/compact_witness.hpp"
 #include "cuzk/r1cs/matrices.hpp"
 #include "cuzk/r1cs/pce.hpp"
 #include "cuzk/r1cs/r1cs_dims.hpp"
@@ -35,8 +36,11 @@ struct ProveTimings {
   /// Host → device transfer inside the partition call (0 where the backend has none); the stage
   /// times of a backend that overlaps stages are spans on its own timeline (PartitionTimings).
   double upload = 0;
-  /// Wall time of the Backend::prove_partition call (H and the MSMs).
+  /// Wall time of the Backend::prove_partition call (H and the MSMs; prove_compact: the
+  /// prove_partition_compact call, z and a, b, c made from the compact witness included).
   double partition = 0;
+  /// Bytes the partition call moved host → device (PartitionTimings::upload_bytes).
+  std::uint64_t upload_bytes = 0;
 };
 
 struct ProveOptions {
@@ -80,9 +84,17 @@ class ResidentKey {
   const QueryCounts& counts() const { return counts_; }
   BasesId h, l, a, b_g1, b_g2;
 
+  /// Loads the key's circuit in its compact form on the key's backend (Backend::load_circuit),
+  /// released with the key; then circuit() names it for prove_compact. invalid_argument when one
+  /// is loaded already; the backend's errors.
+  Status load_circuit(std::shared_ptr<const CompactR1cs> circuit);
+  /// The circuit loaded with the key (value 0: none).
+  CircuitId circuit() const { return circuit_; }
+
  private:
   ResidentKey() = default;
   QueryCounts counts_;
+  CircuitId circuit_{};
   Backend* backend_ = nullptr;
   const ProvingKey* pk_ = nullptr;
 };
@@ -107,6 +119,17 @@ Result<Proof> prove_with_abc(ThreadPool& pool, const ResidentKey& key, const R1c
 Result<Proof> prove_with_abc_spans(ThreadPool& pool, const ResidentKey& key, const R1csDims& m,
                                    std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
                                    std::span<const Fr> z, const ProveOptions& opt = {});
+/// The same from a compact witness (r1cs/compact_witness.hpp) of |circuit|, the circuit's compact
+/// R1CS loaded on the key's backend (Backend::load_circuit): one
+/// Backend::prove_partition_compact call makes z and a, b, c over the key's domain (on the device
+/// where the backend holds the circuit, else on the host over |pool|) and runs the H step and the
+/// MSMs; the checks, blinding and assembly are prove_with_abc's, so with the same r, s the proof
+/// is the same bytes. |m| gives the counts and densities (the compact form's dims()).
+/// size_mismatch when the key or witness does not fit |m|; not_found for a circuit not loaded on
+/// the key's backend; the backend's errors.
+Result<Proof> prove_compact(ThreadPool& pool, const ResidentKey& key, const R1csDims& m,
+                            CircuitId circuit, const CompactWitness& witness,
+                            const ProveOptions& opt = {});
 /// Loads the key on |backend| for this one proof, then proves.
 Result<Proof> prove(Backend& backend, ThreadPool& pool, const ProvingKey& pk, const R1csMatrices& m,
                     std::span<const Fr> z, const ProveOptions& opt = {});

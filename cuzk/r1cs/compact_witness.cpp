@@ -212,6 +212,11 @@ Result<CompactWitness> compact_witness_from_z(ThreadPool& pool, std::span<const 
   return builder.finish();
 }
 
+std::uint64_t compact_witness_from_z_fragments(std::uint64_t n) {
+  const std::uint64_t chunk = kChunkWords * 64;
+  return (n + chunk - 1) / chunk;
+}
+
 Status compact_witness_expand(ThreadPool& pool, const CompactWitness& w, std::span<Fr> z) {
   const std::uint64_t n = w.num_variables();
   if (z.size() != n)

@@ -84,6 +84,10 @@ class CompactWitnessBuilder {
 Result<CompactWitness> compact_witness_from_z(ThreadPool& pool, std::span<const Fr> z,
                                               std::uint64_t num_inputs);
 
+/// Slices compact_witness_from_z converts separately (fragments of its builder) for a witness of
+/// |n| values: one per 2^20 values.
+std::uint64_t compact_witness_from_z_fragments(std::uint64_t n);
+
 /// Writes the witness of |w| into |z| (num_variables() values), split over |pool|: every value
 /// from its bit, then the runs over them. size_mismatch for another length; the checks of
 /// validate() first.

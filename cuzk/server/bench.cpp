@@ -209,6 +209,23 @@ void print_summary(const std::vector<JobRecord>& recs, double wall_s,
   std::printf("%-28s %12.1f\n", "daemon budget peak (MiB)", after.memory_peak_bytes() / 1048576.0);
   std::printf("%-28s %12.1f\n", "daemon peak RSS (MiB)",
               after.process_peak_rss_bytes() / 1048576.0);
+  // Per partition over the run (GetStatus sums, after − before).
+  const std::uint64_t synthesized =
+      after.partitions_synthesized() - before.partitions_synthesized();
+  std::uint64_t device_proved = 0;
+  for (auto& [dev, v] : proved(after)) device_proved += v - proved(before)[dev];
+  if (synthesized > 0)
+    std::printf(
+        "%-28s %12.3f  (%llu partitions, %llu compact)\n", "synthesis CPU s/partition",
+        (after.synthesis_cpu_seconds() - before.synthesis_cpu_seconds()) /
+            static_cast<double>(synthesized),
+        static_cast<unsigned long long>(synthesized),
+        static_cast<unsigned long long>(after.partitions_compact() - before.partitions_compact()));
+  if (device_proved > 0)
+    std::printf(
+        "%-28s %12.1f\n", "uploaded MB/partition",
+        static_cast<double>(after.partition_upload_bytes() - before.partition_upload_bytes()) /
+            1e6 / static_cast<double>(device_proved));
   // Steady state: from the first completion to the last submission (steady_window).
   std::vector<double> sub, fin;
   for (auto& r : recs) {

@@ -201,6 +201,7 @@ int run_daemon(const DaemonOptions& opt) {
     engine::Groth16ProverOptions go;
     go.cache_dir = opt.cache_dir.empty() ? cfg.cache_dir : opt.cache_dir;
     go.key_images = cfg.key_images;
+    go.compact_witness = cfg.gpu_compact_witness;
     go.backends = {opt.backend.empty() ? "auto" : opt.backend};
     go.circom = cfg.circom;
     go.filecoin_params_dir = filecoin_params_dir(cfg).string();

@@ -108,6 +108,7 @@ struct FilecoinDaemon {
   std::unique_ptr<engine::Engine> engine;
   std::unique_ptr<GrpcServer> server;
   std::unique_ptr<pb::ProvingEngine::Stub> stub;
+  bool compact_witness = true;  // Groth16ProverOptions::compact_witness
 
   explicit FilecoinDaemon(const std::string& tag) {
     dir = fs::temp_directory_path() / ("cuzk_filgrpc_" + tag + "_" + std::to_string(::getpid()));
@@ -123,6 +124,7 @@ struct FilecoinDaemon {
     o.cache_dir = cache.string();
     o.filecoin_params_dir = params.string();
     o.threads = 2;
+    o.compact_witness = compact_witness;
     auto prover = engine::Groth16Prover::create(o);
     ASSERT_TRUE(prover.ok()) << prover.status().to_string();
     std::shared_ptr<engine::Groth16Prover> shared(std::move(*prover));
@@ -140,6 +142,15 @@ struct FilecoinDaemon {
     args.SetMaxReceiveMessageSize(256 << 20);
     stub = pb::ProvingEngine::NewStub(
         grpc::CreateCustomChannel("unix:" + sock, grpc::InsecureChannelCredentials(), args));
+  }
+  // Stops the daemon and starts another over the same keys and cache.
+  void restart(bool compact) {
+    if (server) server->shutdown(500);
+    server.reset();
+    if (engine) engine->shutdown(std::chrono::milliseconds(0));
+    engine.reset();
+    compact_witness = compact;
+    start();
   }
   ~FilecoinDaemon() {
     if (server) server->shutdown(500);
@@ -488,9 +499,6 @@ TEST(FilecoinGrpcSlow, DISABLED_PorepProvedAndVerifiedFromPublicData) {
   FilecoinDaemon d("porep");
   cf::PorepFamily family(family_options(d));
   write_seeded_key(family, fc::porep_parameters(fc::SectorSize::s2KiB), d.params);
-  d.start();
-  const std::string proof = d.prove(to_wire(v->porep, "porep-1"));
-  ASSERT_EQ(proof.size(), 192u);  // 2 KiB: one partition (32 GiB: 10, 1920 bytes)
   cf::PorepPublicData pub{.proof = fc::seal_proof_by_number(0).value(),
                           .prover_id = fc::prover_id_of_actor(kMiner),
                           .sector_id = 0,
@@ -498,13 +506,24 @@ TEST(FilecoinGrpcSlow, DISABLED_PorepProvedAndVerifiedFromPublicData) {
                           .seed = v->c1.seed,
                           .comm_d = fc::parse_hex32(cf::testing::kCommD[0], "comm_d").value(),
                           .comm_r = fc::parse_hex32(kCommR[0], "comm_r").value()};
-  EXPECT_TRUE(verifies(d.params, pub, proof));
-  cf::PorepPublicData other = pub;
-  other.seed[0] ^= 1;
-  EXPECT_FALSE(verifies(d.params, other, proof));
-  other = pub;
-  other.sector_id = 1;
-  EXPECT_FALSE(verifies(d.params, other, proof));
+  // With compact witnesses (the default) and without: both proofs verify.
+  for (const bool compact : {true, false}) {
+    SCOPED_TRACE(compact ? "compact witness" : "vectors");
+    if (compact)
+      d.start();
+    else
+      d.restart(false);
+    const std::string proof = d.prove(to_wire(v->porep, compact ? "porep-1" : "porep-2"));
+    ASSERT_EQ(proof.size(), 192u);  // 2 KiB: one partition (32 GiB: 10, 1920 bytes)
+    EXPECT_EQ(d.engine->status().partitions_compact, compact ? 1u : 0u);
+    EXPECT_TRUE(verifies(d.params, pub, proof));
+    cf::PorepPublicData other = pub;
+    other.seed[0] ^= 1;
+    EXPECT_FALSE(verifies(d.params, other, proof));
+    other = pub;
+    other.sector_id = 1;
+    EXPECT_FALSE(verifies(d.params, other, proof));
+  }
 }
 
 TEST(FilecoinGrpcSlow, DISABLED_SnapDealsProvedAndVerifiedFromPublicData) {

@@ -381,6 +381,10 @@ class Service final : public pb::ProvingEngine::Service {
     resp->set_memory_critical_headroom_bytes(s.memory_headroom);
     resp->set_process_rss_bytes(s.process_rss);
     resp->set_process_peak_rss_bytes(s.process_peak_rss);
+    resp->set_partitions_synthesized(s.partitions_synthesized);
+    resp->set_synthesis_cpu_seconds(s.synthesis_cpu_seconds);
+    resp->set_partition_upload_bytes(s.partition_upload_bytes);
+    resp->set_partitions_compact(s.partitions_compact);
     auto* p = resp->mutable_pipeline();
     p->set_awaiting_admission(s.partitions_awaiting_admission);
     p->set_awaiting_synthesis(s.partitions_awaiting_synthesis);

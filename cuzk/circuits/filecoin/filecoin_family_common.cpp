@@ -9,6 +9,8 @@
 #include "cuzk/base/clock.hpp"
 #include "cuzk/circuits/filecoin/filecoin_public_data.hpp"
 #include "cuzk/circuits/filecoin/key_spec.hpp"
+#include "cuzk/r1cs/compact_witness.hpp"
+#include "cuzk/r1cs/compact_witness_bound.hpp"
 #include "cuzk/r1cs/pce_compact.hpp"
 #include "cuzk/r1cs/pce_compact_cache.hpp"
 #include "cuzk/r1cs/pce_compact_recorder.hpp"
@@ -178,6 +180,15 @@ Result<PartitionPlan> FilecoinFamily::plan_for(const fc::ParameterSet& set,
   p.domain_size = (*sh)->domain_size;
   p.parsed = std::move(parsed);
   return p;
+}
+
+std::uint64_t FilecoinFamily::compact_witness_peak_bytes(const PartitionPlan& plan,
+                                                         const CompactWitnessBound& b) {
+  auto sh = shape(plan.key_id);
+  if (!sh) return CircuitFamily::compact_witness_peak_bytes(plan, b);  // the generic bound
+  // synthesize_witness reserves (inputs + columns) values once (WitnessOptions below).
+  const std::uint64_t z = sizeof(Fr) * ((*sh)->dims().num_inputs + plan.columns);
+  return z + b.build_bytes(compact_witness_from_z_fragments(plan.columns));
 }
 
 Status FilecoinFamily::synthesize_witness(Circuit& circuit, const PartitionPlan& plan,

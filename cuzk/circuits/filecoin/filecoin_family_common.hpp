@@ -23,7 +23,10 @@
 //
 // Witness: partition k's circuit synthesized with the witness-only system (WitnessConstraintSystem)
 // into z = (ONE, inputs, aux) in the matrices' column order. The cancel flag is polled before and
-// after synthesis (one 32 GiB PoRep partition is tens of seconds).
+// after synthesis (one 32 GiB PoRep partition is tens of seconds). The compact witness
+// (CircuitFamily::compact_witness): by default that z converted (peak: z, inputs + columns values
+// reserved once, beside the converter's fragments and result); the PoRep family makes it straight
+// from its synthesis in parts (porep_witness.hpp), never holding z.
 #pragma once
 
 #include <atomic>
@@ -89,6 +92,11 @@ class FilecoinFamily : public CircuitFamily {
   std::string key_id_of_name(const std::string& name) const override;
   Result<std::shared_ptr<const CircuitShape>> shape(const std::string& key_id) override;
   Result<KeySource> key_source(const std::string& key_id) override;
+  /// Its shapes are the compact form only.
+  bool has_compact_form() const override { return true; }
+  /// z as synthesize_witness holds it (inputs + columns values) beside the converter's peak.
+  std::uint64_t compact_witness_peak_bytes(const PartitionPlan& plan,
+                                           const CompactWitnessBound& b) override;
   /// The .params files of its sets present in the parameter directory.
   std::vector<KeyFile> key_files() const override;
 

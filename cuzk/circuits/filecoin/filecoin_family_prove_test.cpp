@@ -63,35 +63,46 @@ void expect_engine_proves(fc::PostKind kind, const JobRequest& req, const Public
   }
   auto reg = std::make_shared<Registry>();
   ASSERT_TRUE(reg->add(fam).ok());
-  engine::Groth16ProverOptions o;
-  o.cache_dir = cache.string();
-  o.threads = 2;
-  o.families = reg;
-  auto prover = engine::Groth16Prover::create(o);
-  ASSERT_TRUE(prover.ok()) << prover.status().to_string();
-  std::shared_ptr<engine::Groth16Prover> shared(std::move(*prover));
-  auto e = engine::Engine::create(engine::EngineOptions{}, {shared});
-  ASSERT_TRUE(e.ok()) << e.status().to_string();
-  auto s = (*e)->submit(req);
-  ASSERT_TRUE(s.ok()) << s.status().to_string();
-  auto out = (*e)->await(req.request_id);
-  ASSERT_TRUE(out.ok()) << out.status().to_string();
-  ASSERT_EQ(out->status, engine::AwaitStatus::completed) << out->error;
-  (*e)->shutdown(std::chrono::seconds(5));
-  ASSERT_EQ(out->proof.size(), 192u);
-
   auto pk = read_params((params / set.params_file()).string());
   ASSERT_TRUE(pk.ok()) << pk.status().to_string();
   const PreparedVerifyingKey pvk = prepare_verifying_key(pk->vk);
-  auto proofs = parse_proofs(
-      std::span(reinterpret_cast<const std::uint8_t*>(out->proof.data()), out->proof.size()));
-  ASSERT_TRUE(proofs.ok() && proofs->size() == 1);
-  auto inputs = partition_public_inputs(pub, 0);
-  ASSERT_TRUE(inputs.ok()) << inputs.status().to_string();
-  EXPECT_TRUE(*verify(pvk, *inputs, (*proofs)[0]));
-  auto wrong = partition_public_inputs(other, 0);
-  ASSERT_TRUE(wrong.ok());
-  EXPECT_FALSE(*verify(pvk, *wrong, (*proofs)[0]));
+  // With compact witnesses (the default: the CPU backend expands them on the host in its device
+  // stage) and without (z, a, b, c synthesized on the host): both proofs self-verify and verify.
+  for (const bool compact : {true, false}) {
+    SCOPED_TRACE(compact ? "compact witness" : "vectors");
+    engine::Groth16ProverOptions o;
+    o.cache_dir = cache.string();
+    o.threads = 2;
+    o.families = reg;
+    o.compact_witness = compact;
+    auto prover = engine::Groth16Prover::create(o);
+    ASSERT_TRUE(prover.ok()) << prover.status().to_string();
+    std::shared_ptr<engine::Groth16Prover> shared(std::move(*prover));
+    auto e = engine::Engine::create(engine::EngineOptions{}, {shared});
+    ASSERT_TRUE(e.ok()) << e.status().to_string();
+    auto s = (*e)->submit(req);
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    auto out = (*e)->await(req.request_id);
+    ASSERT_TRUE(out.ok()) << out.status().to_string();
+    ASSERT_EQ(out->status, engine::AwaitStatus::completed) << out->error;
+    const engine::EngineStatus st = (*e)->status();
+    (*e)->shutdown(std::chrono::seconds(5));
+    ASSERT_EQ(out->proof.size(), 192u);
+    EXPECT_EQ(st.partitions_compact, compact ? 1u : 0u);
+    EXPECT_EQ(st.partitions_synthesized, 1u);
+    EXPECT_EQ(st.partition_upload_bytes, 0u);  // the CPU backend reads host memory in place
+    EXPECT_GT(st.synthesis_cpu_seconds, 0.0);
+
+    auto proofs = parse_proofs(
+        std::span(reinterpret_cast<const std::uint8_t*>(out->proof.data()), out->proof.size()));
+    ASSERT_TRUE(proofs.ok() && proofs->size() == 1);
+    auto inputs = partition_public_inputs(pub, 0);
+    ASSERT_TRUE(inputs.ok()) << inputs.status().to_string();
+    EXPECT_TRUE(*verify(pvk, *inputs, (*proofs)[0]));
+    auto wrong = partition_public_inputs(other, 0);
+    ASSERT_TRUE(wrong.ok());
+    EXPECT_FALSE(*verify(pvk, *wrong, (*proofs)[0]));
+  }
   fs::remove_all(params);
   fs::remove_all(cache);
 }

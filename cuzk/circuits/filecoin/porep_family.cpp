@@ -1,11 +1,13 @@
 #include "cuzk/circuits/filecoin/porep_family.hpp"
 
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
+#include "cuzk/circuits/filecoin/porep_witness.hpp"
 #include "cuzk/filecoin/curio_c1_request.hpp"
 #include "cuzk/filecoin/porep_challenges.hpp"
 #include "cuzk/filecoin/porep_verify.hpp"
 #include "cuzk/filecoin/prover_id.hpp"
 #include "cuzk/filecoin/registered_proof_number.hpp"
+#include "cuzk/r1cs/compact_witness_bound.hpp"
 
 namespace cuzk::circuits::filecoin {
 namespace fc = cuzk::filecoin;
@@ -137,6 +139,48 @@ Status PorepFamily::witness(const JobRequest& req, const PartitionPlan& plan, st
   if (!priv) return priv.status();
   PorepCircuit circuit(porep_circuit_shape(j.pub.proof), *pub, *priv);
   return synthesize_witness(circuit, plan, k, z, cancel);
+}
+
+Status PorepFamily::compact_witness(const JobRequest& req, const PartitionPlan& plan,
+                                    std::uint32_t k, CompactWitness& out,
+                                    const CancelFlag& cancel) {
+  const std::string where = "partition " + std::to_string(k) + " compact witness";
+  if (cancel.load()) return Status(Errc::cancelled, where + ": cancelled");
+  auto job = job_of(req, plan);
+  if (!job) return job.status();
+  const PorepJob& j = **job;
+  auto pub =
+      porep_circuit_public(j.pub.proof, j.c1.replica_id, j.pub.comm_d, j.pub.comm_r, j.pub.seed, k);
+  if (!pub) return pub.status();
+  auto priv = porep_circuit_private(j.c1, k);
+  if (!priv) return priv.status();
+  // On this thread (the engine's synthesis worker): the engine runs partitions side by side, and
+  // one thread's scratch is what compact_witness_peak_bytes counts.
+  ThreadPool inline_pool(1);
+  auto w =
+      porep_partition_compact_witness(porep_circuit_shape(j.pub.proof), *pub, *priv, inline_pool);
+  if (!w) return w.status().with_context(where);
+  if (cancel.load()) return Status(Errc::cancelled, where + ": cancelled");
+  if (w->num_variables() != plan.columns)
+    return Status(Errc::size_mismatch, where + ": " + std::to_string(w->num_variables()) +
+                                           " variables, the circuit has " +
+                                           std::to_string(plan.columns) + " columns");
+  out = std::move(*w);
+  return {};
+}
+
+std::uint64_t PorepFamily::compact_witness_peak_bytes(const PartitionPlan& plan,
+                                                      const CompactWitnessBound& b) {
+  auto set = set_of(plan.key_id);
+  if (!set) return CircuitFamily::compact_witness_peak_bytes(plan, b);
+  for (const fc::SealProof& p : fc::seal_proofs()) {
+    if (p.size != set->size) continue;
+    auto l = porep_witness_layout(porep_circuit_shape(p));
+    if (!l) break;
+    return porep_compact_witness_scratch_bytes(*l, 1) +
+           b.build_bytes(porep_compact_witness_fragments(*l));
+  }
+  return CircuitFamily::compact_witness_peak_bytes(plan, b);
 }
 
 Result<std::vector<Fr>> PorepFamily::public_inputs(const JobRequest& req, const PartitionPlan& plan,

@@ -14,7 +14,11 @@
 // another sector or miner is refused), verify every partition's vanilla proofs
 // (porep_verify.hpp), and plan all partitions of the seal proof (1 / 10; non-interactive 13 / 126)
 // with the key of the sector size.
-// Witness: partition k's StackedCircuit (porep_circuit.hpp) from the C1's proofs. Public inputs:
+// Witness: partition k's StackedCircuit (porep_circuit.hpp) from the C1's proofs. Compact witness:
+// the same circuit synthesised in parts on the calling thread, each part converted as it ends
+// (porep_partition_compact_witness with a one-thread pool): z is never held; the peak is the
+// largest part's scratch, the builder's fragments and the result (a 32 GiB partition: ≈ 0.3 GB
+// bounded, 70.5 MB kept). Public inputs:
 // partition_public_inputs(PorepPublicData) (filecoin_public_data.hpp) from the request's and
 // the C1's public values.
 #pragma once
@@ -50,6 +54,13 @@ class PorepFamily final : public FilecoinFamily {
   Result<PartitionPlan> plan(const JobRequest& req) override;
   Status witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
                  std::vector<Fr>& z, const CancelFlag& cancel) override;
+  bool has_compact_witness() const override { return true; }
+  Status compact_witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
+                         CompactWitness& out, const CancelFlag& cancel) override;
+  /// One part's scratch (porep_compact_witness_scratch_bytes, one thread) beside the builder's
+  /// peak for the layout's fragments.
+  std::uint64_t compact_witness_peak_bytes(const PartitionPlan& plan,
+                                           const CompactWitnessBound& b) override;
   Result<std::vector<Fr>> public_inputs(const JobRequest& req, const PartitionPlan& plan,
                                         std::uint32_t k) override;
 

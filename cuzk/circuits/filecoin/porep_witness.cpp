@@ -235,6 +235,10 @@ class IntoCompact {
       }
     }
     if (!s.buffer) s.buffer = std::make_unique<std::vector<Fr>>();
+    if (s.buffer->capacity() < na + ni) {  // exactly the slice: resize alone could double
+      std::vector<Fr>().swap(*s.buffer);
+      s.buffer->reserve(na + ni);
+    }
     s.buffer->resize(na + ni);  // capacity kept from part to part: no page faults after the first
     const std::span<Fr> all(*s.buffer);
     s.aux = all.first(na);
@@ -285,6 +289,22 @@ Result<CompactWitness> porep_partition_compact_witness(const PorepCircuitShape& 
     CUZK_RETURN_IF_ERROR(synthesize_partition(shape, pub, priv, pool, opt, l, out));
   }  // the scratch buffers go before the fragments are joined
   return builder.finish();
+}
+
+std::uint64_t porep_compact_witness_scratch_bytes(const PorepWitnessLayout& l,
+                                                  std::size_t threads) {
+  std::uint64_t largest = l.prelude_aux + l.prelude_inputs - 1;
+  for (const PorepWitnessLayout::Part& p : l.parts) largest = std::max(largest, p.aux + p.inputs);
+  return std::max<std::size_t>(threads, 1) * sizeof(Fr) * largest;
+}
+
+std::uint64_t porep_compact_witness_fragments(const PorepWitnessLayout& l) {
+  const std::uint64_t challenges =
+      l.challenge_aux + l.challenge_inputs == 0
+          ? 0
+          : (l.num_aux - l.prelude_aux + l.num_inputs - l.prelude_inputs) /
+                (l.challenge_aux + l.challenge_inputs);
+  return 1 + 2 * (1 + challenges * l.parts.size());
 }
 
 }  // namespace cuzk::circuits::filecoin

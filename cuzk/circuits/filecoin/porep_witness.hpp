@@ -67,4 +67,12 @@ Result<CompactWitness> porep_partition_compact_witness(const PorepCircuitShape& 
                                                        ThreadPool& pool,
                                                        const WitnessOptions& opt = {});
 
+/// Upper bound of the scratch porep_partition_compact_witness holds on a pool of |threads|: a
+/// buffer per thread, each of the largest slice (the prelude's, or a challenge part's inputs and
+/// aux) at most, 32 B per value (a buffer grows to exactly the slice it must hold).
+std::uint64_t porep_compact_witness_scratch_bytes(const PorepWitnessLayout& l, std::size_t threads);
+/// The most fragments porep_partition_compact_witness gives its builder: ONE, and the aux and
+/// inputs of the prelude and of every challenge's parts.
+std::uint64_t porep_compact_witness_fragments(const PorepWitnessLayout& l);
+
 }  // namespace cuzk::circuits::filecoin

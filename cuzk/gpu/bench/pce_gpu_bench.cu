@@ -11,28 +11,48 @@
 //   4. the host's compact SpMV on all threads (pce_compact_evaluate_into), and the device's
 //      a, b, c downloaded and compared with it bit for bit (exit 1 when they differ).
 // One JSON line per measurement.
+// With --prove 1, steps 3–4 are replaced by one whole partition on a CudaBackend: random key
+// tables of the circuit's counts (2^16 distinct points repeated), the circuit loaded
+// (load_circuit), then per repeat prove_partition_compact (only the compact witness crosses)
+// against prove_partition from host z, a, b, c (made on the host first, untimed; pageable
+// memory): wall time, stage times and bytes uploaded of each, and their sums compared (exit 1
+// when they differ).
 //
 // Run (on the GPU host): pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB] [--partition K]
 //        [--seed N] [--threads T] [--repeats R] [--tile-rows 256] [--long-row-words 128]
-//        [--cache FILE]   (--long-row-words 0: no row walked by a warp)
+//        [--cache FILE] [--prove 1]   (--long-row-words 0: no row walked by a warp)
+//      pce_gpu_bench --size bench-K --prove 1 [--repeats R] [--seed N]   (the benchmark circuit
+//        of 2^K rows as one compact block: run_bench_circuit)
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "cuzk/backend/backend.hpp"
+#include "cuzk/backend/device_memory.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
 #include "cuzk/circuits/filecoin/porep_witness.hpp"
+#include "cuzk/ec/batch_affine.hpp"
 #include "cuzk/filecoin/synth_inputs.hpp"
+#include "cuzk/gpu/cuda_backend.hpp"
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/device_context.hpp"
 #include "cuzk/gpu/pce/device_compact_r1cs.cuh"
 #include "cuzk/gpu/pce/device_compact_witness.cuh"
+#include "cuzk/r1cs/bench_circuit.hpp"
+#include "cuzk/r1cs/compact_from_matrices.hpp"
+#include "cuzk/r1cs/compact_partition.hpp"
 #include "cuzk/r1cs/compact_witness.hpp"
+#include "cuzk/r1cs/pce.hpp"
 #include "cuzk/r1cs/pce_compact_cache.hpp"
 #include "cuzk/r1cs/pce_compact_flat.hpp"
 #include "cuzk/r1cs/pce_compact_recorder.hpp"
@@ -53,14 +73,15 @@ struct Args {
   int repeats = 3;
   std::uint32_t tile_rows = 256, long_row_words = 128;
   std::string cache;
+  bool prove = false;
 };
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
-               "pce_gpu_bench: %s\nusage: pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB] "
+               "pce_gpu_bench: %s\nusage: pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB|bench-K] "
                "[--partition K] [--seed N] [--threads T] [--repeats R] [--tile-rows N] "
                "[--long-row-words W] "
-               "[--cache FILE]\n",
+               "[--cache FILE] [--prove 1]\n",
                why);
   std::exit(2);
 }
@@ -87,6 +108,8 @@ Args parse(int argc, char** argv) {
       a.long_row_words = static_cast<std::uint32_t>(std::stoul(v));
     } else if (f == "--cache") {
       a.cache = v;
+    } else if (f == "--prove") {
+      a.prove = v != "0";
     } else {
       usage(("unknown flag " + f).c_str());
     }
@@ -129,7 +152,169 @@ gpu::DeviceBuffer must_alloc(gpu::DeviceContext& ctx, std::size_t bytes, const c
   return std::move(b).value();
 }
 
+// |n| points of a table: 2^16 distinct (P0 + i·Q) repeated.
+template <class C>
+std::vector<cuzk::Affine<C>> bench_points(std::size_t n, std::uint64_t seed) {
+  const std::size_t distinct = std::min<std::size_t>(std::max<std::size_t>(n, 1), 1 << 16);
+  cuzk::Jacobian<C> p = cuzk::mul_vartime(cuzk::Affine<C>::generator(), Fr::from_u64(seed + 11));
+  const cuzk::Jacobian<C> q =
+      cuzk::mul_vartime(cuzk::Affine<C>::generator(), Fr::from_u64(seed * 7 + 5));
+  std::vector<cuzk::Jacobian<C>> jac(distinct);
+  for (auto& j : jac) {
+    j = p;
+    p.add(q);
+  }
+  const auto pts = cuzk::batch_to_affine_vartime<C>(jac);
+  std::vector<cuzk::Affine<C>> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = pts[i % distinct];
+  return out;
+}
+
+// One partition end to end on a CudaBackend: prove_partition_compact against prove_partition
+// from host vectors (see the file comment).
+// |host_vectors| writes the host path's z and a, b, c (n values, zero past the constraints).
+using HostVectors =
+    std::function<cuzk::Status(std::span<Fr> z, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c)>;
+
+int prove_partition_bench(const Args& args, cuzk::ThreadPool& pool,
+                          std::shared_ptr<const cuzk::CompactR1cs> form,
+                          const cuzk::CompactWitness& cw, const HostVectors& host_vectors) {
+  using namespace cuzk;
+  const std::size_t rows = form->num_constraints;
+  const std::size_t n = std::bit_ceil(std::max<std::size_t>(rows, 2));
+  const unsigned log_n = static_cast<unsigned>(std::countr_zero(n));
+  auto be_r = make_cuda_backend("cuda:0", {});
+  if (!be_r) return fail(be_r.status(), "CUDA backend");
+  Backend& be = **be_r;
+  const R1csDims d = form->dims();
+  auto t0 = Clock::now();
+  BasesId ids[5];
+  {
+    const std::size_t g1_counts[4] = {d.a_query_points(), d.b_query_points(), d.num_aux, n - 1};
+    for (int i = 0; i < 4; ++i) {
+      auto pts = bench_points<G1Curve>(g1_counts[i], static_cast<std::uint64_t>(i));
+      auto id = be.load_bases_g1(pts);
+      if (!id) return fail(id.status(), "load_bases_g1");
+      ids[i] = *id;
+    }
+    auto pts = bench_points<G2Curve>(d.b_query_points(), 9);
+    auto id = be.load_bases_g2(pts);
+    if (!id) return fail(id.status(), "load_bases_g2");
+    ids[4] = *id;
+  }
+  line(args, "prove_tables", num("wall_s", seconds_since(t0)) + num("log_n", log_n));
+  auto* report = dynamic_cast<DeviceMemoryReport*>(&be);
+  const std::uint64_t used0 = report ? report->device_memory().used : 0;
+  t0 = Clock::now();
+  auto circuit = be.load_circuit(form);
+  if (!circuit) return fail(circuit.status(), "load_circuit");
+  const std::uint64_t used1 = report ? report->device_memory().used : 0;
+  line(args, "prove_load_circuit",
+       num("wall_s", seconds_since(t0)) +
+           num("device_mb", static_cast<double>(used1 - used0) / 1e6) +
+           num("compact_witness_mb", static_cast<double>(cw.bytes()) / 1e6) +
+           num("z_mb", static_cast<double>(form->num_columns() * sizeof(Fr)) / 1e6));
+  CompactPartitionInputs in{
+      .witness = &cw,
+      .circuit = *circuit,
+      .domain_size = n,
+      .convention = HConvention::bellperson,
+      .a = ids[0],
+      .b_g1 = ids[1],
+      .b_g2 = ids[4],
+      .l = ids[2],
+      .h = ids[3],
+      .a_aux = {.bits = d.a_aux_density->words, .base_offset = d.num_inputs},
+      .b_input = {.bits = d.b_input_density->words, .base_offset = 0},
+      .b_aux = {.bits = d.b_aux_density->words, .base_offset = d.b_input_density->count()},
+      .host_pool = &pool};
+  std::vector<Fr> z(form->num_columns()), a(n), b(n), c(n);
+  auto print_timings = [&](const char* op, double wall, const PartitionTimings& tm) {
+    line(args, op,
+         num("log_n", log_n) + num("wall_ms", wall * 1e3) + num("abc_ms", tm.abc * 1e3) +
+             num("h_ms", tm.h * 1e3) + num("msm_a_ms", tm.msm_a * 1e3) +
+             num("msm_b1_ms", tm.msm_b1 * 1e3) + num("msm_b2_ms", tm.msm_b2 * 1e3) +
+             num("msm_l_ms", tm.msm_l * 1e3) + num("msm_h_ms", tm.msm_h * 1e3) +
+             num("upload_ms", tm.upload * 1e3) +
+             num("upload_mb", static_cast<double>(tm.upload_bytes) / 1e6));
+  };
+  bool equal = true, host_fresh = false;
+  for (int rep = 0; rep <= args.repeats; ++rep) {  // rep 0: warm-up (printed too)
+    PartitionTimings tc, th;
+    t0 = Clock::now();
+    auto compact = be.prove_partition_compact(in, &tc);
+    const double wall_c = seconds_since(t0);
+    if (!compact) return fail(compact.status(), "prove_partition_compact");
+    // The device path only reads the host vectors; a step-wise fallback writes h over a.
+    if (!host_fresh) {
+      t0 = Clock::now();
+      auto st = host_vectors(z, a, b, c);
+      if (!st.ok()) return fail(st, "host z, a, b, c");
+      line(args, "prove_host_vectors", num("wall_s", seconds_since(t0)));
+      host_fresh = true;
+    }
+    t0 = Clock::now();
+    auto host = be.prove_partition(partition_inputs_of(in, a, b, c, z), &th);
+    const double wall_h = seconds_since(t0);
+    if (!host) return fail(host.status(), "prove_partition");
+    host_fresh = th.upload_bytes != 0;
+    // The device path uploads the compact witness only; a fallback (no room for the partition in
+    // the arena, tables streamed) expands on the host and shows other bytes.
+    line(args, "prove_compact_path",
+         std::string(", \"device\": ") + (tc.upload_bytes == cw.bytes() ? "true" : "false"));
+    print_timings("prove_compact", wall_c, tc);
+    print_timings("prove_host_abc", wall_h, th);
+    equal = equal && compact->a.to_affine() == host->a.to_affine() &&
+            compact->b_g1.to_affine() == host->b_g1.to_affine() &&
+            compact->b_g2.to_affine() == host->b_g2.to_affine() &&
+            compact->l.to_affine() == host->l.to_affine() &&
+            compact->h.to_affine() == host->h.to_affine();
+  }
+  line(args, "prove_check", std::string(", \"equal\": ") + (equal ? "true" : "false"));
+  return equal ? 0 : 1;
+}
+
+// --size bench-K: the benchmark circuit of 2^K rows (r1cs/bench_circuit.hpp: PoRep-like densities,
+// 72.6 % of the witness 0/1) as one compact block (compact_from_matrices); --prove only. The host
+// path's a, b, c come from the plain SpMV on all threads (the compact form's host SpMV is one
+// segment, one thread).
+int run_bench_circuit(const Args& args, unsigned log_rows) {
+  if (!args.prove) usage("--size bench-K needs --prove 1");
+  cuzk::ThreadPool pool(args.threads);
+  auto t0 = Clock::now();
+  auto bench = cuzk::generate_bench_r1cs(pool, {.log_rows = log_rows, .seed = args.seed});
+  if (!bench) return fail(bench.status(), "generate_bench_r1cs");
+  auto z = std::make_shared<const std::vector<Fr>>(bench->assignment());
+  line(args, "bench_circuit",
+       num("wall_s", seconds_since(t0)) +
+           num("rows", static_cast<double>(bench->matrices.num_constraints)) +
+           num("columns", static_cast<double>(z->size())));
+  t0 = Clock::now();
+  auto form = cuzk::compact_from_matrices(bench->matrices);
+  if (!form) return fail(form.status(), "compact_from_matrices");
+  auto cw = cuzk::compact_witness_from_z(pool, *z, form->num_inputs);
+  if (!cw) return fail(cw.status(), "compact_witness_from_z");
+  line(args, "compact_form",
+       num("wall_s", seconds_since(t0)) +
+           num("compact_mb", static_cast<double>(cw->bytes()) / 1e6) +
+           num("runs", static_cast<double>(cw->num_runs())));
+  const cuzk::R1csMatrices& m = bench->matrices;
+  auto host_vectors = [&](std::span<Fr> hz, std::span<Fr> a, std::span<Fr> b,
+                          std::span<Fr> c) -> cuzk::Status {
+    std::copy(z->begin(), z->end(), hz.begin());
+    const std::size_t rows = m.num_constraints;
+    CUZK_RETURN_IF_ERROR(
+        cuzk::pce_evaluate_into(pool, m, *z, a.first(rows), b.first(rows), c.first(rows)));
+    for (std::span<Fr> v : {a, b, c}) std::fill(v.begin() + rows, v.end(), Fr::zero());
+    return {};
+  };
+  return prove_partition_bench(
+      args, pool, std::make_shared<const cuzk::CompactR1cs>(std::move(*form)), *cw, host_vectors);
+}
+
 int run(const Args& args) {
+  if (args.size.rfind("bench-", 0) == 0)
+    return run_bench_circuit(args, static_cast<unsigned>(std::stoul(args.size.substr(6))));
   auto proof = fc::seal_proof("StackedDrg" + args.size + "V1_1");
   if (!proof) return fail(proof.status(), "registered proof");
   const cf::PorepCircuitShape shape = cf::porep_circuit_shape(*proof);
@@ -206,6 +391,15 @@ int run(const Args& args) {
   }
   line(args, "compact_witness_direct",
        num("wall_s", median(direct_s)) + num("threads", pool.size()));
+  if (args.prove) {
+    z->clear();
+    z->shrink_to_fit();
+    auto shared_form = std::make_shared<const cuzk::CompactR1cs>(std::move(form));
+    auto host_vectors = [&](std::span<Fr> hz, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+      return cuzk::compact_partition_vectors_host(pool, *shared_form, *cw, hz, a, b, c);
+    };
+    return prove_partition_bench(args, pool, shared_form, *cw, host_vectors);
+  }
 
   // 3. The device.
   auto ctx_r = gpu::DeviceContext::create({});

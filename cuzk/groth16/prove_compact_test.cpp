@@ -1,0 +1,196 @@
+// prove_compact (a partition from its compact witness, Backend::prove_partition_compact: the
+// default host path on CpuBackend) against prove_with_abc on the expanded witness with a, b, c
+// from the compact SpMV: with the same r, s the proofs are the same bytes, and they verify. Both
+// key layouts; witnesses of bits only (no runs), mixed, and mostly field values (mostly runs);
+// constraint counts that are not powers of two. Bad inputs are refused with errors naming what is
+// wrong. Circuit: tests/support/bitty_circuit.hpp recorded into a CompactR1cs; seeded (printed;
+// CUZK_SEED replays).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <random>
+
+#include "cuzk/backend/cpu_backend.hpp"
+#include "cuzk/groth16/prove.hpp"
+#include "cuzk/groth16/setup.hpp"
+#include "cuzk/groth16/verify.hpp"
+#include "cuzk/r1cs/pce_compact_recorder.hpp"
+#include "cuzk/r1cs/witness_cs.hpp"
+#include "tests/support/bitty_circuit.hpp"
+#include "tests/support/seed.hpp"
+
+namespace cuzk {
+namespace {
+
+struct CompactFixture {
+  std::shared_ptr<const CompactR1cs> form;
+  std::vector<Fr> z;
+  CompactWitness witness;
+};
+
+CompactFixture make_fixture(ThreadPool& pool, const test::BittyOptions& o) {
+  test::BittyCircuit circuit(o);
+  auto form = record_compact(circuit);
+  EXPECT_TRUE(form.ok()) << form.status().to_string();
+  WitnessConstraintSystem wcs;
+  EXPECT_TRUE(synthesize_circuit(circuit, wcs).ok());
+  CompactFixture f{
+      std::make_shared<const CompactR1cs>(std::move(*form)), wcs.take_assignment(), {}};
+  f.witness = compact_witness_from_z(pool, f.z, f.form->num_inputs).value();
+  return f;
+}
+
+AbcVectors host_abc(ThreadPool& pool, const CompactR1cs& m, std::span<const Fr> z) {
+  const std::size_t rows = m.num_constraints;
+  AbcVectors v{std::vector<Fr>(rows), std::vector<Fr>(rows), std::vector<Fr>(rows)};
+  EXPECT_TRUE(pce_compact_evaluate_into(pool, m, z, v.a, v.b, v.c).ok());
+  return v;
+}
+
+TEST(ProveCompact, SameProofAsProveWithAbcAndVerifies) {
+  std::mt19937_64 rng(test::fresh_seed());
+  ThreadPool pool(2);
+  CpuBackend backend(pool);
+  for (unsigned field_chain : {0u, 2u, 12u}) {
+    for (KeyLayout layout : {KeyLayout::bellperson, KeyLayout::snarkjs}) {
+      SCOPED_TRACE(testing::Message()
+                   << "field_chain " << field_chain << " layout " << static_cast<int>(layout));
+      const CompactFixture f = make_fixture(pool, {.seed = rng(),
+                                                   .uses = 30 + static_cast<unsigned>(rng() % 60),
+                                                   .field_chain = field_chain});
+      const CompactR1cs& m = *f.form;
+      ASSERT_FALSE(std::has_single_bit(m.num_constraints)) << m.num_constraints;
+      if (field_chain == 0) {
+        EXPECT_EQ(f.witness.num_runs(), 0u);
+      }
+      if (field_chain == 12) {
+        EXPECT_GT(f.witness.values.size() * 2, f.z.size());
+      }
+      SeededRng trng(rng());
+      auto pk = setup_with_trapdoor(m, random_trapdoor(trng), {.layout = layout, .pool = &pool});
+      ASSERT_TRUE(pk.ok()) << pk.status().to_string();
+      auto key = ResidentKey::load(backend, *pk);
+      ASSERT_TRUE(key.ok());
+      auto id = backend.load_circuit(f.form);
+      ASSERT_TRUE(id.ok());
+      const Fr r = test::random_fr(rng), s = test::random_fr(rng);
+
+      auto want =
+          prove_with_abc(pool, **key, m.dims(), host_abc(pool, m, f.z), f.z, {.r = r, .s = s});
+      ASSERT_TRUE(want.ok()) << want.status().to_string();
+      ProveTimings tm;
+      auto got =
+          prove_compact(pool, **key, m.dims(), *id, f.witness, {.r = r, .s = s, .timings = &tm});
+      ASSERT_TRUE(got.ok()) << got.status().to_string();
+      EXPECT_EQ(*got, *want);
+      EXPECT_EQ(tm.upload_bytes, 0u);  // the host path moves nothing to a device
+
+      const auto pvk = prepare_verifying_key(pk->vk);
+      const std::span<const Fr> pub(f.z.data() + 1, m.num_inputs - 1);
+      EXPECT_TRUE(*verify(pvk, pub, *got));
+      // A different r gives another proof (the blinding is used), which verifies too.
+      auto other =
+          prove_compact(pool, **key, m.dims(), *id, f.witness, {.r = r + Fr::one(), .s = s});
+      ASSERT_TRUE(other.ok());
+      EXPECT_NE(*other, *got);
+      EXPECT_TRUE(*verify(pvk, pub, *other));
+      EXPECT_TRUE(backend.release_circuit(*id).ok());
+    }
+  }
+}
+
+TEST(ProveCompact, RefusesBadInputs) {
+  std::mt19937_64 rng(test::fresh_seed());
+  ThreadPool pool(2);
+  CpuBackend backend(pool);
+  const CompactFixture f = make_fixture(pool, {.seed = rng(), .uses = 37, .field_chain = 2});
+  const CompactR1cs& m = *f.form;
+  SeededRng trng(rng());
+  auto pk = setup_with_trapdoor(m, random_trapdoor(trng), {.pool = &pool});
+  ASSERT_TRUE(pk.ok());
+  auto key = ResidentKey::load(backend, *pk);
+  ASSERT_TRUE(key.ok());
+  EXPECT_EQ(backend.load_circuit(nullptr).status().code(), Errc::invalid_argument);
+  auto id = backend.load_circuit(f.form);
+  ASSERT_TRUE(id.ok());
+  auto message_has = [](const Status& s, const char* what) {
+    return s.to_string().find(what) != std::string::npos;
+  };
+
+  // A witness of another variable count.
+  const CompactWitness shorter =
+      compact_witness_from_z(pool, std::span(f.z).first(f.z.size() - 1), m.num_inputs).value();
+  Status st = prove_compact(pool, **key, m.dims(), *id, shorter).status();
+  EXPECT_EQ(st.code(), Errc::size_mismatch);
+  EXPECT_TRUE(message_has(st, "variables")) << st.to_string();
+  // A witness with another split of inputs and aux (same count).
+  const CompactWitness moved = compact_witness_from_z(pool, f.z, m.num_inputs + 1).value();
+  st = prove_compact(pool, **key, m.dims(), *id, moved).status();
+  EXPECT_EQ(st.code(), Errc::size_mismatch);
+  EXPECT_TRUE(message_has(st, "inputs")) << st.to_string();
+
+  // An unknown circuit, and one released.
+  st = prove_compact(pool, **key, m.dims(), CircuitId{id->value + 1000}, f.witness).status();
+  EXPECT_EQ(st.code(), Errc::not_found);
+  EXPECT_TRUE(message_has(st, "is not loaded")) << st.to_string();
+
+  // The backend's own checks: a domain shorter than the constraints, not a power of two, no pool,
+  // no witness.
+  CompactPartitionInputs in{.witness = &f.witness,
+                            .circuit = *id,
+                            .domain_size = std::bit_floor(m.num_constraints),
+                            .a = (*key)->a,
+                            .b_g1 = (*key)->b_g1,
+                            .b_g2 = (*key)->b_g2,
+                            .l = (*key)->l,
+                            .h = (*key)->h,
+                            .host_pool = &pool};
+  st = backend.prove_partition_compact(in).status();
+  EXPECT_EQ(st.code(), Errc::size_mismatch);
+  EXPECT_TRUE(message_has(st, "constraints")) << st.to_string();
+  in.domain_size = m.num_constraints;
+  EXPECT_EQ(backend.prove_partition_compact(in).status().code(), Errc::invalid_argument);
+  in.domain_size = pk->domain_size;
+  in.host_pool = nullptr;
+  st = backend.prove_partition_compact(in).status();
+  EXPECT_EQ(st.code(), Errc::invalid_argument);
+  EXPECT_TRUE(message_has(st, "thread pool")) << st.to_string();
+  in.host_pool = &pool;
+  in.witness = nullptr;
+  EXPECT_EQ(backend.prove_partition_compact(in).status().code(), Errc::invalid_argument);
+
+  EXPECT_TRUE(backend.release_circuit(*id).ok());
+  EXPECT_EQ(backend.release_circuit(*id).code(), Errc::not_found);
+  st = prove_compact(pool, **key, m.dims(), *id, f.witness).status();
+  EXPECT_EQ(st.code(), Errc::not_found);
+}
+
+// A ResidentKey loads its circuit on its backend (the key store's device copies do) and releases it
+// with the key.
+TEST(ProveCompact, ResidentKeyCarriesItsCircuit) {
+  std::mt19937_64 rng(test::fresh_seed());
+  ThreadPool pool(2);
+  CpuBackend backend(pool);
+  const CompactFixture f = make_fixture(pool, {.seed = rng(), .uses = 21, .field_chain = 1});
+  SeededRng trng(rng());
+  auto pk = setup_with_trapdoor(*f.form, random_trapdoor(trng), {.pool = &pool});
+  ASSERT_TRUE(pk.ok());
+  CircuitId id;
+  {
+    auto key = ResidentKey::load(backend, *pk);
+    ASSERT_TRUE(key.ok());
+    EXPECT_EQ((*key)->circuit().value, 0u);
+    ASSERT_TRUE((*key)->load_circuit(f.form).ok());
+    id = (*key)->circuit();
+    EXPECT_NE(id.value, 0u);
+    EXPECT_EQ((*key)->load_circuit(f.form).code(), Errc::invalid_argument);
+    auto p = prove_compact(pool, **key, f.form->dims(), id, f.witness);
+    ASSERT_TRUE(p.ok()) << p.status().to_string();
+    EXPECT_TRUE(*verify(prepare_verifying_key(pk->vk),
+                        std::span<const Fr>(f.z.data() + 1, f.form->num_inputs - 1), *p));
+  }
+  EXPECT_EQ(backend.release_circuit(id).code(), Errc::not_found) << "released with the key";
+}
+
+}  // namespace
+}  // namespace cuzk
