@@ -1,10 +1,10 @@
 // gpu_bench: device-side benchmarks of the CUDA backend on the H200 (PERF.md anchors). Prints one
 // CSV line per measurement (op,size,ms,metric,unit,anchor,ratio) and a short table at the end.
 //   gpu_bench [--quick] [--ops field,ntt,h,msm_g1,msm_g2,batch_add,partition,msm_stream] [--max-log K]
-//             [--partition-log K] [--stream-log K] [--ntt-shapes legacy,11:2,10:1] [--ntt-logs 20,24]
+//             [--partition-log K] [--stream-log K] [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24]
 //             [--h-logs 24,27]
 // (--ntt-shapes: the NTT pass shapes to time side by side, "legacy" = the first kernels; rows of a
-// shape other than the default 11:2 are named op@shape.)
+// shape other than the default 10:1 are named op@shape.)
 // (msm_stream is not in the default list: it reserves a pinned host pool of the table's size.)
 // Inputs are generated on the device (hash of the index) so no time goes to host generation; MSM
 // bases are 2^16 distinct points (P0 + i·Q, from the host) replicated, as in PERF.md §7.
@@ -263,7 +263,7 @@ std::vector<unsigned> parse_logs(const std::string& list) {
 }
 /// "ntt_fwd" for the default shape, "ntt_fwd@legacy" / "ntt_fwd@10:1" for the others.
 std::string shaped(const char* op, const NamedShape& sh) {
-  return sh.name == "11:2" ? op : std::string(op) + "@" + sh.name;
+  return sh.name == "10:1" ? op : std::string(op) + "@" + sh.name;
 }
 
 void bench_ntt(DeviceContext& ctx, NttTables& tables, const std::vector<unsigned>& logs,
@@ -573,7 +573,7 @@ int main(int argc, char** argv) {
   unsigned stream_log = 24;
   unsigned max_log = 27, part_log = 27, min_log = 20;
   int window = 0;
-  std::string ntt_shapes = "11:2", ntt_logs, h_logs;
+  std::string ntt_shapes = "10:1", ntt_logs, h_logs;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--ops" && i + 1 < argc)
@@ -599,7 +599,7 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr,
                    "usage: gpu_bench [--quick] [--ops list] [--min-log K] [--max-log K] "
-                   "[--partition-log K] [--window c] [--ntt-shapes legacy,11:2,10:1] "
+                   "[--partition-log K] [--window c] [--ntt-shapes legacy,10:1,11:2] "
                    "[--ntt-logs 20,24] [--h-logs 24,27]\n");
       return 2;
     }

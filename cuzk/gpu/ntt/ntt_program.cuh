@@ -35,8 +35,8 @@ namespace cuzk::gpu {
 /// Tile shape of the passes (bench-tunable). Default: tiles of 2^11 (64 KiB of shared memory),
 /// runs of at least 4 elements (128 bytes): 2^27 in 3 passes (11 + 8 + 8 stages).
 struct NttTuning {
-  int log_tile = 11;    ///< elements per thread block, log2 (9–11)
-  int min_log_run = 2;  ///< adjacent sub-transforms per tile in the strided passes, log2 (≥ 1)
+  int log_tile = 10;    ///< elements per thread block, log2 (9–11)
+  int min_log_run = 1;  ///< adjacent sub-transforms per tile in the strided passes, log2 (≥ 1)
   bool legacy = false;  ///< the first kernels (gather DIT, 4 passes at 2^27, separate scalings)
 };
 

@@ -80,7 +80,7 @@ struct TuningScope {
   explicit TuningScope(const NttTuning& t) { set_ntt_tuning(t); }
   ~TuningScope() { set_ntt_tuning(NttTuning{}); }
 };
-const NttTuning kShapes[] = {NttTuning{}, {.legacy = true}, {10, 1}, {9, 1}, {4, 1}};
+const NttTuning kShapes[] = {NttTuning{}, {.legacy = true}, {11, 2}, {9, 1}, {4, 1}};
 
 void check_sizes(const std::vector<unsigned>& logs, bool naive) {
   for (const NttTuning& t : kShapes) {
