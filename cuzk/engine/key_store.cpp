@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -453,10 +454,18 @@ std::uint64_t KeyStore::device_key_bytes(const ProvingKeyData& key, int device) 
   // The circuit's device copy (compact form), loaded with the key (make_resident).
   std::uint64_t circuit = 0;
   if (gk->shape && gk->shape->compact) {
-    std::lock_guard lock(gk->resident_mu);
-    auto [c, fresh] = gk->circuit_device_bytes.try_emplace(device, 0);
-    if (fresh) c->second = it->second->device_circuit_bytes(*gk->shape->compact);
-    circuit = c->second;
+    std::optional<std::uint64_t> known;
+    {
+      std::lock_guard lock(gk->resident_mu);
+      if (auto c = gk->circuit_device_bytes.find(device); c != gk->circuit_device_bytes.end())
+        known = c->second;
+    }
+    // Computed outside the lock (a device backend lays the circuit out to count its bytes).
+    circuit = known ? *known : it->second->device_circuit_bytes(*gk->shape->compact);
+    if (!known) {
+      std::lock_guard lock(gk->resident_mu);
+      gk->circuit_device_bytes.try_emplace(device, circuit);
+    }
   }
   std::shared_lock tier(gk->tier_mu);
   // Tables that stream from host memory (the placement's choice) occupy nothing there.
