@@ -5,9 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
-#include <optional>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "cuzk/backend/device_memory.hpp"
