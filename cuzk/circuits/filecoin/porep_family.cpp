@@ -127,8 +127,9 @@ Result<std::shared_ptr<const PorepJob>> PorepFamily::job_of(const JobRequest& re
                                  [&] { return parse_porep_request(req, options().overrides); });
 }
 
-Status PorepFamily::witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
-                            std::vector<Fr>& z, const CancelFlag& cancel) {
+Result<PorepFamily::PartitionCircuit> PorepFamily::partition_circuit(const JobRequest& req,
+                                                                     const PartitionPlan& plan,
+                                                                     std::uint32_t k) {
   auto job = job_of(req, plan);
   if (!job) return job.status();
   const PorepJob& j = **job;
@@ -137,7 +138,14 @@ Status PorepFamily::witness(const JobRequest& req, const PartitionPlan& plan, st
   if (!pub) return pub.status();
   auto priv = porep_circuit_private(j.c1, k);
   if (!priv) return priv.status();
-  PorepCircuit circuit(porep_circuit_shape(j.pub.proof), *pub, *priv);
+  return PartitionCircuit{porep_circuit_shape(j.pub.proof), std::move(*pub), std::move(*priv)};
+}
+
+Status PorepFamily::witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
+                            std::vector<Fr>& z, const CancelFlag& cancel) {
+  auto pc = partition_circuit(req, plan, k);
+  if (!pc) return pc.status();
+  PorepCircuit circuit(pc->shape, pc->pub, pc->priv);
   return synthesize_witness(circuit, plan, k, z, cancel);
 }
 
@@ -146,19 +154,12 @@ Status PorepFamily::compact_witness(const JobRequest& req, const PartitionPlan& 
                                     const CancelFlag& cancel) {
   const std::string where = "partition " + std::to_string(k) + " compact witness";
   if (cancel.load()) return Status(Errc::cancelled, where + ": cancelled");
-  auto job = job_of(req, plan);
-  if (!job) return job.status();
-  const PorepJob& j = **job;
-  auto pub =
-      porep_circuit_public(j.pub.proof, j.c1.replica_id, j.pub.comm_d, j.pub.comm_r, j.pub.seed, k);
-  if (!pub) return pub.status();
-  auto priv = porep_circuit_private(j.c1, k);
-  if (!priv) return priv.status();
+  auto pc = partition_circuit(req, plan, k);
+  if (!pc) return pc.status();
   // On this thread (the engine's synthesis worker): the engine runs partitions side by side, and
   // one thread's scratch is what compact_witness_peak_bytes counts.
   ThreadPool inline_pool(1);
-  auto w =
-      porep_partition_compact_witness(porep_circuit_shape(j.pub.proof), *pub, *priv, inline_pool);
+  auto w = porep_partition_compact_witness(pc->shape, pc->pub, pc->priv, inline_pool);
   if (!w) return w.status().with_context(where);
   if (cancel.load()) return Status(Errc::cancelled, where + ": cancelled");
   if (w->num_variables() != plan.columns)

@@ -27,6 +27,7 @@
 
 #include "cuzk/circuits/filecoin/filecoin_family_common.hpp"
 #include "cuzk/circuits/filecoin/filecoin_public_data.hpp"
+#include "cuzk/circuits/filecoin/porep_circuit.hpp"
 #include "cuzk/filecoin/porep_vanilla_proof.hpp"
 
 namespace cuzk::circuits::filecoin {
@@ -71,6 +72,14 @@ class PorepFamily final : public FilecoinFamily {
  private:
   /// The plan's job, or the request parsed again (a plan made elsewhere).
   Result<std::shared_ptr<const PorepJob>> job_of(const JobRequest& req, const PartitionPlan& plan);
+  /// Partition |k|'s circuit shape, public and private inputs (from the job's C1).
+  struct PartitionCircuit {
+    PorepCircuitShape shape;
+    PorepCircuitPublic pub;
+    PorepCircuitPrivate priv;
+  };
+  Result<PartitionCircuit> partition_circuit(const JobRequest& req, const PartitionPlan& plan,
+                                             std::uint32_t k);
 };
 
 }  // namespace cuzk::circuits::filecoin
