@@ -19,7 +19,9 @@
 #   drop-KIND     removes KIND's key (the host has 64 GiB of disk; the 32 GiB PoRep key is 47 GB)
 # Each step prints one JSON line per measurement (prefix "RESULT ") and keeps logs in WORK/logs.
 # CUZK_BENCH_SIZE (default 32GiB) and CUZK_BENCH_BACKEND (default cuda:0; `cpu` sets up and proves
-# on the CPU) let the same steps run at 2 KiB on any machine.
+# on the CPU) let the same steps run at 2 KiB on any machine. CUZK_BENCH_COMPACT (default true) is
+# the daemon's [gpu] compact_witness; when true no pinned partition pool is reserved (compact
+# partitions never use it).
 set -uo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 BIN WORK STEP..." >&2; exit 2; }
 bin=$(cd "$1" && pwd)
@@ -32,6 +34,7 @@ work=$(cd "$work" && pwd)
 miner=1000
 size=${CUZK_BENCH_SIZE:-32GiB}
 backend=${CUZK_BENCH_BACKEND:-cuda:0}
+compact=${CUZK_BENCH_COMPACT:-true}
 device_flag=()
 [ "$backend" = cpu ] || device_flag=(--device "$backend")
 declare -A proof=([porep]=StackedDrg${size}V1_1 [winning]=StackedDrgWinning${size}V1
@@ -79,7 +82,10 @@ key_images = false
 [filecoin]
 parameter_cache = "$work/params"
 self_check = "always"
+[gpu]
+compact_witness = $compact
 EOF
+  [ "$compact" = true ] && echo 'partition_pinned_bytes = 0' >>"$work/cuzk.toml"
   "$cuzk" daemon --config "$work/cuzk.toml" --backend "$backend" >"$work/logs/daemon.log" 2>&1 &
   daemon_pid=$!
   for _ in $(seq 1 300); do
@@ -94,6 +100,8 @@ EOF
 stop_daemon() {
   local rss
   rss=$(peak_rss_mib "$daemon_pid")
+  "$cuzk" bench --addr "unix://$work/cuzk.sock" status >"$work/logs/status-$(date +%H%M%S).txt" 2>&1
+  grep -E "synthesized|budget|resident memory" "$work"/logs/status-*.txt | tail -3
   [ -n "$smi_pid" ] && kill "$smi_pid" 2>/dev/null
   kill "$daemon_pid" 2>/dev/null && wait "$daemon_pid" 2>/dev/null
   daemon_pid= smi_pid=

@@ -382,6 +382,14 @@ int run_status(const BenchOptions& o) {
       s.memory_peak_bytes() / 1048576.0, s.memory_critical_headroom_bytes() / 1048576.0);
   std::printf("daemon resident memory: %.1f MiB (peak %.1f MiB)\n",
               s.process_rss_bytes() / 1048576.0, s.process_peak_rss_bytes() / 1048576.0);
+  const std::uint64_t synthesized = s.partitions_synthesized();
+  std::printf(
+      "partitions synthesized %llu (%llu compact), synthesis CPU %.2f s/partition, uploaded %.1f "
+      "MB/partition\n",
+      static_cast<unsigned long long>(synthesized),
+      static_cast<unsigned long long>(s.partitions_compact()),
+      synthesized ? s.synthesis_cpu_seconds() / synthesized : 0.0,
+      synthesized ? static_cast<double>(s.partition_upload_bytes()) / synthesized / 1e6 : 0.0);
   auto& p = s.pipeline();
   std::printf(
       "partitions: admission %u, synth queue %u, synthesizing %u, device queue %u, on device %u; "
