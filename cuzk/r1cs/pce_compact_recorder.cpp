@@ -144,13 +144,22 @@ struct CompactRecorder::Impl {
     return it->second;
   }
 
+  // |l| normalized: itself when it already is (most gadgets' LCs, lc.hpp), else a normalized
+  // copy in scratch[k] (its heap storage reused from row to row).
+  LC scratch[3];
+  const LC& normalized(const LC& l, int k) {
+    if (l.is_normalized()) return l;
+    scratch[k] = l;
+    scratch[k].normalize();
+    return scratch[k];
+  }
+
   void add_row(const LC& a0, const LC& b0, const LC& c0) {
-    LC lcs[3] = {a0, b0, c0};
-    for (LC& l : lcs) l.normalize();
-    for (int t = 0; t < 3; ++t) nnz[t] += lcs[t].size();
-    for (const Term& t : lcs[0].terms())
+    const LC* lcs[3] = {&normalized(a0, 0), &normalized(b0, 1), &normalized(c0, 2)};
+    for (int t = 0; t < 3; ++t) nnz[t] += lcs[t]->size();
+    for (const Term& t : lcs[0]->terms())
       if (t.var.is_aux()) a_aux.set(t.var.index);
-    for (const Term& t : lcs[1].terms()) {
+    for (const Term& t : lcs[1]->terms()) {
       if (t.var.is_aux()) {
         b_aux.set(t.var.index);
       } else {
@@ -158,9 +167,9 @@ struct CompactRecorder::Impl {
       }
     }
     buf.push_back(kTagRow);
-    for (const LC& l : lcs) buf.push_back(static_cast<std::uint32_t>(l.size()));
-    for (const LC& l : lcs) {
-      for (const Term& t : l.terms()) {
+    for (const LC* l : lcs) buf.push_back(static_cast<std::uint32_t>(l->size()));
+    for (const LC* l : lcs) {
+      for (const Term& t : l->terms()) {
         buf.push_back(t.var.is_aux() ? t.var.index : (kInputFlag | t.var.index));
         buf.push_back(coeff_id(t.coeff));
       }

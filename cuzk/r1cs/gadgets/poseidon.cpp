@@ -26,7 +26,10 @@ namespace {
 
 // neptune's Elt: an allocated number or a linear combination with its value. When the system
 // ignores constraints (witness generation) the LCs are not built; only values and the
-// allocation order remain.
+// allocation order remain. The LCs are kept normalized (lc.hpp: add_merged, add_scaled), as
+// bellpepper's LinearCombination keeps its terms merged: a round's LC is a merge of the previous
+// round's, O(its distinct terms), where appending would repeat every term of every earlier round
+// (a partial round's S-box input had (width − 1)·(width + round) terms to sort).
 struct Elt {
   bool allocated = false;
   Variable var;
@@ -36,7 +39,7 @@ struct Elt {
   static Elt constant(const Fr& v, bool want) {
     Elt e;
     e.value = v;
-    if (want) e.lc.add(v, Variable::one());
+    if (want) e.lc.add_merged(v, Variable::one());
     return e;
   }
   static Elt from(const AllocatedNum& n) {
@@ -114,9 +117,9 @@ class LegacyCircuit {
     if (!res) return res;
     if (want_) {
       LC la(b.variable());
-      if (pre) la.add(*pre, Variable::one());
+      if (pre) la.add_merged(*pre, Variable::one());
       LC lcc(res->variable());
-      if (post) lcc.add(-*post, Variable::one());
+      if (post) lcc.add_merged(-*post, Variable::one());
       cs_.enforce(post ? (pre ? "mul sum constraint pre-post-add" : "mul sum constraint post-add")
                        : (pre ? "mul sum constraint pre-add" : "mul sum constraint"),
                   la, a.variable(), lcc);
@@ -162,7 +165,8 @@ class LegacyCircuit {
         l2 = AllocatedNum::alloc(cs_, sq);
       }
       if (!l2) return l2.status();
-      LC s = LC(l.variable()) + Term{Variable::one(), pre};
+      LC s(l.variable());
+      s.add_merged(pre, Variable::one());
       cs_.enforce("squared sum constraint", s, s, l2->variable());
     }
     Result<AllocatedNum> l4 = Status();
@@ -227,9 +231,9 @@ class LegacyCircuit {
         v = std::nullopt;
       if (want_) {
         if (els[i].allocated)
-          r.lc.add(scalars[i], els[i].var);
+          r.lc.add_merged(scalars[i], els[i].var);
         else
-          r.lc.add(els[i].lc.scaled(scalars[i]));
+          r.lc.add_scaled(els[i].lc, scalars[i]);
       }
     }
     r.value = v;
@@ -262,9 +266,9 @@ class LegacyCircuit {
       if (want_) {
         r.lc = a.as_lc();
         if (z.allocated)
-          r.lc.add(m.v_rest[j - 1], z.var);
+          r.lc.add_merged(m.v_rest[j - 1], z.var);
         else
-          r.lc.add(z.lc.scaled(m.v_rest[j - 1]));
+          r.lc.add_scaled(z.lc, m.v_rest[j - 1]);
       }
       out.push_back(std::move(r));
     }
