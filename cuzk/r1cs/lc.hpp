@@ -93,6 +93,8 @@ class LinearCombination {
   LinearCombination& sub(const LinearCombination& o) {
     return merge_or_append(o, [](const Fr& c) { return -c; });
   }
+  /// Room for |n| terms.
+  void reserve(std::size_t n) { terms_.reserve(n); }
   /// Every coefficient times |s|.
   LinearCombination scaled(const Fr& s) const {
     LinearCombination r = *this;

@@ -124,6 +124,7 @@ class LegacyCircuit {
   // aux(j) → aux(j + shift) for every aux term (shift = 0 − first aux when capturing).
   LC renumbered(const LC& lc, std::uint32_t shift) const {
     LC out;
+    out.reserve(lc.size());
     for (const Term& t : lc.terms())
       out.add(t.coeff, t.var.is_aux() ? Variable::aux(t.var.index + shift) : t.var);
     return out;
