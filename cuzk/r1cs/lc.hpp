@@ -78,20 +78,21 @@ class LinearCombination {
   /// appended (normalize() then gives the same terms).
   LinearCombination& add_scaled(const LinearCombination& o, const Fr& s) {
     if (s.is_zero()) return *this;  // every term 0·v: nothing once normalized
-    if (fr_is_one(s)) return add(o);
-    if (fr_is_minus_one(s)) return sub(o);
+    if (fr_is_one(s)) return merge_or_append(o, [](const Fr& c) { return c; });
+    if (fr_is_minus_one(s)) return merge_or_append(o, [](const Fr& c) { return -c; });
     return merge_or_append(o, [&s](const Fr& c) { return c * s; });
   }
   LinearCombination& add(Variable v) { return add(Fr::one(), v); }
   LinearCombination& sub(Variable v) { return add(kFrMinusOne, v); }
   LinearCombination& sub(const Fr& coeff, Variable v) { return add(-coeff, v); }
-  /// this += o (merged when both are normalized, see add_scaled).
+  /// this += o, appended (no merging: gadgets that add one bit's LC at a time would copy the
+  /// whole LC per merge; add_scaled(o, 1) merges).
   LinearCombination& add(const LinearCombination& o) {
-    return merge_or_append(o, [](const Fr& c) { return c; });
+    return append_mapped(o, [](const Fr& c) { return c; });
   }
-  /// this −= o (merged when both are normalized, see add_scaled).
+  /// this −= o, appended (see add).
   LinearCombination& sub(const LinearCombination& o) {
-    return merge_or_append(o, [](const Fr& c) { return -c; });
+    return append_mapped(o, [](const Fr& c) { return -c; });
   }
   /// Room for |n| terms.
   void reserve(std::size_t n) { terms_.reserve(n); }
@@ -186,11 +187,15 @@ class LinearCombination {
     for (std::size_t j = i + 1; j < terms_.size(); ++j) t[j - 1] = t[j];
     terms_.resize_down(terms_.size() - 1);
   }
-  // Appends f(c)·v for o's terms (|o| may be this LC: its storage is read after the reserve).
+  // Appends f(c)·v for o's terms; still normalized when both were and o's terms all come after
+  // this LC's. No reserve: push_back's doubling keeps a bit-by-bit build linear.
   template <class F>
-  LinearCombination& append_mapped(const LinearCombination& o, F& f) {
+  LinearCombination& append_mapped(const LinearCombination& o, F f) {
     const std::size_t m = o.terms_.size();
-    terms_.reserve(terms_.size() + m);
+    if (m == 0) return *this;
+    if (&o == this) return append_mapped(LinearCombination(o), f);  // push_back may move o
+    const std::size_t n = terms_.size();
+    normalized_ = normalized_ && o.normalized_ && (n == 0 || terms_[n - 1].var < o.terms_[0].var);
     const Term* y = o.terms_.data();
     for (std::size_t j = 0; j < m; ++j) terms_.push_back({y[j].var, f(y[j].coeff)});
     return *this;
@@ -201,13 +206,10 @@ class LinearCombination {
     const std::size_t m = o.terms_.size();
     if (m == 0) return *this;
     const std::size_t n = terms_.size();
-    if (!normalized_ || !o.normalized_) {
-      normalized_ = false;
-      return append_mapped(o, f);
-    }
     const Term* x = terms_.data();
     const Term* y = o.terms_.data();
-    if (n == 0 || x[n - 1].var < y[0].var) return append_mapped(o, f);  // o lies after this
+    if (!normalized_ || !o.normalized_ || n == 0 || x[n - 1].var < y[0].var)
+      return append_mapped(o, f);  // not both normalized, or o lies after this
     SmallVector<Term, 3> out;
     out.reserve(n + m);
     std::size_t i = 0, j = 0;
