@@ -56,9 +56,10 @@ class LinearCombination {
   /// Adds coeff·v; a normalized LC stays normalized (v merged into its place, a zero sum
   /// dropped), O(terms after v's place). Otherwise the same as add().
   LinearCombination& add_merged(const Fr& coeff, Variable v) {
-    const std::size_t n = terms_.size();
-    if (!normalized_ || n == 0 || terms_[n - 1].var < v) return add(coeff, v);
+    if (!normalized_) return add(coeff, v);
     if (coeff.is_zero()) return *this;
+    const std::size_t n = terms_.size();
+    if (n == 0 || terms_[n - 1].var < v) return add(coeff, v);
     Term* t = terms_.data();
     std::size_t i = n;
     while (i > 0 && v < t[i - 1].var) --i;

@@ -148,6 +148,9 @@ class LegacyCircuit {
     if (capture_ != nullptr) {
       LC lc = e.lc;
       lc.normalize();
+      for (const Term& t : lc.terms())  // only ONE and the hash's own variables may appear
+        if (t.var.is_input() ? t.var.index != 0 : t.var.index < first_aux_)
+          return Status(Errc::invalid_argument, "Poseidon circuit: a preimage variable in an LC");
       capture_->lcs.push_back(renumbered(lc, 0u - first_aux_));
     }
     cs_.enforce("enforce num allocation preserves lc", e.lc, Variable::one(), v->variable());
