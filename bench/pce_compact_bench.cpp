@@ -6,6 +6,11 @@
 //   Record        record_compact (streaming; counters: compact and plain CSR bytes, their ratio,
 //                 blocks, segments, slots, peak RSS of the process so far)
 //   RecordPlain   RecordingConstraintSystem: the plain matrices' recording
+//   RecordPost/i  record_compact of a FallbackPoSt partition (blank): 0 = StackedDrgWindow2KiBV1,
+//                 1 = StackedDrgWinning2KiBV1, 2 = StackedDrgWindow8MiBV1, 3 =
+//                 StackedDrgWinning8MiBV1, 4 = StackedDrgWindow32GiBV1 cut to 16 of its 2349
+//                 sectors (every sector is the same circuit, so the whole partition records in
+//                 about 2349/16 times as long); counter ns_per_row
 //   CacheWrite    save_compact_cache to $CUZK_BENCH_DIR (default /tmp); file bytes
 //   CacheLoad     load_compact_cache of that file (warm page cache: the disk's read rate adds
 //                 file bytes / rate on a cold start)
@@ -30,6 +35,7 @@
 
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
+#include "cuzk/circuits/filecoin/post_circuit.hpp"
 #include "cuzk/filecoin/registered_proof.hpp"
 #include "cuzk/r1cs/pce.hpp"
 #include "cuzk/r1cs/pce_compact_cache.hpp"
@@ -156,6 +162,32 @@ void BM_Record(benchmark::State& st) {
       c.a_aux_density.count(), c.b_aux_density.count());
 }
 
+void BM_RecordPost(benchmark::State& st) {
+  static const char* const kPost[] = {"StackedDrgWindow2KiBV1", "StackedDrgWinning2KiBV1",
+                                      "StackedDrgWindow8MiBV1", "StackedDrgWinning8MiBV1",
+                                      "StackedDrgWindow32GiBV1"};
+  const auto i = static_cast<std::size_t>(st.range(0));
+  cf::PostCircuitParams params =
+      cf::post_circuit_params(*cuzk::filecoin::post_proof(kPost[i])).value();
+  if (i == 4) params.sector_count = 16;
+  st.SetLabel(kPost[i]);
+  std::uint64_t rows = 0;
+  for (auto _ : st) {
+    cf::PostCircuit circuit(params);
+    auto c = record_compact(circuit);
+    if (!c.ok()) {
+      st.SkipWithError(c.status().to_string().c_str());
+      break;
+    }
+    rows = c->num_constraints;
+    benchmark::DoNotOptimize(c);
+  }
+  st.counters["rows"] = static_cast<double>(rows);
+  st.counters["ns_per_row"] = benchmark::Counter(
+      static_cast<double>(rows) * 1e-9,
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 void BM_RecordPlain(benchmark::State& st) {
   const int size = static_cast<int>(st.range(0));
   std::size_t bytes = 0;
@@ -245,6 +277,7 @@ void BM_SpmvPlain(benchmark::State& st) {
 }
 
 BENCHMARK(BM_Record)->Arg(0)->Arg(1)->Arg(2)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK(BM_RecordPost)->DenseRange(0, 4)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RecordPlain)->Arg(0)->Arg(1)->Arg(2)->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(BM_CacheWrite)->Arg(0)->Arg(1)->Arg(2)->Iterations(3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CacheLoad)->Arg(0)->Arg(1)->Arg(2)->Iterations(3)->Unit(benchmark::kMillisecond);

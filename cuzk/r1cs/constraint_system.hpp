@@ -106,9 +106,9 @@ class ConstraintSystem {
       return;
     }
     auto nf = name_fn(name);
-    LC la = to_lc(a);  // in bellman's order: a, then b, then c
-    LC lb = to_lc(b);
-    LC lc = to_lc(c);
+    decltype(auto) la = lc_ref(a);  // in bellman's order: a, then b, then c
+    decltype(auto) lb = lc_ref(b);
+    decltype(auto) lc = lc_ref(c);
     enforce_lc(nf, la, lb, lc);
   }
   template <class N>
@@ -164,6 +164,15 @@ class ConstraintSystem {
   bool fast_witness_ = false;
 
  private:
+  // An LC argument as it is (no copy: a long LC lives on the heap), anything else converted.
+  template <class X>
+  static decltype(auto) lc_ref(X& x) {
+    if constexpr (std::is_same_v<std::remove_cvref_t<X>, LC>) {
+      return static_cast<const LC&>(x);
+    } else {
+      return to_lc(x);
+    }
+  }
   template <class X>
   static LC to_lc(X& x) {
     if constexpr (std::is_convertible_v<X&, LC>) {

@@ -59,14 +59,44 @@ struct Scope {
   std::uint64_t rows = 0;
 };
 
-struct FrHash {
-  std::size_t operator()(const Fr& f) const {
-    return static_cast<std::size_t>(f.l[0] ^ (f.l[1] * 0x9e3779b97f4a7c15ULL) ^ (f.l[2] >> 7) ^
-                                    (f.l[3] << 3));
+// Coefficient → its id in |coeffs|, open addressing over the ids (one lookup per term of every
+// row whose coefficient is not ±1: Poseidon's rows carry dozens; std::unordered_map's node chains
+// cost a cache miss per probe, 20 % of the recording).
+class CoeffIndex {
+ public:
+  // The id of |c| in |coeffs|, appended when new.
+  std::uint32_t find_or_insert(const Fr& c, std::vector<Fr>& coeffs) {
+    if ((coeffs.size() + 1) * 2 > slots_.size()) grow(coeffs);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash(c) & mask;; i = (i + 1) & mask) {
+      const std::uint32_t s = slots_[i];
+      if (s == kEmpty) {
+        const auto id = static_cast<std::uint32_t>(coeffs.size());
+        coeffs.push_back(c);
+        slots_[i] = id;
+        return id;
+      }
+      if (fr_eq(coeffs[s], c)) return s;
+    }
   }
-};
-struct FrEq {
-  bool operator()(const Fr& a, const Fr& b) const { return fr_eq(a, b); }
+
+ private:
+  static constexpr std::uint32_t kEmpty = UINT32_MAX;
+  static std::size_t hash(const Fr& f) {
+    const std::uint64_t h = (f.l[0] ^ (f.l[1] * 0x9e3779b97f4a7c15ULL) ^ f.l[2] ^ (f.l[3] << 7)) *
+                            0xd6e8feb86659fd93ULL;
+    return static_cast<std::size_t>(h ^ (h >> 32));
+  }
+  void grow(const std::vector<Fr>& coeffs) {
+    slots_.assign(std::max<std::size_t>(1024, slots_.size() * 2), kEmpty);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::uint32_t id = 0; id < coeffs.size(); ++id) {
+      std::size_t i = hash(coeffs[id]) & mask;
+      while (slots_[i] != kEmpty) i = (i + 1) & mask;
+      slots_[i] = id;
+    }
+  }
+  std::vector<std::uint32_t> slots_;
 };
 
 // Absolute ref → extern number, cleared in O(1) by a generation counter (one lookup per extern
@@ -126,7 +156,7 @@ struct CompactRecorder::Impl {
   std::vector<Template> templates;
   std::unordered_map<std::uint64_t, std::uint32_t> by_checksum;  // first template per checksum
   std::vector<Fr> coeffs;
-  std::unordered_map<Fr, std::uint32_t, FrHash, FrEq> coeff_index;
+  CoeffIndex coeff_index;
   std::uint64_t num_inputs = 1, num_aux = 0, num_constraints = 0;
   std::uint64_t nnz[3] = {0, 0, 0};
   DensityBitmap a_aux, b_aux, b_input;
@@ -139,18 +169,25 @@ struct CompactRecorder::Impl {
   std::uint32_t coeff_id(const Fr& c) {
     if (fr_is_one(c)) return 0;
     if (fr_is_minus_one(c)) return 1;
-    auto [it, fresh] = coeff_index.try_emplace(c, static_cast<std::uint32_t>(coeffs.size()));
-    if (fresh) coeffs.push_back(c);
-    return it->second;
+    return coeff_index.find_or_insert(c, coeffs);
+  }
+
+  // |l| normalized: itself when it already is (most gadgets' LCs, lc.hpp), else a normalized
+  // copy in scratch[k] (its heap storage reused from row to row).
+  LC scratch[3];
+  const LC& normalized(const LC& l, int k) {
+    if (l.is_normalized()) return l;
+    scratch[k] = l;
+    scratch[k].normalize();
+    return scratch[k];
   }
 
   void add_row(const LC& a0, const LC& b0, const LC& c0) {
-    LC lcs[3] = {a0, b0, c0};
-    for (LC& l : lcs) l.normalize();
-    for (int t = 0; t < 3; ++t) nnz[t] += lcs[t].size();
-    for (const Term& t : lcs[0].terms())
+    const LC* lcs[3] = {&normalized(a0, 0), &normalized(b0, 1), &normalized(c0, 2)};
+    for (int t = 0; t < 3; ++t) nnz[t] += lcs[t]->size();
+    for (const Term& t : lcs[0]->terms())
       if (t.var.is_aux()) a_aux.set(t.var.index);
-    for (const Term& t : lcs[1].terms()) {
+    for (const Term& t : lcs[1]->terms()) {
       if (t.var.is_aux()) {
         b_aux.set(t.var.index);
       } else {
@@ -158,9 +195,9 @@ struct CompactRecorder::Impl {
       }
     }
     buf.push_back(kTagRow);
-    for (const LC& l : lcs) buf.push_back(static_cast<std::uint32_t>(l.size()));
-    for (const LC& l : lcs) {
-      for (const Term& t : l.terms()) {
+    for (const LC* l : lcs) buf.push_back(static_cast<std::uint32_t>(l->size()));
+    for (const LC* l : lcs) {
+      for (const Term& t : l->terms()) {
         buf.push_back(t.var.is_aux() ? t.var.index : (kInputFlag | t.var.index));
         buf.push_back(coeff_id(t.coeff));
       }

@@ -72,11 +72,15 @@ std::string FilecoinFamily::compact_cache_path(const std::string& key_id) const 
 Result<std::shared_ptr<const CircuitShape>> FilecoinFamily::shape(const std::string& key_id) {
   auto set = set_of(key_id);
   if (!set) return set.status();
+  std::shared_ptr<std::mutex> building;
   {
     std::lock_guard lock(mu_);
     if (auto it = shapes_.find(key_id); it != shapes_.end()) return it->second;
+    auto& m = building_[key_id];
+    if (!m) m = std::make_shared<std::mutex>();
+    building = m;
   }
-  std::lock_guard build_lock(build_mu_);
+  std::lock_guard build_lock(*building);
   {
     std::lock_guard lock(mu_);
     if (auto it = shapes_.find(key_id); it != shapes_.end()) return it->second;

@@ -142,9 +142,11 @@ class FilecoinFamily : public CircuitFamily {
  private:
   FilecoinFamilyOptions opt_;
   std::vector<cuzk::filecoin::ParameterSet> sets_;
-  std::mutex mu_;        // shapes_
-  std::mutex build_mu_;  // one recording or cache load at a time
+  std::mutex mu_;  // shapes_, building_
   std::map<std::string, std::shared_ptr<const CircuitShape>> shapes_;
+  // Per key id: one recording or cache load of that key at a time. Per key, not per family, so a
+  // WinningPoSt submit never waits for a WindowPoSt recording of the same family.
+  std::map<std::string, std::shared_ptr<std::mutex>> building_;
   std::atomic<std::uint64_t> recordings_{0};
 };
 

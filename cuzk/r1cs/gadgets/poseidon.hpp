@@ -27,9 +27,17 @@ using hash::poseidon_hash_reference;
 using hash::poseidon_merkle_tag;
 using hash::PoseidonConstants;
 
+/// How poseidon_hash_circuit builds its LCs; every choice gives the same constraints.
+struct PoseidonCircuitOptions {
+  /// The LCs the hash materialises taken from a template computed once per (constants, tag)
+  /// and shifted to the hash's variables (poseidon.cpp); off: built round by round (the twin).
+  bool lc_templates = true;
+};
+
 /// neptune's legacy circuit; |preimage| must have exactly |arity| elements (size_mismatch).
 Result<AllocatedNum> poseidon_hash_circuit(ConstraintSystem& cs, const PoseidonConstants& c,
-                                           const Fr& tag, std::span<const AllocatedNum> preimage);
+                                           const Fr& tag, std::span<const AllocatedNum> preimage,
+                                           const PoseidonCircuitOptions& opt = {});
 /// Constraint count of poseidon_hash_circuit.
 std::size_t poseidon_circuit_constraints(const PoseidonConstants& c);
 

@@ -1,6 +1,7 @@
 // Poseidon: neptune's known outputs (FORMATS.md §5) from the reference and the optimized native
 // algorithms and from the legacy circuit; reference == optimized on random inputs and tags;
-// pinned counts 311/377/505/598; corruption named; PCE == classic.
+// pinned counts 311/377/505/598; corruption named; PCE == classic; the templated LCs equal the
+// LCs built round by round.
 #include <gtest/gtest.h>
 
 #include "cuzk/r1cs/gadgets/assign.hpp"
@@ -130,6 +131,91 @@ TEST(Poseidon, PceMatchesClassic) {
     });
     gadget_test::expect_pce_matches_classic(circ, circ);
   }
+}
+
+// Hashes of every arity under several tags, their preimages drawn from earlier variables (public
+// inputs, repeats, earlier outputs), other allocations and constraints in between.
+Status random_hashes(ConstraintSystem& cs, std::uint64_t seed, bool templates) {
+  std::mt19937_64 rng(seed);
+  std::vector<AllocatedNum> pool;
+  for (int i = 0; i < 3; ++i) {
+    const Fr x = random_fr(rng);
+    CUZK_ASSIGN_OR_RETURN(AllocatedNum n, AllocatedNum::alloc_input(cs, x));
+    pool.push_back(n);
+  }
+  for (int i = 0; i < 16; ++i) {
+    const Fr x = random_fr(rng);
+    CUZK_ASSIGN_OR_RETURN(AllocatedNum n, AllocatedNum::alloc(cs, x));
+    pool.push_back(n);
+  }
+  const unsigned arities[] = {2, 4, 8, 11};
+  for (int h = 0; h < 12; ++h) {
+    const unsigned arity = arities[rng() % 4];
+    const PoseidonConstants& c = *poseidon_constants(arity);
+    const Fr tags[] = {poseidon_merkle_tag(arity), poseidon_constant_length_tag(arity),
+                       poseidon_custom_tag(rng() % 5), Fr::from_u64(rng() % 3)};
+    const Fr tag = tags[rng() % 4];
+    std::vector<AllocatedNum> pre;
+    for (unsigned i = 0; i < arity; ++i) pre.push_back(pool[rng() % pool.size()]);
+    Namespace ns(cs, [h] { return "hash " + std::to_string(h); });
+    CUZK_ASSIGN_OR_RETURN(AllocatedNum out,
+                          poseidon_hash_circuit(cs, c, tag, pre, {.lc_templates = templates}));
+    pool.push_back(out);
+    CUZK_ASSIGN_OR_RETURN(AllocatedNum sq, out.square(cs));  // something between the hashes
+    pool.push_back(sq);
+  }
+  return {};
+}
+
+// The templated LCs (shifted per hash) against the LCs built round by round: the same matrices,
+// term for term; and a satisfied system with values on the templated path.
+TEST(Poseidon, LcTemplatesEqualBuiltLcs) {
+  const std::uint64_t seed = gadget_test::fresh_seed();
+  for (int iter = 0; iter < 3; ++iter) {
+    const std::uint64_t s = seed + static_cast<std::uint64_t>(iter);
+    RecordingConstraintSystem built, templated;
+    ASSERT_TRUE(random_hashes(built, s, false).ok());
+    ASSERT_TRUE(random_hashes(templated, s, true).ok());
+    ASSERT_TRUE(built.finish().ok());
+    ASSERT_TRUE(templated.finish().ok());
+    EXPECT_TRUE(built.take().matrices == templated.take().matrices) << "seed=" << s;
+    TestConstraintSystem cs;
+    ASSERT_TRUE(random_hashes(cs, s, true).ok());
+    EXPECT_TRUE(cs.is_satisfied()) << *cs.which_unsatisfied() << " seed=" << s;
+  }
+}
+
+// A system that leaves a gap in its aux numbering: the templated path refuses it by name.
+class GappyCs final : public ConstraintSystem {
+ public:
+  Result<Variable> alloc_aux_fn(NameFn name, ValueFn value) override {
+    if (inner_.num_aux() == 30) (void)inner_.alloc_aux_fn(name, value);
+    return inner_.alloc_aux_fn(name, value);
+  }
+  Result<Variable> alloc_input_fn(NameFn name, ValueFn value) override {
+    return inner_.alloc_input_fn(name, value);
+  }
+  void enforce_lc(NameFn name, const LC& a, const LC& b, const LC& c) override {
+    inner_.enforce_lc(name, a, b, c);
+  }
+  void push_scope(NameFn name) override { inner_.push_scope(name); }
+  void pop_scope() override { inner_.pop_scope(); }
+  Status finish() override { return inner_.finish(); }
+  std::size_t num_inputs() const override { return inner_.num_inputs(); }
+  std::size_t num_aux() const override { return inner_.num_aux(); }
+  std::size_t num_constraints() const override { return inner_.num_constraints(); }
+
+ private:
+  RecordingConstraintSystem inner_;
+};
+
+TEST(Poseidon, LcTemplatesRefuseAnUnevenNumbering) {
+  const PoseidonConstants& c = *poseidon_constants(2);
+  GappyCs cs;
+  auto out = hash_in_circuit(cs, c, poseidon_merkle_tag(2), iota(2));
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().to_string().find("out of sequence"), std::string::npos)
+      << out.status().to_string();
 }
 
 }  // namespace
