@@ -284,10 +284,13 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   }
 
   // A partition from its compact witness (gpu/partition.cuh): only the compact witness crosses
-  // the bus (staged before the compute section, like prove_partition's inputs), z and a, b, c are
-  // made in the arena from the circuit's resident copy, then the same H step and MSMs. A circuit
-  // without a device copy, tables that are not resident, or a working set the arena cannot hold
-  // take the host expansion (Backend's default, then prove_partition).
+  // the bus, z and a, b, c are made in the arena from the circuit's resident copy, then the same
+  // H step and MSMs. Everything is allocated and staged inside the compute section: the upload is
+  // tens of MB (a few ms), while buffers staged beside another worker's partition (21 GB at 2^27)
+  // could take the room that partition's MSMs need and send it to the host path (measured: 1 to
+  // 4 of 10 partitions of a 32 GiB PoRep on an 80 GB card when staged outside). A circuit without
+  // a device copy, tables that are not resident, or a working set the arena cannot hold take the
+  // host expansion (Backend's default, then prove_partition).
   Result<PartitionSums> prove_partition_compact(const CompactPartitionInputs& in,
                                                 PartitionTimings* timings) override {
     auto circuit = check_compact_partition_inputs(in);
@@ -305,19 +308,13 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     if (dm == nullptr || n > (std::size_t{1} << 30) || any_streamed(shape))
       return Backend::prove_partition_compact(in, timings);
     gpu::StagedPartition staged;
-    try {
-      staged = gpu::stage_compact_partition(*ctx_, *in.witness, n);
-    } catch (const CudaError& e) {
-      if (e.code() != cudaErrorMemoryAllocation)
-        return from_cuda_error(e);  // no room now: staged inside
-    }
     {
       std::lock_guard<std::mutex> lock(mu_);
       gpu::PartitionTables t;
       if (resident_tables(shape, t)) {
         CUZK_RETURN_IF_ERROR(gpu::check_partition(shape, t));
         try {
-          if (!staged) staged = gpu::stage_compact_partition(*ctx_, *in.witness, n);
+          staged = gpu::stage_compact_partition(*ctx_, *in.witness, n);
           const auto t0 = std::chrono::steady_clock::now();
           gpu::expand_compact_partition(*dm, staged, n, ctx_->stream(0));
           const double t_abc = seconds_since(t0);
