@@ -1,7 +1,7 @@
 // gpu_bench: device-side benchmarks of the CUDA backend on the H200 (PERF.md anchors). Prints one
 // CSV line per measurement (op,size,ms,metric,unit,anchor,ratio) and a short table at the end.
-//   gpu_bench [--quick] [--ops field,ntt,h,msm_g1,msm_g2,batch_add,partition,msm_stream] [--max-log K]
-//             [--partition-log K] [--stream-log K] [--window c]
+//   gpu_bench [--quick] [--ops field,ntt,h,msm_g1,msm_g2,msm_g2_mix,batch_add,partition,msm_stream]
+//             [--min-log K] [--max-log K] [--partition-log K] [--stream-log K] [--window c]
 //             [--g2-acc one_thread,lane_pair,lane_pair_fused]   (G2 accumulation kernels, side by side)
 // (msm_stream is not in the default list: it reserves a pinned host pool of the table's size.)
 // Inputs are generated on the device (hash of the index) so no time goes to host generation; MSM
@@ -333,9 +333,11 @@ const char* g2_accumulation_name(G2Accumulation a) {
 }
 
 /// |g2_variants|: the G2 accumulation kernels to time side by side at each size (G1 ignores it).
+/// |porep_mix|: the scalars of a PoRep witness (36.3 % zeros, 36.3 % ones, the rest random: the
+/// 1-scalars' batch addition beside a 27 % tail), reported as "<op>_mix".
 template <bool kG2>
 void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window,
-               const std::vector<G2Accumulation>& g2_variants) {
+               const std::vector<G2Accumulation>& g2_variants, bool porep_mix = false) {
   cudaStream_t s = ctx.stream();
   for (unsigned lg : logs) {
     const std::size_t n = std::size_t{1} << lg;
@@ -346,6 +348,12 @@ void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window
       throw CudaError(cudaErrorMemoryAllocation, sc.status().to_string().c_str(), __FILE__,
                       __LINE__);
     fill_random(sc->as<DevFr>(), n, lg * 7, s);
+    if (porep_mix) {
+      fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(sc->as<DevFr>(), n, 11,
+                                                                             363, 363);
+      CUZK_CUDA_CHECK_LAUNCH();
+    }
+    const std::string op = std::string(kG2 ? "msm_g2" : "msm_g1") + (porep_mix ? "_mix" : "");
     for (const G2Accumulation acc : kG2 ? g2_variants : std::vector<G2Accumulation>{{}}) {
       GpuMsmStats st;
       const GpuMsmConfig cfg{.window_bits = window, .g2_accumulation = acc};
@@ -365,12 +373,12 @@ void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window
         else
           (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, traced, s);
         CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
-        trace.print(stdout, std::string(kG2 ? "msm_g2 " : "msm_g1 ") + "2^" + std::to_string(lg));
+        trace.print(stdout, op + " 2^" + std::to_string(lg));
       }
-      report(kG2 ? std::string("msm_g2 ") + g2_accumulation_name(acc) : std::string("msm_g1"),
+      report(kG2 ? op + " " + g2_accumulation_name(acc) : op,
              "2^" + std::to_string(lg) + " c=" + std::to_string(st.window_bits), ms,
              ms * 1e6 / static_cast<double>(n), "ns/pt",
-             kG2 ? msm_g2_anchor(lg) : msm_g1_anchor(lg));
+             porep_mix ? 0.0 : (kG2 ? msm_g2_anchor(lg) : msm_g1_anchor(lg)));
     }
   }
 }
@@ -604,6 +612,7 @@ int main(int argc, char** argv) {
     g2_logs.erase(std::unique(g2_logs.begin(), g2_logs.end()), g2_logs.end());
     if (has("msm_g1")) bench_msm<false>(ctx, g1_logs, window, g2_variants);
     if (has("msm_g2")) bench_msm<true>(ctx, g2_logs, window, g2_variants);
+    if (has("msm_g2_mix")) bench_msm<true>(ctx, g2_logs, window, g2_variants, true);
     if (has("batch_add")) bench_batch_add(ctx, std::min(max_log, 26u));
     if (has("partition")) bench_partition(ctx, tables, part_log, window);
     if (has("msm_stream")) bench_msm_stream(ctx, stream_log);

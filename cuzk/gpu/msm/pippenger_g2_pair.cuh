@@ -94,9 +94,10 @@ __global__ void __launch_bounds__(128, CUZK_G2_PAIR_MIN_BLOCKS)
   acc.store(partial[t], lp);
 }
 
-/// segment_fixup_kernel with a pair per bucket.
+/// segment_fixup_kernel with a pair per bucket (no register cap: a full addition's operands spill
+/// 140–180 bytes under 168 registers; this kernel does a few additions per bucket).
 template <bool kFused>
-__global__ void __launch_bounds__(128, CUZK_G2_PAIR_MIN_BLOCKS)
+__global__ void __launch_bounds__(128)
     segment_fixup_pair_kernel(const std::uint32_t* start, const std::uint32_t* end,
                               std::size_t buckets, std::uint32_t S, const DevG2Xyzz* slot_a,
                               const DevG2Xyzz* slot_b, DevG2Xyzz* out) {
