@@ -1,8 +1,9 @@
 // gpu_bench: device-side benchmarks of the CUDA backend on the H200 (PERF.md anchors). Prints one
 // CSV line per measurement (op,size,ms,metric,unit,anchor,ratio) and a short table at the end.
-//   gpu_bench [--quick] [--ops field,ntt,h,msm_g1,msm_g2,batch_add,partition,msm_stream] [--max-log K]
-//             [--partition-log K] [--stream-log K] [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24]
-//             [--h-logs 24,27]
+//   gpu_bench [--quick] [--ops field,ntt,h,msm_g1,msm_g2,msm_g2_mix,batch_add,partition,msm_stream]
+//             [--min-log K] [--max-log K] [--partition-log K] [--stream-log K] [--window c]
+//             [--g2-acc one_thread,lane_pair,lane_pair_fused]   (G2 accumulation kernels, side by side)
+//             [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]
 // (--ntt-shapes: the NTT pass shapes to time side by side, "legacy" = the first kernels; rows of a
 // shape other than the default 10:1 are named op@shape.)
 // (msm_stream is not in the default list: it reserves a pinned host pool of the table's size.)
@@ -31,6 +32,7 @@
 #include "cuzk/gpu/msm/streamed.cuh"
 #include "cuzk/gpu/ntt/fr_mul.cuh"
 #include "cuzk/gpu/ntt/ntt.cuh"
+#include "cuzk/gpu/trace.cuh"
 
 namespace cuzk::gpu {
 namespace {
@@ -389,8 +391,24 @@ double msm_g2_anchor(unsigned lg) {
   return 0;
 }
 
+const char* g2_accumulation_name(G2Accumulation a) {
+  switch (a) {
+    case G2Accumulation::one_thread:
+      return "one_thread";
+    case G2Accumulation::lane_pair:
+      return "lane_pair";
+    case G2Accumulation::lane_pair_fused:
+      return "lane_pair_fused";
+  }
+  return "?";
+}
+
+/// |g2_variants|: the G2 accumulation kernels to time side by side at each size (G1 ignores it).
+/// |porep_mix|: the scalars of a PoRep witness (36.3 % zeros, 36.3 % ones, the rest random: the
+/// 1-scalars' batch addition beside a 27 % tail), reported as "<op>_mix".
 template <bool kG2>
-void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window) {
+void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window,
+               const std::vector<G2Accumulation>& g2_variants, bool porep_mix = false) {
   cudaStream_t s = ctx.stream();
   for (unsigned lg : logs) {
     const std::size_t n = std::size_t{1} << lg;
@@ -401,17 +419,38 @@ void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window
       throw CudaError(cudaErrorMemoryAllocation, sc.status().to_string().c_str(), __FILE__,
                       __LINE__);
     fill_random(sc->as<DevFr>(), n, lg * 7, s);
-    GpuMsmStats st;
-    const GpuMsmConfig cfg{.window_bits = window};
-    const double ms = time_ms(3, [&] {
-      if constexpr (kG2)
-        (void)msm_g2_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st);
-      else
-        (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st);
-    });
-    report(kG2 ? "msm_g2" : "msm_g1",
-           "2^" + std::to_string(lg) + " c=" + std::to_string(st.window_bits), ms,
-           ms * 1e6 / static_cast<double>(n), "ns/pt", kG2 ? msm_g2_anchor(lg) : msm_g1_anchor(lg));
+    if (porep_mix) {
+      fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(sc->as<DevFr>(), n, 11,
+                                                                             363, 363);
+      CUZK_CUDA_CHECK_LAUNCH();
+    }
+    const std::string op = std::string(kG2 ? "msm_g2" : "msm_g1") + (porep_mix ? "_mix" : "");
+    for (const G2Accumulation acc : kG2 ? g2_variants : std::vector<G2Accumulation>{{}}) {
+      GpuMsmStats st;
+      const GpuMsmConfig cfg{.window_bits = window, .g2_accumulation = acc};
+      const double ms = time_ms(3, [&] {
+        if constexpr (kG2)
+          (void)msm_g2_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st);
+        else
+          (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st);
+      });
+      if (GpuTrace::enabled()) {  // one more run, its phases (CUZK_GPU_TRACE=1)
+        GpuTrace trace(s);
+        GpuMsmConfig traced = cfg;
+        traced.trace = &trace;
+        traced.trace_name = kG2 ? g2_accumulation_name(acc) : "g1";
+        if constexpr (kG2)
+          (void)msm_g2_device_resident(ctx, rb, sc->as<Fr>(), n, traced, s);
+        else
+          (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, traced, s);
+        CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+        trace.print(stdout, op + " 2^" + std::to_string(lg));
+      }
+      report(kG2 ? op + " " + g2_accumulation_name(acc) : op,
+             "2^" + std::to_string(lg) + " c=" + std::to_string(st.window_bits), ms,
+             ms * 1e6 / static_cast<double>(n), "ns/pt",
+             porep_mix ? 0.0 : (kG2 ? msm_g2_anchor(lg) : msm_g1_anchor(lg)));
+    }
   }
 }
 
@@ -574,6 +613,7 @@ int main(int argc, char** argv) {
   unsigned max_log = 27, part_log = 27, min_log = 20;
   int window = 0;
   std::string ntt_shapes = "10:1", ntt_logs, h_logs;
+  std::vector<G2Accumulation> g2_variants{GpuMsmConfig{}.g2_accumulation};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--ops" && i + 1 < argc)
@@ -592,15 +632,34 @@ int main(int argc, char** argv) {
       part_log = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--window" && i + 1 < argc)
       window = std::stoi(argv[++i]);
-    else if (a == "--stream-log" && i + 1 < argc)
+    else if (a == "--g2-acc" && i + 1 < argc) {
+      g2_variants.clear();
+      const std::string list = argv[++i];
+      for (std::size_t p = 0; p <= list.size();) {
+        const std::size_t q = std::min(list.find(',', p), list.size());
+        const std::string name = list.substr(p, q - p);
+        p = q + 1;
+        if (name == "one_thread")
+          g2_variants.push_back(G2Accumulation::one_thread);
+        else if (name == "lane_pair")
+          g2_variants.push_back(G2Accumulation::lane_pair);
+        else if (name == "lane_pair_fused")
+          g2_variants.push_back(G2Accumulation::lane_pair_fused);
+        else {
+          std::fprintf(stderr, "gpu_bench: unknown --g2-acc kernel '%s'\n", name.c_str());
+          return 2;
+        }
+      }
+    } else if (a == "--stream-log" && i + 1 < argc)
       stream_log = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--quick")
       max_log = 20, part_log = 20, min_log = 16;
     else {
       std::fprintf(stderr,
                    "usage: gpu_bench [--quick] [--ops list] [--min-log K] [--max-log K] "
-                   "[--partition-log K] [--window c] [--ntt-shapes legacy,10:1,11:2] "
-                   "[--ntt-logs 20,24] [--h-logs 24,27]\n");
+                   "[--partition-log K] [--window c] "
+                   "[--g2-acc one_thread,lane_pair,lane_pair_fused] "
+                   "[--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]\n");
       return 2;
     }
   }
@@ -637,8 +696,9 @@ int main(int argc, char** argv) {
     for (unsigned lg = min_log; lg <= std::min(max_log, 25u); lg += 2) g2_logs.push_back(lg);
     if (max_log >= 25) g2_logs.push_back(25);
     g2_logs.erase(std::unique(g2_logs.begin(), g2_logs.end()), g2_logs.end());
-    if (has("msm_g1")) bench_msm<false>(ctx, g1_logs, window);
-    if (has("msm_g2")) bench_msm<true>(ctx, g2_logs, window);
+    if (has("msm_g1")) bench_msm<false>(ctx, g1_logs, window, g2_variants);
+    if (has("msm_g2")) bench_msm<true>(ctx, g2_logs, window, g2_variants);
+    if (has("msm_g2_mix")) bench_msm<true>(ctx, g2_logs, window, g2_variants, true);
     if (has("batch_add")) bench_batch_add(ctx, std::min(max_log, 26u));
     if (has("partition")) bench_partition(ctx, tables, part_log, window);
     if (has("msm_stream")) bench_msm_stream(ctx, stream_log);

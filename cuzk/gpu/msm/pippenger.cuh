@@ -14,6 +14,8 @@
 //                scalars fill is not one thread's serial work) → per window, the
 //                running-sum reduction Σ j·S_j split over chunks of buckets → Horner over windows.
 //                Windows are processed in groups sized to the arena (a 16 GiB cap runs more groups).
+//                G2's batch addition and segment accumulation split each point over a lane pair
+//                (pippenger_g2_pair.cuh; GpuMsmConfig::g2_accumulation).
 // Everything after the scalar upload stays on the device; one point comes back.
 #pragma once
 
@@ -45,6 +47,14 @@ ResidentBases upload_bases_g1(DeviceContext& ctx, std::span<const G1Affine> base
 ResidentBases upload_bases_g2(DeviceContext& ctx, std::span<const G2Affine> bases,
                               cudaStream_t stream);
 
+/// How the G2 bucket sums (Pippenger's segment accumulation and the 1-scalars' batch addition) lay
+/// a point addition over threads (gpu/ec/dev_g2_pair.cuh); G1 ignores it.
+enum class G2Accumulation {
+  one_thread,       ///< the whole Fp2 XYZZ point in one thread (255 registers, spills)
+  lane_pair,        ///< two lanes per point, two Montgomery products per Fp2 product component
+  lane_pair_fused,  ///< two lanes per point, one reduction per Fp2 product component
+};
+
 struct GpuMsmConfig {
   /// bellperson density bitmap (empty: every scalar takes part) and the base offset.
   std::span<const std::uint64_t> density_bits{};
@@ -59,6 +69,8 @@ struct GpuMsmConfig {
   /// Most arena bytes the call may take for its Pippenger windows (0: the largest free block);
   /// set when another MSM runs beside it on another stream.
   std::size_t arena_budget = 0;
+  /// The G2 accumulation kernels (benchmarks and tests compare them).
+  G2Accumulation g2_accumulation = G2Accumulation::lane_pair_fused;
   /// Benchmarks: phase marks on |trace| (gpu/trace.cuh) named after |trace_name|.
   GpuTrace* trace = nullptr;
   const char* trace_name = "msm";

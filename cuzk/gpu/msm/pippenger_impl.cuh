@@ -9,10 +9,12 @@
 #include <cstring>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/ec/dev_curves.cuh"
+#include "cuzk/gpu/msm/pippenger_g2_pair.cuh"
 #include "cuzk/gpu/trace.cuh"
 #include "cuzk/msm/density.hpp"
 #include "cuzk/msm/digits.hpp"
@@ -183,9 +185,31 @@ __global__ void reduce_kernel(const Xyzz<C>* in, std::size_t n, std::size_t per,
   out[t] = acc;
 }
 
+/// Whether |acc| takes the lane-pair kernels (pippenger_g2_pair.cuh): G2 only.
+template <class C>
+constexpr bool g2_pairs(G2Accumulation acc) {
+  return std::is_same_v<C, DevG2Curve> && acc != G2Accumulation::one_thread;
+}
+
+/// reduce_kernel, or its lane-pair twin.
+template <class C>
+void launch_reduce(const Xyzz<C>* in, std::size_t n, std::size_t per, Xyzz<C>* out,
+                   std::size_t out_n, G2Accumulation acc, cudaStream_t stream) {
+  if constexpr (std::is_same_v<C, DevG2Curve>) {
+    if (g2_pairs<C>(acc)) {
+      auto* kernel = acc == G2Accumulation::lane_pair_fused ? reduce_pair_kernel<true>
+                                                            : reduce_pair_kernel<false>;
+      kernel<<<blocks_for(2 * out_n, 64), 64, 0, stream>>>(in, n, per, out, out_n);
+      return;
+    }
+  }
+  reduce_kernel<C><<<blocks_for(out_n, 64), 64, 0, stream>>>(in, n, per, out, out_n);
+}
+
 /// Sums |n| device points into one, in place in |buf| (which is overwritten); returns its address.
 template <class C>
-Xyzz<C>* reduce_all(DeviceContext& ctx, Xyzz<C>* buf, std::size_t n, cudaStream_t stream) {
+Xyzz<C>* reduce_all(DeviceContext& ctx, Xyzz<C>* buf, std::size_t n, G2Accumulation acc,
+                    cudaStream_t stream) {
   // The first round writes ⌈n/per⌉ sums with per ≥ 16 (or one sum for n ≤ 64); later rounds write
   // fewer. (Sized for per = 32 before, so 64 < n ≤ 4096 wrote past the scratch into whatever the
   // arena held next: wrong Groth16 proofs at 2^10, no sanitizer report inside the one arena.)
@@ -196,7 +220,7 @@ Xyzz<C>* reduce_all(DeviceContext& ctx, Xyzz<C>* buf, std::size_t n, cudaStream_
   while (n > 1) {
     const std::size_t per = n > 4096 ? 32 : (n > 64 ? 16 : n);
     const std::size_t out_n = (n + per - 1) / per;
-    reduce_kernel<C><<<blocks_for(out_n, 64), 64, 0, stream>>>(src, n, per, dst, out_n);
+    launch_reduce<C>(src, n, per, dst, out_n, acc, stream);
     CUZK_CUDA_CHECK_LAUNCH();
     std::swap(src, dst);
     n = out_n;
@@ -361,6 +385,8 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
   using F = typename C::Field;
   using P = Xyzz<C>;
   static_assert(sizeof(P) == sizeof(HostXyzz));
+  constexpr bool kG2 = std::is_same_v<C, DevG2Curve>;
+  const auto use_pairs = [](const GpuMsmConfig& c) { return g2_pairs<C>(c.g2_accumulation); };
   const auto* d_bases = bases.points.as<DevAffine<F>>();
   const DevFr* d_scalars = reinterpret_cast<const DevFr*>(d_scalars_fr);
   GpuMsmStats st;
@@ -423,15 +449,28 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
 
   // 2. ones: batch addition
   if (ones > 0) {
+    // One thread per chunk, or (G2, lane pairs) one pair per chunk with 192 pairs per SM: three
+    // blocks of 64 pairs fit at the pair kernels' 168 registers.
+    const bool pairs = use_pairs(cfg);
     const std::size_t threads =
-        std::min<std::size_t>(ones, static_cast<std::size_t>(ctx.sm_count()) * 256);
+        std::min<std::size_t>(ones, static_cast<std::size_t>(ctx.sm_count()) * (pairs ? 192 : 256));
     const std::size_t per = (ones + threads - 1) / threads;
     const std::size_t used = (ones + per - 1) / per;
     DeviceBuffer partial = must_alloc(ctx, used * sizeof(P), "batch-add partials");
-    batch_add_kernel<C><<<blocks_for(used, 128), 128, 0, stream>>>(
-        d_bases, ones_idx.as<std::uint32_t>(), ones, per, partial.as<P>(), used);
+    if constexpr (kG2) {
+      if (pairs) {
+        auto* kernel = cfg.g2_accumulation == G2Accumulation::lane_pair_fused
+                           ? batch_add_pair_kernel<true>
+                           : batch_add_pair_kernel<false>;
+        kernel<<<blocks_for(2 * used, 128), 128, 0, stream>>>(d_bases, ones_idx.as<std::uint32_t>(),
+                                                              ones, per, partial.as<P>(), used);
+      }
+    }
+    if (!pairs)
+      batch_add_kernel<C><<<blocks_for(used, 128), 128, 0, stream>>>(
+          d_bases, ones_idx.as<std::uint32_t>(), ones, per, partial.as<P>(), used);
     CUZK_CUDA_CHECK_LAUNCH();
-    P* sum = reduce_all<C>(ctx, partial.as<P>(), used, stream);
+    P* sum = reduce_all<C>(ctx, partial.as<P>(), used, cfg.g2_accumulation, stream);
     add_point_kernel<C><<<1, 1, 0, stream>>>(result.as<P>(), sum);
     CUZK_CUDA_CHECK_LAUNCH();
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -528,18 +567,46 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
           kb.Current(), cnt, sent, starts.as<std::uint32_t>(), ends.as<std::uint32_t>());
       CUZK_CUDA_CHECK_LAUNCH();
       const std::size_t segments = (cnt + kSegment - 1) / kSegment;
-      segment_accumulate_kernel<C><<<blocks_for(segments, 128), 128, 0, stream>>>(
-          d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(),
-          ends.as<std::uint32_t>(), buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>());
-      CUZK_CUDA_CHECK_LAUNCH();
-      segment_fixup_kernel<C><<<blocks_for(gb, 128), 128, 0, stream>>>(
-          starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), gb, kSegment, slot_a.as<P>(),
-          slot_b.as<P>(), buckets.as<P>());
+      if constexpr (kG2) {
+        if (use_pairs(cfg)) {
+          auto* kernel = cfg.g2_accumulation == G2Accumulation::lane_pair_fused
+                             ? segment_accumulate_pair_kernel<true>
+                             : segment_accumulate_pair_kernel<false>;
+          kernel<<<blocks_for(2 * segments, 128), 128, 0, stream>>>(
+              d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(),
+              ends.as<std::uint32_t>(), buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>());
+        }
+      }
+      if (!use_pairs(cfg))
+        segment_accumulate_kernel<C><<<blocks_for(segments, 128), 128, 0, stream>>>(
+            d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(),
+            ends.as<std::uint32_t>(), buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>());
       CUZK_CUDA_CHECK_LAUNCH();
       mark("accumulate");
       const std::size_t nch = static_cast<std::size_t>(g) * chunks;
-      window_chunks_kernel<C><<<blocks_for(nch, 64), 64, 0, stream>>>(buckets.as<P>(), g, B, chunks,
-                                                                      chunk_sums.as<P>());
+      if constexpr (kG2) {
+        if (use_pairs(cfg)) {
+          const bool fused = cfg.g2_accumulation == G2Accumulation::lane_pair_fused;
+          (fused ? segment_fixup_pair_kernel<true>
+                 : segment_fixup_pair_kernel<false>)<<<blocks_for(2 * gb, 128), 128, 0, stream>>>(
+              starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), gb, kSegment, slot_a.as<P>(),
+              slot_b.as<P>(), buckets.as<P>());
+          CUZK_CUDA_CHECK_LAUNCH();
+          mark("bucket fixup");
+          (fused ? window_chunks_pair_kernel<true>
+                 : window_chunks_pair_kernel<false>)<<<blocks_for(2 * nch, 64), 64, 0, stream>>>(
+              buckets.as<P>(), g, B, chunks, chunk_sums.as<P>());
+        }
+      }
+      if (!use_pairs(cfg)) {
+        segment_fixup_kernel<C><<<blocks_for(gb, 128), 128, 0, stream>>>(
+            starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), gb, kSegment, slot_a.as<P>(),
+            slot_b.as<P>(), buckets.as<P>());
+        CUZK_CUDA_CHECK_LAUNCH();
+        mark("bucket fixup");
+        window_chunks_kernel<C><<<blocks_for(nch, 64), 64, 0, stream>>>(buckets.as<P>(), g, B,
+                                                                        chunks, chunk_sums.as<P>());
+      }
       CUZK_CUDA_CHECK_LAUNCH();
       // chunks → 1 per window in rounds of ≤ 16 (chunks is a power of two, so each round's groups
       // stay inside their window); the last round writes window_sums[w0 .. w0 + g).
@@ -550,8 +617,8 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
         P* dst = cpw == per                  ? window_sums.as<P>() + w0
                  : src == chunk_sums.as<P>() ? chunk_tmp.as<P>()
                                              : chunk_sums.as<P>();
-        reduce_kernel<C><<<blocks_for(out_n, 64), 64, 0, stream>>>(
-            src, static_cast<std::size_t>(g) * cpw, per, dst, out_n);
+        launch_reduce<C>(src, static_cast<std::size_t>(g) * cpw, per, dst, out_n,
+                         cfg.g2_accumulation, stream);
         CUZK_CUDA_CHECK_LAUNCH();
         src = dst;
         cpw /= per;

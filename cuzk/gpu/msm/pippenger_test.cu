@@ -58,7 +58,7 @@ Bases<C> make_bases(std::size_t n, std::mt19937_64& rng) {
   return b;
 }
 
-enum class ScalarKind { random, bits, mixed };
+enum class ScalarKind { random, bits, mixed, repeats };
 
 std::vector<Fr> make_scalars(std::size_t n, ScalarKind kind, std::mt19937_64& rng) {
   std::vector<Fr> s(n);
@@ -68,7 +68,11 @@ std::vector<Fr> make_scalars(std::size_t n, ScalarKind kind, std::mt19937_64& rn
       v = test::random_fr(rng);
     else if (kind == ScalarKind::bits)
       v = (rng() & 1) ? Fr::one() : Fr::zero();
-    else
+    else if (kind == ScalarKind::repeats) {
+      // ±(1 + (roll mod 3))·2^40 + 5: a handful of tail values and their negatives.
+      const Fr base = Fr::from_u64((1 + roll % 3) * (std::uint64_t{1} << 40) + 5);
+      v = (rng() & 1) ? base : -base;
+    } else
       v = roll < 4   ? Fr::zero()
           : roll < 7 ? Fr::one()
           : roll < 8 ? -Fr::one()
@@ -102,7 +106,8 @@ std::unique_ptr<DeviceContext> make_ctx(std::size_t bytes) {
 }
 
 template <class C, class Upload, class Msm>
-void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm) {
+void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm,
+               G2Accumulation acc = GpuMsmConfig{}.g2_accumulation) {
   auto ctx = make_ctx(std::size_t{2} << 30);
   ASSERT_TRUE(ctx);
   const std::uint64_t seed = test::fresh_seed();
@@ -118,10 +123,12 @@ void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm) {
     int window, group;
   };
   const Case cases[] = {
-      {ScalarKind::random, false, true, 0, 0}, {ScalarKind::mixed, false, true, 0, 0},
-      {ScalarKind::mixed, false, false, 0, 0}, {ScalarKind::bits, true, true, 0, 0},
-      {ScalarKind::mixed, true, true, 5, 3},   {ScalarKind::random, false, true, 11, 0},
+      {ScalarKind::random, false, true, 0, 0},  {ScalarKind::mixed, false, true, 0, 0},
+      {ScalarKind::mixed, false, false, 0, 0},  {ScalarKind::bits, true, true, 0, 0},
+      {ScalarKind::mixed, true, true, 5, 3},    {ScalarKind::random, false, true, 11, 0},
       {ScalarKind::mixed, false, true, 20, 0},  // the large-MSM G1 width (the GPU plan's), 2^19 buckets
+      {ScalarKind::repeats, false, true, 0, 0}, {ScalarKind::repeats, true, false, 8, 0},
+      {ScalarKind::bits, false, false, 0, 0},  // the 1-scalars through Pippenger
   };
   for (const auto& cs : cases) {
     std::vector<std::uint64_t> bits;
@@ -143,7 +150,8 @@ void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm) {
                      .base_offset = offset,
                      .bit_split = cs.split,
                      .window_bits = cs.window,
-                     .max_windows_per_group = cs.group};
+                     .max_windows_per_group = cs.group,
+                     .g2_accumulation = acc};
     GpuMsmStats st;
     const Xyzz<C> got = msm(*ctx, rb, std::span<const Fr>(sc), cfg, s, &st);
     const Jacobian<C> want = mul_vartime(g, expected_log(sc, bases.logs, bits, offset));
@@ -151,7 +159,7 @@ void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm) {
         << C::name << " n=" << n << " kind=" << static_cast<int>(cs.kind)
         << " density=" << cs.density << " split=" << cs.split << " c=" << st.window_bits
         << " groups=" << st.window_groups << " ones=" << st.ones << " tail=" << st.tail
-        << " seed=" << seed;
+        << " g2_accumulation=" << static_cast<int>(acc) << " seed=" << seed;
   }
   // The naive sum by host scalar multiplications, on a prefix.
   const std::size_t n = std::min<std::size_t>(nb, 300);
@@ -159,10 +167,12 @@ void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm) {
   Jacobian<C> naive = Jacobian<C>::identity();
   for (std::size_t i = 0; i < n; ++i)
     naive.add(mul_vartime(Jacobian<C>::from_affine(bases.points[i]), sc[i]));
-  const Xyzz<C> got = msm(*ctx, rb, std::span<const Fr>(sc), GpuMsmConfig{}, s, nullptr);
+  const Xyzz<C> got =
+      msm(*ctx, rb, std::span<const Fr>(sc), GpuMsmConfig{.g2_accumulation = acc}, s, nullptr);
   EXPECT_TRUE(same_point(got, naive)) << C::name << " naive n=" << n << " seed=" << seed;
   // No scalars: the identity.
-  const Xyzz<C> empty = msm(*ctx, rb, std::span<const Fr>(), GpuMsmConfig{}, s, nullptr);
+  const Xyzz<C> empty =
+      msm(*ctx, rb, std::span<const Fr>(), GpuMsmConfig{.g2_accumulation = acc}, s, nullptr);
   EXPECT_TRUE(empty.is_identity());
 }
 
@@ -172,10 +182,90 @@ TEST(GpuMsm, G1MatchesOracle) {
                      [](auto&&... a) { return msm_g1_device(std::forward<decltype(a)>(a)...); });
 }
 
+void run_g2_cases(G2Accumulation acc) {
+  run_cases<G2Curve>(
+      1000, 1500, upload_bases_g2,
+      [](auto&&... a) { return msm_g2_device(std::forward<decltype(a)>(a)...); }, acc);
+}
+
 TEST(GpuMsm, G2MatchesOracle) {
   CUZK_REQUIRE_GPU();
-  run_cases<G2Curve>(1000, 1500, upload_bases_g2,
-                     [](auto&&... a) { return msm_g2_device(std::forward<decltype(a)>(a)...); });
+  run_g2_cases(GpuMsmConfig{}.g2_accumulation);
+}
+TEST(GpuMsm, G2OneThreadMatchesOracle) {
+  CUZK_REQUIRE_GPU();
+  run_g2_cases(G2Accumulation::one_thread);
+}
+TEST(GpuMsm, G2LanePairMatchesOracle) {
+  CUZK_REQUIRE_GPU();
+  run_g2_cases(G2Accumulation::lane_pair);
+}
+TEST(GpuMsm, G2LanePairFusedMatchesOracle) {
+  CUZK_REQUIRE_GPU();
+  run_g2_cases(G2Accumulation::lane_pair_fused);
+}
+
+// Every base the same point P: a bucket then sums P, P, … (the doubling branch at its second point)
+// or P, −P, … (the cancelling branch, then an identity accumulator), in the tail and in the batch
+// addition of the 1-scalars, for each G2 kernel.
+TEST(GpuMsm, G2EqualAndOppositePoints) {
+  CUZK_REQUIRE_GPU();
+  auto ctx = make_ctx(std::size_t{1} << 30);
+  ASSERT_TRUE(ctx);
+  const std::uint64_t seed = test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 300 + rng() % 300;
+  const Fr r = test::random_fr(rng);
+  const std::vector<G2Affine> points(n,
+                                     mul_vartime(G2Jacobian::generator(), r).to_affine_vartime());
+  ResidentBases rb = upload_bases_g2(*ctx, points, ctx->stream());
+  const Fr v = test::random_fr(rng);
+  struct Case {
+    const char* what;
+    Fr even, odd;  // scalars at even and odd positions
+  };
+  const Case cases[] = {{"equal", v, v},
+                        {"opposite", v, -v},
+                        {"ones", Fr::one(), Fr::one()},
+                        {"ones and minus ones", Fr::one(), -Fr::one()}};
+  for (const auto& cs : cases) {
+    std::vector<Fr> sc(n);
+    Fr sum = Fr::zero();
+    for (std::size_t i = 0; i < n; ++i) {
+      sc[i] = i % 2 ? cs.odd : cs.even;
+      sum += sc[i];
+    }
+    const G2Jacobian want = mul_vartime(G2Jacobian::generator(), sum * r);
+    for (const G2Accumulation acc :
+         {G2Accumulation::one_thread, G2Accumulation::lane_pair, G2Accumulation::lane_pair_fused}) {
+      const G2Xyzz got = msm_g2_device(*ctx, rb, sc, {.g2_accumulation = acc}, ctx->stream());
+      EXPECT_TRUE(same_point(got, want))
+          << cs.what << " n=" << n << " g2_accumulation=" << static_cast<int>(acc)
+          << " seed=" << seed;
+    }
+  }
+}
+
+// The G2 kernels agree with one another on a larger MSM whose buckets hold hundreds of points
+// (segments of 128 pairs, buckets crossing segments), and with the oracle.
+TEST(GpuMsm, G2LargerKernelsAgree) {
+  CUZK_REQUIRE_GPU();
+  auto ctx = make_ctx(std::size_t{4} << 30);
+  ASSERT_TRUE(ctx);
+  const std::uint64_t seed = test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  const std::size_t n = (std::size_t{1} << 16) + rng() % 20000;
+  const auto bases = make_bases<G2Curve>(n, rng);
+  ResidentBases rb = upload_bases_g2(*ctx, bases.points, ctx->stream());
+  auto sc = make_scalars(n, ScalarKind::mixed, rng);
+  for (std::size_t i = 0; i < n / 4; ++i) sc[rng() % n] = Fr::from_u64(rng() % 7);  // repeats
+  const G2Jacobian want = mul_vartime(G2Jacobian::generator(), expected_log(sc, bases.logs, {}, 0));
+  for (const G2Accumulation acc :
+       {G2Accumulation::one_thread, G2Accumulation::lane_pair, G2Accumulation::lane_pair_fused}) {
+    const G2Xyzz got = msm_g2_device(*ctx, rb, sc, {.g2_accumulation = acc}, ctx->stream());
+    EXPECT_TRUE(same_point(got, want))
+        << "n=" << n << " g2_accumulation=" << static_cast<int>(acc) << " seed=" << seed;
+  }
 }
 
 TEST(GpuMsm, G1LargerRandom) {

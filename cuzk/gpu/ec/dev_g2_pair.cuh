@@ -1,0 +1,268 @@
+// G2 XYZZ arithmetic split over a pair of lanes (threads 2k, 2k + 1 of a warp): the even lane holds
+// the c0 component of every Fp2 value, the odd lane c1, and the two exchange components by shuffles.
+//
+// Why: one thread holding a whole Fp2 XYZZ accumulator, the affine base and the Karatsuba
+// temporaries needs 255 registers and spills (ptxas, sm_90), so the bucket accumulation ran at
+// 12.5 % occupancy (ncu, docs/perf/log/gpu.md Version 3). A lane of a pair holds half of that, the
+// footprint of a G1 lane.
+//
+// Cost (M = Fp2 mul, S = Fp2 square, m = Fp Montgomery product), per lane, both lanes in step:
+//   M: c0 = a0·b0 − a1·b1 (even), c1 = a1·b0 + a0·b1 (odd), written uniformly as u·b + w·b' with
+//      b' the partner's component: lane 0 u = a, w = −a'; lane 1 u = a', w = a. 2 m per lane, 24
+//      shuffles; the fused form (mul_add below) does both products under one Montgomery reduction
+//      (≈ 1.5 m).
+//   S: c0 = (a0 + a1)(a0 − a1), c1 = 2·a0·a1: 1 m per lane, 12 shuffles.
+// madd-2008-s (8M + 2S) is thus 18 m per lane, 36 per point (one thread with Karatsuba: 28), or
+// 14 / 28 with the fused product. Every branch of the formulas depends on pair-wide tests only, so
+// the two lanes never diverge.
+#pragma once
+
+#include "cuzk/gpu/ec/dev_curves.cuh"
+
+namespace cuzk::gpu {
+
+namespace pair_detail {
+
+/// r = (a·b + c·d)·R^{-1} mod p for a, b, c, d < p: both products accumulated row by row with one
+/// interleaved reduction (CIOS over 32-bit limbs, even/odd split as DevMont::mul_mont).
+/// Bound: a·b + c·d < 2p² and p < R/8, so the final value (a·b + c·d + M·p)/R < p(1 + 2p/R) < 2p
+/// and one conditional subtraction ends in [0, p); a row maps t < 4p to
+/// (t + a·b_i + c·d_i + m·p)/2^32 < 4p/2^32 + 3p < 4p < 2^(32N), so E keeps N + 1 limbs.
+/// d is the partner lane's b (|mask|: the pair), fetched one limb per row so it never occupies
+/// twelve registers.
+CUZK_DEV void mul_add_mont(std::uint32_t r[DevFp::N], const std::uint32_t a[DevFp::N],
+                           const std::uint32_t b[DevFp::N], const std::uint32_t c[DevFp::N],
+                           unsigned mask) {
+  constexpr int N = DevFp::N;
+  std::uint32_t e[N + 1], o[N + 1];
+#pragma unroll
+  for (int k = 0; k <= N; ++k) e[k] = 0;
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    const std::uint32_t bi = b[i], di = __shfl_xor_sync(mask, bi, 1);
+    // E[0..N] += a_even·b_i + c_even·d_i.
+    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                 : "+r"(e[0]), "+r"(e[1])
+                 : "r"(a[0]), "r"(bi));
+#pragma unroll
+    for (int j = 2; j < N; j += 2)
+      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                   : "+r"(e[j]), "+r"(e[j + 1])
+                   : "r"(a[j]), "r"(bi));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
+    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                 : "+r"(e[0]), "+r"(e[1])
+                 : "r"(c[0]), "r"(di));
+#pragma unroll
+    for (int j = 2; j < N; j += 2)
+      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                   : "+r"(e[j]), "+r"(e[j + 1])
+                   : "r"(c[j]), "r"(di));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
+    // O[1..N] = a_odd·b_i (fresh: disjoint limbs), then += c_odd·d_i. O[0] stays 0. No carry
+    // leaves O[N]: each of the three terms O collects in a row (with m·p_odd below) is below
+    // 2^32·p < 2^413, so O < 3·2^413 < 2^(32(N + 1)).
+#pragma unroll
+    for (int j = 1; j < N; j += 2)
+      asm("mul.lo.u32 %0, %2, %3; mul.hi.u32 %1, %2, %3;"
+          : "=r"(o[j]), "=r"(o[j + 1])
+          : "r"(a[j]), "r"(bi));
+    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                 : "+r"(o[1]), "+r"(o[2])
+                 : "r"(c[1]), "r"(di));
+#pragma unroll
+    for (int j = 3; j < N; j += 2)
+      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                   : "+r"(o[j]), "+r"(o[j + 1])
+                   : "r"(c[j]), "r"(di));
+    // Quotient digit: O does not touch limb 0.
+    const std::uint32_t m = e[0] * DevFp::kInv32;
+    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                 : "+r"(e[0]), "+r"(e[1])
+                 : "r"(m), "r"(DevFp::p32(0)));
+#pragma unroll
+    for (int j = 2; j < N; j += 2)
+      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                   : "+r"(e[j]), "+r"(e[j + 1])
+                   : "r"(m), "r"(DevFp::p32(j)));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
+    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                 : "+r"(o[1]), "+r"(o[2])
+                 : "r"(m), "r"(DevFp::p32(1)));
+#pragma unroll
+    for (int j = 3; j < N; j += 2)
+      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                   : "+r"(o[j]), "+r"(o[j + 1])
+                   : "r"(m), "r"(DevFp::p32(j)));
+    // E[0] is now 0 mod 2^32: fold O in and shift down one limb.
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(e[0]) : "r"(e[1]), "r"(o[1]));
+#pragma unroll
+    for (int k = 1; k < N - 1; ++k)
+      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(e[k]) : "r"(e[k + 1]), "r"(o[k + 1]));
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(e[N - 1]) : "r"(e[N]), "r"(o[N]));
+    e[N] = 0;
+  }
+  DevFp::reduce_once(e);
+#pragma unroll
+  for (int k = 0; k < N; ++k) r[k] = e[k];
+}
+
+}  // namespace pair_detail
+
+/// The lane's place in its pair and the pair's exchanges.
+struct LanePair {
+  unsigned mask;  // the pair's two lanes
+  bool odd;       // this lane holds c1
+
+  CUZK_DEV static LanePair of_this_thread() {
+    const unsigned lane = threadIdx.x & 31u;
+    return {3u << (lane & 30u), (lane & 1u) != 0};
+  }
+  /// The partner's value of |a| (12 shuffles).
+  CUZK_DEV DevFp other(const DevFp& a) const {
+    DevFp r;
+#pragma unroll
+    for (int i = 0; i < DevFp::N; ++i) r.l[i] = __shfl_xor_sync(mask, a.l[i], 1);
+    return r;
+  }
+  /// |b| on both lanes.
+  CUZK_DEV bool both(bool b) const { return (__ballot_sync(mask, b) & mask) == mask; }
+  CUZK_DEV static DevFp select(bool pick_first, const DevFp& x, const DevFp& y) {
+    DevFp r;
+#pragma unroll
+    for (int i = 0; i < DevFp::N; ++i) r.l[i] = pick_first ? x.l[i] : y.l[i];
+    return r;
+  }
+
+  /// The Fp2 one's component.
+  CUZK_DEV DevFp one() const { return odd ? DevFp::zero() : DevFp::one(); }
+  /// Whether the Fp2 value is zero.
+  CUZK_DEV bool is_zero(const DevFp& a) const { return both(a.is_zero()); }
+
+  /// This lane's component of a·b (the header's uniform form). |kFused|: one reduction.
+  template <bool kFused>
+  CUZK_DEV DevFp mul(const DevFp& a, const DevFp& b) const {
+    const DevFp ao = other(a);
+    const DevFp u = select(odd, ao, a);
+    const DevFp w = select(odd, a, -ao);
+    if constexpr (kFused) {
+      DevFp r;
+      pair_detail::mul_add_mont(r.l, u.l, b.l, w.l, mask);
+      return r;
+    } else {
+      return u * b + w * other(b);
+    }
+  }
+  /// This lane's component of a²: lane 0 (a0 + a1)(a0 − a1), lane 1 (a1 + a1)·a0.
+  CUZK_DEV DevFp sqr(const DevFp& a) const {
+    const DevFp ao = other(a);
+    const DevFp u = a + select(odd, a, ao);
+    const DevFp w = select(odd, ao, a - ao);
+    return u * w;
+  }
+};
+
+/// One lane's half of a G2 XYZZ point (the components c_odd of X, Y, ZZ, ZZZ).
+struct PairXyzz {
+  DevFp X, Y, ZZ, ZZZ;
+
+  CUZK_DEV static PairXyzz identity(const LanePair& lp) {
+    return {lp.one(), lp.one(), DevFp::zero(), DevFp::zero()};
+  }
+  CUZK_DEV bool is_identity(const LanePair& lp) const { return lp.is_zero(ZZ); }
+
+  CUZK_DEV static const DevFp& half(const DevFp2& a, bool odd) { return odd ? a.c1 : a.c0; }
+  CUZK_DEV static DevFp& half(DevFp2& a, bool odd) { return odd ? a.c1 : a.c0; }
+
+  CUZK_DEV static PairXyzz load(const DevG2Xyzz& p, const LanePair& lp) {
+    return {half(p.X, lp.odd), half(p.Y, lp.odd), half(p.ZZ, lp.odd), half(p.ZZZ, lp.odd)};
+  }
+  CUZK_DEV void store(DevG2Xyzz& p, const LanePair& lp) const {
+    half(p.X, lp.odd) = X;
+    half(p.Y, lp.odd) = Y;
+    half(p.ZZ, lp.odd) = ZZ;
+    half(p.ZZZ, lp.odd) = ZZZ;
+  }
+
+  /// this ← 2·this, dbl-2008-s-1 (6M + 3S; ec/xyzz.hpp).
+  template <bool kFused>
+  CUZK_DEV void dbl(const LanePair& lp) {
+    const DevFp u = Y.dbl();
+    const DevFp v = lp.sqr(u);
+    const DevFp w = lp.mul<kFused>(u, v);
+    const DevFp s = lp.mul<kFused>(X, v);
+    const DevFp x2 = lp.sqr(X);
+    const DevFp m = x2.dbl() + x2;
+    const DevFp x3 = lp.sqr(m) - s.dbl();
+    Y = lp.mul<kFused>(m, s - x3) - lp.mul<kFused>(w, Y);
+    X = x3;
+    ZZ = lp.mul<kFused>(v, ZZ);
+    ZZZ = lp.mul<kFused>(w, ZZZ);
+  }
+
+  /// this ← this + (qx, qy) for an affine point (not the identity), madd-2008-s (8M + 2S), the
+  /// products ordered so that at most seven Fp2 halves are live. Equal points take the doubling
+  /// (of the accumulator, which then equals q), opposite ones give the identity.
+  template <bool kFused>
+  CUZK_DEV void add_mixed(const DevFp& qx, const DevFp& qy, const LanePair& lp) {
+    if (is_identity(lp)) {
+      X = qx;
+      Y = qy;
+      ZZ = ZZZ = lp.one();
+      return;
+    }
+    const DevFp p = lp.mul<kFused>(qx, ZZ) - X;
+    const DevFp r = lp.mul<kFused>(qy, ZZZ) - Y;
+    if (lp.is_zero(p)) {
+      if (lp.is_zero(r))
+        dbl_noinline<kFused>(*this, lp);
+      else
+        *this = identity(lp);
+      return;
+    }
+    const DevFp pp = lp.sqr(p);
+    ZZ = lp.mul<kFused>(ZZ, pp);
+    const DevFp ppp = lp.mul<kFused>(p, pp);
+    ZZZ = lp.mul<kFused>(ZZZ, ppp);
+    const DevFp qq = lp.mul<kFused>(X, pp);
+    const DevFp yppp = lp.mul<kFused>(Y, ppp);
+    X = lp.sqr(r) - ppp - qq.dbl();
+    Y = lp.mul<kFused>(r, qq - X) - yppp;
+  }
+
+  /// this ← this + q, add-2008-s (12M + 2S; ec/xyzz.hpp).
+  template <bool kFused>
+  CUZK_DEV void add(const PairXyzz& q, const LanePair& lp) {
+    if (q.is_identity(lp)) return;
+    if (is_identity(lp)) {
+      *this = q;
+      return;
+    }
+    const DevFp u1 = lp.mul<kFused>(X, q.ZZ);
+    const DevFp s1 = lp.mul<kFused>(Y, q.ZZZ);
+    const DevFp p = lp.mul<kFused>(q.X, ZZ) - u1;
+    const DevFp r = lp.mul<kFused>(q.Y, ZZZ) - s1;
+    if (lp.is_zero(p)) {
+      if (lp.is_zero(r))
+        dbl_noinline<kFused>(*this, lp);
+      else
+        *this = identity(lp);
+      return;
+    }
+    const DevFp pp = lp.sqr(p);
+    const DevFp ppp = lp.mul<kFused>(p, pp);
+    ZZ = lp.mul<kFused>(lp.mul<kFused>(ZZ, q.ZZ), pp);
+    ZZZ = lp.mul<kFused>(lp.mul<kFused>(ZZZ, q.ZZZ), ppp);
+    const DevFp qq = lp.mul<kFused>(u1, pp);
+    X = lp.sqr(r) - ppp - qq.dbl();
+    Y = lp.mul<kFused>(r, qq - X) - lp.mul<kFused>(s1, ppp);
+  }
+
+  /// The rare doubling out of line, so its temporaries do not count against the hot loop.
+  template <bool kFused>
+  static __device__ __noinline__ void dbl_noinline(PairXyzz& a, const LanePair& lp) {
+    a.dbl<kFused>(lp);
+  }
+};
+
+}  // namespace cuzk::gpu
