@@ -12,7 +12,9 @@
 #   prove-KIND    starts the daemon on cuda:0 over WORK/params, proves KIND's inputs, self-check
 #                 on, and verifies the proof with `cuzk filecoin verify`; GPU utilisation sampled
 #                 every 100 ms (nvidia-smi) while it runs
-#   winning-during-porep   a WinningPoSt submitted while a PoRep C2 runs: its latency
+#   winning-during-porep   a WinningPoSt submitted while a PoRep C2 runs (CUZK_BENCH_WINNING_DELAY
+#                 seconds after it, default 8; the C2 takes ≈ 20 s): its latency, its key made
+#                 resident by a WinningPoSt before (as [filecoin] preload would)
 #   throughput-porep-N     N PoRep C2 jobs submitted at once (the key loaded by a first job
 #                 beforehand): seconds per proof in steady state (between the first and the last
 #                 completion), daemon peak RSS, GPU busy share
@@ -165,9 +167,11 @@ step_prove() {  # step_prove KIND
 
 step_winning_during_porep() {
   start_daemon || { fail=1; return; }
+  # The WinningPoSt key made resident first, as an operator's [filecoin] preload would.
+  submit winning-warm $(post_args winning) >/dev/null
   submit porep $(porep_args) &
   local porep_pid=$!
-  sleep 20  # the PoRep's partitions are queued and proving
+  sleep "${CUZK_BENCH_WINNING_DELAY:-8}"  # the PoRep's partitions are queued and proving
   submit winning-during-porep $(post_args winning)
   wait $porep_pid
   stop_daemon
