@@ -183,12 +183,15 @@ int run_daemon(const DaemonOptions& opt) {
   // Pinned pool per CUDA device for partition vectors: auto = one 2^22 partition's z, a, b, c
   // (4 × 128 MiB, 640 MiB with room for z's extra columns) per partition the pipeline holds
   // between synthesis and the end of its device stage (synthesis workers + GPU workers), at most
-  // 1/4 of the memory budget; it comes out of the budget below.
+  // 1/4 of the memory budget; it comes out of the budget below. With compact witnesses the
+  // Filecoin partitions never use it (only the compact witness crosses), so auto keeps room for
+  // the partitions at the device stage only (GPU workers), for plain-matrix circuits.
   std::uint64_t partition_pinned = cfg.gpu_partition_pinned_bytes;
   if (partition_pinned == engine::DaemonConfig::kAutoBytes) {
     partition_pinned = 0;
     if (cfg.prover != "fake" && !cfg.cpu_only) {
-      const std::uint64_t depth = eo->synthesis_workers + eo->gpu_workers_per_device;
+      const std::uint64_t depth =
+          (cfg.gpu_compact_witness ? 0 : eo->synthesis_workers) + eo->gpu_workers_per_device;
       partition_pinned =
           std::min<std::uint64_t>(depth * (std::uint64_t{640} << 20), eo->memory_limit / 4);
     }
