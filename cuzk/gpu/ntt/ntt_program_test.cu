@@ -152,9 +152,11 @@ TEST(NttProgram, PassPlansCoverEveryStageOnce) {
       }
       EXPECT_EQ(s0, static_cast<int>(lg));
     }
-  // The default shape: 2^27 in 3 passes, 2^20 in 2.
+  // The default shape (10:1, the fastest measured): 2^27 and 2^20 in 3 passes; 11:2 takes 2^20
+  // in 2.
   EXPECT_EQ(plan_dit_passes(27, NttTuning{}).size(), 3u);
-  EXPECT_EQ(plan_dit_passes(20, NttTuning{}).size(), 2u);
+  EXPECT_EQ(plan_dit_passes(20, NttTuning{}).size(), 3u);
+  EXPECT_EQ(plan_dit_passes(20, NttTuning{.log_tile = 11, .min_log_run = 2}).size(), 2u);
 }
 
 TEST(NttProgram, TransformsMatchCpuNtt) {
