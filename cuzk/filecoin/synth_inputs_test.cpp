@@ -276,8 +276,23 @@ void check_synth_c1(const char* name, std::uint64_t seed) {
   bad.c1.vanilla_proofs[0][1].replica_column_proofs.exp_parents[3].column.rows[0][2] ^= 1;
   EXPECT_NE(check_c1(bad.c1, s, proof), "");
   EXPECT_FALSE(verify_porep_vanilla(proof, porep_public_inputs(bad.c1), bad.c1).ok());
+  // Another seed. At 2 KiB (63 challengeable nodes, 2 challenges) one changed bit leaves the
+  // challenges as they were with probability 1/63^2, and the C1 then stays valid: take the first
+  // bit whose seed draws other challenges.
   bad = s;
-  bad.c1.seed[0] ^= 1;
+  const PorepChallengeConfig cc = porep_challenge_config(proof);
+  const auto challenges_of = [&](const Node& seed) {
+    std::vector<std::vector<std::uint64_t>> all;
+    for (unsigned k = 0; k < cc.partitions; ++k)
+      all.push_back(interactive_challenges(cc.nodes, s.c1.replica_id, seed, cc.per_partition, k));
+    return all;
+  };
+  for (unsigned bit = 0; bit < 8 * bad.c1.seed.size(); ++bit) {
+    bad.c1.seed = s.c1.seed;
+    bad.c1.seed[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
+    if (challenges_of(bad.c1.seed) != challenges_of(s.c1.seed)) break;
+  }
+  ASSERT_NE(challenges_of(bad.c1.seed), challenges_of(s.c1.seed));
   EXPECT_NE(check_c1(bad.c1, s, proof), "");
   EXPECT_FALSE(verify_porep_vanilla(proof, porep_public_inputs(bad.c1), bad.c1).ok());
 }
