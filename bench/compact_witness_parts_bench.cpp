@@ -14,6 +14,7 @@
 // Run: compact_witness_parts_bench [--kind window|winning|snap] [--size 32GiB|64GiB|2KiB]
 //        [--partition K] [--seed N] [--threads T]
 // One JSON line per measurement.
+#include <malloc.h>
 #include <sys/resource.h>
 
 #include <chrono>
@@ -104,8 +105,25 @@ void reset_peak() {
   f << "5";
 }
 
+// FNV-1a over the form's arrays: results are compared by digest, each freed once measured, so
+// that no measurement starts with another's result in memory.
+std::uint64_t digest(const cuzk::CompactWitness& w) {
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](const void* p, std::size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+  };
+  mix(&w.num_inputs, 8);
+  mix(&w.num_aux, 8);
+  mix(w.bits.data(), w.bits.size() * 8);
+  mix(w.run_first.data(), w.run_first.size() * 4);
+  mix(w.run_value.data(), w.run_value.size() * 4);
+  mix(w.values.data(), w.values.size() * sizeof(Fr));
+  return h;
+}
+
 struct Measure {
-  double rss0 = (reset_peak(), status_mib("VmRSS:"));
+  double rss0 = (malloc_trim(0), reset_peak(), status_mib("VmRSS:"));
   Clock::time_point t0 = Clock::now();
   double c0 = cpu_seconds();
   void report(const char* op, const Args& a, std::size_t threads, const std::string& extra = "") {
@@ -231,21 +249,29 @@ int main(int argc, char** argv) {
   }
   const std::string lj = layout_json(part.layout);
 
-  // By parts first, while no z has existed: one thread (the family's engine call), then T.
-  cuzk::CompactWitness direct;
-  for (cuzk::ThreadPool* tp : {&one, &pool}) {
+  // By parts: one thread (the family's engine call), then T after the z path. Each result is
+  // digested and freed inside its measurement.
+  std::uint64_t want = 0;
+  auto by_parts = [&](cuzk::ThreadPool& tp) -> int {
     Measure m;
-    auto r = part.by_parts(*tp);
+    auto r = part.by_parts(tp);
     if (!r) return fail(r.status(), "compact witness by parts");
-    direct = std::move(*r);
+    const std::uint64_t d = digest(*r);
+    if (want != 0 && d != want) {
+      std::fprintf(stderr, "compact_witness_parts_bench: the compact witness by parts differs\n");
+      return 1;
+    }
+    want = d;
     char extra[64];
     std::snprintf(extra, sizeof extra, ", \"compact_mb\": %.2f",
-                  static_cast<double>(direct.bytes()) / 1e6);
-    m.report("compact_by_parts", args, tp->size(), extra + lj);
-  }
+                  static_cast<double>(r->bytes()) / 1e6);
+    *r = cuzk::CompactWitness();
+    m.report("compact_by_parts", args, tp.size(), extra + lj);
+    return 0;
+  };
+  if (int rc = by_parts(one); rc != 0) return rc;
 
   // The path before: z, then the converter on one thread.
-  cuzk::CompactWitness converted;
   {
     auto circuit = part.circuit();  // made before the measure, as the parts' circuit is
     if (!circuit) return fail(cuzk::Status(cuzk::Errc::invalid_argument, "circuit"), "circuit");
@@ -263,17 +289,17 @@ int main(int argc, char** argv) {
     const double z_cpu = cpu_seconds() - m.c0;
     auto r = cuzk::compact_witness_from_z(one, z, part.layout.num_inputs());
     if (!r) return fail(r.status(), "compact_witness_from_z");
-    converted = std::move(*r);
+    if (digest(*r) != want) {
+      std::fprintf(stderr, "compact_witness_parts_bench: the converter's form differs\n");
+      return 1;
+    }
     char extra[128];
     std::snprintf(extra, sizeof extra,
                   ", \"z_cpu_s\": %.3f, \"convert_cpu_s\": %.3f, \"z_mb\": %.1f", z_cpu,
                   cpu_seconds() - m.c0 - z_cpu, static_cast<double>(z.size() * sizeof(Fr)) / 1e6);
     z = std::vector<Fr>();
+    *r = cuzk::CompactWitness();
     m.report("z_then_convert", args, 1, extra + lj);
   }
-  if (!(converted == direct)) {
-    std::fprintf(stderr, "compact_witness_parts_bench: the compact witness by parts differs\n");
-    return 1;
-  }
-  return 0;
+  return by_parts(pool);
 }
