@@ -55,9 +55,7 @@ void operator delete[](void* p) noexcept { cuzk::testing_heap::counted_free(p); 
 void operator delete(void* p, std::size_t) noexcept { cuzk::testing_heap::counted_free(p); }
 void operator delete[](void* p, std::size_t) noexcept { cuzk::testing_heap::counted_free(p); }
 void operator delete(void* p, std::align_val_t) noexcept { cuzk::testing_heap::counted_free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept {
-  cuzk::testing_heap::counted_free(p);
-}
+void operator delete[](void* p, std::align_val_t) noexcept { cuzk::testing_heap::counted_free(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
   cuzk::testing_heap::counted_free(p);
 }

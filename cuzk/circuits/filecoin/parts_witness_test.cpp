@@ -60,9 +60,8 @@ Status toy_part(ConstraintSystem& cs, std::uint64_t i, unsigned extra_aux = 0) {
   }
   for (unsigned e = 0; e < extra_aux; ++e)
     if (auto x = AllocatedNum::alloc(cs, Fr::from_u64(9)); !x) return x.status();
-  auto in = cs.alloc_input([] { return std::string("x"); }, [i]() -> Result<Fr> {
-    return Fr::from_u64(i);
-  });
+  auto in = cs.alloc_input([] { return std::string("x"); },
+                           [i]() -> Result<Fr> { return Fr::from_u64(i); });
   return in.ok() ? Status() : in.status();
 }
 
@@ -72,9 +71,8 @@ const auto toy_prefix = [](ConstraintSystem& cs) { return toy_prefix_fn(cs); };
 TEST(PartsWitness, ToyCircuitEqualsTheConverterOnAnyPool) {
   for (std::uint64_t parts : {0, 1, 7, 64}) {
     SCOPED_TRACE(std::to_string(parts) + " parts");
-    auto l = count_parts_layout(toy_prefix, [](ConstraintSystem& cs, std::uint64_t i) {
-      return toy_part(cs, i);
-    }, parts);
+    auto l = count_parts_layout(
+        toy_prefix, [](ConstraintSystem& cs, std::uint64_t i) { return toy_part(cs, i); }, parts);
     ASSERT_TRUE(l.ok()) << l.status().to_string();
     EXPECT_EQ(l->prefix_inputs, 2u);  // ONE and 7
     EXPECT_EQ(l->prefix_aux, 4u);
@@ -85,10 +83,9 @@ TEST(PartsWitness, ToyCircuitEqualsTheConverterOnAnyPool) {
     EXPECT_EQ(want.num_variables(), l->num_variables());
     for (std::size_t threads : {1, 2, 3}) {
       ThreadPool pool(threads);
-      auto got = compact_witness_by_parts(*l, pool, toy_prefix,
-                                          [](ConstraintSystem& cs, std::uint64_t i) {
-                                            return toy_part(cs, i);
-                                          });
+      auto got = compact_witness_by_parts(
+          *l, pool, toy_prefix,
+          [](ConstraintSystem& cs, std::uint64_t i) { return toy_part(cs, i); });
       ASSERT_TRUE(got.ok()) << got.status().to_string();
       EXPECT_TRUE(*got == want) << threads << " threads";
       EXPECT_TRUE(got->validate().ok());
@@ -97,35 +94,30 @@ TEST(PartsWitness, ToyCircuitEqualsTheConverterOnAnyPool) {
 }
 
 TEST(PartsWitness, APartOfOtherCountsIsOutOfRange) {
-  auto l = count_parts_layout(toy_prefix, [](ConstraintSystem& cs, std::uint64_t i) {
-    return toy_part(cs, i);
-  }, 6);
+  auto l = count_parts_layout(
+      toy_prefix, [](ConstraintSystem& cs, std::uint64_t i) { return toy_part(cs, i); }, 6);
   ASSERT_TRUE(l.ok());
   ThreadPool pool(2);
   // Part 3 allocates one aux more than counted: refused, nothing written outside its slice.
-  auto more = compact_witness_by_parts(*l, pool, toy_prefix,
-                                       [](ConstraintSystem& cs, std::uint64_t i) {
-                                         return toy_part(cs, i, i == 3 ? 1 : 0);
-                                       });
+  auto more = compact_witness_by_parts(
+      *l, pool, toy_prefix,
+      [](ConstraintSystem& cs, std::uint64_t i) { return toy_part(cs, i, i == 3 ? 1 : 0); });
   ASSERT_FALSE(more.ok());
   EXPECT_EQ(more.status().code(), Errc::out_of_range);
-  EXPECT_NE(more.status().message().find("part 3"), std::string::npos)
-      << more.status().to_string();
+  EXPECT_NE(more.status().message().find("part 3"), std::string::npos) << more.status().to_string();
   // A layout that counts one aux more per part than the parts fill.
   PartsLayout wide = *l;
   ++wide.part_aux;
-  auto fewer = compact_witness_by_parts(wide, pool, toy_prefix,
-                                        [](ConstraintSystem& cs, std::uint64_t i) {
-                                          return toy_part(cs, i);
-                                        });
+  auto fewer = compact_witness_by_parts(
+      wide, pool, toy_prefix,
+      [](ConstraintSystem& cs, std::uint64_t i) { return toy_part(cs, i); });
   ASSERT_FALSE(fewer.ok());
   EXPECT_EQ(fewer.status().code(), Errc::out_of_range);
 }
 
 TEST(PartsWitness, FirstFailingPartInIndexOrderAndCancellation) {
-  auto l = count_parts_layout(toy_prefix, [](ConstraintSystem& cs, std::uint64_t i) {
-    return toy_part(cs, i);
-  }, 9);
+  auto l = count_parts_layout(
+      toy_prefix, [](ConstraintSystem& cs, std::uint64_t i) { return toy_part(cs, i); }, 9);
   ASSERT_TRUE(l.ok());
   ThreadPool pool(3);
   auto failing = [](ConstraintSystem& cs, std::uint64_t i) -> Status {
@@ -184,8 +176,8 @@ void expect_by_parts(Circuit& circuit, Circuit& blank, const PartsLayout& l,
     const std::uint64_t limit =
         parts_scratch_bytes(l, threads) + bound.build_bytes(parts_fragments(l));
     EXPECT_LE(held, limit);
-    std::printf("%zu threads: %llu parts, held %.2f MB (bound %.2f MB), compact %.2f MB\n",
-                threads, static_cast<unsigned long long>(l.parts), held / 1e6, limit / 1e6,
+    std::printf("%zu threads: %llu parts, held %.2f MB (bound %.2f MB), compact %.2f MB\n", threads,
+                static_cast<unsigned long long>(l.parts), held / 1e6, limit / 1e6,
                 got->bytes() / 1e6);
   }
 }
@@ -220,9 +212,8 @@ TEST(PostWitnessByParts, WindowAndWinningEqualTheConverter) {
     EXPECT_EQ(l->prefix_inputs, 1u);  // ONE alone
     EXPECT_EQ(l->prefix_aux, 0u);
     EXPECT_EQ(l->part_inputs, 1u + params->challenge_count);  // comm_r, the challenged leaves
-    expect_by_parts(*circuit, blank, *l, [&](ThreadPool& tp) {
-      return post_partition_compact_witness(*circuit, tp);
-    });
+    expect_by_parts(*circuit, blank, *l,
+                    [&](ThreadPool& tp) { return post_partition_compact_witness(*circuit, tp); });
   }
   // A blank circuit has no witness.
   EXPECT_EQ(post_partition_compact_witness(PostCircuit(wparams), pool).status().code(),
@@ -236,9 +227,9 @@ TEST(UpdateWitnessByParts, EqualsTheConverter) {
   const std::uint64_t nodes = fc::sector_nodes(proof.size);
   for (unsigned k = 0; k < s.partitions.size(); ++k) {
     SCOPED_TRACE("partition " + std::to_string(k));
-    const UpdatePublic pub = update_public(nodes, k, s.pub.h, s.pub.comm_r_old, s.pub.comm_d_new,
-                                           s.pub.comm_r_new)
-                                 .value();
+    const UpdatePublic pub =
+        update_public(nodes, k, s.pub.h, s.pub.comm_r_old, s.pub.comm_d_new, s.pub.comm_r_new)
+            .value();
     UpdateCircuit circuit(pub, &s.partitions[k]);
     UpdateCircuit blank(UpdatePublic{.nodes = nodes, .k = 0, .h = s.pub.h});
     auto l = update_witness_layout(nodes);
@@ -253,11 +244,10 @@ TEST(UpdateWitnessByParts, EqualsTheConverter) {
   // A proof of the wrong shape fails as UpdateCircuit does, before any synthesis.
   fc::SnapPartitionProof bad = s.partitions[0];
   bad.challenge_proofs.pop_back();
-  const UpdatePublic pub0 = update_public(nodes, 0, s.pub.h, s.pub.comm_r_old, s.pub.comm_d_new,
-                                          s.pub.comm_r_new)
-                                .value();
-  EXPECT_EQ(update_partition_compact_witness(pub0, bad, pool).status().code(),
-            Errc::size_mismatch);
+  const UpdatePublic pub0 =
+      update_public(nodes, 0, s.pub.h, s.pub.comm_r_old, s.pub.comm_d_new, s.pub.comm_r_new)
+          .value();
+  EXPECT_EQ(update_partition_compact_witness(pub0, bad, pool).status().code(), Errc::size_mismatch);
 }
 
 }  // namespace
