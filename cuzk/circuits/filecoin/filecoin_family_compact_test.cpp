@@ -6,13 +6,14 @@
 // new — stay below compact_witness_peak_bytes, the figure the engine reserves. A cancelled
 // synthesis returns cancelled.
 #include <gtest/gtest.h>
+#include <malloc.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <new>
 
 #include "cuzk/circuits/filecoin/filecoin_family_test_util.hpp"
-#include "cuzk/circuits/filecoin/heap_peak_test_util.hpp"
 #include "cuzk/circuits/filecoin/porep_family.hpp"
 #include "cuzk/circuits/filecoin/post_family.hpp"
 #include "cuzk/circuits/filecoin/update_family.hpp"
@@ -20,8 +21,69 @@
 #include "cuzk/r1cs/compact_witness_bound.hpp"
 #include "cuzk/r1cs/pce_compact.hpp"
 
-using cuzk::testing_heap::g_live;
-using cuzk::testing_heap::g_peak;
+// Live heap bytes of the process (malloc's usable sizes), and their peak since the last reset.
+namespace {
+std::atomic<std::int64_t> g_live{0}, g_peak{0};
+void note_alloc(void* p) {
+  if (!p) return;
+  const auto n = static_cast<std::int64_t>(malloc_usable_size(p));
+  const std::int64_t now = g_live.fetch_add(n) + n;
+  for (std::int64_t peak = g_peak.load(); now > peak && !g_peak.compare_exchange_weak(peak, now);) {
+  }
+}
+void note_free(void* p) {
+  if (p) g_live.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(p)));
+}
+void* counted_alloc(std::size_t n, std::size_t align) {
+  void* p = align <= alignof(std::max_align_t)
+                ? std::malloc(n ? n : 1)
+                : std::aligned_alloc(align, (n + align - 1) / align * align);
+  if (!p) throw std::bad_alloc();
+  note_alloc(p);
+  return p;
+}
+}  // namespace
+
+void* operator new(std::size_t n) { return counted_alloc(n, 0); }
+void* operator new[](std::size_t n) { return counted_alloc(n, 0); }
+void* operator new(std::size_t n, std::align_val_t a) {
+  return counted_alloc(n, static_cast<std::size_t>(a));
+}
+void* operator new[](std::size_t n, std::align_val_t a) {
+  return counted_alloc(n, static_cast<std::size_t>(a));
+}
+void operator delete(void* p) noexcept {
+  note_free(p);
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  note_free(p);
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  note_free(p);
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  note_free(p);
+  std::free(p);
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+  note_free(p);
+  std::free(p);
+}
+void operator delete[](void* p, std::align_val_t) noexcept {
+  note_free(p);
+  std::free(p);
+}
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+  note_free(p);
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
+  note_free(p);
+  std::free(p);
+}
 
 namespace cuzk::circuits::filecoin {
 namespace {

@@ -114,10 +114,19 @@ Result<CompactWitness> compact_witness_by_parts(const PartsLayout& l, ThreadPool
 }
 
 std::uint64_t parts_scratch_bytes(const PartsLayout& l, std::size_t threads) {
+  // malloc's usable size over the bytes asked: at most a page (a mapped chunk's rounding).
+  constexpr std::uint64_t slack = 4096;
   const std::uint64_t workers = std::min<std::uint64_t>(std::max<std::size_t>(threads, 1), l.parts);
-  return sizeof(Fr) * std::max(l.prefix_values(), workers * l.part_values());
+  const std::uint64_t buffers = std::max(sizeof(Fr) * l.prefix_values() + slack,
+                                         workers * (sizeof(Fr) * l.part_values() + slack));
+  return buffers + l.parts * sizeof(Status) + slack;
 }
 
 std::uint64_t parts_fragments(const PartsLayout& l) { return 1 + 2 + 2 * l.parts; }
+
+std::uint64_t parts_peak_bytes(const PartsLayout& l, const CompactWitnessBound& b,
+                               std::size_t threads) {
+  return parts_scratch_bytes(l, threads) + b.build_bytes(parts_fragments(l));
+}
 
 }  // namespace cuzk::circuits::filecoin

@@ -21,6 +21,7 @@
 #include "cuzk/base/status.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/r1cs/compact_witness.hpp"
+#include "cuzk/r1cs/compact_witness_bound.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/r1cs/function_ref.hpp"
 
@@ -69,10 +70,18 @@ Result<CompactWitness> compact_witness_by_parts(const PartsLayout& l, ThreadPool
 
 /// Upper bound of the scratch compact_witness_by_parts holds on a pool of |threads|: the prefix's
 /// slice (freed before the parts start), then one part's slice per worker (min(threads, parts)
-/// workers), 32 B per value (a buffer is reserved at exactly its slice).
+/// workers), 32 B per value (a buffer is reserved at exactly its slice) and a page of allocation
+/// slack per buffer; and the parts' statuses (one Status per part).
 std::uint64_t parts_scratch_bytes(const PartsLayout& l, std::size_t threads);
 /// The most slices compact_witness_by_parts gives its builder: ONE, the prefix's inputs and aux,
 /// each part's inputs and aux.
 std::uint64_t parts_fragments(const PartsLayout& l);
+/// Upper bound of the host bytes compact_witness_by_parts holds at its peak on |threads| threads,
+/// its result included, for a circuit whose compact witnesses |b| bounds: the scratch beside the
+/// builder's build_bytes for parts_fragments slices. The synthesis's own short-lived objects
+/// (gadget vectors, names) fit in the room the sum leaves: while parts run, the builder's result
+/// (witness_bytes) is not yet allocated; when it is, the scratch is freed.
+std::uint64_t parts_peak_bytes(const PartsLayout& l, const CompactWitnessBound& b,
+                               std::size_t threads);
 
 }  // namespace cuzk::circuits::filecoin

@@ -5,7 +5,7 @@
 // more circuit sectors than the proof's 2), WinningPoSt (66 sectors) and SnapDeals (10
 // challenges) circuits from the seeded synthetic inputs (synth_inputs.hpp) on pools of 1 to 3
 // threads, with the heap bytes each run holds checked against parts_scratch_bytes and the
-// builder's bound (every allocation counted: heap_peak_test_util.hpp).
+// builder's bound (every allocation counted: tests/support/heap_peak.hpp).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -14,7 +14,6 @@
 #include <tuple>
 #include <vector>
 
-#include "cuzk/circuits/filecoin/heap_peak_test_util.hpp"
 #include "cuzk/circuits/filecoin/parts_witness.hpp"
 #include "cuzk/circuits/filecoin/post_witness.hpp"
 #include "cuzk/circuits/filecoin/update_witness.hpp"
@@ -24,13 +23,12 @@
 #include "cuzk/r1cs/gadgets/num.hpp"
 #include "cuzk/r1cs/pce_compact_recorder.hpp"
 #include "cuzk/r1cs/witness_cs.hpp"
+#include "tests/support/heap_peak.hpp"
 
 namespace cuzk::circuits::filecoin {
 namespace {
 
 namespace fc = cuzk::filecoin;
-using cuzk::testing_heap::g_live;
-using cuzk::testing_heap::g_peak;
 
 // The slow twin: prefix then parts 0.. on one WitnessConstraintSystem, z converted.
 CompactWitness sequential(PrefixFn prefix, PartFn part, std::uint64_t parts) {
@@ -145,10 +143,9 @@ TEST(PartsWitness, FirstFailingPartInIndexOrderAndCancellation) {
 // The heap bytes |run| holds at its peak, the result's included (it is kept until the end).
 template <class F>
 std::uint64_t held_by(F&& run) {
-  const std::int64_t base = g_live.load();
-  g_peak.store(base);
+  const std::int64_t base = test::heap_peak_reset();
   run();
-  return static_cast<std::uint64_t>(g_peak.load() - base);
+  return static_cast<std::uint64_t>(test::heap_peak() - base);
 }
 
 // |circuit| by parts on pools of 1..3 threads equals the converter's form of its z, and holds no
@@ -173,8 +170,7 @@ void expect_by_parts(Circuit& circuit, Circuit& blank, const PartsLayout& l,
     const std::uint64_t held = held_by([&] { got = by_parts(pool); });
     ASSERT_TRUE(got.ok()) << got.status().to_string();
     EXPECT_TRUE(*got == want) << "differs from the converter's form of z";
-    const std::uint64_t limit =
-        parts_scratch_bytes(l, threads) + bound.build_bytes(parts_fragments(l));
+    const std::uint64_t limit = parts_peak_bytes(l, bound, threads);
     EXPECT_LE(held, limit);
     std::printf("%zu threads: %llu parts, held %.2f MB (bound %.2f MB), compact %.2f MB\n", threads,
                 static_cast<unsigned long long>(l.parts), held / 1e6, limit / 1e6,

@@ -244,7 +244,7 @@ std::uint64_t PostFamily::compact_witness_peak_bytes(const PartitionPlan& plan,
     if (!params) break;
     auto l = post_witness_layout(*params);
     if (!l) break;
-    return parts_scratch_bytes(*l, 1) + b.build_bytes(parts_fragments(*l));
+    return parts_peak_bytes(*l, b, 1);
   }
   return FilecoinFamily::compact_witness_peak_bytes(plan, b);
 }

@@ -151,7 +151,7 @@ std::uint64_t UpdateFamily::compact_witness_peak_bytes(const PartitionPlan& plan
   if (!set) return FilecoinFamily::compact_witness_peak_bytes(plan, b);
   auto l = update_witness_layout(fc::snap_params(set->size).nodes);
   if (!l) return FilecoinFamily::compact_witness_peak_bytes(plan, b);
-  return parts_scratch_bytes(*l, 1) + b.build_bytes(parts_fragments(*l));
+  return parts_peak_bytes(*l, b, 1);
 }
 
 Result<std::vector<Fr>> UpdateFamily::public_inputs(const JobRequest& req,

@@ -50,7 +50,7 @@ class UpdateFamily final : public FilecoinFamily {
   bool has_compact_witness() const override { return true; }
   Status compact_witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
                          CompactWitness& out, const CancelFlag& cancel) override;
-  /// The larger of the prefix's and one challenge's scratch (parts_scratch_bytes, one thread)
+  /// parts_peak_bytes on one thread: the larger of the prefix's and one challenge's scratch
   /// beside the builder's build_bytes for its fragments (parts_fragments).
   std::uint64_t compact_witness_peak_bytes(const PartitionPlan& plan,
                                            const CompactWitnessBound& b) override;
