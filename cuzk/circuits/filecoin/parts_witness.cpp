@@ -126,7 +126,19 @@ std::uint64_t parts_fragments(const PartsLayout& l) { return 1 + 2 + 2 * l.parts
 
 std::uint64_t parts_peak_bytes(const PartsLayout& l, const CompactWitnessBound& b,
                                std::size_t threads) {
-  return parts_scratch_bytes(l, threads) + b.build_bytes(parts_fragments(l));
+  // The builder for F fragments (CompactWitnessBound::build_bytes): the result, the fragments'
+  // bits (⌈n/64⌉ + F words), their runs and values at up to twice their 40 B per value, and each
+  // fragment's header; beside it, each running add()'s classification of one slice (two mask
+  // words per 64 values) and a page of slack for the result's arrays and the builder's list.
+  constexpr std::uint64_t slack = 4096;
+  const std::uint64_t f = parts_fragments(l);
+  const std::uint64_t workers = std::min<std::uint64_t>(std::max<std::size_t>(threads, 1), l.parts);
+  const std::uint64_t largest = std::max(l.prefix_values(), l.part_values());
+  const std::uint64_t builder = b.witness_bytes() + 8 * ((b.variables + 63) / 64 + f) +
+                                80 * b.others() + f * CompactWitnessBound::kFragmentBytes;
+  const std::uint64_t adds =
+      std::max<std::uint64_t>(workers, 1) * (16 * ((largest + 63) / 64) + slack);
+  return parts_scratch_bytes(l, threads) + builder + adds + 5 * slack;
 }
 
 }  // namespace cuzk::circuits::filecoin

@@ -78,7 +78,8 @@ std::uint64_t parts_scratch_bytes(const PartsLayout& l, std::size_t threads);
 std::uint64_t parts_fragments(const PartsLayout& l);
 /// Upper bound of the host bytes compact_witness_by_parts holds at its peak on |threads| threads,
 /// its result included, for a circuit whose compact witnesses |b| bounds: the scratch beside the
-/// builder's build_bytes for parts_fragments slices. The synthesis's own short-lived objects
+/// builder's bound for parts_fragments slices (CompactWitnessBound::build_bytes, with the masks
+/// each running add() may hold and the allocations' slack). The synthesis's own short-lived objects
 /// (gadget vectors, names) fit in the room the sum leaves: while parts run, the builder's result
 /// (witness_bytes) is not yet allocated; when it is, the scratch is freed.
 std::uint64_t parts_peak_bytes(const PartsLayout& l, const CompactWitnessBound& b,
