@@ -237,7 +237,16 @@ class Engine {
   PartitionProver* find_prover(const std::string& circuit_id) const;
   /// The prover that accepts |req| (its proof kind, or its circuit id); null when none.
   PartitionProver* find_prover(const JobRequest& req) const;
+  /// The request checked and planned; a plan with dimensions pending skips the fit check
+  /// (admission makes it: complete_plan_locked).
   Result<JobPlan> validate(const JobRequest& req, PartitionProver** prover) const;
+  /// out_of_memory naming the sizes when one partition of |plan| and its key of |key_bytes|
+  /// (with the input budget) could never fit the memory budget at priority |p|.
+  Status check_fits(const JobPlan& plan, std::uint64_t key_bytes, Priority p) const;
+  /// A queued job whose plan has dimensions pending: completed (the parsed input replaced) and
+  /// checked with check_fits once its prover's key is ready. false while it is not; an error
+  /// fails the job.
+  Result<bool> complete_plan_locked(Job& job);
   void enqueue_locked(const std::shared_ptr<Job>& job);
   /// Device indices a circuit may use (affinity, else all).
   std::vector<std::size_t> devices_for(const std::string& circuit_id) const;
@@ -251,9 +260,9 @@ class Engine {
   /// Wraps a request and its parsed input with their input reservation (the request's bytes
   /// and the parsed job's, ParsedJob::bytes), taken from |charge| when it holds enough; nullptr
   /// when |required| and it does not fit.
-  std::shared_ptr<const JobInput> make_input(
-      JobRequest req, Priority p, bool required, InputCharge charge = {},
-      std::shared_ptr<const circuits::ParsedJob> parsed = nullptr);
+  std::shared_ptr<JobInput> make_input(JobRequest req, Priority p, bool required,
+                                       InputCharge charge = {},
+                                       std::shared_ptr<const circuits::ParsedJob> parsed = nullptr);
   void wake();
   /// Frees the buffers every prover keeps for reuse; the bytes given back to the budget.
   std::uint64_t release_kept_buffers();
