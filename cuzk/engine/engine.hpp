@@ -5,6 +5,9 @@
 //   admission  — one thread takes the most urgent job's next partition and reserves its exact
 //                bytes (and, first, a lease on the job's proving key) from the MemoryBudget;
 //                head-of-line: nothing less urgent is admitted while the head does not fit.
+//                A key whose circuit is still to be made is prepared first on a task of the
+//                SRS manager (SrsManager::prepare), never on this thread: its jobs wait, later
+//                jobs of other keys go first; a pending plan is completed and checked then.
 //   synthesis  — pw workers run PartitionProver::synthesize (bounded queue in front).
 //                The partition is bound to one of the devices its circuit may use (affinity,
 //                EngineOptions::circuit_devices): the one with the fewest partitions bound and not
@@ -185,7 +188,9 @@ class Engine {
   /// Accepts a job (or returns the existing one with the same request_id). Errors: unimplemented
   /// (a proof kind no prover serves), invalid_argument / bad_encoding / out_of_range (the request; a request_id
   /// of another identity's job), not_found (unknown circuit), out_of_memory (pending-job limits,
-  /// or a partition larger than the budget), cancelled (shutting down), io_error (journal).
+  /// or a partition larger than the budget; a plan with dimensions pending — its circuit still
+  /// to be made — is checked at admission instead, failing the job), cancelled (shutting down),
+  /// io_error (journal).
   /// The job belongs to |caller|'s identity, and counts in its pending-job limit.
   /// |charge| (from charge_input) pays for the input when it holds enough; what it holds
   /// beyond the input is given back.
