@@ -315,6 +315,7 @@ void Engine::shutdown(std::chrono::milliseconds grace) {
   // Drop remaining queued work (reservations, leases) before the budget goes away.
   synth_q_.remove_if([](const WorkKey&, const SynthItem&) { return true; });
   gpu_q_.remove_if([](const WorkKey&, const GpuItem&) { return true; });
+  srs_.set_on_prepared(nullptr);  // a preparation still running wakes nothing from now on
   std::lock_guard lock(mu_);
   admit_q_.clear();
   for (auto& [id, j] : jobs_) j->key.reset();

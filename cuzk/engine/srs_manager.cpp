@@ -202,8 +202,8 @@ Result<bool> SrsManager::prepare(const std::string& key_id, PartitionProver& pro
       prep->ended = Clock::now();
       prep->load_ms = static_cast<std::uint64_t>(
           std::chrono::duration_cast<std::chrono::milliseconds>(prep->ended - t0).count());
+      if (on_prepared_) on_prepared_();  // under the lock: never after it was cleared
     }
-    if (on_prepared_) on_prepared_();
   }));
   return false;
 }

@@ -149,8 +149,12 @@ class SrsManager {
   /// that task failed, and ended at or after |since| (the asker's submission: it waited for this
   /// attempt); an asker from after a failure starts a new attempt.
   Result<bool> prepare(const std::string& key_id, PartitionProver& prover, Clock::time_point since);
-  /// Called (from the preparing task) when a preparation ends, ok or not.
-  void set_on_prepared(std::function<void()> fn) { on_prepared_ = std::move(fn); }
+  /// Called (from the preparing task, under the manager's lock: it must not call the manager)
+  /// when a preparation ends, ok or not; none once cleared (set to null).
+  void set_on_prepared(std::function<void()> fn) {
+    std::lock_guard lock(mu_);
+    on_prepared_ = std::move(fn);
+  }
 
   /// A lease on |key_id|, starting its load when absent. Errc::out_of_memory means "the budget
   /// has no room now, retry later" (idle keys were evicted first); other errors are final.
