@@ -235,17 +235,22 @@ Status FilecoinFamily::synthesize_witness(Circuit& circuit, const PartitionPlan&
   if (cancel.load()) return Status(Errc::cancelled, where + ": cancelled");
   auto shape = this->shape(plan.key_id);  // recorded or loaded at plan time: a cache hit here
   if (!shape) return shape.status().with_context(where);
+  // The circuit's columns: the plan's once complete, also known for a plan still pending.
+  const std::uint64_t columns = (*shape)->dims().num_columns();
+  if (!plan.dimensions_pending && plan.columns != columns)
+    return Status(Errc::size_mismatch, where + ": the plan has " + std::to_string(plan.columns) +
+                                           " columns, the circuit " + std::to_string(columns));
   WitnessOptions wo;
-  wo.reserve_aux = plan.columns;
+  wo.reserve_aux = columns;
   wo.num_inputs_hint = (*shape)->dims().num_inputs;
   WitnessConstraintSystem cs(wo, std::move(z));
   CUZK_RETURN_IF_ERROR(synthesize_circuit(circuit, cs).with_context(where));
   if (cancel.load()) return Status(Errc::cancelled, where + ": cancelled");
   z = cs.take_assignment();
-  if (z.size() != plan.columns)
+  if (z.size() != columns)
     return Status(Errc::size_mismatch, where + ": " + std::to_string(z.size()) +
-                                           " values, the circuit has " +
-                                           std::to_string(plan.columns) + " columns");
+                                           " values, the circuit has " + std::to_string(columns) +
+                                           " columns");
   return {};
 }
 
