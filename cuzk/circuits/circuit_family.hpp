@@ -2,7 +2,8 @@
 // interface per family — bench-<K> (circuits/bench), circom (circuits/circom), and the Filecoin
 // proofs (circuits/filecoin). A family
 //   * plans a request: validates its inputs, names the proving key, gives the number of
-//     partitions and a partition's witness dimensions, and parses the job's input once into a
+//     partitions and a partition's witness dimensions (or says they are pending while its
+//     circuit is still to be made: complete_plan gives them later), and parses the job's input once into a
 //     ParsedJob that the engine holds opaque in the job's plan and hands back to every stage;
 //   * gives the circuit behind a key: its R1CS as plain matrices or in the compact form (a/b/c by
 //     PCE, checking a key against the circuit's counts and densities, setup from plain matrices)
