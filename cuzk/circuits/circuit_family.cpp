@@ -30,6 +30,21 @@ Status CircuitFamily::compact_witness(const JobRequest& req, const PartitionPlan
   return {};
 }
 
+std::shared_ptr<const CircuitShape> CircuitFamily::ready_shape(const std::string& key_id) {
+  auto sh = shape(key_id);
+  return sh ? *sh : nullptr;
+}
+
+Status CircuitFamily::complete_plan(PartitionPlan& plan) {
+  if (!plan.dimensions_pending) return {};
+  auto sh = shape(plan.key_id);
+  if (!sh) return sh.status();
+  plan.columns = (*sh)->dims().num_columns();
+  plan.domain_size = (*sh)->domain_size;
+  plan.dimensions_pending = false;
+  return {};
+}
+
 std::uint64_t CircuitFamily::compact_witness_peak_bytes(const PartitionPlan& plan,
                                                         const CompactWitnessBound& b) {
   return 2 * sizeof(Fr) * plan.columns +

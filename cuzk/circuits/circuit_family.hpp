@@ -2,7 +2,8 @@
 // interface per family — bench-<K> (circuits/bench), circom (circuits/circom), and the Filecoin
 // proofs (circuits/filecoin). A family
 //   * plans a request: validates its inputs, names the proving key, gives the number of
-//     partitions and a partition's witness dimensions, and parses the job's input once into a
+//     partitions and a partition's witness dimensions (or says they are pending while its
+//     circuit is still to be made: complete_plan gives them later), and parses the job's input once into a
 //     ParsedJob that the engine holds opaque in the job's plan and hands back to every stage;
 //   * gives the circuit behind a key: its R1CS as plain matrices or in the compact form (a/b/c by
 //     PCE, checking a key against the circuit's counts and densities, setup from plain matrices)
@@ -59,6 +60,10 @@ struct PartitionPlan {
   std::uint32_t partitions = 1;
   std::uint64_t columns = 0;      ///< witness length of one partition: 1 + public inputs + aux
   std::uint64_t domain_size = 0;  ///< evaluation domain 2^k ≥ constraints (a/b/c length)
+  /// columns and domain_size are not known yet: the circuit's form is still to be made (a
+  /// Filecoin circuit's first recording, tens of seconds at 32 GiB), so plan() did not wait for
+  /// it; complete_plan() fills them once shape() has it.
+  bool dimensions_pending = false;
   std::shared_ptr<const ParsedJob> parsed;  ///< null when the family keeps nothing per job
 };
 
@@ -140,10 +145,17 @@ class CircuitFamily {
   }
 
   /// Validates |req| and plans it; errors are the client's (invalid_argument, bad_encoding,
-  /// out_of_range, size_mismatch, not_found).
+  /// out_of_range, size_mismatch, not_found). Never waits for a slow shape(): the plan's
+  /// dimensions are then pending (PartitionPlan::dimensions_pending).
   virtual Result<PartitionPlan> plan(const JobRequest& req) = 0;
   /// The circuit behind |key_id| (built or read once, then shared).
   virtual Result<std::shared_ptr<const CircuitShape>> shape(const std::string& key_id) = 0;
+  /// shape(|key_id|) when it answers at once (built or read already); null while it is still to
+  /// be made, which shape() then does (slowly). The default: shape(), null on its error.
+  virtual std::shared_ptr<const CircuitShape> ready_shape(const std::string& key_id);
+  /// Fills a plan's pending dimensions from shape() (which makes the form if needed: blocking);
+  /// nothing when none is pending.
+  virtual Status complete_plan(PartitionPlan& plan);
   /// Where |key_id|'s key comes from.
   virtual Result<KeySource> key_source(const std::string& key_id) = 0;
   /// Key files of this family on disk (cached or registered), for status.

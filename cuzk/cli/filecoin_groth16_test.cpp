@@ -110,6 +110,7 @@ void make_case(fc::PostKind kind, const std::string& proof_name, const fs::path&
   ASSERT_TRUE(write_whole_file((dir / set.params_file()).string(), *img).ok());
   auto plan = c.family->plan(c.req);
   ASSERT_TRUE(plan.ok()) << plan.status().to_string();
+  ASSERT_TRUE(c.family->complete_plan(*plan).ok());  // the circuit recorded now when pending
   c.plan = std::move(*plan);
   ASSERT_EQ(c.plan.partitions, 1u);
   const circuits::CancelFlag cancel{false};

@@ -72,7 +72,7 @@ Result<InputCharge> Engine::charge_input(std::uint64_t n) {
                     " bytes used); retry later");
 }
 
-std::shared_ptr<const Engine::JobInput> Engine::make_input(
+std::shared_ptr<Engine::JobInput> Engine::make_input(
     JobRequest req, Priority p, bool required, InputCharge charge,
     std::shared_ptr<const circuits::ParsedJob> parsed) {
   auto in = std::make_shared<JobInput>();
@@ -130,6 +130,21 @@ std::uint64_t Engine::release_kept_buffers() {
   return bytes;
 }
 
+Result<bool> Engine::complete_plan_locked(Job& job) {
+  // No partition is admitted yet: no stage holds the job's input, which may change here.
+  JobPlan plan = job.input->plan_for(job.plan);
+  auto done = job.prover->complete_plan(plan);
+  if (!done) return done.status();
+  if (!*done) return false;
+  auto key = job.prover->key_bytes(plan.key_id);
+  if (!key) return key.status();
+  CUZK_RETURN_IF_ERROR(check_fits(plan, *key, job.prio));
+  job.input->parsed = std::move(plan.parsed);
+  job.plan = std::move(plan);
+  job.plan.parsed = nullptr;  // held by job.input
+  return true;
+}
+
 bool Engine::admit_one_locked() {
   for (auto it = admit_q_.begin(); it != admit_q_.end(); ++it) {
     std::shared_ptr<Job> job = it->second;
@@ -141,6 +156,22 @@ bool Engine::admit_one_locked() {
     }
     if (synth_q_.size() >= synth_q_.capacity() && job->prio != Priority::critical) return false;
     if (!job->key) {
+      // The key's slow preparation (a circuit's first recording) runs on a task of the SRS
+      // manager, never here: meanwhile jobs of other keys go first.
+      auto ready = srs_.prepare(job->plan.key_id, *job->prover, job->submitted);
+      if (!ready) {
+        finish_locked(job, JobState::failed, ready.status().to_string(), "");
+        return true;
+      }
+      if (!*ready) continue;
+      if (job->plan.dimensions_pending) {
+        auto sized = complete_plan_locked(*job);
+        if (!sized) {
+          finish_locked(job, JobState::failed, sized.status().to_string(), "");
+          return true;
+        }
+        if (!*sized) continue;
+      }
       auto lease = srs_.acquire(job->plan.key_id, *job->prover, job->prio);
       if (!lease) {
         // Buffers the provers keep for reuse give way first (then this is tried again).

@@ -153,6 +153,7 @@ Result<std::unique_ptr<Engine>> Engine::create(
 
 Status Engine::start() {
   budget_.set_on_release([this] { wake(); });
+  srs_.set_on_prepared([this] { wake(); });
   for (auto& p : provers_) p->attach_budget(&budget_);
   for (std::size_t d = 0; d < opt_.devices.size(); ++d)
     for (std::size_t e = 0; e < d; ++e)
@@ -316,6 +317,7 @@ void Engine::shutdown(std::chrono::milliseconds grace) {
   // Drop remaining queued work (reservations, leases) before the budget goes away.
   synth_q_.remove_if([](const WorkKey&, const SynthItem&) { return true; });
   gpu_q_.remove_if([](const WorkKey&, const GpuItem&) { return true; });
+  srs_.set_on_prepared(nullptr);  // a preparation still running wakes nothing from now on
   std::lock_guard lock(mu_);
   admit_q_.clear();
   for (auto& [id, j] : jobs_) j->key.reset();
@@ -350,6 +352,9 @@ Result<Engine::PreloadResult> Engine::preload(const std::string& circuit_id) {
   if (!key_id) return key_id.status();
   PreloadResult r;
   r.already_loaded = srs_.is_loaded(*key_id);
+  // A key whose circuit is still to be made: made here, on this call's thread (once: a job's
+  // preparation of the same key running meanwhile is waited for, not repeated).
+  if (!p->key_ready(*key_id)) CUZK_RETURN_IF_ERROR(p->prepare_key(*key_id));
   std::shared_ptr<SrsLease> lease;
   auto deadline = Clock::now() + std::chrono::seconds(60);
   for (;;) {

@@ -5,6 +5,9 @@
 //   admission  — one thread takes the most urgent job's next partition and reserves its exact
 //                bytes (and, first, a lease on the job's proving key) from the MemoryBudget;
 //                head-of-line: nothing less urgent is admitted while the head does not fit.
+//                A key whose circuit is still to be made is prepared first on a task of the
+//                SRS manager (SrsManager::prepare), never on this thread: its jobs wait, later
+//                jobs of other keys go first; a pending plan is completed and checked then.
 //   synthesis  — pw workers run PartitionProver::synthesize (bounded queue in front).
 //                The partition is bound to one of the devices its circuit may use (affinity,
 //                EngineOptions::circuit_devices): the one with the fewest partitions bound and not
@@ -191,7 +194,9 @@ class Engine {
   /// Accepts a job (or returns the existing one with the same request_id). Errors: unimplemented
   /// (a proof kind no prover serves), invalid_argument / bad_encoding / out_of_range (the request; a request_id
   /// of another identity's job), not_found (unknown circuit), out_of_memory (pending-job limits,
-  /// or a partition larger than the budget), cancelled (shutting down), io_error (journal).
+  /// or a partition larger than the budget; a plan with dimensions pending — its circuit still
+  /// to be made — is checked at admission instead, failing the job), cancelled (shutting down),
+  /// io_error (journal).
   /// The job belongs to |caller|'s identity, and counts in its pending-job limit.
   /// |charge| (from charge_input) pays for the input when it holds enough; what it holds
   /// beyond the input is given back.
@@ -243,7 +248,16 @@ class Engine {
   PartitionProver* find_prover(const std::string& circuit_id) const;
   /// The prover that accepts |req| (its proof kind, or its circuit id); null when none.
   PartitionProver* find_prover(const JobRequest& req) const;
+  /// The request checked and planned; a plan with dimensions pending skips the fit check
+  /// (admission makes it: complete_plan_locked).
   Result<JobPlan> validate(const JobRequest& req, PartitionProver** prover) const;
+  /// out_of_memory naming the sizes when one partition of |plan| and its key of |key_bytes|
+  /// (with the input budget) could never fit the memory budget at priority |p|.
+  Status check_fits(const JobPlan& plan, std::uint64_t key_bytes, Priority p) const;
+  /// A queued job whose plan has dimensions pending: completed (the parsed input replaced) and
+  /// checked with check_fits once its prover's key is ready. false while it is not; an error
+  /// fails the job.
+  Result<bool> complete_plan_locked(Job& job);
   void enqueue_locked(const std::shared_ptr<Job>& job);
   /// Device indices a circuit may use (affinity, else all).
   std::vector<std::size_t> devices_for(const std::string& circuit_id) const;
@@ -257,9 +271,9 @@ class Engine {
   /// Wraps a request and its parsed input with their input reservation (the request's bytes
   /// and the parsed job's, ParsedJob::bytes), taken from |charge| when it holds enough; nullptr
   /// when |required| and it does not fit.
-  std::shared_ptr<const JobInput> make_input(
-      JobRequest req, Priority p, bool required, InputCharge charge = {},
-      std::shared_ptr<const circuits::ParsedJob> parsed = nullptr);
+  std::shared_ptr<JobInput> make_input(JobRequest req, Priority p, bool required,
+                                       InputCharge charge = {},
+                                       std::shared_ptr<const circuits::ParsedJob> parsed = nullptr);
   void wake();
   /// Frees the buffers every prover keeps for reuse; the bytes given back to the budget.
   std::uint64_t release_kept_buffers();

@@ -39,8 +39,10 @@ struct Engine::Job {
   std::string client;  // the pending-job limit's key: the owner (a journal row from before
                        // owners: the client key it was recorded with)
   std::string owner;   // Caller::identity of the submitter; empty = no one's
-  std::shared_ptr<const JobInput> input;  // reset when the job ends (under mu_)
-  std::string label;                      // circuit id or proof kind, for status and metrics
+  // Reset when the job ends (under mu_); its parsed input is replaced only before the first
+  // partition is admitted (a plan completed at admission: Engine::complete_plan_locked).
+  std::shared_ptr<JobInput> input;
+  std::string label;  // circuit id or proof kind, for status and metrics
   std::string circuit_id;
   Priority prio = Priority::normal;
   PartitionProver* prover = nullptr;

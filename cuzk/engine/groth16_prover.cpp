@@ -113,12 +113,33 @@ Result<JobPlan> Groth16Prover::plan_of(circuits::CircuitFamily& family,
                                        const JobRequest& req) const {
   auto fp = family.plan(req);
   if (!fp) return fp.status();
+  std::optional<bool> self_verify;
+  if (req.kind != ProofKind::unspecified) self_verify = opt_.proof_kind_self_verify;
+  if (fp->dimensions_pending) {
+    // The circuit is still to be made: sized by complete_plan once prepare_key has made it.
+    JobPlan p;
+    p.key_id = fp->key_id;
+    p.partitions = fp->partitions;
+    p.dimensions_pending = true;
+    p.self_verify = self_verify;
+    auto job = std::make_shared<FamilyJob>();
+    job->family = &family;
+    job->plan = std::move(*fp);
+    p.parsed = std::move(job);
+    return p;
+  }
+  return sized_plan(family, std::move(*fp), self_verify);
+}
+
+Result<JobPlan> Groth16Prover::sized_plan(circuits::CircuitFamily& family,
+                                          circuits::PartitionPlan fp,
+                                          std::optional<bool> self_verify) const {
   JobPlan p;
-  p.key_id = fp->key_id;
-  p.partitions = fp->partitions;
+  p.key_id = fp.key_id;
+  p.partitions = fp.partitions;
   std::shared_ptr<const circuits::CircuitShape> compact_shape;
   if (uses_compact(family)) {
-    auto sh = family.shape(fp->key_id);  // made by the family's plan: a cache hit
+    auto sh = family.shape(fp.key_id);  // made by the family's plan: a cache hit
     if (!sh) return sh.status();
     if ((*sh)->compact) compact_shape = std::move(*sh);
   }
@@ -129,22 +150,54 @@ Result<JobPlan> Groth16Prover::plan_of(circuits::CircuitFamily& family,
     // are abc_bytes. After synthesis the engine keeps only the witness's bytes and abc_bytes
     // (SynthesizedPartition::held_bytes).
     const CompactWitnessBound bound = compact_bound(*compact_shape);
-    p.abc_bytes = host_expansion_bytes(*compact_shape, fp->columns);
-    p.partition_bytes = std::max(family.compact_witness_peak_bytes(*fp, bound),
-                                 bound.witness_bytes() + p.abc_bytes);
+    p.abc_bytes = host_expansion_bytes(*compact_shape, fp.columns);
+    p.partition_bytes =
+        std::max(family.compact_witness_peak_bytes(fp, bound), bound.witness_bytes() + p.abc_bytes);
   } else {
     // Held per partition: a/b/c over the domain (3 · 32 B per entry) until the device stage ends
     // (the H step writes its output over a: no vector of its own), and the witness z (32 B per
     // column) until the partition is done.
-    p.abc_bytes = 3 * sizeof(Fr) * fp->domain_size;
-    p.partition_bytes = p.abc_bytes + sizeof(Fr) * fp->columns;
+    p.abc_bytes = 3 * sizeof(Fr) * fp.domain_size;
+    p.partition_bytes = p.abc_bytes + sizeof(Fr) * fp.columns;
   }
-  if (req.kind != ProofKind::unspecified) p.self_verify = opt_.proof_kind_self_verify;
+  p.self_verify = self_verify;
   auto job = std::make_shared<FamilyJob>();
   job->family = &family;
-  job->plan = std::move(*fp);
+  job->plan = std::move(fp);
   p.parsed = std::move(job);
   return p;
+}
+
+bool Groth16Prover::key_ready(const std::string& key_id) {
+  auto f = family_of(key_id);
+  if (!f) return true;  // key_bytes answers at once (with the error)
+  auto sh = (*f)->ready_shape(key_id);
+  if (!sh) return false;
+  if (!uses_compact(**f) || !sh->compact) return true;
+  std::lock_guard lock(compact_mu_);
+  return bounds_.count(sh->compact.get()) != 0;
+}
+
+Status Groth16Prover::prepare_key(const std::string& key_id) {
+  auto f = family_of(key_id);
+  if (!f) return f.status();
+  auto sh = (*f)->shape(key_id);  // the slow part: a first recording
+  if (!sh) return sh.status();
+  if (uses_compact(**f) && (*sh)->compact) (void)compact_bound(**sh);
+  return key_bytes(key_id).status();
+}
+
+Result<bool> Groth16Prover::complete_plan(JobPlan& plan) {
+  if (!plan.dimensions_pending) return true;
+  auto job = std::dynamic_pointer_cast<const FamilyJob>(plan.parsed);
+  if (!job) return Status(Errc::invalid_argument, "a pending plan without its family's job");
+  if (!key_ready(plan.key_id)) return false;
+  circuits::PartitionPlan fp = job->plan;
+  CUZK_RETURN_IF_ERROR(job->family->complete_plan(fp));
+  auto p = sized_plan(*job->family, std::move(fp), plan.self_verify);
+  if (!p) return p.status();
+  plan = std::move(*p);
+  return true;
 }
 
 CompactWitnessBound Groth16Prover::compact_bound(const circuits::CircuitShape& shape) const {
@@ -193,13 +246,21 @@ Result<std::string> Groth16Prover::key_of(const std::string& circuit_id) {
 
 namespace {
 
-// The family's job of |plan|, or of a plan made again from |req| (a plan from elsewhere).
+// The family's job of |plan|, or of a plan made again from |req| (a plan from elsewhere); its
+// dimensions completed now when pending (a caller that did not ask complete_plan: shape() makes
+// the circuit here).
 Result<std::shared_ptr<const FamilyJob>> family_job(Groth16Prover& prover, const JobRequest& req,
                                                     const JobPlan& plan) {
-  if (auto j = std::dynamic_pointer_cast<const FamilyJob>(plan.parsed)) return j;
-  auto again = prover.plan(req);
-  if (!again) return again.status();
-  return std::static_pointer_cast<const FamilyJob>(again->parsed);
+  auto j = std::dynamic_pointer_cast<const FamilyJob>(plan.parsed);
+  if (!j) {
+    auto again = prover.plan(req);
+    if (!again) return again.status();
+    j = std::static_pointer_cast<const FamilyJob>(again->parsed);
+  }
+  if (!j->plan.dimensions_pending) return j;
+  auto done = std::make_shared<FamilyJob>(*j);
+  CUZK_RETURN_IF_ERROR(done->family->complete_plan(done->plan));
+  return std::shared_ptr<const FamilyJob>(std::move(done));
 }
 
 }  // namespace

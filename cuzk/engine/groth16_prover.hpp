@@ -88,6 +88,13 @@ class Groth16Prover final : public PartitionProver {
   /// Every family's circuit ids are key ids (bench-<K>, a circom id, a Filecoin "v28-…").
   Result<std::string> key_of(const std::string& circuit_id) override;
   Result<std::uint64_t> key_bytes(const std::string& key_id) override;
+  /// The family's shape is made (CircuitFamily::ready_shape) and, for a compact partition, its
+  /// compact-witness bound computed.
+  bool key_ready(const std::string& key_id) override;
+  /// The family's shape (recorded now, the first time), the bound, the key's bytes.
+  Status prepare_key(const std::string& key_id) override;
+  /// The family's plan completed (CircuitFamily::complete_plan) and sized as plan() sizes it.
+  Result<bool> complete_plan(JobPlan& plan) override;
   Result<std::shared_ptr<const ProvingKeyData>> load_key(const std::string& key_id) override;
   Result<std::unique_ptr<SynthesizedPartition>> synthesize(const JobRequest& req,
                                                            const JobPlan& plan, std::uint32_t k,
@@ -143,8 +150,11 @@ class Groth16Prover final : public PartitionProver {
   Result<std::unique_ptr<Backend>> new_backend(const std::string& spec);
   /// The family of a key or circuit id.
   Result<circuits::CircuitFamily*> family_of(const std::string& circuit_id) const;
-  /// The family's plan of |req| as the engine holds it.
+  /// The family's plan of |req| as the engine holds it (pending when the family's is).
   Result<JobPlan> plan_of(circuits::CircuitFamily& family, const JobRequest& req) const;
+  /// The engine's plan of a family plan with its dimensions: the partition's bytes.
+  Result<JobPlan> sized_plan(circuits::CircuitFamily& family, circuits::PartitionPlan fp,
+                             std::optional<bool> self_verify) const;
   /// Whether |family|'s partitions are synthesized as compact witnesses.
   bool uses_compact(const circuits::CircuitFamily& family) const {
     return opt_.compact_witness && family.has_compact_form();

@@ -74,16 +74,23 @@ Result<JobPlan> Engine::validate(const JobRequest& req, PartitionProver** prover
   if (!plan) return plan.status();
   if (plan->partitions == 0)
     return Status(Errc::invalid_argument, "a job needs at least one partition");
+  *prover = p;
+  // Pending dimensions: the circuit is still to be made (tens of seconds); admission checks the
+  // fit once it is, and fails the job then rather than this call.
+  if (plan->dimensions_pending) return plan;
   Priority prio = req.priority == Priority::unspecified ? default_priority(req.kind) : req.priority;
   auto key = p->key_bytes(plan->key_id);
   if (!key) return key.status();
-  if (!budget_.can_ever_fit(plan->partition_bytes + *key + opt_.input_budget, prio))
-    return Status(Errc::out_of_memory, "one partition (" + std::to_string(plan->partition_bytes) +
-                                           " bytes) plus its key (" + std::to_string(*key) +
-                                           " bytes) exceed the memory budget (" +
-                                           std::to_string(budget_.limit()) + " bytes)");
-  *prover = p;
+  CUZK_RETURN_IF_ERROR(check_fits(*plan, *key, prio));
   return plan;
+}
+
+Status Engine::check_fits(const JobPlan& plan, std::uint64_t key_bytes, Priority p) const {
+  if (budget_.can_ever_fit(plan.partition_bytes + key_bytes + opt_.input_budget, p)) return {};
+  return Status(Errc::out_of_memory, "one partition (" + std::to_string(plan.partition_bytes) +
+                                         " bytes) plus its key (" + std::to_string(key_bytes) +
+                                         " bytes) exceed the memory budget (" +
+                                         std::to_string(budget_.limit()) + " bytes)");
 }
 
 Result<SubmitResult> Engine::submit(JobRequest req, const Caller& caller, InputCharge charge) {

@@ -43,6 +43,11 @@ struct JobPlan {
   /// Of which the device stage's vectors (a/b/c; a compact partition on a host-expanding backend:
   /// z, a, b, c), freed right after the device stage.
   std::uint64_t abc_bytes = 0;
+  /// partition_bytes and abc_bytes are not known yet: the circuit's form is still to be made
+  /// (its first recording; the family did not wait for it). The engine queues the job without
+  /// the can-ever-fit check, has the SRS manager prepare the key off the admission thread
+  /// (prepare_key), and admission completes the plan (complete_plan) and checks it then.
+  bool dimensions_pending = false;
   /// Whether the finalizer verifies the job's proof before answering; unset: the engine's
   /// EngineOptions::self_verify.
   std::optional<bool> self_verify;
@@ -125,6 +130,23 @@ class PartitionProver {
   }
   /// Bytes that load_key(key_id) will occupy.
   virtual Result<std::uint64_t> key_bytes(const std::string& key_id) = 0;
+  /// Whether key_bytes(|key_id|) and complete_plan() of its jobs answer at once (never block);
+  /// false while the key's circuit is still to be made. The default: always.
+  virtual bool key_ready(const std::string& key_id) {
+    (void)key_id;
+    return true;
+  }
+  /// The slow work key_ready() waits for (the key's circuit recorded or loaded, and what plans
+  /// of its jobs need from it); blocking, run by the SRS manager on a task of its own. The
+  /// default: key_bytes().
+  virtual Status prepare_key(const std::string& key_id) { return key_bytes(key_id).status(); }
+  /// A plan with dimensions_pending (its parsed input in plan.parsed): completed in place once
+  /// key_ready(plan.key_id) (true; plan.parsed may be replaced), false while not ready (never
+  /// blocks); errors are final. true at once for a plan with nothing pending.
+  virtual Result<bool> complete_plan(JobPlan& plan) {
+    if (!plan.dimensions_pending) return true;
+    return Status(Errc::unimplemented, name() + ": no pending plans");
+  }
   /// Loads (or generates and caches) a proving key.
   virtual Result<std::shared_ptr<const ProvingKeyData>> load_key(const std::string& key_id) = 0;
   /// CPU stage: synthesize partition |k| of |req|.

@@ -175,6 +175,39 @@ std::uint64_t SrsManager::map_entry(const std::shared_ptr<Entry>& e, bool idle_o
   return freed;
 }
 
+Result<bool> SrsManager::prepare(const std::string& key_id, PartitionProver& prover,
+                                 Clock::time_point since) {
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = preparing_.find(key_id); it != preparing_.end()) {
+      const Preparation& prep = *it->second;
+      if (!prep.done) return false;
+      if (!prep.status.ok() && prep.ended >= since) return prep.status;
+      preparing_.erase(it);  // done; a failure older than the asker is tried again
+    }
+  }
+  if (prover.key_ready(key_id)) return true;  // outside the lock: it may look at the circuit
+  std::lock_guard lock(mu_);
+  if (preparing_.count(key_id)) return false;  // another asker started it meanwhile
+  auto prep = std::make_shared<Preparation>();
+  preparing_[key_id] = prep;
+  loads_.push_back(std::async(std::launch::async, [this, prep, key_id, &prover] {
+    const auto t0 = Clock::now();
+    Status st = prover.prepare_key(key_id);
+    if (!st.ok()) st = st.with_context("preparing key " + key_id);
+    {
+      std::lock_guard lock(mu_);
+      prep->status = std::move(st);
+      prep->done = true;
+      prep->ended = Clock::now();
+      prep->load_ms = static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(prep->ended - t0).count());
+      if (on_prepared_) on_prepared_();  // under the lock: never after it was cleared
+    }
+  }));
+  return false;
+}
+
 Result<std::shared_ptr<SrsLease>> SrsManager::acquire(const std::string& key_id,
                                                       PartitionProver& prover, Priority p) {
   for (int round = 0;; ++round) {
@@ -606,6 +639,16 @@ std::vector<SrsEntryStatus> SrsManager::status(std::span<PartitionProver* const>
       s.load_ms = e->load_ms;
       s.idle_seconds = e->refs ? 0.0 : seconds_since(e->last_used, now);
       present.insert(id);
+      out.push_back(std::move(s));
+    }
+    // Keys being prepared (their circuit recorded) before their load, and failed preparations.
+    for (auto& [id, prep] : preparing_) {
+      if (prep->done && prep->status.ok()) continue;
+      if (!present.insert(id).second) continue;
+      SrsEntryStatus s;
+      s.key_id = id;
+      s.tier = prep->done ? "failed" : "loading";
+      s.load_ms = prep->load_ms;
       out.push_back(std::move(s));
     }
   }

@@ -30,6 +30,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -141,8 +142,23 @@ class SrsManager {
       : budget_(budget), device_reserve_(device_reserve) {}
   ~SrsManager();
 
+  /// Whether |key_id| can be leased without slow work on the caller's thread: true when the
+  /// prover's key_ready() says so; otherwise false, after starting (once
+  /// per key, however many callers ask) a task running the prover's prepare_key() (a circuit's
+  /// first recording: tens of seconds), which calls the on_prepared hook when it ends. An error:
+  /// that task failed, and ended at or after |since| (the asker's submission: it waited for this
+  /// attempt); an asker from after a failure starts a new attempt.
+  Result<bool> prepare(const std::string& key_id, PartitionProver& prover, Clock::time_point since);
+  /// Called (from the preparing task, under the manager's lock: it must not call the manager)
+  /// when a preparation ends, ok or not; none once cleared (set to null).
+  void set_on_prepared(std::function<void()> fn) {
+    std::lock_guard lock(mu_);
+    on_prepared_ = std::move(fn);
+  }
+
   /// A lease on |key_id|, starting its load when absent. Errc::out_of_memory means "the budget
   /// has no room now, retry later" (idle keys were evicted first); other errors are final.
+  /// Sizes the key with the prover's key_bytes() on the caller's thread: prepare() it first.
   Result<std::shared_ptr<SrsLease>> acquire(const std::string& key_id, PartitionProver& prover,
                                             Priority p);
 
@@ -183,7 +199,16 @@ class SrsManager {
   mutable std::mutex mu_;
   std::condition_variable device_cv_;  // a pin released or a device copy finished loading
   std::map<std::string, std::shared_ptr<SrsLease::Entry>> entries_;
-  std::vector<std::future<void>> loads_;
+  // Keys being prepared (prepare()), and failed preparations kept for the askers that waited.
+  struct Preparation {
+    bool done = false;
+    Status status;
+    Clock::time_point ended{};
+    std::uint64_t load_ms = 0;
+  };
+  std::map<std::string, std::shared_ptr<Preparation>> preparing_;
+  std::function<void()> on_prepared_;
+  std::vector<std::future<void>> loads_;  // loads, tier transitions and preparations
 };
 
 }  // namespace cuzk::engine

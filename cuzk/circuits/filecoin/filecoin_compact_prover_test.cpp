@@ -61,6 +61,18 @@ class CircuitOnDevice final : public Backend, public DeviceMemoryReport {
   bool streams_;
 };
 
+// The prover's plan of |req| with its dimensions: a prover's first plan of a circuit not yet
+// recorded leaves them pending; prepare_key records it (as the engine's SRS manager has it do).
+Result<engine::JobPlan> sized_plan(engine::Groth16Prover& p, const JobRequest& req) {
+  auto plan = p.plan(req);
+  if (!plan || !plan->dimensions_pending) return plan;
+  CUZK_RETURN_IF_ERROR(p.prepare_key(plan->key_id));
+  auto done = p.complete_plan(*plan);
+  if (!done) return done.status();
+  if (!*done) return Status(Errc::invalid_argument, "plan still pending after prepare_key");
+  return plan;
+}
+
 class PorepCompactProver : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -101,9 +113,9 @@ TEST_F(PorepCompactProver, PlanReservesTheCircuitsBoundNotTheVectors) {
   auto on_cpu = prover(true, false);
   auto on_device = prover(true, true);
   ASSERT_TRUE(vectors && on_cpu && on_device);
-  auto pv = vectors->plan(v_->porep);
-  auto pc = on_cpu->plan(v_->porep);
-  auto pd = on_device->plan(v_->porep);
+  auto pv = sized_plan(*vectors, v_->porep);
+  auto pc = sized_plan(*on_cpu, v_->porep);
+  auto pd = sized_plan(*on_device, v_->porep);
   ASSERT_TRUE(pv.ok() && pc.ok() && pd.ok())
       << pv.status().to_string() << pc.status().to_string() << pd.status().to_string();
   auto shape = on_cpu->shape(pv->key_id);
@@ -119,6 +131,7 @@ TEST_F(PorepCompactProver, PlanReservesTheCircuitsBoundNotTheVectors) {
   PorepFamily fam(FilecoinFamilyOptions{.params_dir = params_.string()});
   auto fp = fam.plan(v_->porep);
   ASSERT_TRUE(fp.ok());
+  ASSERT_TRUE(fam.complete_plan(*fp).ok());
   EXPECT_EQ(pd->partition_bytes,
             std::max(fam.compact_witness_peak_bytes(*fp, bound), bound.witness_bytes()));
   EXPECT_LT(pd->partition_bytes * 10, pv->partition_bytes)
@@ -129,7 +142,7 @@ TEST_F(PorepCompactProver, PlanReservesTheCircuitsBoundNotTheVectors) {
   EXPECT_EQ(pc->partition_bytes, bound.witness_bytes() + pc->abc_bytes);
   auto streaming = prover(true, true, true);
   ASSERT_TRUE(streaming);
-  auto ps = streaming->plan(v_->porep);
+  auto ps = sized_plan(*streaming, v_->porep);
   ASSERT_TRUE(ps.ok());
   EXPECT_EQ(ps->abc_bytes, pc->abc_bytes);
   EXPECT_EQ(ps->partition_bytes, pc->partition_bytes);
@@ -143,7 +156,7 @@ TEST_F(PorepCompactProver, PlanReservesTheCircuitsBoundNotTheVectors) {
 TEST_F(PorepCompactProver, SynthesisHoldsTheCompactWitnessOnly) {
   auto p = prover(true, true);
   ASSERT_TRUE(p);
-  auto plan = p->plan(v_->porep);
+  auto plan = sized_plan(*p, v_->porep);
   ASSERT_TRUE(plan.ok()) << plan.status().to_string();
   CancelFlag cancel{false};
   auto part = p->synthesize(v_->porep, *plan, 0, cancel);
@@ -158,7 +171,7 @@ TEST_F(PorepCompactProver, SynthesisHoldsTheCompactWitnessOnly) {
   EXPECT_EQ((*part)->upload_bytes(), 0u);  // nothing uploaded before its device stage
   // The vector path's partition of the same job: z, a, b, c, no held_bytes.
   auto vp = prover(false, false);
-  auto vplan = vp->plan(v_->porep);
+  auto vplan = sized_plan(*vp, v_->porep);
   ASSERT_TRUE(vplan.ok());
   auto vpart = vp->synthesize(v_->porep, *vplan, 0, cancel);
   ASSERT_TRUE(vpart.ok()) << vpart.status().to_string();
@@ -175,7 +188,7 @@ TEST_F(PorepCompactProver, SynthesisHoldsTheCompactWitnessOnly) {
 TEST_F(PorepCompactProver, CancelDuringSynthesisReturnsCancelled) {
   auto p = prover(true, true);
   ASSERT_TRUE(p);
-  auto plan = p->plan(v_->porep);
+  auto plan = sized_plan(*p, v_->porep);
   ASSERT_TRUE(plan.ok()) << plan.status().to_string();
   CancelFlag cancel{false};
   std::thread canceller([&] {

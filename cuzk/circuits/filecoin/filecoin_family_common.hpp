@@ -16,8 +16,10 @@
 // directory the form is also kept as <cache_dir>/<key id>.pce-compact (r1cs/pce_compact_cache.hpp,
 // keyed by the key id and kCompactIdentity; rebuilt when missing, stale or corrupt) and loaded by
 // a later process (0.2 s at 32 GiB instead of 52 s of CPU recording). plan() takes the partition's
-// dimensions (columns = 1 + inputs + aux, domain = 2^⌈log2 rows⌉) from that same form, so the
-// first job of a kind records or loads it on the submit path and every later stage reuses it.
+// dimensions (columns = 1 + inputs + aux, domain = 2^⌈log2 rows⌉) from that same form when it is
+// in memory or in the cache (loaded then); otherwise it never records on the submit path: the
+// plan's dimensions are pending, and the engine has the key's load task record the form
+// (shape()) and completes the plan at admission (docs/filecoin/families.md).
 // Plain matrices are recorded only on request (record_matrices: the slow twin in tests; Groth16
 // setup works from the compact form, groth16/column_evaluations.hpp).
 //
@@ -92,6 +94,8 @@ class FilecoinFamily : public CircuitFamily {
   /// "porep-32g") for one of its parameter sets.
   std::string key_id_of_name(const std::string& name) const override;
   Result<std::shared_ptr<const CircuitShape>> shape(const std::string& key_id) override;
+  /// The compact form once recorded or loaded by this instance; null before.
+  std::shared_ptr<const CircuitShape> ready_shape(const std::string& key_id) override;
   Result<KeySource> key_source(const std::string& key_id) override;
   /// Its shapes are the compact form only.
   bool has_compact_form() const override { return true; }
@@ -125,7 +129,9 @@ class FilecoinFamily : public CircuitFamily {
   /// not_found naming |set|'s .params file when the parameter directory lacks it.
   Status require_key(const cuzk::filecoin::ParameterSet& set) const;
   /// A plan for |set|: not_found naming the .params file when it is missing, else key id,
-  /// |partitions|, the partition's dimensions and |parsed|.
+  /// |partitions|, |parsed| and the partition's dimensions, or dimensions_pending when the
+  /// circuit's compact form is neither in memory nor in the cache (it is recorded later, by
+  /// shape(), off the submitting thread).
   Result<PartitionPlan> plan_for(const cuzk::filecoin::ParameterSet& set, std::uint32_t partitions,
                                  std::shared_ptr<const ParsedJob> parsed);
 
@@ -141,6 +147,12 @@ class FilecoinFamily : public CircuitFamily {
   const FilecoinFamilyOptions& options() const { return opt_; }
 
  private:
+  /// The shape of |key_id| kept for every later call.
+  std::shared_ptr<const CircuitShape> keep_shape(const std::string& key_id, CompactR1cs c);
+  /// ready_shape(), else the form read from the cache directory now when a valid file is there
+  /// and no recording or load of the key runs (never records, never waits); null otherwise.
+  std::shared_ptr<const CircuitShape> cached_shape(const std::string& key_id);
+
   FilecoinFamilyOptions opt_;
   std::vector<cuzk::filecoin::ParameterSet> sets_;
   std::mutex mu_;  // shapes_, building_

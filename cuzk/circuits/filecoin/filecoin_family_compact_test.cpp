@@ -96,6 +96,7 @@ void expect_compact(FilecoinFamily& fam, const JobRequest& req, std::uint32_t pa
   SCOPED_TRACE(fam.name());
   auto plan = fam.plan(req);
   ASSERT_TRUE(plan.ok()) << plan.status().to_string();
+  ASSERT_TRUE(fam.complete_plan(*plan).ok());  // the circuit recorded now when pending
   ASSERT_EQ(plan->partitions, partitions);
   auto shape = fam.shape(plan->key_id);
   ASSERT_TRUE(shape.ok() && (*shape)->compact);

@@ -156,10 +156,12 @@ class VenusFamilies : public ::testing::Test {
     auto t = Clock::now();
     auto plan = fam.plan(req);
     ASSERT_TRUE(plan.ok()) << plan.status().to_string();
+    ASSERT_TRUE(fam.complete_plan(*plan).ok());  // records the circuit when pending
+    ASSERT_FALSE(plan->dimensions_pending);
     const double plan_s = since(t);
     EXPECT_EQ(plan->partitions, partitions);
     t = Clock::now();
-    auto shape = fam.shape(plan->key_id);  // made by plan: shared, not recorded again
+    auto shape = fam.shape(plan->key_id);  // made by complete_plan: shared, not recorded again
     ASSERT_TRUE(shape.ok()) << shape.status().to_string();
     const double shape_s = since(t);
     EXPECT_EQ(fam.shape(plan->key_id)->get(), shape->get());  // recorded once
@@ -283,22 +285,55 @@ TEST_F(VenusFamilies, SnapDealsProvesEveryPartition) {
 
 TEST_F(VenusFamilies, PlanInALaterInstanceLoadsTheCachedCircuit) {
   NEED_VENUS();
-  // plan() takes its dimensions from the compact form: the first instance records it (and
-  // writes the cache), a second one with the same cache directory loads it and records nothing.
+  // plan() never records the circuit: with neither the form in memory nor a cache file, its
+  // dimensions are pending (the engine has the key's preparation record it, off the submit
+  // path); complete_plan records it and writes the cache. A later instance with the same cache
+  // directory loads the form at plan() and plans its dimensions at once, recording nothing; a
+  // damaged cache file is not recorded again at plan() either.
   const fs::path cache = params_dir_with("venus_plan_cache", {});
   const FilecoinFamilyOptions opt{.params_dir = dir_.string(), .cache_dir = cache.string()};
   PostFamily first(fc::PostKind::window, opt);
   auto p1 = first.plan(v.window0);
   ASSERT_TRUE(p1.ok()) << p1.status().to_string();
+  EXPECT_TRUE(p1->dimensions_pending);
+  EXPECT_EQ(p1->columns, 0u);
+  EXPECT_EQ(first.compact_recordings(), 0u) << "plan() recorded the circuit";
+  EXPECT_EQ(first.ready_shape(p1->key_id), nullptr);
+  ASSERT_TRUE(first.complete_plan(*p1).ok());
+  EXPECT_FALSE(p1->dimensions_pending);
   EXPECT_EQ(first.compact_recordings(), 1u);
+  EXPECT_NE(first.ready_shape(p1->key_id), nullptr);
   EXPECT_TRUE(fs::exists(first.compact_cache_path(p1->key_id)));
+  auto p1_again = first.plan(v.window0);  // the form in memory: planned at once
+  ASSERT_TRUE(p1_again.ok());
+  EXPECT_FALSE(p1_again->dimensions_pending);
+  EXPECT_EQ(p1_again->columns, p1->columns);
   PostFamily second(fc::PostKind::window, opt);
   auto p2 = second.plan(v.window1);
   ASSERT_TRUE(p2.ok()) << p2.status().to_string();
+  EXPECT_FALSE(p2->dimensions_pending);
   EXPECT_EQ(second.compact_recordings(), 0u) << "the later instance recorded the circuit again";
   EXPECT_EQ(p2->key_id, p1->key_id);
   EXPECT_EQ(p2->columns, p1->columns);
   EXPECT_EQ(p2->domain_size, p1->domain_size);
+  // A damaged cache: plan() leaves the dimensions pending (shape() records it again later).
+  {
+    const std::string path = first.compact_cache_path(p1->key_id);
+    const auto size = fs::file_size(path);
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(static_cast<std::streamoff>(size / 2));
+    const char c = static_cast<char>(f.get());
+    f.seekp(static_cast<std::streamoff>(size / 2));
+    f.put(static_cast<char>(c ^ 0x5a));
+  }
+  PostFamily third(fc::PostKind::window, opt);
+  auto p3 = third.plan(v.window1);
+  ASSERT_TRUE(p3.ok()) << p3.status().to_string();
+  EXPECT_TRUE(p3->dimensions_pending);
+  EXPECT_EQ(third.compact_recordings(), 0u);
+  ASSERT_TRUE(third.complete_plan(*p3).ok());
+  EXPECT_EQ(third.compact_recordings(), 1u);
+  EXPECT_EQ(p3->columns, p1->columns);
   fs::remove_all(cache);
 }
 
