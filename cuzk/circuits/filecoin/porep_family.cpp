@@ -178,8 +178,7 @@ std::uint64_t PorepFamily::compact_witness_peak_bytes(const PartitionPlan& plan,
     if (p.size != set->size) continue;
     auto l = porep_witness_layout(porep_circuit_shape(p));
     if (!l) break;
-    return porep_compact_witness_scratch_bytes(*l, 1) +
-           b.build_bytes(porep_compact_witness_fragments(*l));
+    return porep_compact_witness_peak_bytes(*l, b, 1);
   }
   return CircuitFamily::compact_witness_peak_bytes(plan, b);
 }

@@ -58,8 +58,8 @@ class PorepFamily final : public FilecoinFamily {
   bool has_compact_witness() const override { return true; }
   Status compact_witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
                          CompactWitness& out, const CancelFlag& cancel) override;
-  /// One part's scratch (porep_compact_witness_scratch_bytes, one thread) beside the builder's
-  /// peak for the layout's fragments.
+  /// porep_compact_witness_peak_bytes of the shape's layout on one thread (compact_witness()
+  /// synthesises on the calling thread).
   std::uint64_t compact_witness_peak_bytes(const PartitionPlan& plan,
                                            const CompactWitnessBound& b) override;
   Result<std::vector<Fr>> public_inputs(const JobRequest& req, const PartitionPlan& plan,
