@@ -99,6 +99,78 @@ TEST(ProveCompact, SameProofAsProveWithAbcAndVerifies) {
   }
 }
 
+// A HostVectorPool that keeps what is given back, filled with garbage, and counts its calls.
+class DirtyVectorPool final : public HostVectorPool {
+ public:
+  std::vector<Fr> take(std::size_t n) override {
+    ++takes;
+    for (std::size_t i = 0; i < kept_.size(); ++i) {
+      if (kept_[i].capacity() != n) continue;
+      std::vector<Fr> v = std::move(kept_[i]);
+      kept_.erase(kept_.begin() + static_cast<std::ptrdiff_t>(i));
+      ++reused;
+      return v;
+    }
+    std::vector<Fr> v;
+    v.reserve(n);
+    return v;
+  }
+  void give(std::vector<Fr>&& v) override {
+    ++gives;
+    v.assign(v.capacity(), test::random_fr(rng_));  // what the next take() finds
+    v.clear();
+    kept_.push_back(std::move(v));
+  }
+  std::size_t takes = 0, gives = 0, reused = 0;
+
+ private:
+  std::mt19937_64 rng_{7};
+  std::vector<std::vector<Fr>> kept_;
+};
+
+// The host path's z, a, b, c taken from a caller's pool (CompactPartitionInputs::host_vectors),
+// fresh the first time and dirty from the previous partition the next: the same proof bytes as
+// with fresh vectors of its own, every vector given back, the second partition served entirely
+// from the kept ones.
+TEST(ProveCompact, VectorsFromTheCallersPoolGiveTheSameProof) {
+  std::mt19937_64 rng(test::fresh_seed());
+  ThreadPool pool(2);
+  CpuBackend backend(pool);
+  const CompactFixture f = make_fixture(pool, {.seed = rng(), .uses = 50, .field_chain = 2});
+  const CompactR1cs& m = *f.form;
+  SeededRng trng(rng());
+  auto pk = setup_with_trapdoor(m, random_trapdoor(trng), {.pool = &pool});
+  ASSERT_TRUE(pk.ok()) << pk.status().to_string();
+  auto key = ResidentKey::load(backend, *pk);
+  ASSERT_TRUE(key.ok());
+  auto id = backend.load_circuit(f.form);
+  ASSERT_TRUE(id.ok());
+  const Fr r = test::random_fr(rng), s = test::random_fr(rng);
+  auto want = prove_compact(pool, **key, m.dims(), *id, f.witness, {.r = r, .s = s});
+  ASSERT_TRUE(want.ok()) << want.status().to_string();
+  DirtyVectorPool vectors;
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE(round);
+    auto got = prove_compact(pool, **key, m.dims(), *id, f.witness,
+                             {.r = r, .s = s, .host_vectors = &vectors});
+    ASSERT_TRUE(got.ok()) << got.status().to_string();
+    EXPECT_EQ(*got, *want);
+    EXPECT_EQ(vectors.takes, 4u * (round + 1));  // z, a, b, c
+    EXPECT_EQ(vectors.gives, vectors.takes);
+    EXPECT_EQ(vectors.reused, 4u * round);
+  }
+  // Given back on an error too: a damaged witness, refused by the expansion once they are taken.
+  CompactWitness damaged = f.witness;
+  ASSERT_FALSE(damaged.values.empty());
+  damaged.values[0] = Fr::zero();
+  const Status st =
+      prove_compact(pool, **key, m.dims(), *id, damaged, {.host_vectors = &vectors}).status();
+  EXPECT_EQ(st.code(), Errc::bad_encoding) << st.to_string();
+  EXPECT_EQ(vectors.takes, 12u);
+  EXPECT_EQ(vectors.gives, vectors.takes);
+  EXPECT_TRUE(backend.release_circuit(*id).ok());
+}
+
 TEST(ProveCompact, RefusesBadInputs) {
   std::mt19937_64 rng(test::fresh_seed());
   ThreadPool pool(2);
