@@ -53,13 +53,13 @@ TEST(PorepCompactPeakSlow, Partition32GiBWithinTheGoalAndTheBound) {
   ThreadPool pool(2);
   auto synth = fc::synth_c1(proof, seed, pool);
   ASSERT_TRUE(synth.ok()) << synth.status().to_string();
-  auto pub = testing::public_of(proof, synth->c1, 3);
-  ASSERT_TRUE(pub.ok()) << pub.status().to_string();
-  auto priv = porep_circuit_private(synth->c1, 3);
-  ASSERT_TRUE(priv.ok()) << priv.status().to_string();
+  auto part = porep_partition_from_c1(proof, synth->c1, 3);
+  ASSERT_TRUE(part.ok()) << part.status().to_string();
+  const PorepCircuitPublic& pub = part->pub;
+  const PorepCircuitPrivate& priv = part->priv;
   ThreadPool one(1);  // as PorepFamily::compact_witness runs it
   const std::int64_t base = cuzk::test::heap_peak_reset();
-  auto w = porep_partition_compact_witness(shape, *pub, *priv, one);
+  auto w = porep_partition_compact_witness(shape, pub, priv, one);
   const std::int64_t held = cuzk::test::heap_peak() - base;
   ASSERT_TRUE(w.ok()) << w.status().to_string();
   std::printf("PoRep 32 GiB partition 3: %llu values, compact %.1f MB, synthesis peak %.1f MB\n",

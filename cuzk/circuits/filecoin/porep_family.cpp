@@ -127,18 +127,14 @@ Result<std::shared_ptr<const PorepJob>> PorepFamily::job_of(const JobRequest& re
                                  [&] { return parse_porep_request(req, options().overrides); });
 }
 
-Result<PorepFamily::PartitionCircuit> PorepFamily::partition_circuit(const JobRequest& req,
-                                                                     const PartitionPlan& plan,
-                                                                     std::uint32_t k) {
+Result<PorepPartitionCircuit> PorepFamily::partition_circuit(const JobRequest& req,
+                                                             const PartitionPlan& plan,
+                                                             std::uint32_t k) {
   auto job = job_of(req, plan);
   if (!job) return job.status();
   const PorepJob& j = **job;
-  auto pub =
-      porep_circuit_public(j.pub.proof, j.c1.replica_id, j.pub.comm_d, j.pub.comm_r, j.pub.seed, k);
-  if (!pub) return pub.status();
-  auto priv = porep_circuit_private(j.c1, k);
-  if (!priv) return priv.status();
-  return PartitionCircuit{porep_circuit_shape(j.pub.proof), std::move(*pub), std::move(*priv)};
+  return porep_partition_from_c1(
+      j.pub.proof, {.comm_d = j.pub.comm_d, .comm_r = j.pub.comm_r, .seed = j.pub.seed}, j.c1, k);
 }
 
 Status PorepFamily::witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,

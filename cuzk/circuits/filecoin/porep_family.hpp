@@ -72,14 +72,10 @@ class PorepFamily final : public FilecoinFamily {
  private:
   /// The plan's job, or the request parsed again (a plan made elsewhere).
   Result<std::shared_ptr<const PorepJob>> job_of(const JobRequest& req, const PartitionPlan& plan);
-  /// Partition |k|'s circuit shape, public and private inputs (from the job's C1).
-  struct PartitionCircuit {
-    PorepCircuitShape shape;
-    PorepCircuitPublic pub;
-    PorepCircuitPrivate priv;
-  };
-  Result<PartitionCircuit> partition_circuit(const JobRequest& req, const PartitionPlan& plan,
-                                             std::uint32_t k);
+  /// Partition |k|'s circuit shape, public and private inputs (from the job's C1 and public data:
+  /// porep_partition_from_c1).
+  Result<PorepPartitionCircuit> partition_circuit(const JobRequest& req, const PartitionPlan& plan,
+                                                  std::uint32_t k);
 };
 
 }  // namespace cuzk::circuits::filecoin
