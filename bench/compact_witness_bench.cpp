@@ -138,11 +138,10 @@ int main(int argc, char** argv) {
     c1 = std::move(r->c1);
     m.report("synth_c1", args, pool.size());
   }
-  auto pub = cf::porep_circuit_public(*proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed,
-                                      args.partition);
-  if (!pub) return fail(pub.status(), "public data");
-  auto priv = cf::porep_circuit_private(c1, args.partition);
-  if (!priv) return fail(priv.status(), "private data");
+  auto part = cf::porep_partition_from_c1(*proof, c1, args.partition);
+  if (!part) return fail(part.status(), "partition");
+  const cf::PorepCircuitPublic& pub = part->pub;
+  const cf::PorepCircuitPrivate& priv = part->priv;
   auto layout = cf::porep_witness_layout(shape);
   if (!layout) return fail(layout.status(), "layout");
 
@@ -152,7 +151,7 @@ int main(int argc, char** argv) {
   for (int rep = 0; rep < args.repeats; ++rep) {
     reset_peak();
     Measure m;
-    auto r = cf::porep_partition_compact_witness(shape, *pub, *priv, pool);
+    auto r = cf::porep_partition_compact_witness(shape, pub, priv, pool);
     if (!r) return fail(r.status(), "porep_partition_compact_witness");
     direct = std::move(*r);
     char extra[96];
@@ -165,7 +164,7 @@ int main(int argc, char** argv) {
   {
     reset_peak();
     Measure m;
-    auto w = cf::porep_partition_witness(shape, *pub, *priv, pool);
+    auto w = cf::porep_partition_witness(shape, pub, priv, pool);
     if (!w) return fail(w.status(), "porep_partition_witness");
     z = std::move(*w);
     char extra[64];

@@ -390,11 +390,10 @@ int main(int argc, char** argv) {
     c1 = std::move(r->c1);
     m.report("synth_c1", args, gen_pool.size(), 0);
   }
-  auto pub = cf::porep_circuit_public(*proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed,
-                                      args.partition);
-  if (!pub) return fail(pub.status(), "public data");
-  auto priv = cf::porep_circuit_private(c1, args.partition);
-  if (!priv) return fail(priv.status(), "private data");
+  auto part = cf::porep_partition_from_c1(*proof, c1, args.partition);
+  if (!part) return fail(part.status(), "partition");
+  const cf::PorepCircuitPublic& pub = part->pub;
+  const cf::PorepCircuitPrivate& priv = part->priv;
 
   // The layout (counted once per shape from the blank circuit): exact sizes for every path.
   cf::PorepWitnessLayout layout;
@@ -429,7 +428,7 @@ int main(int argc, char** argv) {
       const cuzk::WitnessOptions opt{
           .reserve_aux = layout.num_aux, .num_inputs_hint = layout.num_inputs, .fast_paths = fast};
       cuzk::WitnessConstraintSystem cs(opt, std::move(storage));
-      cf::PorepCircuit circuit(shape, *pub, *priv);
+      cf::PorepCircuit circuit(shape, pub, priv);
       auto st = cuzk::synthesize_circuit(circuit, cs);
       if (!st.ok()) return fail(st, path);
       rows = cs.num_constraints();
@@ -459,7 +458,7 @@ int main(int argc, char** argv) {
       for (int rep = 0; rep <= args.repeats; ++rep) {
         const bool warm = rep > 0;
         Measure m;
-        auto w = cf::porep_partition_witness(shape, *pub, *priv, pool, {}, std::move(storage));
+        auto w = cf::porep_partition_witness(shape, pub, priv, pool, {}, std::move(storage));
         if (!w) return fail(w.status(), "porep_partition_witness");
         storage = std::move(*w);
         const std::string op = std::string("witness_parallel") + (warm ? "_warm" : "_cold");

@@ -112,6 +112,18 @@ struct PartitionSums {
   }
 };
 
+/// Where a backend's host path takes its long vectors and gives them back (the engine's
+/// FrBufferPool), so that proof after proof writes memory already mapped instead of faulting in
+/// fresh pages (z, a, b, c: 4 × 4.3 GB at 2^27).
+class HostVectorPool {
+ public:
+  virtual ~HostVectorPool() = default;
+  /// An empty vector of capacity |n| (its contents unspecified once resized).
+  virtual std::vector<Fr> take(std::size_t n) = 0;
+  /// Gives |v| back: kept for a later take() or freed.
+  virtual void give(std::vector<Fr>&& v) = 0;
+};
+
 /// One partition given by its compact witness (r1cs/compact_witness.hpp) and a circuit loaded with
 /// load_circuit, instead of z, a, b, c (issue 22): the backend makes z and a = A·z, b = B·z,
 /// c = C·z (zero-padded to the domain) itself, then runs prove_partition's H step and MSMs over
@@ -131,6 +143,9 @@ struct CompactPartitionInputs {
   /// Threads for the work a backend does on the host (the default's expansion and compact SpMV);
   /// the default refuses a null pool (invalid_argument).
   ThreadPool* host_pool = nullptr;
+  /// Where the default takes z, a, b, c (and gives them back once the partition is proved); null:
+  /// fresh vectors, freed on return. A backend that expands on its device takes none.
+  HostVectorPool* host_vectors = nullptr;
 };
 
 /// Seconds per stage of prove_partition (a device backend whose stages overlap reports each stage's

@@ -2,7 +2,11 @@
 // circuits are kept by id; a compact partition is expanded on the host (z, then a = A·z, b = B·z,
 // c = C·z by the compact SpMV, zero-padded to the domain: r1cs/compact_partition.hpp) and proved by
 // prove_partition. Host memory: z and the three n-long vectors, 32 bytes a value (4.3 GB each at
-// 2^27) — the fallback for the CPU backend and devices without room for the circuit.
+// 2^27) — the fallback for the CPU backend and devices without room for the circuit. Taken from
+// the caller's HostVectorPool when it lends one (CompactPartitionInputs::host_vectors) and given
+// back after, so a partition after the first writes pages already mapped (a fresh 4 KiB page
+// costs 10–15 µs on the development VM, docs/perf/synthesis.md: the 4.2 M pages of a 2^27
+// partition's 17 GB ≈ 40–60 CPU-s of page faults saved per partition).
 #include <bit>
 #include <chrono>
 #include <string>
@@ -73,10 +77,25 @@ Result<PartitionSums> Backend::prove_partition_compact(const CompactPartitionInp
                   "prove_partition_compact on the host needs a thread pool (host_pool)");
   const auto t0 = std::chrono::steady_clock::now();
   const std::size_t n = static_cast<std::size_t>(in.domain_size);
-  std::vector<Fr> z(static_cast<std::size_t>((*m)->num_columns())), a(n), b(n), c(n);
-  CUZK_RETURN_IF_ERROR(compact_partition_vectors_host(*in.host_pool, **m, *in.witness, z, a, b, c));
+  const std::size_t columns = static_cast<std::size_t>((*m)->num_columns());
+  // z and a, b, c: lent by the caller's pool (given back on every return) or fresh.
+  auto take = [&](std::size_t len) {
+    std::vector<Fr> v = in.host_vectors != nullptr ? in.host_vectors->take(len) : std::vector<Fr>();
+    v.resize(len);  // every entry is written by compact_partition_vectors_host
+    return v;
+  };
+  struct Lent {
+    HostVectorPool* pool;
+    std::vector<Fr> z, a, b, c;
+    ~Lent() {
+      if (pool == nullptr) return;
+      for (std::vector<Fr>* v : {&z, &a, &b, &c}) pool->give(std::move(*v));
+    }
+  } v{in.host_vectors, take(columns), take(n), take(n), take(n)};
+  CUZK_RETURN_IF_ERROR(
+      compact_partition_vectors_host(*in.host_pool, **m, *in.witness, v.z, v.a, v.b, v.c));
   const double t_abc = seconds_since(t0);
-  auto sums = prove_partition(partition_inputs_of(in, a, b, c, z), timings);
+  auto sums = prove_partition(partition_inputs_of(in, v.a, v.b, v.c, v.z), timings);
   if (sums.ok() && timings != nullptr) timings->abc = t_abc;
   return sums;
 }

@@ -47,8 +47,9 @@ Status CircuitFamily::complete_plan(PartitionPlan& plan) {
 
 std::uint64_t CircuitFamily::compact_witness_peak_bytes(const PartitionPlan& plan,
                                                         const CompactWitnessBound& b) {
-  return 2 * sizeof(Fr) * plan.columns +
-         b.build_bytes(compact_witness_from_z_fragments(plan.columns));
+  return 2 * sizeof(Fr) * plan.columns + CompactWitnessBound::kAllocationSlack +
+         b.build_bytes(compact_witness_from_z_fragments(plan.columns),
+                       compact_witness_from_z_slice(plan.columns));
 }
 
 R1csDims CircuitShape::dims() const {

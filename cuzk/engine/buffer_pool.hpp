@@ -11,6 +11,8 @@
 // frees it. With no budget attached nothing is kept. take() hands out only a buffer whose
 // capacity is exactly what was asked, so a partition never holds more than its plan reserved.
 // The engine calls trim() when a reservation it needs fails, so kept buffers never stall work.
+// It is also the HostVectorPool a backend's host expansion of a compact partition draws on
+// (Backend::prove_partition_compact's z, a, b, c).
 #pragma once
 
 #include <cstddef>
@@ -19,12 +21,13 @@
 #include <utility>
 #include <vector>
 
+#include "cuzk/backend/backend.hpp"
 #include "cuzk/engine/memory_budget.hpp"
 #include "cuzk/ff/fr.hpp"
 
 namespace cuzk::engine {
 
-class FrBufferPool {
+class FrBufferPool final : public HostVectorPool {
  public:
   /// Keeps at most |max_kept| buffers.
   explicit FrBufferPool(std::size_t max_kept = 16) : max_kept_(max_kept) {}
@@ -54,7 +57,7 @@ class FrBufferPool {
 
   /// An empty vector of capacity |n|: a kept one (its charge released: the caller's reservation
   /// covers it now) when one of exactly that capacity is kept, else a new one.
-  std::vector<Fr> take(std::size_t n) {
+  std::vector<Fr> take(std::size_t n) override {
     Kept k;
     {
       std::lock_guard lock(mu_);
@@ -75,7 +78,7 @@ class FrBufferPool {
 
   /// Keeps |v| (contents discarded) if a budget is attached, fewer than max_kept are kept and
   /// its capacity can be reserved; otherwise frees it.
-  void give(std::vector<Fr>&& v) {
+  void give(std::vector<Fr>&& v) override {
     std::vector<Fr> drop = std::move(v);
     const std::uint64_t bytes = drop.capacity() * sizeof(Fr);
     if (bytes == 0) return;

@@ -297,7 +297,7 @@ Result<std::unique_ptr<SynthesizedPartition>> Groth16Prover::synthesize(const Jo
   if (!(*shape)->has_form())
     return Status(Errc::invalid_argument, fp.key_id + ": the family gave no circuit form");
   if (uses_compact(family) && (*shape)->compact) {
-    auto part = std::make_unique<CompactPartition>();
+    auto part = std::make_unique<CompactPartition>(buffers_);
     CUZK_RETURN_IF_ERROR(family.compact_witness(req, fp, k, part->witness, cancel));
     if (cancel.load()) return Status(Errc::cancelled, "synthesis cancelled");
     // Beyond the bound the reservation would not hold it: such a witness satisfies no circuit.

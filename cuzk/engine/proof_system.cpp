@@ -59,7 +59,8 @@ Result<std::string> Groth16ProofSystem::prove_compact(const ResidentKey& rk, con
                                                       CircuitId circuit, std::uint32_t k,
                                                       CompactPartition& part) {
   ProveTimings timings;
-  auto proof = cuzk::prove_compact(pool_, rk, m, circuit, part.witness, {.timings = &timings});
+  auto proof = cuzk::prove_compact(pool_, rk, m, circuit, part.witness,
+                                   {.timings = &timings, .host_vectors = part.host_vectors()});
   part.uploaded = timings.upload_bytes;
   if (!proof) return proof.status().with_context("partition " + std::to_string(k));
   auto bytes = write_proofs(std::span<const Proof>(&*proof, 1));

@@ -116,14 +116,23 @@ class PartitionVectors final : public SynthesizedPartition {
 // where the backend holds the circuit, else on the host (Backend::prove_partition_compact).
 class CompactPartition final : public SynthesizedPartition {
  public:
+  /// |buffers|: where a backend that expands the witness on the host takes z, a, b, c (kept from
+  /// partition to partition; engine/buffer_pool.hpp); null: fresh vectors each time.
+  explicit CompactPartition(std::shared_ptr<FrBufferPool> buffers = nullptr)
+      : buffers_(std::move(buffers)) {}
   void release_abc() override {}
   std::optional<std::uint64_t> held_bytes() const override {
     return compact_witness_capacity_bytes(witness);
   }
   std::uint64_t upload_bytes() const override { return uploaded; }
 
+  HostVectorPool* host_vectors() const { return buffers_.get(); }
+
   CompactWitness witness;
   std::uint64_t uploaded = 0;  ///< by the device stage (ProveTimings::upload_bytes)
+
+ private:
+  std::shared_ptr<FrBufferPool> buffers_;
 };
 
 class Groth16ProofSystem {

@@ -301,6 +301,7 @@ Result<Proof> prove_compact(ThreadPool& pool, const ResidentKey& key, const R1cs
     t.witness = &witness;
     t.circuit = circuit;
     t.host_pool = &pool;
+    t.host_vectors = opt.host_vectors;
     return key.backend().prove_partition_compact(t, &pt);
   };
   return prove_one_partition(key, m, opt, check, run);

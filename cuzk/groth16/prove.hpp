@@ -51,6 +51,9 @@ struct ProveOptions {
   /// prove_with_abc: when set, a/b/c (scratch once H is computed; their capacity kept) are moved
   /// here instead of freed, so a caller can reuse the buffers for its next proof.
   AbcVectors* used_abc = nullptr;
+  /// prove_compact: where a backend that expands the witness on the host takes z, a, b, c and
+  /// gives them back (CompactPartitionInputs::host_vectors); null: fresh vectors.
+  HostVectorPool* host_vectors = nullptr;
   /// Run the partition as step-wise Backend calls (Backend::prove_partition_steps: compute_h and
   /// eight MSMs) instead of one Backend::prove_partition; benchmarks compare the two.
   bool stepwise = false;

@@ -47,6 +47,28 @@ AbcVectors host_abc(ThreadPool& pool, const CompactR1cs& m, std::span<const Fr> 
   return v;
 }
 
+// make_fixture's circuit (field_chain 2, |uses| uses) under a seeded setup, its key resident on
+// |backend|; key null when either step failed (the failure reported).
+struct KeyedFixture {
+  CompactFixture f;
+  std::unique_ptr<ProvingKey> pk;
+  std::unique_ptr<ResidentKey> key;
+};
+
+KeyedFixture keyed_fixture(ThreadPool& pool, Backend& backend, std::mt19937_64& rng,
+                           unsigned uses) {
+  KeyedFixture k{make_fixture(pool, {.seed = rng(), .uses = uses, .field_chain = 2}), {}, {}};
+  SeededRng trng(rng());
+  auto pk = setup_with_trapdoor(*k.f.form, random_trapdoor(trng), {.pool = &pool});
+  EXPECT_TRUE(pk.ok()) << pk.status().to_string();
+  if (!pk.ok()) return k;
+  k.pk = std::make_unique<ProvingKey>(std::move(*pk));
+  auto key = ResidentKey::load(backend, *k.pk);
+  EXPECT_TRUE(key.ok()) << key.status().to_string();
+  if (key.ok()) k.key = std::move(*key);
+  return k;
+}
+
 TEST(ProveCompact, SameProofAsProveWithAbcAndVerifies) {
   std::mt19937_64 rng(test::fresh_seed());
   ThreadPool pool(2);
@@ -99,17 +121,83 @@ TEST(ProveCompact, SameProofAsProveWithAbcAndVerifies) {
   }
 }
 
+// A HostVectorPool that keeps what is given back, filled with garbage, and counts its calls.
+class DirtyVectorPool final : public HostVectorPool {
+ public:
+  std::vector<Fr> take(std::size_t n) override {
+    ++takes;
+    for (std::size_t i = 0; i < kept_.size(); ++i) {
+      if (kept_[i].capacity() != n) continue;
+      std::vector<Fr> v = std::move(kept_[i]);
+      kept_.erase(kept_.begin() + static_cast<std::ptrdiff_t>(i));
+      ++reused;
+      return v;
+    }
+    std::vector<Fr> v;
+    v.reserve(n);
+    return v;
+  }
+  void give(std::vector<Fr>&& v) override {
+    ++gives;
+    v.assign(v.capacity(), test::random_fr(rng_));  // what the next take() finds
+    v.clear();
+    kept_.push_back(std::move(v));
+  }
+  std::size_t takes = 0, gives = 0, reused = 0;
+
+ private:
+  std::mt19937_64 rng_{7};
+  std::vector<std::vector<Fr>> kept_;
+};
+
+// The host path's z, a, b, c taken from a caller's pool (CompactPartitionInputs::host_vectors),
+// fresh the first time and dirty from the previous partition the next: the same proof bytes as
+// with fresh vectors of its own, every vector given back, the second partition served entirely
+// from the kept ones.
+TEST(ProveCompact, VectorsFromTheCallersPoolGiveTheSameProof) {
+  std::mt19937_64 rng(test::fresh_seed());
+  ThreadPool pool(2);
+  CpuBackend backend(pool);
+  DirtyVectorPool vectors;
+  const KeyedFixture k = keyed_fixture(pool, backend, rng, 50);
+  ASSERT_NE(k.key, nullptr);
+  auto id = backend.load_circuit(k.f.form);
+  ASSERT_TRUE(id.ok());
+  const R1csDims dims = k.f.form->dims();
+  const Fr r = test::random_fr(rng), s = test::random_fr(rng);
+  auto want = prove_compact(pool, *k.key, dims, *id, k.f.witness, {.r = r, .s = s});
+  ASSERT_TRUE(want.ok()) << want.status().to_string();
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE(round);
+    auto got = prove_compact(pool, *k.key, dims, *id, k.f.witness,
+                             {.r = r, .s = s, .host_vectors = &vectors});
+    ASSERT_TRUE(got.ok()) << got.status().to_string();
+    EXPECT_EQ(*got, *want);
+    EXPECT_EQ(vectors.takes, 4u * (round + 1));  // z, a, b, c
+    EXPECT_EQ(vectors.gives, vectors.takes);
+    EXPECT_EQ(vectors.reused, 4u * round);
+  }
+  // Given back on an error too: a damaged witness, refused by the expansion once they are taken.
+  CompactWitness damaged = k.f.witness;
+  ASSERT_FALSE(damaged.values.empty());
+  damaged.values[0] = Fr::zero();
+  const Status st =
+      prove_compact(pool, *k.key, dims, *id, damaged, {.host_vectors = &vectors}).status();
+  EXPECT_EQ(st.code(), Errc::bad_encoding) << st.to_string();
+  EXPECT_EQ(vectors.takes, 12u);
+  EXPECT_EQ(vectors.gives, vectors.takes);
+  EXPECT_TRUE(backend.release_circuit(*id).ok());
+}
+
 TEST(ProveCompact, RefusesBadInputs) {
   std::mt19937_64 rng(test::fresh_seed());
   ThreadPool pool(2);
   CpuBackend backend(pool);
-  const CompactFixture f = make_fixture(pool, {.seed = rng(), .uses = 37, .field_chain = 2});
+  const KeyedFixture k = keyed_fixture(pool, backend, rng, 37);
+  ASSERT_NE(k.key, nullptr);
+  const CompactFixture& f = k.f;
   const CompactR1cs& m = *f.form;
-  SeededRng trng(rng());
-  auto pk = setup_with_trapdoor(m, random_trapdoor(trng), {.pool = &pool});
-  ASSERT_TRUE(pk.ok());
-  auto key = ResidentKey::load(backend, *pk);
-  ASSERT_TRUE(key.ok());
+  const ResidentKey& key = *k.key;
   EXPECT_EQ(backend.load_circuit(nullptr).status().code(), Errc::invalid_argument);
   auto id = backend.load_circuit(f.form);
   ASSERT_TRUE(id.ok());
@@ -120,17 +208,17 @@ TEST(ProveCompact, RefusesBadInputs) {
   // A witness of another variable count.
   const CompactWitness shorter =
       compact_witness_from_z(pool, std::span(f.z).first(f.z.size() - 1), m.num_inputs).value();
-  Status st = prove_compact(pool, **key, m.dims(), *id, shorter).status();
+  Status st = prove_compact(pool, key, m.dims(), *id, shorter).status();
   EXPECT_EQ(st.code(), Errc::size_mismatch);
   EXPECT_TRUE(message_has(st, "variables")) << st.to_string();
   // A witness with another split of inputs and aux (same count).
   const CompactWitness moved = compact_witness_from_z(pool, f.z, m.num_inputs + 1).value();
-  st = prove_compact(pool, **key, m.dims(), *id, moved).status();
+  st = prove_compact(pool, key, m.dims(), *id, moved).status();
   EXPECT_EQ(st.code(), Errc::size_mismatch);
   EXPECT_TRUE(message_has(st, "inputs")) << st.to_string();
 
   // An unknown circuit, and one released.
-  st = prove_compact(pool, **key, m.dims(), CircuitId{id->value + 1000}, f.witness).status();
+  st = prove_compact(pool, key, m.dims(), CircuitId{id->value + 1000}, f.witness).status();
   EXPECT_EQ(st.code(), Errc::not_found);
   EXPECT_TRUE(message_has(st, "is not loaded")) << st.to_string();
 
@@ -139,18 +227,18 @@ TEST(ProveCompact, RefusesBadInputs) {
   CompactPartitionInputs in{.witness = &f.witness,
                             .circuit = *id,
                             .domain_size = std::bit_floor(m.num_constraints),
-                            .a = (*key)->a,
-                            .b_g1 = (*key)->b_g1,
-                            .b_g2 = (*key)->b_g2,
-                            .l = (*key)->l,
-                            .h = (*key)->h,
+                            .a = key.a,
+                            .b_g1 = key.b_g1,
+                            .b_g2 = key.b_g2,
+                            .l = key.l,
+                            .h = key.h,
                             .host_pool = &pool};
   st = backend.prove_partition_compact(in).status();
   EXPECT_EQ(st.code(), Errc::size_mismatch);
   EXPECT_TRUE(message_has(st, "constraints")) << st.to_string();
   in.domain_size = m.num_constraints;
   EXPECT_EQ(backend.prove_partition_compact(in).status().code(), Errc::invalid_argument);
-  in.domain_size = pk->domain_size;
+  in.domain_size = k.pk->domain_size;
   in.host_pool = nullptr;
   st = backend.prove_partition_compact(in).status();
   EXPECT_EQ(st.code(), Errc::invalid_argument);
@@ -161,7 +249,7 @@ TEST(ProveCompact, RefusesBadInputs) {
 
   EXPECT_TRUE(backend.release_circuit(*id).ok());
   EXPECT_EQ(backend.release_circuit(*id).code(), Errc::not_found);
-  st = prove_compact(pool, **key, m.dims(), *id, f.witness).status();
+  st = prove_compact(pool, key, m.dims(), *id, f.witness).status();
   EXPECT_EQ(st.code(), Errc::not_found);
 }
 

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 
+#include "cuzk/r1cs/compact_witness_bound.hpp"
 #include "cuzk/r1cs/matrices.hpp"
 
 namespace cuzk {
@@ -67,46 +68,79 @@ Status CompactWitness::validate() const {
 
 namespace {
 
-// The slice [first, first + count) of a witness as a fragment of the compact form: its bits
-// relative to |first| (bit b of word b / 64 is variable first + b), its runs (absolute first
-// variable and length) and values. 64 values at a time, branch-free: which are 1 (a word of
-// bits), which are neither.
+// The slice [first, first + count) of a witness as a fragment of the compact form, in one
+// allocation of exactly its size (what CompactWitnessBound::fragment_bytes counts):
+//   bits    ⌈count/64⌉ words relative to |first|: bit b of word b / 64 is variable first + b;
+//   runs    one word per run: its first variable (absolute) << 32 | its length;
+//   values  4 words per value, in variable order.
 struct Fragment {
   std::uint64_t first = 0, count = 0;
-  std::vector<std::uint64_t> bits;
-  std::vector<std::uint32_t> run_first, run_len;
-  std::vector<Fr> values;
-};
+  std::size_t runs = 0, values = 0;
+  std::vector<std::uint64_t> words;
 
+  std::size_t bit_words() const { return static_cast<std::size_t>((count + 63) / 64); }
+  std::uint64_t run_first(std::size_t r) const { return words[bit_words() + r] >> 32; }
+  std::uint64_t run_len(std::size_t r) const { return words[bit_words() + r] & 0xffffffffu; }
+  const std::uint64_t* value_words() const { return words.data() + bit_words() + runs; }
+};
+static_assert(sizeof(Fragment) <= CompactWitnessBound::kFragmentHeader);
+static_assert(sizeof(Fr) == 4 * sizeof(std::uint64_t));
+
+// Which of x[i0, i0 + 64) ∩ x are one and which are neither zero nor one, as two words,
+// branch-free.
+struct Masks {
+  std::uint64_t ones = 0, others = 0;
+};
+Masks classify(std::span<const Fr> x, std::size_t i0) {
+  const Limbs<4> one = Fr::one().l;
+  const std::size_t m = std::min<std::size_t>(64, x.size() - i0);
+  Masks k;
+  for (std::size_t b = 0; b < m; ++b) {
+    const Limbs<4>& l = x[i0 + b].l;
+    const bool zero = (l[0] | l[1] | l[2] | l[3]) == 0;
+    const bool is_one =
+        ((l[0] ^ one[0]) | (l[1] ^ one[1]) | (l[2] ^ one[2]) | (l[3] ^ one[3])) == 0;
+    k.ones |= std::uint64_t{is_one} << b;
+    k.others |= std::uint64_t{!zero && !is_one} << b;
+  }
+  return k;
+}
+
+// Two passes: the first classifies 64 values at a time, keeps the masks (16 B per 64 values:
+// CompactWitnessBound::add_bytes) and counts the values and the runs (an other whose predecessor,
+// across words too, is not one starts a run), so that the fragment is allocated once at its exact
+// size; the second fills it from the masks.
 Fragment make_fragment(std::uint64_t first, std::span<const Fr> x) {
   Fragment f;
   f.first = first;
   f.count = x.size();
-  const std::size_t n = x.size(), words = (n + 63) / 64;
-  f.bits.assign(words, 0);
-  const Limbs<4> one = Fr::one().l;
+  const std::size_t words = f.bit_words();
+  std::vector<Masks> masks(words);
+  std::uint64_t carry = 0;  // the previous word's last variable is an other
   for (std::size_t k = 0; k < words; ++k) {
-    const std::size_t i0 = k * 64, m = std::min<std::size_t>(64, n - i0);
-    std::uint64_t ones = 0, others = 0;
-    for (std::size_t b = 0; b < m; ++b) {
-      const Limbs<4>& l = x[i0 + b].l;
-      const bool zero = (l[0] | l[1] | l[2] | l[3]) == 0;
-      const bool is_one =
-          ((l[0] ^ one[0]) | (l[1] ^ one[1]) | (l[2] ^ one[2]) | (l[3] ^ one[3])) == 0;
-      ones |= std::uint64_t{is_one} << b;
-      others |= std::uint64_t{!zero && !is_one} << b;
-    }
-    f.bits[k] = ones;
-    for (; others != 0; others &= others - 1) {
-      const std::size_t i = i0 + static_cast<std::size_t>(std::countr_zero(others));
-      const auto v = static_cast<std::uint32_t>(first + i);
-      if (!f.run_first.empty() && f.run_first.back() + f.run_len.back() == v) {
-        ++f.run_len.back();
+    masks[k] = classify(x, k * 64);
+    const std::uint64_t others = masks[k].others;
+    f.values += static_cast<std::size_t>(std::popcount(others));
+    f.runs += static_cast<std::size_t>(std::popcount(others & ~((others << 1) | carry)));
+    carry = others >> 63;
+  }
+  f.words = std::vector<std::uint64_t>(words + f.runs + 4 * f.values);  // exactly this size
+  std::uint64_t* run = f.words.data() + words;
+  std::uint64_t* value = run + f.runs;
+  std::uint64_t last_end = 0;  // one past the last run, 0 before the first (variable 0 is ONE)
+  for (std::size_t k = 0; k < words; ++k) {
+    f.words[k] = masks[k].ones;
+    for (std::uint64_t others = masks[k].others; others != 0; others &= others - 1) {
+      const std::size_t i = k * 64 + static_cast<std::size_t>(std::countr_zero(others));
+      const std::uint64_t v = first + i;
+      if (run != f.words.data() + words && last_end == v) {
+        ++run[-1];
       } else {
-        f.run_first.push_back(v);
-        f.run_len.push_back(1);
+        *run++ = v << 32 | 1;
       }
-      f.values.push_back(x[i]);
+      last_end = v + 1;
+      std::memcpy(value, &x[i], sizeof(Fr));
+      value += 4;
     }
   }
   return f;
@@ -143,18 +177,9 @@ Result<CompactWitness> CompactWitnessBuilder::finish() {
   }
   std::sort(list.begin(), list.end(),
             [](const Fragment& x, const Fragment& y) { return x.first < y.first; });
-  CompactWitness w;
-  w.num_inputs = num_inputs_;
-  w.num_aux = num_aux_;
-  w.bits.assign((n + 63) / 64, 0);
-  std::size_t runs = 0, values = 0;
-  for (const Fragment& f : list) runs += f.run_first.size(), values += f.values.size();
-  w.run_first.reserve(runs);
-  w.run_value.reserve(runs + 1);
-  w.values.reserve(values);
-  w.run_value.push_back(0);
   std::uint64_t next = 0;  // the slices must tile [0, n) in order
-  for (Fragment& f : list) {
+  std::size_t runs = 0, values = 0;
+  for (const Fragment& f : list) {
     if (f.first != next || f.first + f.count > n)
       return Status(Errc::invalid_argument,
                     "compact witness slices: [" + std::to_string(f.first) + ", " +
@@ -165,31 +190,49 @@ Result<CompactWitness> CompactWitnessBuilder::finish() {
                                           : "") +
                         (f.first + f.count > n ? " runs past the end" : ""));
     next = f.first + f.count;
-    // Its bits, shifted into place (a slice need not start on a word).
-    const unsigned shift = static_cast<unsigned>(f.first % 64);
-    const std::size_t w0 = f.first / 64;
-    for (std::size_t k = 0; k < f.bits.size(); ++k) {
-      w.bits[w0 + k] |= f.bits[k] << shift;
-      if (shift != 0 && w0 + k + 1 < w.bits.size()) w.bits[w0 + k + 1] |= f.bits[k] >> (64 - shift);
-    }
-    // Its runs, the first merged into the previous slice's last when they touch.
-    for (std::size_t r = 0; r < f.run_first.size(); ++r) {
-      const bool touches = !w.run_first.empty() &&
-                           std::uint64_t{w.run_first.back()} +
-                                   (w.run_value.back() - w.run_value[w.run_value.size() - 2]) ==
-                               f.run_first[r];
-      if (!touches) {
-        w.run_first.push_back(f.run_first[r]);
-        w.run_value.push_back(w.run_value.back());
-      }
-      w.run_value.back() += f.run_len[r];
-    }
-    w.values.insert(w.values.end(), f.values.begin(), f.values.end());
-    f = Fragment{};
+    runs += f.runs;
+    values += f.values;
   }
   if (next != n)
     return Status(Errc::invalid_argument, "compact witness slices cover variables [0, " +
                                               std::to_string(next) + ") of " + std::to_string(n));
+  // The result's arrays at their final sizes (runs: at most the fragments', fewer where runs
+  // touch across slices), each fragment released once joined.
+  CompactWitness w;
+  w.num_inputs = num_inputs_;
+  w.num_aux = num_aux_;
+  w.bits.assign((n + 63) / 64, 0);
+  w.run_first.reserve(runs);
+  w.run_value.reserve(runs + 1);
+  w.values.resize(values);
+  w.run_value.push_back(0);
+  std::size_t joined = 0;  // values copied so far
+  for (Fragment& f : list) {
+    // Its bits, shifted into place (a slice need not start on a word).
+    const unsigned shift = static_cast<unsigned>(f.first % 64);
+    const std::size_t w0 = f.first / 64;
+    for (std::size_t k = 0; k < f.bit_words(); ++k) {
+      w.bits[w0 + k] |= f.words[k] << shift;
+      if (shift != 0 && w0 + k + 1 < w.bits.size())
+        w.bits[w0 + k + 1] |= f.words[k] >> (64 - shift);
+    }
+    // Its runs, the first merged into the previous slice's last when they touch.
+    for (std::size_t r = 0; r < f.runs; ++r) {
+      const bool touches = !w.run_first.empty() &&
+                           std::uint64_t{w.run_first.back()} +
+                                   (w.run_value.back() - w.run_value[w.run_value.size() - 2]) ==
+                               f.run_first(r);
+      if (!touches) {
+        w.run_first.push_back(static_cast<std::uint32_t>(f.run_first(r)));
+        w.run_value.push_back(w.run_value.back());
+      }
+      w.run_value.back() += static_cast<std::uint32_t>(f.run_len(r));
+    }
+    std::memcpy(static_cast<void*>(w.values.data() + joined), f.value_words(),
+                f.values * sizeof(Fr));
+    joined += f.values;
+    f = Fragment{};
+  }
   return w;
 }
 
@@ -215,6 +258,10 @@ Result<CompactWitness> compact_witness_from_z(ThreadPool& pool, std::span<const 
 std::uint64_t compact_witness_from_z_fragments(std::uint64_t n) {
   const std::uint64_t chunk = kChunkWords * 64;
   return (n + chunk - 1) / chunk;
+}
+
+std::uint64_t compact_witness_from_z_slice(std::uint64_t n) {
+  return std::min<std::uint64_t>(n, kChunkWords * 64);
 }
 
 Status compact_witness_expand(ThreadPool& pool, const CompactWitness& w, std::span<Fr> z) {

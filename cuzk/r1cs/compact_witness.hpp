@@ -58,8 +58,10 @@ struct CompactWitness {
 /// Builds a compact witness from slices of its values given in any order, from any thread: a
 /// circuit whose parts are synthesised concurrently converts each part's slice as it is done, so
 /// the whole z never exists (the part's scratch is the only full-width buffer). Each slice becomes
-/// a fragment (its bits, runs and values, 64 values per step); finish() sorts them, checks they
-/// tile the variables exactly and joins them (bits shifted into place, touching runs merged).
+/// a fragment (its bits, runs and values, 64 values per step) in one allocation of its exact size;
+/// finish() sorts them, checks they tile the variables exactly, allocates the result at its size
+/// and joins them into it (bits shifted into place, touching runs merged), releasing each fragment
+/// once joined. What it holds at its peak: CompactWitnessBound::build_bytes.
 class CompactWitnessBuilder {
  public:
   CompactWitnessBuilder(std::uint64_t num_inputs, std::uint64_t num_aux);
@@ -87,6 +89,8 @@ Result<CompactWitness> compact_witness_from_z(ThreadPool& pool, std::span<const 
 /// Slices compact_witness_from_z converts separately (fragments of its builder) for a witness of
 /// |n| values: one per 2^20 values.
 std::uint64_t compact_witness_from_z_fragments(std::uint64_t n);
+/// The largest of those slices: min(n, 2^20) values.
+std::uint64_t compact_witness_from_z_slice(std::uint64_t n);
 
 /// Writes the witness of |w| into |z| (num_variables() values), split over |pool|: every value
 /// from its bit, then the runs over them. size_mismatch for another length; the checks of

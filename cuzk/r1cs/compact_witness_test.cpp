@@ -18,6 +18,8 @@
 #include <random>
 
 #include "cuzk/r1cs/bench_circuit.hpp"
+#include "cuzk/r1cs/compact_witness_bound.hpp"
+#include "tests/support/heap_peak.hpp"
 #include "tests/support/seed.hpp"
 
 namespace cuzk {
@@ -161,6 +163,36 @@ TEST(CompactWitness, BuilderFromSlicesInAnyOrderEqualsTheConverter) {
     ASSERT_TRUE(got.ok()) << got.status().to_string();
     EXPECT_TRUE(got->validate().ok()) << got->validate().to_string();
     EXPECT_TRUE(*got == compact_witness_from_z(pool, z, num_inputs).value());
+  }
+}
+
+// What the builder holds at its peak (every live heap byte of this binary, at malloc's usable
+// size) stays within CompactWitnessBound::build_bytes, the figure a reservation takes, for a bound
+// whose non-boolean columns are exactly the witness's field values: witnesses across several of
+// the converter's slices, with runs of every length and the worst case of a run per value.
+TEST(CompactWitness, BuilderPeakWithinBuildBytes) {
+  std::mt19937_64 rng(fresh_seed());
+  const std::size_t n = 3 * (std::size_t{1} << 20) + 77;
+  std::vector<Fr> lone(n, Fr::zero());  // every other value a field value: a run each
+  for (std::size_t i = 1; i < n; i += 2) lone[i] = random_fr(rng);
+  lone[0] = Fr::one();
+  for (const std::vector<Fr>& z : {stretchy_witness(rng, n, 300), lone}) {
+    const CompactWitnessStats direct = direct_stats(z);
+    const CompactWitnessBound bound{.variables = n, .boolean_cols = n - direct.others};
+    ThreadPool pool(1);  // one add() at a time, as build_bytes(…, 1) counts
+    const std::int64_t base = test::heap_peak_reset();
+    auto w = compact_witness_from_z(pool, z, 1);
+    const std::int64_t held = test::heap_peak() - base;
+    ASSERT_TRUE(w.ok()) << w.status().to_string();
+    EXPECT_EQ(w->values.size(), direct.others);
+    EXPECT_LE(compact_witness_capacity_bytes(*w), bound.witness_bytes());
+    const std::uint64_t reserved =
+        bound.build_bytes(compact_witness_from_z_fragments(n), compact_witness_from_z_slice(n));
+    EXPECT_LE(static_cast<std::uint64_t>(held), reserved)
+        << direct.others << " values in " << direct.runs << " runs";
+    // Fragments at their exact sizes: the peak is the result and the fragments, about twice the
+    // result, where fragments grown by doubling came to three times it.
+    EXPECT_LT(static_cast<double>(held), 2.2 * static_cast<double>(w->bytes()));
   }
 }
 

@@ -28,13 +28,13 @@ namespace fc = cuzk::filecoin;
 std::vector<Fr> expect_round_trip(const fc::SealProof& proof, const fc::SealCommitPhase1Output& c1,
                                   unsigned k) {
   const PorepCircuitShape shape = porep_circuit_shape(proof);
-  auto pub = testing::public_of(proof, c1, k);
-  EXPECT_TRUE(pub.ok()) << pub.status().to_string();
-  auto priv = porep_circuit_private(c1, k);
-  EXPECT_TRUE(priv.ok()) << priv.status().to_string();
-  if (!pub.ok() || !priv.ok()) return {};
+  auto part = porep_partition_from_c1(proof, c1, k);
+  EXPECT_TRUE(part.ok()) << part.status().to_string();
+  if (!part.ok()) return {};
+  const PorepCircuitPublic& pub = part->pub;
+  const PorepCircuitPrivate& priv = part->priv;
   ThreadPool pool(2);
-  auto z = porep_partition_witness(shape, *pub, *priv, pool);
+  auto z = porep_partition_witness(shape, pub, priv, pool);
   EXPECT_TRUE(z.ok()) << z.status().to_string();
   auto layout = porep_witness_layout(shape);
   EXPECT_TRUE(layout.ok());
@@ -46,7 +46,7 @@ std::vector<Fr> expect_round_trip(const fc::SealProof& proof, const fc::SealComm
   // Straight from the synthesis (z never held), on 1 and 3 threads: the same form.
   for (std::size_t threads : {1, 3}) {
     ThreadPool p(threads);
-    auto direct = porep_partition_compact_witness(shape, *pub, *priv, p);
+    auto direct = porep_partition_compact_witness(shape, pub, priv, p);
     EXPECT_TRUE(direct.ok()) << direct.status().to_string();
     if (direct.ok()) {
       EXPECT_TRUE(*direct == *w) << threads << " threads";
@@ -110,12 +110,12 @@ TEST(CompactWitnessPorep, MalformedProofGivesTheCircuitsError) {
   fc::SealCommitPhase1Output c1 = synth->c1;
   c1.vanilla_proofs[0][1].replica_column_proofs.drg_parents[2].column.rows.pop_back();
   const PorepCircuitShape shape = porep_circuit_shape(proof);
-  auto pub = testing::public_of(proof, c1, 0);
-  ASSERT_TRUE(pub.ok());
-  auto priv = porep_circuit_private(c1, 0);
-  ASSERT_TRUE(priv.ok());
-  auto z = porep_partition_witness(shape, *pub, *priv, pool);
-  auto w = porep_partition_compact_witness(shape, *pub, *priv, pool);
+  auto part = porep_partition_from_c1(proof, c1, 0);
+  ASSERT_TRUE(part.ok()) << part.status().to_string();
+  const PorepCircuitPublic& pub = part->pub;
+  const PorepCircuitPrivate& priv = part->priv;
+  auto z = porep_partition_witness(shape, pub, priv, pool);
+  auto w = porep_partition_compact_witness(shape, pub, priv, pool);
   ASSERT_FALSE(z.ok());
   ASSERT_FALSE(w.ok());
   EXPECT_EQ(w.status().to_string(), z.status().to_string());

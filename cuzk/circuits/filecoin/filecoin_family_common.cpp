@@ -224,8 +224,10 @@ std::uint64_t FilecoinFamily::compact_witness_peak_bytes(const PartitionPlan& pl
   auto sh = shape(plan.key_id);
   if (!sh) return CircuitFamily::compact_witness_peak_bytes(plan, b);  // the generic bound
   // synthesize_witness reserves (inputs + columns) values once (WitnessOptions below).
-  const std::uint64_t z = sizeof(Fr) * ((*sh)->dims().num_inputs + plan.columns);
-  return z + b.build_bytes(compact_witness_from_z_fragments(plan.columns));
+  const std::uint64_t z = sizeof(Fr) * ((*sh)->dims().num_inputs + plan.columns) +
+                          CompactWitnessBound::kAllocationSlack;
+  return z + b.build_bytes(compact_witness_from_z_fragments(plan.columns),
+                           compact_witness_from_z_slice(plan.columns));
 }
 
 Status FilecoinFamily::synthesize_witness(Circuit& circuit, const PartitionPlan& plan,

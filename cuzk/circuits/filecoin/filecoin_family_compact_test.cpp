@@ -6,12 +6,9 @@
 // new — stay below compact_witness_peak_bytes, the figure the engine reserves. A cancelled
 // synthesis returns cancelled.
 #include <gtest/gtest.h>
-#include <malloc.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <new>
 
 #include "cuzk/circuits/filecoin/filecoin_family_test_util.hpp"
 #include "cuzk/circuits/filecoin/porep_family.hpp"
@@ -20,70 +17,7 @@
 #include "cuzk/r1cs/compact_witness.hpp"
 #include "cuzk/r1cs/compact_witness_bound.hpp"
 #include "cuzk/r1cs/pce_compact.hpp"
-
-// Live heap bytes of the process (malloc's usable sizes), and their peak since the last reset.
-namespace {
-std::atomic<std::int64_t> g_live{0}, g_peak{0};
-void note_alloc(void* p) {
-  if (!p) return;
-  const auto n = static_cast<std::int64_t>(malloc_usable_size(p));
-  const std::int64_t now = g_live.fetch_add(n) + n;
-  for (std::int64_t peak = g_peak.load(); now > peak && !g_peak.compare_exchange_weak(peak, now);) {
-  }
-}
-void note_free(void* p) {
-  if (p) g_live.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(p)));
-}
-void* counted_alloc(std::size_t n, std::size_t align) {
-  void* p = align <= alignof(std::max_align_t)
-                ? std::malloc(n ? n : 1)
-                : std::aligned_alloc(align, (n + align - 1) / align * align);
-  if (!p) throw std::bad_alloc();
-  note_alloc(p);
-  return p;
-}
-}  // namespace
-
-void* operator new(std::size_t n) { return counted_alloc(n, 0); }
-void* operator new[](std::size_t n) { return counted_alloc(n, 0); }
-void* operator new(std::size_t n, std::align_val_t a) {
-  return counted_alloc(n, static_cast<std::size_t>(a));
-}
-void* operator new[](std::size_t n, std::align_val_t a) {
-  return counted_alloc(n, static_cast<std::size_t>(a));
-}
-void operator delete(void* p) noexcept {
-  note_free(p);
-  std::free(p);
-}
-void operator delete[](void* p) noexcept {
-  note_free(p);
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  note_free(p);
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-  note_free(p);
-  std::free(p);
-}
-void operator delete(void* p, std::align_val_t) noexcept {
-  note_free(p);
-  std::free(p);
-}
-void operator delete[](void* p, std::align_val_t) noexcept {
-  note_free(p);
-  std::free(p);
-}
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
-  note_free(p);
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
-  note_free(p);
-  std::free(p);
-}
+#include "tests/support/heap_peak.hpp"
 
 namespace cuzk::circuits::filecoin {
 namespace {
@@ -116,10 +50,9 @@ void expect_compact(FilecoinFamily& fam, const JobRequest& req, std::uint32_t pa
     ASSERT_TRUE(want.ok()) << want.status().to_string();
     z = {};
     CompactWitness got;
-    const std::int64_t base = g_live.load();
-    g_peak.store(base);
+    const std::int64_t base = test::heap_peak_reset();
     const Status st = fam.compact_witness(req, *plan, k, got, cancel);
-    const std::int64_t held = g_peak.load() - base;
+    const std::int64_t held = test::heap_peak() - base;
     ASSERT_TRUE(st.ok()) << st.to_string();
     EXPECT_TRUE(got == *want) << "the compact witness is not the converter's form of z";
     EXPECT_TRUE(got.validate().ok());

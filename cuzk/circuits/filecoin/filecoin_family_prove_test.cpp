@@ -86,6 +86,16 @@ void expect_engine_proves(fc::PostKind kind, const JobRequest& req, const Public
     ASSERT_TRUE(out.ok()) << out.status().to_string();
     ASSERT_EQ(out->status, engine::AwaitStatus::completed) << out->error;
     const engine::EngineStatus st = (*e)->status();
+    // The same job again: its partition's z, a, b, c are the first one's buffers, kept by the
+    // prover (on the compact path the CPU backend takes them for its host expansion).
+    const std::uint64_t reused = shared->kept_buffers().reused();
+    JobRequest again = req;
+    again.request_id += "-again";
+    ASSERT_TRUE((*e)->submit(again).ok());
+    auto out2 = (*e)->await(again.request_id);
+    ASSERT_TRUE(out2.ok()) << out2.status().to_string();
+    ASSERT_EQ(out2->status, engine::AwaitStatus::completed) << out2->error;
+    EXPECT_GE(shared->kept_buffers().reused() - reused, compact ? 4u : 3u);
     (*e)->shutdown(std::chrono::seconds(5));
     ASSERT_EQ(out->proof.size(), 192u);
     EXPECT_EQ(st.partitions_compact, compact ? 1u : 0u);

@@ -365,6 +365,22 @@ Result<PorepCircuitPrivate> porep_circuit_private(const fc::SealCommitPhase1Outp
   return priv;
 }
 
+Result<PorepPartitionCircuit> porep_partition_from_c1(const fc::SealProof& proof,
+                                                      const fc::PorepPublicInputs& pub,
+                                                      const fc::SealCommitPhase1Output& c1,
+                                                      unsigned k) {
+  CUZK_ASSIGN_OR_RETURN(PorepCircuitPublic p, porep_circuit_public(proof, c1.replica_id, pub.comm_d,
+                                                                   pub.comm_r, pub.seed, k));
+  CUZK_ASSIGN_OR_RETURN(PorepCircuitPrivate q, porep_circuit_private(c1, k));
+  return PorepPartitionCircuit{porep_circuit_shape(proof), std::move(p), q};
+}
+
+Result<PorepPartitionCircuit> porep_partition_from_c1(const fc::SealProof& proof,
+                                                      const fc::SealCommitPhase1Output& c1,
+                                                      unsigned k) {
+  return porep_partition_from_c1(proof, fc::porep_public_inputs(c1), c1, k);
+}
+
 namespace detail {
 
 Result<PorepSteps> PorepSteps::make(const PorepCircuitShape& shape, const PorepCircuitPublic* pub,

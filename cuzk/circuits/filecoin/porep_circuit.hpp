@@ -28,6 +28,7 @@
 #include "cuzk/base/status.hpp"
 #include "cuzk/filecoin/node.hpp"
 #include "cuzk/filecoin/porep_vanilla_proof.hpp"
+#include "cuzk/filecoin/porep_verify.hpp"
 #include "cuzk/filecoin/registered_proof.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 
@@ -77,6 +78,24 @@ struct PorepCircuitPrivate {
 /// consistency checks). The result refers to |c1|'s proofs.
 Result<PorepCircuitPrivate> porep_circuit_private(const cuzk::filecoin::SealCommitPhase1Output& c1,
                                                   unsigned k);
+
+/// Partition |k|'s circuit inputs: the shape, the public data and the private data (which refers
+/// to the C1's proofs: the C1 must outlive it).
+struct PorepPartitionCircuit {
+  PorepCircuitShape shape;
+  PorepCircuitPublic pub;
+  PorepCircuitPrivate priv;
+};
+
+/// Partition |k| of |c1| under |proof|: porep_circuit_shape, porep_circuit_public of |pub|'s
+/// comm_d, comm_r and seed with |c1|'s replica_id, and porep_circuit_private; their errors.
+Result<PorepPartitionCircuit> porep_partition_from_c1(
+    const cuzk::filecoin::SealProof& proof, const cuzk::filecoin::PorepPublicInputs& pub,
+    const cuzk::filecoin::SealCommitPhase1Output& c1, unsigned k);
+/// The same with the C1's own public data (porep_public_inputs(c1)).
+Result<PorepPartitionCircuit> porep_partition_from_c1(
+    const cuzk::filecoin::SealProof& proof, const cuzk::filecoin::SealCommitPhase1Output& c1,
+    unsigned k);
 
 /// StackedCircuit for one partition.
 class PorepCircuit final : public Circuit {

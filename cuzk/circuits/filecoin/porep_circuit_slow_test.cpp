@@ -104,11 +104,11 @@ std::string unsatisfied(Circuit& circuit) {
 // synthesis and recording with values give its assignment.
 void check_partition(const fc::SealProof& proof, const fc::SealCommitPhase1Output& c1, unsigned k) {
   const PorepCircuitShape shape = porep_circuit_shape(proof);
-  auto pub = testing::public_of(proof, c1, k);
-  ASSERT_TRUE(pub.ok()) << pub.status().to_string();
-  auto priv = porep_circuit_private(c1, k);
-  ASSERT_TRUE(priv.ok()) << priv.status().to_string();
-  PorepCircuit circuit(shape, *pub, *priv);
+  auto part = porep_partition_from_c1(proof, c1, k);
+  ASSERT_TRUE(part.ok()) << part.status().to_string();
+  const PorepCircuitPublic& pub = part->pub;
+  const PorepCircuitPrivate& priv = part->priv;
+  PorepCircuit circuit(shape, pub, priv);
 
   TestConstraintSystem cs;
   auto t = Clock::now();
@@ -122,7 +122,7 @@ void check_partition(const fc::SealProof& proof, const fc::SealCommitPhase1Outpu
   EXPECT_EQ(cs.num_inputs(), info->public_inputs + 1);
   EXPECT_EQ(cs.num_aux(), info->aux);
 
-  auto want = porep_circuit_public_inputs(proof, *pub);
+  auto want = porep_circuit_public_inputs(proof, pub);
   ASSERT_TRUE(want.ok()) << want.status().to_string();
   EXPECT_EQ(std::vector<Fr>(cs.inputs().begin() + 1, cs.inputs().end()), *want);
   auto data_side =
@@ -196,7 +196,7 @@ TEST(PorepCircuitSlow, TamperedInputsAreUnsatisfiedWhereExpected) {
   auto c1 = fc::build_commit1(*sector, testing::random_node(rng), pool);
   ASSERT_TRUE(c1.ok()) << c1.status().to_string();
   const PorepCircuitShape shape = porep_circuit_shape(proof);
-  const PorepCircuitPublic pub = testing::public_of(proof, *c1, 0).value();
+  const PorepCircuitPublic pub = porep_partition_from_c1(proof, *c1, 0).value().pub;
 
   // |c| with |p|: the name of the first unsatisfied constraint.
   auto first_failure = [&](const fc::SealCommitPhase1Output& c, const PorepCircuitPublic& p) {
@@ -264,11 +264,11 @@ TEST(PorepCircuitSlow, EveryTwoKiBProofSatisfies) {
     auto c1 = fc::build_commit1(*sector, testing::random_node(rng), pool);
     ASSERT_TRUE(c1.ok()) << c1.status().to_string();
     const unsigned k = static_cast<unsigned>(c1->vanilla_proofs.size()) - 1;
-    auto pub = testing::public_of(proof, *c1, k);
-    ASSERT_TRUE(pub.ok()) << pub.status().to_string();
-    auto priv = porep_circuit_private(*c1, k);
-    ASSERT_TRUE(priv.ok()) << priv.status().to_string();
-    PorepCircuit circuit(porep_circuit_shape(proof), *pub, *priv);
+    auto part = porep_partition_from_c1(proof, *c1, k);
+    ASSERT_TRUE(part.ok()) << part.status().to_string();
+    const PorepCircuitPublic& pub = part->pub;
+    const PorepCircuitPrivate& priv = part->priv;
+    PorepCircuit circuit(porep_circuit_shape(proof), pub, priv);
     RecordingConstraintSystem rcs(
         {.with_values = true, .record_matrices = false, .evaluate_abc = true});
     ASSERT_TRUE(synthesize_circuit(circuit, rcs).ok());

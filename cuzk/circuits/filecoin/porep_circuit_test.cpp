@@ -217,11 +217,11 @@ class PorepCircuitSealed : public ::testing::Test {
 
   // The status of synthesizing partition 0 of |c1| with values (for malformed inputs).
   static Status synthesize_status(const fc::SealCommitPhase1Output& c1) {
-    auto pub = testing::public_of(proof_, c1, 0);
-    if (!pub) return pub.status();
-    auto priv = porep_circuit_private(c1, 0);
-    if (!priv) return priv.status();
-    PorepCircuit circuit(porep_circuit_shape(proof_), *pub, *priv);
+    auto part = porep_partition_from_c1(proof_, c1, 0);
+    if (!part) return part.status();
+    const PorepCircuitPublic& pub = part->pub;
+    const PorepCircuitPrivate& priv = part->priv;
+    PorepCircuit circuit(porep_circuit_shape(proof_), pub, priv);
     WitnessConstraintSystem cs;
     return synthesize_circuit(circuit, cs);
   }
@@ -236,11 +236,11 @@ class PorepCircuitSealed : public ::testing::Test {
 // synthesis; counts equal circuit_info's; inputs equal those from public data and the data side's.
 TEST_F(PorepCircuitSealed, SatisfiedWithMatchingInputsAndAssignments) {
   const PorepCircuitShape shape = porep_circuit_shape(proof_);
-  auto pub = testing::public_of(proof_, c1_, 0);
-  ASSERT_TRUE(pub.ok()) << pub.status().to_string();
-  auto priv = porep_circuit_private(c1_, 0);
-  ASSERT_TRUE(priv.ok()) << priv.status().to_string();
-  PorepCircuit circuit(shape, *pub, *priv);
+  auto part = porep_partition_from_c1(proof_, c1_, 0);
+  ASSERT_TRUE(part.ok()) << part.status().to_string();
+  const PorepCircuitPublic& pub = part->pub;
+  const PorepCircuitPrivate& priv = part->priv;
+  PorepCircuit circuit(shape, pub, priv);
 
   RecordingConstraintSystem rcs(
       {.with_values = true, .record_matrices = false, .evaluate_abc = true});
@@ -256,7 +256,7 @@ TEST_F(PorepCircuitSealed, SatisfiedWithMatchingInputsAndAssignments) {
   EXPECT_EQ(rec.inputs.size(), info.public_inputs + 1);
   EXPECT_EQ(rec.aux.size(), info.aux);
 
-  auto want = porep_circuit_public_inputs(proof_, *pub);
+  auto want = porep_circuit_public_inputs(proof_, pub);
   ASSERT_TRUE(want.ok()) << want.status().to_string();
   EXPECT_EQ(std::vector<Fr>(rec.inputs.begin() + 1, rec.inputs.end()), *want);
   auto data_side = fc::porep_partition_public_inputs(proof_, c1_.replica_id, c1_.comm_d, c1_.comm_r,
@@ -324,17 +324,17 @@ TEST_F(PorepCircuitSealed, MalformedVanillaProofsAreErrors) {
   EXPECT_ERROR_NAMING(synthesize_status(c), "inconsistent comm_r_last");
 
   EXPECT_ERROR_NAMING(porep_circuit_private(c1_, 1).status(), "partition 1: the C1 output has 1");
-  EXPECT_ERROR_NAMING(testing::public_of(proof_, c1_, 1).status(), "partition 1");
+  EXPECT_ERROR_NAMING(porep_partition_from_c1(proof_, c1_, 1).status(), "partition 1");
 
   // Public data that cannot be: a challenge outside the sector, replica_id not below r.
-  auto pub = testing::public_of(proof_, c1_, 0);
-  ASSERT_TRUE(pub.ok());
-  pub->challenges[1] = 64;
-  EXPECT_ERROR_NAMING(porep_circuit_public_inputs(proof_, *pub).status(),
+  auto part = porep_partition_from_c1(proof_, c1_, 0);
+  ASSERT_TRUE(part.ok());
+  part->pub.challenges[1] = 64;
+  EXPECT_ERROR_NAMING(porep_circuit_public_inputs(proof_, part->pub).status(),
                       "challenge 1: node 64 is outside 1..63");
   c = c1_;
   c.replica_id.fill(0xff);
-  EXPECT_ERROR_NAMING(testing::public_of(proof_, c, 0).status(), "replica_id");
+  EXPECT_ERROR_NAMING(porep_partition_from_c1(proof_, c, 0).status(), "replica_id");
 
   // Shapes the circuit cannot have.
   for (const PorepCircuitShape& bad :

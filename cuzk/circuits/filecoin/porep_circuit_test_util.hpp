@@ -94,10 +94,4 @@ inline fc::Node random_node(std::mt19937_64& rng) {
   return s;
 }
 
-/// Partition |k|'s public part from the public data |c1| carries.
-inline Result<PorepCircuitPublic> public_of(const fc::SealProof& proof,
-                                            const fc::SealCommitPhase1Output& c1, unsigned k) {
-  return porep_circuit_public(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k);
-}
-
 }  // namespace cuzk::circuits::filecoin::testing

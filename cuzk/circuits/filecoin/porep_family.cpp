@@ -127,18 +127,14 @@ Result<std::shared_ptr<const PorepJob>> PorepFamily::job_of(const JobRequest& re
                                  [&] { return parse_porep_request(req, options().overrides); });
 }
 
-Result<PorepFamily::PartitionCircuit> PorepFamily::partition_circuit(const JobRequest& req,
-                                                                     const PartitionPlan& plan,
-                                                                     std::uint32_t k) {
+Result<PorepPartitionCircuit> PorepFamily::partition_circuit(const JobRequest& req,
+                                                             const PartitionPlan& plan,
+                                                             std::uint32_t k) {
   auto job = job_of(req, plan);
   if (!job) return job.status();
   const PorepJob& j = **job;
-  auto pub =
-      porep_circuit_public(j.pub.proof, j.c1.replica_id, j.pub.comm_d, j.pub.comm_r, j.pub.seed, k);
-  if (!pub) return pub.status();
-  auto priv = porep_circuit_private(j.c1, k);
-  if (!priv) return priv.status();
-  return PartitionCircuit{porep_circuit_shape(j.pub.proof), std::move(*pub), std::move(*priv)};
+  return porep_partition_from_c1(
+      j.pub.proof, {.comm_d = j.pub.comm_d, .comm_r = j.pub.comm_r, .seed = j.pub.seed}, j.c1, k);
 }
 
 Status PorepFamily::witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
@@ -178,8 +174,7 @@ std::uint64_t PorepFamily::compact_witness_peak_bytes(const PartitionPlan& plan,
     if (p.size != set->size) continue;
     auto l = porep_witness_layout(porep_circuit_shape(p));
     if (!l) break;
-    return porep_compact_witness_scratch_bytes(*l, 1) +
-           b.build_bytes(porep_compact_witness_fragments(*l));
+    return porep_compact_witness_peak_bytes(*l, b, 1);
   }
   return CircuitFamily::compact_witness_peak_bytes(plan, b);
 }

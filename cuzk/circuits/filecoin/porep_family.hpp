@@ -58,8 +58,8 @@ class PorepFamily final : public FilecoinFamily {
   bool has_compact_witness() const override { return true; }
   Status compact_witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
                          CompactWitness& out, const CancelFlag& cancel) override;
-  /// One part's scratch (porep_compact_witness_scratch_bytes, one thread) beside the builder's
-  /// peak for the layout's fragments.
+  /// porep_compact_witness_peak_bytes of the shape's layout on one thread (compact_witness()
+  /// synthesises on the calling thread).
   std::uint64_t compact_witness_peak_bytes(const PartitionPlan& plan,
                                            const CompactWitnessBound& b) override;
   Result<std::vector<Fr>> public_inputs(const JobRequest& req, const PartitionPlan& plan,
@@ -72,14 +72,10 @@ class PorepFamily final : public FilecoinFamily {
  private:
   /// The plan's job, or the request parsed again (a plan made elsewhere).
   Result<std::shared_ptr<const PorepJob>> job_of(const JobRequest& req, const PartitionPlan& plan);
-  /// Partition |k|'s circuit shape, public and private inputs (from the job's C1).
-  struct PartitionCircuit {
-    PorepCircuitShape shape;
-    PorepCircuitPublic pub;
-    PorepCircuitPrivate priv;
-  };
-  Result<PartitionCircuit> partition_circuit(const JobRequest& req, const PartitionPlan& plan,
-                                             std::uint32_t k);
+  /// Partition |k|'s circuit shape, public and private inputs (from the job's C1 and public data:
+  /// porep_partition_from_c1).
+  Result<PorepPartitionCircuit> partition_circuit(const JobRequest& req, const PartitionPlan& plan,
+                                                  std::uint32_t k);
 };
 
 }  // namespace cuzk::circuits::filecoin

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "cuzk/circuits/filecoin/porep_circuit_steps.hpp"
+#include "cuzk/r1cs/compact_witness_bound.hpp"
 #include "cuzk/r1cs/gadgets/assign.hpp"
 #include "cuzk/r1cs/witness_slice_cs.hpp"
 
@@ -291,11 +292,33 @@ Result<CompactWitness> porep_partition_compact_witness(const PorepCircuitShape& 
   return builder.finish();
 }
 
-std::uint64_t porep_compact_witness_scratch_bytes(const PorepWitnessLayout& l,
-                                                  std::size_t threads) {
+namespace {
+
+// The largest slice the synthesis writes: the prelude's (ONE aside) or a challenge part's.
+std::uint64_t largest_slice(const PorepWitnessLayout& l) {
   std::uint64_t largest = l.prelude_aux + l.prelude_inputs - 1;
   for (const PorepWitnessLayout::Part& p : l.parts) largest = std::max(largest, p.aux + p.inputs);
-  return std::max<std::size_t>(threads, 1) * sizeof(Fr) * largest;
+  return largest;
+}
+
+}  // namespace
+
+std::uint64_t porep_compact_witness_scratch_bytes(const PorepWitnessLayout& l,
+                                                  std::size_t threads) {
+  // Per thread: the buffer and the vector holding it (two allocations); the free list's array.
+  constexpr std::uint64_t slack = CompactWitnessBound::kAllocationSlack;
+  const std::uint64_t t = std::max<std::size_t>(threads, 1);
+  return t * (sizeof(Fr) * largest_slice(l) + 2 * slack) + slack;
+}
+
+std::uint64_t porep_compact_witness_peak_bytes(const PorepWitnessLayout& l,
+                                               const CompactWitnessBound& b, std::size_t threads) {
+  const std::uint64_t t = std::max<std::size_t>(threads, 1);
+  const std::uint64_t synthesis = porep_compact_witness_scratch_bytes(l, t) +
+                                  t * CompactWitnessBound::add_bytes(largest_slice(l));
+  // Both, although finish() runs once the scratch is freed: the smaller of the two is the room for
+  // the synthesis's own objects (see the header).
+  return b.fragment_bytes(porep_compact_witness_fragments(l)) + synthesis + b.finish_bytes();
 }
 
 std::uint64_t porep_compact_witness_fragments(const PorepWitnessLayout& l) {

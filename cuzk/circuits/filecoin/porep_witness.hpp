@@ -23,6 +23,7 @@
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
 #include "cuzk/r1cs/compact_witness.hpp"
+#include "cuzk/r1cs/compact_witness_bound.hpp"
 #include "cuzk/r1cs/witness_cs.hpp"
 
 namespace cuzk::circuits::filecoin {
@@ -69,10 +70,22 @@ Result<CompactWitness> porep_partition_compact_witness(const PorepCircuitShape& 
 
 /// Upper bound of the scratch porep_partition_compact_witness holds on a pool of |threads|: a
 /// buffer per thread, each of the largest slice (the prelude's, or a challenge part's inputs and
-/// aux) at most, 32 B per value (a buffer grows to exactly the slice it must hold).
+/// aux) at most, 32 B per value (a buffer grows to exactly the slice it must hold), and the
+/// allocations' slack.
 std::uint64_t porep_compact_witness_scratch_bytes(const PorepWitnessLayout& l, std::size_t threads);
 /// The most fragments porep_partition_compact_witness gives its builder: ONE, and the aux and
 /// inputs of the prelude and of every challenge's parts.
 std::uint64_t porep_compact_witness_fragments(const PorepWitnessLayout& l);
+/// Upper bound of the heap bytes porep_partition_compact_witness holds at its peak on a pool of
+/// |threads|, its result included, for the circuit whose compact witnesses |b| bounds (needs only
+/// the layout and the bound, no synthesis): the builder's fragments
+/// (CompactWitnessBound::fragment_bytes), the synthesis's buffers (the scratch and each thread's
+/// add()) and finish()'s result (finish_bytes). The buffers and the result never coexist (the
+/// scratch is freed before finish()), so the smaller of the two is room that this sum keeps for
+/// what it does not derive: the synthesis's own objects (PorepSteps' copy of the vanilla
+/// witnesses, the gadgets' temporaries while a part runs), which the heap-peak tests measure
+/// (2 KiB: circuits_filecoin_family_compact_test; 32 GiB: circuits_porep_compact_peak_slow_test).
+std::uint64_t porep_compact_witness_peak_bytes(const PorepWitnessLayout& l,
+                                               const CompactWitnessBound& b, std::size_t threads);
 
 }  // namespace cuzk::circuits::filecoin

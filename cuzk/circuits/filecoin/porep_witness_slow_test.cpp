@@ -37,10 +37,10 @@ TEST(PorepWitnessSlow, Partition32GiBAllPathsAgree) {
   auto synth = fc::synth_c1(proof, seed, pool);
   ASSERT_TRUE(synth.ok()) << synth.status().to_string();
   const PorepCircuitShape shape = porep_circuit_shape(proof);
-  auto pub = testing::public_of(proof, synth->c1, 3);
-  ASSERT_TRUE(pub.ok()) << pub.status().to_string();
-  auto priv = porep_circuit_private(synth->c1, 3);
-  ASSERT_TRUE(priv.ok()) << priv.status().to_string();
+  auto part = porep_partition_from_c1(proof, synth->c1, 3);
+  ASSERT_TRUE(part.ok()) << part.status().to_string();
+  const PorepCircuitPublic& pub = part->pub;
+  const PorepCircuitPrivate& priv = part->priv;
 
   auto layout = porep_witness_layout(shape);
   ASSERT_TRUE(layout.ok()) << layout.status().to_string();
@@ -50,7 +50,7 @@ TEST(PorepWitnessSlow, Partition32GiBAllPathsAgree) {
 
   std::uint64_t want = 0;
   for (bool fast : {false, true}) {
-    PorepCircuit circuit(shape, *pub, *priv);
+    PorepCircuit circuit(shape, pub, priv);
     WitnessConstraintSystem cs({.reserve_aux = layout->num_aux,
                                 .num_inputs_hint = layout->num_inputs,
                                 .fast_paths = fast});
@@ -60,7 +60,7 @@ TEST(PorepWitnessSlow, Partition32GiBAllPathsAgree) {
     if (!fast) want = d;
     EXPECT_EQ(d, want) << "fast paths";
   }
-  auto z = porep_partition_witness(shape, *pub, *priv, pool);
+  auto z = porep_partition_witness(shape, pub, priv, pool);
   ASSERT_TRUE(z.ok()) << z.status().to_string();
   EXPECT_EQ(z->size(), layout->num_inputs + layout->num_aux);
   EXPECT_EQ(digest(*z), want) << "parallel";

@@ -38,12 +38,12 @@ std::vector<Fr> sequential(const PorepCircuitShape& shape, const PorepCircuitPub
 void expect_all_paths_agree(const fc::SealProof& proof, const fc::SealCommitPhase1Output& c1,
                             unsigned k) {
   const PorepCircuitShape shape = porep_circuit_shape(proof);
-  auto pub = testing::public_of(proof, c1, k);
-  ASSERT_TRUE(pub.ok()) << pub.status().to_string();
-  auto priv = porep_circuit_private(c1, k);
-  ASSERT_TRUE(priv.ok()) << priv.status().to_string();
+  auto part = porep_partition_from_c1(proof, c1, k);
+  ASSERT_TRUE(part.ok()) << part.status().to_string();
+  const PorepCircuitPublic& pub = part->pub;
+  const PorepCircuitPrivate& priv = part->priv;
 
-  PorepCircuit circuit(shape, *pub, *priv);
+  PorepCircuit circuit(shape, pub, priv);
   RecordingConstraintSystem rcs({.with_values = true, .record_matrices = false});
   ASSERT_TRUE(synthesize_circuit(circuit, rcs).ok());
   std::vector<Fr> want = rcs.recording().inputs;
@@ -58,16 +58,16 @@ void expect_all_paths_agree(const fc::SealProof& proof, const fc::SealCommitPhas
   for (bool fast : {false, true}) {
     SCOPED_TRACE(fast ? "fast paths" : "generic paths");
     std::size_t constraints = 0;
-    EXPECT_EQ(sequential(shape, *pub, *priv, fast, &constraints), want);
+    EXPECT_EQ(sequential(shape, pub, priv, fast, &constraints), want);
     EXPECT_EQ(constraints, rcs.num_constraints());
     for (std::size_t threads : {1, 2, 3}) {
       ThreadPool pool(threads);
-      auto z = porep_partition_witness(shape, *pub, *priv, pool, {.fast_paths = fast});
+      auto z = porep_partition_witness(shape, pub, priv, pool, {.fast_paths = fast});
       ASSERT_TRUE(z.ok()) << z.status().to_string();
       EXPECT_EQ(*z, want) << threads << " threads";
       // Reusing the previous result's buffer (dirty) gives the same z.
       auto again =
-          porep_partition_witness(shape, *pub, *priv, pool, {.fast_paths = fast}, std::move(*z));
+          porep_partition_witness(shape, pub, priv, pool, {.fast_paths = fast}, std::move(*z));
       ASSERT_TRUE(again.ok());
       EXPECT_EQ(*again, want) << threads << " threads, reused buffer";
     }
@@ -123,15 +123,15 @@ TEST(PorepWitness, MalformedProofGivesTheCircuitsError) {
   fc::SealCommitPhase1Output c1 = synth->c1;
   c1.vanilla_proofs[0][1].replica_column_proofs.drg_parents[2].column.rows.pop_back();
   const PorepCircuitShape shape = porep_circuit_shape(proof);
-  auto pub = testing::public_of(proof, c1, 0);
-  ASSERT_TRUE(pub.ok());
-  auto priv = porep_circuit_private(c1, 0);
-  ASSERT_TRUE(priv.ok());
-  PorepCircuit circuit(shape, *pub, *priv);
+  auto part = porep_partition_from_c1(proof, c1, 0);
+  ASSERT_TRUE(part.ok()) << part.status().to_string();
+  const PorepCircuitPublic& pub = part->pub;
+  const PorepCircuitPrivate& priv = part->priv;
+  PorepCircuit circuit(shape, pub, priv);
   WitnessConstraintSystem cs;
   const Status want = synthesize_circuit(circuit, cs);
   ASSERT_FALSE(want.ok());
-  auto z = porep_partition_witness(shape, *pub, *priv, pool);
+  auto z = porep_partition_witness(shape, pub, priv, pool);
   ASSERT_FALSE(z.ok());
   EXPECT_EQ(z.status().to_string(), want.to_string());
   EXPECT_NE(want.to_string().find("drg_parents[2].column.rows"), std::string::npos)
