@@ -222,11 +222,9 @@ TEST(GpuCompactProve, Porep2KiBPartitionSumsEqualTheCpu) {
   auto synth = fc::synth_c1(proof, seed, pool);
   ASSERT_TRUE(synth.ok()) << synth.status().to_string();
   const fc::SealCommitPhase1Output& c1 = synth->c1;
-  auto pub = cf::porep_circuit_public(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, 0);
-  ASSERT_TRUE(pub.ok()) << pub.status().to_string();
-  auto priv = cf::porep_circuit_private(c1, 0);
-  ASSERT_TRUE(priv.ok()) << priv.status().to_string();
-  auto w = cf::porep_partition_compact_witness(shape, *pub, *priv, pool);
+  auto pc = cf::porep_partition_from_c1(proof, c1, 0);
+  ASSERT_TRUE(pc.ok()) << pc.status().to_string();
+  auto w = cf::porep_partition_compact_witness(pc->shape, pc->pub, pc->priv, pool);
   ASSERT_TRUE(w.ok()) << w.status().to_string();
   auto gpu = make_gpu(std::size_t{8} << 30);
   ASSERT_TRUE(gpu);

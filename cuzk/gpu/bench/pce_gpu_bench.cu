@@ -325,12 +325,9 @@ int run(const Args& args) {
   auto synth = fc::synth_c1(*proof, args.seed, pool);
   if (!synth) return fail(synth.status(), "synth_c1");
   const fc::SealCommitPhase1Output& c1 = synth->c1;
-  auto pub = cf::porep_circuit_public(*proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed,
-                                      args.partition);
-  if (!pub) return fail(pub.status(), "public data");
-  auto priv = cf::porep_circuit_private(c1, args.partition);
-  if (!priv) return fail(priv.status(), "private data");
-  auto z = cf::porep_partition_witness(shape, *pub, *priv, pool);
+  auto pc = cf::porep_partition_from_c1(*proof, c1, args.partition);
+  if (!pc) return fail(pc.status(), "partition of the C1");
+  auto z = cf::porep_partition_witness(pc->shape, pc->pub, pc->priv, pool);
   if (!z) return fail(z.status(), "porep_partition_witness");
   line(args, "witness", num("wall_s", seconds_since(t0)) + num("threads", pool.size()));
 
@@ -381,7 +378,7 @@ int run(const Args& args) {
   std::vector<double> direct_s;
   for (int rep = 0; rep < args.repeats; ++rep) {
     t0 = Clock::now();
-    auto direct = cf::porep_partition_compact_witness(shape, *pub, *priv, pool);
+    auto direct = cf::porep_partition_compact_witness(pc->shape, pc->pub, pc->priv, pool);
     if (!direct) return fail(direct.status(), "porep_partition_compact_witness");
     direct_s.push_back(seconds_since(t0));
     if (!(*direct == *cw)) {

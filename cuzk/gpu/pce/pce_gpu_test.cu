@@ -168,11 +168,9 @@ TEST(GpuPce, Porep2KiBFromTheCompactWitness) {
   auto synth = fc::synth_c1(proof, seed, pool);
   ASSERT_TRUE(synth.ok()) << synth.status().to_string();
   const fc::SealCommitPhase1Output& c1 = synth->c1;
-  auto pub = cf::porep_circuit_public(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, 0);
-  ASSERT_TRUE(pub.ok()) << pub.status().to_string();
-  auto priv = cf::porep_circuit_private(c1, 0);
-  ASSERT_TRUE(priv.ok()) << priv.status().to_string();
-  auto z = cf::porep_partition_witness(shape, *pub, *priv, pool);
+  auto pc = cf::porep_partition_from_c1(proof, c1, 0);
+  ASSERT_TRUE(pc.ok()) << pc.status().to_string();
+  auto z = cf::porep_partition_witness(pc->shape, pc->pub, pc->priv, pool);
   ASSERT_TRUE(z.ok()) << z.status().to_string();
   ASSERT_EQ(z->size(), form->num_columns());
   const std::size_t n = form->num_constraints;
@@ -182,7 +180,7 @@ TEST(GpuPce, Porep2KiBFromTheCompactWitness) {
   for (std::size_t k = 0; k < n; ++k) ASSERT_TRUE(a[k] * b[k] == c[k]) << "row " << k;
 
   // The compact witness as a prover makes it: straight from the synthesis, no z held.
-  auto w = cf::porep_partition_compact_witness(shape, *pub, *priv, pool);
+  auto w = cf::porep_partition_compact_witness(pc->shape, pc->pub, pc->priv, pool);
   ASSERT_TRUE(w.ok()) << w.status().to_string();
   EXPECT_TRUE(*w == compact_witness_from_z(pool, *z, form->num_inputs).value());
   auto ctx = make_ctx();
