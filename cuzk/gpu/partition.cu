@@ -243,7 +243,6 @@ void expand_compact_partition(const DeviceCompactR1cs& m, StagedPartition& s, st
   compact_partition_vectors(m, s.compact, s.z.as<Fr>(), s.buf[0].as<Fr>(), s.buf[1].as<Fr>(),
                             s.buf[2].as<Fr>(), n, stream);
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
-  s.compact = {};
 }
 
 PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
@@ -292,9 +291,13 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
     const Fr* sc = m.source == PartitionScalars::h ? buf[0].as<Fr>() : d_z + m.offset;
     const auto& bits = m.density.bits;
     const int target = static_cast<int>(m.sum);
+    // A partition made from its compact witness splits its z terms' scalars from it.
+    const bool from_compact = m.source == PartitionScalars::witness && staged.compact.bits;
     const GpuMsmConfig cfg{
         .density_bits = bits.empty() ? bits : bits.subspan(0, (m.count + 63) / 64),
         .base_offset = m.density.base_offset,
+        .compact =
+            from_compact ? msm_compact_scalars(staged.compact, m.offset) : MsmCompactScalars{},
         .bit_split = msm_split_used(cuda_msm_prices().cuda.split, MsmSplit::automatic, 0, 0),
         .arena_budget = budget,
         .trace = trace.get(),
@@ -370,11 +373,12 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
     CUZK_CUDA_CHECK(cudaStreamSynchronize(st2));
     CUZK_CUDA_CHECK(cudaStreamSynchronize(cp));
     char title[256];
-    std::snprintf(title, sizeof title,
-                  "partition 2^%u%s, wall %.3f ms, uploads done at a %.1f b %.1f c %.1f z %.1f ms",
-                  log_n, beside ? " (G2 beside)" : "", seconds_since(t_start) * 1e3,
-                  staged.item_seconds(0) * 1e3, staged.item_seconds(1) * 1e3,
-                  staged.item_seconds(2) * 1e3, staged.item_seconds(3) * 1e3);
+    std::snprintf(
+        title, sizeof title,
+        "partition 2^%u%s%s, wall %.3f ms, uploads done at a %.1f b %.1f c %.1f z %.1f ms", log_n,
+        staged.compact.bits ? " from compact" : "", beside ? " (G2 beside)" : "",
+        seconds_since(t_start) * 1e3, staged.item_seconds(0) * 1e3, staged.item_seconds(1) * 1e3,
+        staged.item_seconds(2) * 1e3, staged.item_seconds(3) * 1e3);
     trace->print(stderr, title);
   }
   if (timings != nullptr) *timings = tm;
