@@ -243,6 +243,10 @@ void expand_compact_partition(const DeviceCompactR1cs& m, StagedPartition& s, st
   compact_partition_vectors(m, s.compact, s.z.as<Fr>(), s.buf[0].as<Fr>(), s.buf[1].as<Fr>(),
                             s.buf[2].as<Fr>(), n, stream);
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  // Nothing reads z after the SpMV: the MSMs over z split their scalars from the compact witness
+  // and copy the tail values from it, so its n·32 bytes go back to the arena for the H step and
+  // the MSMs' windows (4.17 GB at 2^27).
+  s.z.reset();
 }
 
 PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
@@ -277,7 +281,8 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
   };
 
   DeviceBuffer* buf = staged.buf;
-  const Fr* d_z = staged.z.as<Fr>();
+  // z on the device; a compact partition's was freed after the SpMV (its MSMs read the witness).
+  const Fr* d_z = staged.z ? staged.z.as<Fr>() : nullptr;
 
   const std::vector<Job> jobs = jobs_of(in, t);
   G1Jacobian g1[5];
@@ -288,11 +293,17 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
   auto run = [&](const Job& j, cudaStream_t s, std::size_t budget) {
     const auto t0 = Clock::now();
     const PartitionMsmTerm& m = j.term;
-    const Fr* sc = m.source == PartitionScalars::h ? buf[0].as<Fr>() : d_z + m.offset;
+    // A partition made from its compact witness splits its z terms' scalars from it (and has no
+    // z any more).
+    const bool from_compact = m.source == PartitionScalars::witness && staged.compact.bits;
+    const Fr* sc = m.source == PartitionScalars::h ? buf[0].as<Fr>()
+                   : from_compact                  ? nullptr
+                                                   : d_z + m.offset;
+    if (sc == nullptr && !from_compact)
+      throw CudaError(cudaErrorInvalidValue, "partition: no witness on the device", __FILE__,
+                      __LINE__);
     const auto& bits = m.density.bits;
     const int target = static_cast<int>(m.sum);
-    // A partition made from its compact witness splits its z terms' scalars from it.
-    const bool from_compact = m.source == PartitionScalars::witness && staged.compact.bits;
     const GpuMsmConfig cfg{
         .density_bits = bits.empty() ? bits : bits.subspan(0, (m.count + 63) / 64),
         .base_offset = m.density.base_offset,

@@ -63,8 +63,8 @@ struct GpuMsmConfig {
   std::span<const std::uint64_t> density_bits{};
   std::size_t base_offset = 0;
   /// The scalars as variables of a compact witness in VRAM (compact_classify.cuh): step 1 reads
-  /// the 0/1/tail split from its bits and runs instead of from the scalars (which must be the same
-  /// values: the witness's expansion). Absent: classified from the scalars.
+  /// the 0/1/tail split from its bits and runs instead of from the scalars, which are then not
+  /// read at all (the device pointer may be null). Absent: classified from the scalars.
   MsmCompactScalars compact{};
   /// Sum the 1-scalars by batch addition (otherwise they go through Pippenger): the caller's
   /// MsmSplit under the GPU's rule, msm_split_used(cuda_msm_prices().cuda.split, ...).
