@@ -134,6 +134,9 @@ void classify_compact_device(const MsmCompactScalars& src, std::size_t n,
                              std::size_t base_offset, bool bit_split, const MsmClassLists& out,
                              cudaStream_t stream) {
   if (n == 0) return;
+  if (src.offset > src.num_variables || src.num_variables - src.offset < n)
+    throw CudaError(cudaErrorInvalidValue, "MSM over variables past the compact witness", __FILE__,
+                    __LINE__);
   compact_ones_kernel<<<blocks_for((n + 63) / 64), kThreads, 0, stream>>>(
       src.bits, src.offset, n, density, word_prefix, base_offset, bit_split, out);
   CUZK_CUDA_CHECK_LAUNCH();

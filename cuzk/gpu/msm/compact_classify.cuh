@@ -53,7 +53,8 @@ struct MsmClassLists {
 /// Queues the classification of |n| scalars of |src| (offset + n ≤ num_variables) on |stream|:
 /// |density| the bitmap (null: every scalar takes part) with |word_prefix| its exclusive prefix of
 /// per-word popcounts, |base_offset| the first base, |bit_split| whether the ones get their own
-/// list. Asynchronous; throws CudaError on a launch failure.
+/// list. Asynchronous; throws CudaError on a launch failure, cudaErrorInvalidValue when the n
+/// variables run past the witness.
 void classify_compact_device(const MsmCompactScalars& src, std::size_t n,
                              const std::uint64_t* density, const std::uint32_t* word_prefix,
                              std::size_t base_offset, bool bit_split, const MsmClassLists& out,

@@ -5,7 +5,8 @@
 //     every witness term partition_msm_terms makes in both conventions, with random densities
 //     (stray bits past the term) and base offsets, the split on and off;
 //   * the MSM sums (G1 and G2) with GpuMsmConfig::compact equal those classified from z on the
-//     device (z expanded there) and the CPU MSM's, with the counts the rule gives.
+//     device (z expanded there) and the CPU MSM's, with the same counts; a term past the witness
+//     refused.
 // prove_partition_compact through this path against the CPU backend: compact_prove_gpu_test.cpp.
 // Skips where no GPU is present. Seeded (printed; CUZK_SEED replays).
 #include <gtest/gtest.h>
@@ -204,6 +205,10 @@ TEST(GpuCompactClassify, MsmSumsEqualTheZClassificationAndTheCpu) {
   const auto g1 = table<G1Curve>(rng, z.size());
   const auto g2 = table<G2Curve>(rng, z.size());
   const ResidentBases rb1 = upload_bases_g1(*ctx, g1, st), rb2 = upload_bases_g2(*ctx, g2, st);
+  // A term past the witness is refused before any launch.
+  EXPECT_THROW(classify_compact_device(msm_compact_scalars(dw, z.size() - 5), 10, nullptr, nullptr,
+                                       0, true, {}, st),
+               CudaError);
   for (HConvention conv : {HConvention::bellperson, HConvention::snarkjs}) {
     const Terms t = witness_terms(rng, z.size(), ni, conv);
     for (const PartitionMsmTerm& m : t.list) {
