@@ -1,6 +1,7 @@
 // A partition from its compact witness on the CUDA backend (CudaBackend::prove_partition_compact:
 // the compact witness uploaded, z and a, b, c made in the arena from the circuit's resident compact
-// R1CS, then the device H step and MSMs) against CpuBackend::prove_partition on the host's z, a, b,
+// R1CS, then the device H step and MSMs, those over z splitting their scalars from the compact
+// witness: gpu/msm/compact_classify.cuh) against CpuBackend::prove_partition on the host's z, a, b,
 // c for the same tables and densities: the five sums are equal. Circuits: the recorded test circuit
 // (tests/support/bitty_circuit.hpp; constraint counts not powers of two) with witnesses of bits only
 // (no runs), mixed, and mostly field values (mostly runs), both conventions; the 2 KiB PoRep

@@ -16,9 +16,13 @@
 // the same five buffers, and only the compact witness crosses (on the copy stream); then
 // expand_compact_partition writes z and a, b, c into them on the compute stream from the
 // circuit's resident compact R1CS (gpu/pce/compact_partition.cuh), and steps 2–4 are the same
-// code (prove_partition_device over the partition's shape).
+// code (prove_partition_device over the partition's shape), except that the MSMs over z (A, B_G1,
+// B_G2, L) take their 0/1/tail split from the compact witness, which stays in the arena for them
+// (GpuMsmConfig::compact, gpu/msm/compact_classify.cuh: n/8 bytes and the run values read per
+// MSM instead of z's n·32), so z is freed once the SpMV has read it.
 // Device memory: 4·n + |z| scalars (32 bytes each) during the H step, n + |z| plus the MSM working
-// sets afterwards (plus the compact witness until it is expanded). When the arena has no room for the staging, step 1 runs inside the compute
+// sets afterwards; from a compact witness 4·n and n, plus the compact witness (z only until the
+// SpMV is done). When the arena has no room for the staging, step 1 runs inside the compute
 // section; when it cannot hold the partition at all, CudaBackend takes the step-wise calls.
 // CUZK_GPU_TRACE=1 prints each partition's device timeline to stderr (gpu/trace.cuh).
 #pragma once
@@ -83,7 +87,8 @@ class StagedPartition {
 
   DeviceBuffer buf[4];
   DeviceBuffer z;
-  /// A compact partition's witness until expand_compact_partition has run.
+  /// A compact partition's witness (expand_compact_partition makes z from it; the z-sourced MSMs
+  /// split their scalars from it); empty for a partition staged from z.
   DeviceCompactWitness compact;
 
  private:
@@ -109,7 +114,8 @@ StagedPartition stage_compact_partition(DeviceContext& ctx, const CompactWitness
 
 /// z and a, b, c (zero past the constraints, up to the domain n) into |s|'s buffers from its
 /// compact witness and the circuit |m| (compact_partition_vectors), on |stream|, which is then
-/// synchronized; the witness's buffers go back to the arena. Throws CudaError
+/// synchronized; then z goes back to the arena (s.z is empty: no later step reads it) and the
+/// witness's buffers stay (the MSMs classify from them). Throws CudaError
 /// (cudaErrorInvalidValue when |m| and the witness disagree).
 void expand_compact_partition(const DeviceCompactR1cs& m, StagedPartition& s, std::size_t n,
                               cudaStream_t stream);

@@ -3,7 +3,9 @@
 //
 //  1. classify   per scalar: density bit and rank (msm/density.hpp, with a popcount prefix over the
 //                bitmap words), Montgomery → canonical, then 0 → skipped, 1 → "ones" list, else →
-//                "tail" list (warp-aggregated appends; order is irrelevant to a sum).
+//                "tail" list (warp-aggregated appends; order is irrelevant to a sum). Scalars that
+//                are variables of a compact witness in VRAM (GpuMsmConfig::compact) are split from
+//                its bits and runs instead (compact_classify.cuh: n/8 bytes read, not n·32).
 //  2. ones       batch addition of the selected bases: per-thread chunks with mixed XYZZ additions,
 //                then a tree of full additions.
 //  3. tail       Pippenger with signed c-bit digits (msm/digits.hpp, the CPU's recoding; c, K and the
@@ -29,6 +31,7 @@
 #include "cuzk/ec/g2.hpp"
 #include "cuzk/ff/fr.hpp"
 #include "cuzk/gpu/device_context.hpp"
+#include "cuzk/gpu/msm/compact_classify.cuh"
 
 namespace cuzk::gpu {
 
@@ -59,6 +62,10 @@ struct GpuMsmConfig {
   /// bellperson density bitmap (empty: every scalar takes part) and the base offset.
   std::span<const std::uint64_t> density_bits{};
   std::size_t base_offset = 0;
+  /// The scalars as variables of a compact witness in VRAM (compact_classify.cuh): step 1 reads
+  /// the 0/1/tail split from its bits and runs instead of from the scalars, which are then not
+  /// read at all (the device pointer may be null). Absent: classified from the scalars.
+  MsmCompactScalars compact{};
   /// Sum the 1-scalars by batch addition (otherwise they go through Pippenger): the caller's
   /// MsmSplit under the GPU's rule, msm_split_used(cuda_msm_prices().cuda.split, ...).
   bool bit_split = true;

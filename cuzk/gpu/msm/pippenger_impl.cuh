@@ -428,7 +428,13 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
   CUZK_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 3 * sizeof(unsigned long long), stream));
   Lists lists{tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), ones_idx.as<std::uint32_t>(),
               counters.as<unsigned long long>()};
-  if (n > 0) {
+  if (n > 0 && cfg.compact.present) {  // the split from the compact witness (not from z)
+    classify_compact_device(
+        cfg.compact, n, d_bits ? d_bits.as<std::uint64_t>() : nullptr,
+        d_prefix ? d_prefix.as<std::uint32_t>() : nullptr, cfg.base_offset, cfg.bit_split,
+        {reinterpret_cast<Fr*>(lists.tail_scalars), lists.tail_idx, lists.ones_idx, lists.counters},
+        stream);
+  } else if (n > 0) {
     classify_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(
         d_scalars, n, d_bits ? d_bits.as<std::uint64_t>() : nullptr,
         d_prefix ? d_prefix.as<std::uint32_t>() : nullptr, cfg.base_offset, cfg.bit_split, lists);

@@ -142,6 +142,7 @@ HostXyzz streamed_impl(DeviceContext& ctx, const StreamedBases& bases, std::span
     GpuMsmConfig mc = cfg.msm;
     mc.density_bits = bits.empty() ? bits : bits.subspan(c.w0, c.w1 - c.w0);
     mc.base_offset = 0;
+    mc.compact = {};  // the chunk's scalars are on the device: classified from them
     HostXyzz part;
     if constexpr (kG2)
       part =
