@@ -157,8 +157,12 @@ void check_partition(std::mt19937_64& rng, ThreadPool& pool, Backend& gpu,
   for (BasesId b : {lg.a, lg.b_g1, lg.b_g2, lg.l, lg.h}) EXPECT_TRUE(gpu.release_bases(b).ok());
 }
 
-std::unique_ptr<Backend> make_gpu(std::size_t arena_bytes = std::size_t{2} << 30) {
-  auto gpu = make_cuda_backend("cuda:0", {.arena_bytes = arena_bytes});
+// |compact_msm_split|: the MSMs over z split their scalars from the compact witness
+// (CudaBackendOptions::compact_msm_split) instead of classifying the expanded z.
+std::unique_ptr<Backend> make_gpu(std::size_t arena_bytes = std::size_t{2} << 30,
+                                  bool compact_msm_split = false) {
+  auto gpu = make_cuda_backend(
+      "cuda:0", {.arena_bytes = arena_bytes, .compact_msm_split = compact_msm_split});
   EXPECT_TRUE(gpu.ok()) << gpu.status().to_string();
   return gpu.ok() ? std::move(gpu).value() : nullptr;
 }
@@ -187,23 +191,25 @@ TEST(GpuCompactProve, SumsEqualTheCpuOnRecordedCircuits) {
   REQUIRE_GPU();
   std::mt19937_64 rng(test::fresh_seed());
   ThreadPool pool(4);
-  auto gpu = make_gpu();
-  ASSERT_TRUE(gpu);
-  for (unsigned chain : {0u, 2u, 12u}) {
-    for (HConvention conv : {HConvention::bellperson, HConvention::snarkjs}) {
-      SCOPED_TRACE(testing::Message()
-                   << "field_chain " << chain << " convention " << static_cast<int>(conv));
-      const Recorded r = record(
-          pool,
-          {.seed = rng(), .uses = 300 + static_cast<unsigned>(rng() % 300), .field_chain = chain});
-      ASSERT_FALSE(std::has_single_bit(r.form->num_constraints));
-      if (chain == 0) {
-        EXPECT_EQ(r.w.num_runs(), 0u);
+  for (const bool split : {false, true}) {
+    auto gpu = make_gpu(std::size_t{2} << 30, split);
+    ASSERT_TRUE(gpu);
+    for (unsigned chain : {0u, 2u, 12u}) {
+      for (HConvention conv : {HConvention::bellperson, HConvention::snarkjs}) {
+        SCOPED_TRACE(testing::Message() << "field_chain " << chain << " convention "
+                                        << static_cast<int>(conv) << " compact split " << split);
+        const Recorded r = record(pool, {.seed = rng(),
+                                         .uses = 300 + static_cast<unsigned>(rng() % 300),
+                                         .field_chain = chain});
+        ASSERT_FALSE(std::has_single_bit(r.form->num_constraints));
+        if (chain == 0) {
+          EXPECT_EQ(r.w.num_runs(), 0u);
+        }
+        if (chain == 12) {
+          EXPECT_GT(r.w.values.size() * 2, r.z.size());
+        }
+        check_partition(rng, pool, *gpu, r.form, r.w, conv, 1 << 20);
       }
-      if (chain == 12) {
-        EXPECT_GT(r.w.values.size() * 2, r.z.size());
-      }
-      check_partition(rng, pool, *gpu, r.form, r.w, conv, 1 << 20);
     }
   }
 }
@@ -227,11 +233,14 @@ TEST(GpuCompactProve, Porep2KiBPartitionSumsEqualTheCpu) {
   ASSERT_TRUE(pc.ok()) << pc.status().to_string();
   auto w = cf::porep_partition_compact_witness(pc->shape, pc->pub, pc->priv, pool);
   ASSERT_TRUE(w.ok()) << w.status().to_string();
-  auto gpu = make_gpu(std::size_t{8} << 30);
-  ASSERT_TRUE(gpu);
-  // 65,521 (prime) distinct points per table, repeated.
-  check_partition(rng, pool, *gpu, std::make_shared<const CompactR1cs>(std::move(*form)), *w,
-                  HConvention::bellperson, 65521);
+  const auto shared = std::make_shared<const CompactR1cs>(std::move(*form));
+  for (const bool split : {false, true}) {
+    SCOPED_TRACE(split ? "MSM split from the compact witness" : "MSMs classify z");
+    auto gpu = make_gpu(std::size_t{8} << 30, split);
+    ASSERT_TRUE(gpu);
+    // 65,521 (prime) distinct points per table, repeated.
+    check_partition(rng, pool, *gpu, shared, *w, HConvention::bellperson, 65521);
+  }
 }
 
 // The benchmark circuit as one compact block (compact_from_matrices: every aux a local, the inputs

@@ -47,6 +47,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
         tables_(*ctx_),
         stream_mode_(o.stream_bases),
         slot_points_(o.stream_slot_points),
+        compact_msm_split_(o.compact_msm_split),
         device_circuits_on_(o.device_circuits) {}
 
   std::string name() const override { return "cuda:" + std::to_string(ctx_->device()); }
@@ -317,7 +318,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
         try {
           staged = gpu::stage_compact_partition(*ctx_, *in.witness, n);
           const auto t0 = std::chrono::steady_clock::now();
-          gpu::expand_compact_partition(*dm, staged, n, ctx_->stream(0));
+          gpu::expand_compact_partition(*dm, staged, n, ctx_->stream(0), compact_msm_split_);
           const double t_abc = seconds_since(t0);
           PartitionSums sums =
               gpu::prove_partition_device(*ctx_, tables_, shape, t, std::move(staged), timings);
@@ -493,6 +494,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   gpu::NttTables tables_;
   const StreamBases stream_mode_;
   const std::size_t slot_points_;
+  const bool compact_msm_split_;
   const bool device_circuits_on_;
   // The device's compute section, most urgent waiter first (a device call runs at its job's
   // priority, base/priority_section.hpp): a PoSt partition waits for at most the one inside.

@@ -51,6 +51,11 @@ struct CudaBackendOptions {
   bool device_circuits = true;
   /// Bases per streaming slot (0: sized from the free arena).
   std::size_t stream_slot_points = 0;
+  /// A compact partition's MSMs over z take their 0/1/tail split from the compact witness kept in
+  /// the arena (gpu/msm/compact_classify.cuh) and z is freed after the SpMV; off: they classify
+  /// the expanded z. Off by default until gpu_compact_classify_test and gpu_compact_prove_test
+  /// have run on a GPU (docs/perf/gpu.md).
+  bool compact_msm_split = false;
 };
 
 /// "cuda" or "cuda:N" → a backend on device N; invalid_argument for another spec, device_failure

@@ -239,14 +239,18 @@ StagedPartition stage_compact_partition(DeviceContext& ctx, const CompactWitness
 }
 
 void expand_compact_partition(const DeviceCompactR1cs& m, StagedPartition& s, std::size_t n,
-                              cudaStream_t stream) {
+                              cudaStream_t stream, bool msm_split_from_compact) {
   compact_partition_vectors(m, s.compact, s.z.as<Fr>(), s.buf[0].as<Fr>(), s.buf[1].as<Fr>(),
                             s.buf[2].as<Fr>(), n, stream);
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
-  // Nothing reads z after the SpMV: the MSMs over z split their scalars from the compact witness
-  // and copy the tail values from it, so its n·32 bytes go back to the arena for the H step and
-  // the MSMs' windows (4.17 GB at 2^27).
-  s.z.reset();
+  if (msm_split_from_compact) {
+    // Nothing reads z after the SpMV: the MSMs over z split their scalars from the compact witness
+    // and copy the tail values from it, so its n·32 bytes go back to the arena for the H step and
+    // the MSMs' windows (4.17 GB at 2^27).
+    s.z.reset();
+  } else {
+    s.compact = {};  // the MSMs classify z
+  }
 }
 
 PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,

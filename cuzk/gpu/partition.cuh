@@ -114,11 +114,12 @@ StagedPartition stage_compact_partition(DeviceContext& ctx, const CompactWitness
 
 /// z and a, b, c (zero past the constraints, up to the domain n) into |s|'s buffers from its
 /// compact witness and the circuit |m| (compact_partition_vectors), on |stream|, which is then
-/// synchronized; then z goes back to the arena (s.z is empty: no later step reads it) and the
-/// witness's buffers stay (the MSMs classify from them). Throws CudaError
-/// (cudaErrorInvalidValue when |m| and the witness disagree).
+/// synchronized. With |msm_split_from_compact| z then goes back to the arena (s.z is empty: no
+/// later step reads it) and the witness's buffers stay (the MSMs classify from them); without,
+/// the witness's buffers go and the MSMs classify z. Throws CudaError (cudaErrorInvalidValue when
+/// |m| and the witness disagree).
 void expand_compact_partition(const DeviceCompactR1cs& m, StagedPartition& s, std::size_t n,
-                              cudaStream_t stream);
+                              cudaStream_t stream, bool msm_split_from_compact);
 
 /// Steps 2–4 (after check_partition) over |staged|, whose inputs are on the device or being
 /// uploaded (stage_partition, or stage_compact_partition + expand_compact_partition). Throws
