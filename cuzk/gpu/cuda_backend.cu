@@ -48,6 +48,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
         stream_mode_(o.stream_bases),
         slot_points_(o.stream_slot_points),
         compact_msm_split_(o.compact_msm_split),
+        fused_streamed_(o.fused_streamed_partitions),
         device_circuits_on_(o.device_circuits) {}
 
   std::string name() const override { return "cuda:" + std::to_string(ctx_->device()); }
@@ -217,17 +218,18 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
 
   // The whole partition with each input crossing the bus once (gpu/partition.cuh). a, b, c are
   // staged before the compute section, so with two device workers they cross while the other
-  // partition computes. Tables that are not resident (streamed), or a working set the arena cannot
-  // hold, take the step-wise calls.
+  // partition computes. A key whose placement keeps a table on the host leaves the arena little
+  // room, so its partitions stage inside the section (staged beside a running partition they could
+  // take its streamed MSM's slots). A working set the arena cannot hold takes the step-wise calls,
+  // and so does a streamed table unless CudaBackendOptions::fused_streamed_partitions.
   Result<PartitionSums> prove_partition(const PartitionInputs& in,
                                         PartitionTimings* timings) override {
     CUZK_RETURN_IF_ERROR(gpu::check_partition_lengths(in));
-    // A table kept on the host (the key's placement) takes the step-wise calls below: staging a, b,
-    // c and z for the fused path would only cross the bus for nothing and hold arena room.
-    if (any_streamed(partition_shape(in))) return prove_partition_steps(in, timings);
+    const bool streamed = any_streamed(partition_shape(in));
+    if (streamed && !fused_streamed_) return prove_partition_steps(in, timings);
     gpu::StagedPartition staged;
     try {
-      staged = gpu::stage_partition(*ctx_, in);
+      if (!streamed) staged = gpu::stage_partition(*ctx_, in);
     } catch (const CudaError& e) {
       if (e.code() != cudaErrorMemoryAllocation)
         return from_cuda_error(e);  // no room now: staged inside
@@ -235,7 +237,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     {
       std::lock_guard<PrioritySection> lock(section_);
       gpu::PartitionTables t;
-      if (resident_tables(partition_shape(in), t)) {
+      if (partition_tables(partition_shape(in), t)) {
         CUZK_RETURN_IF_ERROR(gpu::check_partition(in, t));
         try {
           return gpu::prove_partition_device(*ctx_, tables_, in, t, std::move(staged), timings);
@@ -291,7 +293,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   // tens of MB (a few ms), while buffers staged beside another worker's partition (21 GB at 2^27)
   // could take the room that partition's MSMs need and send it to the host path (measured: 1 to
   // 4 of 10 partitions of a 32 GiB PoRep on an 80 GB card when staged outside). A circuit without
-  // a device copy, tables that are not resident, or a working set the arena cannot hold take the
+  // a device copy, a table the backend does not know, or a working set the arena cannot hold take the
   // host expansion (Backend's default, then prove_partition).
   Result<PartitionSums> prove_partition_compact(const CompactPartitionInputs& in,
                                                 PartitionTimings* timings) override {
@@ -305,15 +307,16 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       if (auto it = device_circuits_.find(in.circuit.value); it != device_circuits_.end())
         dm = it->second;
     }
-    // No device copy of the circuit, or a table kept on the host (the step-wise calls follow):
-    // the host expansion.
-    if (dm == nullptr || n > (std::size_t{1} << 30) || any_streamed(shape))
+    // No device copy of the circuit, or a table kept on the host without
+    // fused_streamed_partitions: the host expansion. (With it, a table kept on the host is
+    // streamed by its MSM from the device's z.)
+    if (dm == nullptr || n > (std::size_t{1} << 30) || (!fused_streamed_ && any_streamed(shape)))
       return Backend::prove_partition_compact(in, timings);
     gpu::StagedPartition staged;
     {
       std::lock_guard<PrioritySection> lock(section_);
       gpu::PartitionTables t;
-      if (resident_tables(shape, t)) {
+      if (partition_tables(shape, t)) {
         CUZK_RETURN_IF_ERROR(gpu::check_partition(shape, t));
         try {
           staged = gpu::stage_compact_partition(*ctx_, *in.witness, n);
@@ -334,17 +337,25 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   }
 
  private:
-  // The resident tables of a partition into |t| (section_ held); false when one is streamed or unknown.
-  bool resident_tables(const PartitionShape& in, gpu::PartitionTables& t) const {
-    bool resident = true;
-    auto find = [&](BasesId id) -> const gpu::ResidentBases* {
-      auto it = bases_.find(id.value);
-      if (it == bases_.end()) resident = false;
-      return it == bases_.end() ? nullptr : &it->second;
+  // The tables of a partition into |t|, resident or streamed (section_ held: neither map changes
+  // meanwhile); false when one is unknown.
+  bool partition_tables(const PartitionShape& in, gpu::PartitionTables& t) const {
+    std::lock_guard<std::mutex> sl(streamed_mu_);
+    bool known = true;
+    auto find = [&](BasesId id) {
+      gpu::PartitionTable r;
+      if (auto it = bases_.find(id.value); it != bases_.end())
+        r.resident = &it->second;
+      else if (auto s = streamed_.find(id.value); s != streamed_.end())
+        r.streamed = &s->second;
+      else
+        known = false;
+      return r;
     };
     t.a = find(in.a), t.b_g1 = find(in.b_g1), t.b_g2 = find(in.b_g2), t.l = find(in.l),
     t.h = find(in.h);
-    return resident;
+    t.streamed_slot_points = slot_points_;
+    return known;
   }
 
   bool any_streamed(const PartitionShape& in) const {
@@ -495,6 +506,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   const StreamBases stream_mode_;
   const std::size_t slot_points_;
   const bool compact_msm_split_;
+  const bool fused_streamed_;
   const bool device_circuits_on_;
   // The device's compute section, most urgent waiter first (a device call runs at its job's
   // priority, base/priority_section.hpp): a PoSt partition waits for at most the one inside.

@@ -56,6 +56,12 @@ struct CudaBackendOptions {
   /// the expanded z. Off by default until gpu_compact_classify_test and gpu_compact_prove_test
   /// have run on a GPU (docs/perf/gpu.md).
   bool compact_msm_split = false;
+  /// A partition whose key keeps a table in host memory runs the fused path when its working set
+  /// fits (from a compact witness: expanded on the device; the streamed table's MSM reads z or h
+  /// in place, msm_*_streamed_resident); off: such partitions take the step-wise path with host
+  /// vectors. Off by default until gpu_compact_prove_test's and gpu_streamed_test's cases for it
+  /// have run on a GPU.
+  bool fused_streamed_partitions = false;
 };
 
 /// "cuda" or "cuda:N" → a backend on device N; invalid_argument for another spec, device_failure

@@ -31,10 +31,10 @@ using Sum = PartitionMsm::Sum;
 /// with the resident table it reads.
 struct Job {
   PartitionMsmTerm term;
-  const ResidentBases* table;
+  PartitionTable table;
 };
 
-const ResidentBases* table_of(const PartitionTables& t, Sum sum) {
+PartitionTable table_of(const PartitionTables& t, Sum sum) {
   switch (sum) {
     case Sum::a:
       return t.a;
@@ -115,14 +115,13 @@ Status check_partition(const PartitionShape& in, const PartitionTables& t) {
     return Status(Errc::size_mismatch, "witness has " + std::to_string(in.witness) +
                                            " values, fewer than its " +
                                            std::to_string(in.num_inputs) + " inputs");
-  const ResidentBases* g1s[] = {t.a, t.b_g1, t.l, t.h};
-  for (const ResidentBases* r : g1s)
-    if (r == nullptr || r->g2)
+  for (const PartitionTable& r : {t.a, t.b_g1, t.l, t.h})
+    if (!r.present() || r.g2())
       return Status(Errc::invalid_argument, "partition: a G1 query table is missing or G2");
-  if (t.b_g2 == nullptr || !t.b_g2->g2)
+  if (!t.b_g2.present() || !t.b_g2.g2())
     return Status(Errc::invalid_argument, "partition: the B_G2 table is missing or G1");
   for (const Job& j : jobs_of(in, t))
-    CUZK_RETURN_IF_ERROR(check_density(j.term.count, j.term.density, j.table->count));
+    CUZK_RETURN_IF_ERROR(check_density(j.term.count, j.term.density, j.table.count()));
   return {};
 }
 
@@ -317,10 +316,19 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
         .arena_budget = budget,
         .trace = trace.get(),
         .trace_name = kNames[target]};
-    if (m.g2()) {
-      b2 += msm_g2_device_resident(ctx, *j.table, sc, m.count, cfg, s).to_jacobian();
+    if (j.table.streamed != nullptr) {  // through the arena in chunks, the scalars read in place
+      const StreamedMsmConfig scfg{.slot_points = t.streamed_slot_points, .msm = cfg};
+      if (m.g2())
+        b2 += msm_g2_streamed_resident(ctx, *j.table.streamed, sc, m.count, scfg, s, cp)
+                  .to_jacobian();
+      else
+        g1[target] += msm_g1_streamed_resident(ctx, *j.table.streamed, sc, m.count, scfg, s, cp)
+                          .to_jacobian();
+    } else if (m.g2()) {
+      b2 += msm_g2_device_resident(ctx, *j.table.resident, sc, m.count, cfg, s).to_jacobian();
     } else {
-      g1[target] += msm_g1_device_resident(ctx, *j.table, sc, m.count, cfg, s).to_jacobian();
+      g1[target] +=
+          msm_g1_device_resident(ctx, *j.table.resident, sc, m.count, cfg, s).to_jacobian();
     }
     *stage[target] += seconds_since(t0);
   };
@@ -334,8 +342,10 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
   }
   const std::size_t g2_bytes = msm_working_bytes(g2_count, true),
                     g1_bytes = msm_working_bytes(g1_max, false);
-  const bool beside =
-      have_g2_stream && ctx.arena_largest_free() >= g2_bytes + g1_bytes + (std::size_t{512} << 20);
+  bool any_streamed = false;
+  for (const Job& j : jobs) any_streamed = any_streamed || j.table.streamed != nullptr;
+  const bool beside = have_g2_stream && !any_streamed &&
+                      ctx.arena_largest_free() >= g2_bytes + g1_bytes + (std::size_t{512} << 20);
   std::thread g2_thread;
   std::exception_ptr g2_error;
   if (beside) {

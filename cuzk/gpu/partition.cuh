@@ -24,6 +24,9 @@
 // sets afterwards; from a compact witness 4·n and n, plus the compact witness (z only until the
 // SpMV is done). When the arena has no room for the staging, step 1 runs inside the compute
 // section; when it cannot hold the partition at all, CudaBackend takes the step-wise calls.
+// A table the key's placement keeps in host memory (msm/streamed.cuh) is streamed through the
+// arena by its MSM, reading the scalars in place (msm_*_streamed_resident); it never runs beside
+// another MSM (the streamed MSM's upload events are the device's one pair).
 // CUZK_GPU_TRACE=1 prints each partition's device timeline to stderr (gpu/trace.cuh).
 #pragma once
 
@@ -33,6 +36,7 @@
 #include "cuzk/base/status.hpp"
 #include "cuzk/gpu/device_context.hpp"
 #include "cuzk/gpu/msm/pippenger.cuh"
+#include "cuzk/gpu/msm/streamed.cuh"
 #include "cuzk/gpu/ntt/ntt.cuh"
 #include "cuzk/gpu/pce/device_compact_r1cs.cuh"
 #include "cuzk/gpu/pce/device_compact_witness.cuh"
@@ -40,9 +44,26 @@
 
 namespace cuzk::gpu {
 
-/// The resident tables a partition's MSMs read (PartitionInputs names them by BasesId).
+/// The table one of a partition's MSMs reads: resident in the arena, or kept in host memory by the
+/// key's placement and streamed through the arena (one of the two is set).
+struct PartitionTable {
+  const ResidentBases* resident = nullptr;
+  const StreamedBases* streamed = nullptr;
+  bool present() const { return resident != nullptr || streamed != nullptr; }
+  bool g2() const {
+    return resident != nullptr ? resident->g2 : streamed != nullptr && streamed->g2;
+  }
+  std::size_t count() const {
+    return resident != nullptr ? resident->count : streamed != nullptr ? streamed->count : 0;
+  }
+};
+
+/// The tables a partition's MSMs read (PartitionInputs names them by BasesId).
 struct PartitionTables {
-  const ResidentBases *a = nullptr, *b_g1 = nullptr, *b_g2 = nullptr, *l = nullptr, *h = nullptr;
+  PartitionTable a, b_g1, b_g2, l, h;
+  /// Bases per arena slot of a streamed table's MSM (StreamedMsmConfig::slot_points; 0: sized
+  /// from the free arena).
+  std::size_t streamed_slot_points = 0;
 };
 
 /// The least arena one partition of a |domain|-row H step over |columns| witness values runs in

@@ -161,20 +161,25 @@ TEST(GpuStreamed, Groth16ProofWithStreamedKeyEqualsCpu) {
     ASSERT_TRUE(pk.ok()) << pk.status().to_string();
     const Fr r = random_fr(rng), s = random_fr(rng);
     CpuBackend cpu(pool);
-    auto gpu = make_cuda_backend("cuda:0", {.arena_bytes = 256 * kMiB,
-                                            .pinned_host_bytes = 64 * kMiB,
-                                            .stream_bases = StreamBases::always,
-                                            .stream_slot_points = 1000});
-    ASSERT_TRUE(gpu.ok()) << gpu.status().to_string();
     auto p_cpu = prove(cpu, pool, *pk, m, z, {.r = r, .s = s});
     ASSERT_TRUE(p_cpu.ok()) << p_cpu.status().to_string();
-    auto p_gpu = prove(**gpu, pool, *pk, m, z, {.r = r, .s = s});
-    ASSERT_TRUE(p_gpu.ok()) << p_gpu.status().to_string();
-    EXPECT_EQ(*p_cpu, *p_gpu) << "seed=" << seed << " layout=" << static_cast<int>(layout);
-    const auto pvk = prepare_verifying_key(pk->vk);
-    auto ok = verify(pvk, std::span<const Fr>(z.data() + 1, m.num_inputs - 1), *p_gpu);
-    ASSERT_TRUE(ok.ok()) << ok.status().to_string();
-    EXPECT_TRUE(*ok) << "seed=" << seed;
+    // The step-wise path, and the fused partition streaming each table through the arena.
+    for (const bool fused : {false, true}) {
+      auto gpu = make_cuda_backend("cuda:0", {.arena_bytes = 256 * kMiB,
+                                              .pinned_host_bytes = 64 * kMiB,
+                                              .stream_bases = StreamBases::always,
+                                              .stream_slot_points = 1000,
+                                              .fused_streamed_partitions = fused});
+      ASSERT_TRUE(gpu.ok()) << gpu.status().to_string();
+      auto p_gpu = prove(**gpu, pool, *pk, m, z, {.r = r, .s = s});
+      ASSERT_TRUE(p_gpu.ok()) << p_gpu.status().to_string();
+      EXPECT_EQ(*p_cpu, *p_gpu) << "seed=" << seed << " layout=" << static_cast<int>(layout)
+                                << " fused=" << fused;
+      const auto pvk = prepare_verifying_key(pk->vk);
+      auto ok = verify(pvk, std::span<const Fr>(z.data() + 1, m.num_inputs - 1), *p_gpu);
+      ASSERT_TRUE(ok.ok()) << ok.status().to_string();
+      EXPECT_TRUE(*ok) << "seed=" << seed;
+    }
   }
 }
 

@@ -75,13 +75,21 @@ std::vector<Chunk> plan_chunks(std::size_t n, std::span<const std::uint64_t> bit
   return out;
 }
 
+/// The scalars of a streamed MSM: on the host (each chunk's uploaded before its MSM) or already in
+/// the arena (|device|, read in place).
+struct ScalarSource {
+  const Fr* host = nullptr;
+  const Fr* device = nullptr;
+  std::size_t n = 0;
+};
+
 template <class HostXyzz>
-HostXyzz streamed_impl(DeviceContext& ctx, const StreamedBases& bases, std::span<const Fr> scalars,
+HostXyzz streamed_impl(DeviceContext& ctx, const StreamedBases& bases, ScalarSource scalars,
                        const StreamedMsmConfig& cfg, cudaStream_t compute, cudaStream_t copy,
                        StreamedMsmStats* stats) {
   constexpr bool kG2 = std::is_same_v<HostXyzz, G2Xyzz>;
   const std::size_t pb = bases.point_bytes();
-  const std::size_t n = scalars.size();
+  const std::size_t n = scalars.n;
   const auto bits = cfg.msm.density_bits;
   StreamedMsmStats st;
   st.pinned = bases.is_pinned();
@@ -114,7 +122,8 @@ HostXyzz streamed_impl(DeviceContext& ctx, const StreamedBases& bases, std::span
   }
   std::size_t max_scalars = 0;
   for (const auto& c : chunks) max_scalars = std::max(max_scalars, c.s1 - c.s0);
-  DeviceBuffer d_scalars = must(max_scalars * sizeof(Fr), "streamed MSM scalars");
+  DeviceBuffer d_scalars;
+  if (scalars.device == nullptr) d_scalars = must(max_scalars * sizeof(Fr), "streamed MSM scalars");
   cudaEvent_t uploaded[2] = {ctx.event(kUploadEvent0), ctx.event(kUploadEvent0 + 1)};
 
   auto upload = [&](std::size_t k) {
@@ -137,7 +146,11 @@ HostXyzz streamed_impl(DeviceContext& ctx, const StreamedBases& bases, std::span
     // The slot of chunk k + 1 held chunk k − 1, whose MSM returned (it synchronizes its stream).
     if (k + 1 < chunks.size()) upload(k + 1);
     const Chunk& c = chunks[k];
-    ctx.upload(d_scalars.data(), scalars.data() + c.s0, (c.s1 - c.s0) * sizeof(Fr), compute);
+    const Fr* sc = scalars.device + c.s0;
+    if (scalars.device == nullptr) {
+      ctx.upload(d_scalars.data(), scalars.host + c.s0, (c.s1 - c.s0) * sizeof(Fr), compute);
+      sc = d_scalars.as<Fr>();
+    }
     CUZK_CUDA_CHECK(cudaStreamWaitEvent(compute, uploaded[k & 1], 0));
     GpuMsmConfig mc = cfg.msm;
     mc.density_bits = bits.empty() ? bits : bits.subspan(c.w0, c.w1 - c.w0);
@@ -145,11 +158,9 @@ HostXyzz streamed_impl(DeviceContext& ctx, const StreamedBases& bases, std::span
     mc.compact = {};  // the chunk's scalars are on the device: classified from them
     HostXyzz part;
     if constexpr (kG2)
-      part =
-          msm_g2_device_resident(ctx, slots[k & 1], d_scalars.as<Fr>(), c.s1 - c.s0, mc, compute);
+      part = msm_g2_device_resident(ctx, slots[k & 1], sc, c.s1 - c.s0, mc, compute);
     else
-      part =
-          msm_g1_device_resident(ctx, slots[k & 1], d_scalars.as<Fr>(), c.s1 - c.s0, mc, compute);
+      part = msm_g1_device_resident(ctx, slots[k & 1], sc, c.s1 - c.s0, mc, compute);
     acc.add(part);
   }
   CUZK_CUDA_CHECK(cudaStreamSynchronize(copy));
@@ -169,12 +180,26 @@ StreamedBases make_streamed_bases_g2(DeviceContext& ctx, std::span<const G2Affin
 G1Xyzz msm_g1_streamed(DeviceContext& ctx, const StreamedBases& bases, std::span<const Fr> scalars,
                        const StreamedMsmConfig& config, cudaStream_t compute, cudaStream_t copy,
                        StreamedMsmStats* stats) {
-  return streamed_impl<G1Xyzz>(ctx, bases, scalars, config, compute, copy, stats);
+  return streamed_impl<G1Xyzz>(ctx, bases, {.host = scalars.data(), .n = scalars.size()}, config,
+                               compute, copy, stats);
 }
 G2Xyzz msm_g2_streamed(DeviceContext& ctx, const StreamedBases& bases, std::span<const Fr> scalars,
                        const StreamedMsmConfig& config, cudaStream_t compute, cudaStream_t copy,
                        StreamedMsmStats* stats) {
-  return streamed_impl<G2Xyzz>(ctx, bases, scalars, config, compute, copy, stats);
+  return streamed_impl<G2Xyzz>(ctx, bases, {.host = scalars.data(), .n = scalars.size()}, config,
+                               compute, copy, stats);
+}
+G1Xyzz msm_g1_streamed_resident(DeviceContext& ctx, const StreamedBases& bases, const Fr* d_scalars,
+                                std::size_t n, const StreamedMsmConfig& config,
+                                cudaStream_t compute, cudaStream_t copy, StreamedMsmStats* stats) {
+  return streamed_impl<G1Xyzz>(ctx, bases, {.device = d_scalars, .n = n}, config, compute, copy,
+                               stats);
+}
+G2Xyzz msm_g2_streamed_resident(DeviceContext& ctx, const StreamedBases& bases, const Fr* d_scalars,
+                                std::size_t n, const StreamedMsmConfig& config,
+                                cudaStream_t compute, cudaStream_t copy, StreamedMsmStats* stats) {
+  return streamed_impl<G2Xyzz>(ctx, bases, {.device = d_scalars, .n = n}, config, compute, copy,
+                               stats);
 }
 
 }  // namespace cuzk::gpu

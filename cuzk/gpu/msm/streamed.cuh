@@ -70,5 +70,15 @@ G1Xyzz msm_g1_streamed(DeviceContext& ctx, const StreamedBases& bases, std::span
 G2Xyzz msm_g2_streamed(DeviceContext& ctx, const StreamedBases& bases, std::span<const Fr> scalars,
                        const StreamedMsmConfig& config, cudaStream_t compute, cudaStream_t copy,
                        StreamedMsmStats* stats = nullptr);
+/// The same over |n| scalars already in the arena (|d_scalars|, e.g. a partition's z expanded on
+/// the device): only the bases cross the bus.
+G1Xyzz msm_g1_streamed_resident(DeviceContext& ctx, const StreamedBases& bases, const Fr* d_scalars,
+                                std::size_t n, const StreamedMsmConfig& config,
+                                cudaStream_t compute, cudaStream_t copy,
+                                StreamedMsmStats* stats = nullptr);
+G2Xyzz msm_g2_streamed_resident(DeviceContext& ctx, const StreamedBases& bases, const Fr* d_scalars,
+                                std::size_t n, const StreamedMsmConfig& config,
+                                cudaStream_t compute, cudaStream_t copy,
+                                StreamedMsmStats* stats = nullptr);
 
 }  // namespace cuzk::gpu
