@@ -256,4 +256,18 @@ Status FilecoinFamily::synthesize_witness(Circuit& circuit, const PartitionPlan&
   return {};
 }
 
+Status FilecoinFamily::take_compact_witness(Result<CompactWitness> w, const PartitionPlan& plan,
+                                            std::uint32_t k, const CancelFlag& cancel,
+                                            CompactWitness& out) {
+  const std::string where = "partition " + std::to_string(k) + " compact witness";
+  if (cancel.load()) return Status(Errc::cancelled, where + ": cancelled");
+  if (!w) return w.status().with_context(where);
+  if (w->num_variables() != plan.columns)
+    return Status(Errc::size_mismatch, where + ": " + std::to_string(w->num_variables()) +
+                                           " variables, the circuit has " +
+                                           std::to_string(plan.columns) + " columns");
+  out = std::move(*w);
+  return {};
+}
+
 }  // namespace cuzk::circuits::filecoin

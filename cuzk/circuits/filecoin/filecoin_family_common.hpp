@@ -141,6 +141,13 @@ class FilecoinFamily : public CircuitFamily {
   Status synthesize_witness(Circuit& circuit, const PartitionPlan& plan, std::uint32_t k,
                             std::vector<Fr>& z, const CancelFlag& cancel);
 
+  /// A compact witness made for partition |k| into |out|: cancelled when |cancel| is set, the
+  /// synthesis's error with the partition named, size_mismatch when its variables are not the
+  /// plan's columns.
+  static Status take_compact_witness(Result<CompactWitness> w, const PartitionPlan& plan,
+                                     std::uint32_t k, const CancelFlag& cancel,
+                                     CompactWitness& out);
+
   /// The parameter set behind |key_id|; not_found when the family does not serve it.
   Result<cuzk::filecoin::ParameterSet> set_of(const std::string& key_id) const;
 

@@ -4,33 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/r1cs/counting_cs.hpp"
 #include "cuzk/r1cs/witness_slice_cs.hpp"
 
 namespace cuzk::circuits::filecoin {
 namespace {
-
-// Counts variables and asks for no value (wants_constraints() false: no LC is built).
-class CountingSystem final : public ConstraintSystem {
- public:
-  CountingSystem() { skip_constraints_ = true; }
-  Result<Variable> alloc_aux_fn(NameFn, ValueFn) override {
-    return Variable::aux(static_cast<std::uint32_t>(aux_++));
-  }
-  Result<Variable> alloc_input_fn(NameFn, ValueFn) override {
-    return Variable::input(static_cast<std::uint32_t>(inputs_++));
-  }
-  void enforce_lc(NameFn, const LC&, const LC&, const LC&) override { ++skipped_constraints_; }
-  void push_scope(NameFn) override {}
-  void pop_scope() override {}
-  bool wants_constraints() const override { return false; }
-  Status finish() override { return {}; }
-  std::size_t num_inputs() const override { return inputs_; }
-  std::size_t num_aux() const override { return aux_; }
-  std::size_t num_constraints() const override { return skipped_constraints_; }
-
- private:
-  std::size_t inputs_ = 1, aux_ = 0;  // ONE
-};
 
 // Synthesizes one slice into |buffer| (resized to exactly the slice, its capacity kept) and hands
 // its inputs and aux to |b|.
@@ -55,7 +33,7 @@ Status run_slice(std::vector<Fr>& buffer, std::uint64_t a0, std::uint64_t na, st
 }  // namespace
 
 Result<PartsLayout> count_parts_layout(PrefixFn prefix, PartFn part, std::uint64_t parts) {
-  CountingSystem cs;
+  CountingConstraintSystem cs;
   CUZK_RETURN_IF_ERROR(prefix(cs));
   PartsLayout l;
   l.prefix_inputs = cs.num_inputs();

@@ -155,15 +155,9 @@ Status PorepFamily::compact_witness(const JobRequest& req, const PartitionPlan& 
   // On this thread (the engine's synthesis worker): the engine runs partitions side by side, and
   // one thread's scratch is what compact_witness_peak_bytes counts.
   ThreadPool inline_pool(1);
-  auto w = porep_partition_compact_witness(pc->shape, pc->pub, pc->priv, inline_pool);
-  if (!w) return w.status().with_context(where);
-  if (cancel.load()) return Status(Errc::cancelled, where + ": cancelled");
-  if (w->num_variables() != plan.columns)
-    return Status(Errc::size_mismatch, where + ": " + std::to_string(w->num_variables()) +
-                                           " variables, the circuit has " +
-                                           std::to_string(plan.columns) + " columns");
-  out = std::move(*w);
-  return {};
+  return take_compact_witness(
+      porep_partition_compact_witness(pc->shape, pc->pub, pc->priv, inline_pool), plan, k, cancel,
+      out);
 }
 
 std::uint64_t PorepFamily::compact_witness_peak_bytes(const PartitionPlan& plan,

@@ -11,35 +11,12 @@
 
 #include "cuzk/circuits/filecoin/porep_circuit_steps.hpp"
 #include "cuzk/r1cs/compact_witness_bound.hpp"
+#include "cuzk/r1cs/counting_cs.hpp"
 #include "cuzk/r1cs/gadgets/assign.hpp"
 #include "cuzk/r1cs/witness_slice_cs.hpp"
 
 namespace cuzk::circuits::filecoin {
 namespace {
-
-// Counts variables and constraints and asks for no value: a blank circuit's synthesis through the
-// witness-mode gadget code (wants_constraints() false, so no LC is built).
-class CountingConstraintSystem final : public ConstraintSystem {
- public:
-  CountingConstraintSystem() { skip_constraints_ = true; }
-  Result<Variable> alloc_aux_fn(NameFn, ValueFn) override {
-    return Variable::aux(static_cast<std::uint32_t>(aux_++));
-  }
-  Result<Variable> alloc_input_fn(NameFn, ValueFn) override {
-    return Variable::input(static_cast<std::uint32_t>(inputs_++));
-  }
-  void enforce_lc(NameFn, const LC&, const LC&, const LC&) override { ++skipped_constraints_; }
-  void push_scope(NameFn) override {}
-  void pop_scope() override {}
-  bool wants_constraints() const override { return false; }
-  Status finish() override { return {}; }
-  std::size_t num_inputs() const override { return inputs_; }
-  std::size_t num_aux() const override { return aux_; }
-  std::size_t num_constraints() const override { return skipped_constraints_; }
-
- private:
-  std::size_t inputs_ = 1, aux_ = 0;  // ONE
-};
 
 Result<PorepWitnessLayout> count_layout(const PorepCircuitShape& shape) {
   PorepCircuitShape one = shape;

@@ -134,15 +134,9 @@ Status UpdateFamily::compact_witness(const JobRequest& req, const PartitionPlan&
   // side by side, and one thread's scratch is what compact_witness_peak_bytes counts. The cancel
   // flag is polled before each challenge.
   ThreadPool inline_pool(1);
-  auto w = update_partition_compact_witness(*pub, j.proofs[k], inline_pool, {.cancel = &cancel});
-  if (cancel.load()) return Status(Errc::cancelled, where + ": cancelled");
-  if (!w) return w.status().with_context(where);
-  if (w->num_variables() != plan.columns)
-    return Status(Errc::size_mismatch, where + ": " + std::to_string(w->num_variables()) +
-                                           " variables, the circuit has " +
-                                           std::to_string(plan.columns) + " columns");
-  out = std::move(*w);
-  return {};
+  return take_compact_witness(
+      update_partition_compact_witness(*pub, j.proofs[k], inline_pool, {.cancel = &cancel}), plan,
+      k, cancel, out);
 }
 
 std::uint64_t UpdateFamily::compact_witness_peak_bytes(const PartitionPlan& plan,
