@@ -47,7 +47,7 @@ PartitionTable table_of(const PartitionTables& t, Sum sum) {
     case Sum::h:
       return t.h;
   }
-  return nullptr;
+  return {};
 }
 
 /// |in| must have num_inputs ≤ witness and a domain ≥ 2.
