@@ -16,6 +16,7 @@
 #include <random>
 
 #include "cuzk/backend/cpu_backend.hpp"
+#include "cuzk/backend/device_memory.hpp"
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
 #include "cuzk/circuits/filecoin/porep_witness.hpp"
 #include "cuzk/ec/batch_affine.hpp"
@@ -343,7 +344,9 @@ TEST(GpuCompactProve, StreamedTablesKeepTheDeviceExpansion) {
   ASSERT_TRUE(gpu.ok()) << gpu.status().to_string();
   auto key = ResidentKey::load(**gpu, *pk);
   ASSERT_TRUE(key.ok()) << key.status().to_string();
-  EXPECT_GT((*gpu)->device_memory().streamed_bytes, 0u);
+  const DeviceMemoryReport* rep = device_memory_report(**gpu);
+  ASSERT_NE(rep, nullptr);
+  EXPECT_GT(rep->device_memory().streamed_bytes, 0u);
   const CircuitId id = (*gpu)->load_circuit(r.form).value();
   ProveTimings tm;
   auto got = prove_compact(pool, **key, m.dims(), id, r.w, {.r = rr, .s = ss, .timings = &tm});
