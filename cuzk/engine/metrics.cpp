@@ -38,10 +38,13 @@ EngineStatus Engine::status() const {
   s.partitions_synthesized = partitions_synthesized_.load();
   s.synthesis_cpu_seconds = static_cast<double>(synthesis_cpu_ns_.load()) * 1e-9;
   s.partition_upload_bytes = partition_upload_bytes_.load();
-  s.partitions_awaiting_synthesis = static_cast<std::uint32_t>(synth_q_.size());
-  s.partitions_synthesizing = synthesizing_.load();
-  s.partitions_awaiting_device = static_cast<std::uint32_t>(gpu_q_.size());
+  // Stages read from the last to the first: a partition moving on between two reads is then
+  // counted at most once (read in flow order, one popped from the device queue after its size was
+  // read and counted on the device next showed twice).
   s.partitions_on_device = on_device_.load();
+  s.partitions_awaiting_device = static_cast<std::uint32_t>(gpu_q_.size());
+  s.partitions_synthesizing = synthesizing_.load();
+  s.partitions_awaiting_synthesis = static_cast<std::uint32_t>(synth_q_.size());
   s.jobs_finalizing = finalizing_.load() + static_cast<std::uint32_t>(fin_q_.size());
   for (std::size_t d = 0; d < opt_.devices.size(); ++d) {
     DeviceStatus ds;
