@@ -185,6 +185,37 @@ Recorded record(ThreadPool& pool, const test::BittyOptions& o) {
   return r;
 }
 
+// A recorded circuit (|uses| as record's), a key made for it, blinding r, s and the CPU backend's
+// proof from the compact witness: the bytes a GPU path must give.
+struct CpuReference {
+  Recorded r;
+  Result<ProvingKey> pk = Status(Errc::invalid_argument, "not made");
+  Fr rr, ss;
+  Result<Proof> want = Status(Errc::invalid_argument, "not made");
+};
+
+CpuReference cpu_reference(std::mt19937_64& rng, ThreadPool& pool, unsigned uses) {
+  CpuReference ref;
+  ref.r = record(pool, {.seed = rng(), .uses = uses, .field_chain = 3});
+  SeededRng trng(rng());
+  ref.pk = setup_with_trapdoor(*ref.r.form, random_trapdoor(trng), {.pool = &pool});
+  if (!ref.pk.ok()) {
+    ref.want = ref.pk.status();
+    return ref;
+  }
+  ref.rr = test::random_fr(rng), ref.ss = test::random_fr(rng);
+  CpuBackend cpu(pool);
+  auto cpu_key = ResidentKey::load(cpu, *ref.pk);
+  if (!cpu_key.ok()) {
+    ref.want = cpu_key.status();
+    return ref;
+  }
+  const CircuitId cpu_id = cpu.load_circuit(ref.r.form).value();
+  ref.want = prove_compact(pool, **cpu_key, ref.r.form->dims(), cpu_id, ref.r.w,
+                           {.r = ref.rr, .s = ref.ss});
+  return ref;
+}
+
 #define REQUIRE_GPU() \
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device present: GPU test skipped"
 
@@ -268,18 +299,13 @@ TEST(GpuCompactProve, ProofEqualsTheCpuAndTheHostFallback) {
   REQUIRE_GPU();
   std::mt19937_64 rng(test::fresh_seed());
   ThreadPool pool(4);
-  const Recorded r = record(pool, {.seed = rng(), .uses = 500, .field_chain = 3});
+  const CpuReference ref = cpu_reference(rng, pool, 500);
+  ASSERT_TRUE(ref.want.ok()) << ref.want.status().to_string();
+  const Recorded& r = ref.r;
   const CompactR1cs& m = *r.form;
-  SeededRng trng(rng());
-  auto pk = setup_with_trapdoor(m, random_trapdoor(trng), {.pool = &pool});
-  ASSERT_TRUE(pk.ok()) << pk.status().to_string();
-  const Fr rr = test::random_fr(rng), ss = test::random_fr(rng);
-  CpuBackend cpu(pool);
-  auto cpu_key = ResidentKey::load(cpu, *pk);
-  ASSERT_TRUE(cpu_key.ok());
-  const CircuitId cpu_id = cpu.load_circuit(r.form).value();
-  auto want = prove_compact(pool, **cpu_key, m.dims(), cpu_id, r.w, {.r = rr, .s = ss});
-  ASSERT_TRUE(want.ok()) << want.status().to_string();
+  const auto& pk = ref.pk;
+  const auto& want = ref.want;
+  const Fr rr = ref.rr, ss = ref.ss;
 
   auto gpu = make_gpu();
   ASSERT_TRUE(gpu);
@@ -323,18 +349,13 @@ TEST(GpuCompactProve, StreamedTablesKeepTheDeviceExpansion) {
   REQUIRE_GPU();
   std::mt19937_64 rng(test::fresh_seed());
   ThreadPool pool(4);
-  const Recorded r = record(pool, {.seed = rng(), .uses = 700, .field_chain = 3});
+  const CpuReference ref = cpu_reference(rng, pool, 700);
+  ASSERT_TRUE(ref.want.ok()) << ref.want.status().to_string();
+  const Recorded& r = ref.r;
   const CompactR1cs& m = *r.form;
-  SeededRng trng(rng());
-  auto pk = setup_with_trapdoor(m, random_trapdoor(trng), {.pool = &pool});
-  ASSERT_TRUE(pk.ok()) << pk.status().to_string();
-  const Fr rr = test::random_fr(rng), ss = test::random_fr(rng);
-  CpuBackend cpu(pool);
-  auto cpu_key = ResidentKey::load(cpu, *pk);
-  ASSERT_TRUE(cpu_key.ok());
-  const CircuitId cpu_id = cpu.load_circuit(r.form).value();
-  auto want = prove_compact(pool, **cpu_key, m.dims(), cpu_id, r.w, {.r = rr, .s = ss});
-  ASSERT_TRUE(want.ok()) << want.status().to_string();
+  const auto& pk = ref.pk;
+  const auto& want = ref.want;
+  const Fr rr = ref.rr, ss = ref.ss;
 
   auto gpu = make_cuda_backend("cuda:0", {.arena_bytes = std::size_t{512} << 20,
                                           .pinned_host_bytes = std::size_t{64} << 20,
