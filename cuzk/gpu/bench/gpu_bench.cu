@@ -3,6 +3,9 @@
 //   gpu_bench [--quick] [--ops field,ntt,h,msm_g1,msm_g2,msm_g2_mix,batch_add,partition,msm_stream]
 //             [--min-log K] [--max-log K] [--partition-log K] [--stream-log K] [--window c]
 //             [--g2-acc one_thread,lane_pair,lane_pair_fused]   (G2 accumulation kernels, side by side)
+//             [--h-variants plain,22:2:16384]   (G1 MSM: plain = the plan's path; c:k:r = window c,
+//                                                 k precomputed copies, r reduction chunks)
+//             [--msm-logs 24,25,26,27]           (G1 MSM sizes instead of min..max step 2)
 //             [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]
 // (--ntt-shapes: the NTT pass shapes to time side by side, "legacy" = the first kernels; rows of a
 // shape other than the default 10:1 are named op@shape.)
@@ -403,6 +406,82 @@ const char* g2_accumulation_name(G2Accumulation a) {
   return "?";
 }
 
+/// One G1 MSM configuration of --h-variants: "plain" (the plan's, today's path) or c:k:r = window
+/// width c, k precomputed copies (1: none), r reduction chunks (0: the plan's).
+struct HVariant {
+  unsigned c = 0, copies = 1, chunks = 0;
+  bool plain = true;
+  std::string name() const {
+    return plain ? std::string("plain")
+                 : "c" + std::to_string(c) + "k" + std::to_string(copies) + "r" +
+                       std::to_string(chunks);
+  }
+};
+
+std::vector<HVariant> parse_h_variants(const std::string& list) {
+  std::vector<HVariant> out;
+  for (std::size_t p = 0; p < list.size();) {
+    const std::size_t q = std::min(list.find(',', p), list.size());
+    const std::string item = list.substr(p, q - p);
+    p = q + 1;
+    HVariant v;
+    if (item != "plain") {
+      unsigned c = 0, k = 0, r = 0;
+      if (std::sscanf(item.c_str(), "%u:%u:%u", &c, &k, &r) != 3)
+        throw std::invalid_argument("--h-variants: '" + item + "' is neither plain nor c:k:r");
+      v = {.c = c, .copies = k, .chunks = r, .plain = false};
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+/// The G1 MSM per --h-variants at each size: the copies' build time once (msm_g1_precompute), then
+/// the MSM as bench_msm times it, rows "msm_g1 <variant>".
+void bench_msm_g1_variants(DeviceContext& ctx, const std::vector<unsigned>& logs,
+                           const std::vector<HVariant>& variants) {
+  cudaStream_t s = ctx.stream();
+  for (unsigned lg : logs) {
+    const std::size_t n = std::size_t{1} << lg;
+    ResidentBases rb = make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
+    auto sc = ctx.alloc(n * sizeof(Fr), "msm scalars");
+    if (!sc.ok())
+      throw CudaError(cudaErrorMemoryAllocation, sc.status().to_string().c_str(), __FILE__,
+                      __LINE__);
+    fill_random(sc->as<DevFr>(), n, lg * 7, s);
+    for (const HVariant& v : variants) {
+      PrecomputedBases pre;
+      GpuMsmConfig cfg;
+      if (!v.plain) {
+        const double t0 = now_ms();
+        pre = precompute_bases_g1(ctx, rb, v.c, v.copies, s);
+        if (v.copies > 1)
+          report("msm_g1_precompute", "2^" + std::to_string(lg) + " " + v.name(), now_ms() - t0,
+                 static_cast<double>(pre.points.size()) / 1e9, "GB", 0);
+        cfg.precomputed = &pre;
+        cfg.reduction_chunks = v.chunks;
+      }
+      GpuMsmStats st;
+      const double ms =
+          time_ms(3, [&] { (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st); });
+      if (GpuTrace::enabled()) {
+        GpuTrace trace(s);
+        GpuMsmConfig traced = cfg;
+        traced.trace = &trace;
+        const std::string name = v.name();
+        traced.trace_name = name.c_str();
+        (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, traced, s);
+        CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+        trace.print(stdout, "msm_g1 2^" + std::to_string(lg));
+      }
+      report("msm_g1 " + v.name(),
+             "2^" + std::to_string(lg) + " c=" + std::to_string(st.window_bits) +
+                 " K=" + std::to_string(st.windows) + " G=" + std::to_string(st.window_groups),
+             ms, ms * 1e6 / static_cast<double>(n), "ns/pt", msm_g1_anchor(lg));
+    }
+  }
+}
+
 /// |g2_variants|: the G2 accumulation kernels to time side by side at each size (G1 ignores it).
 /// |porep_mix|: the scalars of a PoRep witness (36.3 % zeros, 36.3 % ones, the rest random: the
 /// 1-scalars' batch addition beside a 27 % tail), reported as "<op>_mix".
@@ -614,6 +693,7 @@ int main(int argc, char** argv) {
   int window = 0;
   std::string ntt_shapes = "10:1", ntt_logs, h_logs;
   std::vector<G2Accumulation> g2_variants{GpuMsmConfig{}.g2_accumulation};
+  std::string h_variants, msm_logs;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--ops" && i + 1 < argc)
@@ -630,6 +710,10 @@ int main(int argc, char** argv) {
       min_log = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--partition-log" && i + 1 < argc)
       part_log = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--h-variants" && i + 1 < argc)
+      h_variants = argv[++i];
+    else if (a == "--msm-logs" && i + 1 < argc)
+      msm_logs = argv[++i];
     else if (a == "--window" && i + 1 < argc)
       window = std::stoi(argv[++i]);
     else if (a == "--g2-acc" && i + 1 < argc) {
@@ -657,7 +741,8 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr,
                    "usage: gpu_bench [--quick] [--ops list] [--min-log K] [--max-log K] "
-                   "[--partition-log K] [--window c] "
+                   "[--partition-log K] [--window c] [--h-variants plain,c:k:r] "
+                   "[--msm-logs 24,27] "
                    "[--g2-acc one_thread,lane_pair,lane_pair_fused] "
                    "[--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]\n");
       return 2;
@@ -696,7 +781,13 @@ int main(int argc, char** argv) {
     for (unsigned lg = min_log; lg <= std::min(max_log, 25u); lg += 2) g2_logs.push_back(lg);
     if (max_log >= 25) g2_logs.push_back(25);
     g2_logs.erase(std::unique(g2_logs.begin(), g2_logs.end()), g2_logs.end());
-    if (has("msm_g1")) bench_msm<false>(ctx, g1_logs, window, g2_variants);
+    if (!msm_logs.empty()) g1_logs = parse_logs(msm_logs);
+    if (has("msm_g1")) {
+      if (h_variants.empty())
+        bench_msm<false>(ctx, g1_logs, window, g2_variants);
+      else
+        bench_msm_g1_variants(ctx, g1_logs, parse_h_variants(h_variants));
+    }
     if (has("msm_g2")) bench_msm<true>(ctx, g2_logs, window, g2_variants);
     if (has("msm_g2_mix")) bench_msm<true>(ctx, g2_logs, window, g2_variants, true);
     if (has("batch_add")) bench_batch_add(ctx, std::min(max_log, 26u));
