@@ -81,8 +81,8 @@ TEST(PrecomputedWindows, PlansFollowTheRules) {
 TEST(PrecomputedWindows, EveryWindowOnceAndTheScalarReassembles) {
   const auto seed = fresh_seed();
   std::mt19937_64 rng(seed);
-  std::vector<Fr> ks = {Fr::zero(),      Fr::one(),        Fr::from_u64(2), -Fr::one(),
-                        -Fr::from_u64(2), pow2(254),        pow2(254) - Fr::one()};
+  std::vector<Fr> ks = {Fr::zero(),       Fr::one(), Fr::from_u64(2),      -Fr::one(),
+                        -Fr::from_u64(2), pow2(254), pow2(254) - Fr::one()};
   for (int i = 0; i < 20; ++i) ks.push_back(random_fr(rng));
   for (unsigned c : {5u, 16u, 20u, 22u, 23u, 24u, 26u, 31u}) {
     const SignedWindowPlan digits = SignedWindowPlan::make(c);
@@ -162,7 +162,8 @@ TEST(PrecomputedWindows, MsmThroughCopiesMatchesScalarMultiplication) {
   std::mt19937_64 rng(seed);
   const std::size_t n = 23 + rng() % 20;
   std::vector<G1Jacobian> jac;
-  for (std::size_t i = 0; i < n; ++i) jac.push_back(mul_vartime(G1Jacobian::generator(), random_fr(rng)));
+  for (std::size_t i = 0; i < n; ++i)
+    jac.push_back(mul_vartime(G1Jacobian::generator(), random_fr(rng)));
   jac[1] = G1Jacobian::identity();  // identity base
   jac[2] = jac[3];                  // duplicated base
   jac[4] = -jac[5];                 // negated base

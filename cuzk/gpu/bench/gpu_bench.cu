@@ -748,6 +748,13 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  std::vector<HVariant> h_list;
+  try {
+    h_list = parse_h_variants(h_variants);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpu_bench: %s\n", e.what());
+    return 2;
+  }
   auto has = [&](const char* op) {
     return ("," + ops + ",").find("," + std::string(op) + ",") != std::string::npos;
   };
@@ -783,10 +790,10 @@ int main(int argc, char** argv) {
     g2_logs.erase(std::unique(g2_logs.begin(), g2_logs.end()), g2_logs.end());
     if (!msm_logs.empty()) g1_logs = parse_logs(msm_logs);
     if (has("msm_g1")) {
-      if (h_variants.empty())
+      if (h_list.empty())
         bench_msm<false>(ctx, g1_logs, window, g2_variants);
       else
-        bench_msm_g1_variants(ctx, g1_logs, parse_h_variants(h_variants));
+        bench_msm_g1_variants(ctx, g1_logs, h_list);
     }
     if (has("msm_g2")) bench_msm<true>(ctx, g2_logs, window, g2_variants);
     if (has("msm_g2_mix")) bench_msm<true>(ctx, g2_logs, window, g2_variants, true);

@@ -101,8 +101,8 @@ struct PrecomputedBases {
 /// Builds the copies on the device (S doublings per point and copy in XYZZ, then affine by one
 /// inversion per thread over ≈ 32 points). |window_bits| 1..31, |copies| 1..kMaxPrecomputedCopies
 /// with copies·count < 2^31; throws CudaError (cudaErrorInvalidValue) otherwise, or when the arena
-/// has no room. Cost: (copies − 1)·S·count doublings (9 Fp products each): ≈ 7 s per copy at
-/// 2^27 points and S = 132 on an H200.
+/// has no room. Cost: (copies − 1)·S·count doublings (9 Fp products each): ≈ 9 s per copy at
+/// 2^27 points and S = 132 (predicted from the accumulation's 18 G Fp products/s).
 PrecomputedBases precompute_bases_g1(DeviceContext& ctx, const ResidentBases& bases,
                                      unsigned window_bits, unsigned copies, cudaStream_t stream);
 
