@@ -16,6 +16,7 @@
 #include "cuzk/gpu/device_context.hpp"
 #include "cuzk/gpu/gpu_test_util.cuh"
 #include "cuzk/gpu/msm/pippenger.cuh"
+#include "cuzk/msm/msm.hpp"
 #include "cuzk/msm/precomputed_windows.hpp"
 
 namespace cuzk::gpu {
@@ -285,10 +286,10 @@ TEST(GpuMsm, G1LargerRandom) {
 }
 
 // The precomputed-window option (GpuMsmConfig::precomputed, msm/precomputed_windows.hpp): copies
-// 2^(j·S)·P built on the device, k·m pairs over K' bucket windows, wider reduction chunks; the same
-// oracle. Bases with identities, duplicates and negations; scalars 0, 1, r − 1 and random; a size
-// that is not a power of two; with and without the 0/1 split, a density bitmap and an offset, and
-// forced window groups.
+// 2^(j·S)·P built on the device, k·m pairs over K' bucket windows, wider reduction chunks; against
+// the oracle and the CPU MSM. Bases with identities, duplicates and negations; scalars 0, 1, r − 1
+// and random; a size that is not a power of two; with and without the 0/1 split, a density bitmap
+// and an offset, and forced window groups.
 TEST(GpuMsm, G1PrecomputedCopiesMatchOracle) {
   CUZK_REQUIRE_GPU();
   auto ctx = make_ctx(std::size_t{3} << 30);
@@ -305,6 +306,7 @@ TEST(GpuMsm, G1PrecomputedCopiesMatchOracle) {
   }
   ResidentBases rb = upload_bases_g1(*ctx, bases.points, s);
   const G1Jacobian g = G1Jacobian::generator();
+  ThreadPool pool(2);
   struct Case {
     unsigned c, copies, chunks;
     ScalarKind kind;
@@ -350,6 +352,12 @@ TEST(GpuMsm, G1PrecomputedCopiesMatchOracle) {
     GpuMsmStats st;
     const G1Xyzz got = msm_g1_device(*ctx, rb, sc, cfg, s, &st);
     const G1Jacobian want = mul_vartime(g, expected_log(sc, bases.logs, bits, offset));
+    // The CPU backend's MSM (msm/msm.hpp) on the same input agrees with the oracle too.
+    const auto cpu = msm<G1Curve>(std::span<const G1Affine>(bases.points), std::span<const Fr>(sc),
+                                  pool, {.density_bits = bits, .base_offset = offset});
+    ASSERT_TRUE(cpu.ok()) << cpu.status().to_string();
+    EXPECT_TRUE(same_point(got, *cpu))
+        << "against the CPU MSM: c=" << cs.c << " copies=" << cs.copies << " seed=" << seed;
     const auto plan = PrecomputedWindowPlan::make(cs.c, cs.copies);
     EXPECT_TRUE(same_point(got, want))
         << "c=" << cs.c << " copies=" << cs.copies << " chunks=" << cs.chunks << " n=" << n
