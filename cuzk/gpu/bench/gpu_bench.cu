@@ -6,6 +6,7 @@
 //             [--h-variants plain,22:2:16384]   (G1 MSM: plain = the plan's path; c:k:r = window c,
 //                                                 k precomputed copies, r reduction chunks)
 //             [--msm-logs 24,25,26,27]           (G1 MSM sizes instead of min..max step 2)
+//             [--partition-h c:k:r]              (the partition's H MSM as that variant)
 //             [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]
 // (--ntt-shapes: the NTT pass shapes to time side by side, "legacy" = the first kernels; rows of a
 // shape other than the default 10:1 are named op@shape.)
@@ -614,7 +615,9 @@ void bench_msm_stream(DeviceContext& ctx, unsigned lg) {
 /// bench circuit): H (7 NTTs), A over ~n (99.7 % density), B_G1 and B_G2 over 25.3 %, L over n,
 /// H MSM over n − 1; witness 72.6 % 0/1 values (split evenly here), the rest random.
 // |window| > 0 forces every MSM's window width (0: the plan's, make_msm_plan).
-void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int window) {
+/// |h_variant|: the H MSM's configuration (--partition-h; plain: as the others, with |window|).
+void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int window,
+                     const HVariant& h_variant) {
   cudaStream_t s = ctx.stream();
   const std::size_t n = std::size_t{1} << lg;
   const std::size_t nb = n / 4 + n / 250;  // B density ≈ 25.3 %
@@ -645,6 +648,17 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
                       __LINE__);
     b = std::move(r).value();
   }
+  PrecomputedBases h_copies;
+  GpuMsmConfig h_cfg{.window_bits = window};
+  if (!h_variant.plain) {
+    const double t0 = now_ms();
+    h_copies = precompute_bases_g1(ctx, h, h_variant.c, h_variant.copies, s);
+    report("part_h_precompute", "2^" + std::to_string(lg) + " " + h_variant.name(), now_ms() - t0,
+           static_cast<double>(h_copies.points.size()) / 1e9, "GB", 0);
+    h_cfg = {};
+    h_cfg.precomputed = &h_copies;
+    h_cfg.reduction_chunks = h_variant.chunks;
+  }
   double t_h = 0, t_a = 0, t_b1 = 0, t_b2 = 0, t_l = 0, t_hm = 0;
   const double total = time_ms(1, [&] {
     for (int i = 0; i < 3; ++i) fill_random(hb[i].as<DevFr>(), n, 20 + i, s);
@@ -668,7 +682,7 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
     (void)msm_g1_device_resident(ctx, l, w->as<Fr>(), n, {.window_bits = window}, s);
     t_l = now_ms() - t0;
     t0 = now_ms();
-    (void)msm_g1_device_resident(ctx, h, hb[0].as<Fr>(), n - 1, {.window_bits = window}, s);
+    (void)msm_g1_device_resident(ctx, h, hb[0].as<Fr>(), n - 1, h_cfg, s);
     t_hm = now_ms() - t0;
   });
   const std::string sz = "2^" + std::to_string(lg);
@@ -677,7 +691,8 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
   report("part_msm_b_g1", sz, t_b1, t_b1, "ms", 0);
   report("part_msm_b_g2", sz, t_b2, t_b2, "ms", 0);
   report("part_msm_l", sz, t_l, t_l, "ms", 0);
-  report("part_msm_h", sz, t_hm, t_hm, "ms", 0);
+  report(h_variant.plain ? std::string("part_msm_h") : "part_msm_h " + h_variant.name(), sz, t_hm,
+         t_hm, "ms", 0);
   const double sum = t_h + t_a + t_b1 + t_b2 + t_l + t_hm;
   report("partition", sz, sum, total, "ms(wall)", lg == 27 ? 1800.0 : 0);
 }
@@ -693,7 +708,7 @@ int main(int argc, char** argv) {
   int window = 0;
   std::string ntt_shapes = "10:1", ntt_logs, h_logs;
   std::vector<G2Accumulation> g2_variants{GpuMsmConfig{}.g2_accumulation};
-  std::string h_variants, msm_logs;
+  std::string h_variants, msm_logs, partition_h_spec;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--ops" && i + 1 < argc)
@@ -712,6 +727,8 @@ int main(int argc, char** argv) {
       part_log = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--h-variants" && i + 1 < argc)
       h_variants = argv[++i];
+    else if (a == "--partition-h" && i + 1 < argc)
+      partition_h_spec = argv[++i];
     else if (a == "--msm-logs" && i + 1 < argc)
       msm_logs = argv[++i];
     else if (a == "--window" && i + 1 < argc)
@@ -742,15 +759,21 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "usage: gpu_bench [--quick] [--ops list] [--min-log K] [--max-log K] "
                    "[--partition-log K] [--window c] [--h-variants plain,c:k:r] "
-                   "[--msm-logs 24,27] "
+                   "[--msm-logs 24,27] [--partition-h c:k:r] "
                    "[--g2-acc one_thread,lane_pair,lane_pair_fused] "
                    "[--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]\n");
       return 2;
     }
   }
   std::vector<HVariant> h_list;
+  HVariant partition_h;
   try {
     h_list = parse_h_variants(h_variants);
+    if (!partition_h_spec.empty()) {
+      const auto one = parse_h_variants(partition_h_spec);
+      if (one.size() != 1) throw std::invalid_argument("--partition-h takes one variant");
+      partition_h = one[0];
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpu_bench: %s\n", e.what());
     return 2;
@@ -798,7 +821,7 @@ int main(int argc, char** argv) {
     if (has("msm_g2")) bench_msm<true>(ctx, g2_logs, window, g2_variants);
     if (has("msm_g2_mix")) bench_msm<true>(ctx, g2_logs, window, g2_variants, true);
     if (has("batch_add")) bench_batch_add(ctx, std::min(max_log, 26u));
-    if (has("partition")) bench_partition(ctx, tables, part_log, window);
+    if (has("partition")) bench_partition(ctx, tables, part_log, window, partition_h);
     if (has("msm_stream")) bench_msm_stream(ctx, stream_log);
   } catch (const CudaError& e) {
     std::printf("gpu_bench: device failure: %s\n", e.what());
