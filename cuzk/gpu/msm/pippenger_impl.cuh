@@ -655,6 +655,10 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     }
     int G = static_cast<int>(std::min<std::size_t>(K, budget / per_window));
     if (cfg.max_windows_per_group > 0) G = std::min(G, cfg.max_windows_per_group);
+    // With copies (wide windows): keys and the sentinel G·B below 2^24, so CUB sorts in three
+    // 8-bit passes, not four (c = 24: one window per group, c = 22: seven).
+    if (pre != nullptr)
+      G = std::min(G, std::max(1, static_cast<int>(((std::uint32_t{1} << 24) - 1) / B)));
     if (G < 1)
       throw CudaError(cudaErrorMemoryAllocation,
                       "MSM: VRAM arena too small for one Pippenger window", __FILE__, __LINE__);
