@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <array>
 
+#include "cuzk/msm/precomputed_windows.hpp"
+
 namespace cuzk {
 
 KeyPlacement plan_key_placement(const DeviceMemoryReport& device, const QueryCounts& counts,
-                                std::uint64_t domain, std::uint64_t columns) {
+                                std::uint64_t domain, std::uint64_t columns,
+                                unsigned max_h_copies) {
   KeyPlacement out;
   out.working_bytes = device.partition_working_bytes(domain, columns);
   struct Table {
@@ -47,6 +50,21 @@ KeyPlacement plan_key_placement(const DeviceMemoryReport& device, const QueryCou
   out.resident_bytes = resident_bytes();
   for (const Table& x : t)
     if (*x.streamed) out.streamed_host_bytes += x.packed();
+  // Rule 3: copies of H, the most that fit (each: the table again and domain·16 B of pairs).
+  const std::uint64_t arena = device.device_memory().total;
+  if (!s.any() && counts.h > 0) {
+    const unsigned most = std::min(max_h_copies, kMaxPrecomputedCopies);
+    for (unsigned k = most; k > 1; --k) {
+      const std::uint64_t table = precomputed_copies_bytes(counts.h, k, 96);
+      const std::uint64_t pairs = std::uint64_t{k - 1} * domain * 16;
+      if (out.resident_bytes + table + out.working_bytes + pairs <= arena) {
+        out.h_copies = k;
+        out.h_copies_bytes = table;
+        out.working_bytes += pairs;
+        break;
+      }
+    }
+  }
   return out;
 }
 

@@ -12,6 +12,14 @@
 //      fewest tables (and so the fewest MSMs that stream) to reach the bound.
 //
 // A backend that cannot stream (can_stream_tables() false) keeps every table resident.
+//
+//   3. Optionally (|max_h_copies| > 1, off by default: the GPU's precomputed-window H MSM,
+//      msm/precomputed_windows.hpp), shifted copies of a resident H table, as many as fit beside
+//      the resident tables and the working set, each copy costing its table again (96 B a point)
+//      and domain·16 bytes of sort pairs more in the working set (one bucket window holds k·m
+//      pairs instead of m). Nothing streams for them: with any table streamed there are no copies.
+//      The 32 GiB PoRep key on an H200 (125 GB arena) has room for 4 copies (three shifted ones
+//      of 12.9 GB and 2.1 GB of pairs each, beside 47.4 + 21.5 GB), on an 80 GB H100 for none.
 // Example: the 32 GiB WindowPoSt key (60.8 GB; 2^27 domain, 126.9 M columns) on an 80 GB H100
 // (72.5 GB arena): resident 60.8 GB + 21.5 GB of partition > 72.5 GB, so B_G2 (≈ 15.7 GB, the
 // largest table) streams and 45.1 + 21.5 GB fit; on an H200 (≈ 125 GB arena) nothing streams.
@@ -40,13 +48,20 @@ struct KeyPlacement {
   /// Host bytes of the streamed tables, packed as the device reads them (96 B per G1 point, 192
   /// per G2), in the device's pinned pool or plain memory.
   std::uint64_t streamed_host_bytes = 0;
-  /// The working set kept free for one partition (partition_working_bytes).
+  /// The working set kept free for one partition (partition_working_bytes), with the copies'
+  /// sort pairs when h_copies > 1.
   std::uint64_t working_bytes = 0;
+  /// Copies of the H table for the precomputed-window H MSM (1: the table alone) and the arena
+  /// bytes of the extra ones (h_copies − 1 tables of 96 B a point).
+  unsigned h_copies = 1;
+  std::uint64_t h_copies_bytes = 0;
 };
 
 /// The placement of a key with |counts| points per query, whose partitions have a |domain|-row H
 /// step over |columns| witness values, on the device |device| reports (rules in the file comment).
+/// |max_h_copies| (≥ 1; 1: none) bounds rule 3.
 KeyPlacement plan_key_placement(const DeviceMemoryReport& device, const QueryCounts& counts,
-                                std::uint64_t domain, std::uint64_t columns);
+                                std::uint64_t domain, std::uint64_t columns,
+                                unsigned max_h_copies = 1);
 
 }  // namespace cuzk

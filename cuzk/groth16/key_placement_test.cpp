@@ -164,5 +164,43 @@ TEST(KeyPlacement, PoRepKeyStaysWholeOnAnH100) {
   EXPECT_EQ(p.resident_bytes, 47'373'896'256u + 5 * 256);
 }
 
+// Rule 3, H copies for the precomputed-window H MSM, with the 32 GiB PoRep shape of the test
+// above. By hand: resident 47,373,897,536 B, working 21.5 GB, a copy 96·(2^27 − 1) =
+// 12,884,901,792 B and 16·2^27 = 2,147,483,648 B of pairs. On a 125 GB arena: 68.87 GB + 15.03 GB
+// per copy leaves room for 3 extra copies (113.97 GB; 4 would be 129.0 GB), so a bound of 8 gives
+// h_copies = 4 and a bound of 2 gives 2; on the H100's 72.5 GB none; a streamed table or the
+// default bound none.
+TEST(KeyPlacement, HCopiesOnlyWhereTheyFitBesideTheKeyAndAPartition) {
+  const std::uint64_t n = std::uint64_t{1} << 27;
+  const QueryCounts c{.h = n - 1,
+                      .l = 130'169'893,
+                      .a = 328 + 129'753'292,
+                      .b_g1 = 1 + 33'112'281,
+                      .b_g2 = 1 + 33'112'281};
+  const std::uint64_t columns = 328 + 130'169'893, working = 21'500'000'000;
+  const std::uint64_t copy = 12'884'901'792, pairs = 2'147'483'648;
+  FakeReport h200(125'000'000'000, working, true, true);
+  const KeyPlacement plain = plan_key_placement(h200, c, n, columns);
+  EXPECT_EQ(plain.h_copies, 1u);
+  EXPECT_EQ(plain.h_copies_bytes, 0u);
+  EXPECT_EQ(plain.working_bytes, working);
+  const KeyPlacement most = plan_key_placement(h200, c, n, columns, 8);
+  EXPECT_FALSE(most.streamed.any());
+  EXPECT_EQ(most.h_copies, 4u);
+  EXPECT_EQ(most.h_copies_bytes, 3 * copy);
+  EXPECT_EQ(most.working_bytes, working + 3 * pairs);
+  EXPECT_LE(most.resident_bytes + most.h_copies_bytes + most.working_bytes, 125'000'000'000u);
+  const KeyPlacement two = plan_key_placement(h200, c, n, columns, 2);
+  EXPECT_EQ(two.h_copies, 2u);
+  EXPECT_EQ(two.h_copies_bytes, copy);
+  FakeReport h100(72'500'000'000, working, true, true);
+  EXPECT_EQ(plan_key_placement(h100, c, n, columns, 8).h_copies, 1u);
+  // A key that streams a table gets no copies (WindowPoSt-like: b tables large enough to stream).
+  FakeReport small(60'000'000'000, working, true, true);
+  const KeyPlacement streamed = plan_key_placement(small, c, n, columns, 8);
+  EXPECT_TRUE(streamed.streamed.any());
+  EXPECT_EQ(streamed.h_copies, 1u);
+}
+
 }  // namespace
 }  // namespace cuzk

@@ -3,6 +3,10 @@
 //   gpu_bench [--quick] [--ops field,ntt,h,msm_g1,msm_g2,msm_g2_mix,batch_add,partition,msm_stream]
 //             [--min-log K] [--max-log K] [--partition-log K] [--stream-log K] [--window c]
 //             [--g2-acc one_thread,lane_pair,lane_pair_fused]   (G2 accumulation kernels, side by side)
+//             [--h-variants plain,22:2:16384]   (G1 MSM: plain = the plan's path; c:k:r = window c,
+//                                                 k precomputed copies, r reduction chunks)
+//             [--msm-logs 24,25,26,27]           (G1 MSM sizes instead of min..max step 2)
+//             [--partition-h c:k:r]              (the partition's H MSM as that variant)
 //             [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]
 // (--ntt-shapes: the NTT pass shapes to time side by side, "legacy" = the first kernels; rows of a
 // shape other than the default 10:1 are named op@shape.)
@@ -403,6 +407,82 @@ const char* g2_accumulation_name(G2Accumulation a) {
   return "?";
 }
 
+/// One G1 MSM configuration of --h-variants: "plain" (the plan's, today's path) or c:k:r = window
+/// width c, k precomputed copies (1: none), r reduction chunks (0: the plan's).
+struct HVariant {
+  unsigned c = 0, copies = 1, chunks = 0;
+  bool plain = true;
+  std::string name() const {
+    return plain ? std::string("plain")
+                 : "c" + std::to_string(c) + "k" + std::to_string(copies) + "r" +
+                       std::to_string(chunks);
+  }
+};
+
+std::vector<HVariant> parse_h_variants(const std::string& list) {
+  std::vector<HVariant> out;
+  for (std::size_t p = 0; p < list.size();) {
+    const std::size_t q = std::min(list.find(',', p), list.size());
+    const std::string item = list.substr(p, q - p);
+    p = q + 1;
+    HVariant v;
+    if (item != "plain") {
+      unsigned c = 0, k = 0, r = 0;
+      if (std::sscanf(item.c_str(), "%u:%u:%u", &c, &k, &r) != 3)
+        throw std::invalid_argument("--h-variants: '" + item + "' is neither plain nor c:k:r");
+      v = {.c = c, .copies = k, .chunks = r, .plain = false};
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+/// The G1 MSM per --h-variants at each size: the copies' build time once (msm_g1_precompute), then
+/// the MSM as bench_msm times it, rows "msm_g1 <variant>".
+void bench_msm_g1_variants(DeviceContext& ctx, const std::vector<unsigned>& logs,
+                           const std::vector<HVariant>& variants) {
+  cudaStream_t s = ctx.stream();
+  for (unsigned lg : logs) {
+    const std::size_t n = std::size_t{1} << lg;
+    ResidentBases rb = make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
+    auto sc = ctx.alloc(n * sizeof(Fr), "msm scalars");
+    if (!sc.ok())
+      throw CudaError(cudaErrorMemoryAllocation, sc.status().to_string().c_str(), __FILE__,
+                      __LINE__);
+    fill_random(sc->as<DevFr>(), n, lg * 7, s);
+    for (const HVariant& v : variants) {
+      PrecomputedBases pre;
+      GpuMsmConfig cfg;
+      if (!v.plain) {
+        const double t0 = now_ms();
+        pre = precompute_bases_g1(ctx, rb, v.c, v.copies, s);
+        if (v.copies > 1)
+          report("msm_g1_precompute", "2^" + std::to_string(lg) + " " + v.name(), now_ms() - t0,
+                 static_cast<double>(pre.points.size()) / 1e9, "GB", 0);
+        cfg.precomputed = &pre;
+        cfg.reduction_chunks = v.chunks;
+      }
+      GpuMsmStats st;
+      const double ms =
+          time_ms(3, [&] { (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st); });
+      if (GpuTrace::enabled()) {
+        GpuTrace trace(s);
+        GpuMsmConfig traced = cfg;
+        traced.trace = &trace;
+        const std::string name = v.name();
+        traced.trace_name = name.c_str();
+        (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, traced, s);
+        CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+        trace.print(stdout, "msm_g1 2^" + std::to_string(lg));
+      }
+      report("msm_g1 " + v.name(),
+             "2^" + std::to_string(lg) + " c=" + std::to_string(st.window_bits) +
+                 " K=" + std::to_string(st.windows) + " G=" + std::to_string(st.window_groups),
+             ms, ms * 1e6 / static_cast<double>(n), "ns/pt", msm_g1_anchor(lg));
+    }
+  }
+}
+
 /// |g2_variants|: the G2 accumulation kernels to time side by side at each size (G1 ignores it).
 /// |porep_mix|: the scalars of a PoRep witness (36.3 % zeros, 36.3 % ones, the rest random: the
 /// 1-scalars' batch addition beside a 27 % tail), reported as "<op>_mix".
@@ -535,7 +615,9 @@ void bench_msm_stream(DeviceContext& ctx, unsigned lg) {
 /// bench circuit): H (7 NTTs), A over ~n (99.7 % density), B_G1 and B_G2 over 25.3 %, L over n,
 /// H MSM over n − 1; witness 72.6 % 0/1 values (split evenly here), the rest random.
 // |window| > 0 forces every MSM's window width (0: the plan's, make_msm_plan).
-void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int window) {
+/// |h_variant|: the H MSM's configuration (--partition-h; plain: as the others, with |window|).
+void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int window,
+                     const HVariant& h_variant) {
   cudaStream_t s = ctx.stream();
   const std::size_t n = std::size_t{1} << lg;
   const std::size_t nb = n / 4 + n / 250;  // B density ≈ 25.3 %
@@ -566,6 +648,17 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
                       __LINE__);
     b = std::move(r).value();
   }
+  PrecomputedBases h_copies;
+  GpuMsmConfig h_cfg{.window_bits = window};
+  if (!h_variant.plain) {
+    const double t0 = now_ms();
+    h_copies = precompute_bases_g1(ctx, h, h_variant.c, h_variant.copies, s);
+    report("part_h_precompute", "2^" + std::to_string(lg) + " " + h_variant.name(), now_ms() - t0,
+           static_cast<double>(h_copies.points.size()) / 1e9, "GB", 0);
+    h_cfg = {};
+    h_cfg.precomputed = &h_copies;
+    h_cfg.reduction_chunks = h_variant.chunks;
+  }
   double t_h = 0, t_a = 0, t_b1 = 0, t_b2 = 0, t_l = 0, t_hm = 0;
   const double total = time_ms(1, [&] {
     for (int i = 0; i < 3; ++i) fill_random(hb[i].as<DevFr>(), n, 20 + i, s);
@@ -589,7 +682,7 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
     (void)msm_g1_device_resident(ctx, l, w->as<Fr>(), n, {.window_bits = window}, s);
     t_l = now_ms() - t0;
     t0 = now_ms();
-    (void)msm_g1_device_resident(ctx, h, hb[0].as<Fr>(), n - 1, {.window_bits = window}, s);
+    (void)msm_g1_device_resident(ctx, h, hb[0].as<Fr>(), n - 1, h_cfg, s);
     t_hm = now_ms() - t0;
   });
   const std::string sz = "2^" + std::to_string(lg);
@@ -598,7 +691,8 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
   report("part_msm_b_g1", sz, t_b1, t_b1, "ms", 0);
   report("part_msm_b_g2", sz, t_b2, t_b2, "ms", 0);
   report("part_msm_l", sz, t_l, t_l, "ms", 0);
-  report("part_msm_h", sz, t_hm, t_hm, "ms", 0);
+  report(h_variant.plain ? std::string("part_msm_h") : "part_msm_h " + h_variant.name(), sz, t_hm,
+         t_hm, "ms", 0);
   const double sum = t_h + t_a + t_b1 + t_b2 + t_l + t_hm;
   report("partition", sz, sum, total, "ms(wall)", lg == 27 ? 1800.0 : 0);
 }
@@ -614,6 +708,7 @@ int main(int argc, char** argv) {
   int window = 0;
   std::string ntt_shapes = "10:1", ntt_logs, h_logs;
   std::vector<G2Accumulation> g2_variants{GpuMsmConfig{}.g2_accumulation};
+  std::string h_variants, msm_logs, partition_h_spec;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--ops" && i + 1 < argc)
@@ -630,6 +725,12 @@ int main(int argc, char** argv) {
       min_log = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--partition-log" && i + 1 < argc)
       part_log = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--h-variants" && i + 1 < argc)
+      h_variants = argv[++i];
+    else if (a == "--partition-h" && i + 1 < argc)
+      partition_h_spec = argv[++i];
+    else if (a == "--msm-logs" && i + 1 < argc)
+      msm_logs = argv[++i];
     else if (a == "--window" && i + 1 < argc)
       window = std::stoi(argv[++i]);
     else if (a == "--g2-acc" && i + 1 < argc) {
@@ -657,11 +758,25 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr,
                    "usage: gpu_bench [--quick] [--ops list] [--min-log K] [--max-log K] "
-                   "[--partition-log K] [--window c] "
+                   "[--partition-log K] [--window c] [--h-variants plain,c:k:r] "
+                   "[--msm-logs 24,27] [--partition-h c:k:r] "
                    "[--g2-acc one_thread,lane_pair,lane_pair_fused] "
                    "[--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]\n");
       return 2;
     }
+  }
+  std::vector<HVariant> h_list;
+  HVariant partition_h;
+  try {
+    h_list = parse_h_variants(h_variants);
+    if (!partition_h_spec.empty()) {
+      const auto one = parse_h_variants(partition_h_spec);
+      if (one.size() != 1) throw std::invalid_argument("--partition-h takes one variant");
+      partition_h = one[0];
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpu_bench: %s\n", e.what());
+    return 2;
   }
   auto has = [&](const char* op) {
     return ("," + ops + ",").find("," + std::string(op) + ",") != std::string::npos;
@@ -696,11 +811,17 @@ int main(int argc, char** argv) {
     for (unsigned lg = min_log; lg <= std::min(max_log, 25u); lg += 2) g2_logs.push_back(lg);
     if (max_log >= 25) g2_logs.push_back(25);
     g2_logs.erase(std::unique(g2_logs.begin(), g2_logs.end()), g2_logs.end());
-    if (has("msm_g1")) bench_msm<false>(ctx, g1_logs, window, g2_variants);
+    if (!msm_logs.empty()) g1_logs = parse_logs(msm_logs);
+    if (has("msm_g1")) {
+      if (h_list.empty())
+        bench_msm<false>(ctx, g1_logs, window, g2_variants);
+      else
+        bench_msm_g1_variants(ctx, g1_logs, h_list);
+    }
     if (has("msm_g2")) bench_msm<true>(ctx, g2_logs, window, g2_variants);
     if (has("msm_g2_mix")) bench_msm<true>(ctx, g2_logs, window, g2_variants, true);
     if (has("batch_add")) bench_batch_add(ctx, std::min(max_log, 26u));
-    if (has("partition")) bench_partition(ctx, tables, part_log, window);
+    if (has("partition")) bench_partition(ctx, tables, part_log, window, partition_h);
     if (has("msm_stream")) bench_msm_stream(ctx, stream_log);
   } catch (const CudaError& e) {
     std::printf("gpu_bench: device failure: %s\n", e.what());

@@ -16,6 +16,9 @@
 //                scalars fill is not one thread's serial work) → per window, the
 //                running-sum reduction Σ j·S_j split over chunks of buckets → Horner over windows.
 //                Windows are processed in groups sized to the arena (a 16 GiB cap runs more groups).
+//                Optionally (G1, GpuMsmConfig::precomputed) over k copies 2^(j·S)·P of the table:
+//                K' = ⌈K/k⌉ bucket windows of k·m pairs (msm/precomputed_windows.hpp), so wider
+//                windows pay; the accumulation reads a pair's point from the copy it names.
 //                G2's batch addition and segment accumulation split each point over a lane pair
 //                (pippenger_g2_pair.cuh; GpuMsmConfig::g2_accumulation).
 // Everything after the scalar upload stays on the device; one point comes back.
@@ -36,6 +39,7 @@
 namespace cuzk::gpu {
 
 class GpuTrace;
+struct PrecomputedBases;
 
 /// A base table in the compact device layout (96 bytes per G1 point, 192 per G2 point).
 struct ResidentBases {
@@ -81,7 +85,33 @@ struct GpuMsmConfig {
   /// Benchmarks: phase marks on |trace| (gpu/trace.cuh) named after |trace_name|.
   GpuTrace* trace = nullptr;
   const char* trace_name = "msm";
+  /// G1 only: shifted copies of |bases| (precompute_bases_g1; null: none). The Pippenger tail then
+  /// runs the copies' plan (msm/precomputed_windows.hpp): width precomputed->window_bits (a
+  /// window_bits set here must equal it), K' = ⌈K/k⌉ bucket windows of k·m pairs each.
+  const PrecomputedBases* precomputed = nullptr;
+  /// Chunks of each window's running-sum reduction, a power of two (0: the plan's, ≤ 2048;
+  /// clamped to 2^(c−1)). Wide windows want more: at c = 20 the plan's 2048 chunks leave 256
+  /// buckets of serial work per thread on 13·2048 threads.
+  unsigned reduction_chunks = 0;
 };
+
+/// Shifted copies of a resident G1 table for the precomputed-window MSM: copy j (1 ≤ j < copies)
+/// holds 2^(j·S)·P_i for every point P_i of the table, S = c·⌈K/copies⌉ (PrecomputedWindowPlan);
+/// copy 0 is the table itself. (copies − 1)·count·96 bytes of the arena.
+struct PrecomputedBases {
+  DeviceBuffer points;  ///< copies 1 .. copies − 1, |count| points each, compact layout
+  std::size_t count = 0;
+  unsigned window_bits = 0;
+  unsigned copies = 1;
+};
+
+/// Builds the copies on the device (S doublings per point and copy in XYZZ, then affine by one
+/// inversion per thread over ≈ 32 points). |window_bits| 1..31, |copies| 1..kMaxPrecomputedCopies
+/// with copies·count < 2^31; throws CudaError (cudaErrorInvalidValue) otherwise, or when the arena
+/// has no room. Cost: (copies − 1)·S·count doublings (9 Fp products each): ≈ 9 s per copy at
+/// 2^27 points and S = 132 (predicted from the accumulation's 18 G Fp products/s).
+PrecomputedBases precompute_bases_g1(DeviceContext& ctx, const ResidentBases& bases,
+                                     unsigned window_bits, unsigned copies, cudaStream_t stream);
 
 /// Arena bytes an MSM of |n| scalars takes at most with every window in one group (tail
 /// scalars and lists, the 16 windows of c = 16, sort scratch), |g2| for G2 points.

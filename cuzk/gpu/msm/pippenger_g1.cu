@@ -11,6 +11,13 @@ ResidentBases upload_bases_g1(DeviceContext& ctx, std::span<const G1Affine> base
                               cudaStream_t stream) {
   return upload_bases<DevFp>(ctx, bases, stream, false);
 }
+PrecomputedBases precompute_bases_g1(DeviceContext& ctx, const ResidentBases& bases,
+                                     unsigned window_bits, unsigned copies, cudaStream_t stream) {
+  if (bases.g2)
+    throw CudaError(cudaErrorInvalidValue, "precomputed copies: a G1 table is required", __FILE__,
+                    __LINE__);
+  return precompute_bases<DevG1Curve>(ctx, bases, window_bits, copies, stream);
+}
 G1Xyzz msm_g1_device(DeviceContext& ctx, const ResidentBases& bases, std::span<const Fr> scalars,
                      const GpuMsmConfig& config, cudaStream_t stream, GpuMsmStats* stats) {
   return msm_host_scalars<DevG1Curve, G1Xyzz>(ctx, bases, scalars, config, stream, stats);

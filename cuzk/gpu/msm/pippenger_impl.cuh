@@ -19,6 +19,7 @@
 #include "cuzk/msm/density.hpp"
 #include "cuzk/msm/digits.hpp"
 #include "cuzk/msm/msm_plan.hpp"
+#include "cuzk/msm/precomputed_windows.hpp"
 
 namespace cuzk::gpu {
 namespace pippenger_detail {
@@ -259,6 +260,35 @@ __global__ void digits_kernel(const DevFr* scalars, const std::uint32_t* idx, st
   }
 }
 
+/// digits_kernel for the precomputed-window MSM (msm/precomputed_windows.hpp): bucket windows
+/// [w0, w0 + g) of K', each with |pre|.copies pairs per scalar, laid out (window, copy)-major; copy
+/// j of bucket window w' carries scalar window j·K' + w' (none past K) on base j·table_n + idx.
+__global__ void digits_copies_kernel(const DevFr* scalars, const std::uint32_t* idx, std::size_t m,
+                                     SignedWindowPlan plan, PrecomputedWindowPlan pre,
+                                     std::uint32_t table_n, int w0, int g, std::uint32_t* keys,
+                                     std::uint32_t* vals, std::uint32_t sentinel) {
+  const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (t >= m) return;
+  const DevFr s = scalars[t];
+  std::uint64_t k[kMsmScalarLimbs], kr[kMsmScalarLimbs];
+#pragma unroll
+  for (unsigned i = 0; i < kMsmScalarLimbs; ++i)
+    k[i] = s.l[2 * i] | (static_cast<std::uint64_t>(s.l[2 * i + 1]) << 32);
+  msm_recode(plan, k, kr);
+  const std::uint32_t base = idx[t];
+  const std::uint32_t B = plan.buckets();
+  for (int w = w0; w < w0 + g; ++w) {
+    for (unsigned j = 0; j < pre.copies; ++j) {
+      const int src = pre.source_window(j, static_cast<unsigned>(w));
+      const std::int32_t d = src < 0 ? 0 : msm_signed_digit(plan, kr, static_cast<unsigned>(src));
+      const std::uint32_t mag = static_cast<std::uint32_t>(d < 0 ? -d : d);
+      const std::size_t pos = (static_cast<std::size_t>(w - w0) * pre.copies + j) * m + t;
+      keys[pos] = mag == 0 ? sentinel : static_cast<std::uint32_t>(w - w0) * B + mag - 1;
+      vals[pos] = ((j * table_n + base) << 1) | (d < 0 ? 1u : 0u);
+    }
+  }
+}
+
 __global__ void bucket_ranges_kernel(const std::uint32_t* keys, std::size_t count,
                                      std::uint32_t sentinel, std::uint32_t* start,
                                      std::uint32_t* end) {
@@ -275,13 +305,14 @@ __global__ void bucket_ranges_kernel(const std::uint32_t* keys, std::size_t coun
 /// thousands of points in one bucket per window) is summed by many threads, not one. A run of equal
 /// keys that is its whole bucket is written to |out|; a piece of a bucket that crosses a segment
 /// boundary goes to the segment's slot: |slot_a| for the segment's first run, |slot_b| for its last.
-template <class C>
-__global__ void segment_accumulate_kernel(const DevAffine<typename C::Field>* bases,
-                                          const std::uint32_t* keys, const std::uint32_t* vals,
-                                          std::size_t count, std::uint32_t sentinel,
-                                          std::uint32_t S, const std::uint32_t* start,
-                                          const std::uint32_t* end, Xyzz<C>* out, Xyzz<C>* slot_a,
-                                          Xyzz<C>* slot_b) {
+/// |kCopies| (the precomputed-window MSM): a pair's base index b < |table_n| reads bases[b], a larger
+/// one the shifted copies, copies[b − table_n] (copy j of point i is b = j·table_n + i).
+template <class C, bool kCopies = false>
+__global__ void segment_accumulate_kernel(
+    const DevAffine<typename C::Field>* bases, const std::uint32_t* keys, const std::uint32_t* vals,
+    std::size_t count, std::uint32_t sentinel, std::uint32_t S, const std::uint32_t* start,
+    const std::uint32_t* end, Xyzz<C>* out, Xyzz<C>* slot_a, Xyzz<C>* slot_b,
+    const DevAffine<typename C::Field>* copies, std::uint32_t table_n) {
   const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   const std::size_t lo = t * S;
   if (lo >= count) return;
@@ -313,7 +344,13 @@ __global__ void segment_accumulate_kernel(const DevAffine<typename C::Field>* ba
       acc = Xyzz<C>::identity();
     }
     const std::uint32_t v = vals[j];
-    Affine<C> p = unpack<C>(bases[v >> 1]);
+    Affine<C> p;
+    if constexpr (kCopies) {
+      const std::uint32_t b = v >> 1;
+      p = unpack<C>(b < table_n ? bases[b] : copies[b - table_n]);
+    } else {
+      p = unpack<C>(bases[v >> 1]);
+    }
     if (v & 1) p.y = -p.y;
     acc.add_mixed(p);
   }
@@ -367,6 +404,89 @@ __global__ void window_chunks_kernel(const Xyzz<C>* buckets, int windows, std::u
     add_ool<C>(acc, m);
   }
   out[t] = acc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Precomputed copies (GpuMsmConfig::precomputed, msm/precomputed_windows.hpp)
+
+/// out[i] = 2^shift·src[i] in XYZZ: |shift| doublings (dbl-2008-s-1, 9 Fp products each); the
+/// identity stays the identity (its ZZ stays 0).
+template <class C>
+__global__ void shift_points_kernel(const DevAffine<typename C::Field>* src, std::size_t n,
+                                    unsigned shift, Xyzz<C>* out) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i >= n) return;
+  Xyzz<C> p = Xyzz<C>::from_affine(unpack<C>(src[i]));
+  for (unsigned k = 0; k < shift; ++k) p.dbl();
+  out[i] = p;
+}
+
+/// Thread t makes points t, t + stride, … affine: Montgomery's trick over ZZ·ZZZ with |prefix| as
+/// scratch and one inversion per thread; u = 1/(ZZ·ZZZ), x = X·ZZZ·u, y = Y·ZZ·u; the identity as
+/// (0, 0).
+template <class C>
+__global__ void xyzz_to_affine_kernel(const Xyzz<C>* pts, typename C::Field* prefix, std::size_t n,
+                                      std::size_t stride, DevAffine<typename C::Field>* out) {
+  using F = typename C::Field;
+  const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (t >= stride || t >= n) return;
+  F acc = F::one();
+  for (std::size_t i = t; i < n; i += stride) {
+    prefix[i] = acc;
+    if (!pts[i].is_identity()) acc *= pts[i].ZZ * pts[i].ZZZ;
+  }
+  F inv = acc.inverse();
+  for (std::size_t i = t + ((n - 1 - t) / stride) * stride;; i -= stride) {
+    const Xyzz<C> p = pts[i];
+    if (p.is_identity()) {
+      out[i] = {F::zero(), F::zero()};
+    } else {
+      const F zz_zzz = p.ZZ * p.ZZZ;
+      const F u = inv * prefix[i];
+      inv *= zz_zzz;
+      out[i] = {p.X * p.ZZZ * u, p.Y * p.ZZ * u};
+    }
+    if (i < stride) break;
+  }
+}
+
+/// Copy j = 2^S·(copy j − 1), chunk by chunk (XYZZ scratch of ≤ 2^22 points, 0.8 GB for G1).
+template <class C>
+PrecomputedBases precompute_bases(DeviceContext& ctx, const ResidentBases& bases, unsigned c,
+                                  unsigned copies, cudaStream_t stream) {
+  using F = typename C::Field;
+  const PrecomputedWindowPlan plan = PrecomputedWindowPlan::make(c, copies);
+  if (plan.invalid() || bases.count * copies >= (std::size_t{1} << 31))
+    throw CudaError(cudaErrorInvalidValue,
+                    "precomputed copies: window width, copies or table size out of range", __FILE__,
+                    __LINE__);
+  PrecomputedBases r;
+  r.count = bases.count;
+  r.window_bits = c;
+  r.copies = copies;
+  if (copies == 1 || bases.count == 0) return r;
+  const std::size_t n = bases.count;
+  r.points = must_alloc(ctx, (copies - 1) * n * sizeof(DevAffine<F>), "precomputed copies");
+  const std::size_t chunk = std::min<std::size_t>(n, std::size_t{1} << 22);
+  DeviceBuffer tmp = must_alloc(ctx, chunk * sizeof(Xyzz<C>), "precompute scratch");
+  DeviceBuffer prefix = must_alloc(ctx, chunk * sizeof(F), "precompute prefix");
+  for (unsigned j = 1; j < copies; ++j) {
+    const DevAffine<F>* src =
+        j == 1 ? bases.points.as<DevAffine<F>>() : r.points.as<DevAffine<F>>() + (j - 2) * n;
+    DevAffine<F>* dst = r.points.as<DevAffine<F>>() + (j - 1) * n;
+    for (std::size_t off = 0; off < n; off += chunk) {
+      const std::size_t len = std::min(chunk, n - off);
+      shift_points_kernel<C><<<blocks_for(len, 128), 128, 0, stream>>>(
+          src + off, len, plan.shift_bits, tmp.as<Xyzz<C>>());
+      CUZK_CUDA_CHECK_LAUNCH();
+      const std::size_t stride = std::max<std::size_t>(1, len / 32);
+      xyzz_to_affine_kernel<C><<<blocks_for(stride, 128), 128, 0, stream>>>(
+          tmp.as<Xyzz<C>>(), prefix.as<F>(), len, stride, dst + off);
+      CUZK_CUDA_CHECK_LAUNCH();
+    }
+  }
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // the scratch is freed on return
+  return r;
 }
 
 template <class C>
@@ -488,21 +608,48 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
   DeviceBuffer window_sums;
   if (m > 0) {
     // The plan (msm/msm_plan.hpp, the GPU's price table): window width and count, reduction chunks.
-    const MsmPlan plan = make_msm_plan(
-        m, 0, sizeof(F) > 48 ? MsmCurve::g2 : MsmCurve::g1, cuda_msm_prices(),
-        {.window_bits = cfg.window_bits > 0 ? static_cast<unsigned>(cfg.window_bits) : 0u});
+    // With precomputed copies (G1): their width, K' = ⌈K/k⌉ bucket windows of k·m pairs.
+    const PrecomputedBases* pre = kG2 ? nullptr : cfg.precomputed;
+    if (cfg.precomputed != nullptr &&
+        (kG2 || pre->count != bases.count ||
+         (cfg.window_bits > 0 && static_cast<unsigned>(cfg.window_bits) != pre->window_bits)))
+      throw CudaError(cudaErrorInvalidValue,
+                      "MSM: precomputed copies are G1 only, of the same table and window width",
+                      __FILE__, __LINE__);
+    const unsigned forced_c =
+        pre != nullptr ? pre->window_bits
+                       : (cfg.window_bits > 0 ? static_cast<unsigned>(cfg.window_bits) : 0u);
+    const MsmPlan plan = make_msm_plan(m, 0, sizeof(F) > 48 ? MsmCurve::g2 : MsmCurve::g1,
+                                       cuda_msm_prices(), {.window_bits = forced_c});
+    const PrecomputedWindowPlan pre_plan =
+        PrecomputedWindowPlan::make(plan.window_bits, pre != nullptr ? pre->copies : 1);
+    if (pre_plan.invalid() ||
+        (pre != nullptr && pre->count * pre_plan.copies >= (std::size_t{1} << 31)))
+      throw CudaError(cudaErrorInvalidValue, "MSM: window width or copies out of range", __FILE__,
+                      __LINE__);
+    const std::size_t copies = pre_plan.copies;
     const int c = static_cast<int>(plan.window_bits);
-    const int K = static_cast<int>(plan.windows);
+    const int K = static_cast<int>(pre_plan.bucket_windows);  // = plan.windows without copies
     const SignedWindowPlan digits = SignedWindowPlan::make(plan.window_bits);
     const std::uint32_t B = digits.buckets();
     st.window_bits = c;
     st.windows = K;
-    // Per window: keys + values, sorted copies (16 bytes per pair), buckets and ranges, two
-    // segment slots per kSegment pairs, the window's chunk sums (≤ 2^11 and a sixteenth more).
+    // Reduction chunks: the plan's, or the caller's power of two (≤ 2^(c−1)).
+    std::uint32_t chunks = plan.reduction_chunks;
+    if (cfg.reduction_chunks > 0) {
+      if (!std::has_single_bit(cfg.reduction_chunks))
+        throw CudaError(cudaErrorInvalidValue, "MSM: reduction_chunks must be a power of two",
+                        __FILE__, __LINE__);
+      chunks = std::min<std::uint32_t>(cfg.reduction_chunks, B);
+    }
+    // Per window: keys + values, sorted copies (16 bytes per pair; k·m pairs with copies),
+    // buckets and ranges, two segment slots per kSegment pairs, the window's chunk sums and a
+    // sixteenth more.
     constexpr std::uint32_t kSegment = 128;
-    const std::size_t per_window = m * 16 + static_cast<std::size_t>(B) * (sizeof(P) + 8) +
-                                   2 * ((m + kSegment - 1) / kSegment + 1) * sizeof(P) +
-                                   std::min<std::size_t>(B, 2048) * sizeof(P) * 17 / 16;
+    const std::size_t mk = m * copies;
+    const std::size_t per_window = mk * 16 + static_cast<std::size_t>(B) * (sizeof(P) + 8) +
+                                   2 * ((mk + kSegment - 1) / kSegment + 1) * sizeof(P) +
+                                   static_cast<std::size_t>(chunks) * sizeof(P) * 17 / 16;
     const std::size_t room = ctx.arena_largest_free();
     const std::size_t headroom =
         std::min(std::size_t{256} << 20, room / 8);  // sort scratch, reductions
@@ -514,12 +661,16 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     }
     int G = static_cast<int>(std::min<std::size_t>(K, budget / per_window));
     if (cfg.max_windows_per_group > 0) G = std::min(G, cfg.max_windows_per_group);
+    // With copies (wide windows): keys and the sentinel G·B below 2^24, so CUB sorts in three
+    // 8-bit passes, not four (c = 24: one window per group, c = 22: seven).
+    if (pre != nullptr)
+      G = std::min(G, std::max(1, static_cast<int>(((std::uint32_t{1} << 24) - 1) / B)));
     if (G < 1)
       throw CudaError(cudaErrorMemoryAllocation,
                       "MSM: VRAM arena too small for one Pippenger window", __FILE__, __LINE__);
     G = (K + ((K + G - 1) / G) - 1) / ((K + G - 1) / G);  // even groups
     st.window_groups = (K + G - 1) / G;
-    const std::size_t pairs = static_cast<std::size_t>(G) * m;
+    const std::size_t pairs = static_cast<std::size_t>(G) * mk;
     DeviceBuffer keys_a = must_alloc(ctx, pairs * 4, "digit keys"),
                  keys_b = must_alloc(ctx, pairs * 4, "digit keys (sorted)");
     DeviceBuffer vals_a = must_alloc(ctx, pairs * 4, "digit values"),
@@ -536,7 +687,6 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     // sums are combined on the host (Horner: (K − 1)·c doublings, serial, faster there than in
     // one device thread). (256 chunks, one thread per window summing them and one thread
     // combining took ≈ 10.6 ms per G1 MSM and ≈ 26 ms per G2 one on the H200, at any size.)
-    const std::uint32_t chunks = plan.reduction_chunks;
     DeviceBuffer chunk_sums =
         must_alloc(ctx, static_cast<std::size_t>(G) * chunks * sizeof(P), "window chunks");
     DeviceBuffer chunk_tmp = must_alloc(
@@ -555,12 +705,18 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     DeviceBuffer sort_tmp = must_alloc(ctx, sort_bytes, "radix sort scratch");
     for (int w0 = 0; w0 < K; w0 += G) {
       const int g = std::min(G, K - w0);
-      const std::size_t cnt = static_cast<std::size_t>(g) * m;
+      const std::size_t cnt = static_cast<std::size_t>(g) * mk;
       const std::size_t gb = static_cast<std::size_t>(g) * B;
       const std::uint32_t sent = static_cast<std::uint32_t>(nb);
-      digits_kernel<<<blocks_for(m, 256), 256, 0, stream>>>(
-          tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), m, digits, w0, g,
-          keys_a.as<std::uint32_t>(), vals_a.as<std::uint32_t>(), sent);
+      if (pre != nullptr)
+        digits_copies_kernel<<<blocks_for(m, 256), 256, 0, stream>>>(
+            tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), m, digits, pre_plan,
+            static_cast<std::uint32_t>(bases.count), w0, g, keys_a.as<std::uint32_t>(),
+            vals_a.as<std::uint32_t>(), sent);
+      else
+        digits_kernel<<<blocks_for(m, 256), 256, 0, stream>>>(
+            tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), m, digits, w0, g,
+            keys_a.as<std::uint32_t>(), vals_a.as<std::uint32_t>(), sent);
       CUZK_CUDA_CHECK_LAUNCH();
       cub::DoubleBuffer<std::uint32_t> kb(keys_a.as<std::uint32_t>(), keys_b.as<std::uint32_t>());
       cub::DoubleBuffer<std::uint32_t> vb(vals_a.as<std::uint32_t>(), vals_b.as<std::uint32_t>());
@@ -583,10 +739,21 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
               ends.as<std::uint32_t>(), buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>());
         }
       }
-      if (!use_pairs(cfg))
-        segment_accumulate_kernel<C><<<blocks_for(segments, 128), 128, 0, stream>>>(
-            d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(),
-            ends.as<std::uint32_t>(), buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>());
+      if (!use_pairs(cfg)) {
+        if constexpr (!kG2) {
+          if (pre != nullptr)
+            segment_accumulate_kernel<C, true><<<blocks_for(segments, 128), 128, 0, stream>>>(
+                d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment,
+                starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), buckets.as<P>(),
+                slot_a.as<P>(), slot_b.as<P>(), pre->points.as<DevAffine<F>>(),
+                static_cast<std::uint32_t>(bases.count));
+        }
+        if (pre == nullptr)
+          segment_accumulate_kernel<C><<<blocks_for(segments, 128), 128, 0, stream>>>(
+              d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(),
+              ends.as<std::uint32_t>(), buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>(), nullptr,
+              0);
+      }
       CUZK_CUDA_CHECK_LAUNCH();
       mark("accumulate");
       const std::size_t nch = static_cast<std::size_t>(g) * chunks;

@@ -16,6 +16,8 @@
 #include "cuzk/gpu/device_context.hpp"
 #include "cuzk/gpu/gpu_test_util.cuh"
 #include "cuzk/gpu/msm/pippenger.cuh"
+#include "cuzk/msm/msm.hpp"
+#include "cuzk/msm/precomputed_windows.hpp"
 
 namespace cuzk::gpu {
 namespace {
@@ -281,6 +283,103 @@ TEST(GpuMsm, G1LargerRandom) {
   const G1Xyzz got = msm_g1_device(*ctx, rb, sc, {}, ctx->stream());
   const G1Jacobian want = mul_vartime(G1Jacobian::generator(), expected_log(sc, bases.logs, {}, 0));
   EXPECT_TRUE(same_point(got, want)) << "n=" << n << " seed=" << seed;
+}
+
+// The precomputed-window option (GpuMsmConfig::precomputed, msm/precomputed_windows.hpp): copies
+// 2^(j·S)·P built on the device, k·m pairs over K' bucket windows, wider reduction chunks; against
+// the oracle and the CPU MSM. Bases with identities, duplicates and negations; scalars 0, 1, r − 1
+// and random; a size that is not a power of two; with and without the 0/1 split, a density bitmap
+// and an offset, and forced window groups.
+TEST(GpuMsm, G1PrecomputedCopiesMatchOracle) {
+  CUZK_REQUIRE_GPU();
+  auto ctx = make_ctx(std::size_t{3} << 30);
+  ASSERT_TRUE(ctx);
+  cudaStream_t s = ctx->stream();
+  const std::uint64_t seed = test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  const std::size_t nb = 5000 + rng() % 4000;
+  Bases<G1Curve> bases = make_bases<G1Curve>(nb, rng);
+  for (std::size_t k = 0; k < nb / 40 + 1; ++k) {  // negated bases
+    const std::size_t i = rng() % nb, j = rng() % nb;
+    bases.points[i] = -bases.points[j];
+    bases.logs[i] = -bases.logs[j];
+  }
+  ResidentBases rb = upload_bases_g1(*ctx, bases.points, s);
+  const G1Jacobian g = G1Jacobian::generator();
+  ThreadPool pool(2);
+  struct Case {
+    unsigned c, copies, chunks;
+    ScalarKind kind;
+    bool density, split;
+    int group;
+  };
+  const Case cases[] = {
+      {20, 2, 0, ScalarKind::random, false, true, 0},
+      {20, 2, 1u << 14, ScalarKind::mixed, false, true, 0},
+      {22, 3, 1u << 14, ScalarKind::random, false, true, 0},
+      {24, 2, 1u << 16, ScalarKind::mixed, false, false, 0},
+      {11, 2, 64, ScalarKind::repeats, true, true, 0},
+      {8, 4, 0, ScalarKind::mixed, true, false, 2},
+      {13, 1, 1024, ScalarKind::random, false, true, 3},
+      {5, 8, 0, ScalarKind::bits, false, false, 0},
+  };
+  for (const auto& cs : cases) {
+    const PrecomputedBases pre = precompute_bases_g1(*ctx, rb, cs.c, cs.copies, s);
+    std::vector<std::uint64_t> bits;
+    std::size_t n = nb - rng() % (nb / 4), offset = 0;
+    if (cs.density) {
+      n = nb + rng() % nb;
+      bits.assign((n + 63) / 64, 0);
+      std::size_t ones = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        if (ones < nb && rng() % 2) {
+          bits[i / 64] |= std::uint64_t{1} << (i % 64);
+          ++ones;
+        }
+      offset = rng() % (nb - ones + 1);
+    }
+    auto sc = make_scalars(n, cs.kind, rng);
+    sc[0] = Fr::zero();
+    sc[1] = Fr::one();
+    sc[2] = -Fr::one();  // r − 1
+    sc[3] = -Fr::one();
+    GpuMsmConfig cfg{.density_bits = bits,
+                     .base_offset = offset,
+                     .bit_split = cs.split,
+                     .max_windows_per_group = cs.group};
+    cfg.precomputed = &pre;
+    cfg.reduction_chunks = cs.chunks;
+    GpuMsmStats st;
+    const G1Xyzz got = msm_g1_device(*ctx, rb, sc, cfg, s, &st);
+    const G1Jacobian want = mul_vartime(g, expected_log(sc, bases.logs, bits, offset));
+    // The CPU backend's MSM (msm/msm.hpp) on the same input agrees with the oracle too.
+    const auto cpu = msm<G1Curve>(std::span<const G1Affine>(bases.points), std::span<const Fr>(sc),
+                                  pool, {.density_bits = bits, .base_offset = offset});
+    ASSERT_TRUE(cpu.ok()) << cpu.status().to_string();
+    EXPECT_TRUE(same_point(got, *cpu))
+        << "against the CPU MSM: c=" << cs.c << " copies=" << cs.copies << " seed=" << seed;
+    const auto plan = PrecomputedWindowPlan::make(cs.c, cs.copies);
+    EXPECT_TRUE(same_point(got, want))
+        << "c=" << cs.c << " copies=" << cs.copies << " chunks=" << cs.chunks << " n=" << n
+        << " kind=" << static_cast<int>(cs.kind) << " density=" << cs.density
+        << " split=" << cs.split << " groups=" << st.window_groups << " tail=" << st.tail
+        << " seed=" << seed;
+    if (st.tail > 0) {
+      EXPECT_EQ(st.window_bits, static_cast<int>(cs.c));
+      EXPECT_EQ(st.windows, static_cast<int>(plan.bucket_windows));
+    }
+  }
+  // Refused: a window width other than the copies', more copies than the plan allows, and
+  // reduction chunks that are not a power of two.
+  const PrecomputedBases pre = precompute_bases_g1(*ctx, rb, 20, 2, s);
+  const auto sc = make_scalars(nb, ScalarKind::random, rng);
+  GpuMsmConfig wrong{.window_bits = 16};
+  wrong.precomputed = &pre;
+  EXPECT_THROW((void)msm_g1_device(*ctx, rb, sc, wrong, s), CudaError);
+  EXPECT_THROW((void)precompute_bases_g1(*ctx, rb, 20, kMaxPrecomputedCopies + 1, s), CudaError);
+  GpuMsmConfig odd;
+  odd.reduction_chunks = 3000;
+  EXPECT_THROW((void)msm_g1_device(*ctx, rb, sc, odd, s), CudaError);
 }
 
 // The small-card path: a VRAM cap far below the working set of one MSM makes the arena small, the
