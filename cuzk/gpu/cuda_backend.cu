@@ -1,5 +1,6 @@
 #include "cuzk/gpu/cuda_backend.hpp"
 
+#include <atomic>
 #include <bit>
 #include <charconv>
 #include <chrono>
@@ -46,7 +47,8 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
         tables_(*ctx_),
         stream_mode_(o.stream_bases),
         slot_points_(o.stream_slot_points),
-        device_circuits_on_(o.device_circuits) {}
+        device_circuits_on_(o.device_circuits),
+        overlap_(o.partition_overlap) {}
 
   std::string name() const override { return "cuda:" + std::to_string(ctx_->device()); }
 
@@ -236,7 +238,8 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       if (resident_tables(partition_shape(in), t)) {
         CUZK_RETURN_IF_ERROR(gpu::check_partition(in, t));
         try {
-          return gpu::prove_partition_device(*ctx_, tables_, in, t, std::move(staged), timings);
+          return gpu::prove_partition_device(*ctx_, tables_, in, t, std::move(staged), timings,
+                                             overlap_.load());
         } catch (const CudaError& e) {
           if (e.code() != cudaErrorMemoryAllocation) return from_cuda_error(e);
         }
@@ -318,8 +321,8 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
           const auto t0 = std::chrono::steady_clock::now();
           gpu::expand_compact_partition(*dm, staged, n, ctx_->stream(0));
           const double t_abc = seconds_since(t0);
-          PartitionSums sums =
-              gpu::prove_partition_device(*ctx_, tables_, shape, t, std::move(staged), timings);
+          PartitionSums sums = gpu::prove_partition_device(
+              *ctx_, tables_, shape, t, std::move(staged), timings, overlap_.load());
           if (timings != nullptr) timings->abc = t_abc;
           return sums;
         } catch (const CudaError& e) {
@@ -493,6 +496,12 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   const StreamBases stream_mode_;
   const std::size_t slot_points_;
   const bool device_circuits_on_;
+
+ public:
+  // set_partition_overlap: the schedule of the next partitions.
+  std::atomic<PartitionOverlap> overlap_;
+
+ private:
   std::mutex mu_;  // the device's compute section
   std::map<std::uint64_t, gpu::ResidentBases> bases_;
   // Circuits' device copies by CircuitId (load_circuit); shared so a partition keeps its copy.
@@ -505,6 +514,15 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
 };
 
 }  // namespace
+
+Status set_partition_overlap(Backend& be, PartitionOverlap mode) {
+  auto* cuda = dynamic_cast<CudaBackend*>(&be);
+  if (cuda == nullptr)
+    return Status(Errc::invalid_argument,
+                  "set_partition_overlap: " + be.name() + " is not a CUDA backend");
+  cuda->overlap_ = mode;
+  return {};
+}
 
 int cuda_device_count() {
   int n = 0;
@@ -527,9 +545,12 @@ Result<std::unique_ptr<Backend>> make_cuda_backend(std::string_view spec,
   } else if (spec != "cuda") {
     return Status(Errc::invalid_argument, "not a CUDA backend spec: \"" + std::string(spec) + "\"");
   }
+  // Streams: 0 computes, 1 copies, 2 runs a partition's B_G2 beside the rest, 3 its witness G1
+  // MSMs beside the H step or the H MSM (the side lane, gpu/partition.cuh).
   gpu::DeviceContextOptions co{.device = device,
                                .arena_bytes = options.arena_bytes,
                                .vram_cap_bytes = options.vram_cap_bytes,
+                               .streams = 4,
                                .pinned_host_bytes = options.pinned_host_bytes,
                                .partition_pinned_bytes = options.partition_pinned_bytes};
   if (options.arena_fraction > 0) co.free_fraction = options.arena_fraction;
