@@ -269,9 +269,19 @@ constexpr std::size_t kBesideMargin = std::size_t{512} << 20;
 // msm_min_working_bytes + this holds one window group whatever the free room.
 constexpr std::size_t kSortHeadroom = std::size_t{256} << 20;
 
+// The scalars a term selects, for the cost rule: exact up to 2^12 bitmap words, else estimated
+// from 2^12 words spread over the bitmap (a 2^27 bitmap is 2 M words: ≈ 1 ms of popcounts on the
+// partition's critical path for an estimate).
 std::size_t selected_scalars(const PartitionMsmTerm& m) {
+  constexpr std::size_t kSample = 4096;
+  const std::size_t words = std::min((m.count + 63) / 64, m.density.bits.size());
   if (m.density.bits.empty()) return m.count;
-  return density_selected_count(m.density.bits, m.count);
+  if (words <= kSample) return density_selected_count(m.density.bits, m.count);
+  std::size_t ones = 0;
+  for (std::size_t i = 0; i < kSample; ++i)
+    ones +=
+        density_count_words(m.density.bits, m.count, i * words / kSample, i * words / kSample + 1);
+  return static_cast<std::size_t>(static_cast<double>(ones) * words / kSample);
 }
 
 std::size_t sub_or_zero(std::size_t a, std::size_t b) { return a > b ? a - b : 0; }
@@ -294,6 +304,7 @@ PartitionSchedule plan_partition_schedule(const PartitionShape& shape, Partition
   p.g2_beside = room.streams > 2 && room.largest_free >= g2_bytes + g1_bytes + kBesideMargin;
   p.g2_budget = p.g2_beside ? g2_bytes : 0;
 
+  if (mode == PartitionOverlap::off || room.streams < 4) return p;
   // The cost rule: the compute stream's work and each witness sum's (B_G2 too when not beside).
   double main_ms = shape.domain * kHStepNsPerRow * 1e-6;
   double sum_ms[5] = {0, 0, 0, 0, 0};
@@ -306,7 +317,6 @@ PartitionSchedule plan_partition_schedule(const PartitionShape& shape, Partition
           selected_scalars(m) * (m.g2() ? kWitnessG2NsPerScalar : kWitnessNsPerScalar) * 1e-6;
   }
   p.main_ms = main_ms;
-  if (mode == PartitionOverlap::off || room.streams < 4) return p;
   // List scheduling: each sum goes to the lane with the smaller estimated load so far.
   double side_ms = 0, main_load = main_ms;
   for (S s : {S::a, S::b_g1, S::l, S::b_g2}) {
