@@ -4,6 +4,7 @@
 #include <bit>
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
@@ -515,6 +516,15 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
 
 }  // namespace
 
+Result<PartitionOverlap> parse_partition_overlap(std::string_view name) {
+  if (name == "off") return PartitionOverlap::off;
+  if (name == "auto") return PartitionOverlap::automatic;
+  if (name == "h_step") return PartitionOverlap::beside_h_step;
+  if (name == "h_msm") return PartitionOverlap::beside_h_msm;
+  return Status(Errc::invalid_argument, "partition overlap \"" + std::string(name) +
+                                            "\": expected off, auto, h_step or h_msm");
+}
+
 Status set_partition_overlap(Backend& be, PartitionOverlap mode) {
   auto* cuda = dynamic_cast<CudaBackend*>(&be);
   if (cuda == nullptr)
@@ -554,10 +564,16 @@ Result<std::unique_ptr<Backend>> make_cuda_backend(std::string_view spec,
                                .pinned_host_bytes = options.pinned_host_bytes,
                                .partition_pinned_bytes = options.partition_pinned_bytes};
   if (options.arena_fraction > 0) co.free_fraction = options.arena_fraction;
+  CudaBackendOptions o = options;
+  if (const char* env = std::getenv("CUZK_GPU_OVERLAP"); env != nullptr && *env != '\0') {
+    auto mode = parse_partition_overlap(env);
+    if (!mode.ok()) return mode.status().with_context("CUZK_GPU_OVERLAP");
+    o.partition_overlap = *mode;
+  }
   auto ctx = gpu::DeviceContext::create(co);
   if (!ctx.ok()) return ctx.status();
   return Result<std::unique_ptr<Backend>>(
-      std::unique_ptr<Backend>(new CudaBackend(std::move(ctx).value(), options)));
+      std::unique_ptr<Backend>(new CudaBackend(std::move(ctx).value(), o)));
 }
 
 }  // namespace cuzk

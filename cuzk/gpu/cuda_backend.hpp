@@ -70,6 +70,12 @@ struct CudaBackendOptions {
 Result<std::unique_ptr<Backend>> make_cuda_backend(std::string_view spec,
                                                    const CudaBackendOptions& options = {});
 
+/// "off", "auto", "h_step", "h_msm" → PartitionOverlap; invalid_argument otherwise. The
+/// environment variable CUZK_GPU_OVERLAP (benchmarks: compare schedules in the daemon or `cuzk
+/// microbench` with no config change), when set, overrides CudaBackendOptions::partition_overlap in
+/// every make_cuda_backend of the process; a bad value fails the backend's creation.
+Result<PartitionOverlap> parse_partition_overlap(std::string_view name);
+
 /// Benchmarks and tests: the schedule |be|'s next partitions take (CudaBackendOptions::
 /// partition_overlap), so one process can compare them on one arena; invalid_argument when |be| is
 /// not a CUDA backend.

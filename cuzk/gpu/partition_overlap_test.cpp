@@ -12,7 +12,9 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cstdlib>
 #include <random>
+#include <string>
 
 #include "cuzk/backend/cpu_backend.hpp"
 #include "cuzk/base/thread_pool.hpp"
@@ -226,6 +228,22 @@ TEST(PartitionSchedule, CostRuleBalancesTheLanes) {
   EXPECT_EQ(q.side_sums, kAllSides | kG2Side);
   EXPECT_EQ(q.side, SideLane::beside_h_step);
   EXPECT_LT(q.side_ms, q.main_ms);
+}
+
+TEST(PartitionSchedule, NamesAndTheEnvironmentOverride) {
+  EXPECT_EQ(parse_partition_overlap("off").value(), PartitionOverlap::off);
+  EXPECT_EQ(parse_partition_overlap("auto").value(), PartitionOverlap::automatic);
+  EXPECT_EQ(parse_partition_overlap("h_step").value(), PartitionOverlap::beside_h_step);
+  EXPECT_EQ(parse_partition_overlap("h_msm").value(), PartitionOverlap::beside_h_msm);
+  EXPECT_EQ(parse_partition_overlap("on").status().code(), Errc::invalid_argument);
+  // A bad CUZK_GPU_OVERLAP fails the backend's creation (before any device is touched).
+  ASSERT_EQ(setenv("CUZK_GPU_OVERLAP", "sideways", 1), 0);
+  auto made = make_cuda_backend("cuda:0", {.arena_bytes = kGiB});
+  unsetenv("CUZK_GPU_OVERLAP");
+  ASSERT_FALSE(made.ok());
+  EXPECT_EQ(made.status().code(), Errc::invalid_argument);
+  EXPECT_NE(made.status().to_string().find("CUZK_GPU_OVERLAP"), std::string::npos)
+      << made.status().to_string();
 }
 
 // ---------------------------------------------------------------------------------------------

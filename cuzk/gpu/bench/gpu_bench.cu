@@ -721,14 +721,8 @@ int main(int argc, char** argv) {
         const std::size_t q = std::min(list.find(',', p), list.size());
         const std::string name = list.substr(p, q - p);
         p = q + 1;
-        if (name == "off")
-          overlaps.emplace_back(name, PartitionOverlap::off);
-        else if (name == "auto")
-          overlaps.emplace_back(name, PartitionOverlap::automatic);
-        else if (name == "h_step")
-          overlaps.emplace_back(name, PartitionOverlap::beside_h_step);
-        else if (name == "h_msm")
-          overlaps.emplace_back(name, PartitionOverlap::beside_h_msm);
+        if (auto mode = cuzk::parse_partition_overlap(name); mode.ok())
+          overlaps.emplace_back(name, *mode);
         else if (name != "none") {
           std::fprintf(stderr, "gpu_bench: unknown --overlap schedule '%s'\n", name.c_str());
           return 2;

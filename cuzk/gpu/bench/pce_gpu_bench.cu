@@ -122,7 +122,7 @@ Args parse(int argc, char** argv) {
         const std::size_t q = std::min(v.find(',', p), v.size());
         const std::string name = v.substr(p, q - p);
         p = q + 1;
-        if (name != "off" && name != "auto" && name != "h_step" && name != "h_msm")
+        if (!cuzk::parse_partition_overlap(name).ok())
           usage(("unknown --overlap schedule " + name).c_str());
         a.overlap.push_back(name);
       }
@@ -254,12 +254,7 @@ int prove_partition_bench(const Args& args, cuzk::ThreadPool& pool,
              num("upload_ms", tm.upload * 1e3) +
              num("upload_mb", static_cast<double>(tm.upload_bytes) / 1e6));
   };
-  auto overlap_of = [](const std::string& name) {
-    return name == "off"      ? PartitionOverlap::off
-           : name == "h_step" ? PartitionOverlap::beside_h_step
-           : name == "h_msm"  ? PartitionOverlap::beside_h_msm
-                              : PartitionOverlap::automatic;
-  };
+  auto overlap_of = [](const std::string& name) { return parse_partition_overlap(name).value(); };
   bool equal = true, host_fresh = false;
   std::vector<PartitionSums> alt;
   for (int rep = 0; rep <= args.repeats; ++rep) {  // rep 0: warm-up (printed too)
