@@ -338,20 +338,21 @@ PartitionSchedule plan_partition_schedule(const PartitionShape& shape, Partition
       sub_or_zero(room.largest_free + room.h_step_frees, p.g2_budget + kBesideMargin);
   auto place = [&](unsigned sums) {
     auto on_side = [&](S s) { return (sums >> static_cast<unsigned>(s)) & 1u; };
-    std::size_t side_min = 0, side_full = 0, main_max = 0;
+    // Each lane's least and full working sets: its largest MSM's (B_G2 counts on the compute
+    // stream when it is neither beside nor on the side lane).
+    std::size_t side_min = 0, side_full = 0, main_min = 0, main_full = 0;
     for (const PartitionMsmTerm& m : terms) {
-      if (on_side(m.sum)) {
-        side_min = std::max(side_min,
-                            msm_min_working_bytes(m.count, m.g2(), room.sm_count) + kSortHeadroom);
-        side_full = std::max(side_full, msm_working_bytes(m.count, m.g2()));
-      } else if (!m.g2()) {
-        main_max = std::max(main_max, m.count);
-      }
+      if (m.g2() && p.g2_beside) continue;
+      const std::size_t least =
+                            msm_min_working_bytes(m.count, m.g2(), room.sm_count) + kSortHeadroom,
+                        full = msm_working_bytes(m.count, m.g2());
+      std::size_t& lane_min = on_side(m.sum) ? side_min : main_min;
+      std::size_t& lane_full = on_side(m.sum) ? side_full : main_full;
+      lane_min = std::max(lane_min, least);
+      lane_full = std::max(lane_full, full);
     }
     side_full = std::max(side_full, side_min);
-    const std::size_t main_min =
-                          msm_min_working_bytes(main_max, false, room.sm_count) + kSortHeadroom,
-                      main_full = std::max(main_min, msm_working_bytes(main_max, false));
+    main_full = std::max(main_full, main_min);
     const bool fits_after = after_h >= side_min + main_min;
     const bool fits_during = fits_after && during_h >= side_min;
     SideLane side = SideLane::none;

@@ -161,16 +161,17 @@ struct PartitionSchedule {
 /// mixes: A and L 332 ms over 2^27 with a 27 % tail; B_G2 158.6 ms over 2^24 — upper bounds for a
 /// Filecoin witness, whose tail is 1.3 %). List scheduling: in the order A, B_G1, L, B_G2 each sum
 /// goes to the side lane while the side lane's estimated load is below the compute stream's, else
-/// to the compute stream (after the H MSM; its load grows by the sum). Forced modes take them all.
+/// it stays on the compute stream (whose load grows by the sum). Forced modes take them all.
 /// Room: each side MSM gets an arena cap (GpuMsmConfig::arena_budget) of at least the largest
 /// side term's msm_min_working_bytes + 256 MiB (msm_impl's sort headroom: one window group then
-/// fits whatever the tail) and at most its msm_working_bytes; the compute stream's MSMs keep at
-/// least as much for the H MSM while the side lane runs; 512 MiB stay free besides B_G2's cap. The
-/// side lane starts beside the H step when that fits with the H step's buffers still taken, else
-/// beside the H MSM when it fits once the H step has freed b, c and the scratch (forced modes:
-/// only where asked), else B_G2 is left out and the G1 sums tried alone, else there is none (a
-/// forced mode never runs out of arena by choice). Of what is free after the H step the H MSM gets
-/// its full working set first, the side lane the rest (within its bounds).
+/// fits whatever the tail) and at most its msm_working_bytes; while the side lane runs the
+/// compute stream's MSMs are capped too, keeping at least as much for their largest (the H MSM,
+/// or B_G2 left there); 512 MiB stay free besides B_G2's cap. The side lane starts beside the H
+/// step when that fits with the H step's buffers still taken, else beside the H MSM when it fits
+/// once the H step has freed b, c and the scratch (forced modes: only where asked), else B_G2 is
+/// left out and the G1 sums tried alone, else there is none (a forced mode never runs out of
+/// arena by choice). Of what is free after the H step the compute stream gets its full working
+/// set first, the side lane the rest (within its bounds).
 PartitionSchedule plan_partition_schedule(const PartitionShape& shape, PartitionOverlap mode,
                                           const ScheduleRoom& room);
 

@@ -146,14 +146,19 @@ TEST(PartitionSchedule, RoomDecidesWhereTheSideLaneStarts) {
   EXPECT_EQ(plan_partition_schedule(s, PartitionOverlap::beside_h_msm, room).side,
             SideLane::beside_h_msm)
       << "forced beside the H MSM though it could start earlier";
-  // Room after the H step for the G1 sums only: B_G2 stays on the compute stream.
+  // Room after the H step for the G1 sums only: B_G2 stays on the compute stream, whose cap then
+  // holds B_G2's least working set (larger than the H MSM's here).
+  const std::size_t g2_least =
+      gpu::msm_min_working_bytes(s.witness - s.num_inputs, true, sms) + 256 * kMiB;
+  ASSERT_GT(g2_least, g1.main_min);
   room = {.largest_free = 0,
-          .h_step_frees = g1.side_min + g1.main_min + margin,
+          .h_step_frees = g1.side_min + g2_least + margin,
           .streams = 4,
           .sm_count = sms};
   p = plan_partition_schedule(s, PartitionOverlap::automatic, room);
   EXPECT_EQ(p.side, SideLane::beside_h_msm);
   EXPECT_EQ(p.side_sums, kAllSides);
+  EXPECT_GE(p.main_budget, g2_least);
   // Not enough for two lanes even after the H step: none, forced or not.
   room.h_step_frees -= 1;
   for (auto mode : {PartitionOverlap::automatic, PartitionOverlap::beside_h_step,
