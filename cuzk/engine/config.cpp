@@ -310,12 +310,13 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     r.only({"prover", "cache_dir", "synthesis_workers", "gpu_workers_per_device", "devices",
             "synthesis_queue_depth", "gpu_queue_depth", "max_batch_size", "batch_wait_ms",
             "self_verify", "job_retention_s", "max_pending_per_client", "max_pending_total",
-            "key_images"});
+            "key_images", "urgent_worker"});
     r.str("prover", c.prover);
     r.str("cache_dir", c.cache_dir);
     r.boolean("key_images", c.key_images);
     r.uint("synthesis_workers", c.synthesis_workers);
     r.uint("gpu_workers_per_device", c.gpu_workers_per_device);
+    r.boolean("urgent_worker", c.urgent_worker);
     r.ints("devices", c.devices);
     r.uint("synthesis_queue_depth", c.synthesis_queue_depth);
     r.uint("gpu_queue_depth", c.gpu_queue_depth);
@@ -486,6 +487,7 @@ Result<EngineOptions> engine_options(const DaemonConfig& c) {
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   o.synthesis_workers = c.synthesis_workers ? c.synthesis_workers : std::max(1u, cores / 2);
   o.gpu_workers_per_device = c.gpu_workers_per_device;
+  o.urgent_worker = c.urgent_worker;
   o.synthesis_queue_depth = c.synthesis_queue_depth;
   o.gpu_queue_depth = c.gpu_queue_depth;
   o.self_verify = c.self_verify;

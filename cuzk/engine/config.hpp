@@ -48,6 +48,7 @@ struct DaemonConfig {
   bool key_images = true;  ///< groth16: key images in cache_dir (the SRS manager's mmap tier)
   std::uint32_t synthesis_workers = 0;  ///< 0 = max(1, cores / 2)
   std::uint32_t gpu_workers_per_device = 2;
+  bool urgent_worker = true;  ///< one more device worker per device for HIGH/CRITICAL work only
   std::vector<int>
       devices;  ///< empty = every GPU found, else the CPU ([gpu] devices, or engine.devices)
   std::uint32_t synthesis_queue_depth = 0;

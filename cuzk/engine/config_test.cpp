@@ -44,6 +44,7 @@ critical_headroom = "4GiB"
 prover = "fake"
 synthesis_workers = 6
 gpu_workers_per_device = 1
+urgent_worker = false
 devices = [0, 1]
 self_verify = false
 job_retention_s = 60
@@ -67,6 +68,7 @@ default_partitions = 4
   EXPECT_EQ(o->devices.size(), 2u);
   EXPECT_EQ(o->synthesis_workers, 6u);
   EXPECT_FALSE(o->self_verify);
+  EXPECT_FALSE(o->urgent_worker);
 }
 
 TEST(Config, RejectsUnknownKeysAndBadValues) {

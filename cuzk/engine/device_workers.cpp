@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 #include <algorithm>
 
+#include "cuzk/base/priority_section.hpp"
 #include "cuzk/engine/engine_parts.hpp"
 
 namespace cuzk::engine {
@@ -84,13 +85,17 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
   // and the lane waits up to kReadyPoll for urgent work before looking again, so a PoSt is
   // proved while the other workers wait for a large PoRep key (47 GB at 32 GiB: a minute).
   const std::uint32_t gw = opt_.gpu_workers_per_device;
-  const bool ready_lane = gw > 1 && slot_index % gw == gw - 1;
+  const std::uint32_t per_device = gw + (opt_.urgent_worker ? 1 : 0);
+  const bool ready_lane = gw > 1 && slot_index % per_device == gw - 1;
   constexpr auto kReadyPoll = std::chrono::milliseconds(100);
   auto urgent = [&](const WorkKey& k, const GpuItem& g) {
     return k.priority >= Priority::high && (mine(k, g) || stealable(k, g));
   };
-  while (auto popped = gpu_q_.pop_prefer(mine, stealable)) {
-    if (ready_lane && popped->first.priority < Priority::high) {
+  auto next = [&] {
+    return slot.urgent ? gpu_q_.pop_if(urgent) : gpu_q_.pop_prefer(mine, stealable);
+  };
+  while (auto popped = next()) {
+    if (ready_lane && !slot.urgent && popped->first.priority < Priority::high) {
       auto l = lease_of(*popped->second.job);
       if (l && !l->ready_on(ordinal)) {
         l.reset();
@@ -176,7 +181,15 @@ void Engine::device_loop(std::size_t device, std::size_t slot_index) {
     on_device_ += static_cast<std::uint32_t>(live.size());
     timelines_[device]->enter();
     auto t0 = Clock::now();
-    auto results = live[0].job->prover->prove_batch(ordinal, *key, items);
+    // The device call at the batch's most urgent priority: the backend's compute section admits
+    // its waiters by it (base/priority_section.hpp).
+    Priority prio = live[0].job->prio;
+    for (const auto& item : live) prio = std::max(prio, item.job->prio);
+    std::vector<Result<std::string>> results;
+    {
+      ScopedWorkPriority work_priority(static_cast<std::uint32_t>(prio));
+      results = live[0].job->prover->prove_batch(ordinal, *key, items);
+    }
     auto t1 = Clock::now();
     device_pin.reset();
     key.reset();  // the key's memory is the SRS manager's to free from here on

@@ -180,9 +180,11 @@ Status Engine::start() {
   }
   for (std::size_t d = 0; d < opt_.devices.size(); ++d) {
     timelines_.push_back(std::make_unique<DeviceTimeline>());
-    for (std::uint32_t w = 0; w < opt_.gpu_workers_per_device; ++w) {
+    const std::uint32_t workers = opt_.gpu_workers_per_device + (opt_.urgent_worker ? 1 : 0);
+    for (std::uint32_t w = 0; w < workers; ++w) {
       slots_.push_back(std::make_unique<WorkerSlot>());
       slots_.back()->device = d;
+      slots_.back()->urgent = w == opt_.gpu_workers_per_device;
     }
   }
   if (!opt_.journal_path.empty()) {

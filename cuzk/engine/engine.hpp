@@ -13,7 +13,8 @@
 //                A device worker takes the most urgent partition it may prove: bound to its
 //                device, or bound to another (busy) device and allowed here by its job (the
 //                binding moves); between equally urgent ones, its own.
-//   device     — gw workers per device run prove_partition, then give a/b/c back at once.
+//   device     — gw workers per device (and one for HIGH/CRITICAL work only) run prove_partition
+//                at their job's priority, then give a/b/c back at once.
 //   finalize   — off the device: concatenate partition proofs in order, self-verify, complete.
 // Cancellation and failure set the job's flag (polled by running stages), drop its queued
 // partitions and free their memory. Accepted jobs are journaled and resume after a restart;
@@ -60,11 +61,16 @@ struct EngineOptions {
   std::uint64_t input_budget = 0;
   std::uint32_t synthesis_workers = 2;       ///< pw
   std::uint32_t gpu_workers_per_device = 2;  ///< gw
-  std::vector<DeviceInfo> devices;           ///< empty: one CPU device
-  std::uint32_t synthesis_queue_depth = 0;   ///< admitted partitions waiting for a worker; 0 = pw
-  std::uint32_t gpu_queue_depth = 0;         ///< synthesized partitions waiting; 0 = gw × devices
-  std::uint32_t max_batch_size = 1;          ///< partitions of one circuit per device call
-  std::chrono::milliseconds batch_wait{0};   ///< how long a device worker waits to fill a batch
+  /// One more device worker per device that takes only HIGH and CRITICAL partitions (PoSt), so
+  /// one is always free to wait at the device's compute section, which admits the most urgent
+  /// waiter first (base/priority_section.hpp): a PoSt then waits for at most the partition
+  /// inside, not for the PoRep partitions every worker holds.
+  bool urgent_worker = true;
+  std::vector<DeviceInfo> devices;          ///< empty: one CPU device
+  std::uint32_t synthesis_queue_depth = 0;  ///< admitted partitions waiting for a worker; 0 = pw
+  std::uint32_t gpu_queue_depth = 0;        ///< synthesized partitions waiting; 0 = gw × devices
+  std::uint32_t max_batch_size = 1;         ///< partitions of one circuit per device call
+  std::chrono::milliseconds batch_wait{0};  ///< how long a device worker waits to fill a batch
   bool self_verify = true;
   std::chrono::milliseconds retention{std::chrono::minutes(5)};  ///< finished jobs kept this long
   std::uint32_t max_pending_per_client = 0;  ///< unfinished jobs per client; 0 = unlimited
@@ -127,7 +133,7 @@ struct DeviceStatus {
   double busy_any_seconds =
       0;  ///< time with at least one worker in the device stage (timeline union)
   std::uint64_t partitions_proved = 0;
-  std::uint32_t workers = 0;  ///< device workers (gw)
+  std::uint32_t workers = 0;  ///< device workers (gw, and the urgent worker)
   SrsDeviceStatus vram;       ///< arena figures and resident proving keys (has_arena false: none)
   std::uint32_t assigned =
       0;  ///< partitions bound to this device and not yet through its device stage

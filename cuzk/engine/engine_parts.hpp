@@ -111,6 +111,7 @@ struct Engine::FinalItem {
 
 struct Engine::WorkerSlot {
   std::size_t device = 0;
+  bool urgent = false;  // takes only HIGH and CRITICAL partitions (EngineOptions::urgent_worker)
   std::mutex mu;
   std::string job_id, circuit;
   std::atomic<std::uint64_t> busy_ns{0}, proved{0};

@@ -14,6 +14,7 @@
 #include <random>
 #include <thread>
 
+#include "cuzk/base/priority_section.hpp"
 #include "cuzk/engine/fake_prover.hpp"
 
 namespace cuzk::engine {
@@ -119,8 +120,11 @@ TEST(Engine, PriorityOrderUnderContention) {
   // Its 3 partitions last ≥ 75 ms, so that the six submits land before it ends even under
   // ThreadSanitizer (2 ms stages were outrun there once in three runs).
   FakeProverOptions fo{.synth_ms = 20, .gpu_ms = 5, .partition_bytes_override = 1000};
-  EngineOptions eo{
-      .memory_limit = kKey10 + 1000, .synthesis_workers = 1, .gpu_workers_per_device = 1};
+  // One device worker (no urgent one): the queue's order is the device's.
+  EngineOptions eo{.memory_limit = kKey10 + 1000,
+                   .synthesis_workers = 1,
+                   .gpu_workers_per_device = 1,
+                   .urgent_worker = false};
   Fixture f(fo, eo);
   ASSERT_TRUE(f.engine->submit(bench_job("blocker", 1, 3, Priority::normal)).ok());
   std::this_thread::sleep_for(3ms);
@@ -154,6 +158,36 @@ TEST(Engine, CriticalWorkIsNotHeldBehindAKeyLoad) {
   const auto order = f.fake->device_order();
   ASSERT_EQ(order.size(), 5u);
   EXPECT_EQ(order.front().first, "crit");
+}
+
+// The urgent worker and the priority-ordered compute section (the GPU backend's, modelled by the
+// fake): both bulk workers wait at the device's section with bulk partitions while another
+// partition computes (here: the test holds the section); a CRITICAL job's partition is taken by
+// the urgent worker and enters the section next, ahead of both. Before, it stayed queued until a
+// bulk worker came free and then entered behind the other bulk partition: a WinningPoSt waited for
+// up to two 32 GiB PoRep partitions (≈ 3 s) instead of at most the one inside.
+TEST(Engine, UrgentWorkEntersTheComputeSectionNext) {
+  FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 2, .compute_section = true};
+  Fixture f(fo, {.gpu_workers_per_device = 2});
+  PrioritySection& section = f.fake->compute_section(0);
+  auto wait_for_waiters = [&](std::size_t n) {
+    const auto deadline = std::chrono::steady_clock::now() + 20s;
+    while (section.waiting() < n && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(1ms);
+    return section.waiting();
+  };
+  section.lock();  // a partition inside
+  ASSERT_TRUE(f.engine->submit(bench_job("bulk", 1, 6, Priority::normal)).ok());
+  ASSERT_EQ(wait_for_waiters(2), 2u) << "both bulk workers wait at the section";
+  ASSERT_TRUE(f.engine->submit(bench_job("crit", 2, 1, Priority::critical)).ok());
+  ASSERT_EQ(wait_for_waiters(3), 3u) << "the urgent worker waits at the section too";
+  section.unlock();
+  EXPECT_EQ(f.engine->await("crit")->status, AwaitStatus::completed);
+  EXPECT_EQ(f.engine->await("bulk")->status, AwaitStatus::completed);
+  const auto order = f.fake->device_order();
+  ASSERT_EQ(order.size(), 7u);
+  EXPECT_EQ(order.front().first, "crit");
+  EXPECT_EQ(f.engine->status().devices.at(0).workers, 3u);
 }
 
 // Bytes a partition holds in a pool the budget already charged (the pinned partition pool) leave
@@ -379,7 +413,8 @@ TEST(Engine, MemoryPeakStaysWithinBudgetRandomized) {
   EXPECT_LE(f.engine->budget().peak(), limit) << "seed=" << seed;
   EXPECT_LE(f.fake->peak_live_bytes(), limit) << "seed=" << seed;
   EXPECT_GE(f.engine->budget().peak(), kKey10 + part);
-  EXPECT_LE(f.fake->max_concurrent_device_stages(), eo.gpu_workers_per_device);
+  // gw workers, and the urgent one for HIGH and CRITICAL jobs.
+  EXPECT_LE(f.fake->max_concurrent_device_stages(), eo.gpu_workers_per_device + 1);
 }
 
 TEST(Engine, MalformedAndFailingJobsDoNotStopOthers) {

@@ -204,6 +204,8 @@ Result<std::string> FakeProver::prove_partition(int device, const ProvingKeyData
                                                 const CancelFlag& cancel) {
   auto in = parse_input(req.vanilla_proof);
   if (!in) return in.status();
+  std::unique_lock<PrioritySection> section;
+  if (opt_.compute_section) section = std::unique_lock(compute_section(device));
   {
     std::lock_guard lock(mu_);
     stages_.push_back(DeviceStage{req.request_id, k, device});

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuzk/base/priority_section.hpp"
 #include "cuzk/engine/partition_prover.hpp"
 
 namespace cuzk::engine {
@@ -43,6 +44,10 @@ struct FakeProverOptions {
   std::uint64_t held_bytes = 0;
   /// Key load time by key id (a large key beside small ones); absent = key_load_ms.
   std::map<std::string, std::uint32_t> key_load_ms_by_key = {};
+  /// Each device's stages run one at a time inside its compute section (a PrioritySection at the
+  /// calling thread's work priority, as CudaBackend's); device stages are then logged in the order
+  /// they entered it. Tests hold a section with compute_section(device).
+  bool compute_section = false;
 };
 
 /// Builds a fake input: "cuzkfake" ‖ seed ‖ optional fault.
@@ -104,6 +109,12 @@ class FakeProver final : public PartitionProver {
     return stages_;
   }
 
+  /// Device |device|'s compute section (FakeProverOptions::compute_section).
+  PrioritySection& compute_section(int device) {
+    std::lock_guard lock(mu_);
+    return sections_[device];
+  }
+
   // Internal accounting, used by the fake key and partition objects.
   void add_live(std::int64_t delta);
 
@@ -113,6 +124,7 @@ class FakeProver final : public PartitionProver {
   std::atomic<std::uint32_t> dev_now_{0}, max_dev_{0}, max_batch_{0}, mixed_batches_{0};
   mutable std::mutex mu_;
   std::vector<DeviceStage> stages_;
+  std::map<int, PrioritySection> sections_;
 };
 
 }  // namespace cuzk::engine

@@ -199,6 +199,21 @@ class TieredProver final : public PartitionProver {
   }
 };
 
+// The host bytes the test prover holds once every evicted copy is freed: a copy goes when the
+// loader thread lets go of its promise, just after the load, which on a loaded machine (a
+// sanitizer build on two cores) can be after evict returns. Waits up to 2 s for |want|.
+std::uint64_t live_host_settled(TieredProver& p, std::uint64_t want) {
+  for (int i = 0; i < 200; ++i) {
+    {
+      std::lock_guard lock(p.mu);
+      if (p.live_host == want) return want;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::lock_guard lock(p.mu);
+  return p.live_host;
+}
+
 const SrsEntryStatus* find(const std::vector<SrsEntryStatus>& v, const std::string& id) {
   for (auto& s : v)
     if (s.key_id == id) return &s;
@@ -472,16 +487,7 @@ TEST(SrsManager, EvictionOfKeyInUseIsRefused) {
   EXPECT_EQ(find(m.status(), "k1"), nullptr);
   EXPECT_EQ(budget.used(), 0u);
   EXPECT_FALSE(p.on_device("k1"));  // the device copy went with it
-  // The host copy is freed once the loader thread has let go of its promise (just after the load).
-  for (int i = 0; i < 100; ++i) {
-    {
-      std::lock_guard lock(p.mu);
-      if (p.live_host == 0) break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  std::lock_guard lock(p.mu);
-  EXPECT_EQ(p.live_host, 0u);
+  EXPECT_EQ(live_host_settled(p, 0), 0u);
 }
 
 TEST(SrsManager, HostBudgetDemotesIdleKeysLruAndPeakStaysUnderLimit) {
@@ -593,10 +599,7 @@ TEST(SrsManager, IdleKeysMapUnderPressureAndPromoteOnUse) {
   }
   EXPECT_EQ(p.loads["k1"], 1);  // never reloaded
   EXPECT_LE(budget.peak(), budget.limit());
-  {
-    std::lock_guard lock(p.mu);
-    EXPECT_EQ(p.live_host, budget.used());  // the charges follow the tiers
-  }
+  EXPECT_EQ(live_host_settled(p, budget.used()), budget.used());  // the charges follow the tiers
   for (const char* id : {"k1", "k2"}) ASSERT_TRUE(m.evict(id).ok());
   EXPECT_EQ(budget.used(), 0u);
 }
@@ -671,8 +674,7 @@ TEST(SrsManager, RandomLoadWithMappedTierStaysUnderBudget) {
       ASSERT_EQ(pin.status().code(), Errc::out_of_memory) << pin.status().to_string();
     held.push_back(*l);
     ASSERT_LE(budget.used(), budget.limit());
-    std::lock_guard lock(p.mu);
-    ASSERT_EQ(p.live_host, budget.used()) << "step " << step;
+    ASSERT_EQ(live_host_settled(p, budget.used()), budget.used()) << "step " << step;
   }
   pins.clear();
   held.clear();
@@ -772,19 +774,7 @@ TEST(SrsManager, KeyWithoutRoomLoadsStraightIntoTheMappedTier) {
   // Full: a third key waits (out_of_memory), the mapped charge does not fit either.
   EXPECT_EQ(m.acquire("k3", p, Priority::normal).status().code(), Errc::out_of_memory);
   EXPECT_LE(budget.peak(), budget.limit());
-  // An evicted key's copy is freed once the loader thread has let go of its promise (just after
-  // the load; on a loaded machine that can be after evict returns).
-  for (int i = 0; i < 200; ++i) {
-    {
-      std::lock_guard lock(p.mu);
-      if (p.live_host == budget.used()) break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  {
-    std::lock_guard lock(p.mu);
-    EXPECT_EQ(p.live_host, budget.used());
-  }
+  EXPECT_EQ(live_host_settled(p, budget.used()), budget.used());
   // Without images: the old answers.
   TieredProver q;
   MemoryBudget b2(150, 0);

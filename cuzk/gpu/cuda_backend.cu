@@ -11,6 +11,7 @@
 
 #include "cuzk/backend/device_memory.hpp"
 #include "cuzk/base/clock.hpp"
+#include "cuzk/base/priority_section.hpp"
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/device_context.hpp"
 #include "cuzk/gpu/encoded_bases.cuh"
@@ -120,7 +121,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     return load_encoded(bases, true, true);
   }
   Status release_bases(BasesId id) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<PrioritySection> lock(section_);
     if (auto it = streamed_.find(id.value); it != streamed_.end()) {
       std::lock_guard<std::mutex> sl(streamed_mu_);
       streamed_bytes_ -= it->second.bytes();
@@ -140,7 +141,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     if (options.coset &&
         (options.coset_shift % static_cast<std::uint64_t>(0xffffffff00000001ULL)) == 0)
       return Status(Errc::invalid_argument, "coset shift must be non-zero");
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<PrioritySection> lock(section_);
     try {
       auto v = ctx_->alloc(n * sizeof(Fr), "NTT values");
       if (!v.ok()) return v.status();
@@ -189,7 +190,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     if (h.size() != h_len)
       return Status(Errc::size_mismatch, "h has " + std::to_string(h.size()) +
                                              " entries, expected " + std::to_string(h_len));
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<PrioritySection> lock(section_);
     try {
       DeviceBuffer buf[4];
       for (auto& b : buf) {
@@ -234,7 +235,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
         return from_cuda_error(e);  // no room now: staged inside
     }
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      std::lock_guard<PrioritySection> lock(section_);
       gpu::PartitionTables t;
       if (resident_tables(partition_shape(in), t)) {
         CUZK_RETURN_IF_ERROR(gpu::check_partition(in, t));
@@ -261,7 +262,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       (void)Backend::release_circuit(*id);
       return flat.status().with_context("load_circuit");
     }
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<PrioritySection> lock(section_);
     try {
       device_circuits_.emplace(id->value,
                                std::make_shared<const gpu::DeviceCompactR1cs>(
@@ -276,7 +277,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   }
   Status release_circuit(CircuitId id) override {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      std::lock_guard<PrioritySection> lock(section_);
       device_circuits_.erase(id.value);
     }
     return Backend::release_circuit(id);
@@ -303,7 +304,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     const std::size_t n = shape.domain;
     std::shared_ptr<const gpu::DeviceCompactR1cs> dm;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      std::lock_guard<PrioritySection> lock(section_);
       if (auto it = device_circuits_.find(in.circuit.value); it != device_circuits_.end())
         dm = it->second;
     }
@@ -313,7 +314,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       return Backend::prove_partition_compact(in, timings);
     gpu::StagedPartition staged;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      std::lock_guard<PrioritySection> lock(section_);
       gpu::PartitionTables t;
       if (resident_tables(shape, t)) {
         CUZK_RETURN_IF_ERROR(gpu::check_partition(shape, t));
@@ -336,7 +337,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   }
 
  private:
-  // The resident tables of a partition into |t| (mu_ held); false when one is streamed or unknown.
+  // The resident tables of a partition into |t| (section_ held); false when one is streamed or unknown.
   bool resident_tables(const PartitionShape& in, gpu::PartitionTables& t) const {
     bool resident = true;
     auto find = [&](BasesId id) -> const gpu::ResidentBases* {
@@ -373,7 +374,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   template <class F, class S>
   Result<BasesId> load(F&& upload, S&& make_streamed, std::size_t points, bool g2,
                        bool placed_on_host) {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<PrioritySection> lock(section_);
     bool stream = stream_at_load(points, g2, placed_on_host);
     if (!stream) {
       try {
@@ -406,7 +407,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       return Status(Errc::size_mismatch, "encoded bases: " + std::to_string(in.bytes.size()) +
                                              " bytes is not a multiple of " + std::to_string(per));
     const std::size_t points = in.bytes.size() / per;
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<PrioritySection> lock(section_);
     bool stream = stream_at_load(points, g2, placed_on_host);
     if (!stream) {
       try {
@@ -440,7 +441,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   template <class HostXyzz>
   Result<HostXyzz> msm(BasesId id, std::span<const Fr> scalars, const MsmOptions& options,
                        bool g2) {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<PrioritySection> lock(section_);
     if (auto s = streamed_.find(id.value); s != streamed_.end())
       return msm_streamed<HostXyzz>(s->second, scalars, options, g2);
     auto it = bases_.find(id.value);
@@ -467,7 +468,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     }
   }
 
-  // The streamed-bases MSM (msm/streamed.cuh); mu_ held. Same checks as the resident one.
+  // The streamed-bases MSM (msm/streamed.cuh); section_ held. Same checks as the resident one.
   template <class HostXyzz>
   Result<HostXyzz> msm_streamed(const gpu::StreamedBases& sb, std::span<const Fr> scalars,
                                 const MsmOptions& options, bool g2) {
@@ -503,7 +504,9 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   std::atomic<PartitionOverlap> overlap_;
 
  private:
-  std::mutex mu_;  // the device's compute section
+  // The device's compute section, most urgent waiter first (a device call runs at its job's
+  // priority, base/priority_section.hpp): a PoSt partition waits for at most the one inside.
+  PrioritySection section_;
   std::map<std::uint64_t, gpu::ResidentBases> bases_;
   // Circuits' device copies by CircuitId (load_circuit); shared so a partition keeps its copy.
   std::map<std::uint64_t, std::shared_ptr<const gpu::DeviceCompactR1cs>> device_circuits_;

@@ -141,6 +141,8 @@ MsmPlan cuda_plan(std::size_t n, MsmCurve curve, const CudaMsmPrices& prices,
     c = prices.narrow_window;
   else if (curve == MsmCurve::g1 && n >= prices.g1_widest_from)
     c = prices.g1_widest_window;
+  else if (curve == MsmCurve::g2 && n >= prices.g2_widest_from)
+    c = prices.g2_widest_window;
   if (overrides.window_bits != 0) c = overrides.window_bits;
   MsmPlan plan{.executor = MsmExecutor::cuda, .curve = curve, .n = n, .split = prices.split};
   plan.terms = n;

@@ -170,12 +170,17 @@ struct CudaMsmPrices {
   /// 2^26: c = 16 41.4 / 151.5 / 586.7, c = 19 47.8 / 153.8 / 565.9, c = 20 51.5 / 146.0 / 509.8,
   /// c = 22 97.7 / 187.4 / 542.0. A line fit gives c = 20 ≈ 25 ms + 7.2 ns/pt against c = 16 ≈
   /// 6 ms + 8.7 ns/pt, equal near 2^23.6, so the threshold sits just below 2^24 (a 2^24
-  /// partition's H MSM has 2^24 − 1 terms). G2: c = 16 231 / 892 against c = 20 243 / 999 ms at
-  /// 2^22 / 2^24, so G2 keeps c = 16. Widths whose top window holds only a few bits are avoided:
+  /// partition's H MSM has 2^24 − 1 terms). Widths whose top window holds only a few bits are avoided:
   /// most points fall into its few buckets (c = 18, a 3-bit top window: 2.6× slower than c = 16
   /// at every size; c = 15 at 2^22 took 18.9 s before the segmented accumulation).
   std::size_t g1_widest_from = std::size_t{3} << 22;
   unsigned g1_widest_window = 20;
+  /// G2 the same from |g2_widest_from|. With the lane-pair accumulation (docs/perf/gpu.md, G2
+  /// MSM, H100) c = 16 took 473.0 / 921.4 ms at 2^24 / 2^25 and c = 20 459.8 / 859.1: lines of
+  /// 24.6 ms + 26.7 ns/pt and 60.5 ms + 23.8 ns/pt, equal near 2^23.6, the G1 threshold again
+  /// (the one-thread kernels had c = 16 ahead at 2^24: 892 against 999 ms).
+  std::size_t g2_widest_from = std::size_t{3} << 22;
+  unsigned g2_widest_window = 20;
   /// The running-sum reduction splits each window's 2^(c−1) buckets into at most this many chunks
   /// (one thread each: 32 additions and a ≤ 11-bit multiple at c = 16).
   unsigned max_reduction_chunks = 2048;

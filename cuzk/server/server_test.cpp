@@ -196,7 +196,7 @@ TEST(Server, EveryRpcRoundTrip) {
     EXPECT_EQ(s.total_proofs_completed(), 2u);
     ASSERT_EQ(s.gpus_size(), 1);
     EXPECT_EQ(s.gpus(0).partitions_proved(), 5u);
-    EXPECT_EQ(s.gpus(0).workers(), 2u);
+    EXPECT_EQ(s.gpus(0).workers(), 3u);  // gw = 2 and the urgent worker
     EXPECT_GT(s.gpus(0).busy_any_seconds(), 0.0);
     EXPECT_EQ(s.gpus(0).partitions_assigned(),
               0u);  // every partition went through the device stage

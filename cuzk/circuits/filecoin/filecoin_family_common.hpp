@@ -25,8 +25,9 @@
 // into z = (ONE, inputs, aux) in the matrices' column order. The cancel flag is polled before and
 // after synthesis (one 32 GiB PoRep partition is tens of seconds). The compact witness
 // (CircuitFamily::compact_witness): by default that z converted (peak: z, inputs + columns values
-// reserved once, beside the converter's fragments and result); the PoRep family makes it straight
-// from its synthesis in parts (porep_witness.hpp), never holding z.
+// reserved once, beside the converter's fragments and result); every family here overrides it to
+// make it straight from its synthesis in parts, never holding z (PoRep: porep_witness.hpp; PoSt
+// and SnapDeals: post_witness.hpp, update_witness.hpp over parts_witness.hpp).
 #pragma once
 
 #include <atomic>

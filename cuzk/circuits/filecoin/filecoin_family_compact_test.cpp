@@ -167,13 +167,14 @@ TEST_F(VenusCompact, Porep) {
 
 TEST_F(VenusCompact, WindowPost) {
   PostFamily fam(fc::PostKind::window, opt_);
-  EXPECT_FALSE(fam.has_compact_witness());  // the default: witness() then the converter
+  EXPECT_TRUE(fam.has_compact_witness());  // by circuit sectors, z never held
   expect_compact(fam, v_->window0, 1);
   expect_compact(fam, v_->window1, 1);
 }
 
 TEST_F(VenusCompact, WinningPost) {
   PostFamily fam(fc::PostKind::winning, opt_);
+  EXPECT_TRUE(fam.has_compact_witness());
   expect_compact(fam, v_->winning, 1);
 }
 
@@ -197,6 +198,7 @@ TEST_F(VenusCompact, BoundOfTheCompactFormIsThePlainMatricesOne) {
 
 TEST_F(VenusCompact, SnapDeals) {
   UpdateFamily fam(opt_);
+  EXPECT_TRUE(fam.has_compact_witness());  // by challenges, z never held
   expect_compact(fam, v_->snap, fc::update_proof("StackedDrg2KiBV1")->partitions);
 }
 

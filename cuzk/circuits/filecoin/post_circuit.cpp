@@ -213,12 +213,23 @@ Status PostCircuit::synthesize(ConstraintSystem& cs) {
   // synthesize_default; synthesize_extendable (bellperson's ProvingAssignment) builds the same
   // variables and constraints in the same order, chunk by chunk.
   Namespace outer(cs, "outer namespace");
-  for (unsigned i = 0; i < params_.sector_count; ++i) {
-    Namespace ns(cs, [i] { return "sector_" + std::to_string(i); });
-    Status s = synthesize_sector(cs, has_values() ? &sectors_[i] : nullptr);
-    if (!s.ok()) return s.with_context("circuit sector " + std::to_string(i));
-  }
+  for (unsigned i = 0; i < params_.sector_count; ++i)
+    CUZK_RETURN_IF_ERROR(synthesize_sector_scope(cs, i));
   return {};
+}
+
+Status PostCircuit::synthesize_circuit_sector(ConstraintSystem& cs, unsigned i) const {
+  if (i >= params_.sector_count)
+    return Status(Errc::out_of_range, "circuit sector " + std::to_string(i) + " of " +
+                                          std::to_string(params_.sector_count));
+  Namespace outer(cs, "outer namespace");
+  return synthesize_sector_scope(cs, i);
+}
+
+Status PostCircuit::synthesize_sector_scope(ConstraintSystem& cs, unsigned i) const {
+  Namespace ns(cs, [i] { return "sector_" + std::to_string(i); });
+  return synthesize_sector(cs, has_values() ? &sectors_[i] : nullptr)
+      .with_context("circuit sector " + std::to_string(i));
 }
 
 Status PostCircuit::synthesize_sector(ConstraintSystem& cs, const SectorValues* v) const {

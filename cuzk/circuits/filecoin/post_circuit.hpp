@@ -118,6 +118,13 @@ class PostCircuit final : public Circuit {
                                     std::span<const PostSectorProof> proofs);
 
   Status synthesize(ConstraintSystem& cs) override;
+  /// Circuit sector |i| (< sector_count) alone, in its scopes ("outer namespace", "sector_i"):
+  /// synthesize() is this for i = 0, 1, … in order. A sector reads no variable of another and
+  /// every sector allocates the same numbers of inputs and aux variables, so in bellperson's order
+  /// sector i's inputs and its aux are each one contiguous range (upstream's
+  /// synthesize_extendable synthesizes groups of sectors on separate systems and appends them;
+  /// post_witness.hpp runs them in parallel).
+  Status synthesize_circuit_sector(ConstraintSystem& cs, unsigned i) const;
 
   const PostCircuitParams& params() const { return params_; }
   /// True when built by create() (values present).
@@ -134,6 +141,8 @@ class PostCircuit final : public Circuit {
   };
 
   Status synthesize_sector(ConstraintSystem& cs, const SectorValues* values) const;
+  // Circuit sector i in its scope "sector_i".
+  Status synthesize_sector_scope(ConstraintSystem& cs, unsigned i) const;
 
   PostCircuitParams params_;
   std::vector<SectorValues> sectors_;  // empty: blank circuit

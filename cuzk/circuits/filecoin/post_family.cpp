@@ -3,10 +3,12 @@
 #include <set>
 
 #include "cuzk/circuits/filecoin/post_circuit.hpp"
+#include "cuzk/circuits/filecoin/post_witness.hpp"
 #include "cuzk/filecoin/post_prove.hpp"
 #include "cuzk/filecoin/post_verify.hpp"
 #include "cuzk/filecoin/prover_id.hpp"
 #include "cuzk/filecoin/registered_proof_number.hpp"
+#include "cuzk/r1cs/compact_witness_bound.hpp"
 
 namespace cuzk::circuits::filecoin {
 namespace fc = cuzk::filecoin;
@@ -172,8 +174,8 @@ Result<std::shared_ptr<const ParsedJob>> PostFamily::job_of(const JobRequest& re
       plan, [&] { return parse_winning_post_request(req, options().overrides); });
 }
 
-Status PostFamily::witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
-                           std::vector<Fr>& z, const CancelFlag& cancel) {
+Result<PostCircuit> PostFamily::partition_circuit(const JobRequest& req, const PartitionPlan& plan,
+                                                  std::uint32_t k) {
   if (k != 0)
     return Status(Errc::out_of_range, "partition " + std::to_string(k) + ": a " + kind_name(kind_) +
                                           " job has one partition");
@@ -190,9 +192,7 @@ Status PostFamily::witness(const JobRequest& req, const PartitionPlan& plan, std
                           .prover_id = w->pub.prover_id,
                           .sectors = w->pub.sectors,
                           .partition = 0};
-    auto circuit = PostCircuit::create(*params, pub, *proofs);
-    if (!circuit) return circuit.status();
-    return synthesize_witness(*circuit, plan, k, z, cancel);
+    return PostCircuit::create(*params, pub, *proofs);
   }
   if (const auto* w = dynamic_cast<const WinningPostJob*>(parsed->get())) {
     auto params = post_circuit_params(w->pub.proof);
@@ -201,11 +201,52 @@ Status PostFamily::witness(const JobRequest& req, const PartitionPlan& plan, std
     if (!proofs) return proofs.status();
     const PostCircuitPublic pub =
         winning_post_public(*params, w->pub.randomness, w->pub.prover_id, w->pub.sector);
-    auto circuit = PostCircuit::create(*params, pub, *proofs);
-    if (!circuit) return circuit.status();
-    return synthesize_witness(*circuit, plan, k, z, cancel);
+    return PostCircuit::create(*params, pub, *proofs);
   }
   return Status(Errc::invalid_argument, name() + ": the plan is not of this family");
+}
+
+Status PostFamily::witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
+                           std::vector<Fr>& z, const CancelFlag& cancel) {
+  auto circuit = partition_circuit(req, plan, k);
+  if (!circuit) return circuit.status();
+  return synthesize_witness(*circuit, plan, k, z, cancel);
+}
+
+Status PostFamily::compact_witness(const JobRequest& req, const PartitionPlan& plan,
+                                   std::uint32_t k, CompactWitness& out, const CancelFlag& cancel) {
+  const std::string where = "partition " + std::to_string(k) + " compact witness";
+  if (cancel.load()) return Status(Errc::cancelled, where + ": cancelled");
+  auto circuit = partition_circuit(req, plan, k);
+  if (!circuit) return circuit.status();
+  // On this thread (the engine's synthesis worker), as PorepFamily: the engine runs partitions
+  // side by side, and one thread's scratch is what compact_witness_peak_bytes counts. The cancel
+  // flag is polled before each circuit sector.
+  ThreadPool inline_pool(1);
+  auto w = post_partition_compact_witness(*circuit, inline_pool, {.cancel = &cancel});
+  if (cancel.load()) return Status(Errc::cancelled, where + ": cancelled");
+  if (!w) return w.status().with_context(where);
+  if (w->num_variables() != plan.columns)
+    return Status(Errc::size_mismatch, where + ": " + std::to_string(w->num_variables()) +
+                                           " variables, the circuit has " +
+                                           std::to_string(plan.columns) + " columns");
+  out = std::move(*w);
+  return {};
+}
+
+std::uint64_t PostFamily::compact_witness_peak_bytes(const PartitionPlan& plan,
+                                                     const CompactWitnessBound& b) {
+  auto set = set_of(plan.key_id);
+  if (!set) return FilecoinFamily::compact_witness_peak_bytes(plan, b);
+  for (const fc::PostProof& p : fc::post_proofs()) {
+    if (p.kind != kind_ || p.size != set->size) continue;
+    auto params = post_circuit_params(p);
+    if (!params) break;
+    auto l = post_witness_layout(*params);
+    if (!l) break;
+    return parts_peak_bytes(*l, b, 1);
+  }
+  return FilecoinFamily::compact_witness_peak_bytes(plan, b);
 }
 
 Result<std::vector<Fr>> PostFamily::public_inputs(const JobRequest& req, const PartitionPlan& plan,

@@ -14,7 +14,10 @@
 // them (post_verify.hpp: challenges at their positions in the PoSt) and plan one partition with
 // the key of the size and kind.
 // Witness: the partition's circuit (window_post_partition_proof / winning_post_circuit_proofs
-// padding). Public inputs: partition_public_inputs(Window/WinningPostPublicData).
+// padding). Compact witness: the same circuit synthesized by circuit sectors on the calling
+// thread, each sector converted as it ends (post_partition_compact_witness with a one-thread
+// pool): z is never held; the peak is one sector's scratch, the builder's fragments and the
+// result. Public inputs: partition_public_inputs(Window/WinningPostPublicData).
 #pragma once
 
 #include <memory>
@@ -25,6 +28,8 @@
 #include "cuzk/filecoin/post_vanilla_proof.hpp"
 
 namespace cuzk::circuits::filecoin {
+
+class PostCircuit;
 
 /// A WindowPoSt partition job as plan() parses it.
 struct WindowPostJob final : ParsedJob {
@@ -57,6 +62,13 @@ class PostFamily final : public FilecoinFamily {
   Result<PartitionPlan> plan(const JobRequest& req) override;
   Status witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
                  std::vector<Fr>& z, const CancelFlag& cancel) override;
+  bool has_compact_witness() const override { return true; }
+  Status compact_witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
+                         CompactWitness& out, const CancelFlag& cancel) override;
+  /// parts_peak_bytes on one thread: one circuit sector's scratch beside the builder's
+  /// build_bytes for its fragments (parts_fragments).
+  std::uint64_t compact_witness_peak_bytes(const PartitionPlan& plan,
+                                           const CompactWitnessBound& b) override;
   Result<std::vector<Fr>> public_inputs(const JobRequest& req, const PartitionPlan& plan,
                                         std::uint32_t k) override;
 
@@ -68,6 +80,9 @@ class PostFamily final : public FilecoinFamily {
 
  private:
   Result<std::shared_ptr<const ParsedJob>> job_of(const JobRequest& req, const PartitionPlan& plan);
+  // Partition |k|'s circuit with its values.
+  Result<PostCircuit> partition_circuit(const JobRequest& req, const PartitionPlan& plan,
+                                        std::uint32_t k);
 
   cuzk::filecoin::PostKind kind_;
 };

@@ -1,7 +1,9 @@
 #include "cuzk/circuits/filecoin/update_circuit.hpp"
 
+#include <memory>
 #include <string>
 
+#include "cuzk/circuits/filecoin/update_circuit_steps.hpp"
 #include "cuzk/circuits/filecoin/update_gadgets.hpp"
 #include "cuzk/filecoin/merkle_proof.hpp"
 #include "cuzk/r1cs/gadgets/apex_por.hpp"
@@ -242,18 +244,36 @@ Result<std::vector<Fr>> update_public_inputs(const UpdatePublic& pub) {
   return std::vector<Fr>{Fr::from_u64(khs), pub.comm_r_old, pub.comm_d_new, pub.comm_r_new};
 }
 
-Status UpdateCircuit::synthesize(ConstraintSystem& cs) {
-  CUZK_ASSIGN_OR_RETURN(TreeShape shape, update_tree_shape(pub_.nodes));
-  CUZK_ASSIGN_OR_RETURN(SnapParams p, cuzk::filecoin::snap_params(pub_.nodes));
-  Witness w;
-  if (vanilla_) {
-    CUZK_ASSIGN_OR_RETURN(std::uint64_t khs,
-                          cuzk::filecoin::snap_k_and_h_select(p, pub_.k, pub_.h));
-    CUZK_ASSIGN_OR_RETURN(w, witness_from(p, shape, pub_, khs, *vanilla_));
-  } else {
-    CUZK_ASSIGN_OR_RETURN(w, blank_witness(p, shape));
-  }
+namespace detail {
 
+struct UpdateSteps::State {
+  UpdatePublic pub;
+  TreeShape shape;
+  SnapParams p;
+  Witness w;
+};
+
+Result<UpdateSteps> UpdateSteps::make(const UpdatePublic& pub, const SnapPartitionProof* vanilla) {
+  auto s = std::make_shared<State>();
+  s->pub = pub;
+  CUZK_ASSIGN_OR_RETURN(s->shape, update_tree_shape(pub.nodes));
+  CUZK_ASSIGN_OR_RETURN(s->p, cuzk::filecoin::snap_params(pub.nodes));
+  if (vanilla) {
+    CUZK_ASSIGN_OR_RETURN(std::uint64_t khs,
+                          cuzk::filecoin::snap_k_and_h_select(s->p, pub.k, pub.h));
+    CUZK_ASSIGN_OR_RETURN(s->w, witness_from(s->p, s->shape, pub, khs, *vanilla));
+  } else {
+    CUZK_ASSIGN_OR_RETURN(s->w, blank_witness(s->p, s->shape));
+  }
+  return UpdateSteps(std::move(s));
+}
+
+unsigned UpdateSteps::challenges() const { return s_->p.challenges; }
+
+Result<UpdatePrelude> UpdateSteps::synthesize_prelude(ConstraintSystem& cs) const {
+  const SnapParams& p = s_->p;
+  const Witness& w = s_->w;
+  UpdatePrelude out;
   // Public inputs; k and h_select bits.
   CUZK_ASSIGN_OR_RETURN(
       AllocatedNum k_and_h_select,
@@ -261,10 +281,9 @@ Status UpdateCircuit::synthesize(ConstraintSystem& cs) {
   CUZK_ASSIGN_OR_RETURN(
       std::vector<AllocatedBit> khs_bits,
       low_bits_le_packed(cs, k_and_h_select, p.partition_bit_len + p.hs.size(), "k_and_h_select"));
-  const std::vector<AllocatedBit> partition_bits(khs_bits.begin(),
-                                                 khs_bits.begin() + p.partition_bit_len);
-  const std::vector<AllocatedBit> h_select_bits(khs_bits.begin() + p.partition_bit_len,
-                                                khs_bits.end());
+  out.partition_bits.assign(khs_bits.begin(), khs_bits.begin() + p.partition_bit_len);
+  out.h_select_bits.assign(khs_bits.begin() + p.partition_bit_len, khs_bits.end());
+  const std::vector<AllocatedBit>& partition_bits = out.partition_bits;
   Result<AllocatedNum> partition = Status();
   {
     std::vector<Boolean> bits;
@@ -285,12 +304,15 @@ Status UpdateCircuit::synthesize(ConstraintSystem& cs) {
     phi = gen_randomness_circuit(cs, comm_d_new, comm_r_old);
   }
   if (!phi) return phi.status();
+  out.phi = *phi;
 
   // Private values other than the per-challenge proofs.
   CUZK_ASSIGN_OR_RETURN(AllocatedNum comm_c, alloc_named(cs, "comm_c", w.comm_c));
-  CUZK_ASSIGN_OR_RETURN(AllocatedNum root_r_old, alloc_named(cs, "root_r_old", w.root_r_old));
-  CUZK_ASSIGN_OR_RETURN(AllocatedNum root_r_new, alloc_named(cs, "root_r_new", w.root_r_new));
-  std::vector<AllocatedNum> apex_leaves;
+  CUZK_ASSIGN_OR_RETURN(out.root_r_old, alloc_named(cs, "root_r_old", w.root_r_old));
+  CUZK_ASSIGN_OR_RETURN(out.root_r_new, alloc_named(cs, "root_r_new", w.root_r_new));
+  const AllocatedNum& root_r_old = out.root_r_old;
+  const AllocatedNum& root_r_new = out.root_r_new;
+  std::vector<AllocatedNum>& apex_leaves = out.apex_leaves;
   for (std::size_t i = 0; i < w.apex_leaves.size(); ++i) {
     CUZK_ASSIGN_OR_RETURN(AllocatedNum x,
                           alloc_named(cs, "apex_leaf_" + std::to_string(i), w.apex_leaves[i]));
@@ -332,73 +354,96 @@ Status UpdateCircuit::synthesize(ConstraintSystem& cs) {
                                    p.challenge_bit_len - p.partition_bit_len);
   }
   if (!generated) return generated.status();
+  out.generated = std::move(*generated);
+  return out;
+}
 
+Status UpdateSteps::synthesize_challenge(ConstraintSystem& cs, unsigned i,
+                                         const UpdatePrelude& pre) const {
+  const SnapParams& p = s_->p;
+  const TreeShape& shape = s_->shape;
+  if (i >= p.challenges)
+    return Status(Errc::out_of_range,
+                  "challenge " + std::to_string(i) + " of " + std::to_string(p.challenges));
+  const std::vector<AllocatedBit>& partition_bits = pre.partition_bits;
+  const std::vector<AllocatedBit>& h_select_bits = pre.h_select_bits;
+  const std::vector<AllocatedNum>& apex_leaves = pre.apex_leaves;
+  const AllocatedNum& root_r_old = pre.root_r_old;
+  const AllocatedNum& root_r_new = pre.root_r_new;
+  const AllocatedNum& phi = pre.phi;
   const TreeArities tree_r{shape.base, shape.sub, shape.top};
   const unsigned apex_height = p.apex_leafs_height();
-  for (std::size_t i = 0; i < generated->size(); ++i) {
-    const ChallengeWitness& cw = w.challenges[i];
-    std::vector<AllocatedBit> c_bits = (*generated)[i];
-    c_bits.insert(c_bits.end(), partition_bits.begin(), partition_bits.end());
+  const ChallengeWitness& cw = s_->w.challenges[i];
+  std::vector<AllocatedBit> c_bits = pre.generated[i];
+  c_bits.insert(c_bits.end(), partition_bits.begin(), partition_bits.end());
 
-    Result<AllocatedNum> c_high = Status();
-    {
-      Namespace ns(cs, [&] { return indexed("get_challenge_high_bits", i); });
-      c_high = challenge_high_bits(cs, c_bits, h_select_bits, p.hs);
-    }
-    if (!c_high) return c_high.status();
-    Result<AllocatedNum> rho = Status();
-    {
-      Namespace ns(cs, [&] { return indexed("rho", i); });
-      rho = gen_randomness_circuit(cs, *phi, *c_high);
-    }
-    if (!rho) return rho.status();
-
-    CUZK_ASSIGN_OR_RETURN(AllocatedNum leaf_r_old,
-                          alloc_named(cs, indexed("leaf_r_old", i), cw.leaf_r_old));
-    CUZK_ASSIGN_OR_RETURN(AllocatedNum leaf_d_new,
-                          alloc_named(cs, indexed("leaf_d_new", i), cw.leaf_d_new));
-    Result<AllocatedNum> leaf_r_new_r = Status();
-    {
-      Namespace ns(cs, [&] { return indexed("leaf_r_new", i); });
-      leaf_r_new_r = label_r_new(cs, leaf_r_old, leaf_d_new, *rho);
-    }
-    if (!leaf_r_new_r) return leaf_r_new_r.status();
-    const AllocatedNum leaf_r_new = *leaf_r_new_r;
-    // circuit.rs also asserts that this value equals proof_r_new's leaf; that is a host-side
-    // check which adds no constraint — PoR(tree_r_new) below fails on any other leaf.
-
-    CUZK_ASSIGN_OR_RETURN(auto path_r_old, alloc_path(cs, cw.path_r_old, "path_r_old", i, true));
-    {
-      Namespace ns(cs, [&] { return indexed("por tree_r_old", i); });
-      CUZK_RETURN_IF_ERROR(por_no_challenge_input(cs, MerkleHash::poseidon, tree_r, c_bits,
-                                                  leaf_r_old, path_r_old, root_r_old));
-    }
-    CUZK_ASSIGN_OR_RETURN(auto path_r_new, alloc_path(cs, cw.path_r_new, "path_r_new", i, true));
-    {
-      Namespace ns(cs, [&] { return indexed("por tree_r_new", i); });
-      CUZK_RETURN_IF_ERROR(por_no_challenge_input(cs, MerkleHash::poseidon, tree_r, c_bits,
-                                                  leaf_r_new, path_r_new, root_r_new));
-    }
-
-    std::vector<Boolean> apex_bits;
-    for (unsigned b = apex_height; b < apex_height + p.apex_leaf_bit_len; ++b)
-      apex_bits.push_back(Boolean::from(c_bits[b]));
-    Result<AllocatedNum> apex_leaf = Status();
-    {
-      Namespace ns(cs, [&] { return indexed("select_apex_leaf", i); });
-      apex_leaf = select(cs, apex_leaves, apex_bits);
-    }
-    if (!apex_leaf) return apex_leaf.status();
-
-    std::vector<Siblings> to_apex;
-    for (const Value& s : cw.path_to_apex) to_apex.push_back({s});
-    CUZK_ASSIGN_OR_RETURN(auto path_to_apex,
-                          alloc_path(cs, to_apex, "path_to_apex_leaf", i, false));
-    Namespace ns(cs, [&] { return indexed("por to_apex_leaf", i); });
-    const std::span<const AllocatedBit> low(c_bits.data(), apex_height);
-    CUZK_RETURN_IF_ERROR(por_no_challenge_input(cs, MerkleHash::sha256, TreeArities{2, 0, 0}, low,
-                                                leaf_d_new, path_to_apex, *apex_leaf));
+  Result<AllocatedNum> c_high = Status();
+  {
+    Namespace ns(cs, [&] { return indexed("get_challenge_high_bits", i); });
+    c_high = challenge_high_bits(cs, c_bits, h_select_bits, p.hs);
   }
+  if (!c_high) return c_high.status();
+  Result<AllocatedNum> rho = Status();
+  {
+    Namespace ns(cs, [&] { return indexed("rho", i); });
+    rho = gen_randomness_circuit(cs, phi, *c_high);
+  }
+  if (!rho) return rho.status();
+
+  CUZK_ASSIGN_OR_RETURN(AllocatedNum leaf_r_old,
+                        alloc_named(cs, indexed("leaf_r_old", i), cw.leaf_r_old));
+  CUZK_ASSIGN_OR_RETURN(AllocatedNum leaf_d_new,
+                        alloc_named(cs, indexed("leaf_d_new", i), cw.leaf_d_new));
+  Result<AllocatedNum> leaf_r_new_r = Status();
+  {
+    Namespace ns(cs, [&] { return indexed("leaf_r_new", i); });
+    leaf_r_new_r = label_r_new(cs, leaf_r_old, leaf_d_new, *rho);
+  }
+  if (!leaf_r_new_r) return leaf_r_new_r.status();
+  const AllocatedNum leaf_r_new = *leaf_r_new_r;
+  // circuit.rs also asserts that this value equals proof_r_new's leaf; that is a host-side
+  // check which adds no constraint — PoR(tree_r_new) below fails on any other leaf.
+
+  CUZK_ASSIGN_OR_RETURN(auto path_r_old, alloc_path(cs, cw.path_r_old, "path_r_old", i, true));
+  {
+    Namespace ns(cs, [&] { return indexed("por tree_r_old", i); });
+    CUZK_RETURN_IF_ERROR(por_no_challenge_input(cs, MerkleHash::poseidon, tree_r, c_bits,
+                                                leaf_r_old, path_r_old, root_r_old));
+  }
+  CUZK_ASSIGN_OR_RETURN(auto path_r_new, alloc_path(cs, cw.path_r_new, "path_r_new", i, true));
+  {
+    Namespace ns(cs, [&] { return indexed("por tree_r_new", i); });
+    CUZK_RETURN_IF_ERROR(por_no_challenge_input(cs, MerkleHash::poseidon, tree_r, c_bits,
+                                                leaf_r_new, path_r_new, root_r_new));
+  }
+
+  std::vector<Boolean> apex_bits;
+  for (unsigned b = apex_height; b < apex_height + p.apex_leaf_bit_len; ++b)
+    apex_bits.push_back(Boolean::from(c_bits[b]));
+  Result<AllocatedNum> apex_leaf = Status();
+  {
+    Namespace ns(cs, [&] { return indexed("select_apex_leaf", i); });
+    apex_leaf = select(cs, apex_leaves, apex_bits);
+  }
+  if (!apex_leaf) return apex_leaf.status();
+
+  std::vector<Siblings> to_apex;
+  for (const Value& s : cw.path_to_apex) to_apex.push_back({s});
+  CUZK_ASSIGN_OR_RETURN(auto path_to_apex, alloc_path(cs, to_apex, "path_to_apex_leaf", i, false));
+  Namespace ns(cs, [&] { return indexed("por to_apex_leaf", i); });
+  const std::span<const AllocatedBit> low(c_bits.data(), apex_height);
+  CUZK_RETURN_IF_ERROR(por_no_challenge_input(cs, MerkleHash::sha256, TreeArities{2, 0, 0}, low,
+                                              leaf_d_new, path_to_apex, *apex_leaf));
+  return {};
+}
+
+}  // namespace detail
+
+Status UpdateCircuit::synthesize(ConstraintSystem& cs) {
+  CUZK_ASSIGN_OR_RETURN(detail::UpdateSteps steps, detail::UpdateSteps::make(pub_, vanilla_));
+  CUZK_ASSIGN_OR_RETURN(detail::UpdatePrelude prelude, steps.synthesize_prelude(cs));
+  for (unsigned i = 0; i < steps.challenges(); ++i)
+    CUZK_RETURN_IF_ERROR(steps.synthesize_challenge(cs, i, prelude));
   return {};
 }
 

@@ -1,9 +1,11 @@
 #include "cuzk/circuits/filecoin/update_family.hpp"
 
 #include "cuzk/circuits/filecoin/update_circuit.hpp"
+#include "cuzk/circuits/filecoin/update_witness.hpp"
 #include "cuzk/filecoin/registered_proof_number.hpp"
 #include "cuzk/filecoin/snap_params.hpp"
 #include "cuzk/filecoin/snap_verify.hpp"
+#include "cuzk/r1cs/compact_witness_bound.hpp"
 
 namespace cuzk::circuits::filecoin {
 namespace fc = cuzk::filecoin;
@@ -99,19 +101,57 @@ Result<std::shared_ptr<const SnapJob>> UpdateFamily::job_of(const JobRequest& re
   return parsed_job_or<SnapJob>(plan, [&] { return parse_snap_request(req); });
 }
 
+Result<UpdatePublic> UpdateFamily::partition_public(const SnapJob& j, std::uint32_t k) const {
+  if (k >= j.proofs.size())
+    return Status(Errc::out_of_range, "partition " + std::to_string(k) + ": the update has " +
+                                          std::to_string(j.proofs.size()) + " partitions");
+  return update_public(fc::sector_nodes(j.pub.proof.size), k, j.pub.h, j.pub.comm_r_old,
+                       j.pub.comm_d_new, j.pub.comm_r_new);
+}
+
 Status UpdateFamily::witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
                              std::vector<Fr>& z, const CancelFlag& cancel) {
   auto job = job_of(req, plan);
   if (!job) return job.status();
   const SnapJob& j = **job;
-  if (k >= j.proofs.size())
-    return Status(Errc::out_of_range, "partition " + std::to_string(k) + ": the update has " +
-                                          std::to_string(j.proofs.size()) + " partitions");
-  auto pub = update_public(fc::sector_nodes(j.pub.proof.size), k, j.pub.h, j.pub.comm_r_old,
-                           j.pub.comm_d_new, j.pub.comm_r_new);
+  auto pub = partition_public(j, k);
   if (!pub) return pub.status();
   UpdateCircuit circuit(*pub, &j.proofs[k]);
   return synthesize_witness(circuit, plan, k, z, cancel);
+}
+
+Status UpdateFamily::compact_witness(const JobRequest& req, const PartitionPlan& plan,
+                                     std::uint32_t k, CompactWitness& out,
+                                     const CancelFlag& cancel) {
+  const std::string where = "partition " + std::to_string(k) + " compact witness";
+  if (cancel.load()) return Status(Errc::cancelled, where + ": cancelled");
+  auto job = job_of(req, plan);
+  if (!job) return job.status();
+  const SnapJob& j = **job;
+  auto pub = partition_public(j, k);
+  if (!pub) return pub.status();
+  // On this thread (the engine's synthesis worker), as PorepFamily: the engine runs partitions
+  // side by side, and one thread's scratch is what compact_witness_peak_bytes counts. The cancel
+  // flag is polled before each challenge.
+  ThreadPool inline_pool(1);
+  auto w = update_partition_compact_witness(*pub, j.proofs[k], inline_pool, {.cancel = &cancel});
+  if (cancel.load()) return Status(Errc::cancelled, where + ": cancelled");
+  if (!w) return w.status().with_context(where);
+  if (w->num_variables() != plan.columns)
+    return Status(Errc::size_mismatch, where + ": " + std::to_string(w->num_variables()) +
+                                           " variables, the circuit has " +
+                                           std::to_string(plan.columns) + " columns");
+  out = std::move(*w);
+  return {};
+}
+
+std::uint64_t UpdateFamily::compact_witness_peak_bytes(const PartitionPlan& plan,
+                                                       const CompactWitnessBound& b) {
+  auto set = set_of(plan.key_id);
+  if (!set) return FilecoinFamily::compact_witness_peak_bytes(plan, b);
+  auto l = update_witness_layout(fc::snap_params(set->size).nodes);
+  if (!l) return FilecoinFamily::compact_witness_peak_bytes(plan, b);
+  return parts_peak_bytes(*l, b, 1);
 }
 
 Result<std::vector<Fr>> UpdateFamily::public_inputs(const JobRequest& req,

@@ -10,8 +10,11 @@
 // vanilla proofs carry no h, it enters the public inputs as h_select.
 // Plan: parse every partition proof, verify it against the public data with that h
 // (snap_verify.hpp) and plan one circuit partition per proof with the key of the size.
-// Witness: partition k's circuit from its proof. Public inputs:
-// partition_public_inputs(SnapPublicData, k).
+// Witness: partition k's circuit from its proof. Compact witness: the same circuit synthesized by
+// challenges on the calling thread, the prefix first, each challenge converted as it ends
+// (update_partition_compact_witness with a one-thread pool): z is never held; the peak is the
+// larger of the prefix's and one challenge's scratch, the builder's fragments and the result.
+// Public inputs: partition_public_inputs(SnapPublicData, k).
 #pragma once
 
 #include <memory>
@@ -22,6 +25,8 @@
 #include "cuzk/filecoin/snap_vanilla_proof.hpp"
 
 namespace cuzk::circuits::filecoin {
+
+struct UpdatePublic;
 
 /// A SnapDeals job as plan() parses it.
 struct SnapJob final : ParsedJob {
@@ -42,6 +47,13 @@ class UpdateFamily final : public FilecoinFamily {
   Result<PartitionPlan> plan(const JobRequest& req) override;
   Status witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
                  std::vector<Fr>& z, const CancelFlag& cancel) override;
+  bool has_compact_witness() const override { return true; }
+  Status compact_witness(const JobRequest& req, const PartitionPlan& plan, std::uint32_t k,
+                         CompactWitness& out, const CancelFlag& cancel) override;
+  /// parts_peak_bytes on one thread: the larger of the prefix's and one challenge's scratch
+  /// beside the builder's build_bytes for its fragments (parts_fragments).
+  std::uint64_t compact_witness_peak_bytes(const PartitionPlan& plan,
+                                           const CompactWitnessBound& b) override;
   Result<std::vector<Fr>> public_inputs(const JobRequest& req, const PartitionPlan& plan,
                                         std::uint32_t k) override;
 
@@ -51,6 +63,8 @@ class UpdateFamily final : public FilecoinFamily {
 
  private:
   Result<std::shared_ptr<const SnapJob>> job_of(const JobRequest& req, const PartitionPlan& plan);
+  // Partition |k|'s public data, checked against the job's partitions.
+  Result<UpdatePublic> partition_public(const SnapJob& j, std::uint32_t k) const;
 };
 
 }  // namespace cuzk::circuits::filecoin
