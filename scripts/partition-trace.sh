@@ -4,7 +4,7 @@
 # For each carried build BIN (a directory with `cuzk`, lib/ and env.sh as scripts/gpu-carry.sh makes
 # them) and each 2^LOGN: `cuzk microbench partition --backend cuda:0` (median of 3 after a warm-up)
 # with CUZK_GPU_TRACE=1, so builds that have the trace (gpu/trace.cuh) print every partition's
-# device timeline: spans per stream (compute, copy, g2) for the uploads, the waits, the H step and
+# device timeline: spans per stream (compute, copy, g2, side) for the uploads, the waits, the H step and
 # each MSM's kernel groups. OUTDIR gets BIN-name_LOGN.log and summary.txt (stage times per run and,
 # for the last run, the sum of each traced phase).
 set -uo pipefail

@@ -1,8 +1,10 @@
 #include "cuzk/gpu/cuda_backend.hpp"
 
+#include <atomic>
 #include <bit>
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
@@ -49,7 +51,8 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
         slot_points_(o.stream_slot_points),
         compact_msm_split_(o.compact_msm_split),
         fused_streamed_(o.fused_streamed_partitions),
-        device_circuits_on_(o.device_circuits) {}
+        device_circuits_on_(o.device_circuits),
+        overlap_(o.partition_overlap) {}
 
   std::string name() const override { return "cuda:" + std::to_string(ctx_->device()); }
 
@@ -240,7 +243,8 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       if (partition_tables(partition_shape(in), t)) {
         CUZK_RETURN_IF_ERROR(gpu::check_partition(in, t));
         try {
-          return gpu::prove_partition_device(*ctx_, tables_, in, t, std::move(staged), timings);
+          return gpu::prove_partition_device(*ctx_, tables_, in, t, std::move(staged), timings,
+                                             overlap_.load());
         } catch (const CudaError& e) {
           if (e.code() != cudaErrorMemoryAllocation) return from_cuda_error(e);
         }
@@ -323,8 +327,8 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
           const auto t0 = std::chrono::steady_clock::now();
           gpu::expand_compact_partition(*dm, staged, n, ctx_->stream(0), compact_msm_split_);
           const double t_abc = seconds_since(t0);
-          PartitionSums sums =
-              gpu::prove_partition_device(*ctx_, tables_, shape, t, std::move(staged), timings);
+          PartitionSums sums = gpu::prove_partition_device(
+              *ctx_, tables_, shape, t, std::move(staged), timings, overlap_.load());
           if (timings != nullptr) timings->abc = t_abc;
           return sums;
         } catch (const CudaError& e) {
@@ -508,6 +512,12 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   const bool compact_msm_split_;
   const bool fused_streamed_;
   const bool device_circuits_on_;
+
+ public:
+  // set_partition_overlap: the schedule of the next partitions.
+  std::atomic<PartitionOverlap> overlap_;
+
+ private:
   // The device's compute section, most urgent waiter first (a device call runs at its job's
   // priority, base/priority_section.hpp): a PoSt partition waits for at most the one inside.
   PrioritySection section_;
@@ -522,6 +532,24 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
 };
 
 }  // namespace
+
+Result<PartitionOverlap> parse_partition_overlap(std::string_view name) {
+  if (name == "off") return PartitionOverlap::off;
+  if (name == "auto") return PartitionOverlap::automatic;
+  if (name == "h_step") return PartitionOverlap::beside_h_step;
+  if (name == "h_msm") return PartitionOverlap::beside_h_msm;
+  return Status(Errc::invalid_argument, "partition overlap \"" + std::string(name) +
+                                            "\": expected off, auto, h_step or h_msm");
+}
+
+Status set_partition_overlap(Backend& be, PartitionOverlap mode) {
+  auto* cuda = dynamic_cast<CudaBackend*>(&be);
+  if (cuda == nullptr)
+    return Status(Errc::invalid_argument,
+                  "set_partition_overlap: " + be.name() + " is not a CUDA backend");
+  cuda->overlap_ = mode;
+  return {};
+}
 
 int cuda_device_count() {
   int n = 0;
@@ -544,16 +572,25 @@ Result<std::unique_ptr<Backend>> make_cuda_backend(std::string_view spec,
   } else if (spec != "cuda") {
     return Status(Errc::invalid_argument, "not a CUDA backend spec: \"" + std::string(spec) + "\"");
   }
+  // Streams: 0 computes, 1 copies, 2 runs a partition's B_G2 beside the rest, 3 its witness G1
+  // MSMs beside the H step or the H MSM (the side lane, gpu/partition.cuh).
   gpu::DeviceContextOptions co{.device = device,
                                .arena_bytes = options.arena_bytes,
                                .vram_cap_bytes = options.vram_cap_bytes,
+                               .streams = 4,
                                .pinned_host_bytes = options.pinned_host_bytes,
                                .partition_pinned_bytes = options.partition_pinned_bytes};
   if (options.arena_fraction > 0) co.free_fraction = options.arena_fraction;
+  CudaBackendOptions o = options;
+  if (const char* env = std::getenv("CUZK_GPU_OVERLAP"); env != nullptr && *env != '\0') {
+    auto mode = parse_partition_overlap(env);
+    if (!mode.ok()) return mode.status().with_context("CUZK_GPU_OVERLAP");
+    o.partition_overlap = *mode;
+  }
   auto ctx = gpu::DeviceContext::create(co);
   if (!ctx.ok()) return ctx.status();
   return Result<std::unique_ptr<Backend>>(
-      std::unique_ptr<Backend>(new CudaBackend(std::move(ctx).value(), options)));
+      std::unique_ptr<Backend>(new CudaBackend(std::move(ctx).value(), o)));
 }
 
 }  // namespace cuzk

@@ -31,6 +31,16 @@ enum class StreamBases {
   never,      ///< none: a table that does not fit fails with out_of_memory
 };
 
+/// How a partition's MSMs over the witness (A, B_G1, L; B_G2 when it is not beside) share the
+/// device with the H step and the H MSM (gpu/partition.cuh, plan_partition_schedule; issue 21 item 4). The side lane is a
+/// fourth stream with its own host thread; sums are the same in every mode.
+enum class PartitionOverlap {
+  automatic,      ///< the cost rule and the arena's room decide (plan_partition_schedule)
+  off,            ///< every G1 MSM on the compute stream after the H step (B_G2 beside as before)
+  beside_h_step,  ///< all witness MSMs on the side lane from the start, where the arena has room
+  beside_h_msm,   ///< all witness MSMs on the side lane once the H step is done, where it has room
+};
+
 struct CudaBackendOptions {
   /// VRAM arena size; 0 takes |arena_fraction| of the memory free at start.
   std::size_t arena_bytes = 0;
@@ -62,12 +72,25 @@ struct CudaBackendOptions {
   /// vectors. Off by default until gpu_compact_prove_test's and gpu_streamed_test's cases for it
   /// have run on a GPU.
   bool fused_streamed_partitions = false;
+  /// The schedule of a partition's MSMs (PartitionOverlap); set_partition_overlap changes it later.
+  PartitionOverlap partition_overlap = PartitionOverlap::automatic;
 };
 
 /// "cuda" or "cuda:N" → a backend on device N; invalid_argument for another spec, device_failure
 /// where no such GPU is present.
 Result<std::unique_ptr<Backend>> make_cuda_backend(std::string_view spec,
                                                    const CudaBackendOptions& options = {});
+
+/// "off", "auto", "h_step", "h_msm" → PartitionOverlap; invalid_argument otherwise. The
+/// environment variable CUZK_GPU_OVERLAP (benchmarks: compare schedules in the daemon or `cuzk
+/// microbench` with no config change), when set, overrides CudaBackendOptions::partition_overlap in
+/// every make_cuda_backend of the process; a bad value fails the backend's creation.
+Result<PartitionOverlap> parse_partition_overlap(std::string_view name);
+
+/// Benchmarks and tests: the schedule |be|'s next partitions take (CudaBackendOptions::
+/// partition_overlap), so one process can compare them on one arena; invalid_argument when |be| is
+/// not a CUDA backend.
+Status set_partition_overlap(Backend& be, PartitionOverlap mode);
 
 /// Number of CUDA devices present (0 when the driver or a GPU is missing).
 int cuda_device_count();

@@ -11,7 +11,12 @@
 //      step and the G1 MSMs, when the arena holds both MSMs' working sets (else after the G1 ones);
 //   4. the H step's spare buffers (b, c, scratch) go back to the arena, h stays where it was
 //      computed, and the G1 MSMs (A, B_G1, L, H; bellperson's inputs/aux pairs) run back to back
-//      on the resident scalars (msm_*_device_resident): no scalar crosses the bus again.
+//      on the resident scalars (msm_*_device_resident): no scalar crosses the bus again;
+//   5. (issue 21 item 4) the MSMs over the witness (A, B_G1, L; B_G2 when not beside) on a side
+//      lane, stream 3 and a host thread, beside the H step or beside the H MSM, where the cost
+//      rule and the arena allow it (plan_partition_schedule): on a Filecoin witness (98.7 % bits)
+//      they are mostly classification (memory-bound), the 1-scalars' batch addition, short
+//      reductions and host round trips that leave SMs idle, while the H MSM and the NTTs fill them.
 // From a compact witness (prove_partition_compact, issue 22) step 1 is stage_compact_partition:
 // the same five buffers, and only the compact witness crosses (on the copy stream); then
 // expand_compact_partition writes z and a, b, c into them on the compute stream from the
@@ -34,6 +39,7 @@
 
 #include "cuzk/backend/backend.hpp"
 #include "cuzk/base/status.hpp"
+#include "cuzk/gpu/cuda_backend.hpp"
 #include "cuzk/gpu/device_context.hpp"
 #include "cuzk/gpu/msm/pippenger.cuh"
 #include "cuzk/gpu/msm/streamed.cuh"
@@ -142,16 +148,77 @@ StagedPartition stage_compact_partition(DeviceContext& ctx, const CompactWitness
 void expand_compact_partition(const DeviceCompactR1cs& m, StagedPartition& s, std::size_t n,
                               cudaStream_t stream, bool msm_split_from_compact);
 
+/// Where the side lane (stream 3) of a partition starts.
+enum class SideLane {
+  none,           ///< every G1 MSM on the compute stream
+  beside_h_step,  ///< from the start (once z is on the device), beside the H step's NTTs
+  beside_h_msm,   ///< once the H step is done, beside the H MSM
+};
+
+/// The arena and device as plan_partition_schedule sees them when the partition starts.
+struct ScheduleRoom {
+  std::size_t largest_free = 0;  ///< arena_largest_free() with the H step's buffers and z taken
+  std::size_t h_step_frees = 0;  ///< bytes the H step gives back (b, c and the scratch: 3·32·n)
+  int streams = 0;               ///< DeviceContext::stream_count()
+  int sm_count = 0;
+};
+
+/// The schedule of one partition's MSMs over the compute stream (0), the G2 stream (2) and the
+/// side lane (3).
+struct PartitionSchedule {
+  bool g2_beside = false;     ///< B_G2 on stream 2 from the start, beside the rest
+  std::size_t g2_budget = 0;  ///< its arena cap (GpuMsmConfig::arena_budget)
+  SideLane side = SideLane::none;
+  unsigned side_sums = 0;       ///< bit s: every term of PartitionMsm::Sum s runs on the side lane
+  std::size_t side_budget = 0;  ///< the arena cap of each side MSM
+  /// The arena cap of a compute-stream MSM while the side lane still runs (after it: none).
+  std::size_t main_budget = 0;
+  /// The cost rule's estimates (ms): the H step and the H MSM, and the side lane's sums.
+  double main_ms = 0, side_ms = 0;
+  bool on_side(PartitionMsm::Sum s) const { return (side_sums >> static_cast<unsigned>(s)) & 1u; }
+};
+
+/// The schedule of |shape|'s MSMs in |mode| on a device with |room| (pure; no device call).
+///
+/// B_G2 goes beside (stream 2) when the arena holds its working set and the largest G1 MSM's
+/// with 512 MiB to spare (the rule from before the side lane). The side lane needs a fourth stream
+/// and takes whole sums of witness scalars: A, B_G1, L, and B_G2 when it is not beside.
+/// Cost rule (automatic; prices from docs/perf/gpu.md, H100/H200): the compute stream's work is
+/// the H step (2.5 ns a row) and the H MSM (uniform scalars: 7.5 ns a point + 3 ms); a witness sum
+/// costs 3 ms a term + 2.5 ns (G1) or 9.5 ns (G2) per selected scalar (the benchmark circuit's
+/// mixes: A and L 332 ms over 2^27 with a 27 % tail; B_G2 158.6 ms over 2^24 — upper bounds for a
+/// Filecoin witness, whose tail is 1.3 %). List scheduling: in the order A, B_G1, L, B_G2 each sum
+/// goes to the side lane while the side lane's estimated load is below the compute stream's, else
+/// it stays on the compute stream (whose load grows by the sum). Forced modes take them all.
+/// Room: each side MSM gets an arena cap (GpuMsmConfig::arena_budget) of at least the largest
+/// side term's msm_min_working_bytes + 256 MiB (msm_impl's sort headroom: one window group then
+/// fits whatever the tail) and at most its msm_working_bytes; while the side lane runs the
+/// compute stream's MSMs are capped too, keeping at least as much for their largest (the H MSM,
+/// or B_G2 left there); 512 MiB stay free besides B_G2's cap. The side lane starts beside the H
+/// step when that fits with the H step's buffers still taken, else beside the H MSM when it fits
+/// once the H step has freed b, c and the scratch (forced modes: only where asked), else B_G2 is
+/// left out and the G1 sums tried alone, else there is none (a forced mode never runs out of
+/// arena by choice). Of what is free after the H step the compute stream gets its full working
+/// set first, the side lane the rest (within its bounds).
+PartitionSchedule plan_partition_schedule(const PartitionShape& shape, PartitionOverlap mode,
+                                          const ScheduleRoom& room);
+
 /// Steps 2–4 (after check_partition) over |staged|, whose inputs are on the device or being
 /// uploaded (stage_partition, or stage_compact_partition + expand_compact_partition). Throws
 /// CudaError; its code is cudaErrorMemoryAllocation when the arena cannot hold the working set.
-/// Uses streams 0 (compute), 1 (copy) and 2 (the G2 MSM, where the context has it).
+/// Uses streams 0 (compute), 1 (copy), 2 (the G2 MSM) and 3 (the side lane), where the context
+/// has them, as plan_partition_schedule(|overlap|) decides; |schedule| (optional) receives it.
+/// With a side lane the MSMs' stage times overlap (each is its own wall time).
 PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
                                      const PartitionShape& shape, const PartitionTables& t,
-                                     StagedPartition staged, PartitionTimings* timings = nullptr);
+                                     StagedPartition staged, PartitionTimings* timings = nullptr,
+                                     PartitionOverlap overlap = PartitionOverlap::automatic,
+                                     PartitionSchedule* schedule = nullptr);
 /// The same from host vectors, staging them first when |staged| is empty.
 PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
                                      const PartitionInputs& in, const PartitionTables& t,
-                                     StagedPartition staged, PartitionTimings* timings = nullptr);
+                                     StagedPartition staged, PartitionTimings* timings = nullptr,
+                                     PartitionOverlap overlap = PartitionOverlap::automatic,
+                                     PartitionSchedule* schedule = nullptr);
 
 }  // namespace cuzk::gpu

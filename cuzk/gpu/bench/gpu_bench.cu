@@ -8,6 +8,7 @@
 //             [--msm-logs 24,25,26,27]           (G1 MSM sizes instead of min..max step 2)
 //             [--partition-h c:k:r]              (the partition's H MSM as that variant)
 //             [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]
+//             [--overlap off,auto,h_step,h_msm]   (partition schedules, side by side; default off,auto)
 // (--ntt-shapes: the NTT pass shapes to time side by side, "legacy" = the first kernels; rows of a
 // shape other than the default 10:1 are named op@shape.)
 // (msm_stream is not in the default list: it reserves a pinned host pool of the table's size.)
@@ -36,6 +37,7 @@
 #include "cuzk/gpu/msm/streamed.cuh"
 #include "cuzk/gpu/ntt/fr_mul.cuh"
 #include "cuzk/gpu/ntt/ntt.cuh"
+#include "cuzk/gpu/partition.cuh"
 #include "cuzk/gpu/trace.cuh"
 
 namespace cuzk::gpu {
@@ -614,10 +616,15 @@ void bench_msm_stream(DeviceContext& ctx, unsigned lg) {
 /// The GPU part of one partition at 2^lg constraints with the PoRep statistics (FORMATS.md, r1cs
 /// bench circuit): H (7 NTTs), A over ~n (99.7 % density), B_G1 and B_G2 over 25.3 %, L over n,
 /// H MSM over n − 1; witness 72.6 % 0/1 values (split evenly here), the rest random.
-// |window| > 0 forces every MSM's window width (0: the plan's, make_msm_plan).
-/// |h_variant|: the H MSM's configuration (--partition-h; plain: as the others, with |window|).
+/// |window| > 0 forces every MSM's window width (0: the plan's, make_msm_plan); |h_variant|: the
+/// H MSM's configuration (--partition-h; plain: as the others, with |window|). Then the same
+/// partition through prove_partition_device (gpu/partition.cuh: the MSM terms of a bellperson
+/// shape with one input, B_G2 beside and the side lane where the schedule puts them) once per
+/// schedule in |overlaps| (rows part_dev_<mode>; CUZK_GPU_TRACE=1 prints each run's per-stream
+/// spans).
 void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int window,
-                     const HVariant& h_variant) {
+                     const HVariant& h_variant,
+                     const std::vector<std::pair<std::string, PartitionOverlap>>& overlaps) {
   cudaStream_t s = ctx.stream();
   const std::size_t n = std::size_t{1} << lg;
   const std::size_t nb = n / 4 + n / 250;  // B density ≈ 25.3 %
@@ -695,6 +702,60 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
          t_hm, "ms", 0);
   const double sum = t_h + t_a + t_b1 + t_b2 + t_l + t_hm;
   report("partition", sz, sum, total, "ms(wall)", lg == 27 ? 1800.0 : 0);
+  if (overlaps.empty()) return;
+
+  // prove_partition_device: the witness regenerated in the staged z each run (same seeds), a, b, c
+  // random; B's density as above (ONE not in B: b_input empty of bits).
+  for (auto& b : hb) b.reset();
+  w->reset();
+  std::vector<std::uint64_t> b_aux((n + 63) / 64, 0), b_input{0};
+  for (std::size_t i = 1; i < n; ++i)
+    if ((bdens[i / 64] >> (i % 64)) & 1) b_aux[(i - 1) / 64] |= std::uint64_t{1} << ((i - 1) % 64);
+  const PartitionShape shape{.domain = n,
+                             .witness = n,
+                             .num_inputs = 1,
+                             .convention = HConvention::bellperson,
+                             .a_aux = {.bits = {}, .base_offset = 1},
+                             .b_input = {.bits = b_input, .base_offset = 0},
+                             .b_aux = {.bits = b_aux, .base_offset = 0}};
+  const PartitionTables t{.a = &a, .b_g1 = &b1, .b_g2 = &b2, .l = &l, .h = &h};
+  if (Status st = check_partition(shape, t); !st.ok()) {
+    std::printf("gpu_bench: partition shape: %s\n", st.to_string().c_str());
+    return;
+  }
+  auto must = [&](std::size_t bytes) {
+    auto r = ctx.alloc(bytes, "staged partition");
+    if (!r.ok())
+      throw CudaError(cudaErrorMemoryAllocation, r.status().to_string().c_str(), __FILE__,
+                      __LINE__);
+    return std::move(r).value();
+  };
+  for (const auto& [name, mode] : overlaps) {
+    PartitionTimings tm;
+    PartitionSchedule plan;
+    const double ms = time_ms(2, [&] {
+      StagedPartition sp;
+      for (int i = 0; i < 4; ++i) sp.buf[i] = must(n * sizeof(Fr));
+      sp.z = must(n * sizeof(Fr));
+      fill_random(sp.z.as<DevFr>(), n, 9, s);
+      fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(sp.z.as<DevFr>(), n,
+                                                                             11, 363, 363);
+      CUZK_CUDA_CHECK_LAUNCH();
+      for (int i = 0; i < 3; ++i) fill_random(sp.buf[i].as<DevFr>(), n, 20 + i, s);
+      CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+      (void)prove_partition_device(ctx, tables, shape, t, std::move(sp), &tm, mode, &plan);
+    });
+    static const char* const kSide[3] = {"none", "beside_h_step", "beside_h_msm"};
+    std::printf(
+        "partition_schedule,%s,%s,g2_beside=%d,side=%s,side_sums=%u,side_budget_mib=%zu,"
+        "main_budget_mib=%zu,main_est_ms=%.1f,side_est_ms=%.1f,h=%.1f,a=%.1f,b_g1=%.1f,"
+        "b_g2=%.1f,l=%.1f,h_msm=%.1f\n",
+        sz.c_str(), name.c_str(), plan.g2_beside ? 1 : 0, kSide[static_cast<int>(plan.side)],
+        plan.side_sums, plan.side_budget >> 20, plan.main_budget >> 20, plan.main_ms, plan.side_ms,
+        tm.h * 1e3, tm.msm_a * 1e3, tm.msm_b1 * 1e3, tm.msm_b2 * 1e3, tm.msm_l * 1e3,
+        tm.msm_h * 1e3);
+    report("part_dev_" + name, sz, ms, ms, "ms(wall)", 0);
+  }
 }
 
 }  // namespace
@@ -702,6 +763,7 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
 
 int main(int argc, char** argv) {
   using namespace cuzk::gpu;
+  using cuzk::PartitionOverlap;
   std::string ops = "field,ntt,h,msm_g1,msm_g2,batch_add,partition";
   unsigned stream_log = 24;
   unsigned max_log = 27, part_log = 27, min_log = 20;
@@ -709,6 +771,8 @@ int main(int argc, char** argv) {
   std::string ntt_shapes = "10:1", ntt_logs, h_logs;
   std::vector<G2Accumulation> g2_variants{GpuMsmConfig{}.g2_accumulation};
   std::string h_variants, msm_logs, partition_h_spec;
+  std::vector<std::pair<std::string, PartitionOverlap>> overlaps = {
+      {"off", PartitionOverlap::off}, {"auto", PartitionOverlap::automatic}};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--ops" && i + 1 < argc)
@@ -751,6 +815,20 @@ int main(int argc, char** argv) {
           return 2;
         }
       }
+    } else if (a == "--overlap" && i + 1 < argc) {
+      overlaps.clear();
+      const std::string list = argv[++i];
+      for (std::size_t p = 0; p <= list.size();) {
+        const std::size_t q = std::min(list.find(',', p), list.size());
+        const std::string name = list.substr(p, q - p);
+        p = q + 1;
+        if (auto mode = cuzk::parse_partition_overlap(name); mode.ok())
+          overlaps.emplace_back(name, *mode);
+        else if (name != "none") {
+          std::fprintf(stderr, "gpu_bench: unknown --overlap schedule '%s'\n", name.c_str());
+          return 2;
+        }
+      }
     } else if (a == "--stream-log" && i + 1 < argc)
       stream_log = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--quick")
@@ -761,7 +839,8 @@ int main(int argc, char** argv) {
                    "[--partition-log K] [--window c] [--h-variants plain,c:k:r] "
                    "[--msm-logs 24,27] [--partition-h c:k:r] "
                    "[--g2-acc one_thread,lane_pair,lane_pair_fused] "
-                   "[--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]\n");
+                   "[--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27] "
+                   "[--overlap off,auto,h_step,h_msm|none]\n");
       return 2;
     }
   }
@@ -782,6 +861,7 @@ int main(int argc, char** argv) {
     return ("," + ops + ",").find("," + std::string(op) + ",") != std::string::npos;
   };
   DeviceContextOptions co;
+  co.streams = 4;  // as CudaBackend: stream 3 is a partition's side lane
   if (has("msm_stream"))
     co.pinned_host_bytes = (std::size_t{96} << stream_log) + (std::size_t{1} << 20);
   auto ctx_r = DeviceContext::create(co);
@@ -821,7 +901,7 @@ int main(int argc, char** argv) {
     if (has("msm_g2")) bench_msm<true>(ctx, g2_logs, window, g2_variants);
     if (has("msm_g2_mix")) bench_msm<true>(ctx, g2_logs, window, g2_variants, true);
     if (has("batch_add")) bench_batch_add(ctx, std::min(max_log, 26u));
-    if (has("partition")) bench_partition(ctx, tables, part_log, window, partition_h);
+    if (has("partition")) bench_partition(ctx, tables, part_log, window, partition_h, overlaps);
     if (has("msm_stream")) bench_msm_stream(ctx, stream_log);
   } catch (const CudaError& e) {
     std::printf("gpu_bench: device failure: %s\n", e.what());

@@ -16,11 +16,15 @@
 // (load_circuit), then per repeat prove_partition_compact (only the compact witness crosses)
 // against prove_partition from host z, a, b, c (made on the host first, untimed; pageable
 // memory): wall time, stage times and bytes uploaded of each, and their sums compared (exit 1
-// when they differ).
+// when they differ). --overlap a,b,...: the partition schedules (gpu/partition.cuh; off, auto,
+// h_step, h_msm) side by side on one backend: prove_compact and prove_host_abc run under the
+// first, then each other one's prove_partition_compact is a row prove_compact_<name> whose sums
+// must equal the first's.
 //
 // Run (on the GPU host): pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB] [--partition K]
 //        [--seed N] [--threads T] [--repeats R] [--tile-rows 256] [--long-row-words 128]
-//        [--cache FILE] [--prove 1]   (--long-row-words 0: no row walked by a warp)
+//        [--cache FILE] [--prove 1] [--overlap off,auto]   (--long-row-words 0: no row walked
+//        by a warp)
 //      pce_gpu_bench --size bench-K --prove 1 [--repeats R] [--seed N]   (the benchmark circuit
 //        of 2^K rows as one compact block: run_bench_circuit)
 #include <cuda_runtime.h>
@@ -74,6 +78,8 @@ struct Args {
   std::uint32_t tile_rows = 256, long_row_words = 128;
   std::string cache;
   bool prove = false;
+  /// --prove: the partition schedules to time side by side (gpu/partition.cuh), each repeat.
+  std::vector<std::string> overlap{"auto"};
 };
 
 [[noreturn]] void usage(const char* why) {
@@ -81,7 +87,7 @@ struct Args {
                "pce_gpu_bench: %s\nusage: pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB|bench-K] "
                "[--partition K] [--seed N] [--threads T] [--repeats R] [--tile-rows N] "
                "[--long-row-words W] "
-               "[--cache FILE] [--prove 1]\n",
+               "[--cache FILE] [--prove 1] [--overlap off,auto,h_step,h_msm]\n",
                why);
   std::exit(2);
 }
@@ -110,6 +116,16 @@ Args parse(int argc, char** argv) {
       a.cache = v;
     } else if (f == "--prove") {
       a.prove = v != "0";
+    } else if (f == "--overlap") {
+      a.overlap.clear();
+      for (std::size_t p = 0; p <= v.size();) {
+        const std::size_t q = std::min(v.find(',', p), v.size());
+        const std::string name = v.substr(p, q - p);
+        p = q + 1;
+        if (!cuzk::parse_partition_overlap(name).ok())
+          usage(("unknown --overlap schedule " + name).c_str());
+        a.overlap.push_back(name);
+      }
     } else {
       usage(("unknown flag " + f).c_str());
     }
@@ -238,13 +254,37 @@ int prove_partition_bench(const Args& args, cuzk::ThreadPool& pool,
              num("upload_ms", tm.upload * 1e3) +
              num("upload_mb", static_cast<double>(tm.upload_bytes) / 1e6));
   };
+  auto overlap_of = [](const std::string& name) { return parse_partition_overlap(name).value(); };
   bool equal = true, host_fresh = false;
+  std::vector<PartitionSums> alt;
   for (int rep = 0; rep <= args.repeats; ++rep) {  // rep 0: warm-up (printed too)
     PartitionTimings tc, th;
+    // Each schedule but the first: prove_partition_compact alone (rows prove_compact_<name>),
+    // its sums compared with the first schedule's.
+    for (std::size_t k = 1; k < args.overlap.size(); ++k) {
+      if (auto st = set_partition_overlap(be, overlap_of(args.overlap[k])); !st.ok())
+        return fail(st, "set_partition_overlap");
+      PartitionTimings to;
+      t0 = Clock::now();
+      auto other = be.prove_partition_compact(in, &to);
+      const double wall_o = seconds_since(t0);
+      if (!other) return fail(other.status(), "prove_partition_compact");
+      print_timings(("prove_compact_" + args.overlap[k]).c_str(), wall_o, to);
+      alt.push_back(*other);
+    }
+    if (auto st = set_partition_overlap(be, overlap_of(args.overlap[0])); !st.ok())
+      return fail(st, "set_partition_overlap");
     t0 = Clock::now();
     auto compact = be.prove_partition_compact(in, &tc);
     const double wall_c = seconds_since(t0);
     if (!compact) return fail(compact.status(), "prove_partition_compact");
+    for (const PartitionSums& o : alt)
+      equal = equal && o.a.to_affine() == compact->a.to_affine() &&
+              o.b_g1.to_affine() == compact->b_g1.to_affine() &&
+              o.b_g2.to_affine() == compact->b_g2.to_affine() &&
+              o.l.to_affine() == compact->l.to_affine() &&
+              o.h.to_affine() == compact->h.to_affine();
+    alt.clear();
     // The device path only reads the host vectors; a step-wise fallback writes h over a.
     if (!host_fresh) {
       t0 = Clock::now();
