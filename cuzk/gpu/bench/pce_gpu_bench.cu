@@ -25,6 +25,8 @@
 //        [--seed N] [--threads T] [--repeats R] [--tile-rows 256] [--long-row-words 128]
 //        [--cache FILE] [--prove 1] [--overlap off,auto]   (--long-row-words 0: no row walked
 //        by a warp)
+//        [--msm-split 0|1] [--fused-streamed 0|1]   (with --prove: CudaBackendOptions'
+//        compact_msm_split and fused_streamed_partitions)
 //      pce_gpu_bench --size bench-K --prove 1 [--repeats R] [--seed N]   (the benchmark circuit
 //        of 2^K rows as one compact block: run_bench_circuit)
 #include <cuda_runtime.h>
@@ -80,6 +82,8 @@ struct Args {
   bool prove = false;
   /// --prove: the partition schedules to time side by side (gpu/partition.cuh), each repeat.
   std::vector<std::string> overlap{"auto"};
+  bool msm_split = false;       // CudaBackendOptions::compact_msm_split
+  bool fused_streamed = false;  // CudaBackendOptions::fused_streamed_partitions
 };
 
 [[noreturn]] void usage(const char* why) {
@@ -87,7 +91,8 @@ struct Args {
                "pce_gpu_bench: %s\nusage: pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB|bench-K] "
                "[--partition K] [--seed N] [--threads T] [--repeats R] [--tile-rows N] "
                "[--long-row-words W] "
-               "[--cache FILE] [--prove 1] [--overlap off,auto,h_step,h_msm]\n",
+               "[--cache FILE] [--prove 1] [--overlap off,auto,h_step,h_msm] [--msm-split 0|1] "
+               "[--fused-streamed 0|1]\n",
                why);
   std::exit(2);
 }
@@ -126,6 +131,10 @@ Args parse(int argc, char** argv) {
           usage(("unknown --overlap schedule " + name).c_str());
         a.overlap.push_back(name);
       }
+    } else if (f == "--msm-split") {
+      a.msm_split = v != "0";
+    } else if (f == "--fused-streamed") {
+      a.fused_streamed = v != "0";
     } else {
       usage(("unknown flag " + f).c_str());
     }
@@ -199,8 +208,12 @@ int prove_partition_bench(const Args& args, cuzk::ThreadPool& pool,
   const std::size_t rows = form->num_constraints;
   const std::size_t n = std::bit_ceil(std::max<std::size_t>(rows, 2));
   const unsigned log_n = static_cast<unsigned>(std::countr_zero(n));
-  auto be_r = make_cuda_backend("cuda:0", {});
+  auto be_r = make_cuda_backend("cuda:0", {.compact_msm_split = args.msm_split,
+                                           .fused_streamed_partitions = args.fused_streamed});
   if (!be_r) return fail(be_r.status(), "CUDA backend");
+  line(args, "prove_options",
+       num("msm_split", args.msm_split ? 1 : 0) +
+           num("fused_streamed", args.fused_streamed ? 1 : 0));
   Backend& be = **be_r;
   const R1csDims d = form->dims();
   auto t0 = Clock::now();
