@@ -3,8 +3,10 @@
 # shared library they need that is not part of glibc or the driver, into DEST (binaries in DEST,
 # libraries in DEST/lib, all stripped), so they run on a machine without the build dependencies:
 #   scripts/gpu-carry.sh BUILD_DIR DEST [NAMES]
-# NAMES (comma-separated, e.g. cuzk or cuzk,gpu_groth16_test) carries only those binaries: each test
-# binary holds the whole device code (≈ 11 MB), and a call's working tree travels within 64 MiB.
+# NAMES (comma-separated, e.g. cuzk or cuzk,gpu_suite_test) carries only those binaries: each
+# binary holds the whole device code (≈ 15–18 MB compressed), and a call's working tree travels
+# within 64 MiB. gpu_suite_test (`ninja gpu_suite_test`: every GPU test in one binary, pick with
+# --gtest_filter) is the way to carry the tests.
 #   (on that machine) export LD_LIBRARY_PATH=DEST/lib:$LD_LIBRARY_PATH; DEST/cuzk --help
 # DEST/env.sh sets LD_LIBRARY_PATH when sourced. Keep DEST out of git (.git/info/exclude).
 set -euo pipefail

@@ -325,7 +325,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
         try {
           staged = gpu::stage_compact_partition(*ctx_, *in.witness, n);
           const auto t0 = std::chrono::steady_clock::now();
-          gpu::expand_compact_partition(*dm, staged, n, ctx_->stream(0), compact_msm_split_);
+          gpu::expand_compact_partition(*ctx_, *dm, staged, n, ctx_->stream(0), compact_msm_split_);
           const double t_abc = seconds_since(t0);
           PartitionSums sums = gpu::prove_partition_device(
               *ctx_, tables_, shape, t, std::move(staged), timings, overlap_.load());

@@ -229,7 +229,8 @@ StagedPartition stage_partition(DeviceContext& ctx, const PartitionInputs& in) {
 StagedPartition stage_compact_partition(DeviceContext& ctx, const CompactWitness& w,
                                         std::size_t n) {
   StagedPartition s;
-  for (auto& b : s.buf) b = must_alloc(ctx, n * sizeof(Fr), "partition H buffers");
+  // a, b, c and z; the H step's scratch (buf[3]) once the SpMV is done (expand_compact_partition).
+  for (int i = 0; i < 3; ++i) s.buf[i] = must_alloc(ctx, n * sizeof(Fr), "partition H buffers");
   s.z = must_alloc(ctx, std::max<std::uint64_t>(1, w.num_variables()) * sizeof(Fr),
                    "partition witness");
   const auto t0 = Clock::now();
@@ -239,19 +240,21 @@ StagedPartition stage_compact_partition(DeviceContext& ctx, const CompactWitness
   return s;
 }
 
-void expand_compact_partition(const DeviceCompactR1cs& m, StagedPartition& s, std::size_t n,
-                              cudaStream_t stream, bool msm_split_from_compact) {
+void expand_compact_partition(DeviceContext& ctx, const DeviceCompactR1cs& m, StagedPartition& s,
+                              std::size_t n, cudaStream_t stream, bool msm_split_from_compact) {
   compact_partition_vectors(m, s.compact, s.z.as<Fr>(), s.buf[0].as<Fr>(), s.buf[1].as<Fr>(),
                             s.buf[2].as<Fr>(), n, stream);
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   if (msm_split_from_compact) {
     // Nothing reads z after the SpMV: the MSMs over z split their scalars from the compact witness
     // and copy the tail values from it, so its n·32 bytes go back to the arena for the H step and
-    // the MSMs' windows (4.17 GB at 2^27).
+    // the MSMs' windows (4.17 GB at 2^27). The scratch taken after that, the partition's peak is
+    // max(3·n + |z|, 4·n) scalars: the step-wise path's, which key placement keeps free.
     s.z.reset();
   } else {
     s.compact = {};  // the MSMs classify z
   }
+  if (!s.buf[3]) s.buf[3] = must_alloc(ctx, n * sizeof(Fr), "partition H buffers");
 }
 
 namespace {

@@ -26,8 +26,8 @@
 // (GpuMsmConfig::compact, gpu/msm/compact_classify.cuh: n/8 bytes and the run values read per
 // MSM instead of z's n·32), so z is freed once the SpMV has read it.
 // Device memory: 4·n + |z| scalars (32 bytes each) during the H step, n + |z| plus the MSM working
-// sets afterwards; from a compact witness 4·n and n, plus the compact witness (z only until the
-// SpMV is done). When the arena has no room for the staging, step 1 runs inside the compute
+// sets afterwards; from a compact witness with the MSM split from it, max(3·n + |z|, 4·n) (z
+// until the SpMV is done, the H step's scratch after) and n, plus the compact witness. When the arena has no room for the staging, step 1 runs inside the compute
 // section; when it cannot hold the partition at all, CudaBackend takes the step-wise calls.
 // A table the key's placement keeps in host memory (msm/streamed.cuh) is streamed through the
 // arena by its MSM, reading the scalars in place (msm_*_streamed_resident); it never runs beside
@@ -133,8 +133,8 @@ class StagedPartition {
 /// Throws CudaError; cudaErrorMemoryAllocation when the arena has no room now.
 StagedPartition stage_partition(DeviceContext& ctx, const PartitionInputs& in);
 
-/// Step 1 from a compact witness: the H step's four buffers (n scalars each) and the witness buffer
-/// (w.num_variables()), then |w| uploaded on the copy stream (returns when it is on the device;
+/// Step 1 from a compact witness: a, b, c's buffers (n scalars each; the H step's scratch comes
+/// with expand_compact_partition) and the witness buffer (w.num_variables()), then |w| uploaded on the copy stream (returns when it is on the device;
 /// upload_bytes() its bytes). Nothing is waited for afterwards (wait() returns at once). Throws
 /// CudaError; cudaErrorMemoryAllocation when the arena has no room now.
 StagedPartition stage_compact_partition(DeviceContext& ctx, const CompactWitness& w, std::size_t n);
@@ -143,10 +143,11 @@ StagedPartition stage_compact_partition(DeviceContext& ctx, const CompactWitness
 /// compact witness and the circuit |m| (compact_partition_vectors), on |stream|, which is then
 /// synchronized. With |msm_split_from_compact| z then goes back to the arena (s.z is empty: no
 /// later step reads it) and the witness's buffers stay (the MSMs classify from them); without,
-/// the witness's buffers go and the MSMs classify z. Throws CudaError (cudaErrorInvalidValue when
-/// |m| and the witness disagree).
-void expand_compact_partition(const DeviceCompactR1cs& m, StagedPartition& s, std::size_t n,
-                              cudaStream_t stream, bool msm_split_from_compact);
+/// the witness's buffers go and the MSMs classify z. Then the H step's scratch buffer, which
+/// stage_compact_partition leaves out. Throws CudaError (cudaErrorInvalidValue when |m| and the
+/// witness disagree; cudaErrorMemoryAllocation when the arena has no room for the scratch).
+void expand_compact_partition(DeviceContext& ctx, const DeviceCompactR1cs& m, StagedPartition& s,
+                              std::size_t n, cudaStream_t stream, bool msm_split_from_compact);
 
 /// Where the side lane (stream 3) of a partition starts.
 enum class SideLane {
