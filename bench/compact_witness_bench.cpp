@@ -14,8 +14,6 @@
 // --form also records the circuit's compact R1CS (pce_compact.hpp; ≈ 70 s on one core at 32 GiB)
 // and reports its flat layout (pce_compact_flat.hpp: what a device holds) and term counts.
 // One JSON line per measurement.
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -24,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_args.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
 #include "cuzk/circuits/filecoin/porep_witness.hpp"
@@ -48,25 +47,17 @@ struct Args {
   bool form = false;
 };
 
-[[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr,
-               "compact_witness_bench: %s\nusage: compact_witness_bench [--size 32GiB|64GiB|512MiB|"
-               "8MiB|2KiB] [--partition K] [--seed N] [--threads T] [--repeats R] [--form]\n",
-               why);
-  std::exit(2);
-}
+const cuzk::bench::BenchFlags kFlags(
+    "compact_witness_bench",
+    "compact_witness_bench [--size 32GiB|64GiB|512MiB|"
+    "8MiB|2KiB] [--partition K] [--seed N] [--threads T] [--repeats R] [--form]");
 
 Args parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string f = argv[i];
+  kFlags.parse(argc, argv, {"--form"}, [&](const std::string& f, const std::string& v) {
     if (f == "--form") {
       a.form = true;
-      continue;
-    }
-    if (i + 1 >= argc) usage(("missing value after " + f).c_str());
-    const std::string v = argv[++i];
-    if (f == "--size") {
+    } else if (f == "--size") {
       a.size = v;
     } else if (f == "--partition") {
       a.partition = static_cast<unsigned>(std::stoul(v));
@@ -77,28 +68,23 @@ Args parse(int argc, char** argv) {
     } else if (f == "--repeats") {
       a.repeats = std::stoi(v);
     } else {
-      usage(("unknown flag " + f).c_str());
+      return false;
     }
-  }
+    return true;
+  });
   return a;
-}
-
-double cpu_seconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 struct Measure {
   Clock::time_point t0 = Clock::now();
-  double c0 = cpu_seconds();
+  double c0 = cuzk::bench::process_cpu_seconds();
   void report(const char* op, const Args& a, std::size_t threads, const std::string& extra = "") {
     const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
     std::printf(
         "{\"op\": \"%s\", \"size\": \"%s\", \"partition\": %u, \"threads\": %zu, \"wall_s\": "
         "%.3f, \"cpu_s\": %.3f%s}\n",
-        op, a.size.c_str(), a.partition, threads, wall, cpu_seconds() - c0, extra.c_str());
+        op, a.size.c_str(), a.partition, threads, wall, cuzk::bench::process_cpu_seconds() - c0,
+        extra.c_str());
     std::fflush(stdout);
   }
 };

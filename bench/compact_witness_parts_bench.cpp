@@ -15,8 +15,6 @@
 //        [--partition K] [--seed N] [--threads T]
 // One JSON line per measurement.
 #include <malloc.h>
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_args.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/circuits/filecoin/post_circuit.hpp"
 #include "cuzk/circuits/filecoin/post_witness.hpp"
@@ -50,21 +49,17 @@ struct Args {
   std::size_t threads = 0;
 };
 
-[[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr,
-               "compact_witness_parts_bench: %s\nusage: compact_witness_parts_bench [--kind "
-               "window|winning|snap] [--size 32GiB|64GiB|2KiB] [--partition K] [--seed N] "
-               "[--threads T]\n",
-               why);
-  std::exit(2);
-}
+const cuzk::bench::BenchFlags kFlags(
+    "compact_witness_parts_bench",
+    "compact_witness_parts_bench [--kind "
+    "window|winning|snap] [--size 32GiB|64GiB|2KiB] [--partition K] [--seed N] "
+    "[--threads T]");
+
+[[noreturn]] void usage(const std::string& why) { kFlags.fail(why); }
 
 Args parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string f = argv[i];
-    if (i + 1 >= argc) usage(("missing value after " + f).c_str());
-    const std::string v = argv[++i];
+  kFlags.parse(argc, argv, {}, [&](const std::string& f, const std::string& v) {
     if (f == "--kind") {
       a.kind = v;
     } else if (f == "--size") {
@@ -76,19 +71,13 @@ Args parse(int argc, char** argv) {
     } else if (f == "--threads") {
       a.threads = std::stoul(v);
     } else {
-      usage(("unknown flag " + f).c_str());
+      return false;
     }
-  }
+    return true;
+  });
   if (a.kind != "window" && a.kind != "winning" && a.kind != "snap")
     usage(("unknown kind " + a.kind).c_str());
   return a;
-}
-
-double cpu_seconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 double status_mib(const char* field) {
@@ -125,15 +114,15 @@ std::uint64_t digest(const cuzk::CompactWitness& w) {
 struct Measure {
   double rss0 = (malloc_trim(0), reset_peak(), status_mib("VmRSS:"));
   Clock::time_point t0 = Clock::now();
-  double c0 = cpu_seconds();
+  double c0 = cuzk::bench::process_cpu_seconds();
   void report(const char* op, const Args& a, std::size_t threads, const std::string& extra = "") {
     const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
     std::printf(
         "{\"op\": \"%s\", \"kind\": \"%s\", \"size\": \"%s\", \"partition\": %u, \"threads\": "
         "%zu, \"wall_s\": %.3f, \"cpu_s\": %.3f, \"rss_before_mib\": %.0f, \"peak_rss_mib\": "
         "%.0f%s}\n",
-        op, a.kind.c_str(), a.size.c_str(), a.partition, threads, wall, cpu_seconds() - c0, rss0,
-        status_mib("VmHWM:"), extra.c_str());
+        op, a.kind.c_str(), a.size.c_str(), a.partition, threads, wall,
+        cuzk::bench::process_cpu_seconds() - c0, rss0, status_mib("VmHWM:"), extra.c_str());
     std::fflush(stdout);
   }
 };
@@ -286,7 +275,7 @@ int main(int argc, char** argv) {
       if (!st.ok()) return fail(st, "z synthesis");
       z = cs.take_assignment();
     }
-    const double z_cpu = cpu_seconds() - m.c0;
+    const double z_cpu = cuzk::bench::process_cpu_seconds() - m.c0;
     auto r = cuzk::compact_witness_from_z(one, z, part.layout.num_inputs());
     if (!r) return fail(r.status(), "compact_witness_from_z");
     if (digest(*r) != want) {
@@ -296,7 +285,8 @@ int main(int argc, char** argv) {
     char extra[128];
     std::snprintf(extra, sizeof extra,
                   ", \"z_cpu_s\": %.3f, \"convert_cpu_s\": %.3f, \"z_mb\": %.1f", z_cpu,
-                  cpu_seconds() - m.c0 - z_cpu, static_cast<double>(z.size() * sizeof(Fr)) / 1e6);
+                  cuzk::bench::process_cpu_seconds() - m.c0 - z_cpu,
+                  static_cast<double>(z.size() * sizeof(Fr)) / 1e6);
     z = std::vector<Fr>();
     *r = cuzk::CompactWitness();
     m.report("z_then_convert", args, 1, extra + lj);

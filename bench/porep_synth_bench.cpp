@@ -53,6 +53,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_args.hpp"
 #include "cuzk/base/huge_pages.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
@@ -94,24 +95,20 @@ struct Args {
   bool spmv_check = false;
 };
 
-[[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr,
-               "porep_synth_bench: %s\nusage: porep_synth_bench [--size 32GiB|64GiB|512MiB|8MiB|"
-               "2KiB] [--partition K] [--seed N] [--threads 1,2,16] [--repeats R] "
-               "[--paths slow,fast,parallel] [--spmv auto|compact|plain|on|off] [--c1 FILE] "
-               "[--compact-cache FILE] [--compact-stats on] [--z-file FILE] [--spmv-pieces N] "
-               "[--spmv-variants fast,fast_nt,csr,csr_nt,floor_copy,floor_write,floor_arith] "
-               "[--spmv-check on]\n",
-               why);
-  std::exit(2);
-}
+const cuzk::bench::BenchFlags kFlags(
+    "porep_synth_bench",
+    "porep_synth_bench [--size 32GiB|64GiB|512MiB|8MiB|"
+    "2KiB] [--partition K] [--seed N] [--threads 1,2,16] [--repeats R] "
+    "[--paths slow,fast,parallel] [--spmv auto|compact|plain|on|off] [--c1 FILE] "
+    "[--compact-cache FILE] [--compact-stats on] [--z-file FILE] [--spmv-pieces N] "
+    "[--spmv-variants fast,fast_nt,csr,csr_nt,floor_copy,floor_write,floor_arith] "
+    "[--spmv-check on]");
+
+[[noreturn]] void usage(const std::string& why) { kFlags.fail(why); }
 
 Args parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string f = argv[i];
-    if (i + 1 >= argc) usage(("missing value after " + f).c_str());
-    const std::string v = argv[++i];
+  kFlags.parse(argc, argv, {}, [&](const std::string& f, const std::string& v) {
     if (f == "--size") {
       a.size = v;
     } else if (f == "--partition") {
@@ -147,21 +144,15 @@ Args parse(int argc, char** argv) {
     } else if (f == "--compact-stats") {
       a.compact_stats = v == "1" || v == "on";
     } else {
-      usage(("unknown flag " + f).c_str());
+      return false;
     }
-  }
+    return true;
+  });
   return a;
 }
 
 bool has(const std::string& list, const char* item) {
   return ("," + list + ",").find("," + std::string(item) + ",") != std::string::npos;
-}
-
-double cpu_seconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 // Resets the peak resident set (VmHWM) to the current one.
@@ -270,13 +261,13 @@ struct Measure {
   double c0;
   Measure() {
     reset_peak();
-    c0 = cpu_seconds();
+    c0 = cuzk::bench::process_cpu_seconds();
     t0 = Clock::now();
   }
   void report(const char* op, const Args& a, std::size_t threads, std::uint64_t rows,
               const char* extra = "") const {
     const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
-    const double cpu = cpu_seconds() - c0;
+    const double cpu = cuzk::bench::process_cpu_seconds() - c0;
     std::printf(
         "{\"op\": \"%s\", \"size\": \"%s\", \"partition\": %u, \"threads\": %zu, \"wall_s\": %.3f, "
         "\"cpu_s\": %.3f, \"peak_rss_mib\": %.0f, \"rows\": %" PRIu64 "%s}\n",
@@ -584,7 +575,7 @@ int main(int argc, char** argv) {
             auto st = run_piece(variants[j], pool, i);
             if (!st.ok()) return fail(st, "pce_compact_evaluate_segments");
           }
-          const double cpu = cpu_seconds() - m.c0;
+          const double cpu = cuzk::bench::process_cpu_seconds() - m.c0;
           if (rep > 0) best[j] = std::min(best[j], cpu);
           const std::string op = "spmv_compact_" + variants[j] + (rep == 0 ? "_first" : "");
           m.report(op.c_str(), args, t, measured_rows);
