@@ -582,9 +582,10 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
     std::snprintf(
         title, sizeof title,
         "partition 2^%u%s%s%s, wall %.3f ms, uploads done at a %.1f b %.1f c %.1f z %.1f ms", log_n,
-        staged.compact.bits ? " from compact" : "", beside ? " (G2 beside)" : "", kSide[static_cast<int>(plan.side)],
-        seconds_since(t_start) * 1e3, staged.item_seconds(0) * 1e3, staged.item_seconds(1) * 1e3,
-        staged.item_seconds(2) * 1e3, staged.item_seconds(3) * 1e3);
+        staged.compact.bits ? " from compact" : "", beside ? " (G2 beside)" : "",
+        kSide[static_cast<int>(plan.side)], seconds_since(t_start) * 1e3,
+        staged.item_seconds(0) * 1e3, staged.item_seconds(1) * 1e3, staged.item_seconds(2) * 1e3,
+        staged.item_seconds(3) * 1e3);
     trace->print(stderr, title);
   }
   if (timings != nullptr) *timings = tm;
