@@ -42,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_args.hpp"
 #include "cuzk/backend/backend.hpp"
 #include "cuzk/backend/device_memory.hpp"
 #include "cuzk/base/thread_pool.hpp"
@@ -86,23 +87,17 @@ struct Args {
   bool fused_streamed = false;  // CudaBackendOptions::fused_streamed_partitions
 };
 
-[[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr,
-               "pce_gpu_bench: %s\nusage: pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB|bench-K] "
-               "[--partition K] [--seed N] [--threads T] [--repeats R] [--tile-rows N] "
-               "[--long-row-words W] "
-               "[--cache FILE] [--prove 1] [--overlap off,auto,h_step,h_msm] [--msm-split 0|1] "
-               "[--fused-streamed 0|1]\n",
-               why);
-  std::exit(2);
-}
+const cuzk::bench::BenchFlags kFlags(
+    "pce_gpu_bench",
+    "pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB|bench-K] [--partition K] [--seed N] "
+    "[--threads T] [--repeats R] [--tile-rows N] [--long-row-words W] [--cache FILE] [--prove 1] "
+    "[--overlap off,auto,h_step,h_msm] [--msm-split 0|1] [--fused-streamed 0|1]");
+
+[[noreturn]] void usage(const std::string& why) { kFlags.fail(why); }
 
 Args parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string f = argv[i];
-    if (i + 1 >= argc) usage(("missing value after " + f).c_str());
-    const std::string v = argv[++i];
+  kFlags.parse(argc, argv, {}, [&](const std::string& f, const std::string& v) {
     if (f == "--size") {
       a.size = v;
     } else if (f == "--partition") {
@@ -136,9 +131,10 @@ Args parse(int argc, char** argv) {
     } else if (f == "--fused-streamed") {
       a.fused_streamed = v != "0";
     } else {
-      usage(("unknown flag " + f).c_str());
+      return false;
     }
-  }
+    return true;
+  });
   return a;
 }
 
