@@ -7,7 +7,8 @@
 # Without --prebuilt it configures build-gpu-run with CUDA (sm_90) and builds the GPU targets there
 # (that needs the project's build dependencies, GoogleTest among them). The device image has none of
 # them, so there the binaries are built beforehand and carried: --prebuilt DIR as made by
-# scripts/gpu-carry.sh (gpu_*_test, gpu_bench, cuzk and DIR/lib with their shared libraries).
+# scripts/gpu-carry.sh (gpu_*_test, gpu_bench, cuzk and DIR/lib with their shared libraries); where
+# DIR holds gpu_suite_test instead of a test binary, that test's suites run from it (--gtest_filter).
 # --microbench runs `cuzk microbench OP --log-n K --backend cuda:0` for each listed size.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -30,6 +31,22 @@ while [ $# -gt 0 ]; do
 done
 summary=()
 note() { summary+=("$1"); echo "== $1"; }
+# Each GPU test binary's suites inside gpu_suite_test (cuzk/gpu/CMakeLists.txt).
+declare -A suites=([gpu_field_test]='GpuField.*' [gpu_ntt_test]='GpuNtt.*' [gpu_msm_test]='GpuMsm.*'
+  [gpu_compact_classify_test]='GpuCompactClassify.*' [gpu_backend_test]='CudaBackend.*'
+  [gpu_conformance_test]='Backends/Conformance.*' [gpu_fixed_base_test]='GpuFixedBase.*'
+  [gpu_groth16_test]='GpuGroth16Stages.*:Bench/GpuGroth16.*' [gpu_pce_test]='GpuPce.*'
+  [gpu_compact_prove_test]='GpuCompactProve.*' [gpu_streamed_test]='GpuStreamed.*'
+  [gpu_params_direct_test]='ParamsDirectGpu.*' [gpu_placement_test]='GpuPlacement.*')
+# The command line of test binary $1 with gtest filter $2 (empty: all its tests): the binary, or
+# gpu_suite_test restricted to its suites; nothing when neither is there.
+test_cmd() {
+  if [ -x "$bin/$1" ]; then
+    echo "$bin/$1${2:+ --gtest_filter=$2}"
+  elif [ -x "$bin/gpu_suite_test" ] && [ -n "${suites[$1]:-}" ]; then
+    echo "$bin/gpu_suite_test --gtest_filter=${2:-${suites[$1]}}"
+  fi
+}
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,memory.total --format=csv 2>&1 | tee "$LOG/gpu.txt"
 
@@ -55,11 +72,13 @@ fi
 if scripts/check-interlock.sh "$root" > "$LOG/interlock.log" 2>&1; then note "interlock: ok"; else note "interlock: FAILED"; cat "$LOG/interlock.log"; fi
 
 if [ "$tests" = 1 ]; then
-  for t in gpu_field_test gpu_ntt_test gpu_msm_test gpu_backend_test gpu_conformance_test gpu_groth16_test \
-           gpu_fixed_base_test gpu_params_direct_test gpu_pce_test gpu_placement_test gpu_compact_prove_test; do
-    [ -x "$bin/$t" ] || { note "$t: missing"; continue; }
+  for t in gpu_field_test gpu_ntt_test gpu_msm_test gpu_compact_classify_test gpu_backend_test \
+           gpu_conformance_test gpu_groth16_test gpu_fixed_base_test gpu_params_direct_test gpu_pce_test \
+           gpu_placement_test gpu_compact_prove_test gpu_streamed_test; do
+    cmd=$(test_cmd "$t" "")
+    [ -n "$cmd" ] || { note "$t: missing"; continue; }
     s=$(date +%s)
-    timeout 300 "$bin/$t" --gtest_brief=1 > "$LOG/$t.log" 2>&1
+    timeout 300 $cmd --gtest_brief=1 > "$LOG/$t.log" 2>&1
     rc=$?
     grep -E "^(seed|cuda:)|FAIL|Skipped|SKIP" "$LOG/$t.log" | head -20
     note "$t: $([ $rc = 0 ] && echo PASS || echo "FAIL rc=$rc") ($(( $(date +%s) - s )) s)"
@@ -89,8 +108,9 @@ if [ "$sanitize" = 1 ] && command -v compute-sanitizer > /dev/null; then
              "memcheck gpu_backend_test CudaBackend.*" "memcheck gpu_groth16_test Bench/GpuGroth16.*/bellperson_2e10" \
              "memcheck gpu_pce_test GpuPce.SpmvEqualsTheHostOnRandomCompactForms:GpuPce.ExpansionEqualsTheHost"; do
     set -- $run
-    [ -x "$bin/$2" ] || continue
-    timeout 120 compute-sanitizer --tool "$1" --error-exitcode 9 "$bin/$2" --gtest_filter="$3" > "$LOG/san-$1-$2.log" 2>&1
+    cmd=$(test_cmd "$2" "$3")
+    [ -n "$cmd" ] || continue
+    timeout 120 compute-sanitizer --tool "$1" --error-exitcode 9 $cmd > "$LOG/san-$1-$2.log" 2>&1
     rc=$?
     tail -3 "$LOG/san-$1-$2.log"
     note "sanitizer $1 $2 $3: $([ $rc = 0 ] && echo clean || echo "rc=$rc")"
