@@ -37,7 +37,8 @@ declare -A suites=([gpu_field_test]='GpuField.*' [gpu_ntt_test]='GpuNtt.*' [gpu_
   [gpu_conformance_test]='Backends/Conformance.*' [gpu_fixed_base_test]='GpuFixedBase.*'
   [gpu_groth16_test]='GpuGroth16Stages.*:Bench/GpuGroth16.*' [gpu_pce_test]='GpuPce.*'
   [gpu_compact_prove_test]='GpuCompactProve.*' [gpu_streamed_test]='GpuStreamed.*'
-  [gpu_params_direct_test]='ParamsDirectGpu.*' [gpu_placement_test]='GpuPlacement.*')
+  [gpu_params_direct_test]='ParamsDirectGpu.*' [gpu_placement_test]='GpuPlacement.*'
+  [gpu_partition_overlap_test]='PartitionSchedule.*:GpuPartitionOverlap.*')
 # The command line of test binary $1 with gtest filter $2 (empty: all its tests): the binary, or
 # gpu_suite_test restricted to its suites; nothing when neither is there.
 test_cmd() {
@@ -74,7 +75,7 @@ if scripts/check-interlock.sh "$root" > "$LOG/interlock.log" 2>&1; then note "in
 if [ "$tests" = 1 ]; then
   for t in gpu_field_test gpu_ntt_test gpu_msm_test gpu_compact_classify_test gpu_backend_test \
            gpu_conformance_test gpu_groth16_test gpu_fixed_base_test gpu_params_direct_test gpu_pce_test \
-           gpu_placement_test gpu_compact_prove_test gpu_streamed_test; do
+           gpu_placement_test gpu_compact_prove_test gpu_streamed_test gpu_partition_overlap_test; do
     cmd=$(test_cmd "$t" "")
     [ -n "$cmd" ] || { note "$t: missing"; continue; }
     s=$(date +%s)
