@@ -9,8 +9,8 @@
 namespace cuzk::test {
 
 inline std::string fresh_temp_dir(const std::string& name) {
-  auto p = std::filesystem::temp_directory_path() /
-           ("cuzk-" + name + "-" + std::to_string(::getpid()));
+  auto p =
+      std::filesystem::temp_directory_path() / ("cuzk-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p);
   return p.string();
