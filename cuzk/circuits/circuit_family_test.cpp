@@ -14,19 +14,14 @@
 #include "cuzk/circuits/bench/bench_family.hpp"
 #include "cuzk/circuits/builtin_families.hpp"
 #include "cuzk/r1cs/pce.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace cuzk::circuits {
 namespace {
 
 const bool kQuiet = (spdlog::set_level(spdlog::level::warn), true);
 
-std::string temp_dir(const std::string& tag) {
-  auto p = std::filesystem::temp_directory_path() /
-           ("cuzk-families-" + tag + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(p);
-  std::filesystem::create_directories(p);
-  return p.string();
-}
+std::string temp_dir(const std::string& tag) { return test::fresh_temp_dir("families-" + tag); }
 
 // A family serving proof kinds (as the Filecoin families will): plans only.
 class KindFamily final : public CircuitFamily {

@@ -23,16 +23,6 @@ using namespace std::chrono_literals;
 
 const bool kQuiet = (spdlog::set_level(spdlog::level::warn), true);
 
-JobRequest job(const std::string& id, const std::string& circuit, std::uint64_t seed,
-               std::uint32_t parts) {
-  JobRequest r;
-  r.request_id = id;
-  r.circuit_id = circuit;
-  r.num_partitions = parts;
-  r.vanilla_proof = fake_input(seed);
-  return r;
-}
-
 std::vector<DeviceInfo> fake_devices(std::initializer_list<int> ordinals) {
   std::vector<DeviceInfo> out;
   for (int o : ordinals)
@@ -65,7 +55,7 @@ RunFigures run_batch(int n, std::uint32_t jobs, std::uint32_t parts, std::uint32
   auto before = eng.status();
   auto t0 = Clock::now();
   for (std::uint32_t j = 0; j < jobs; ++j)
-    EXPECT_TRUE(eng.submit(job("j" + std::to_string(j), "bench-10", j, parts)).ok());
+    EXPECT_TRUE(eng.submit(fake_job("j" + std::to_string(j), "bench-10", j, parts)).ok());
   for (std::uint32_t j = 0; j < jobs; ++j) {
     auto o = eng.await("j" + std::to_string(j), 60s);
     EXPECT_EQ(o->status, AwaitStatus::completed) << o->error;
@@ -125,7 +115,7 @@ TEST(EngineDevices, FasterDeviceTakesMorePartitions) {
       {.synthesis_workers = 2, .gpu_workers_per_device = 1, .devices = fake_devices(2)}, {fake});
   ASSERT_TRUE(e.ok()) << e.status().to_string();
   for (std::uint32_t j = 0; j < kJobs; ++j)
-    ASSERT_TRUE((*e)->submit(job("h" + std::to_string(j), "bench-10", j, kParts)).ok());
+    ASSERT_TRUE((*e)->submit(fake_job("h" + std::to_string(j), "bench-10", j, kParts)).ok());
   for (std::uint32_t j = 0; j < kJobs; ++j)
     EXPECT_EQ((*e)->await("h" + std::to_string(j))->proof,
               fake_expected_proof("bench-10", j, kParts));
@@ -172,9 +162,9 @@ TEST(EngineDevices, AffinityPerCircuitIsRespected) {
   auto e = Engine::create(eo, {fake});
   ASSERT_TRUE(e.ok()) << e.status().to_string();
   for (int j = 0; j < 3; ++j) {
-    ASSERT_TRUE((*e)->submit(job("a" + std::to_string(j), "bench-10", j, 8)).ok());
-    ASSERT_TRUE((*e)->submit(job("b" + std::to_string(j), "bench-11", j, 8)).ok());
-    ASSERT_TRUE((*e)->submit(job("c" + std::to_string(j), "bench-12", j, 8)).ok());
+    ASSERT_TRUE((*e)->submit(fake_job("a" + std::to_string(j), "bench-10", j, 8)).ok());
+    ASSERT_TRUE((*e)->submit(fake_job("b" + std::to_string(j), "bench-11", j, 8)).ok());
+    ASSERT_TRUE((*e)->submit(fake_job("c" + std::to_string(j), "bench-12", j, 8)).ok());
   }
   for (int j = 0; j < 3; ++j) {
     EXPECT_EQ((*e)->await("a" + std::to_string(j))->proof, fake_expected_proof("bench-10", j, 8));
@@ -256,7 +246,7 @@ TEST(EngineDevices, KeysArePlacedOnlyOnTheCircuitsDevices) {
   ASSERT_TRUE((*e)->preload("bench-10").ok());
   EXPECT_EQ(p->placed_on(),
             (std::set<int>{1}));  // PreloadSRS places the key where the circuit may run only
-  ASSERT_TRUE((*e)->submit(job("k", "bench-10", 3, 6)).ok());
+  ASSERT_TRUE((*e)->submit(fake_job("k", "bench-10", 3, 6)).ok());
   EXPECT_EQ((*e)->await("k")->proof, fake_expected_proof("bench-10", 3, 6));
   EXPECT_EQ(p->placed_on(), (std::set<int>{1}));
 }
@@ -287,7 +277,7 @@ TEST(EngineDevices, AffinityFromTheConfig) {
       std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 0, .gpu_ms = 1, .key_load_ms = 0});
   auto e = Engine::create(*eo, {fake});
   ASSERT_TRUE(e.ok()) << e.status().to_string();
-  ASSERT_TRUE((*e)->submit(job("x", "bench-11", 1, 4)).ok());
+  ASSERT_TRUE((*e)->submit(fake_job("x", "bench-11", 1, 4)).ok());
   EXPECT_EQ((*e)->await("x")->status, AwaitStatus::completed);
   for (auto& s : fake->device_stages()) EXPECT_EQ(s.device, 1);
   // Errors name the key: an unknown key, an empty list, a value that is not a table.
@@ -312,8 +302,8 @@ TEST(EngineDevices, DeviceWithWorkIsNotIdleBehindAnotherDevicesJob) {
   ASSERT_TRUE((*e)->preload("bench-10").ok());
   ASSERT_TRUE((*e)->preload("bench-11").ok());
   auto t0 = Clock::now();
-  ASSERT_TRUE((*e)->submit(job("A", "bench-10", 1, kParts)).ok());
-  ASSERT_TRUE((*e)->submit(job("B", "bench-11", 2, kParts)).ok());
+  ASSERT_TRUE((*e)->submit(fake_job("A", "bench-10", 1, kParts)).ok());
+  ASSERT_TRUE((*e)->submit(fake_job("B", "bench-11", 2, kParts)).ok());
   auto a = (*e)->await("A");
   auto b = (*e)->await("B");
   double wall = std::chrono::duration<double>(Clock::now() - t0).count();

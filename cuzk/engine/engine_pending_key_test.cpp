@@ -25,6 +25,7 @@
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
 #include "cuzk/engine/groth16_prover.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -33,13 +34,7 @@ using namespace std::chrono_literals;
 
 const bool kQuiet = (spdlog::set_level(spdlog::level::warn), true);
 
-std::string temp_dir(const std::string& tag) {
-  auto p = std::filesystem::temp_directory_path() /
-           ("cuzk-pending-" + tag + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(p);
-  std::filesystem::create_directories(p);
-  return p.string();
-}
+std::string temp_dir(const std::string& tag) { return test::fresh_temp_dir("pending-" + tag); }
 
 // bench-10's circuit as "slow-10", its shape made only once the test opens the latch (or failing
 // then, while |fail| is set). plan() never waits: its dimensions are pending until the shape is
@@ -131,16 +126,6 @@ class LatchedFamily final : public circuits::CircuitFamily {
   std::shared_ptr<const circuits::CircuitShape> made_;
 };
 
-JobRequest job(const std::string& id, const std::string& circuit, std::uint64_t seed,
-               std::uint32_t parts) {
-  JobRequest r;
-  r.request_id = id;
-  r.circuit_id = circuit;
-  r.num_partitions = parts;
-  r.vanilla_proof = fake_input(seed);
-  return r;
-}
-
 struct Daemon {
   std::string dir;
   std::shared_ptr<LatchedFamily> slow;
@@ -195,15 +180,15 @@ struct Daemon {
 
 TEST(EnginePendingKey, SubmitReturnsBeforeTheCircuitIsMadeAndOtherKeysProveMeanwhile) {
   Daemon s("meanwhile");
-  auto s1 = s.submit_unblocked(job("s1", "slow-10", 5, 2));
+  auto s1 = s.submit_unblocked(fake_job("s1", "slow-10", 5, 2));
   ASSERT_TRUE(s1.ok()) << s1.status().to_string();
   s.slow->wait_entered(1);  // the key's preparation runs (off the admission thread)
-  auto s2 = s.submit_unblocked(job("s2", "slow-10", 6, 1));
+  auto s2 = s.submit_unblocked(fake_job("s2", "slow-10", 6, 1));
   ASSERT_TRUE(s2.ok()) << s2.status().to_string();
   EXPECT_EQ(s.tier_of("slow-10"), "loading");
 
   // Another key's job is admitted and proved while the circuit is being made.
-  ASSERT_TRUE(s.engine->submit(job("b", "bench-10", 7, 2)).ok());
+  ASSERT_TRUE(s.engine->submit(fake_job("b", "bench-10", 7, 2)).ok());
   auto b = s.engine->await("b");
   ASSERT_TRUE(b.ok());
   EXPECT_EQ(b->status, AwaitStatus::completed) << b->error;
@@ -226,13 +211,13 @@ TEST(EnginePendingKey, NeverFittingJobFailsAtAdmissionNamingTheSizes) {
   EngineOptions eo;
   eo.memory_limit = 64 << 10;  // below one bench-10 partition (3 · 32 · 1024 B of a, b, c alone)
   Daemon s("nofit", eo);
-  ASSERT_TRUE(s.submit_unblocked(job("big", "slow-10", 5, 1)).ok());
+  ASSERT_TRUE(s.submit_unblocked(fake_job("big", "slow-10", 5, 1)).ok());
   s.slow->open();
   auto o = s.engine->await("big");
   ASSERT_TRUE(o.ok());
   ASSERT_EQ(o->status, AwaitStatus::failed);
   // The sizes of the completed plan and of the key, as submit names them for a known circuit.
-  auto plan = s.prover->plan(job("probe", "slow-10", 5, 1));
+  auto plan = s.prover->plan(fake_job("probe", "slow-10", 5, 1));
   ASSERT_TRUE(plan.ok()) << plan.status().to_string();
   ASSERT_FALSE(plan->dimensions_pending);
   auto key = s.prover->key_bytes("slow-10");
@@ -245,7 +230,7 @@ TEST(EnginePendingKey, NeverFittingJobFailsAtAdmissionNamingTheSizes) {
   EXPECT_EQ(plan->partition_bytes,
             3 * 32 * 1024 + 32 * (*s.prover->matrices("slow-10"))->num_columns());
   // The circuit is known now: the same job is refused by submit itself, as any such job.
-  auto again = s.engine->submit(job("big2", "slow-10", 5, 1));
+  auto again = s.engine->submit(fake_job("big2", "slow-10", 5, 1));
   ASSERT_FALSE(again.ok());
   EXPECT_EQ(again.status().code(), Errc::out_of_memory);
   EXPECT_EQ(again.status().message(), sizes);
@@ -254,8 +239,8 @@ TEST(EnginePendingKey, NeverFittingJobFailsAtAdmissionNamingTheSizes) {
 
 TEST(EnginePendingKey, FailedPreparationFailsTheJobsThatWaitedForIt) {
   Daemon s("fails");
-  ASSERT_TRUE(s.submit_unblocked(job("f1", "slow-10", 5, 1)).ok());
-  ASSERT_TRUE(s.submit_unblocked(job("f2", "slow-10", 6, 2)).ok());
+  ASSERT_TRUE(s.submit_unblocked(fake_job("f1", "slow-10", 5, 1)).ok());
+  ASSERT_TRUE(s.submit_unblocked(fake_job("f2", "slow-10", 6, 2)).ok());
   s.slow->wait_entered(1);
   s.slow->open(/*fail=*/true);
   for (const char* id : {"f1", "f2"}) {
@@ -268,10 +253,10 @@ TEST(EnginePendingKey, FailedPreparationFailsTheJobsThatWaitedForIt) {
   EXPECT_EQ(s.slow->entered(), 1) << "both jobs waited for the one attempt";
   EXPECT_EQ(s.tier_of("slow-10"), "failed");
   // The daemon goes on: another key's job proves, and a later job of the key tries again.
-  ASSERT_TRUE(s.engine->submit(job("b", "bench-10", 7, 1)).ok());
+  ASSERT_TRUE(s.engine->submit(fake_job("b", "bench-10", 7, 1)).ok());
   EXPECT_EQ(s.engine->await("b")->status, AwaitStatus::completed);
   s.slow->open(/*fail=*/false);
-  ASSERT_TRUE(s.submit_unblocked(job("f3", "slow-10", 8, 1)).ok());
+  ASSERT_TRUE(s.submit_unblocked(fake_job("f3", "slow-10", 8, 1)).ok());
   auto o = s.engine->await("f3");
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->status, AwaitStatus::completed) << o->error;
@@ -280,7 +265,7 @@ TEST(EnginePendingKey, FailedPreparationFailsTheJobsThatWaitedForIt) {
 
 TEST(EnginePendingKey, CancelWhileTheKeyIsPrepared) {
   Daemon s("cancel");
-  ASSERT_TRUE(s.submit_unblocked(job("c1", "slow-10", 5, 2)).ok());
+  ASSERT_TRUE(s.submit_unblocked(fake_job("c1", "slow-10", 5, 2)).ok());
   s.slow->wait_entered(1);
   auto c = s.engine->cancel("c1");
   ASSERT_TRUE(c.ok()) << c.status().to_string();
@@ -288,7 +273,7 @@ TEST(EnginePendingKey, CancelWhileTheKeyIsPrepared) {
   auto o = s.engine->await("c1");
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->status, AwaitStatus::cancelled);
-  ASSERT_TRUE(s.submit_unblocked(job("c2", "slow-10", 6, 1)).ok());
+  ASSERT_TRUE(s.submit_unblocked(fake_job("c2", "slow-10", 6, 1)).ok());
   s.slow->open();
   auto o2 = s.engine->await("c2");
   ASSERT_TRUE(o2.ok());

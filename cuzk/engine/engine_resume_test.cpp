@@ -27,12 +27,7 @@ namespace fs = std::filesystem;
 const bool kQuiet = (spdlog::set_level(spdlog::level::warn), true);
 
 JobRequest bench_job(const std::string& id, std::uint64_t seed, std::uint32_t parts) {
-  JobRequest r;
-  r.request_id = id;
-  r.circuit_id = "bench-10";
-  r.num_partitions = parts;
-  r.vanilla_proof = fake_input(seed);
-  return r;
+  return fake_job(id, "bench-10", seed, parts);
 }
 
 fs::path journal_file(const char* name) {

@@ -29,13 +29,7 @@ constexpr std::uint64_t kKey10 = 576u << 10;  // FakeProver key bytes of bench-1
 
 JobRequest bench_job(const std::string& id, std::uint64_t seed, std::uint32_t parts,
                      Priority p = Priority::unspecified) {
-  JobRequest r;
-  r.request_id = id;
-  r.circuit_id = "bench-10";
-  r.num_partitions = parts;
-  r.priority = p;
-  r.vanilla_proof = fake_input(seed);
-  return r;
+  return fake_job(id, "bench-10", seed, parts, p);
 }
 
 struct Fixture {

@@ -128,6 +128,17 @@ std::string fake_input(std::uint64_t seed, std::uint8_t fault_stage, std::uint8_
   return b;
 }
 
+JobRequest fake_job(const std::string& id, const std::string& circuit, std::uint64_t seed,
+                    std::uint32_t parts, Priority priority) {
+  JobRequest r;
+  r.request_id = id;
+  r.circuit_id = circuit;
+  r.num_partitions = parts;
+  r.priority = priority;
+  r.vanilla_proof = fake_input(seed);
+  return r;
+}
+
 std::string fake_expected_proof(const std::string& circuit_id, std::uint64_t seed,
                                 std::uint32_t partitions) {
   std::string out;

@@ -53,6 +53,9 @@ struct FakeProverOptions {
 /// Builds a fake input: "cuzkfake" ‖ seed ‖ optional fault.
 std::string fake_input(std::uint64_t seed, std::uint8_t fault_stage = 0,
                        std::uint8_t fault_partition = 0);
+/// A request for |circuit| with fake_input(|seed|) and |parts| partitions (for tests).
+JobRequest fake_job(const std::string& id, const std::string& circuit, std::uint64_t seed,
+                    std::uint32_t parts, Priority priority = Priority::unspecified);
 /// The proof FakeProver produces for this circuit, seed and partition count (for tests).
 std::string fake_expected_proof(const std::string& circuit_id, std::uint64_t seed,
                                 std::uint32_t partitions);

@@ -34,6 +34,7 @@
 #include "cuzk/r1cs/bench_circuit.hpp"
 #include "cuzk/r1cs/pce.hpp"
 #include "cuzk/r1cs/pce_cache.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -43,21 +44,10 @@ using circuits::solve_bench_witness;
 
 const bool kQuiet = (spdlog::set_level(spdlog::level::warn), true);
 
-std::string temp_dir(const std::string& tag) {
-  auto p = std::filesystem::temp_directory_path() /
-           ("cuzk-g16-" + tag + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(p);
-  std::filesystem::create_directories(p);
-  return p.string();
-}
+std::string temp_dir(const std::string& tag) { return test::fresh_temp_dir("g16-" + tag); }
 
 JobRequest bench_job(const std::string& id, std::uint64_t seed, std::uint32_t parts) {
-  JobRequest r;
-  r.request_id = id;
-  r.circuit_id = "bench-10";
-  r.num_partitions = parts;
-  r.vanilla_proof = fake_input(seed);
-  return r;
+  return fake_job(id, "bench-10", seed, parts);
 }
 
 std::shared_ptr<Groth16Prover> make_prover(const std::string& dir) {

@@ -28,19 +28,14 @@
 #include "cuzk/r1cs/recording_cs.hpp"
 #include "cuzk/r1cs/witness_cs.hpp"
 #include "tests/support/bitty_circuit.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace cuzk::engine {
 namespace {
 
 const bool kQuiet = (spdlog::set_level(spdlog::level::warn), true);
 
-std::string temp_dir(const std::string& tag) {
-  auto p = std::filesystem::temp_directory_path() /
-           ("cuzk-keystore-" + tag + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(p);
-  std::filesystem::create_directories(p);
-  return p.string();
-}
+std::string temp_dir(const std::string& tag) { return test::fresh_temp_dir("keystore-" + tag); }
 
 // bench-<K>'s circuit served as "params-<K>", its key a bellperson .params at |params|.
 class ParamsFamily final : public circuits::CircuitFamily {

@@ -301,11 +301,8 @@ TEST(GpuCompactProve, ProofEqualsTheCpuAndTheHostFallback) {
   ThreadPool pool(4);
   const CpuReference ref = cpu_reference(rng, pool, 500);
   ASSERT_TRUE(ref.want.ok()) << ref.want.status().to_string();
-  const Recorded& r = ref.r;
+  const auto& [r, pk, rr, ss, want] = ref;
   const CompactR1cs& m = *r.form;
-  const auto& pk = ref.pk;
-  const auto& want = ref.want;
-  const Fr rr = ref.rr, ss = ref.ss;
 
   auto gpu = make_gpu();
   ASSERT_TRUE(gpu);
@@ -351,11 +348,8 @@ TEST(GpuCompactProve, StreamedTablesKeepTheDeviceExpansion) {
   ThreadPool pool(4);
   const CpuReference ref = cpu_reference(rng, pool, 700);
   ASSERT_TRUE(ref.want.ok()) << ref.want.status().to_string();
-  const Recorded& r = ref.r;
+  const auto& [r, pk, rr, ss, want] = ref;
   const CompactR1cs& m = *r.form;
-  const auto& pk = ref.pk;
-  const auto& want = ref.want;
-  const Fr rr = ref.rr, ss = ref.ss;
 
   auto gpu = make_cuda_backend("cuda:0", {.arena_bytes = std::size_t{512} << 20,
                                           .pinned_host_bytes = std::size_t{64} << 20,

@@ -314,8 +314,12 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     // No device copy of the circuit, or a table kept on the host without
     // fused_streamed_partitions: the host expansion. (With it, a table kept on the host is
     // streamed by its MSM from the device's z.)
-    if (dm == nullptr || n > (std::size_t{1} << 30) || (!fused_streamed_ && any_streamed(shape)))
+    const bool streamed = any_streamed(shape);
+    if (dm == nullptr || n > (std::size_t{1} << 30) || (!fused_streamed_ && streamed))
       return Backend::prove_partition_compact(in, timings);
+    // A streamed table's MSM classifies each chunk's scalars from z (msm/streamed.cu reads them in
+    // place; it does not split from the compact witness), so such a partition keeps z.
+    const bool split_from_compact = compact_msm_split_ && !streamed;
     gpu::StagedPartition staged;
     {
       std::lock_guard<PrioritySection> lock(section_);
@@ -325,7 +329,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
         try {
           staged = gpu::stage_compact_partition(*ctx_, *in.witness, n);
           const auto t0 = std::chrono::steady_clock::now();
-          gpu::expand_compact_partition(*ctx_, *dm, staged, n, ctx_->stream(0), compact_msm_split_);
+          gpu::expand_compact_partition(*ctx_, *dm, staged, n, ctx_->stream(0), split_from_compact);
           const double t_abc = seconds_since(t0);
           PartitionSums sums = gpu::prove_partition_device(
               *ctx_, tables_, shape, t, std::move(staged), timings, overlap_.load());

@@ -20,6 +20,7 @@
 #include "cuzk/r1cs/bench_circuit.hpp"
 #include "cuzk/r1cs/compact_witness_bound.hpp"
 #include "tests/support/heap_peak.hpp"
+#include "tests/support/random_compact_witness.hpp"
 #include "tests/support/seed.hpp"
 
 namespace cuzk {
@@ -27,32 +28,6 @@ namespace {
 
 using test::fresh_seed;
 using test::random_fr;
-
-// A witness whose values come in stretches: bits, zeros, field values, with stretch lengths from
-// 1 to |max_stretch|, starting with ONE.
-std::vector<Fr> stretchy_witness(std::mt19937_64& rng, std::size_t n, std::size_t max_stretch) {
-  std::vector<Fr> z;
-  z.reserve(n);
-  if (n > 0) z.push_back(Fr::one());
-  while (z.size() < n) {
-    const unsigned kind = rng() % 3;
-    const std::size_t len = std::min(n - z.size(), 1 + rng() % max_stretch);
-    for (std::size_t i = 0; i < len; ++i) {
-      switch (kind) {
-        case 0:
-          z.push_back(rng() & 1 ? Fr::one() : Fr::zero());
-          break;
-        case 1:
-          z.push_back(Fr::zero());
-          break;
-        default:
-          z.push_back(random_fr(rng));
-          break;
-      }
-    }
-  }
-  return z;
-}
 
 // Counts and run structure of z, directly (the slow twin of the converter's bookkeeping).
 CompactWitnessStats direct_stats(std::span<const Fr> z) {
@@ -100,7 +75,8 @@ TEST(CompactWitness, RandomWitnessesRoundTrip) {
     SCOPED_TRACE(round);
     const std::size_t n = 1 + rng() % 5000;
     const std::size_t stretch = 1 + rng() % (round % 2 ? 200 : 8);
-    expect_round_trip(stretchy_witness(rng, n, stretch), 1 + rng() % std::min<std::size_t>(n, 9));
+    expect_round_trip(test::stretchy_z(rng, {.size = n, .max_stretch = stretch}),
+                      1 + rng() % std::min<std::size_t>(n, 9));
   }
   // Edge forms: all bits, all field values, a single variable.
   std::vector<Fr> bits(777), full(130);
@@ -145,7 +121,7 @@ TEST(CompactWitness, BuilderFromSlicesInAnyOrderEqualsTheConverter) {
   for (int round = 0; round < 20; ++round) {
     SCOPED_TRACE(round);
     const std::size_t n = 1 + rng() % 20000;
-    const std::vector<Fr> z = stretchy_witness(rng, n, 1 + rng() % 100);
+    const std::vector<Fr> z = test::stretchy_z(rng, {.size = n, .max_stretch = 1 + rng() % 100});
     // Slices of random lengths (rarely on a word boundary), added shuffled from three threads.
     std::vector<std::pair<std::size_t, std::size_t>> slices;
     for (std::size_t at = 0; at < n;) {
@@ -176,7 +152,7 @@ TEST(CompactWitness, BuilderPeakWithinBuildBytes) {
   std::vector<Fr> lone(n, Fr::zero());  // every other value a field value: a run each
   for (std::size_t i = 1; i < n; i += 2) lone[i] = random_fr(rng);
   lone[0] = Fr::one();
-  for (const std::vector<Fr>& z : {stretchy_witness(rng, n, 300), lone}) {
+  for (const std::vector<Fr>& z : {test::stretchy_z(rng, {.size = n, .max_stretch = 300}), lone}) {
     const CompactWitnessStats direct = direct_stats(z);
     const CompactWitnessBound bound{.variables = n, .boolean_cols = n - direct.others};
     ThreadPool pool(1);  // one add() at a time, as build_bytes(…, 1) counts
@@ -198,7 +174,7 @@ TEST(CompactWitness, BuilderPeakWithinBuildBytes) {
 
 TEST(CompactWitness, BuilderRefusesSlicesThatDoNotTile) {
   std::mt19937_64 rng(fresh_seed());
-  const std::vector<Fr> z = stretchy_witness(rng, 500, 20);
+  const std::vector<Fr> z = test::stretchy_z(rng, {.size = 500, .max_stretch = 20});
   const std::span<const Fr> v(z);
   auto expect_refused = [](CompactWitnessBuilder& b, const char* needle) {
     auto r = b.finish();

@@ -318,7 +318,10 @@ TEST(PceCompact, PackedAdditionBlocksEqualThePlainSpmv) {
 TEST(PceCompact, RepeatedGadgetsAreKeptOnce) {
   RandomGadgets circuit(fresh_seed(), 3, 300, /*regular=*/true);
   CompactRecordStats stats;
-  auto compact = record_compact(circuit, {.min_template_rows = 2, .min_segment_rows = 1}, &stats);
+  // A circuit of at most max_block_rows rows is kept as one block (its root template): this one
+  // (300 uses, thousands of rows) must be larger, whatever its kinds' sizes.
+  auto compact = record_compact(
+      circuit, {.min_template_rows = 2, .max_block_rows = 256, .min_segment_rows = 1}, &stats);
   ASSERT_TRUE(compact.ok()) << compact.status().to_string();
   RecordingConstraintSystem rcs;
   ASSERT_TRUE(synthesize_circuit(circuit, rcs).ok());

@@ -1,6 +1,7 @@
 // Random witnesses in stretches (random bits, zeros, ones, field values) for the compact-witness
 // tests, with their compact form, and random density bitmaps. One copy for the CPU tests and the
-// GPU ones (backend/compact_msm_split_test.cpp, gpu/msm/compact_classify_gpu_test.cpp).
+// GPU ones (r1cs/compact_witness_test.cpp, backend/compact_msm_split_test.cpp,
+// gpu/msm/compact_classify_test.cu).
 #pragma once
 
 #include <algorithm>
