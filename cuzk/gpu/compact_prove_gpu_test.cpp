@@ -351,23 +351,29 @@ TEST(GpuCompactProve, StreamedTablesKeepTheDeviceExpansion) {
   const auto& [r, pk, rr, ss, want] = ref;
   const CompactR1cs& m = *r.form;
 
-  auto gpu = make_cuda_backend("cuda:0", {.arena_bytes = std::size_t{512} << 20,
-                                          .pinned_host_bytes = std::size_t{64} << 20,
-                                          .stream_bases = StreamBases::always,
-                                          .stream_slot_points = 300,
-                                          .fused_streamed_partitions = true});
-  ASSERT_TRUE(gpu.ok()) << gpu.status().to_string();
-  auto key = ResidentKey::load(**gpu, *pk);
-  ASSERT_TRUE(key.ok()) << key.status().to_string();
-  const DeviceMemoryReport* rep = device_memory_report(**gpu);
-  ASSERT_NE(rep, nullptr);
-  EXPECT_GT(rep->device_memory().streamed_bytes, 0u);
-  const CircuitId id = (*gpu)->load_circuit(r.form).value();
-  ProveTimings tm;
-  auto got = prove_compact(pool, **key, m.dims(), id, r.w, {.r = rr, .s = ss, .timings = &tm});
-  ASSERT_TRUE(got.ok()) << got.status().to_string();
-  EXPECT_EQ(*got, *want);
-  EXPECT_EQ(tm.upload_bytes, r.w.bytes()) << "the device expansion ran (no host z, a, b, c)";
+  // With and without the MSM split from the compact witness: a streamed table classifies its
+  // chunks from z, so the split must keep z (both give the CPU's proof).
+  for (const bool split : {false, true}) {
+    SCOPED_TRACE(split ? "compact_msm_split on" : "compact_msm_split off");
+    auto gpu = make_cuda_backend("cuda:0", {.arena_bytes = std::size_t{512} << 20,
+                                            .pinned_host_bytes = std::size_t{64} << 20,
+                                            .stream_bases = StreamBases::always,
+                                            .stream_slot_points = 300,
+                                            .compact_msm_split = split,
+                                            .fused_streamed_partitions = true});
+    ASSERT_TRUE(gpu.ok()) << gpu.status().to_string();
+    auto key = ResidentKey::load(**gpu, *pk);
+    ASSERT_TRUE(key.ok()) << key.status().to_string();
+    const DeviceMemoryReport* rep = device_memory_report(**gpu);
+    ASSERT_NE(rep, nullptr);
+    EXPECT_GT(rep->device_memory().streamed_bytes, 0u);
+    const CircuitId id = (*gpu)->load_circuit(r.form).value();
+    ProveTimings tm;
+    auto got = prove_compact(pool, **key, m.dims(), id, r.w, {.r = rr, .s = ss, .timings = &tm});
+    ASSERT_TRUE(got.ok()) << got.status().to_string();
+    EXPECT_EQ(*got, *want);
+    EXPECT_EQ(tm.upload_bytes, r.w.bytes()) << "the device expansion ran (no host z, a, b, c)";
+  }
 }
 
 }  // namespace
