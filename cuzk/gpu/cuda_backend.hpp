@@ -63,15 +63,15 @@ struct CudaBackendOptions {
   std::size_t stream_slot_points = 0;
   /// A compact partition's MSMs over z take their 0/1/tail split from the compact witness kept in
   /// the arena (gpu/msm/compact_classify.cuh) and z is freed after the SpMV; off: they classify
-  /// the expanded z. Off by default until gpu_compact_classify_test and gpu_compact_prove_test
-  /// have run on a GPU (docs/perf/gpu.md).
-  bool compact_msm_split = false;
+  /// the expanded z (the slow twin the tests compare). A partition with a streamed table keeps z
+  /// (its streamed MSM classifies each chunk from z). With it a compact partition's peak is
+  /// max(3·n + |z|, 4·n) scalars, the step-wise path's, which key placement leaves room for.
+  bool compact_msm_split = true;
   /// A partition whose key keeps a table in host memory runs the fused path when its working set
   /// fits (from a compact witness: expanded on the device; the streamed table's MSM reads z or h
   /// in place, msm_*_streamed_resident); off: such partitions take the step-wise path with host
-  /// vectors. Off by default until gpu_compact_prove_test's and gpu_streamed_test's cases for it
-  /// have run on a GPU.
-  bool fused_streamed_partitions = false;
+  /// vectors (the slow twin the tests compare).
+  bool fused_streamed_partitions = true;
   /// The schedule of a partition's MSMs (PartitionOverlap); set_partition_overlap changes it later.
   PartitionOverlap partition_overlap = PartitionOverlap::automatic;
 };

@@ -83,8 +83,8 @@ struct Args {
   bool prove = false;
   /// --prove: the partition schedules to time side by side (gpu/partition.cuh), each repeat.
   std::vector<std::string> overlap{"auto"};
-  bool msm_split = false;       // CudaBackendOptions::compact_msm_split
-  bool fused_streamed = false;  // CudaBackendOptions::fused_streamed_partitions
+  bool msm_split = true;       // CudaBackendOptions::compact_msm_split
+  bool fused_streamed = true;  // CudaBackendOptions::fused_streamed_partitions
 };
 
 const cuzk::bench::BenchFlags kFlags(
