@@ -19,7 +19,6 @@
 #include "cuzk/backend/device_memory.hpp"
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
 #include "cuzk/circuits/filecoin/porep_witness.hpp"
-#include "cuzk/ec/batch_affine.hpp"
 #include "cuzk/filecoin/synth_inputs.hpp"
 #include "cuzk/gpu/cuda_backend.hpp"
 #include "cuzk/groth16/prove.hpp"
@@ -30,28 +29,11 @@
 #include "cuzk/r1cs/pce_compact_recorder.hpp"
 #include "cuzk/r1cs/witness_cs.hpp"
 #include "tests/support/bitty_circuit.hpp"
+#include "tests/support/partition_sums.hpp"
 #include "tests/support/seed.hpp"
 
 namespace cuzk {
 namespace {
-
-// |n| points: min(n, period) distinct ones (P0 + i·Q) repeated with a prime period, so an index
-// off by less than the period changes a sum.
-template <class C>
-std::vector<Affine<C>> table_points(std::mt19937_64& rng, std::size_t n, std::size_t period) {
-  const std::size_t distinct = std::min(n, period);
-  Jacobian<C> p = mul_vartime(Affine<C>::generator(), test::random_fr(rng));
-  const Jacobian<C> q = mul_vartime(Affine<C>::generator(), test::random_fr(rng));
-  std::vector<Jacobian<C>> jac(distinct);
-  for (auto& j : jac) {
-    j = p;
-    p.add(q);
-  }
-  const std::vector<Affine<C>> pts = batch_to_affine_vartime<C>(jac);
-  std::vector<Affine<C>> out(n);
-  for (std::size_t i = 0; i < n; ++i) out[i] = pts[i % distinct];
-  return out;
-}
 
 struct Tables {
   std::vector<G1Affine> a, b_g1, l, h;
@@ -65,10 +47,11 @@ Tables random_tables(std::mt19937_64& rng, const CompactR1cs& m, std::uint64_t n
   const bool snarkjs = convention == HConvention::snarkjs;
   const std::size_t na = snarkjs ? d.num_columns() : d.a_query_points();
   const std::size_t nb = snarkjs ? d.num_columns() : d.b_query_points();
-  return {table_points<G1Curve>(rng, na, period), table_points<G1Curve>(rng, nb, period),
-          table_points<G1Curve>(rng, d.num_aux, period),
-          table_points<G1Curve>(rng, snarkjs ? n : n - 1, period),
-          table_points<G2Curve>(rng, nb, period)};
+  return {test::periodic_points<G1Curve>(rng, na, period),
+          test::periodic_points<G1Curve>(rng, nb, period),
+          test::periodic_points<G1Curve>(rng, d.num_aux, period),
+          test::periodic_points<G1Curve>(rng, snarkjs ? n : n - 1, period),
+          test::periodic_points<G2Curve>(rng, nb, period)};
 }
 
 struct Loaded {
@@ -106,14 +89,6 @@ CompactPartitionInputs compact_inputs(const CompactR1cs& m, const CompactWitness
   return in;
 }
 
-void expect_equal(const PartitionSums& got, const PartitionSums& want) {
-  EXPECT_TRUE(got.a.to_affine() == want.a.to_affine()) << "A";
-  EXPECT_TRUE(got.b_g1.to_affine() == want.b_g1.to_affine()) << "B_G1";
-  EXPECT_TRUE(got.b_g2.to_affine() == want.b_g2.to_affine()) << "B_G2";
-  EXPECT_TRUE(got.l.to_affine() == want.l.to_affine()) << "L";
-  EXPECT_TRUE(got.h.to_affine() == want.h.to_affine()) << "H";
-}
-
 // CudaBackend::prove_partition_compact against CpuBackend::prove_partition on the host vectors.
 void check_partition(std::mt19937_64& rng, ThreadPool& pool, Backend& gpu,
                      std::shared_ptr<const CompactR1cs> form, const CompactWitness& w,
@@ -144,7 +119,7 @@ void check_partition(std::mt19937_64& rng, ThreadPool& pool, Backend& gpu,
   PartitionTimings tm;
   auto got = gpu.prove_partition_compact(compact_inputs(m, w, *id, n, convention, lg, pool), &tm);
   ASSERT_TRUE(got.ok()) << got.status().to_string();
-  expect_equal(*got, *want);
+  test::expect_same_sums(*got, *want);
   EXPECT_EQ(tm.upload_bytes, w.bytes()) << "only the compact witness crosses";
   std::printf("  %llu rows, %llu variables, %zu runs: compact %zu bytes, abc %.3f ms, h %.3f ms\n",
               static_cast<unsigned long long>(m.num_constraints),
@@ -153,7 +128,7 @@ void check_partition(std::mt19937_64& rng, ThreadPool& pool, Backend& gpu,
   // Twice on the same resident circuit: the same sums.
   auto again = gpu.prove_partition_compact(compact_inputs(m, w, *id, n, convention, lg, pool));
   ASSERT_TRUE(again.ok());
-  expect_equal(*again, *want);
+  test::expect_same_sums(*again, *want);
   EXPECT_TRUE(gpu.release_circuit(*id).ok());
   for (BasesId b : {lg.a, lg.b_g1, lg.b_g2, lg.l, lg.h}) EXPECT_TRUE(gpu.release_bases(b).ok());
 }

@@ -18,10 +18,10 @@
 
 #include "cuzk/backend/cpu_backend.hpp"
 #include "cuzk/base/thread_pool.hpp"
-#include "cuzk/ec/batch_affine.hpp"
 #include "cuzk/gpu/cuda_backend.hpp"
 #include "cuzk/gpu/cuda_check.cuh"
 #include "cuzk/gpu/partition.cuh"
+#include "tests/support/partition_sums.hpp"
 #include "tests/support/seed.hpp"
 
 namespace cuzk {
@@ -257,24 +257,6 @@ TEST(PartitionSchedule, NamesAndTheEnvironmentOverride) {
 #define REQUIRE_GPU() \
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device present: GPU test skipped"
 
-template <class C>
-std::vector<Affine<C>> random_points(std::mt19937_64& rng, std::size_t n) {
-  // min(n, 509) distinct points P + i·Q repeated (509 prime), so an index off by less than 509
-  // changes a sum.
-  const std::size_t distinct = std::min<std::size_t>(n, 509);
-  Jacobian<C> p = mul_vartime(Affine<C>::generator(), test::random_fr(rng));
-  const Jacobian<C> q = mul_vartime(Affine<C>::generator(), test::random_fr(rng));
-  std::vector<Jacobian<C>> jac(distinct);
-  for (auto& j : jac) {
-    j = p;
-    p.add(q);
-  }
-  const std::vector<Affine<C>> pts = batch_to_affine_vartime<C>(jac);
-  std::vector<Affine<C>> out(n);
-  for (std::size_t i = 0; i < n; ++i) out[i] = pts[i % distinct];
-  return out;
-}
-
 // A Filecoin-like witness: ONE first, then 36 % zeros, 36 % ones, some −1 and repeated values,
 // the rest random.
 std::vector<Fr> witness(std::mt19937_64& rng, std::size_t nz) {
@@ -329,11 +311,11 @@ struct Case {
     const std::size_t nz = inputs + aux;
     const std::size_t na = snarkjs ? nz : inputs + ones(a_aux, aux);
     const std::size_t nb = snarkjs ? nz : ones(b_input, inputs) + ones(b_aux, aux);
-    ta = random_points<G1Curve>(rng, na);
-    tb1 = random_points<G1Curve>(rng, nb);
-    tl = random_points<G1Curve>(rng, aux);
-    th = random_points<G1Curve>(rng, snarkjs ? n : n - 1);
-    tb2 = random_points<G2Curve>(rng, nb);
+    ta = test::periodic_points<G1Curve>(rng, na, 509);
+    tb1 = test::periodic_points<G1Curve>(rng, nb, 509);
+    tl = test::periodic_points<G1Curve>(rng, aux, 509);
+    th = test::periodic_points<G1Curve>(rng, snarkjs ? n : n - 1, 509);
+    tb2 = test::periodic_points<G2Curve>(rng, nb, 509);
   }
 
   // The inputs over fresh copies of a, b, c (a backend may consume them) in |abc|.
@@ -365,14 +347,6 @@ struct Case {
     return be.prove_partition(inputs_with(abc, ids.v));
   }
 };
-
-void expect_equal(const PartitionSums& got, const PartitionSums& want) {
-  EXPECT_EQ(got.a.to_affine(), want.a.to_affine()) << "A";
-  EXPECT_EQ(got.b_g1.to_affine(), want.b_g1.to_affine()) << "B_G1";
-  EXPECT_EQ(got.b_g2.to_affine(), want.b_g2.to_affine()) << "B_G2";
-  EXPECT_EQ(got.l.to_affine(), want.l.to_affine()) << "L";
-  EXPECT_EQ(got.h.to_affine(), want.h.to_affine()) << "H";
-}
 
 // Every schedule, forced ones included, on a small partition: the schedule asked for is the one
 // taken, and the sums are the CPU backend's. Twice: with room for B_G2 beside (the side lane takes
@@ -424,7 +398,7 @@ TEST(GpuPartitionOverlap, EveryScheduleGivesTheCpuSums) {
       const PartitionInputs in = k.inputs_with(abc, none);
       const PartitionSums warm = gpu::prove_partition_device(
           ctx, tables, in, t, gpu::stage_partition(ctx, in), nullptr, PartitionOverlap::off);
-      expect_equal(warm, *want);
+      test::expect_same_sums(warm, *want);
     }
     const std::size_t used_before = ctx.arena_used();
     for (bool tight : {false, true}) {
@@ -457,7 +431,7 @@ TEST(GpuPartitionOverlap, EveryScheduleGivesTheCpuSums) {
           }
           const PartitionSums got = gpu::prove_partition_device(
               ctx, tables, in, t, std::move(staged), &tm, w.mode, &taken);
-          expect_equal(got, *want);
+          test::expect_same_sums(got, *want);
         } catch (const gpu::CudaError& e) {
           FAIL() << e.what();
         }
@@ -501,7 +475,7 @@ TEST(GpuPartitionOverlap, BackendKnobSwitchesTheSchedule) {
     }
     auto got = k.prove(be, ids);
     ASSERT_TRUE(got.ok()) << got.status().to_string();
-    expect_equal(*got, *want);
+    test::expect_same_sums(*got, *want);
   }
 }
 
