@@ -96,6 +96,29 @@ Fr expected_log(const std::vector<Fr>& s, const std::vector<Fr>& logs,
   return acc;
 }
 
+/// How many scalars a case takes over |nb| bases: without a density, 3/4·nb to nb of them; with
+/// one, nb to 2·nb scalars of which about half take part (at most nb), their bases from a random
+/// offset.
+struct Count {
+  std::size_t n;
+  std::vector<std::uint64_t> bits;
+  std::size_t offset;
+};
+Count draw_count(std::mt19937_64& rng, std::size_t nb, bool density) {
+  Count c{nb - rng() % (nb / 4), {}, 0};
+  if (!density) return c;
+  c.n = nb + rng() % nb;
+  c.bits.assign((c.n + 63) / 64, 0);
+  std::size_t ones = 0;
+  for (std::size_t i = 0; i < c.n; ++i)
+    if (ones < nb && rng() % 2) {
+      c.bits[i / 64] |= std::uint64_t{1} << (i % 64);
+      ++ones;
+    }
+  c.offset = rng() % (nb - ones + 1);
+  return c;
+}
+
 template <class C>
 bool same_point(const Xyzz<C>& got, const Jacobian<C>& want) {
   return got.to_jacobian().to_affine_vartime() == want.to_affine_vartime();
@@ -133,20 +156,7 @@ void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm,
       {ScalarKind::bits, false, false, 0, 0},  // the 1-scalars through Pippenger
   };
   for (const auto& cs : cases) {
-    std::vector<std::uint64_t> bits;
-    std::size_t n = nb - rng() % (nb / 4), offset = 0;
-    if (cs.density) {
-      n = nb + rng() % nb;  // more scalars than bases; about half take part
-      bits.assign((n + 63) / 64, 0);
-      std::size_t ones = 0;
-      for (std::size_t i = 0; i < n; ++i)
-        if (ones < nb && rng() % 2) {
-          bits[i / 64] |= std::uint64_t{1} << (i % 64);
-          ++ones;
-        }
-      ASSERT_LE(ones, nb);
-      offset = rng() % (nb - ones + 1);
-    }
+    const auto [n, bits, offset] = draw_count(rng, nb, cs.density);
     const auto sc = make_scalars(n, cs.kind, rng);
     GpuMsmConfig cfg{.density_bits = bits,
                      .base_offset = offset,
@@ -325,19 +335,7 @@ TEST(GpuMsm, G1PrecomputedCopiesMatchOracle) {
   };
   for (const auto& cs : cases) {
     const PrecomputedBases pre = precompute_bases_g1(*ctx, rb, cs.c, cs.copies, s);
-    std::vector<std::uint64_t> bits;
-    std::size_t n = nb - rng() % (nb / 4), offset = 0;
-    if (cs.density) {
-      n = nb + rng() % nb;
-      bits.assign((n + 63) / 64, 0);
-      std::size_t ones = 0;
-      for (std::size_t i = 0; i < n; ++i)
-        if (ones < nb && rng() % 2) {
-          bits[i / 64] |= std::uint64_t{1} << (i % 64);
-          ++ones;
-        }
-      offset = rng() % (nb - ones + 1);
-    }
+    const auto [n, bits, offset] = draw_count(rng, nb, cs.density);
     auto sc = make_scalars(n, cs.kind, rng);
     sc[0] = Fr::zero();
     sc[1] = Fr::one();
