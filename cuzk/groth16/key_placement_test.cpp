@@ -148,18 +148,23 @@ TEST(KeyPlacement, WindowPostKeyStreamsOneTableOnAnH100AndNoneOnAnH200) {
   EXPECT_FALSE(plan_key_placement(h200, c, n, columns).streamed.any());
 }
 
+// The 32 GiB PoRep circuit's domain, columns and query counts (the two tests below).
+constexpr std::uint64_t kPoRep32Domain = std::uint64_t{1} << 27;
+constexpr std::uint64_t kPoRep32Columns = 328 + 130'169'893;
+constexpr QueryCounts kPoRep32Counts{.h = kPoRep32Domain - 1,
+                                     .l = 130'169'893,
+                                     .a = 328 + 129'753'292,
+                                     .b_g1 = 1 + 33'112'281,
+                                     .b_g2 = 1 + 33'112'281};
+
 // The 32 GiB PoRep key (47.4 GB; counts from Curio's measurement, docs/filecoin/circuit-porep.md:
 // 328 inputs with ONE, 130,169,893 aux, a_aux density 129,753,292, b density 1 + 33,112,281) stays
 // whole on the H100, where its partitions already run: 47.4 + 21.5 GB fit 72.5 GB.
 TEST(KeyPlacement, PoRepKeyStaysWholeOnAnH100) {
-  const std::uint64_t n = std::uint64_t{1} << 27;
-  const QueryCounts c{.h = n - 1,
-                      .l = 130'169'893,
-                      .a = 328 + 129'753'292,
-                      .b_g1 = 1 + 33'112'281,
-                      .b_g2 = 1 + 33'112'281};
+  const std::uint64_t n = kPoRep32Domain;
+  const QueryCounts c = kPoRep32Counts;
   FakeReport h100(72'500'000'000, 21'500'000'000, true, true);
-  const KeyPlacement p = plan_key_placement(h100, c, n, 328 + 130'169'893);
+  const KeyPlacement p = plan_key_placement(h100, c, n, kPoRep32Columns);
   EXPECT_FALSE(p.streamed.any());
   EXPECT_EQ(p.resident_bytes, 47'373'896'256u + 5 * 256);
 }
@@ -171,13 +176,9 @@ TEST(KeyPlacement, PoRepKeyStaysWholeOnAnH100) {
 // h_copies = 4 and a bound of 2 gives 2; on the H100's 72.5 GB none; a streamed table or the
 // default bound none.
 TEST(KeyPlacement, HCopiesOnlyWhereTheyFitBesideTheKeyAndAPartition) {
-  const std::uint64_t n = std::uint64_t{1} << 27;
-  const QueryCounts c{.h = n - 1,
-                      .l = 130'169'893,
-                      .a = 328 + 129'753'292,
-                      .b_g1 = 1 + 33'112'281,
-                      .b_g2 = 1 + 33'112'281};
-  const std::uint64_t columns = 328 + 130'169'893, working = 21'500'000'000;
+  const std::uint64_t n = kPoRep32Domain;
+  const QueryCounts c = kPoRep32Counts;
+  const std::uint64_t columns = kPoRep32Columns, working = 21'500'000'000;
   const std::uint64_t copy = 12'884'901'792, pairs = 2'147'483'648;
   FakeReport h200(125'000'000'000, working, true, true);
   const KeyPlacement plain = plan_key_placement(h200, c, n, columns);
