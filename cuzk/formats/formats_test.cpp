@@ -263,6 +263,11 @@ TEST(Snarkjs, JsonRoundTripAndDamage) {
     auto b4 = *img;
     entry(b4, 3)[7] = 0x40;  // constraint ≥ domainSize
     expect_named(b4, Errc::out_of_range, "coefficient 3: constraint");
+    // Every coefficient in constraint 0: one constraint cannot need the key's domain, which the
+    // prover and write_zkey would refuse, so the parser refuses it (a fuzzed key did parse).
+    auto b5 = *img;
+    for (std::size_t i = 0; i < n_coef; ++i) std::fill(entry(b5, i) + 4, entry(b5, i) + 8, 0);
+    expect_named(b5, Errc::size_mismatch, "domainSize");
   }
   auto bad = *img;
   bad[h_at + 96 * 7 + 3] ^= 0x11;

@@ -342,6 +342,15 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
   m.num_inputs = np + 1;
   m.num_aux = nv - np - 1;
   m.num_constraints = *n_coef == 0 ? 0 : std::uint64_t{max_row} + 1;
+  // The prover's rule (check_key_matches): the domain is the smallest power of two that holds the
+  // constraints, as snarkjs chooses it (its last rows are the public inputs' and always have
+  // coefficients), so a key that parses can be proved with and written back.
+  if (n / 2 >= m.num_constraints && n > 2)
+    return Status(Errc::size_mismatch,
+                  sec(4) + ": domainSize " + std::to_string(n) + " is larger than the " +
+                      std::to_string(m.num_constraints) +
+                      " constraints with coefficients need (the smallest power of two holding "
+                      "them)");
   m.a = build_matrix(ea, m.num_constraints);
   m.b = build_matrix(eb, m.num_constraints);
   for (std::size_t i = 0; i < m.num_constraints; ++i) m.c.append_empty_row();
