@@ -342,10 +342,9 @@ Result<SnarkjsZkey> parse_zkey(std::span<const std::uint8_t> file, const ZkeyRea
   m.num_inputs = np + 1;
   m.num_aux = nv - np - 1;
   m.num_constraints = *n_coef == 0 ? 0 : std::uint64_t{max_row} + 1;
-  // The prover's rule (check_key_matches): the domain is the smallest power of two that holds the
-  // constraints, as snarkjs chooses it (its last rows are the public inputs' and always have
-  // coefficients), so a key that parses can be proved with and written back.
-  if (n / 2 >= m.num_constraints && n > 2)
+  // The prover's rule (domain_fits): snarkjs's last rows are the public inputs' and always have
+  // coefficients, so a key that parses can be proved with and written back.
+  if (!domain_fits(n, m.num_constraints))
     return Status(Errc::size_mismatch,
                   sec(4) + ": domainSize " + std::to_string(n) + " is larger than the " +
                       std::to_string(m.num_constraints) +

@@ -104,13 +104,18 @@ Status check_key_matches(const ProvingKey& pk, const R1csDims& m) {
   return check_key_matches(pk, pk.query_counts(), m);
 }
 
+bool domain_fits(std::uint64_t domain, std::uint64_t constraints) {
+  return is_power_of_two(domain) && domain >= constraints &&
+         (domain / 2 < constraints || domain <= 2);
+}
+
 Status check_key_matches(const ProvingKey& pk, const QueryCounts& c, const R1csDims& m) {
   const std::uint64_t n = pk.domain_size;
   if (!is_power_of_two(n) || n < m.num_constraints)
     return Status(Errc::size_mismatch, "proving key domain size " + std::to_string(n) +
                                            " does not hold the circuit's " +
                                            std::to_string(m.num_constraints) + " constraints");
-  if (n / 2 >= m.num_constraints && n > 2)
+  if (!domain_fits(n, m.num_constraints))
     return Status(Errc::size_mismatch, "proving key domain size " + std::to_string(n) +
                                            " is larger than the " +
                                            std::to_string(m.num_constraints) + " constraints need");

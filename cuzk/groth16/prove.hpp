@@ -105,6 +105,9 @@ class ResidentKey {
 /// size_mismatch (naming the query) unless |pk| fits the circuit |m| (its counts and densities:
 /// plain matrices or a compact form's dims()).
 Status check_key_matches(const ProvingKey& pk, const R1csDims& m);
+/// The domain rule check_key_matches applies: |domain| is the smallest power of two holding
+/// |constraints| (2 may hold 1), as bellperson and snarkjs choose it.
+bool domain_fits(std::uint64_t domain, std::uint64_t constraints);
 /// The same for a key whose tables have |counts| points (the VK, layout and domain from |pk|).
 Status check_key_matches(const ProvingKey& pk, const QueryCounts& counts, const R1csDims& m);
 
