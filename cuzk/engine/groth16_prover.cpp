@@ -213,9 +213,15 @@ CompactWitnessBound Groth16Prover::compact_bound(const circuits::CircuitShape& s
 
 std::uint64_t Groth16Prover::host_expansion_bytes(const circuits::CircuitShape& shape,
                                                   std::uint64_t columns) const {
-  // A backend expands on the host when it keeps no device copy of the circuit (the CPU backend),
-  // or when it streams one of the key's tables (CudaBackend then takes the host path too): the
-  // tables' point counts bounded by the domain (h) and the columns (l, a, b_g1, b_g2).
+  // A backend expands on the host when it keeps no device copy of the circuit (the CPU backend).
+  // CudaBackend tries its device path first, also for a key with a table in host memory
+  // (fused_streamed_partitions), and falls back to the host expansion when the partition's
+  // working set finds no room. That room is kept by key placement for the tables it sends to
+  // host memory itself (the 32 GiB WindowPoSt's B_G2 on an 80 GB card: the device path ran,
+  // docs/perf/filecoin.md), so those need no host reservation; a table streamed by the small-card
+  // rule (larger than half the arena) leaves a 2^27 working set no room beside the rest, so such
+  // partitions are budgeted for the host expansion. Point counts are bounded by the domain (h)
+  // and the columns (l, a, b_g1, b_g2).
   const std::uint64_t n = shape.domain_size;
   for (const auto& [ord, be] : backends_) {
     bool host = be->device_circuit_bytes(*shape.compact) == 0;

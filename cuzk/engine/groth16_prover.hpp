@@ -163,8 +163,8 @@ class Groth16Prover final : public PartitionProver {
   CompactWitnessBound compact_bound(const circuits::CircuitShape& shape) const;
   /// Host bytes of z and a, b, c over the domain that a backend expanding compact witnesses on
   /// the host holds during a device stage (no device copy of the circuit: the CPU backend; or a
-  /// key table that streams: CudaBackend's host path); 0 when every backend expands on its
-  /// device.
+  /// key table streamed by the backend's own size rule, where CudaBackend's device path rarely
+  /// finds room); 0 when every backend expands on its device.
   std::uint64_t host_expansion_bytes(const circuits::CircuitShape& shape,
                                      std::uint64_t columns) const;
 
