@@ -154,6 +154,42 @@ void FakeProver::add_live(std::int64_t delta) {
   }
 }
 
+FakeProver::Hold FakeProver::hold(FakeStage stage, const std::string& id) {
+  HoldKey key{stage, id};
+  std::lock_guard lock(hold_mu_);
+  ++holds_[key].holds;
+  return Hold(this, std::move(key));
+}
+
+void FakeProver::release_hold(const HoldKey& key) {
+  {
+    std::lock_guard lock(hold_mu_);
+    --holds_[key].holds;
+  }
+  hold_cv_.notify_all();
+}
+
+std::uint32_t FakeProver::held_waiting(FakeStage stage, const std::string& id) const {
+  std::lock_guard lock(hold_mu_);
+  const auto it = holds_.find(HoldKey{stage, id});
+  return it == holds_.end() ? 0 : it->second.waiting;
+}
+
+bool FakeProver::wait_while_held(FakeStage stage, const std::string& id, const CancelFlag* cancel) {
+  std::unique_lock lock(hold_mu_);
+  const auto it = holds_.find(HoldKey{stage, id});  // entries are never erased
+  if (it == holds_.end() || it->second.holds == 0) return true;
+  ++it->second.waiting;
+  bool cancelled = false;
+  // The cancel flag is an atomic nobody notifies: polled every millisecond, as sleep_cancellable.
+  while (it->second.holds > 0 && !cancelled) {
+    hold_cv_.wait_for(lock, std::chrono::milliseconds(1));
+    cancelled = cancel && cancel->load(std::memory_order_relaxed);
+  }
+  --it->second.waiting;
+  return !cancelled;
+}
+
 bool FakeProver::supports(const std::string& circuit_id) const {
   return circuits::parse_bench_log2(circuit_id).ok();
 }
@@ -186,6 +222,7 @@ Result<std::uint64_t> FakeProver::key_bytes(const std::string& key_id) {
 Result<std::shared_ptr<const ProvingKeyData>> FakeProver::load_key(const std::string& key_id) {
   auto bytes = key_bytes(key_id);
   if (!bytes) return bytes.status();
+  wait_while_held(FakeStage::key_load, key_id, nullptr);
   const auto it = opt_.key_load_ms_by_key.find(key_id);
   std::this_thread::sleep_for(std::chrono::milliseconds(
       it != opt_.key_load_ms_by_key.end() ? it->second : opt_.key_load_ms));
@@ -201,7 +238,8 @@ Result<std::unique_ptr<SynthesizedPartition>> FakeProver::synthesize(const JobRe
   if (!in) return in.status();
   auto part = std::make_unique<FakePartition>(this, plan.partition_bytes, plan.abc_bytes,
                                               opt_.pooled_abc_bytes, opt_.pooled_other_bytes);
-  if (!sleep_cancellable(opt_.synth_ms, cancel))
+  if (!wait_while_held(FakeStage::synthesis, req.request_id, &cancel) ||
+      !sleep_cancellable(opt_.synth_ms, cancel))
     return Status(Errc::cancelled, "synthesis cancelled");
   if (in->fault_stage == 1 && in->fault_partition == k)
     return Status(Errc::unsatisfied, "injected synthesis fault in partition " + std::to_string(k));

@@ -6,12 +6,15 @@
 // Sizes follow the real prover's shape: a/b/c = 3·32·2^K bytes, witness 32·2^K more, key
 // 576·2^K bytes. Input (vanilla_proof): empty, or "cuzkfake" ‖ seed (u64 LE) [‖ fault stage (u8:
 // 1 synthesis, 2 device, 3 verify) ‖ fault partition (u8)]; anything else is rejected as garbage.
-// Delays are injectable per stage; cancellation is polled every millisecond. The prover counts
+// Delays are injectable per stage; cancellation is polled every millisecond. Tests may also hold
+// a stage of one job (or one key's load) until they release it (FakeProver::hold), to act while
+// the job is known to be in that stage instead of guessing a delay. The prover counts
 // the bytes it really holds (live_bytes/peak_live_bytes) so tests can check that the engine
 // reserved them first, and logs the order of device stages.
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -48,6 +51,12 @@ struct FakeProverOptions {
   /// calling thread's work priority, as CudaBackend's); device stages are then logged in the order
   /// they entered it. Tests hold a section with compute_section(device).
   bool compute_section = false;
+};
+
+/// Stages a test may hold (FakeProver::hold).
+enum class FakeStage {
+  key_load,   ///< load_key of one key id
+  synthesis,  ///< synthesize of one request id's partitions
 };
 
 /// Builds a fake input: "cuzkfake" ‖ seed ‖ optional fault.
@@ -112,6 +121,16 @@ class FakeProver final : public PartitionProver {
     return stages_;
   }
 
+  class Hold;
+  /// Holds |stage| for |id| (a request id; for key_load a key id) until the returned Hold is
+  /// released or destroyed: the stage's calls wait at its start (a synthesis after taking its
+  /// bytes) and then run as usual. A held synthesis still ends, cancelled, when its job's cancel
+  /// flag is set; a held key load waits for the release only. An id may be held before its job
+  /// is submitted. Test hook: without a hold nothing waits.
+  [[nodiscard]] Hold hold(FakeStage stage, const std::string& id);
+  /// Calls of |stage| for |id| waiting at a hold now.
+  std::uint32_t held_waiting(FakeStage stage, const std::string& id) const;
+
   /// Device |device|'s compute section (FakeProverOptions::compute_section).
   PrioritySection& compute_section(int device) {
     std::lock_guard lock(mu_);
@@ -122,12 +141,43 @@ class FakeProver final : public PartitionProver {
   void add_live(std::int64_t delta);
 
  private:
+  using HoldKey = std::pair<FakeStage, std::string>;
+  struct HoldState {
+    std::uint32_t holds = 0, waiting = 0;
+  };
+  /// Waits while |stage| is held for |id|; false when |cancel| (may be null) is set first.
+  bool wait_while_held(FakeStage stage, const std::string& id, const CancelFlag* cancel);
+  void release_hold(const HoldKey& key);
+
   FakeProverOptions opt_;
   std::atomic<std::uint64_t> live_{0}, peak_{0}, keys_loaded_{0};
   std::atomic<std::uint32_t> dev_now_{0}, max_dev_{0}, max_batch_{0}, mixed_batches_{0};
   mutable std::mutex mu_;
   std::vector<DeviceStage> stages_;
   std::map<int, PrioritySection> sections_;
+  mutable std::mutex hold_mu_;
+  std::condition_variable hold_cv_;
+  std::map<HoldKey, HoldState> holds_;
+};
+
+/// A hold on a stage of the fake (FakeProver::hold); releases it when destroyed.
+class FakeProver::Hold {
+ public:
+  Hold(Hold&& o) noexcept : fake_(std::exchange(o.fake_, nullptr)), key_(std::move(o.key_)) {}
+  Hold& operator=(Hold&&) = delete;
+  Hold(const Hold&) = delete;
+  Hold& operator=(const Hold&) = delete;
+  ~Hold() { release(); }
+  /// Lets the held calls (and later ones) run; a second call does nothing.
+  void release() {
+    if (fake_) std::exchange(fake_, nullptr)->release_hold(key_);
+  }
+
+ private:
+  friend class FakeProver;
+  Hold(FakeProver* fake, HoldKey key) : fake_(fake), key_(std::move(key)) {}
+  FakeProver* fake_;
+  HoldKey key_;
 };
 
 }  // namespace cuzk::engine
