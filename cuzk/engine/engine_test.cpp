@@ -11,16 +11,19 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <future>
 #include <random>
 #include <thread>
 
 #include "cuzk/base/priority_section.hpp"
 #include "cuzk/engine/fake_prover.hpp"
+#include "tests/support/wait_until.hpp"
 
 namespace cuzk::engine {
 namespace {
 
 using namespace std::chrono_literals;
+using test::wait_until;
 
 // Job-level info logs would flood the test output.
 const bool kQuiet = (spdlog::set_level(spdlog::level::warn), true);
@@ -30,6 +33,13 @@ constexpr std::uint64_t kKey10 = 576u << 10;  // FakeProver key bytes of bench-1
 JobRequest bench_job(const std::string& id, std::uint64_t seed, std::uint32_t parts,
                      Priority p = Priority::unspecified) {
   return fake_job(id, "bench-10", seed, parts, p);
+}
+
+// Whether the engine holds |key_id| loaded (a running job's key may still be loading).
+bool key_loaded(const Engine& engine, const std::string& key_id) {
+  for (const auto& k : engine.status().keys)
+    if (k.key_id == key_id) return k.loaded;
+  return false;
 }
 
 struct Fixture {
@@ -110,22 +120,25 @@ TEST(Engine, RequestIdIsIdempotent) {
 }
 
 TEST(Engine, PriorityOrderUnderContention) {
-  // One partition fits at a time; a slow blocker keeps the pipeline busy while the others queue.
-  // Its 3 partitions last ≥ 75 ms, so that the six submits land before it ends even under
-  // ThreadSanitizer (2 ms stages were outrun there once in three runs).
-  FakeProverOptions fo{.synth_ms = 20, .gpu_ms = 5, .partition_bytes_override = 1000};
+  // One partition fits at a time; the blocker's first partition is held in synthesis, so it holds
+  // the budget while the others queue, and they are all queued when it goes on. (A fixed delay
+  // was outrun under ThreadSanitizer: the first jobs ran before the last were submitted.)
+  FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 1, .partition_bytes_override = 1000};
   // One device worker (no urgent one): the queue's order is the device's.
   EngineOptions eo{.memory_limit = kKey10 + 1000,
                    .synthesis_workers = 1,
                    .gpu_workers_per_device = 1,
                    .urgent_worker = false};
   Fixture f(fo, eo);
+  auto blocker = f.fake->hold(FakeStage::synthesis, "blocker");
   ASSERT_TRUE(f.engine->submit(bench_job("blocker", 1, 3, Priority::normal)).ok());
-  std::this_thread::sleep_for(3ms);
+  ASSERT_TRUE(
+      wait_until([&] { return f.fake->held_waiting(FakeStage::synthesis, "blocker") == 1; }));
   const std::vector<std::pair<std::string, Priority>> subs = {
       {"low", Priority::low},        {"normal1", Priority::normal}, {"high", Priority::high},
       {"normal2", Priority::normal}, {"crit", Priority::critical},  {"high2", Priority::high}};
   for (auto& [id, p] : subs) ASSERT_TRUE(f.engine->submit(bench_job(id, 2, 1, p)).ok());
+  blocker.release();
   for (auto& [id, p] : subs) EXPECT_EQ(f.engine->await(id)->status, AwaitStatus::completed);
   std::vector<std::string> order;
   for (auto& [id, k] : f.fake->device_order())
@@ -136,18 +149,28 @@ TEST(Engine, PriorityOrderUnderContention) {
 }
 
 // The ready lane: the device's second worker never waits for a key's load for work below HIGH,
-// so a CRITICAL job whose key loads at once is proved while the first worker waits 1.5 s for a
-// bulk job's key (a 32 GiB PoRep key takes a minute); before, both workers took bulk partitions
-// and waited, and the WinningPoSt queued behind them.
+// so a CRITICAL job whose key loads at once is proved while the first worker waits for a bulk
+// job's key (a 32 GiB PoRep key takes a minute; here the load is held until the CRITICAL job is
+// done); before, both workers took bulk partitions and waited, and the WinningPoSt queued behind
+// them.
 TEST(Engine, CriticalWorkIsNotHeldBehindAKeyLoad) {
-  FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 5, .key_load_ms_by_key = {{"bench-12", 1500}}};
+  FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 5};
   Fixture f(fo, {.gpu_workers_per_device = 2});
+  auto key_load = f.fake->hold(FakeStage::key_load, "bench-12");
   JobRequest bulk = bench_job("bulk", 1, 4, Priority::normal);
   bulk.circuit_id = "bench-12";
   ASSERT_TRUE(f.engine->submit(bulk).ok());
-  std::this_thread::sleep_for(100ms);  // its partitions are synthesized and wait for the key
+  // Its partitions are synthesized (synthesis needs no key) and a device worker took one of
+  // them (fewer than all four queued) and waits for the key.
+  ASSERT_TRUE(wait_until([&] {
+    const auto st = f.engine->status();
+    return f.fake->held_waiting(FakeStage::key_load, "bench-12") == 1 &&
+           st.partitions_synthesized == 4 && st.partitions_awaiting_device < 4;
+  }));
   ASSERT_TRUE(f.engine->submit(bench_job("crit", 2, 1, Priority::critical)).ok());
-  EXPECT_EQ(f.engine->await("crit")->status, AwaitStatus::completed);
+  auto crit = f.engine->await("crit", test::kStateDeadline);
+  key_load.release();
+  EXPECT_EQ(crit->status, AwaitStatus::completed) << "the bulk key's load held the CRITICAL job";
   EXPECT_EQ(f.engine->await("bulk")->status, AwaitStatus::completed);
   const auto order = f.fake->device_order();
   ASSERT_EQ(order.size(), 5u);
@@ -268,51 +291,55 @@ TEST(Engine, HeldBytesAreAllASynthesizedPartitionKeeps) {
 }
 
 TEST(Engine, CriticalHeadroomIsNeverTakenByNormalWork) {
-  // NORMAL work may hold 2 partitions (the third slot is headroom); each partition holds its
-  // memory for >= 200 ms. A CRITICAL job is admitted at once instead of waiting for a release.
-  FakeProverOptions fo{.synth_ms = 100, .gpu_ms = 100, .partition_bytes_override = 1000};
+  // NORMAL work may hold 2 partitions (the third slot is headroom); the bulk job's partitions
+  // are held in synthesis, so none releases its memory. A CRITICAL job is admitted into the
+  // headroom and completes meanwhile instead of waiting for a release.
+  FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 1, .partition_bytes_override = 1000};
   EngineOptions eo{.memory_limit = kKey10 + 3000,
                    .critical_headroom = 1000,
                    .synthesis_workers = 4,
                    .gpu_workers_per_device = 2};
   Fixture f(fo, eo);
+  auto bulk = f.fake->hold(FakeStage::synthesis, "bulk");
   ASSERT_TRUE(f.engine->submit(bench_job("bulk", 1, 8, Priority::normal)).ok());
-  auto t0 = Clock::now();
-  while (f.engine->budget().used() < kKey10 + 2000 && Clock::now() - t0 < 2s)
-    std::this_thread::sleep_for(1ms);
+  ASSERT_TRUE(wait_until([&] { return f.fake->held_waiting(FakeStage::synthesis, "bulk") == 2; }));
   EXPECT_EQ(f.engine->budget().used(), kKey10 + 2000);  // NORMAL stops at the headroom
   ASSERT_TRUE(f.engine->submit(bench_job("winning", 2, 1, Priority::critical)).ok());
-  auto o = f.engine->await("winning");
-  EXPECT_EQ(o->status, AwaitStatus::completed);
-  EXPECT_LT(o->timings.queue_wait_ms, 50u);  // no NORMAL partition released memory that early
+  auto o = f.engine->await("winning", test::kStateDeadline);
+  EXPECT_EQ(o->status, AwaitStatus::completed) << "the CRITICAL job waited for NORMAL memory";
+  EXPECT_EQ(f.fake->held_waiting(FakeStage::synthesis, "bulk"), 2u);  // still two, no third
   EXPECT_EQ(f.engine->await("bulk", 1ms)->status, AwaitStatus::timeout);
+  bulk.release();
   EXPECT_EQ(f.engine->await("bulk")->status, AwaitStatus::completed);
   EXPECT_EQ(f.engine->budget().peak(), eo.memory_limit);
 }
 
 TEST(Engine, CancelQueuedAndRunningFreesMemory) {
-  FakeProverOptions fo{.synth_ms = 5000, .gpu_ms = 1, .partition_bytes_override = 1000};
+  FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 1, .partition_bytes_override = 1000};
   EngineOptions eo{
       .memory_limit = kKey10 + 2000, .synthesis_workers = 2, .gpu_workers_per_device = 1};
   Fixture f(fo, eo);
+  // "run"'s synthesis never ends by itself: only the cancel flag can end it.
+  auto run = f.fake->hold(FakeStage::synthesis, "run");
   ASSERT_TRUE(f.engine->submit(bench_job("run", 1, 4)).ok());
   ASSERT_TRUE(f.engine->submit(bench_job("wait", 2, 1)).ok());
-  std::this_thread::sleep_for(50ms);
+  ASSERT_TRUE(wait_until([&] {
+    return f.fake->held_waiting(FakeStage::synthesis, "run") == 2 &&
+           key_loaded(*f.engine, "bench-10");
+  }));
   EXPECT_EQ(f.engine->budget().used(), kKey10 + 2000);
   auto w = f.engine->cancel("wait");
   ASSERT_TRUE(w.ok());
   EXPECT_FALSE(*w);
-  auto t0 = Clock::now();
   auto r = f.engine->cancel("run");
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(*r);
   EXPECT_EQ(f.engine->await("run")->status, AwaitStatus::cancelled);
   EXPECT_EQ(f.engine->await("wait")->status, AwaitStatus::cancelled);
-  // Running synthesis notices the flag within milliseconds and its reservation is returned.
-  while (f.engine->budget().used() != kKey10 && Clock::now() - t0 < 2s)
-    std::this_thread::sleep_for(1ms);
-  EXPECT_EQ(f.engine->budget().used(), kKey10);
-  EXPECT_LT(Clock::now() - t0, 1s);
+  // The running syntheses notice the flag and their reservations are returned.
+  EXPECT_TRUE(wait_until([&] { return f.engine->budget().used() == kKey10; }))
+      << "used " << f.engine->budget().used();
+  EXPECT_EQ(f.fake->held_waiting(FakeStage::synthesis, "run"), 0u);
   EXPECT_EQ(f.fake->live_bytes(), kKey10);
   EXPECT_FALSE(*f.engine->cancel("run"));  // already finished
   EXPECT_EQ(f.engine->cancel("nope").status().code(), Errc::not_found);
@@ -452,25 +479,33 @@ TEST(Engine, MalformedAndFailingJobsDoNotStopOthers) {
   ASSERT_TRUE(again.ok());
   EXPECT_FALSE(again->existing);
   EXPECT_EQ(f.engine->await("fault1")->status, AwaitStatus::completed);
-  std::this_thread::sleep_for(20ms);
+  // The failed jobs' other partitions give their reservations back when their stages return.
+  EXPECT_TRUE(wait_until([&] { return f.engine->budget().used() == kKey10; }));
   EXPECT_EQ(f.engine->budget().used(), kKey10);
 }
 
 TEST(Engine, AwaitTimeoutAndPruning) {
-  Fixture f({.synth_ms = 100, .gpu_ms = 1}, {.retention = 50ms});
+  Fixture f({.synth_ms = 1, .gpu_ms = 1}, {.retention = 50ms});
+  // The job cannot end while held: an await that returns did so at its timeout.
+  auto slow = f.fake->hold(FakeStage::synthesis, "slow");
   ASSERT_TRUE(f.engine->submit(bench_job("slow", 1, 1)).ok());
-  auto t0 = Clock::now();
-  auto o = f.engine->await("slow", 10ms);
-  EXPECT_EQ(o->status, AwaitStatus::timeout);
-  EXPECT_LT(Clock::now() - t0, 90ms);
+  auto timed = std::async(std::launch::async, [&] { return f.engine->await("slow", 10ms); });
+  const bool returned = timed.wait_for(test::kStateDeadline) == std::future_status::ready;
+  slow.release();  // (lets a hanging await return too)
+  ASSERT_TRUE(returned) << "await with a 10 ms timeout did not return";
+  EXPECT_EQ(timed.get()->status, AwaitStatus::timeout);
   EXPECT_EQ(f.engine->await("slow")->status, AwaitStatus::completed);
-  std::this_thread::sleep_for(200ms);
+  // Pruned once the retention has passed (the prune loop runs every retention / 4).
+  EXPECT_TRUE(wait_until([&] { return f.engine->status().jobs_known == 0; }));
   EXPECT_EQ(f.engine->await("slow").status().code(), Errc::not_found);
   EXPECT_EQ(f.engine->status().jobs_known, 0u);
 }
 
 TEST(Engine, PendingLimitPerClient) {
-  Fixture f({.synth_ms = 30, .gpu_ms = 1}, {.max_pending_per_client = 2});
+  Fixture f({.synth_ms = 1, .gpu_ms = 1}, {.max_pending_per_client = 2});
+  // alice's two jobs stay unfinished until the limit has been checked.
+  auto c1 = f.fake->hold(FakeStage::synthesis, "c1");
+  auto c2 = f.fake->hold(FakeStage::synthesis, "c2");
   EXPECT_TRUE(f.engine->submit(bench_job("c1", 1, 1), Caller{.identity = "alice"}).ok());
   EXPECT_TRUE(f.engine->submit(bench_job("c2", 1, 1), Caller{.identity = "alice"}).ok());
   EXPECT_EQ(f.engine->submit(bench_job("c3", 1, 1), Caller{.identity = "alice"}).status().code(),
@@ -483,6 +518,8 @@ TEST(Engine, PendingLimitPerClient) {
   EXPECT_TRUE(f.engine->submit(bench_job("c4", 1, 1), Caller{.identity = "bob"}).ok());
   EXPECT_TRUE(f.engine->submit(bench_job("c1", 1, 1), Caller{.identity = "alice"})
                   .ok());  // idempotent repeat is not new work
+  c1.release();
+  c2.release();
   (void)f.engine->await("c1");
   (void)f.engine->await("c2");
   EXPECT_TRUE(f.engine->submit(bench_job("c3", 1, 1), Caller{.identity = "alice"}).ok());
@@ -493,7 +530,8 @@ TEST(Engine, PendingLimitPerClient) {
 // resubmit of its id are refused (not_found: nothing is revealed), an admin and the engine's own
 // callers may do all three, and in-process jobs (no identity) are no one's.
 TEST(Engine, JobsBelongToTheirSubmitter) {
-  Fixture f({.synth_ms = 200, .gpu_ms = 1}, {});
+  Fixture f({.synth_ms = 1, .gpu_ms = 1}, {});
+  auto held = f.fake->hold(FakeStage::synthesis, "a");  // "a" runs until its owner cancels it
   const Caller alice{.identity = "uid:1000"}, bob{.identity = "uid:1001"};
   const Caller admin{.identity = "uid:0", .admin = true};
   ASSERT_TRUE(f.engine->submit(bench_job("a", 1, 1), alice).ok());
@@ -521,15 +559,20 @@ TEST(Engine, JobsBelongToTheirSubmitter) {
 }
 
 TEST(Engine, PreloadAndEvict) {
-  FakeProverOptions fo{.synth_ms = 200, .gpu_ms = 1, .key_load_ms = 20};
+  FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 1, .key_load_ms = 20};
   Fixture f(fo, {});
   auto p = f.engine->preload("bench-11");
   ASSERT_TRUE(p.ok()) << p.status().to_string();
   EXPECT_FALSE(p->already_loaded);
   EXPECT_TRUE(f.engine->preload("bench-11")->already_loaded);
   EXPECT_EQ(f.engine->budget().used(), 576u << 11);
+  auto held = f.fake->hold(FakeStage::synthesis, "busy");
   ASSERT_TRUE(f.engine->submit(bench_job("busy", 1, 1)).ok());
-  std::this_thread::sleep_for(50ms);
+  // "busy" runs (held in synthesis, its key leased) and its key has loaded.
+  ASSERT_TRUE(wait_until([&] {
+    return f.fake->held_waiting(FakeStage::synthesis, "busy") == 1 &&
+           key_loaded(*f.engine, "bench-10");
+  }));
   auto busy = f.engine->evict("bench-10");
   EXPECT_EQ(busy.status().code(), Errc::invalid_argument);
   EXPECT_NE(busy.status().message().find("in use"), std::string::npos);
@@ -538,6 +581,7 @@ TEST(Engine, PreloadAndEvict) {
   EXPECT_EQ(*freed, 576u << 11);
   EXPECT_EQ(f.engine->evict("bench-11").status().code(), Errc::not_found);
   EXPECT_EQ(f.engine->evict("nonsense").status().code(), Errc::not_found);
+  held.release();
   EXPECT_EQ(f.engine->await("busy")->status, AwaitStatus::completed);
   EXPECT_EQ(*f.engine->evict("bench-10"), kKey10);
   EXPECT_EQ(f.engine->budget().used(), 0u);
@@ -573,10 +617,13 @@ TEST(Engine, JournalResumesUnfinishedJobs) {
     EXPECT_EQ(f.engine->await("done")->status, AwaitStatus::completed);
   }
   {
-    Fixture f({.synth_ms = 500, .gpu_ms = 1}, {.journal_path = path.string()});
+    Fixture f({.synth_ms = 1, .gpu_ms = 1}, {.journal_path = path.string()});
     EXPECT_EQ(f.engine->await("done")->proof, fake_expected_proof("bench-10", 3, 2));
+    // "resume" runs (its partitions held in synthesis) when the engine stops.
+    auto held = f.fake->hold(FakeStage::synthesis, "resume");
     ASSERT_TRUE(f.engine->submit(bench_job("resume", 4, 2, Priority::high)).ok());
-    std::this_thread::sleep_for(20ms);
+    ASSERT_TRUE(
+        wait_until([&] { return f.fake->held_waiting(FakeStage::synthesis, "resume") > 0; }));
     f.engine->shutdown(0ms);  // abort: the job stays unfinished in the journal
     EXPECT_EQ(f.engine->await("resume")->status, AwaitStatus::unknown);
   }
@@ -600,20 +647,27 @@ TEST(Engine, ShutdownDrainsRunningJobsAndStartsNoNewOne) {
   EngineOptions eo{
       .memory_limit = kKey10 + 1000, .synthesis_workers = 1, .gpu_workers_per_device = 1};
   Fixture f(fo, eo);
+  // "started" runs (its first partition held in synthesis, holding the budget) until the
+  // shutdown has begun; "waiting" cannot have started by then.
+  auto held = f.fake->hold(FakeStage::synthesis, "started");
   ASSERT_TRUE(f.engine->submit(bench_job("started", 1, 3)).ok());
   ASSERT_TRUE(f.engine->submit(bench_job("waiting", 2, 1)).ok());
-  // Shut down once "started" runs (its first partition in synthesis): a fixed 10 ms was not
-  // always enough for the key load and admission under AddressSanitizer.
-  for (int i = 0; i < 5000 && f.engine->status().partitions_synthesizing == 0; ++i)
-    std::this_thread::sleep_for(1ms);
-  f.engine->shutdown(5s);
+  ASSERT_TRUE(
+      wait_until([&] { return f.fake->held_waiting(FakeStage::synthesis, "started") == 1; }));
+  auto shutdown = std::async(std::launch::async, [&] { f.engine->shutdown(test::kStateDeadline); });
+  // Begun once a repeated submit (no side effect) is refused.
+  EXPECT_TRUE(wait_until([&] {
+    return f.engine->submit(bench_job("waiting", 2, 1)).status().code() == Errc::cancelled;
+  }));
+  held.release();
+  shutdown.get();
   EXPECT_EQ(f.engine->await("started")->status, AwaitStatus::completed);
   EXPECT_EQ(f.engine->await("waiting")->status, AwaitStatus::unknown);
   EXPECT_EQ(f.engine->submit(bench_job("late", 3, 1)).status().code(), Errc::cancelled);
 }
 
 TEST(Engine, JobInputsAreChargedUntilTheLastStageLetsGo) {
-  FakeProverOptions fo{.synth_ms = 30, .gpu_ms = 1, .partition_bytes_override = 1000};
+  FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 1, .partition_bytes_override = 1000};
   EngineOptions eo{.memory_limit = kKey10 + 1000 + 64, .input_budget = 64};
   Fixture f(fo, eo);
   auto job = [](const std::string& id, std::uint64_t seed) {
@@ -621,16 +675,16 @@ TEST(Engine, JobInputsAreChargedUntilTheLastStageLetsGo) {
     r.vanilla_proofs = {std::string(10, 'v')};  // 16 + 10 input bytes
     return r;
   };
+  auto held = f.fake->hold(FakeStage::synthesis, "i1");  // i1 (and i2 behind it) stay unfinished
   ASSERT_TRUE(f.engine->submit(job("i1", 1)).ok());
   ASSERT_TRUE(f.engine->submit(job("i2", 2)).ok());
   EXPECT_EQ(f.engine->status().input_bytes, 52u);
   auto full = f.engine->submit(job("i3", 3));  // 78 > 64
   EXPECT_EQ(full.status().code(), Errc::out_of_memory);
+  held.release();
   EXPECT_EQ(f.engine->await("i1")->status, AwaitStatus::completed);
   EXPECT_EQ(f.engine->await("i2")->status, AwaitStatus::completed);
-  auto t0 = Clock::now();
-  while (f.engine->status().input_bytes != 0 && Clock::now() - t0 < 1s)
-    std::this_thread::sleep_for(1ms);
+  EXPECT_TRUE(wait_until([&] { return f.engine->status().input_bytes == 0; }));
   EXPECT_EQ(f.engine->status().input_bytes, 0u);
   EXPECT_EQ(f.engine->budget().used(), kKey10);
   ASSERT_TRUE(f.engine->submit(job("i3", 3)).ok());
@@ -643,7 +697,7 @@ TEST(Engine, JobInputsAreChargedUntilTheLastStageLetsGo) {
 // input needs from it (no second charge), a dropped charge gives everything back, and a
 // non-CRITICAL job may not keep a charge that reached into the CRITICAL headroom.
 TEST(Engine, ChargedRequestBytesPayForTheInput) {
-  FakeProverOptions fo{.synth_ms = 20, .gpu_ms = 1, .partition_bytes_override = 1000};
+  FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 1, .partition_bytes_override = 1000};
   EngineOptions eo{
       .memory_limit = kKey10 + 1000 + 300, .critical_headroom = 150, .input_budget = 100};
   Fixture f(fo, eo);
@@ -673,13 +727,13 @@ TEST(Engine, ChargedRequestBytesPayForTheInput) {
   auto c60 = f.engine->charge_input(60);
   ASSERT_TRUE(c60.ok());
   JobRequest r = bench_job("paid", 4, 1, Priority::critical);
-  r.vanilla_proofs = {std::string(10, 'v')};  // 16 + 10 input bytes
+  r.vanilla_proofs = {std::string(10, 'v')};               // 16 + 10 input bytes
+  auto held = f.fake->hold(FakeStage::synthesis, "paid");  // unfinished while its charge is read
   ASSERT_TRUE(f.engine->submit(std::move(r), {}, std::move(*c60)).ok());
   EXPECT_EQ(f.engine->status().input_bytes, 26u);
+  held.release();
   EXPECT_EQ(f.engine->await("paid")->status, AwaitStatus::completed);
-  auto t0 = Clock::now();
-  while (f.engine->status().input_bytes != 0 && Clock::now() - t0 < 1s)
-    std::this_thread::sleep_for(1ms);
+  EXPECT_TRUE(wait_until([&] { return f.engine->status().input_bytes == 0; }));
   EXPECT_EQ(f.engine->status().input_bytes, 0u);
 
   // The key (kKey10) is loaded now; with 1100 more bytes taken, 200 are left, the last 150
