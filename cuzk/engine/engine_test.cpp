@@ -155,7 +155,8 @@ TEST(Engine, PriorityOrderUnderContention) {
 // them.
 TEST(Engine, CriticalWorkIsNotHeldBehindAKeyLoad) {
   FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 5};
-  Fixture f(fo, {.gpu_workers_per_device = 2});
+  // No urgent worker: it would take the CRITICAL partition whatever the ready lane does.
+  Fixture f(fo, {.gpu_workers_per_device = 2, .urgent_worker = false});
   auto key_load = f.fake->hold(FakeStage::key_load, "bench-12");
   JobRequest bulk = bench_job("bulk", 1, 4, Priority::normal);
   bulk.circuit_id = "bench-12";
