@@ -35,6 +35,12 @@ JobRequest bench_job(const std::string& id, std::uint64_t seed, std::uint32_t pa
   return fake_job(id, "bench-10", seed, parts, p);
 }
 
+// Synthesized partitions waiting for or in their device stage.
+std::uint32_t in_pipeline(const Engine& engine) {
+  const auto st = engine.status();
+  return st.partitions_awaiting_device + st.partitions_on_device;
+}
+
 // Whether the engine holds |key_id| loaded (a running job's key may still be loading).
 bool key_loaded(const Engine& engine, const std::string& key_id) {
   for (const auto& k : engine.status().keys)
@@ -211,21 +217,35 @@ TEST(Engine, UrgentWorkEntersTheComputeSectionNext) {
 // Bytes a partition holds in a pool the budget already charged (the pinned partition pool) leave
 // its reservation when synthesis returns: with a budget of one partition, a pooled partition waits
 // for the device while the next one is admitted and synthesized; without pooling they go one at a
-// time. Either way the budget ends at the key alone and never passes its limit.
+// time. Either way the budget ends at the key alone and never passes its limit. The first
+// partition's device stage waits at the compute section, which the test holds until it has seen
+// what the budget lets into the pipeline meanwhile; then the rest is watched to the end.
 TEST(Engine, PooledPartitionBytesLeaveTheReservation) {
   for (bool pooled : {false, true}) {
     FakeProverOptions fo{.synth_ms = 1,
-                         .gpu_ms = 40,
+                         .gpu_ms = 1,
                          .partition_bytes_override = 1000,
                          .pooled_abc_bytes = pooled ? 750u : 0u,
-                         .pooled_other_bytes = pooled ? 250u : 0u};
+                         .pooled_other_bytes = pooled ? 250u : 0u,
+                         .compute_section = true};
     EngineOptions eo{.memory_limit = kKey10 + 1000,
                      .synthesis_workers = 1,
                      .gpu_workers_per_device = 1,
                      .gpu_queue_depth = 2};
     Fixture f(fo, eo);
+    PrioritySection& section = f.fake->compute_section(0);
+    section.lock();
     ASSERT_TRUE(f.engine->submit(bench_job("p", 3, 4)).ok());
     std::uint32_t most_in_pipeline = 0;
+    if (pooled) {
+      EXPECT_TRUE(wait_until([&] { return in_pipeline(*f.engine) >= 2; }))
+          << "pooled partitions should not hold the budget while they wait";
+    } else {  // the first partition at the section and the budget full: nothing more can come
+      ASSERT_TRUE(wait_until([&] { return section.waiting() == 1; }));
+      EXPECT_EQ(f.engine->budget().used(), eo.memory_limit);
+    }
+    most_in_pipeline = in_pipeline(*f.engine);
+    section.unlock();
     const auto t0 = Clock::now();
     while (f.engine->await("p", 1ms)->status == AwaitStatus::timeout && Clock::now() - t0 < 5s) {
       const auto st = f.engine->status();
@@ -255,21 +275,34 @@ TEST(Engine, PooledPartitionBytesLeaveTheReservation) {
 // Compact partitions (SynthesizedPartition::held_bytes): each reserves its synthesis's bytes
 // (1000), then keeps only what it holds (50) while it waits for and runs its device stage, so a
 // budget with room for one synthesis holds several synthesized partitions; without held bytes one
-// partition at a time. The budget ends at the key and never passes its limit.
+// partition at a time. The budget ends at the key and never passes its limit. (The compute
+// section is held as in PooledPartitionBytesLeaveTheReservation.)
 TEST(Engine, HeldBytesAreAllASynthesizedPartitionKeeps) {
   for (bool compact : {false, true}) {
     SCOPED_TRACE(compact ? "held bytes" : "whole reservation");
     FakeProverOptions fo{.synth_ms = 1,
-                         .gpu_ms = 40,
+                         .gpu_ms = 1,
                          .partition_bytes_override = 1000,
-                         .held_bytes = compact ? 50u : 0u};
+                         .held_bytes = compact ? 50u : 0u,
+                         .compute_section = true};
     EngineOptions eo{.memory_limit = kKey10 + 1100,
                      .synthesis_workers = 1,
                      .gpu_workers_per_device = 1,
                      .gpu_queue_depth = 3};
     Fixture f(fo, eo);
+    PrioritySection& section = f.fake->compute_section(0);
+    section.lock();
     ASSERT_TRUE(f.engine->submit(bench_job("h", 3, 4)).ok());
     std::uint32_t most_in_pipeline = 0;
+    if (compact) {
+      EXPECT_TRUE(wait_until([&] { return in_pipeline(*f.engine) >= 2; }))
+          << "held bytes should free the rest of the reservation";
+    } else {  // the first partition at the section, the second's synthesis cannot fit
+      ASSERT_TRUE(wait_until([&] { return section.waiting() == 1; }));
+      EXPECT_EQ(f.engine->budget().used(), kKey10 + 1000);
+    }
+    most_in_pipeline = in_pipeline(*f.engine);
+    section.unlock();
     const auto t0 = Clock::now();
     while (f.engine->await("h", 1ms)->status == AwaitStatus::timeout && Clock::now() - t0 < 5s) {
       const auto st = f.engine->status();
@@ -797,9 +830,12 @@ TEST(Engine, JournalBlobRoundTrip) {
 }
 
 TEST(Engine, BatchCollectorGroupsSameCircuit) {
-  // Synthesis is fast and the device slow, so partitions pile up in the device queue; a worker
-  // takes up to 4 of one circuit per call, never mixing circuits, and proofs stay correct.
-  FakeProverOptions fo{.synth_ms = 1, .gpu_ms = 20, .partition_bytes_override = 1000};
+  // The device is held (its compute section) until every partition is synthesized, so they pile
+  // up in the device queue; a worker takes up to 4 of one circuit per call, never mixing
+  // circuits, and proofs stay correct. (The first call may hold one partition; at least 4 of
+  // "ba" wait behind it.)
+  FakeProverOptions fo{
+      .synth_ms = 1, .gpu_ms = 1, .partition_bytes_override = 1000, .compute_section = true};
   EngineOptions eo{.memory_limit = (576u << 11) + (576u << 10) + 40000,
                    .synthesis_workers = 4,
                    .gpu_workers_per_device = 1,
@@ -810,8 +846,12 @@ TEST(Engine, BatchCollectorGroupsSameCircuit) {
   JobRequest a = bench_job("ba", 1, 8);
   JobRequest b = bench_job("bb", 2, 5);
   b.circuit_id = "bench-11";
+  PrioritySection& section = f.fake->compute_section(0);
+  section.lock();
   ASSERT_TRUE(f.engine->submit(a).ok());
   ASSERT_TRUE(f.engine->submit(b).ok());
+  EXPECT_TRUE(wait_until([&] { return f.engine->status().partitions_synthesized == 13; }));
+  section.unlock();
   EXPECT_EQ(f.engine->await("ba")->proof, fake_expected_proof("bench-10", 1, 8));
   EXPECT_EQ(f.engine->await("bb")->proof, fake_expected_proof("bench-11", 2, 5));
   EXPECT_GT(f.fake->max_batch_seen(), 1u);
