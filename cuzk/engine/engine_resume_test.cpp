@@ -11,12 +11,15 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <future>
 #include <set>
 #include <thread>
 
+#include "cuzk/base/priority_section.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
 #include "cuzk/engine/journal.hpp"
+#include "tests/support/wait_until.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -50,6 +53,19 @@ std::set<std::uint32_t> journaled_partitions(const fs::path& path, const std::st
   for (auto& r : *rows)
     if (r.job_id == job_id) out.insert(r.partition);
   return out;
+}
+
+// With |section| (the fake's compute section of device 0) held by the caller and one device
+// worker: lets device stages in one at a time until |n| have started, and returns holding the
+// section again, so the job stops there (at most one more stage gets in, when the worker asks
+// for the section before this thread does).
+void let_device_stages_through(FakeProver& fake, PrioritySection& section, std::size_t n) {
+  for (std::size_t seen = fake.device_stages().size(); seen < n;
+       seen = fake.device_stages().size()) {
+    section.unlock();
+    test::wait_until([&] { return fake.device_stages().size() > seen; });
+    section.lock();
+  }
 }
 
 void sql(const fs::path& path, const std::string& stmt) {
@@ -153,8 +169,10 @@ TEST(EngineResume, KillNineMidJobProvesOnlyTheMissingPartitions) {
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     ::close(ready[0]);
-    // The child proves the job slowly until it is killed; it never returns into the test.
-    auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 50});
+    // The child proves a third of the job's partitions (its device section lets that many in)
+    // and then holds the device until it is killed; it never returns into the test.
+    auto fake = std::make_shared<FakeProver>(
+        FakeProverOptions{.synth_ms = 1, .gpu_ms = 1, .compute_section = true});
     auto e = Engine::create(
         {.synthesis_workers = 1, .gpu_workers_per_device = 1, .journal_path = path.string()},
         {fake});
@@ -162,9 +180,12 @@ TEST(EngineResume, KillNineMidJobProvesOnlyTheMissingPartitions) {
       std::fprintf(stderr, "child: %s\n", e.status().to_string().c_str());
       ::_exit(3);
     }
+    PrioritySection& section = fake->compute_section(0);
+    section.lock();
     if (!(*e)->submit(bench_job("r", kSeed, kParts)).ok()) ::_exit(4);
     if (::write(ready[1], "r", 1) != 1) ::_exit(5);
-    for (;;) std::this_thread::sleep_for(1s);
+    let_device_stages_through(*fake, section, kParts / 3);
+    for (;;) std::this_thread::sleep_for(1s);  // (paces nothing: waits for the SIGKILL)
   }
   ::close(ready[1]);
   char byte = 0;
@@ -178,7 +199,7 @@ TEST(EngineResume, KillNineMidJobProvesOnlyTheMissingPartitions) {
   // Kill it once a third of the partitions are journaled (a SIGKILL: no shutdown, no flush).
   std::set<std::uint32_t> before;
   auto t0 = Clock::now();
-  while (Clock::now() - t0 < 20s) {
+  while (Clock::now() - t0 < test::kStateDeadline) {
     before = journaled_partitions(path, "r");
     if (before.size() >= kParts / 3) break;
     int st = 0;
@@ -248,19 +269,29 @@ TEST(EngineResume, ResumedJobWithEveryPartitionJournaledOnlyFinalizes) {
 TEST(EngineResume, CorruptOrMismatchedRowsFailOnlyTheirJob) {
   auto path = journal_file("resume_corrupt");
   {
-    auto fake = std::make_shared<FakeProver>(FakeProverOptions{.synth_ms = 1, .gpu_ms = 30});
+    // Two device stages of "bad" run (its device section lets them in), then the device is
+    // held: every job is unfinished when the engine stops.
+    auto fake = std::make_shared<FakeProver>(
+        FakeProverOptions{.synth_ms = 1, .gpu_ms = 1, .compute_section = true});
     auto e = Engine::create(
         {.synthesis_workers = 1, .gpu_workers_per_device = 1, .journal_path = path.string()},
         {fake});
     ASSERT_TRUE(e.ok()) << e.status().to_string();
+    PrioritySection& section = fake->compute_section(0);
+    section.lock();
     ASSERT_TRUE((*e)->submit(bench_job("bad", 1, 6)).ok());
     ASSERT_TRUE((*e)->submit(bench_job("stale", 2, 4)).ok());
     ASSERT_TRUE((*e)->submit(bench_job("blob", 3, 4)).ok());
     ASSERT_TRUE((*e)->submit(bench_job("good", 4, 4)).ok());
-    auto t0 = Clock::now();
-    while (journaled_partitions(path, "bad").size() < 2 && Clock::now() - t0 < 10s)
-      std::this_thread::sleep_for(2ms);
-    (*e)->shutdown(0ms);  // abort: every job stays unfinished in the journal
+    let_device_stages_through(*fake, section, 2);
+    EXPECT_TRUE(test::wait_until([&] { return journaled_partitions(path, "bad").size() >= 2; }));
+    // Abort (every job stays unfinished in the journal); the device worker waiting at the held
+    // section is let go once the engine has stopped accepting, to find its job stopped.
+    auto stop = std::async(std::launch::async, [&] { (*e)->shutdown(0ms); });
+    EXPECT_TRUE(test::wait_until(
+        [&] { return (*e)->submit(bench_job("good", 4, 4)).status().code() == Errc::cancelled; }));
+    section.unlock();
+    stop.get();
   }
   ASSERT_GE(journaled_partitions(path, "bad").size(), 2u);
   // bad: a proof byte flipped (the digest no longer matches); stale: a row written by an earlier
