@@ -27,6 +27,7 @@
 #include "cuzk/server/grpc_server.hpp"
 #include "cuzk/server/http_metrics.hpp"
 #include "cuzk/server/prover.grpc.pb.h"
+#include "tests/support/wait_until.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -34,6 +35,8 @@ namespace {
 namespace pb = ::cuzk::v1;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
+using engine::FakeStage;
+using test::wait_until;
 
 // Whether this build (and so the cuzkd beside it) runs under a sanitizer: their allocators keep
 // freed memory in quarantine and their shadow memory counts in RSS, so RSS bounds do not hold.
@@ -107,6 +110,12 @@ struct Daemon {
     engine->shutdown(0ms);
     fs::remove_all(dir);
   }
+  /// Whether the engine holds |key_id| loaded.
+  bool key_loaded(const std::string& key_id) const {
+    for (const auto& k : engine->status().keys)
+      if (k.key_id == key_id) return k.loaded;
+    return false;
+  }
 };
 
 TEST(Server, EveryRpcRoundTrip) {
@@ -156,19 +165,23 @@ TEST(Server, EveryRpcRoundTrip) {
     EXPECT_FALSE(resp.result().job_id().empty());
   }
   {  // AwaitProof timeout, CancelProof of a running job
-    Daemon slow("rpcslow", {.synth_ms = 3000, .gpu_ms = 1});
+    Daemon slow("rpcslow", {.synth_ms = 1, .gpu_ms = 1});
+    // "s" runs (held in synthesis) and cannot end until it is cancelled.
+    auto held = slow.fake->hold(FakeStage::synthesis, "s");
     grpc::ClientContext ctx;
     pb::SubmitProofResponse sr;
     ASSERT_TRUE(slow.stub->SubmitProof(&ctx, job("s", 1, 1), &sr).ok());
+    ASSERT_TRUE(
+        wait_until([&] { return slow.fake->held_waiting(FakeStage::synthesis, "s") == 1; }));
     grpc::ClientContext ctx2;
+    // An await that ignored its timeout would wait for ever: the call's deadline ends it.
+    ctx2.set_deadline(std::chrono::system_clock::now() + test::kStateDeadline);
     pb::AwaitProofRequest ar;
     ar.set_job_id("s");
     ar.set_timeout_ms(30);
     pb::AwaitProofResponse resp;
-    auto t0 = std::chrono::steady_clock::now();
     ASSERT_TRUE(slow.stub->AwaitProof(&ctx2, ar, &resp).ok());
     EXPECT_EQ(resp.status(), pb::AwaitProofResponse::TIMEOUT);
-    EXPECT_LT(std::chrono::steady_clock::now() - t0, 1s);
     // A timeout of 2^63 ms or more waits (it used to overflow into an immediate TIMEOUT).
     for (std::uint64_t huge : {std::uint64_t{1} << 63, ~std::uint64_t{0}}) {
       grpc::ClientContext c;
@@ -246,11 +259,15 @@ TEST(Server, EveryRpcRoundTrip) {
 }
 
 TEST(Server, EvictRefusedWhileInUse) {
-  Daemon d("evict", {.synth_ms = 300, .gpu_ms = 1});
+  Daemon d("evict", {.synth_ms = 1, .gpu_ms = 1});
+  auto held = d.fake->hold(FakeStage::synthesis, "busy");
   grpc::ClientContext ctx;
   pb::SubmitProofResponse sr;
   ASSERT_TRUE(d.stub->SubmitProof(&ctx, job("busy", 1, 1), &sr).ok());
-  std::this_thread::sleep_for(50ms);
+  // "busy" runs (held in synthesis, its key leased) and its key has loaded.
+  ASSERT_TRUE(wait_until([&] {
+    return d.fake->held_waiting(FakeStage::synthesis, "busy") == 1 && d.key_loaded("bench-10");
+  }));
   grpc::ClientContext ctx2;
   pb::EvictSrsRequest req;
   req.set_circuit_id("bench-10");
@@ -355,7 +372,10 @@ TEST(Server, MalformedRequestsFailAloneWhileOthersComplete) {
 }
 
 TEST(Server, PendingLimitPerClientIsResourceExhausted) {
-  Daemon d("limit", {.synth_ms = 200, .gpu_ms = 1}, {.max_pending_per_client = 2});
+  Daemon d("limit", {.synth_ms = 1, .gpu_ms = 1}, {.max_pending_per_client = 2});
+  // a1 and a2 stay unfinished while the limit is checked.
+  auto a1 = d.fake->hold(FakeStage::synthesis, "a1");
+  auto a2 = d.fake->hold(FakeStage::synthesis, "a2");
   auto submit = [&](const std::string& id, const std::string& client) {
     grpc::ClientContext ctx;
     ctx.AddMetadata("cuzk-client", client);
@@ -608,10 +628,13 @@ TEST(Server, LimitsAndOwnershipFollowTheClientCertificate) {
   if (!sh("openssl version")) GTEST_SKIP() << "openssl CLI not found";
   auto dir = temp_dir("ident");
   ASSERT_TRUE(make_certs(dir));
-  auto fake = std::make_shared<engine::FakeProver>(
-      engine::FakeProverOptions{.synth_ms = 5000, .gpu_ms = 1});
+  auto fake =
+      std::make_shared<engine::FakeProver>(engine::FakeProverOptions{.synth_ms = 1, .gpu_ms = 1});
   auto e = engine::Engine::create({.max_pending_per_client = 2}, {fake});
   ASSERT_TRUE(e.ok());
+  // Every job stays unfinished until it is cancelled or the engine stops.
+  std::vector<engine::FakeProver::Hold> held;
+  for (const char* id : {"a1", "a2", "b1"}) held.push_back(fake->hold(FakeStage::synthesis, id));
   const std::string sock = (dir / "s.sock").string();
   ServerOptions so{.listen = {"unix://" + sock, "127.0.0.1:0"}};
   so.tls = {slurp(dir / "server.pem"), slurp(dir / "server.key"), slurp(dir / "ca.pem"), true};
@@ -727,7 +750,11 @@ TEST(ServerChild, ActsAsAnotherUid) {
 // process) may reach every job. Needs root, to run the other client as uid 65534.
 TEST(Server, UnixCallersAreKnownByTheirUid) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to run a client as another uid";
-  Daemon d("uid", {.synth_ms = 5000, .gpu_ms = 1}, {.max_pending_per_client = 2});
+  Daemon d("uid", {.synth_ms = 1, .gpu_ms = 1}, {.max_pending_per_client = 2});
+  // Every job (the child's too) stays unfinished until it is cancelled or the engine stops.
+  std::vector<engine::FakeProver::Hold> held;
+  for (const char* id : {"root-1", "root-2", "nobody-1", "nobody-2"})
+    held.push_back(d.fake->hold(FakeStage::synthesis, id));
   ASSERT_EQ(::chmod(d.sock.c_str(), 0666), 0);  // the other uid must be able to connect
   ASSERT_EQ(::chmod(d.dir.c_str(), 0755), 0);
   for (const char* id : {"root-1", "root-2"}) {
@@ -778,6 +805,15 @@ pid_t spawn_daemon(const fs::path& dir) {
   return pid;
 }
 
+// Whether |sig| is pending for process |pid| (sent, not yet taken): /proc/<pid>/status ShdPnd.
+bool signal_pending(pid_t pid, int sig) {
+  std::ifstream f("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(f, line);)
+    if (line.rfind("ShdPnd:", 0) == 0)
+      return (std::stoull(line.substr(7), nullptr, 16) >> (sig - 1)) & 1;
+  return false;
+}
+
 // A fresh channel per attempt: a channel that failed once waits out gRPC's reconnect backoff.
 bool wait_ready(const std::string& target) {
   for (int i = 0; i < 200; ++i) {
@@ -808,7 +844,13 @@ TEST(Server, DaemonJournalSurvivesKillDashNine) {
     pb::SubmitProofResponse sr;
     ASSERT_TRUE(stub->SubmitProof(&ctx, job("k" + std::to_string(i), 100 + i, 4), &sr).ok());
   }
-  std::this_thread::sleep_for(200ms);  // some partitions in flight
+  // Killed mid-flight: once a partition has been synthesized (the jobs take about 2 s in all).
+  EXPECT_TRUE(wait_until([&] {
+    grpc::ClientContext ctx;
+    pb::GetStatusResponse st;
+    return stub->GetStatus(&ctx, pb::GetStatusRequest(), &st).ok() &&
+           st.partitions_synthesized() > 0;
+  }));
   ::kill(pid, SIGKILL);
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -830,7 +872,8 @@ TEST(Server, DaemonJournalSurvivesKillDashNine) {
   // SIGHUP is ignored (the daemon still answers); SIGTERM and SIGQUIT stop it gracefully: exit
   // code 0, socket removed.
   ::kill(pid, SIGHUP);
-  std::this_thread::sleep_for(100ms);
+  // The daemon has taken the signal (sigwait) once it is no longer pending.
+  EXPECT_TRUE(wait_until([&] { return !signal_pending(pid, SIGHUP); }));
   {
     grpc::ClientContext ctx;
     pb::GetStatusResponse st;
