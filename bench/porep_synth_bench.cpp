@@ -54,6 +54,7 @@
 #include <vector>
 
 #include "bench/bench_args.hpp"
+#include "bench/comma_items.hpp"
 #include "cuzk/base/huge_pages.hpp"
 #include "cuzk/base/thread_pool.hpp"
 #include "cuzk/circuits/filecoin/porep_circuit.hpp"
@@ -91,7 +92,7 @@ struct Args {
   /// Compact SpMV: pieces measured (of 2^23 rows; all by default), variants (spmv_options,
   /// floor_kernel) and whether their outputs are compared first.
   std::size_t spmv_pieces = SIZE_MAX;
-  std::string spmv_variants = "fast";
+  std::vector<std::string> spmv_variants{"fast"};
   bool spmv_check = false;
 };
 
@@ -117,12 +118,8 @@ Args parse(int argc, char** argv) {
       a.seed = std::stoull(v);
     } else if (f == "--threads") {
       a.threads.clear();
-      for (std::size_t p = 0; p < v.size();) {
-        std::size_t q = v.find(',', p);
-        if (q == std::string::npos) q = v.size();
-        a.threads.push_back(std::stoul(v.substr(p, q - p)));
-        p = q + 1;
-      }
+      for (const std::string& t : cuzk::bench::comma_items(v)) a.threads.push_back(std::stoul(t));
+      if (a.threads.empty()) usage("--threads needs at least one thread count");
     } else if (f == "--repeats") {
       a.repeats = std::stoi(v);
     } else if (f == "--paths") {
@@ -136,7 +133,8 @@ Args parse(int argc, char** argv) {
     } else if (f == "--spmv-pieces") {
       a.spmv_pieces = std::stoul(v);
     } else if (f == "--spmv-variants") {
-      a.spmv_variants = v;
+      a.spmv_variants = cuzk::bench::comma_items(v);
+      if (a.spmv_variants.empty()) usage("--spmv-variants needs at least one variant");
     } else if (f == "--spmv-check") {
       a.spmv_check = v == "1" || v == "on";
     } else if (f == "--z-file") {
@@ -168,17 +166,6 @@ double peak_rss_mib() {
     if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
   }
   return -1;
-}
-
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> out;
-  for (std::size_t p = 0; p <= list.size();) {
-    std::size_t q = list.find(',', p);
-    if (q == std::string::npos) q = list.size();
-    if (q > p) out.push_back(list.substr(p, q - p));
-    p = q + 1;
-  }
-  return out;
 }
 
 // The compact SpMV's variants (CompactSpmvOptions): fast (the defaults), fast_nt (a, b, c with
@@ -520,7 +507,7 @@ int main(int argc, char** argv) {
     std::vector<Fr> a(widest), b(widest), c(widest);
     const std::size_t pieces = std::min(args.spmv_pieces, cuts.size() - 1);
     const std::uint64_t measured_rows = form.row_begin[cuts[pieces]];
-    const std::vector<std::string> variants = split(args.spmv_variants);
+    const std::vector<std::string>& variants = args.spmv_variants;
     auto run_piece = [&](const std::string& v, cuzk::ThreadPool& pool,
                          std::size_t i) -> cuzk::Status {
       const std::size_t n = form.row_begin[cuts[i + 1]] - form.row_begin[cuts[i]];

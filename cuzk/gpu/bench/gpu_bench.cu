@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/comma_items.hpp"
 #include "cuzk/ec/batch_affine.hpp"
 #include "cuzk/ec/g1.hpp"
 #include "cuzk/ec/g2.hpp"
@@ -239,12 +240,7 @@ struct NamedShape {
 };
 std::vector<NamedShape> parse_shapes(const std::string& list) {
   std::vector<NamedShape> out;
-  std::size_t pos = 0;
-  while (pos <= list.size()) {
-    const std::size_t end = std::min(list.find(',', pos), list.size());
-    const std::string item = list.substr(pos, end - pos);
-    pos = end + 1;
-    if (item.empty()) continue;
+  for (const std::string& item : cuzk::bench::comma_items(list)) {
     NttTuning t;
     if (item == "legacy") {
       t.legacy = true;
@@ -257,16 +253,13 @@ std::vector<NamedShape> parse_shapes(const std::string& list) {
     }
     out.push_back({item, t});
   }
+  if (out.empty()) throw std::invalid_argument("--ntt-shapes needs at least one shape");
   return out;
 }
 std::vector<unsigned> parse_logs(const std::string& list) {
   std::vector<unsigned> out;
-  std::size_t pos = 0;
-  while (pos < list.size()) {
-    const std::size_t end = std::min(list.find(',', pos), list.size());
-    out.push_back(static_cast<unsigned>(std::stoul(list.substr(pos, end - pos))));
-    pos = end + 1;
-  }
+  for (const std::string& item : cuzk::bench::comma_items(list))
+    out.push_back(static_cast<unsigned>(std::stoul(item)));
   return out;
 }
 /// "ntt_fwd" for the default shape, "ntt_fwd@legacy" / "ntt_fwd@10:1" for the others.
@@ -423,10 +416,7 @@ struct HVariant {
 
 std::vector<HVariant> parse_h_variants(const std::string& list) {
   std::vector<HVariant> out;
-  for (std::size_t p = 0; p < list.size();) {
-    const std::size_t q = std::min(list.find(',', p), list.size());
-    const std::string item = list.substr(p, q - p);
-    p = q + 1;
+  for (const std::string& item : cuzk::bench::comma_items(list)) {
     HVariant v;
     if (item != "plain") {
       unsigned c = 0, k = 0, r = 0;
@@ -799,11 +789,7 @@ int main(int argc, char** argv) {
       window = std::stoi(argv[++i]);
     else if (a == "--g2-acc" && i + 1 < argc) {
       g2_variants.clear();
-      const std::string list = argv[++i];
-      for (std::size_t p = 0; p <= list.size();) {
-        const std::size_t q = std::min(list.find(',', p), list.size());
-        const std::string name = list.substr(p, q - p);
-        p = q + 1;
+      for (const std::string& name : cuzk::bench::comma_items(argv[++i])) {
         if (name == "one_thread")
           g2_variants.push_back(G2Accumulation::one_thread);
         else if (name == "lane_pair")
@@ -815,13 +801,18 @@ int main(int argc, char** argv) {
           return 2;
         }
       }
+      if (g2_variants.empty()) {
+        std::fprintf(stderr, "gpu_bench: --g2-acc needs at least one kernel\n");
+        return 2;
+      }
     } else if (a == "--overlap" && i + 1 < argc) {
       overlaps.clear();
-      const std::string list = argv[++i];
-      for (std::size_t p = 0; p <= list.size();) {
-        const std::size_t q = std::min(list.find(',', p), list.size());
-        const std::string name = list.substr(p, q - p);
-        p = q + 1;
+      const auto names = cuzk::bench::comma_items(argv[++i]);
+      if (names.empty()) {
+        std::fprintf(stderr, "gpu_bench: --overlap needs at least one schedule (or none)\n");
+        return 2;
+      }
+      for (const std::string& name : names) {
         if (auto mode = cuzk::parse_partition_overlap(name); mode.ok())
           overlaps.emplace_back(name, *mode);
         else if (name != "none") {
@@ -891,7 +882,10 @@ int main(int argc, char** argv) {
     for (unsigned lg = min_log; lg <= std::min(max_log, 25u); lg += 2) g2_logs.push_back(lg);
     if (max_log >= 25) g2_logs.push_back(25);
     g2_logs.erase(std::unique(g2_logs.begin(), g2_logs.end()), g2_logs.end());
-    if (!msm_logs.empty()) g1_logs = parse_logs(msm_logs);
+    if (!msm_logs.empty()) {
+      g1_logs = parse_logs(msm_logs);
+      if (g1_logs.empty()) throw std::invalid_argument("--msm-logs needs at least one size");
+    }
     if (has("msm_g1")) {
       if (h_list.empty())
         bench_msm<false>(ctx, g1_logs, window, g2_variants);

@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "bench/bench_args.hpp"
+#include "bench/comma_items.hpp"
 #include "cuzk/backend/backend.hpp"
 #include "cuzk/backend/device_memory.hpp"
 #include "cuzk/base/thread_pool.hpp"
@@ -118,14 +119,12 @@ Args parse(int argc, char** argv) {
       a.prove = v != "0";
     } else if (f == "--overlap") {
       a.overlap.clear();
-      for (std::size_t p = 0; p <= v.size();) {
-        const std::size_t q = std::min(v.find(',', p), v.size());
-        const std::string name = v.substr(p, q - p);
-        p = q + 1;
+      for (const std::string& name : cuzk::bench::comma_items(v)) {
         if (!cuzk::parse_partition_overlap(name).ok())
           usage(("unknown --overlap schedule " + name).c_str());
         a.overlap.push_back(name);
       }
+      if (a.overlap.empty()) usage("--overlap needs at least one schedule");
     } else if (f == "--msm-split") {
       a.msm_split = v != "0";
     } else if (f == "--fused-streamed") {
