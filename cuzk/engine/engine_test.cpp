@@ -17,12 +17,14 @@
 
 #include "cuzk/base/priority_section.hpp"
 #include "cuzk/engine/fake_prover.hpp"
+#include "tests/support/engine_state.hpp"
 #include "tests/support/wait_until.hpp"
 
 namespace cuzk::engine {
 namespace {
 
 using namespace std::chrono_literals;
+using test::key_loaded;
 using test::wait_until;
 
 // Job-level info logs would flood the test output.
@@ -39,13 +41,6 @@ JobRequest bench_job(const std::string& id, std::uint64_t seed, std::uint32_t pa
 std::uint32_t in_pipeline(const Engine& engine) {
   const auto st = engine.status();
   return st.partitions_awaiting_device + st.partitions_on_device;
-}
-
-// Whether the engine holds |key_id| loaded (a running job's key may still be loading).
-bool key_loaded(const Engine& engine, const std::string& key_id) {
-  for (const auto& k : engine.status().keys)
-    if (k.key_id == key_id) return k.loaded;
-  return false;
 }
 
 struct Fixture {
@@ -195,9 +190,7 @@ TEST(Engine, UrgentWorkEntersTheComputeSectionNext) {
   Fixture f(fo, {.gpu_workers_per_device = 2});
   PrioritySection& section = f.fake->compute_section(0);
   auto wait_for_waiters = [&](std::size_t n) {
-    const auto deadline = std::chrono::steady_clock::now() + 20s;
-    while (section.waiting() < n && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(1ms);
+    wait_until([&] { return section.waiting() >= n; }, 20s);
     return section.waiting();
   };
   section.lock();  // a partition inside

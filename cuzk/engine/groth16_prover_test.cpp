@@ -35,6 +35,7 @@
 #include "cuzk/r1cs/pce.hpp"
 #include "cuzk/r1cs/pce_cache.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/wait_until.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -193,9 +194,9 @@ TEST(Groth16Prover, EngineReusesPartitionBuffersUnderTheBudget) {
     auto& eng = **e;
     auto settled = [&] {
       // The last partition's release races await(): wait until the budget is the key and the kept buffers.
-      for (int i = 0; i < 200 && eng.budget().used() != *kb + prover->kept_buffers().kept_bytes();
-           ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      test::wait_until(
+          [&] { return eng.budget().used() == *kb + prover->kept_buffers().kept_bytes(); },
+          std::chrono::seconds(2));
       return eng.budget().used();
     };
     for (std::uint64_t seed : {91, 92}) {

@@ -16,6 +16,8 @@
 #include <set>
 #include <thread>
 
+#include "tests/support/wait_until.hpp"
+
 namespace cuzk::engine {
 namespace {
 
@@ -203,15 +205,12 @@ class TieredProver final : public PartitionProver {
 // loader thread lets go of its promise, just after the load, which on a loaded machine (a
 // sanitizer build on two cores) can be after evict returns. Waits up to 2 s for |want|.
 std::uint64_t live_host_settled(TieredProver& p, std::uint64_t want) {
-  for (int i = 0; i < 200; ++i) {
-    {
-      std::lock_guard lock(p.mu);
-      if (p.live_host == want) return want;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  std::lock_guard lock(p.mu);
-  return p.live_host;
+  const auto live = [&] {
+    std::lock_guard lock(p.mu);
+    return p.live_host;
+  };
+  test::wait_until([&] { return live() == want; }, std::chrono::seconds(2));
+  return live();
 }
 
 const SrsEntryStatus* find(const std::vector<SrsEntryStatus>& v, const std::string& id) {

@@ -29,6 +29,7 @@
 #include "cuzk/server/grpc_server.hpp"
 #include "cuzk/server/http_metrics.hpp"
 #include "cuzk/server/prover.grpc.pb.h"
+#include "tests/support/engine_state.hpp"
 #include "tests/support/wait_until.hpp"
 
 namespace cuzk::server {
@@ -111,12 +112,6 @@ struct Daemon {
     server->shutdown(500);
     engine->shutdown(0ms);
     fs::remove_all(dir);
-  }
-  /// Whether the engine holds |key_id| loaded.
-  bool key_loaded(const std::string& key_id) const {
-    for (const auto& k : engine->status().keys)
-      if (k.key_id == key_id) return k.loaded;
-    return false;
   }
 };
 
@@ -268,7 +263,8 @@ TEST(Server, EvictRefusedWhileInUse) {
   ASSERT_TRUE(d.stub->SubmitProof(&ctx, job("busy", 1, 1), &sr).ok());
   // "busy" runs (held in synthesis, its key leased) and its key has loaded.
   ASSERT_TRUE(wait_until([&] {
-    return d.fake->held_waiting(FakeStage::synthesis, "busy") == 1 && d.key_loaded("bench-10");
+    return d.fake->held_waiting(FakeStage::synthesis, "busy") == 1 &&
+           test::key_loaded(*d.engine, "bench-10");
   }));
   grpc::ClientContext ctx2;
   pb::EvictSrsRequest req;
