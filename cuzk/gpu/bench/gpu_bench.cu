@@ -2,13 +2,16 @@
 // CSV line per measurement (op,size,ms,metric,unit,anchor,ratio) and a short table at the end.
 //   gpu_bench [--quick] [--ops field,ntt,h,msm_g1,msm_g2,msm_g2_mix,batch_add,partition,msm_stream]
 //             [--min-log K] [--max-log K] [--partition-log K] [--stream-log K] [--window c]
-//             [--g2-acc one_thread,lane_pair,lane_pair_fused]   (G2 accumulation kernels, side by side)
+//             [--g2-acc one_thread,lane_pair,lane_pair_fused,lane_pair_rolled]   (G2 accumulation
+//                                                 kernels, side by side)
 //             [--h-variants plain,22:2:16384]   (G1 MSM: plain = the plan's path; c:k:r = window c,
-//                                                 k precomputed copies, r reduction chunks)
+//                                                 k precomputed copies, r reduction chunks; a /b3
+//                                                 suffix: accumulate_min_blocks = 3)
 //             [--msm-logs 24,25,26,27]           (G1 MSM sizes instead of min..max step 2)
 //             [--partition-h c:k:r]              (the partition's H MSM as that variant)
 //             [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]
 //             [--overlap off,auto,h_step,h_msm]   (partition schedules, side by side; default off,auto)
+//             [--arena-gib G]   (arena size; a small one keeps ncu's per-replay memory backup short)
 // (--ntt-shapes: the NTT pass shapes to time side by side, "legacy" = the first kernels; rows of a
 // shape other than the default 10:1 are named op@shape.)
 // (msm_stream is not in the default list: it reserves a pinned host pool of the table's size.)
@@ -398,19 +401,24 @@ const char* g2_accumulation_name(G2Accumulation a) {
       return "lane_pair";
     case G2Accumulation::lane_pair_fused:
       return "lane_pair_fused";
+    case G2Accumulation::lane_pair_rolled:
+      return "lane_pair_rolled";
   }
   return "?";
 }
 
 /// One G1 MSM configuration of --h-variants: "plain" (the plan's, today's path) or c:k:r = window
-/// width c, k precomputed copies (1: none), r reduction chunks (0: the plan's).
+/// width c, k precomputed copies (1: none), r reduction chunks (0: the plan's); either with "/b3":
+/// the accumulation capped for three blocks an SM (GpuMsmConfig::accumulate_min_blocks = 3).
 struct HVariant {
   unsigned c = 0, copies = 1, chunks = 0;
   bool plain = true;
+  bool three_blocks = false;
   std::string name() const {
-    return plain ? std::string("plain")
-                 : "c" + std::to_string(c) + "k" + std::to_string(copies) + "r" +
-                       std::to_string(chunks);
+    return (plain ? std::string("plain")
+                  : "c" + std::to_string(c) + "k" + std::to_string(copies) + "r" +
+                        std::to_string(chunks)) +
+           (three_blocks ? "/b3" : "");
   }
 };
 
@@ -418,12 +426,18 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
   std::vector<HVariant> out;
   for (const std::string& item : cuzk::bench::comma_items(list)) {
     HVariant v;
-    if (item != "plain") {
+    std::string body = item;
+    const bool three = body.size() > 3 && body.ends_with("/b3");
+    if (three) body.resize(body.size() - 3);
+    if (body != "plain") {
       unsigned c = 0, k = 0, r = 0;
-      if (std::sscanf(item.c_str(), "%u:%u:%u", &c, &k, &r) != 3)
-        throw std::invalid_argument("--h-variants: '" + item + "' is neither plain nor c:k:r");
+      char extra = 0;
+      if (std::sscanf(body.c_str(), "%u:%u:%u%c", &c, &k, &r, &extra) != 3)
+        throw std::invalid_argument("--h-variants: '" + item +
+                                    "' is neither plain nor c:k:r (either with /b3)");
       v = {.c = c, .copies = k, .chunks = r, .plain = false};
     }
+    v.three_blocks = three;
     out.push_back(v);
   }
   return out;
@@ -445,6 +459,7 @@ void bench_msm_g1_variants(DeviceContext& ctx, const std::vector<unsigned>& logs
     for (const HVariant& v : variants) {
       PrecomputedBases pre;
       GpuMsmConfig cfg;
+      cfg.accumulate_min_blocks = v.three_blocks ? 3 : 0;
       if (!v.plain) {
         const double t0 = now_ms();
         pre = precompute_bases_g1(ctx, rb, v.c, v.copies, s);
@@ -656,6 +671,7 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
     h_cfg.precomputed = &h_copies;
     h_cfg.reduction_chunks = h_variant.chunks;
   }
+  h_cfg.accumulate_min_blocks = h_variant.three_blocks ? 3 : 0;
   double t_h = 0, t_a = 0, t_b1 = 0, t_b2 = 0, t_l = 0, t_hm = 0;
   const double total = time_ms(1, [&] {
     for (int i = 0; i < 3; ++i) fill_random(hb[i].as<DevFr>(), n, 20 + i, s);
@@ -758,6 +774,7 @@ int main(int argc, char** argv) {
   unsigned stream_log = 24;
   unsigned max_log = 27, part_log = 27, min_log = 20;
   int window = 0;
+  double arena_gib = 0;  // 0: the device context's default (90 % of free memory)
   std::string ntt_shapes = "10:1", ntt_logs, h_logs;
   std::vector<G2Accumulation> g2_variants{GpuMsmConfig{}.g2_accumulation};
   std::string h_variants, msm_logs, partition_h_spec;
@@ -767,6 +784,8 @@ int main(int argc, char** argv) {
     std::string a = argv[i];
     if (a == "--ops" && i + 1 < argc)
       ops = argv[++i];
+    else if (a == "--arena-gib" && i + 1 < argc)
+      arena_gib = std::stod(argv[++i]);
     else if (a == "--ntt-shapes" && i + 1 < argc)
       ntt_shapes = argv[++i];
     else if (a == "--ntt-logs" && i + 1 < argc)
@@ -796,6 +815,8 @@ int main(int argc, char** argv) {
           g2_variants.push_back(G2Accumulation::lane_pair);
         else if (name == "lane_pair_fused")
           g2_variants.push_back(G2Accumulation::lane_pair_fused);
+        else if (name == "lane_pair_rolled")
+          g2_variants.push_back(G2Accumulation::lane_pair_rolled);
         else {
           std::fprintf(stderr, "gpu_bench: unknown --g2-acc kernel '%s'\n", name.c_str());
           return 2;
@@ -828,8 +849,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "usage: gpu_bench [--quick] [--ops list] [--min-log K] [--max-log K] "
                    "[--partition-log K] [--window c] [--h-variants plain,c:k:r] "
-                   "[--msm-logs 24,27] [--partition-h c:k:r] "
-                   "[--g2-acc one_thread,lane_pair,lane_pair_fused] "
+                   "[--msm-logs 24,27] [--partition-h c:k:r] [--arena-gib G] "
+                   "[--g2-acc one_thread,lane_pair,lane_pair_fused,lane_pair_rolled] "
                    "[--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27] "
                    "[--overlap off,auto,h_step,h_msm|none]\n");
       return 2;
@@ -853,6 +874,7 @@ int main(int argc, char** argv) {
   };
   DeviceContextOptions co;
   co.streams = 4;  // as CudaBackend: stream 3 is a partition's side lane
+  co.arena_bytes = static_cast<std::size_t>(arena_gib * static_cast<double>(1u << 30));
   if (has("msm_stream"))
     co.pinned_host_bytes = (std::size_t{96} << stream_log) + (std::size_t{1} << 20);
   auto ctx_r = DeviceContext::create(co);

@@ -21,7 +21,84 @@
 
 namespace cuzk::gpu {
 
+/// How a lane computes its component of an Fp2 product (LanePair::mul).
+enum class PairProduct {
+  separate,      ///< two Montgomery products, u·b + w·b'
+  fused,         ///< both under one reduction (mul_add_mont), rows unrolled
+  fused_rolled,  ///< the same, rows walked by a loop over one copy (smaller code)
+};
+
 namespace pair_detail {
+
+/// One CIOS row of r = (a·b + c·d)·R^{-1} mod p (mul_add_mont below): E, O += a·b_i + c·d_i, one
+/// quotient digit m, E += m·p, then O folded into E with the one-limb shift. Written once; the
+/// unrolled and the rolled product walk it.
+CUZK_DEV void mont_row(std::uint32_t e[DevFp::N + 1], std::uint32_t o[DevFp::N + 1],
+                       const std::uint32_t a[DevFp::N], const std::uint32_t c[DevFp::N],
+                       std::uint32_t bi, std::uint32_t di) {
+  constexpr int N = DevFp::N;
+  // E[0..N] += a_even·b_i + c_even·d_i.
+  asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+               : "+r"(e[0]), "+r"(e[1])
+               : "r"(a[0]), "r"(bi));
+#pragma unroll
+  for (int j = 2; j < N; j += 2)
+    asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                 : "+r"(e[j]), "+r"(e[j + 1])
+                 : "r"(a[j]), "r"(bi));
+  asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
+  asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+               : "+r"(e[0]), "+r"(e[1])
+               : "r"(c[0]), "r"(di));
+#pragma unroll
+  for (int j = 2; j < N; j += 2)
+    asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                 : "+r"(e[j]), "+r"(e[j + 1])
+                 : "r"(c[j]), "r"(di));
+  asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
+  // O[1..N] = a_odd·b_i (fresh: disjoint limbs), then += c_odd·d_i. O[0] stays 0. No carry
+  // leaves O[N]: each of the three terms O collects in a row (with m·p_odd below) is below
+  // 2^32·p < 2^413, so O < 3·2^413 < 2^(32(N + 1)).
+#pragma unroll
+  for (int j = 1; j < N; j += 2)
+    asm("mul.lo.u32 %0, %2, %3; mul.hi.u32 %1, %2, %3;"
+        : "=r"(o[j]), "=r"(o[j + 1])
+        : "r"(a[j]), "r"(bi));
+  asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+               : "+r"(o[1]), "+r"(o[2])
+               : "r"(c[1]), "r"(di));
+#pragma unroll
+  for (int j = 3; j < N; j += 2)
+    asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                 : "+r"(o[j]), "+r"(o[j + 1])
+                 : "r"(c[j]), "r"(di));
+  // Quotient digit: O does not touch limb 0.
+  const std::uint32_t m = e[0] * DevFp::kInv32;
+  asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+               : "+r"(e[0]), "+r"(e[1])
+               : "r"(m), "r"(DevFp::p32(0)));
+#pragma unroll
+  for (int j = 2; j < N; j += 2)
+    asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                 : "+r"(e[j]), "+r"(e[j + 1])
+                 : "r"(m), "r"(DevFp::p32(j)));
+  asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
+  asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+               : "+r"(o[1]), "+r"(o[2])
+               : "r"(m), "r"(DevFp::p32(1)));
+#pragma unroll
+  for (int j = 3; j < N; j += 2)
+    asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                 : "+r"(o[j]), "+r"(o[j + 1])
+                 : "r"(m), "r"(DevFp::p32(j)));
+  // E[0] is now 0 mod 2^32: fold O in and shift down one limb.
+  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(e[0]) : "r"(e[1]), "r"(o[1]));
+#pragma unroll
+  for (int k = 1; k < N - 1; ++k)
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(e[k]) : "r"(e[k + 1]), "r"(o[k + 1]));
+  asm volatile("addc.u32 %0, %1, %2;" : "=r"(e[N - 1]) : "r"(e[N]), "r"(o[N]));
+  e[N] = 0;
+}
 
 /// r = (a·b + c·d)·R^{-1} mod p for a, b, c, d < p: both products accumulated row by row with one
 /// interleaved reduction (CIOS over 32-bit limbs, even/odd split as DevMont::mul_mont).
@@ -30,6 +107,12 @@ namespace pair_detail {
 /// (t + a·b_i + c·d_i + m·p)/2^32 < 4p/2^32 + 3p < 4p < 2^(32N), so E keeps N + 1 limbs.
 /// d is the partner lane's b (|mask|: the pair), fetched one limb per row so it never occupies
 /// twelve registers.
+/// |kRolled|: the twelve rows run as a loop over one copy of the row (≈ 0.9 k instructions
+/// instead of ≈ 10 k for a whole G2 addition's products), b's limbs rotated down one per row
+/// (11 moves a row) since a register array cannot be indexed by a loop counter. Aimed at the
+/// instruction-fetch stalls ncu measured in the unrolled form (38.5 % of the accumulation's
+/// cycles, docs/perf/gpu.md).
+template <bool kRolled>
 CUZK_DEV void mul_add_mont(std::uint32_t r[DevFp::N], const std::uint32_t a[DevFp::N],
                            const std::uint32_t b[DevFp::N], const std::uint32_t c[DevFp::N],
                            unsigned mask) {
@@ -37,70 +120,20 @@ CUZK_DEV void mul_add_mont(std::uint32_t r[DevFp::N], const std::uint32_t a[DevF
   std::uint32_t e[N + 1], o[N + 1];
 #pragma unroll
   for (int k = 0; k <= N; ++k) e[k] = 0;
+  if constexpr (kRolled) {
+    std::uint32_t bb[N];
 #pragma unroll
-  for (int i = 0; i < N; ++i) {
-    const std::uint32_t bi = b[i], di = __shfl_xor_sync(mask, bi, 1);
-    // E[0..N] += a_even·b_i + c_even·d_i.
-    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                 : "+r"(e[0]), "+r"(e[1])
-                 : "r"(a[0]), "r"(bi));
+    for (int k = 0; k < N; ++k) bb[k] = b[k];
+#pragma unroll 1
+    for (int i = 0; i < N; ++i) {
+      const std::uint32_t bi = bb[0];
+      mont_row(e, o, a, c, bi, __shfl_xor_sync(mask, bi, 1));
 #pragma unroll
-    for (int j = 2; j < N; j += 2)
-      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(e[j]), "+r"(e[j + 1])
-                   : "r"(a[j]), "r"(bi));
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
-    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                 : "+r"(e[0]), "+r"(e[1])
-                 : "r"(c[0]), "r"(di));
+      for (int k = 0; k < N - 1; ++k) bb[k] = bb[k + 1];
+    }
+  } else {
 #pragma unroll
-    for (int j = 2; j < N; j += 2)
-      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(e[j]), "+r"(e[j + 1])
-                   : "r"(c[j]), "r"(di));
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
-    // O[1..N] = a_odd·b_i (fresh: disjoint limbs), then += c_odd·d_i. O[0] stays 0. No carry
-    // leaves O[N]: each of the three terms O collects in a row (with m·p_odd below) is below
-    // 2^32·p < 2^413, so O < 3·2^413 < 2^(32(N + 1)).
-#pragma unroll
-    for (int j = 1; j < N; j += 2)
-      asm("mul.lo.u32 %0, %2, %3; mul.hi.u32 %1, %2, %3;"
-          : "=r"(o[j]), "=r"(o[j + 1])
-          : "r"(a[j]), "r"(bi));
-    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                 : "+r"(o[1]), "+r"(o[2])
-                 : "r"(c[1]), "r"(di));
-#pragma unroll
-    for (int j = 3; j < N; j += 2)
-      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(o[j]), "+r"(o[j + 1])
-                   : "r"(c[j]), "r"(di));
-    // Quotient digit: O does not touch limb 0.
-    const std::uint32_t m = e[0] * DevFp::kInv32;
-    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                 : "+r"(e[0]), "+r"(e[1])
-                 : "r"(m), "r"(DevFp::p32(0)));
-#pragma unroll
-    for (int j = 2; j < N; j += 2)
-      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(e[j]), "+r"(e[j + 1])
-                   : "r"(m), "r"(DevFp::p32(j)));
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
-    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                 : "+r"(o[1]), "+r"(o[2])
-                 : "r"(m), "r"(DevFp::p32(1)));
-#pragma unroll
-    for (int j = 3; j < N; j += 2)
-      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(o[j]), "+r"(o[j + 1])
-                   : "r"(m), "r"(DevFp::p32(j)));
-    // E[0] is now 0 mod 2^32: fold O in and shift down one limb.
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(e[0]) : "r"(e[1]), "r"(o[1]));
-#pragma unroll
-    for (int k = 1; k < N - 1; ++k)
-      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(e[k]) : "r"(e[k + 1]), "r"(o[k + 1]));
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(e[N - 1]) : "r"(e[N]), "r"(o[N]));
-    e[N] = 0;
+    for (int i = 0; i < N; ++i) mont_row(e, o, a, c, b[i], __shfl_xor_sync(mask, b[i], 1));
   }
   DevFp::reduce_once(e);
 #pragma unroll
@@ -139,18 +172,18 @@ struct LanePair {
   /// Whether the Fp2 value is zero.
   CUZK_DEV bool is_zero(const DevFp& a) const { return both(a.is_zero()); }
 
-  /// This lane's component of a·b (the header's uniform form). |kFused|: one reduction.
-  template <bool kFused>
+  /// This lane's component of a·b (the header's uniform form), in the product form |kP|.
+  template <PairProduct kP>
   CUZK_DEV DevFp mul(const DevFp& a, const DevFp& b) const {
     const DevFp ao = other(a);
     const DevFp u = select(odd, ao, a);
     const DevFp w = select(odd, a, -ao);
-    if constexpr (kFused) {
-      DevFp r;
-      pair_detail::mul_add_mont(r.l, u.l, b.l, w.l, mask);
-      return r;
-    } else {
+    if constexpr (kP == PairProduct::separate) {
       return u * b + w * other(b);
+    } else {
+      DevFp r;
+      pair_detail::mul_add_mont<kP == PairProduct::fused_rolled>(r.l, u.l, b.l, w.l, mask);
+      return r;
     }
   }
   /// This lane's component of a²: lane 0 (a0 + a1)(a0 − a1), lane 1 (a1 + a1)·a0.
@@ -185,25 +218,25 @@ struct PairXyzz {
   }
 
   /// this ← 2·this, dbl-2008-s-1 (6M + 3S; ec/xyzz.hpp).
-  template <bool kFused>
+  template <PairProduct kP>
   CUZK_DEV void dbl(const LanePair& lp) {
     const DevFp u = Y.dbl();
     const DevFp v = lp.sqr(u);
-    const DevFp w = lp.mul<kFused>(u, v);
-    const DevFp s = lp.mul<kFused>(X, v);
+    const DevFp w = lp.mul<kP>(u, v);
+    const DevFp s = lp.mul<kP>(X, v);
     const DevFp x2 = lp.sqr(X);
     const DevFp m = x2.dbl() + x2;
     const DevFp x3 = lp.sqr(m) - s.dbl();
-    Y = lp.mul<kFused>(m, s - x3) - lp.mul<kFused>(w, Y);
+    Y = lp.mul<kP>(m, s - x3) - lp.mul<kP>(w, Y);
     X = x3;
-    ZZ = lp.mul<kFused>(v, ZZ);
-    ZZZ = lp.mul<kFused>(w, ZZZ);
+    ZZ = lp.mul<kP>(v, ZZ);
+    ZZZ = lp.mul<kP>(w, ZZZ);
   }
 
   /// this ← this + (qx, qy) for an affine point (not the identity), madd-2008-s (8M + 2S), the
   /// products ordered so that at most seven Fp2 halves are live. Equal points take the doubling
   /// (of the accumulator, which then equals q), opposite ones give the identity.
-  template <bool kFused>
+  template <PairProduct kP>
   CUZK_DEV void add_mixed(const DevFp& qx, const DevFp& qy, const LanePair& lp) {
     if (is_identity(lp)) {
       X = qx;
@@ -211,57 +244,57 @@ struct PairXyzz {
       ZZ = ZZZ = lp.one();
       return;
     }
-    const DevFp p = lp.mul<kFused>(qx, ZZ) - X;
-    const DevFp r = lp.mul<kFused>(qy, ZZZ) - Y;
+    const DevFp p = lp.mul<kP>(qx, ZZ) - X;
+    const DevFp r = lp.mul<kP>(qy, ZZZ) - Y;
     if (lp.is_zero(p)) {
       if (lp.is_zero(r))
-        dbl_noinline<kFused>(*this, lp);
+        dbl_noinline<kP>(*this, lp);
       else
         *this = identity(lp);
       return;
     }
     const DevFp pp = lp.sqr(p);
-    ZZ = lp.mul<kFused>(ZZ, pp);
-    const DevFp ppp = lp.mul<kFused>(p, pp);
-    ZZZ = lp.mul<kFused>(ZZZ, ppp);
-    const DevFp qq = lp.mul<kFused>(X, pp);
-    const DevFp yppp = lp.mul<kFused>(Y, ppp);
+    ZZ = lp.mul<kP>(ZZ, pp);
+    const DevFp ppp = lp.mul<kP>(p, pp);
+    ZZZ = lp.mul<kP>(ZZZ, ppp);
+    const DevFp qq = lp.mul<kP>(X, pp);
+    const DevFp yppp = lp.mul<kP>(Y, ppp);
     X = lp.sqr(r) - ppp - qq.dbl();
-    Y = lp.mul<kFused>(r, qq - X) - yppp;
+    Y = lp.mul<kP>(r, qq - X) - yppp;
   }
 
   /// this ← this + q, add-2008-s (12M + 2S; ec/xyzz.hpp).
-  template <bool kFused>
+  template <PairProduct kP>
   CUZK_DEV void add(const PairXyzz& q, const LanePair& lp) {
     if (q.is_identity(lp)) return;
     if (is_identity(lp)) {
       *this = q;
       return;
     }
-    const DevFp u1 = lp.mul<kFused>(X, q.ZZ);
-    const DevFp s1 = lp.mul<kFused>(Y, q.ZZZ);
-    const DevFp p = lp.mul<kFused>(q.X, ZZ) - u1;
-    const DevFp r = lp.mul<kFused>(q.Y, ZZZ) - s1;
+    const DevFp u1 = lp.mul<kP>(X, q.ZZ);
+    const DevFp s1 = lp.mul<kP>(Y, q.ZZZ);
+    const DevFp p = lp.mul<kP>(q.X, ZZ) - u1;
+    const DevFp r = lp.mul<kP>(q.Y, ZZZ) - s1;
     if (lp.is_zero(p)) {
       if (lp.is_zero(r))
-        dbl_noinline<kFused>(*this, lp);
+        dbl_noinline<kP>(*this, lp);
       else
         *this = identity(lp);
       return;
     }
     const DevFp pp = lp.sqr(p);
-    const DevFp ppp = lp.mul<kFused>(p, pp);
-    ZZ = lp.mul<kFused>(lp.mul<kFused>(ZZ, q.ZZ), pp);
-    ZZZ = lp.mul<kFused>(lp.mul<kFused>(ZZZ, q.ZZZ), ppp);
-    const DevFp qq = lp.mul<kFused>(u1, pp);
+    const DevFp ppp = lp.mul<kP>(p, pp);
+    ZZ = lp.mul<kP>(lp.mul<kP>(ZZ, q.ZZ), pp);
+    ZZZ = lp.mul<kP>(lp.mul<kP>(ZZZ, q.ZZZ), ppp);
+    const DevFp qq = lp.mul<kP>(u1, pp);
     X = lp.sqr(r) - ppp - qq.dbl();
-    Y = lp.mul<kFused>(r, qq - X) - lp.mul<kFused>(s1, ppp);
+    Y = lp.mul<kP>(r, qq - X) - lp.mul<kP>(s1, ppp);
   }
 
   /// The rare doubling out of line, so its temporaries do not count against the hot loop.
-  template <bool kFused>
+  template <PairProduct kP>
   static __device__ __noinline__ void dbl_noinline(PairXyzz& a, const LanePair& lp) {
-    a.dbl<kFused>(lp);
+    a.dbl<kP>(lp);
   }
 };
 

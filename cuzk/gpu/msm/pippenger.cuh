@@ -57,9 +57,10 @@ ResidentBases upload_bases_g2(DeviceContext& ctx, std::span<const G2Affine> base
 /// How the G2 bucket sums (Pippenger's segment accumulation and the 1-scalars' batch addition) lay
 /// a point addition over threads (gpu/ec/dev_g2_pair.cuh); G1 ignores it.
 enum class G2Accumulation {
-  one_thread,       ///< the whole Fp2 XYZZ point in one thread (255 registers, spills)
-  lane_pair,        ///< two lanes per point, two Montgomery products per Fp2 product component
-  lane_pair_fused,  ///< two lanes per point, one reduction per Fp2 product component
+  one_thread,        ///< the whole Fp2 XYZZ point in one thread (255 registers, spills)
+  lane_pair,         ///< two lanes per point, two Montgomery products per Fp2 product component
+  lane_pair_fused,   ///< two lanes per point, one reduction per Fp2 product component
+  lane_pair_rolled,  ///< lane_pair_fused with the product's rows as a loop (smaller code)
 };
 
 struct GpuMsmConfig {
@@ -82,6 +83,11 @@ struct GpuMsmConfig {
   std::size_t arena_budget = 0;
   /// The G2 accumulation kernels (benchmarks and tests compare them).
   G2Accumulation g2_accumulation = G2Accumulation::lane_pair_fused;
+  /// The Pippenger accumulation's register cap: 0 lets ptxas take what it wants (the kernel as
+  /// measured before), 3 caps it for three blocks of 128 threads an SM (≤ 168 registers). Other
+  /// values are refused (CudaError, cudaErrorInvalidValue). G1 only: G2's lane-pair kernels have
+  /// their own cap (CUZK_G2_PAIR_MIN_BLOCKS).
+  int accumulate_min_blocks = 0;
   /// Benchmarks: phase marks on |trace| (gpu/trace.cuh) named after |trace_name|.
   GpuTrace* trace = nullptr;
   const char* trace_name = "msm";

@@ -27,8 +27,8 @@ __device__ __forceinline__ void load_base_half(const DevAffine<DevFp2>& b, const
 }
 
 /// segment_accumulate_kernel (pippenger_impl.cuh) with two lanes per segment: pair t / 2 sums
-/// segment t / 2. |kFused|: the one-reduction Fp2 product. Blocks of 128 threads (64 pairs).
-template <bool kFused>
+/// segment t / 2. |kP|: the Fp2 product form. Blocks of 128 threads (64 pairs).
+template <PairProduct kP>
 __global__ void __launch_bounds__(128, CUZK_G2_PAIR_MIN_BLOCKS)
     segment_accumulate_pair_kernel(const DevAffine<DevFp2>* bases, const std::uint32_t* keys,
                                    const std::uint32_t* vals, std::size_t count,
@@ -69,14 +69,14 @@ __global__ void __launch_bounds__(128, CUZK_G2_PAIR_MIN_BLOCKS)
     load_base_half(bases[v >> 1], lp, x, y, inf);
     if (inf) continue;
     if (v & 1) y = -y;
-    acc.add_mixed<kFused>(x, y, lp);
+    acc.add_mixed<kP>(x, y, lp);
   }
   if (cur != sentinel) flush(cur, j);
 }
 
 /// batch_add_kernel (pippenger_impl.cuh) with two lanes per chunk: partial[t / 2] = Σ bases[idx[j]]
 /// over the pair's chunk.
-template <bool kFused>
+template <PairProduct kP>
 __global__ void __launch_bounds__(128, CUZK_G2_PAIR_MIN_BLOCKS)
     batch_add_pair_kernel(const DevAffine<DevFp2>* bases, const std::uint32_t* idx, std::size_t n,
                           std::size_t per_pair, DevG2Xyzz* partial, std::size_t partials) {
@@ -89,14 +89,14 @@ __global__ void __launch_bounds__(128, CUZK_G2_PAIR_MIN_BLOCKS)
     DevFp x, y;
     bool inf;
     load_base_half(bases[idx[j]], lp, x, y, inf);
-    if (!inf) acc.add_mixed<kFused>(x, y, lp);
+    if (!inf) acc.add_mixed<kP>(x, y, lp);
   }
   acc.store(partial[t], lp);
 }
 
 /// segment_fixup_kernel with a pair per bucket (no register cap: a full addition's operands spill
 /// 140–180 bytes under 168 registers; this kernel does a few additions per bucket).
-template <bool kFused>
+template <PairProduct kP>
 __global__ void __launch_bounds__(128)
     segment_fixup_pair_kernel(const std::uint32_t* start, const std::uint32_t* end,
                               std::size_t buckets, std::uint32_t S, const DevG2Xyzz* slot_a,
@@ -112,12 +112,12 @@ __global__ void __launch_bounds__(128)
   const std::size_t s0 = s / S, s1 = (e - 1) / S;
   if (s0 == s1) return;
   PairXyzz acc = PairXyzz::load(s == s0 * S ? slot_a[s0] : slot_b[s0], lp);
-  for (std::size_t q = s0 + 1; q <= s1; ++q) acc.add<kFused>(PairXyzz::load(slot_a[q], lp), lp);
+  for (std::size_t q = s0 + 1; q <= s1; ++q) acc.add<kP>(PairXyzz::load(slot_a[q], lp), lp);
   acc.store(out[b], lp);
 }
 
 /// window_chunks_kernel with a pair per chunk: Σ (j + 1)·S_j over the chunk's buckets = acc + lo·run.
-template <bool kFused>
+template <PairProduct kP>
 __global__ void __launch_bounds__(64)
     window_chunks_pair_kernel(const DevG2Xyzz* buckets, int windows, std::uint32_t B,
                               std::uint32_t chunks, DevG2Xyzz* out) {
@@ -130,22 +130,22 @@ __global__ void __launch_bounds__(64)
   const DevG2Xyzz* s = buckets + w * B;
   PairXyzz run = PairXyzz::identity(lp), acc = PairXyzz::identity(lp);
   for (std::uint32_t j = lo + per; j-- > lo;) {
-    run.add<kFused>(PairXyzz::load(s[j], lp), lp);
-    acc.add<kFused>(run, lp);
+    run.add<kP>(PairXyzz::load(s[j], lp), lp);
+    acc.add<kP>(run, lp);
   }
   if (lo != 0) {
     PairXyzz m = run;
     for (int bit = 30 - __clz(lo); bit >= 0; --bit) {
-      PairXyzz::dbl_noinline<kFused>(m, lp);
-      if ((lo >> bit) & 1) m.add<kFused>(run, lp);
+      PairXyzz::dbl_noinline<kP>(m, lp);
+      if ((lo >> bit) & 1) m.add<kP>(run, lp);
     }
-    acc.add<kFused>(m, lp);
+    acc.add<kP>(m, lp);
   }
   acc.store(out[t], lp);
 }
 
 /// reduce_kernel with a pair per output: out[t] = Σ in[t·per .. t·per + per).
-template <bool kFused>
+template <PairProduct kP>
 __global__ void __launch_bounds__(64)
     reduce_pair_kernel(const DevG2Xyzz* in, std::size_t n, std::size_t per, DevG2Xyzz* out,
                        std::size_t out_n) {
@@ -154,7 +154,7 @@ __global__ void __launch_bounds__(64)
   const LanePair lp = LanePair::of_this_thread();
   PairXyzz acc = PairXyzz::identity(lp);
   const std::size_t lo = t * per, hi = min(n, lo + per);
-  for (std::size_t j = lo; j < hi; ++j) acc.add<kFused>(PairXyzz::load(in[j], lp), lp);
+  for (std::size_t j = lo; j < hi; ++j) acc.add<kP>(PairXyzz::load(in[j], lp), lp);
   acc.store(out[t], lp);
 }
 

@@ -192,15 +192,34 @@ constexpr bool g2_pairs(G2Accumulation acc) {
   return std::is_same_v<C, DevG2Curve> && acc != G2Accumulation::one_thread;
 }
 
+/// Calls |f| with std::integral_constant<PairProduct, ·> for the lane-pair form |acc|, so one
+/// launch site instantiates every product form.
+template <class F>
+void with_pair_product(G2Accumulation acc, F&& f) {
+  using Form = PairProduct;
+  switch (acc) {
+    case G2Accumulation::lane_pair:
+      f(std::integral_constant<Form, Form::separate>{});
+      return;
+    case G2Accumulation::lane_pair_rolled:
+      f(std::integral_constant<Form, Form::fused_rolled>{});
+      return;
+    default:
+      f(std::integral_constant<Form, Form::fused>{});
+      return;
+  }
+}
+
 /// reduce_kernel, or its lane-pair twin.
 template <class C>
 void launch_reduce(const Xyzz<C>* in, std::size_t n, std::size_t per, Xyzz<C>* out,
                    std::size_t out_n, G2Accumulation acc, cudaStream_t stream) {
   if constexpr (std::is_same_v<C, DevG2Curve>) {
     if (g2_pairs<C>(acc)) {
-      auto* kernel = acc == G2Accumulation::lane_pair_fused ? reduce_pair_kernel<true>
-                                                            : reduce_pair_kernel<false>;
-      kernel<<<blocks_for(2 * out_n, 64), 64, 0, stream>>>(in, n, per, out, out_n);
+      with_pair_product(acc, [&](auto kp) {
+        reduce_pair_kernel<kp.value>
+            <<<blocks_for(2 * out_n, 64), 64, 0, stream>>>(in, n, per, out, out_n);
+      });
       return;
     }
   }
@@ -307,8 +326,9 @@ __global__ void bucket_ranges_kernel(const std::uint32_t* keys, std::size_t coun
 /// boundary goes to the segment's slot: |slot_a| for the segment's first run, |slot_b| for its last.
 /// |kCopies| (the precomputed-window MSM): a pair's base index b < |table_n| reads bases[b], a larger
 /// one the shifted copies, copies[b − table_n] (copy j of point i is b = j·table_n + i).
-template <class C, bool kCopies = false>
-__global__ void segment_accumulate_kernel(
+/// The kernels below share this body; they differ in the register cap ptxas works under.
+template <class C, bool kCopies>
+__device__ __forceinline__ void segment_accumulate(
     const DevAffine<typename C::Field>* bases, const std::uint32_t* keys, const std::uint32_t* vals,
     std::size_t count, std::uint32_t sentinel, std::uint32_t S, const std::uint32_t* start,
     const std::uint32_t* end, Xyzz<C>* out, Xyzz<C>* slot_a, Xyzz<C>* slot_b,
@@ -356,6 +376,31 @@ __global__ void segment_accumulate_kernel(
   }
   if (cur != sentinel) flush(cur, j);
 }
+
+#define CUZK_SEGMENT_ACCUMULATE_PARAMS                                                            \
+  const DevAffine<typename C::Field>*bases, const std::uint32_t *keys, const std::uint32_t *vals, \
+      std::size_t count, std::uint32_t sentinel, std::uint32_t S, const std::uint32_t *start,     \
+      const std::uint32_t *end, Xyzz<C>*out, Xyzz<C>*slot_a, Xyzz<C>*slot_b,                      \
+      const DevAffine<typename C::Field>*copies, std::uint32_t table_n
+#define CUZK_SEGMENT_ACCUMULATE_ARGS \
+  bases, keys, vals, count, sentinel, S, start, end, out, slot_a, slot_b, copies, table_n
+
+/// segment_accumulate with ptxas free to take every register it wants (172 for G1 on sm_90: two
+/// blocks of 128 an SM, 12.5 % occupancy).
+template <class C, bool kCopies = false>
+__global__ void segment_accumulate_kernel(CUZK_SEGMENT_ACCUMULATE_PARAMS) {
+  segment_accumulate<C, kCopies>(CUZK_SEGMENT_ACCUMULATE_ARGS);
+}
+
+/// segment_accumulate capped for three blocks of 128 an SM (≤ 168 registers): 18.75 % occupancy
+/// against the latency-bound multiply chains ncu measured (GpuMsmConfig::accumulate_min_blocks).
+template <class C, bool kCopies = false>
+__global__ void __launch_bounds__(128, 3)
+    segment_accumulate_3_blocks_kernel(CUZK_SEGMENT_ACCUMULATE_PARAMS) {
+  segment_accumulate<C, kCopies>(CUZK_SEGMENT_ACCUMULATE_ARGS);
+}
+#undef CUZK_SEGMENT_ACCUMULATE_PARAMS
+#undef CUZK_SEGMENT_ACCUMULATE_ARGS
 
 /// Buckets that segment_accumulate_kernel left: empty ones become the identity; one that crosses
 /// segments s0 < s1 sums its pieces (s0's last run, whole segments, s1's first run).
@@ -585,11 +630,10 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     DeviceBuffer partial = must_alloc(ctx, used * sizeof(P), "batch-add partials");
     if constexpr (kG2) {
       if (pairs) {
-        auto* kernel = cfg.g2_accumulation == G2Accumulation::lane_pair_fused
-                           ? batch_add_pair_kernel<true>
-                           : batch_add_pair_kernel<false>;
-        kernel<<<blocks_for(2 * used, 128), 128, 0, stream>>>(d_bases, ones_idx.as<std::uint32_t>(),
-                                                              ones, per, partial.as<P>(), used);
+        with_pair_product(cfg.g2_accumulation, [&](auto kp) {
+          batch_add_pair_kernel<kp.value><<<blocks_for(2 * used, 128), 128, 0, stream>>>(
+              d_bases, ones_idx.as<std::uint32_t>(), ones, per, partial.as<P>(), used);
+        });
       }
     }
     if (!pairs)
@@ -616,6 +660,9 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
       throw CudaError(cudaErrorInvalidValue,
                       "MSM: precomputed copies are G1 only, of the same table and window width",
                       __FILE__, __LINE__);
+    if (cfg.accumulate_min_blocks != 0 && cfg.accumulate_min_blocks != 3)
+      throw CudaError(cudaErrorInvalidValue, "MSM: accumulate_min_blocks must be 0 or 3", __FILE__,
+                      __LINE__);
     const unsigned forced_c =
         pre != nullptr ? pre->window_bits
                        : (cfg.window_bits > 0 ? static_cast<unsigned>(cfg.window_bits) : 0u);
@@ -731,44 +778,48 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
       const std::size_t segments = (cnt + kSegment - 1) / kSegment;
       if constexpr (kG2) {
         if (use_pairs(cfg)) {
-          auto* kernel = cfg.g2_accumulation == G2Accumulation::lane_pair_fused
-                             ? segment_accumulate_pair_kernel<true>
-                             : segment_accumulate_pair_kernel<false>;
-          kernel<<<blocks_for(2 * segments, 128), 128, 0, stream>>>(
-              d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(),
-              ends.as<std::uint32_t>(), buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>());
+          with_pair_product(cfg.g2_accumulation, [&](auto kp) {
+            segment_accumulate_pair_kernel<kp.value>
+                <<<blocks_for(2 * segments, 128), 128, 0, stream>>>(
+                    d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment,
+                    starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), buckets.as<P>(),
+                    slot_a.as<P>(), slot_b.as<P>());
+          });
         }
       }
       if (!use_pairs(cfg)) {
+        // The kernel: with or without the copies, capped or not (both options G1 only).
+        auto* kernel = segment_accumulate_kernel<C>;
         if constexpr (!kG2) {
+          const bool three = cfg.accumulate_min_blocks == 3;
           if (pre != nullptr)
-            segment_accumulate_kernel<C, true><<<blocks_for(segments, 128), 128, 0, stream>>>(
-                d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment,
-                starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), buckets.as<P>(),
-                slot_a.as<P>(), slot_b.as<P>(), pre->points.as<DevAffine<F>>(),
-                static_cast<std::uint32_t>(bases.count));
+            kernel = three ? segment_accumulate_3_blocks_kernel<C, true>
+                           : segment_accumulate_kernel<C, true>;
+          else if (three)
+            kernel = segment_accumulate_3_blocks_kernel<C>;
         }
-        if (pre == nullptr)
-          segment_accumulate_kernel<C><<<blocks_for(segments, 128), 128, 0, stream>>>(
-              d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(),
-              ends.as<std::uint32_t>(), buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>(), nullptr,
-              0);
+        kernel<<<blocks_for(segments, 128), 128, 0, stream>>>(
+            d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(),
+            ends.as<std::uint32_t>(), buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>(),
+            pre != nullptr ? pre->points.as<DevAffine<F>>() : nullptr,
+            pre != nullptr ? static_cast<std::uint32_t>(bases.count) : 0u);
       }
       CUZK_CUDA_CHECK_LAUNCH();
       mark("accumulate");
       const std::size_t nch = static_cast<std::size_t>(g) * chunks;
       if constexpr (kG2) {
         if (use_pairs(cfg)) {
-          const bool fused = cfg.g2_accumulation == G2Accumulation::lane_pair_fused;
-          (fused ? segment_fixup_pair_kernel<true>
-                 : segment_fixup_pair_kernel<false>)<<<blocks_for(2 * gb, 128), 128, 0, stream>>>(
-              starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), gb, kSegment, slot_a.as<P>(),
-              slot_b.as<P>(), buckets.as<P>());
+          with_pair_product(cfg.g2_accumulation, [&](auto kp) {
+            segment_fixup_pair_kernel<kp.value><<<blocks_for(2 * gb, 128), 128, 0, stream>>>(
+                starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), gb, kSegment, slot_a.as<P>(),
+                slot_b.as<P>(), buckets.as<P>());
+          });
           CUZK_CUDA_CHECK_LAUNCH();
           mark("bucket fixup");
-          (fused ? window_chunks_pair_kernel<true>
-                 : window_chunks_pair_kernel<false>)<<<blocks_for(2 * nch, 64), 64, 0, stream>>>(
-              buckets.as<P>(), g, B, chunks, chunk_sums.as<P>());
+          with_pair_product(cfg.g2_accumulation, [&](auto kp) {
+            window_chunks_pair_kernel<kp.value><<<blocks_for(2 * nch, 64), 64, 0, stream>>>(
+                buckets.as<P>(), g, B, chunks, chunk_sums.as<P>());
+          });
         }
       }
       if (!use_pairs(cfg)) {

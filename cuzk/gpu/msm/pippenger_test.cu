@@ -130,9 +130,15 @@ std::unique_ptr<DeviceContext> make_ctx(std::size_t bytes) {
   return c.ok() ? std::move(c).value() : nullptr;
 }
 
+/// Every G2 accumulation form; each must give the oracle's sums.
+constexpr G2Accumulation kG2Accumulations[] = {
+    G2Accumulation::one_thread, G2Accumulation::lane_pair, G2Accumulation::lane_pair_fused,
+    G2Accumulation::lane_pair_rolled};
+
+/// |acc|: the G2 accumulation form; |min_blocks|: GpuMsmConfig::accumulate_min_blocks (G1).
 template <class C, class Upload, class Msm>
 void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm,
-               G2Accumulation acc = GpuMsmConfig{}.g2_accumulation) {
+               G2Accumulation acc = GpuMsmConfig{}.g2_accumulation, int min_blocks = 0) {
   auto ctx = make_ctx(std::size_t{2} << 30);
   ASSERT_TRUE(ctx);
   const std::uint64_t seed = test::fresh_seed();
@@ -163,7 +169,8 @@ void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm,
                      .bit_split = cs.split,
                      .window_bits = cs.window,
                      .max_windows_per_group = cs.group,
-                     .g2_accumulation = acc};
+                     .g2_accumulation = acc,
+                     .accumulate_min_blocks = min_blocks};
     GpuMsmStats st;
     const Xyzz<C> got = msm(*ctx, rb, std::span<const Fr>(sc), cfg, s, &st);
     const Jacobian<C> want = mul_vartime(g, expected_log(sc, bases.logs, bits, offset));
@@ -179,12 +186,11 @@ void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm,
   Jacobian<C> naive = Jacobian<C>::identity();
   for (std::size_t i = 0; i < n; ++i)
     naive.add(mul_vartime(Jacobian<C>::from_affine(bases.points[i]), sc[i]));
-  const Xyzz<C> got =
-      msm(*ctx, rb, std::span<const Fr>(sc), GpuMsmConfig{.g2_accumulation = acc}, s, nullptr);
+  const GpuMsmConfig plain{.g2_accumulation = acc, .accumulate_min_blocks = min_blocks};
+  const Xyzz<C> got = msm(*ctx, rb, std::span<const Fr>(sc), plain, s, nullptr);
   EXPECT_TRUE(same_point(got, naive)) << C::name << " naive n=" << n << " seed=" << seed;
   // No scalars: the identity.
-  const Xyzz<C> empty =
-      msm(*ctx, rb, std::span<const Fr>(), GpuMsmConfig{.g2_accumulation = acc}, s, nullptr);
+  const Xyzz<C> empty = msm(*ctx, rb, std::span<const Fr>(), plain, s, nullptr);
   EXPECT_TRUE(empty.is_identity());
 }
 
@@ -192,6 +198,24 @@ TEST(GpuMsm, G1MatchesOracle) {
   CUZK_REQUIRE_GPU();
   run_cases<G1Curve>(3000, 5000, upload_bases_g1,
                      [](auto&&... a) { return msm_g1_device(std::forward<decltype(a)>(a)...); });
+}
+
+// The accumulation under three blocks an SM (GpuMsmConfig::accumulate_min_blocks = 3); any other
+// count than 0 or 3 is refused.
+TEST(GpuMsm, G1ThreeBlocksMatchesOracle) {
+  CUZK_REQUIRE_GPU();
+  run_cases<G1Curve>(
+      3000, 5000, upload_bases_g1,
+      [](auto&&... a) { return msm_g1_device(std::forward<decltype(a)>(a)...); },
+      GpuMsmConfig{}.g2_accumulation, 3);
+  auto ctx = make_ctx(std::size_t{1} << 30);
+  ASSERT_TRUE(ctx);
+  std::mt19937_64 rng(test::fresh_seed());
+  const auto bases = make_bases<G1Curve>(4000, rng);
+  ResidentBases rb = upload_bases_g1(*ctx, bases.points, ctx->stream());
+  const auto sc = make_scalars(4000, ScalarKind::random, rng);
+  EXPECT_THROW((void)msm_g1_device(*ctx, rb, sc, {.accumulate_min_blocks = 2}, ctx->stream()),
+               CudaError);
 }
 
 void run_g2_cases(G2Accumulation acc) {
@@ -215,6 +239,10 @@ TEST(GpuMsm, G2LanePairMatchesOracle) {
 TEST(GpuMsm, G2LanePairFusedMatchesOracle) {
   CUZK_REQUIRE_GPU();
   run_g2_cases(G2Accumulation::lane_pair_fused);
+}
+TEST(GpuMsm, G2LanePairRolledMatchesOracle) {
+  CUZK_REQUIRE_GPU();
+  run_g2_cases(G2Accumulation::lane_pair_rolled);
 }
 
 // Every base the same point P: a bucket then sums P, P, … (the doubling branch at its second point)
@@ -248,8 +276,7 @@ TEST(GpuMsm, G2EqualAndOppositePoints) {
       sum += sc[i];
     }
     const G2Jacobian want = mul_vartime(G2Jacobian::generator(), sum * r);
-    for (const G2Accumulation acc :
-         {G2Accumulation::one_thread, G2Accumulation::lane_pair, G2Accumulation::lane_pair_fused}) {
+    for (const G2Accumulation acc : kG2Accumulations) {
       const G2Xyzz got = msm_g2_device(*ctx, rb, sc, {.g2_accumulation = acc}, ctx->stream());
       EXPECT_TRUE(same_point(got, want))
           << cs.what << " n=" << n << " g2_accumulation=" << static_cast<int>(acc)
@@ -272,8 +299,7 @@ TEST(GpuMsm, G2LargerKernelsAgree) {
   auto sc = make_scalars(n, ScalarKind::mixed, rng);
   for (std::size_t i = 0; i < n / 4; ++i) sc[rng() % n] = Fr::from_u64(rng() % 7);  // repeats
   const G2Jacobian want = mul_vartime(G2Jacobian::generator(), expected_log(sc, bases.logs, {}, 0));
-  for (const G2Accumulation acc :
-       {G2Accumulation::one_thread, G2Accumulation::lane_pair, G2Accumulation::lane_pair_fused}) {
+  for (const G2Accumulation acc : kG2Accumulations) {
     const G2Xyzz got = msm_g2_device(*ctx, rb, sc, {.g2_accumulation = acc}, ctx->stream());
     EXPECT_TRUE(same_point(got, want))
         << "n=" << n << " g2_accumulation=" << static_cast<int>(acc) << " seed=" << seed;
@@ -347,6 +373,7 @@ TEST(GpuMsm, G1PrecomputedCopiesMatchOracle) {
                      .max_windows_per_group = cs.group};
     cfg.precomputed = &pre;
     cfg.reduction_chunks = cs.chunks;
+    cfg.accumulate_min_blocks = (&cs - cases) % 2 == 1 ? 3 : 0;  // every other case capped
     GpuMsmStats st;
     const G1Xyzz got = msm_g1_device(*ctx, rb, sc, cfg, s, &st);
     const G1Jacobian want = mul_vartime(g, expected_log(sc, bases.logs, bits, offset));
@@ -361,7 +388,7 @@ TEST(GpuMsm, G1PrecomputedCopiesMatchOracle) {
         << "c=" << cs.c << " copies=" << cs.copies << " chunks=" << cs.chunks << " n=" << n
         << " kind=" << static_cast<int>(cs.kind) << " density=" << cs.density
         << " split=" << cs.split << " groups=" << st.window_groups << " tail=" << st.tail
-        << " seed=" << seed;
+        << " min_blocks=" << cfg.accumulate_min_blocks << " seed=" << seed;
     if (st.tail > 0) {
       EXPECT_EQ(st.window_bits, static_cast<int>(cs.c));
       EXPECT_EQ(st.windows, static_cast<int>(plan.bucket_windows));
