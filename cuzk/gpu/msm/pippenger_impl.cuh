@@ -257,35 +257,14 @@ Xyzz<C>* reduce_all(DeviceContext& ctx, Xyzz<C>* buf, std::size_t n, G2Accumulat
 /// Signed c-bit digits of windows [w0, w0 + g) of each tail scalar → (key, value) pairs, window-major.
 /// key = (w − w0)·B + |d| − 1, or |sentinel| for d = 0; value = base index·2 + (d < 0). The digits
 /// are the CPU's (msm/digits.hpp): k' = k + H once, then each window's digit from k' alone.
+/// With precomputed copies (msm/precomputed_windows.hpp) bucket windows [w0, w0 + g) of K', each
+/// with |pre|.copies pairs per scalar, laid out (window, copy)-major; copy j of bucket window w'
+/// carries scalar window j·K' + w' (none past K) on base j·table_n + idx. Without copies
+/// (PrecomputedWindowPlan::make(c, 1)) K' = K and every pair is copy 0: the plain layout.
 __global__ void digits_kernel(const DevFr* scalars, const std::uint32_t* idx, std::size_t m,
-                              SignedWindowPlan plan, int w0, int g, std::uint32_t* keys,
+                              SignedWindowPlan plan, PrecomputedWindowPlan pre,
+                              std::uint32_t table_n, int w0, int g, std::uint32_t* keys,
                               std::uint32_t* vals, std::uint32_t sentinel) {
-  const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-  if (t >= m) return;
-  const DevFr s = scalars[t];
-  std::uint64_t k[kMsmScalarLimbs], kr[kMsmScalarLimbs];
-#pragma unroll
-  for (unsigned i = 0; i < kMsmScalarLimbs; ++i)
-    k[i] = s.l[2 * i] | (static_cast<std::uint64_t>(s.l[2 * i + 1]) << 32);
-  msm_recode(plan, k, kr);
-  const std::uint32_t base = idx[t];
-  const std::uint32_t B = plan.buckets();
-  for (int w = w0; w < w0 + g; ++w) {
-    const std::int32_t d = msm_signed_digit(plan, kr, static_cast<unsigned>(w));
-    const std::uint32_t mag = static_cast<std::uint32_t>(d < 0 ? -d : d);
-    const std::size_t pos = static_cast<std::size_t>(w - w0) * m + t;
-    keys[pos] = mag == 0 ? sentinel : static_cast<std::uint32_t>(w - w0) * B + mag - 1;
-    vals[pos] = (base << 1) | (d < 0 ? 1u : 0u);
-  }
-}
-
-/// digits_kernel for the precomputed-window MSM (msm/precomputed_windows.hpp): bucket windows
-/// [w0, w0 + g) of K', each with |pre|.copies pairs per scalar, laid out (window, copy)-major; copy
-/// j of bucket window w' carries scalar window j·K' + w' (none past K) on base j·table_n + idx.
-__global__ void digits_copies_kernel(const DevFr* scalars, const std::uint32_t* idx, std::size_t m,
-                                     SignedWindowPlan plan, PrecomputedWindowPlan pre,
-                                     std::uint32_t table_n, int w0, int g, std::uint32_t* keys,
-                                     std::uint32_t* vals, std::uint32_t sentinel) {
   const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (t >= m) return;
   const DevFr s = scalars[t];
@@ -755,15 +734,10 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
       const std::size_t cnt = static_cast<std::size_t>(g) * mk;
       const std::size_t gb = static_cast<std::size_t>(g) * B;
       const std::uint32_t sent = static_cast<std::uint32_t>(nb);
-      if (pre != nullptr)
-        digits_copies_kernel<<<blocks_for(m, 256), 256, 0, stream>>>(
-            tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), m, digits, pre_plan,
-            static_cast<std::uint32_t>(bases.count), w0, g, keys_a.as<std::uint32_t>(),
-            vals_a.as<std::uint32_t>(), sent);
-      else
-        digits_kernel<<<blocks_for(m, 256), 256, 0, stream>>>(
-            tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), m, digits, w0, g,
-            keys_a.as<std::uint32_t>(), vals_a.as<std::uint32_t>(), sent);
+      digits_kernel<<<blocks_for(m, 256), 256, 0, stream>>>(
+          tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), m, digits, pre_plan,
+          static_cast<std::uint32_t>(bases.count), w0, g, keys_a.as<std::uint32_t>(),
+          vals_a.as<std::uint32_t>(), sent);
       CUZK_CUDA_CHECK_LAUNCH();
       cub::DoubleBuffer<std::uint32_t> kb(keys_a.as<std::uint32_t>(), keys_b.as<std::uint32_t>());
       cub::DoubleBuffer<std::uint32_t> vb(vals_a.as<std::uint32_t>(), vals_b.as<std::uint32_t>());
