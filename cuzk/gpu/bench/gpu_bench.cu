@@ -5,8 +5,8 @@
 //             [--g2-acc one_thread,lane_pair,lane_pair_fused,lane_pair_rolled]   (G2 accumulation
 //                                                 kernels, side by side)
 //             [--h-variants plain,22:2:16384]   (G1 MSM: plain = the plan's path; c:k:r = window c,
-//                                                 k precomputed copies, r reduction chunks; a /b3
-//                                                 suffix: accumulate_min_blocks = 3)
+//                                                 k precomputed copies, r reduction chunks; a /bN
+//                                                 suffix: accumulate_min_blocks = N)
 //             [--msm-logs 24,25,26,27]           (G1 MSM sizes instead of min..max step 2)
 //             [--partition-h c:k:r]              (the partition's H MSM as that variant)
 //             [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]
@@ -408,17 +408,21 @@ const char* g2_accumulation_name(G2Accumulation a) {
 }
 
 /// One G1 MSM configuration of --h-variants: "plain" (the plan's, today's path) or c:k:r = window
-/// width c, k precomputed copies (1: none), r reduction chunks (0: the plan's); either with "/b3":
-/// the accumulation capped for three blocks an SM (GpuMsmConfig::accumulate_min_blocks = 3).
+/// width c, k precomputed copies (1: none), r reduction chunks (0: the plan's); either with "/bN":
+/// GpuMsmConfig::accumulate_min_blocks = N (0: uncapped, 3: three blocks an SM; absent: the
+/// default).
 struct HVariant {
   unsigned c = 0, copies = 1, chunks = 0;
   bool plain = true;
-  bool three_blocks = false;
+  int min_blocks = -1;  // -1: GpuMsmConfig's default
   std::string name() const {
     return (plain ? std::string("plain")
                   : "c" + std::to_string(c) + "k" + std::to_string(copies) + "r" +
                         std::to_string(chunks)) +
-           (three_blocks ? "/b3" : "");
+           (min_blocks >= 0 ? "/b" + std::to_string(min_blocks) : "");
+  }
+  void apply_min_blocks(GpuMsmConfig& cfg) const {
+    if (min_blocks >= 0) cfg.accumulate_min_blocks = min_blocks;
   }
 };
 
@@ -427,17 +431,23 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
   for (const std::string& item : cuzk::bench::comma_items(list)) {
     HVariant v;
     std::string body = item;
-    const bool three = body.size() > 3 && body.ends_with("/b3");
-    if (three) body.resize(body.size() - 3);
+    int min_blocks = -1;
+    if (const std::size_t slash = body.find("/b"); slash != std::string::npos) {
+      const std::string n = body.substr(slash + 2);
+      if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos)
+        throw std::invalid_argument("--h-variants: '" + item + "' has a bad /bN suffix");
+      min_blocks = std::stoi(n);
+      body.resize(slash);
+    }
     if (body != "plain") {
       unsigned c = 0, k = 0, r = 0;
       char extra = 0;
       if (std::sscanf(body.c_str(), "%u:%u:%u%c", &c, &k, &r, &extra) != 3)
         throw std::invalid_argument("--h-variants: '" + item +
-                                    "' is neither plain nor c:k:r (either with /b3)");
+                                    "' is neither plain nor c:k:r (either with /bN)");
       v = {.c = c, .copies = k, .chunks = r, .plain = false};
     }
-    v.three_blocks = three;
+    v.min_blocks = min_blocks;
     out.push_back(v);
   }
   return out;
@@ -459,7 +469,7 @@ void bench_msm_g1_variants(DeviceContext& ctx, const std::vector<unsigned>& logs
     for (const HVariant& v : variants) {
       PrecomputedBases pre;
       GpuMsmConfig cfg;
-      cfg.accumulate_min_blocks = v.three_blocks ? 3 : 0;
+      v.apply_min_blocks(cfg);
       if (!v.plain) {
         const double t0 = now_ms();
         pre = precompute_bases_g1(ctx, rb, v.c, v.copies, s);
@@ -671,7 +681,7 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
     h_cfg.precomputed = &h_copies;
     h_cfg.reduction_chunks = h_variant.chunks;
   }
-  h_cfg.accumulate_min_blocks = h_variant.three_blocks ? 3 : 0;
+  h_variant.apply_min_blocks(h_cfg);
   double t_h = 0, t_a = 0, t_b1 = 0, t_b2 = 0, t_l = 0, t_hm = 0;
   const double total = time_ms(1, [&] {
     for (int i = 0; i < 3; ++i) fill_random(hb[i].as<DevFr>(), n, 20 + i, s);

@@ -82,12 +82,12 @@ struct GpuMsmConfig {
   /// set when another MSM runs beside it on another stream.
   std::size_t arena_budget = 0;
   /// The G2 accumulation kernels (benchmarks and tests compare them).
-  G2Accumulation g2_accumulation = G2Accumulation::lane_pair_fused;
-  /// The Pippenger accumulation's register cap: 0 lets ptxas take what it wants (the kernel as
-  /// measured before), 3 caps it for three blocks of 128 threads an SM (≤ 168 registers). Other
-  /// values are refused (CudaError, cudaErrorInvalidValue). G1 only: G2's lane-pair kernels have
-  /// their own cap (CUZK_G2_PAIR_MIN_BLOCKS).
-  int accumulate_min_blocks = 0;
+  G2Accumulation g2_accumulation = G2Accumulation::lane_pair_rolled;
+  /// The Pippenger accumulation's register cap: 3 caps it for three blocks of 128 threads an SM
+  /// (≤ 168 registers; 0.3–1.9 % faster, docs/perf/gpu.md), 0 lets ptxas take what it wants (172,
+  /// two blocks: the slow twin). Other values are refused (CudaError, cudaErrorInvalidValue). G1
+  /// only: G2's lane-pair kernels have their own cap (CUZK_G2_PAIR_MIN_BLOCKS).
+  int accumulate_min_blocks = 3;
   /// Benchmarks: phase marks on |trace| (gpu/trace.cuh) named after |trace_name|.
   GpuTrace* trace = nullptr;
   const char* trace_name = "msm";
