@@ -70,11 +70,14 @@ const Groth16Key* as_key(const ProvingKeyData& key) {
   return dynamic_cast<const Groth16Key*>(&key);
 }
 
-// The key's placement on a device (groth16/key_placement.hpp): its tables and one partition's
-// working set (the key's domain, the circuit's columns) against the device's arena. The same
-// answer before the copy is made (its bytes, its host bytes) and when it is made.
-KeyPlacement placement_of(const Groth16Key& key, const DeviceMemoryReport& device) {
-  return plan_key_placement(device, key.counts(), key.pk.domain_size, key.dims().num_columns());
+// The key's placement on a device (groth16/key_placement.hpp): its tables, one partition's working
+// set (the key's domain, the circuit's columns) and the circuit's device copy (|circuit_bytes|)
+// against the device's arena. The same answer before the copy is made (its bytes, its host bytes)
+// and when it is made.
+KeyPlacement placement_of(const Groth16Key& key, const DeviceMemoryReport& device,
+                          std::uint64_t circuit_bytes) {
+  return plan_key_placement(device, key.counts(), key.pk.domain_size, key.dims().num_columns(), 1,
+                            circuit_bytes);
 }
 
 }  // namespace
@@ -452,24 +455,24 @@ std::uint64_t KeyStore::device_key_bytes(const ProvingKeyData& key, int device) 
   const DeviceMemoryReport* r = device_memory_report(*it->second);
   if (!r) return 0;
   // The circuit's device copy (compact form), loaded with the key (make_resident).
-  std::uint64_t circuit = 0;
-  if (gk->shape && gk->shape->compact) {
-    std::optional<std::uint64_t> known;
-    {
-      std::lock_guard lock(gk->resident_mu);
-      if (auto c = gk->circuit_device_bytes.find(device); c != gk->circuit_device_bytes.end())
-        known = c->second;
-    }
-    // Computed outside the lock (a device backend lays the circuit out to count its bytes).
-    circuit = known ? *known : it->second->device_circuit_bytes(*gk->shape->compact);
-    if (!known) {
-      std::lock_guard lock(gk->resident_mu);
-      gk->circuit_device_bytes.try_emplace(device, circuit);
-    }
-  }
+  const std::uint64_t circuit = circuit_bytes_on(*gk, device, *it->second);
   std::shared_lock tier(gk->tier_mu);
   // Tables that stream from host memory (the placement's choice) occupy nothing there.
-  return circuit + placement_of(*gk, *r).resident_bytes;
+  return circuit + placement_of(*gk, *r, circuit).resident_bytes;
+}
+
+std::uint64_t KeyStore::circuit_bytes_on(const Groth16Key& key, int device,
+                                         const Backend& backend) {
+  if (!key.shape || !key.shape->compact) return 0;
+  {
+    std::lock_guard lock(key.resident_mu);
+    if (auto c = key.circuit_device_bytes.find(device); c != key.circuit_device_bytes.end())
+      return c->second;
+  }
+  // Computed outside the lock (a device backend lays the circuit out to count its bytes).
+  const std::uint64_t bytes = backend.device_circuit_bytes(*key.shape->compact);
+  std::lock_guard lock(key.resident_mu);
+  return key.circuit_device_bytes.try_emplace(device, bytes).first->second;
 }
 
 Status KeyStore::load_key_circuit(const Groth16Key& key, ResidentKey& rk) {
@@ -488,9 +491,11 @@ Status KeyStore::make_resident(const ProvingKeyData& key, int device) {
     std::lock_guard lock(gk->resident_mu);
     if (gk->resident.count(device)) return {};
   }
-  std::shared_lock tier(gk->tier_mu);  // the tables stay as they are while the device reads them
   const DeviceMemoryReport* report = device_memory_report(*it->second);
-  const StreamedQueries streamed = report ? placement_of(*gk, *report).streamed : StreamedQueries{};
+  const std::uint64_t circuit = report ? circuit_bytes_on(*gk, device, *it->second) : 0;
+  std::shared_lock tier(gk->tier_mu);  // the tables stay as they are while the device reads them
+  const StreamedQueries streamed =
+      report ? placement_of(*gk, *report, circuit).streamed : StreamedQueries{};
   Result<std::unique_ptr<ResidentKey>> rk = Status(Errc::not_found, "no key tables");
   if (const ParamsMapping* pm = gk->params.get()) {  // the direct path: decoded on the device
     const ParamsLayout& l = pm->layout;
@@ -552,8 +557,10 @@ std::uint64_t KeyStore::device_host_bytes_bound(const ProvingKeyData& key, int d
   if (!gk || it == backends_.end()) return 0;
   const DeviceMemoryReport* r = device_memory_report(*it->second);
   if (!r) return 0;
+  const std::uint64_t circuit = circuit_bytes_on(*gk, device, *it->second);
   std::shared_lock tier(gk->tier_mu);
-  return placement_of(*gk, *r).streamed_host_bytes;  // packed: 96 B per G1 point, 192 per G2
+  // Packed: 96 B per G1 point, 192 per G2.
+  return placement_of(*gk, *r, circuit).streamed_host_bytes;
 }
 
 std::optional<PartitionProver::KeyMapping> KeyStore::key_mapping(const ProvingKeyData& key) const {

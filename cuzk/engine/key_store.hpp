@@ -180,6 +180,9 @@ class KeyStore {
   /// A zkey or params key: from its image or decoded from the file.
   Status load_file(Groth16Key& key, const std::string& key_id, const circuits::KeySource& src,
                    bool mapped_only);
+  /// The bytes |backend| (device |device|) takes for the key's circuit (0 without a compact form);
+  /// computed once per device and kept in the key.
+  static std::uint64_t circuit_bytes_on(const Groth16Key& key, int device, const Backend& backend);
   /// Loads the key's circuit with |rk| when its shape has a compact form (ResidentKey::
   /// load_circuit: prove_compact's CircuitId, released with the key's copy).
   static Status load_key_circuit(const Groth16Key& key, ResidentKey& rk);

@@ -8,10 +8,12 @@
 namespace cuzk {
 
 KeyPlacement plan_key_placement(const DeviceMemoryReport& device, const QueryCounts& counts,
-                                std::uint64_t domain, std::uint64_t columns,
-                                unsigned max_h_copies) {
+                                std::uint64_t domain, std::uint64_t columns, unsigned max_h_copies,
+                                std::uint64_t beside_bytes) {
   KeyPlacement out;
   out.working_bytes = device.partition_working_bytes(domain, columns);
+  // What must fit beside the resident tables: a partition's working set and the key's own extras.
+  const auto beside = [&] { return out.working_bytes + beside_bytes; };
   struct Table {
     std::uint64_t points;
     bool g2;
@@ -43,7 +45,7 @@ KeyPlacement plan_key_placement(const DeviceMemoryReport& device, const QueryCou
                      [](const Table* a, const Table* b) { return a->packed() > b->packed(); });
     const std::uint64_t arena = device.device_memory().total;
     for (Table* x : by_size) {
-      if (resident_bytes() + out.working_bytes <= arena) break;
+      if (resident_bytes() + beside() <= arena) break;
       if (x->points > 0) *x->streamed = true;
     }
   }
@@ -57,7 +59,7 @@ KeyPlacement plan_key_placement(const DeviceMemoryReport& device, const QueryCou
     for (unsigned k = most; k > 1; --k) {
       const std::uint64_t table = precomputed_copies_bytes(counts.h, k, 96);
       const std::uint64_t pairs = std::uint64_t{k - 1} * domain * 16;
-      if (out.resident_bytes + table + out.working_bytes + pairs <= arena) {
+      if (out.resident_bytes + table + beside() + pairs <= arena) {
         out.h_copies = k;
         out.h_copies_bytes = table;
         out.working_bytes += pairs;

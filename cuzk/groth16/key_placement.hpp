@@ -7,8 +7,10 @@
 //   1. a table the backend streams by its own rule (DeviceMemoryReport::streams_table: larger
 //      than half the arena) streams;
 //   2. while the resident tables plus one partition's working set
-//      (DeviceMemoryReport::partition_working_bytes of the key's domain and witness columns)
-//      exceed the arena, the largest table still resident streams too. Largest first takes the
+//      (DeviceMemoryReport::partition_working_bytes of the key's domain and witness columns) plus
+//      what the key keeps beside its tables (|beside_bytes|: the circuit's compact form on the
+//      device, 37 MB at 32 GiB PoRep) exceed the arena, the largest table still resident streams
+//      too. Largest first takes the
 //      fewest tables (and so the fewest MSMs that stream) to reach the bound.
 //
 // A backend that cannot stream (can_stream_tables() false) keeps every table resident.
@@ -59,9 +61,11 @@ struct KeyPlacement {
 
 /// The placement of a key with |counts| points per query, whose partitions have a |domain|-row H
 /// step over |columns| witness values, on the device |device| reports (rules in the file comment).
-/// |max_h_copies| (≥ 1; 1: none) bounds rule 3.
+/// |max_h_copies| (≥ 1; 1: none) bounds rule 3; |beside_bytes| are the device bytes the key holds
+/// beside its tables (the circuit's device copy), counted in rules 2 and 3 but not in
+/// resident_bytes.
 KeyPlacement plan_key_placement(const DeviceMemoryReport& device, const QueryCounts& counts,
                                 std::uint64_t domain, std::uint64_t columns,
-                                unsigned max_h_copies = 1);
+                                unsigned max_h_copies = 1, std::uint64_t beside_bytes = 0);
 
 }  // namespace cuzk

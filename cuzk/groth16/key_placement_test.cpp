@@ -82,6 +82,20 @@ TEST(KeyPlacement, StreamsLargestFirstUntilTheRestFits) {
   EXPECT_LE(p.resident_bytes + p.working_bytes, r.device_memory().total);
 }
 
+// The circuit's device copy kept beside the tables counts like the working set: a key that fits
+// with a partition alone streams its largest table once the copy is added, and the copy is not
+// counted as a table.
+TEST(KeyPlacement, BytesBesideTheTablesCountAgainstTheArena) {
+  const std::uint64_t whole = whole_bytes(kCounts), working = 50'000, circuit = 4'000;
+  FakeReport r(whole + working, working);
+  EXPECT_FALSE(plan_key_placement(r, kCounts, 1024, 1010, 1, 0).streamed.any());
+  const KeyPlacement p = plan_key_placement(r, kCounts, 1024, 1010, 1, circuit);
+  EXPECT_EQ(p.streamed, (StreamedQueries{.h = true}));
+  EXPECT_EQ(p.resident_bytes, whole - table_bytes(kCounts.h, false) - 256);
+  EXPECT_EQ(p.working_bytes, working);
+  EXPECT_LE(p.resident_bytes + p.working_bytes + circuit, r.device_memory().total);
+}
+
 TEST(KeyPlacement, G2TableCountsItsPackedBytes) {
   // b_g2 of 600 points (115,200 B packed) is larger than h (98,208 B): it goes first.
   const QueryCounts c{.h = 1023, .l = 900, .a = 1000, .b_g1 = 600, .b_g2 = 600};
@@ -194,6 +208,9 @@ TEST(KeyPlacement, HCopiesOnlyWhereTheyFitBesideTheKeyAndAPartition) {
   const KeyPlacement two = plan_key_placement(h200, c, n, columns, 2);
   EXPECT_EQ(two.h_copies, 2u);
   EXPECT_EQ(two.h_copies_bytes, copy);
+  // 12 GB kept beside the tables (more than a circuit's copy, to cross a copy's boundary): 80.87
+  // GB + 3 copies would be 125.97 GB, so two extra copies.
+  EXPECT_EQ(plan_key_placement(h200, c, n, columns, 8, 12'000'000'000).h_copies, 3u);
   FakeReport h100(72'500'000'000, working, true, true);
   EXPECT_EQ(plan_key_placement(h100, c, n, columns, 8).h_copies, 1u);
   // A key that streams a table gets no copies (WindowPoSt-like: b tables large enough to stream).
