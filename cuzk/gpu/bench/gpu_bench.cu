@@ -11,7 +11,9 @@
 //             [--partition-h c:k:r]              (the partition's H MSM as that variant)
 //             [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]
 //             [--overlap off,auto,h_step,h_msm]   (partition schedules, side by side; default off,auto)
-//             [--arena-gib G]   (arena size; a small one keeps ncu's per-replay memory backup short)
+//             [--arena-gib G]   (arena size; a small one keeps ncu's per-replay memory backup short,
+//                                or forces the MSM's windows into several groups)
+//             [--group-chunks plan|scaled]   (GpuMsmConfig::scale_group_chunks in the MSM rows)
 // (--ntt-shapes: the NTT pass shapes to time side by side, "legacy" = the first kernels; rows of a
 // shape other than the default 10:1 are named op@shape.)
 // (msm_stream is not in the default list: it reserves a pinned host pool of the table's size.)
@@ -54,6 +56,8 @@ struct Row {
   double anchor;  // same unit as ms (0: none)
 };
 std::vector<Row> g_rows;
+/// --group-chunks scaled: GpuMsmConfig::scale_group_chunks in the msm_g1 / msm_g2 rows.
+bool g_scale_group_chunks = false;
 
 void report(const std::string& op, const std::string& size, double ms, double metric,
             const std::string& unit, double anchor_ms) {
@@ -469,6 +473,7 @@ void bench_msm_g1_variants(DeviceContext& ctx, const std::vector<unsigned>& logs
     for (const HVariant& v : variants) {
       PrecomputedBases pre;
       GpuMsmConfig cfg;
+      cfg.scale_group_chunks = g_scale_group_chunks;
       v.apply_min_blocks(cfg);
       if (!v.plain) {
         const double t0 = now_ms();
@@ -524,7 +529,8 @@ void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window
     const std::string op = std::string(kG2 ? "msm_g2" : "msm_g1") + (porep_mix ? "_mix" : "");
     for (const G2Accumulation acc : kG2 ? g2_variants : std::vector<G2Accumulation>{{}}) {
       GpuMsmStats st;
-      const GpuMsmConfig cfg{.window_bits = window, .g2_accumulation = acc};
+      GpuMsmConfig cfg{.window_bits = window, .g2_accumulation = acc};
+      cfg.scale_group_chunks = g_scale_group_chunks;
       const double ms = time_ms(3, [&] {
         if constexpr (kG2)
           (void)msm_g2_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st);
@@ -794,7 +800,15 @@ int main(int argc, char** argv) {
     std::string a = argv[i];
     if (a == "--ops" && i + 1 < argc)
       ops = argv[++i];
-    else if (a == "--arena-gib" && i + 1 < argc)
+    else if (a == "--group-chunks" && i + 1 < argc) {
+      const std::string v = argv[++i];
+      if (v != "plan" && v != "scaled") {
+        std::fprintf(stderr, "gpu_bench: --group-chunks takes plan or scaled, not '%s'\n",
+                     v.c_str());
+        return 2;
+      }
+      g_scale_group_chunks = v == "scaled";
+    } else if (a == "--arena-gib" && i + 1 < argc)
       arena_gib = std::stod(argv[++i]);
     else if (a == "--ntt-shapes" && i + 1 < argc)
       ntt_shapes = argv[++i];
@@ -856,13 +870,14 @@ int main(int argc, char** argv) {
     else if (a == "--quick")
       max_log = 20, part_log = 20, min_log = 16;
     else {
-      std::fprintf(stderr,
-                   "usage: gpu_bench [--quick] [--ops list] [--min-log K] [--max-log K] "
-                   "[--partition-log K] [--window c] [--h-variants plain,c:k:r] "
-                   "[--msm-logs 24,27] [--partition-h c:k:r] [--arena-gib G] "
-                   "[--g2-acc one_thread,lane_pair,lane_pair_fused,lane_pair_rolled] "
-                   "[--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27] "
-                   "[--overlap off,auto,h_step,h_msm|none]\n");
+      std::fprintf(
+          stderr,
+          "usage: gpu_bench [--quick] [--ops list] [--min-log K] [--max-log K] "
+          "[--partition-log K] [--window c] [--h-variants plain,c:k:r] "
+          "[--msm-logs 24,27] [--partition-h c:k:r] [--arena-gib G] [--group-chunks plan|scaled] "
+          "[--g2-acc one_thread,lane_pair,lane_pair_fused,lane_pair_rolled] "
+          "[--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27] "
+          "[--overlap off,auto,h_step,h_msm|none]\n");
       return 2;
     }
   }

@@ -99,6 +99,10 @@ struct GpuMsmConfig {
   /// clamped to 2^(c−1)). Wide windows want more: at c = 20 the plan's 2048 chunks leave 256
   /// buckets of serial work per thread on 13·2048 threads.
   unsigned reduction_chunks = 0;
+  /// A window group of g < K windows (the arena holds fewer than all K) takes 2^j·chunks per
+  /// window, the least with g·2^j·chunks ≥ K·chunks, so its window sums still fill the SMs.
+  /// Off until measured on a device (docs/perf/gpu.md, "H MSM inside the partition").
+  bool scale_group_chunks = false;
 };
 
 /// Shifted copies of a resident G1 table for the precomputed-window MSM: copy j (1 ≤ j < copies)

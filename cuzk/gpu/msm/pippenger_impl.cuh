@@ -685,6 +685,10 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
       budget = std::min(
           budget, cfg.arena_budget > lists + headroom ? cfg.arena_budget - lists - headroom : 0);
     }
+    // A group of few windows may take more reduction chunks per window (chunks_for below): at
+    // most 2·K·chunks chunk sums in all, kept out of the windows' budget.
+    if (cfg.scale_group_chunks)
+      budget -= std::min(budget, 2 * static_cast<std::size_t>(K) * chunks * sizeof(P));
     int G = static_cast<int>(std::min<std::size_t>(K, budget / per_window));
     if (cfg.max_windows_per_group > 0) G = std::min(G, cfg.max_windows_per_group);
     // With copies (wide windows): keys and the sentinel G·B below 2^24, so CUB sorts in three
@@ -713,11 +717,25 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     // sums are combined on the host (Horner: (K − 1)·c doublings, serial, faster there than in
     // one device thread). (256 chunks, one thread per window summing them and one thread
     // combining took ≈ 10.6 ms per G1 MSM and ≈ 26 ms per G2 one on the H200, at any size.)
-    DeviceBuffer chunk_sums =
-        must_alloc(ctx, static_cast<std::size_t>(G) * chunks * sizeof(P), "window chunks");
-    DeviceBuffer chunk_tmp = must_alloc(
-        ctx, std::max<std::size_t>(1, static_cast<std::size_t>(G) * chunks / 16) * sizeof(P),
-        "window chunk sums");
+    // A group's window sums run g·chunks threads: with few windows a group (a small arena: on
+    // an H100 beside a 47 GB key the 2^27 H MSM's 13 windows go in several groups) the plan's
+    // chunks leave most SMs idle (one window of 2048 chunks is 32 blocks of 64 threads on 132
+    // SMs; window sums 59 ms in seven groups against 14 in one, measured). With
+    // GpuMsmConfig::scale_group_chunks the chunks per window double until the group has as many
+    // as all K windows at the plan's count (≤ B: a bucket a chunk).
+    const auto chunks_for = [&](int g) {
+      std::uint32_t gc = chunks;
+      while (cfg.scale_group_chunks && gc < B &&
+             static_cast<std::size_t>(g) * gc < static_cast<std::size_t>(K) * chunks)
+        gc *= 2;
+      return gc;
+    };
+    const int last_g = K - (st.window_groups - 1) * G;
+    const std::size_t most_chunks = std::max(static_cast<std::size_t>(G) * chunks_for(G),
+                                             static_cast<std::size_t>(last_g) * chunks_for(last_g));
+    DeviceBuffer chunk_sums = must_alloc(ctx, most_chunks * sizeof(P), "window chunks");
+    DeviceBuffer chunk_tmp = must_alloc(ctx, std::max<std::size_t>(1, most_chunks / 16) * sizeof(P),
+                                        "window chunk sums");
     window_sums = must_alloc(ctx, static_cast<std::size_t>(K) * sizeof(P), "window sums");
     const std::uint32_t sentinel = static_cast<std::uint32_t>(nb);
     const int end_bit = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(sentinel)));
@@ -780,7 +798,8 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
       }
       CUZK_CUDA_CHECK_LAUNCH();
       mark("accumulate");
-      const std::size_t nch = static_cast<std::size_t>(g) * chunks;
+      const std::uint32_t gc = chunks_for(g);
+      const std::size_t nch = static_cast<std::size_t>(g) * gc;
       if constexpr (kG2) {
         if (use_pairs(cfg)) {
           with_pair_product(cfg.g2_accumulation, [&](auto kp) {
@@ -792,7 +811,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
           mark("bucket fixup");
           with_pair_product(cfg.g2_accumulation, [&](auto kp) {
             window_chunks_pair_kernel<kp.value><<<blocks_for(2 * nch, 64), 64, 0, stream>>>(
-                buckets.as<P>(), g, B, chunks, chunk_sums.as<P>());
+                buckets.as<P>(), g, B, gc, chunk_sums.as<P>());
           });
         }
       }
@@ -802,14 +821,14 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
             slot_b.as<P>(), buckets.as<P>());
         CUZK_CUDA_CHECK_LAUNCH();
         mark("bucket fixup");
-        window_chunks_kernel<C><<<blocks_for(nch, 64), 64, 0, stream>>>(buckets.as<P>(), g, B,
-                                                                        chunks, chunk_sums.as<P>());
+        window_chunks_kernel<C>
+            <<<blocks_for(nch, 64), 64, 0, stream>>>(buckets.as<P>(), g, B, gc, chunk_sums.as<P>());
       }
       CUZK_CUDA_CHECK_LAUNCH();
       // chunks → 1 per window in rounds of ≤ 16 (chunks is a power of two, so each round's groups
       // stay inside their window); the last round writes window_sums[w0 .. w0 + g).
       P* src = chunk_sums.as<P>();
-      for (std::size_t cpw = chunks; cpw > 1;) {
+      for (std::size_t cpw = gc; cpw > 1;) {
         const std::size_t per = std::min<std::size_t>(16, cpw);
         const std::size_t out_n = static_cast<std::size_t>(g) * (cpw / per);
         P* dst = cpw == per                  ? window_sums.as<P>() + w0
@@ -821,7 +840,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
         src = dst;
         cpw /= per;
       }
-      if (chunks == 1)
+      if (gc == 1)
         CUZK_CUDA_CHECK(cudaMemcpyAsync(window_sums.as<P>() + w0, chunk_sums.data(),
                                         static_cast<std::size_t>(g) * sizeof(P),
                                         cudaMemcpyDeviceToDevice, stream));

@@ -305,6 +305,15 @@ TEST(GpuMsm, G2LargerKernelsAgree) {
     EXPECT_TRUE(same_point(got, want))
         << "n=" << n << " g2_accumulation=" << static_cast<int>(acc) << " seed=" << seed;
   }
+  // Forced groups of 1, 2 and 5 windows with the reduction chunks scaled per group.
+  for (const int group : {1, 2, 5}) {
+    GpuMsmConfig cfg{.max_windows_per_group = group};
+    cfg.scale_group_chunks = true;
+    GpuMsmStats st;
+    const G2Xyzz got = msm_g2_device(*ctx, rb, sc, cfg, ctx->stream(), &st);
+    EXPECT_TRUE(same_point(got, want))
+        << "n=" << n << " group=" << group << " groups=" << st.window_groups << " seed=" << seed;
+  }
 }
 
 TEST(GpuMsm, G1LargerRandom) {
@@ -320,6 +329,15 @@ TEST(GpuMsm, G1LargerRandom) {
   const G1Xyzz got = msm_g1_device(*ctx, rb, sc, {}, ctx->stream());
   const G1Jacobian want = mul_vartime(G1Jacobian::generator(), expected_log(sc, bases.logs, {}, 0));
   EXPECT_TRUE(same_point(got, want)) << "n=" << n << " seed=" << seed;
+  // Forced groups of 1 and 3 windows with the reduction chunks scaled per group.
+  for (const int group : {1, 3}) {
+    GpuMsmConfig cfg{.max_windows_per_group = group};
+    cfg.scale_group_chunks = true;
+    GpuMsmStats st;
+    const G1Xyzz g = msm_g1_device(*ctx, rb, sc, cfg, ctx->stream(), &st);
+    EXPECT_TRUE(same_point(g, want))
+        << "n=" << n << " group=" << group << " groups=" << st.window_groups << " seed=" << seed;
+  }
 }
 
 // The precomputed-window option (GpuMsmConfig::precomputed, msm/precomputed_windows.hpp): copies
@@ -425,13 +443,17 @@ TEST(GpuMsm, VramCapForcesWindowGroups) {
   ResidentBases rb = upload_bases_g1(ctx, bases.points, ctx.stream());
   const auto sc =
       make_scalars(n, ScalarKind::random, rng);  // every scalar in the tail: ≈ 0.5 MB per window
-  GpuMsmStats st;
-  const G1Xyzz got = msm_g1_device(ctx, rb, sc, {}, ctx.stream(), &st);
-  EXPECT_GT(st.window_groups, 1) << "the cap should not leave room for all " << st.windows
-                                 << " windows";
   const G1Jacobian want = mul_vartime(G1Jacobian::generator(), expected_log(sc, bases.logs, {}, 0));
-  EXPECT_TRUE(same_point(got, want))
-      << "n=" << n << " groups=" << st.window_groups << " seed=" << seed;
+  GpuMsmStats st;
+  for (const bool scaled : {false, true}) {  // GpuMsmConfig::scale_group_chunks
+    GpuMsmConfig cfg;
+    cfg.scale_group_chunks = scaled;
+    const G1Xyzz got = msm_g1_device(ctx, rb, sc, cfg, ctx.stream(), &st);
+    EXPECT_GT(st.window_groups, 1)
+        << "the cap should not leave room for all " << st.windows << " windows";
+    EXPECT_TRUE(same_point(got, want)) << "n=" << n << " groups=" << st.window_groups
+                                       << " scaled chunks=" << scaled << " seed=" << seed;
+  }
   std::printf("arena %zu bytes, %d windows in %d groups\n", ctx.arena_bytes(), st.windows,
               st.window_groups);
   // A request larger than the whole arena is refused with out_of_memory, not a device error.
