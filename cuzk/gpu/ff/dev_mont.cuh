@@ -43,7 +43,9 @@ __constant__ DevConsts<P> kConsts = make_dev_consts<P>();
 
 }  // namespace dev_detail
 
-template <class P>
+/// |kRolled|: products by mul_mont_rolled (the rows as a loop over one copy, for kernels whose
+/// unrolled code overflows the instruction cache); the value and bytes are the same either way.
+template <class P, bool kRolled = false>
 struct DevMont {
   using Host = MontField<P>;
   static constexpr int N = 2 * static_cast<int>(Host::N);
@@ -187,9 +189,79 @@ struct DevMont {
     for (int k = 0; k < N; ++k) r[k] = e[k];
   }
 
+  /// One CIOS row of mul_mont with b's limb |bi| (E, O as there), for mul_mont_rolled.
+  CUZK_DEV static void mont_row(std::uint32_t e[N + 1], std::uint32_t o[N + 1],
+                                const std::uint32_t a[N], std::uint32_t bi) {
+    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                 : "+r"(e[0]), "+r"(e[1])
+                 : "r"(a[0]), "r"(bi));
+#pragma unroll
+    for (int j = 2; j < N; j += 2)
+      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                   : "+r"(e[j]), "+r"(e[j + 1])
+                   : "r"(a[j]), "r"(bi));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
+#pragma unroll
+    for (int j = 1; j < N; j += 2)
+      asm("mul.lo.u32 %0, %2, %3; mul.hi.u32 %1, %2, %3;"
+          : "=r"(o[j]), "=r"(o[j + 1])
+          : "r"(a[j]), "r"(bi));
+    const std::uint32_t m = e[0] * kInv32;
+    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                 : "+r"(e[0]), "+r"(e[1])
+                 : "r"(m), "r"(p32(0)));
+#pragma unroll
+    for (int j = 2; j < N; j += 2)
+      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                   : "+r"(e[j]), "+r"(e[j + 1])
+                   : "r"(m), "r"(p32(j)));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
+    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                 : "+r"(o[1]), "+r"(o[2])
+                 : "r"(m), "r"(p32(1)));
+#pragma unroll
+    for (int j = 3; j < N; j += 2)
+      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                   : "+r"(o[j]), "+r"(o[j + 1])
+                   : "r"(m), "r"(p32(j)));
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(e[0]) : "r"(e[1]), "r"(o[1]));
+#pragma unroll
+    for (int k = 1; k < N - 1; ++k)
+      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(e[k]) : "r"(e[k + 1]), "r"(o[k + 1]));
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(e[N - 1]) : "r"(e[N]), "r"(o[N]));
+    e[N] = 0;
+  }
+
+  /// Threads a block may have where mul_mont_rolled runs (its shared column's width).
+  static constexpr int kRolledThreads = 128;
+
+  /// mul_mont with the N rows as a loop over one copy of the row (≈ 70 instructions instead of
+  /// ≈ 800 a product): b's limbs go to this thread's column of a shared array (N stores), and row i
+  /// reads limb i back (a register array cannot be indexed by the loop counter; rotating it cost
+  /// the G2 form 11 moves a row, 25 % more instructions, docs/perf/gpu.md). Blocks of at most
+  /// kRolledThreads threads; N·kRolledThreads·4 bytes of shared memory a block (6 KiB for Fp).
+  CUZK_DEV static void mul_mont_rolled(std::uint32_t r[N], const std::uint32_t a[N],
+                                       const std::uint32_t b[N]) {
+    __shared__ std::uint32_t column[N * kRolledThreads];
+    const unsigned t = threadIdx.x;
+#pragma unroll
+    for (int k = 0; k < N; ++k) column[k * kRolledThreads + t] = b[k];
+    std::uint32_t e[N + 1], o[N + 1];
+#pragma unroll
+    for (int k = 0; k <= N; ++k) e[k] = 0;
+#pragma unroll 1
+    for (int i = 0; i < N; ++i) mont_row(e, o, a, column[i * kRolledThreads + t]);
+    reduce_once(e);
+#pragma unroll
+    for (int k = 0; k < N; ++k) r[k] = e[k];
+  }
+
   CUZK_DEV friend DevMont operator*(const DevMont& a, const DevMont& b) {
     DevMont r;
-    mul_mont(r.l, a.l, b.l);
+    if constexpr (kRolled)
+      mul_mont_rolled(r.l, a.l, b.l);
+    else
+      mul_mont(r.l, a.l, b.l);
     return r;
   }
   CUZK_DEV DevMont square() const { return *this * *this; }
