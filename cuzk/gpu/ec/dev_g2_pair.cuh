@@ -30,81 +30,13 @@ enum class PairProduct {
 
 namespace pair_detail {
 
-/// One CIOS row of r = (a·b + c·d)·R^{-1} mod p (mul_add_mont below): E, O += a·b_i + c·d_i, one
-/// quotient digit m, E += m·p, then O folded into E with the one-limb shift. Written once; the
-/// unrolled and the rolled product walk it.
-CUZK_DEV void mont_row(std::uint32_t e[DevFp::N + 1], std::uint32_t o[DevFp::N + 1],
-                       const std::uint32_t a[DevFp::N], const std::uint32_t c[DevFp::N],
-                       std::uint32_t bi, std::uint32_t di) {
-  constexpr int N = DevFp::N;
-  // E[0..N] += a_even·b_i + c_even·d_i.
-  asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-               : "+r"(e[0]), "+r"(e[1])
-               : "r"(a[0]), "r"(bi));
-#pragma unroll
-  for (int j = 2; j < N; j += 2)
-    asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                 : "+r"(e[j]), "+r"(e[j + 1])
-                 : "r"(a[j]), "r"(bi));
-  asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
-  asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-               : "+r"(e[0]), "+r"(e[1])
-               : "r"(c[0]), "r"(di));
-#pragma unroll
-  for (int j = 2; j < N; j += 2)
-    asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                 : "+r"(e[j]), "+r"(e[j + 1])
-                 : "r"(c[j]), "r"(di));
-  asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
-  // O[1..N] = a_odd·b_i (fresh: disjoint limbs), then += c_odd·d_i. O[0] stays 0. No carry
-  // leaves O[N]: each of the three terms O collects in a row (with m·p_odd below) is below
-  // 2^32·p < 2^413, so O < 3·2^413 < 2^(32(N + 1)).
-#pragma unroll
-  for (int j = 1; j < N; j += 2)
-    asm("mul.lo.u32 %0, %2, %3; mul.hi.u32 %1, %2, %3;"
-        : "=r"(o[j]), "=r"(o[j + 1])
-        : "r"(a[j]), "r"(bi));
-  asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-               : "+r"(o[1]), "+r"(o[2])
-               : "r"(c[1]), "r"(di));
-#pragma unroll
-  for (int j = 3; j < N; j += 2)
-    asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                 : "+r"(o[j]), "+r"(o[j + 1])
-                 : "r"(c[j]), "r"(di));
-  // Quotient digit: O does not touch limb 0.
-  const std::uint32_t m = e[0] * DevFp::kInv32;
-  asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-               : "+r"(e[0]), "+r"(e[1])
-               : "r"(m), "r"(DevFp::p32(0)));
-#pragma unroll
-  for (int j = 2; j < N; j += 2)
-    asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                 : "+r"(e[j]), "+r"(e[j + 1])
-                 : "r"(m), "r"(DevFp::p32(j)));
-  asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
-  asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-               : "+r"(o[1]), "+r"(o[2])
-               : "r"(m), "r"(DevFp::p32(1)));
-#pragma unroll
-  for (int j = 3; j < N; j += 2)
-    asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                 : "+r"(o[j]), "+r"(o[j + 1])
-                 : "r"(m), "r"(DevFp::p32(j)));
-  // E[0] is now 0 mod 2^32: fold O in and shift down one limb.
-  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(e[0]) : "r"(e[1]), "r"(o[1]));
-#pragma unroll
-  for (int k = 1; k < N - 1; ++k)
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(e[k]) : "r"(e[k + 1]), "r"(o[k + 1]));
-  asm volatile("addc.u32 %0, %1, %2;" : "=r"(e[N - 1]) : "r"(e[N]), "r"(o[N]));
-  e[N] = 0;
-}
-
 /// r = (a·b + c·d)·R^{-1} mod p for a, b, c, d < p: both products accumulated row by row with one
 /// interleaved reduction (CIOS over 32-bit limbs, even/odd split as DevMont::mul_mont).
 /// Bound: a·b + c·d < 2p² and p < R/8, so the final value (a·b + c·d + M·p)/R < p(1 + 2p/R) < 2p
 /// and one conditional subtraction ends in [0, p); a row maps t < 4p to
 /// (t + a·b_i + c·d_i + m·p)/2^32 < 4p/2^32 + 3p < 4p < 2^(32N), so E keeps N + 1 limbs.
+/// O collects three terms a row (a_odd·b_i, c_odd·d_i, m·p_odd), each below 2^32·p < 2^413, so
+/// O < 3·2^413 < 2^(32(N + 1)) and no carry leaves O[N]. The rows are DevMont::mont_row<true>.
 /// d is the partner lane's b (|mask|: the pair), fetched one limb per row so it never occupies
 /// twelve registers.
 /// |kRolled|: the twelve rows run as a loop over one copy of the row (≈ 0.9 k instructions
@@ -127,13 +59,14 @@ CUZK_DEV void mul_add_mont(std::uint32_t r[DevFp::N], const std::uint32_t a[DevF
 #pragma unroll 1
     for (int i = 0; i < N; ++i) {
       const std::uint32_t bi = bb[0];
-      mont_row(e, o, a, c, bi, __shfl_xor_sync(mask, bi, 1));
+      DevFp::mont_row<true>(e, o, a, bi, c, __shfl_xor_sync(mask, bi, 1));
 #pragma unroll
       for (int k = 0; k < N - 1; ++k) bb[k] = bb[k + 1];
     }
   } else {
 #pragma unroll
-    for (int i = 0; i < N; ++i) mont_row(e, o, a, c, b[i], __shfl_xor_sync(mask, b[i], 1));
+    for (int i = 0; i < N; ++i)
+      DevFp::mont_row<true>(e, o, a, b[i], c, __shfl_xor_sync(mask, b[i], 1));
   }
   DevFp::reduce_once(e);
 #pragma unroll

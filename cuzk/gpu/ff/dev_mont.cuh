@@ -132,66 +132,16 @@ struct DevMont {
   CUZK_DEV DevMont& operator-=(const DevMont& b) { return *this = *this - b; }
   CUZK_DEV DevMont& operator*=(const DevMont& b) { return *this = *this * b; }
 
-  /// r = a·b·R^{-1} mod p; see the header comment.
-  CUZK_DEV static void mul_mont(std::uint32_t r[N], const std::uint32_t a[N],
-                                const std::uint32_t b[N]) {
-    std::uint32_t e[N + 1], o[N + 1];
-#pragma unroll
-    for (int k = 0; k <= N; ++k) e[k] = 0;
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-      const std::uint32_t bi = b[i];
-      // E[0..N-1] += a_even·b_i, carry into E[N].
-      asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(e[0]), "+r"(e[1])
-                   : "r"(a[0]), "r"(bi));
-#pragma unroll
-      for (int j = 2; j < N; j += 2)
-        asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                     : "+r"(e[j]), "+r"(e[j + 1])
-                     : "r"(a[j]), "r"(bi));
-      asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
-      // O[1..N] = a_odd·b_i (fresh: disjoint limbs, no carries).
-#pragma unroll
-      for (int j = 1; j < N; j += 2)
-        asm("mul.lo.u32 %0, %2, %3; mul.hi.u32 %1, %2, %3;"
-            : "=r"(o[j]), "=r"(o[j + 1])
-            : "r"(a[j]), "r"(bi));
-      // Quotient digit: O does not touch limb 0.
-      const std::uint32_t m = e[0] * kInv32;
-      asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(e[0]), "+r"(e[1])
-                   : "r"(m), "r"(p32(0)));
-#pragma unroll
-      for (int j = 2; j < N; j += 2)
-        asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                     : "+r"(e[j]), "+r"(e[j + 1])
-                     : "r"(m), "r"(p32(j)));
-      asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
-      asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(o[1]), "+r"(o[2])
-                   : "r"(m), "r"(p32(1)));
-#pragma unroll
-      for (int j = 3; j < N; j += 2)
-        asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                     : "+r"(o[j]), "+r"(o[j + 1])
-                     : "r"(m), "r"(p32(j)));
-      // E[0] is now 0 mod 2^32: fold O in and shift down one limb.
-      asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(e[0]) : "r"(e[1]), "r"(o[1]));
-#pragma unroll
-      for (int k = 1; k < N - 1; ++k)
-        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(e[k]) : "r"(e[k + 1]), "r"(o[k + 1]));
-      asm volatile("addc.u32 %0, %1, %2;" : "=r"(e[N - 1]) : "r"(e[N]), "r"(o[N]));
-      e[N] = 0;
-    }
-    reduce_once(e);
-#pragma unroll
-    for (int k = 0; k < N; ++k) r[k] = e[k];
-  }
-
-  /// One CIOS row of mul_mont with b's limb |bi| (E, O as there), for mul_mont_rolled.
+  /// One CIOS row: E[0..N], O[1..N] += a·b_i (+ c·d_i when |kPair|), one quotient digit m,
+  /// E += m·p, then O folded into E with the one-limb shift. The products a_j·b_i of even j go
+  /// to E and those of odd j to O, so each chain writes every limb once (see the header comment).
+  /// Written once: mul_mont unrolls it, mul_mont_rolled loops over it, and the lane-pair Fp2
+  /// product (gpu/ec/dev_g2_pair.cuh: mul_add_mont) takes the second product.
+  template <bool kPair = false>
   CUZK_DEV static void mont_row(std::uint32_t e[N + 1], std::uint32_t o[N + 1],
-                                const std::uint32_t a[N], std::uint32_t bi) {
+                                const std::uint32_t a[N], std::uint32_t bi,
+                                const std::uint32_t* c = nullptr, std::uint32_t di = 0) {
+    // E[0..N-1] += a_even·b_i (+ c_even·d_i), carries into E[N].
     asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
                  : "+r"(e[0]), "+r"(e[1])
                  : "r"(a[0]), "r"(bi));
@@ -201,11 +151,34 @@ struct DevMont {
                    : "+r"(e[j]), "+r"(e[j + 1])
                    : "r"(a[j]), "r"(bi));
     asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
+    if constexpr (kPair) {
+      asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                   : "+r"(e[0]), "+r"(e[1])
+                   : "r"(c[0]), "r"(di));
+#pragma unroll
+      for (int j = 2; j < N; j += 2)
+        asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                     : "+r"(e[j]), "+r"(e[j + 1])
+                     : "r"(c[j]), "r"(di));
+      asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
+    }
+    // O[1..N] = a_odd·b_i (fresh: disjoint limbs, no carries), then += c_odd·d_i.
 #pragma unroll
     for (int j = 1; j < N; j += 2)
       asm("mul.lo.u32 %0, %2, %3; mul.hi.u32 %1, %2, %3;"
           : "=r"(o[j]), "=r"(o[j + 1])
           : "r"(a[j]), "r"(bi));
+    if constexpr (kPair) {
+      asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                   : "+r"(o[1]), "+r"(o[2])
+                   : "r"(c[1]), "r"(di));
+#pragma unroll
+      for (int j = 3; j < N; j += 2)
+        asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                     : "+r"(o[j]), "+r"(o[j + 1])
+                     : "r"(c[j]), "r"(di));
+    }
+    // Quotient digit: O does not touch limb 0.
     const std::uint32_t m = e[0] * kInv32;
     asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
                  : "+r"(e[0]), "+r"(e[1])
@@ -224,12 +197,26 @@ struct DevMont {
       asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
                    : "+r"(o[j]), "+r"(o[j + 1])
                    : "r"(m), "r"(p32(j)));
+    // E[0] is now 0 mod 2^32: fold O in and shift down one limb.
     asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(e[0]) : "r"(e[1]), "r"(o[1]));
 #pragma unroll
     for (int k = 1; k < N - 1; ++k)
       asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(e[k]) : "r"(e[k + 1]), "r"(o[k + 1]));
     asm volatile("addc.u32 %0, %1, %2;" : "=r"(e[N - 1]) : "r"(e[N]), "r"(o[N]));
     e[N] = 0;
+  }
+
+  /// r = a·b·R^{-1} mod p; see the header comment.
+  CUZK_DEV static void mul_mont(std::uint32_t r[N], const std::uint32_t a[N],
+                                const std::uint32_t b[N]) {
+    std::uint32_t e[N + 1], o[N + 1];
+#pragma unroll
+    for (int k = 0; k <= N; ++k) e[k] = 0;
+#pragma unroll
+    for (int i = 0; i < N; ++i) mont_row(e, o, a, b[i]);
+    reduce_once(e);
+#pragma unroll
+    for (int k = 0; k < N; ++k) r[k] = e[k];
   }
 
   /// Threads a block may have where mul_mont_rolled runs (its shared column's width).
