@@ -427,7 +427,7 @@ struct HVariant {
                         std::to_string(chunks)) +
            (min_blocks >= 0 ? "/b" + std::to_string(min_blocks) : "") + (rolled ? "/r" : "");
   }
-  void apply_min_blocks(GpuMsmConfig& cfg) const {
+  void apply_accumulation(GpuMsmConfig& cfg) const {
     if (min_blocks >= 0) cfg.accumulate_min_blocks = min_blocks;
     cfg.accumulate_rolled = rolled;
   }
@@ -489,7 +489,7 @@ void bench_msm_g1_variants(DeviceContext& ctx, const std::vector<unsigned>& logs
       PrecomputedBases pre;
       GpuMsmConfig cfg;
       cfg.scale_group_chunks = g_scale_group_chunks;
-      v.apply_min_blocks(cfg);
+      v.apply_accumulation(cfg);
       if (!v.plain) {
         const double t0 = now_ms();
         pre = precompute_bases_g1(ctx, rb, v.c, v.copies, s);
@@ -702,7 +702,7 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
     h_cfg.precomputed = &h_copies;
     h_cfg.reduction_chunks = h_variant.chunks;
   }
-  h_variant.apply_min_blocks(h_cfg);
+  h_variant.apply_accumulation(h_cfg);
   double t_h = 0, t_a = 0, t_b1 = 0, t_b2 = 0, t_l = 0, t_hm = 0;
   const double total = time_ms(1, [&] {
     for (int i = 0; i < 3; ++i) fill_random(hb[i].as<DevFr>(), n, 20 + i, s);
