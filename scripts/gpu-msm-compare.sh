@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # One device call for the MSM options that are built but off until measured (docs/perf/gpu.md):
 # the GPU suite's MSM tests, the rolled G1 accumulation (/r) against the default at 2^24/26/27,
-# the reduction chunks scaled per window group (--group-chunks) with the arena cut to force groups,
-# an ncu profile of the rolled kernel, the 32 GiB PoRep partition through prove_compact, and on an
-# H200 the bench partition at 2^27. Binaries from scripts/gpu-carry.sh (gpu_bench, gpu_suite_test,
+# four and three copies of H at 2^27 (c = 24 / 22), the reduction chunks scaled per window group
+# (--group-chunks) with the arena cut to force groups, an ncu profile of the rolled kernel, the
+# 32 GiB PoRep partition through prove_compact, and on an H200 the bench partition at 2^27 (plain
+# and with four copies of H). Binaries from scripts/gpu-carry.sh (gpu_bench, gpu_suite_test,
 # pce_gpu_bench in DIR); logs under $OUT; a short summary last.
 #   scripts/gpu-msm-compare.sh DIR [SECONDS]   (SECONDS: the call's budget, default 540)
 set -u
@@ -31,6 +32,9 @@ grep -E "^\[  (PASSED|FAILED) |FAILED" "$OUT/msm_tests.log" | tail -8
 step rolled 120 "$dir/gpu_bench" --ops msm_g1 --msm-logs 24,26,27 \
   --h-variants plain,plain/r,22:2:16384,22:2:16384/r
 grep -E "^msm_g1 " "$OUT/rolled.log"
+step copies 150 "$dir/gpu_bench" --ops msm_g1 --msm-logs 27 \
+  --h-variants 24:4:16384,24:4:16384/r,22:3:16384,22:3:16384/r,24:1:16384
+grep -E "^msm_g1 " "$OUT/copies.log"
 for arena in 27 25; do
   for mode in plan scaled; do
     CUZK_GPU_TRACE=1 step "groups_${arena}_$mode" 30 "$dir/gpu_bench" --ops msm_g1 --msm-logs 27 \
@@ -58,4 +62,7 @@ grep -E '"op": "prove_compact"' "$OUT/partition32.log" | cut -c1-260
 if [[ "$gpu" == *H200* ]]; then
   step partition27 60 "$dir/gpu_bench" --ops partition --partition-log 27 --overlap off
   grep -E "^part|^partition" "$OUT/partition27.log" | grep -v "^csv"
+  step partition27_copies 90 "$dir/gpu_bench" --ops partition --partition-log 27 --overlap off \
+    --partition-h 24:4:16384
+  grep -E "^part|^partition" "$OUT/partition27_copies.log" | grep -v "^csv"
 fi
