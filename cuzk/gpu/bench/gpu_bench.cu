@@ -241,7 +241,8 @@ double ntt_anchor(unsigned lg, int variant) {
   return 0;
 }
 
-/// A pass shape (--ntt-shapes): "legacy" or "TILE:RUN" (NttTuning's log_tile and min_log_run).
+/// A pass shape (--ntt-shapes): "legacy" or "TILE:RUN" (NttTuning's log_tile and min_log_run),
+/// either with "/c7": the H step takes c to the coset (NttTuning::h_c_coset, 7 transforms).
 struct NamedShape {
   std::string name;
   NttTuning tuning;
@@ -250,12 +251,17 @@ std::vector<NamedShape> parse_shapes(const std::string& list) {
   std::vector<NamedShape> out;
   for (const std::string& item : cuzk::bench::comma_items(list)) {
     NttTuning t;
-    if (item == "legacy") {
+    std::string shape = item;
+    if (shape.size() > 3 && shape.ends_with("/c7")) {
+      t.h_c_coset = true;
+      shape.resize(shape.size() - 3);
+    }
+    if (shape == "legacy") {
       t.legacy = true;
     } else {
-      const std::size_t colon = item.find(':');
-      t.log_tile = std::stoi(item.substr(0, colon));
-      if (colon != std::string::npos) t.min_log_run = std::stoi(item.substr(colon + 1));
+      const std::size_t colon = shape.find(':');
+      t.log_tile = std::stoi(shape.substr(0, colon));
+      if (colon != std::string::npos) t.min_log_run = std::stoi(shape.substr(colon + 1));
       if (t.log_tile < 2 || t.log_tile > 12 || t.min_log_run < 1 || t.min_log_run >= t.log_tile)
         throw std::invalid_argument("--ntt-shapes: bad shape " + item);
     }

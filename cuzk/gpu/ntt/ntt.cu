@@ -321,7 +321,9 @@ __global__ void __launch_bounds__(kThreads, 2) ntt_step_kernel(const StepArgs a)
       v = fr_mul(v, scale_factor(a.store, a.store.rev ? bit_reverse(gi, log_n) : gi));
     if constexpr (kStore == NttStore::combine)
       v = fr_mul(ld_global(a.out + gi), v) - ld_global(a.aux + gi);
-    st_global(a.out + (kStore == NttStore::scatter ? bit_reverse(gi, log_n) : gi), v);
+    if constexpr (kStore == NttStore::scatter_sub) v = v - ld_global(a.aux + gi);
+    constexpr bool kScatter = kStore == NttStore::scatter || kStore == NttStore::scatter_sub;
+    st_global(a.out + (kScatter ? bit_reverse(gi, log_n) : gi), v);
   }
 }
 
@@ -382,6 +384,10 @@ void launch_step_kind(const NttStep& s, const StepArgs& a, unsigned blocks, unsi
       return launch_step<true, L::plain, S::scatter>(a, blocks, threads, smem, stream);
     if (s.dif && s.load == L::product && s.store == S::scatter)
       return launch_step<true, L::product, S::scatter>(a, blocks, threads, smem, stream);
+    if (s.dif && s.load == L::plain && s.store == S::scatter_sub)
+      return launch_step<true, L::plain, S::scatter_sub>(a, blocks, threads, smem, stream);
+    if (s.dif && s.load == L::product && s.store == S::scatter_sub)
+      return launch_step<true, L::product, S::scatter_sub>(a, blocks, threads, smem, stream);
   }
   throw std::logic_error("NTT step: no kernel for this load/store/direction");
 }

@@ -38,6 +38,9 @@ struct NttTuning {
   int log_tile = 10;    ///< elements per thread block, log2 (9–11)
   int min_log_run = 1;  ///< adjacent sub-transforms per tile in the strided passes, log2 (≥ 1)
   bool legacy = false;  ///< the first kernels (gather DIT, 4 passes at 2^27, separate scalings)
+  /// The bellperson H step with c taken to the coset as bellperson does (7 transforms: the slow
+  /// twin of plan_h_program's 6).
+  bool h_c_coset = false;
 };
 
 struct NttPass {
@@ -116,9 +119,10 @@ enum class NttLoad : std::uint8_t {
 };
 /// Where they go.
 enum class NttStore : std::uint8_t {
-  plain,    ///< out[i] = v
-  scatter,  ///< out[rev(i)] = v (DIF's last pass to natural output)
-  combine,  ///< out[i] = out[i]·v − aux[i] (snarkjs's pointwise after the last coset NTT)
+  plain,        ///< out[i] = v
+  scatter,      ///< out[rev(i)] = v (DIF's last pass to natural output)
+  combine,      ///< out[i] = out[i]·v − aux[i] (snarkjs's pointwise after the last coset NTT)
+  scatter_sub,  ///< out[rev(i)] = v − aux[i] (the bellperson H step's last store: H = Q − C)
 };
 
 /// The factor c·g^idx applied on load or store; idx is the element's index i or rev(i).
@@ -199,17 +203,44 @@ inline void append_to_coset(std::vector<NttStep>& steps, const std::vector<NttPa
   }
 }
 
-/// The bellperson H step (FORMATS.md §2.2) on buffers a = 0, b = 1, c = 2 (consumed): each to the
-/// coset g·⟨ω⟩, then the iNTT of (a·b − c) with n^{-1}·(g^n − 1)^{-1}·g^{-i} on its scattering
-/// store; h (natural order) ends in buffer 0. 7 transforms, no separate pointwise or scaling pass.
+/// The bellperson H step (FORMATS.md §2.2) on buffers a = 0, b = 1, c = 2 (consumed); h (natural
+/// order) ends in buffer 0. bellperson takes a, b and c to the coset g·⟨ω⟩ and h = iNTT_coset of
+/// (A·B − C)/Z there (7 transforms; NttTuning::h_c_coset). Here C is not taken there: Z is the
+/// constant g^n − 1 on the coset and the coset iNTT is linear and inverts the coset NTT of C
+/// (degree < n), so
+///   h = (g^n − 1)^{-1}·(iNTT_coset(A·B on the coset) − C's coefficients),
+/// the same field elements for any a, b, c, in 6 transforms: a and b to the coset, c's iNTT alone
+/// (its coefficients bit-reversed in place, times n^{-1}·(g^n − 1)^{-1} on its last store), then
+/// the iNTT of a·b (the product the load of its first pass, into b) whose last pass scatters
+/// n^{-1}·(g^n − 1)^{-1}·g^{-i}·v − c[rev(i)] into a. No separate pointwise or scaling pass.
 inline std::vector<NttStep> plan_h_program(unsigned log_n, const Fr& g, const NttTuning& t) {
   const auto passes = plan_dit_passes(log_n, t);
   const std::uint64_t n = std::uint64_t{1} << log_n;
   const Fr n_inv = Fr::from_u64(n).inverse();
   std::vector<NttStep> steps;
-  for (int x = 0; x < 3; ++x) append_to_coset(steps, passes, x, n_inv, g);
   const Fr zinv = (g.pow_u64(n) - Fr::one()).inverse();
   const bool single = passes.size() == 1;
+  if (!t.h_c_coset) {
+    for (int x = 0; x < 2; ++x) append_to_coset(steps, passes, x, n_inv, g);
+    for (std::size_t p = passes.size(); p-- > 0;) {  // c's iNTT, bit-reversed out
+      NttStep s;
+      s.pass = passes[p], s.dif = true, s.inverse = true, s.in = 2, s.out = 2;
+      if (p == 0) s.store_scale = NttScale::constant(n_inv * zinv);
+      steps.push_back(s);
+    }
+    for (std::size_t p = passes.size(); p-- > 0;) {  // a·b's coset iNTT, minus c, into a
+      NttStep s;
+      s.pass = passes[p], s.dif = true, s.inverse = true, s.in = 1, s.out = 1;
+      if (p + 1 == passes.size()) s.load = NttLoad::product, s.in = 0, s.in_b = 1;
+      if (p == 0) {
+        s.store = NttStore::scatter_sub, s.out = 0, s.aux = 2;
+        s.store_scale = NttScale::powers(n_inv * zinv, g.inverse(), true);
+      }
+      steps.push_back(s);
+    }
+    return steps;
+  }
+  for (int x = 0; x < 3; ++x) append_to_coset(steps, passes, x, n_inv, g);
   for (std::size_t p = passes.size(); p-- > 0;) {
     NttStep s;
     s.pass = passes[p], s.dif = true, s.inverse = true, s.in = 2, s.out = 2;

@@ -74,7 +74,8 @@ void emulate(const std::vector<NttStep>& steps, std::vector<Fr>* bufs[4], unsign
   };
   for (const NttStep& s : steps) {
     const std::uint64_t blocks = pass_blocks(s.pass, log_n);
-    const bool moves = s.load == NttLoad::gather || s.store == NttStore::scatter;
+    const bool scatter = s.store == NttStore::scatter || s.store == NttStore::scatter_sub;
+    const bool moves = s.load == NttLoad::gather || scatter;
     if (moves && blocks > 1) {  // a tile's permuted reads or writes cross other tiles
       ASSERT_NE(s.out, s.in);
       ASSERT_NE(s.out, s.in_b);
@@ -130,7 +131,11 @@ void emulate(const std::vector<NttStep>& steps, std::vector<Fr>* bufs[4], unsign
         Fr v = tile[e];
         if (s.store_scale.kind != NttScale::Kind::none) v *= factor(s.store_scale, gi);
         if (s.store == NttStore::combine) v = (*bufs[s.out])[gi] * v - (*bufs[s.aux])[gi];
-        (*bufs[s.out])[s.store == NttStore::scatter ? bit_reverse(gi, log_n) : gi] = v;
+        if (s.store == NttStore::scatter_sub) {
+          ASSERT_NE(s.aux, s.out);
+          v -= (*bufs[s.aux])[gi];
+        }
+        (*bufs[s.out])[scatter ? bit_reverse(gi, log_n) : gi] = v;
       }
     }
   }
@@ -205,11 +210,18 @@ TEST(NttProgram, HStepsMatchCpu) {
         const auto dom = Domain::from_log_size(lg);
         std::vector<Fr> wa = a, wb = b, wc = c;
         ASSERT_TRUE(compute_h(wa, wb, wc, NttPlan(*dom), pool).ok());
-        std::vector<Fr> ga = a, gb = b, gc = c, gs(n);
-        std::vector<Fr>* bufs[4] = {&ga, &gb, &gc, &gs};
-        emulate(plan_h_program(lg, Fr::from_u64(kFrGenerator), t), bufs, lg, *dom);
-        ASSERT_EQ(ga, wa) << "bellperson log_n=" << lg << " tile=" << t.log_tile
-                          << " seed=" << seed;
+        for (const bool c_coset : {false, true}) {  // 6 transforms, and bellperson's 7
+          NttTuning tc = t;
+          tc.h_c_coset = c_coset;
+          std::vector<Fr> ga = a, gb = b, gc = c, gs(n);
+          std::vector<Fr>* bufs[4] = {&ga, &gb, &gc, &gs};
+          const auto steps = plan_h_program(lg, Fr::from_u64(kFrGenerator), tc);
+          const std::size_t np = plan_dit_passes(lg, t).size();
+          EXPECT_EQ(steps.size(), c_coset ? 7 * np - 3 : 6 * np - 2);
+          emulate(steps, bufs, lg, *dom);
+          ASSERT_EQ(ga, wa) << "bellperson log_n=" << lg << " tile=" << t.log_tile
+                            << " c_coset=" << c_coset << " seed=" << seed;
+        }
       }
       {
         const auto dom = Domain::from_log_size(lg, snarkjs_domain_options(lg));

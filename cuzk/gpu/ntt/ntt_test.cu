@@ -190,8 +190,12 @@ void check_h(const std::vector<unsigned>& logs) {
 
 TEST(GpuNtt, ComputeHMatchesCpu) {
   CUZK_REQUIRE_GPU();
-  for (const NttTuning& t : kShapes) {
-    SCOPED_TRACE("tile " + std::to_string(t.log_tile) + (t.legacy ? " legacy" : ""));
+  std::vector<NttTuning> shapes(std::begin(kShapes), std::end(kShapes));
+  shapes.push_back({.h_c_coset = true});  // bellperson's 7 transforms: the slow twin
+  shapes.push_back({.log_tile = 4, .min_log_run = 1, .h_c_coset = true});
+  for (const NttTuning& t : shapes) {
+    SCOPED_TRACE("tile " + std::to_string(t.log_tile) + (t.legacy ? " legacy" : "") +
+                 (t.h_c_coset ? " c to the coset" : ""));
     TuningScope scope(t);
     check_h({3, 10, 13, 16});
   }
