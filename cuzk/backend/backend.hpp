@@ -207,8 +207,17 @@ class Backend {
   virtual Result<BasesId> load_bases_g2_encoded_streamed(const EncodedBases& bases) {
     return load_bases_g2_encoded(bases);
   }
-  /// Frees a table; not_found for an unknown id.
+  /// Frees a table (and its window copies); not_found for an unknown id.
   virtual Status release_bases(BasesId id) = 0;
+  /// Keeps |copies| − 1 shifted copies of a resident G1 table beside it (the GPU's
+  /// precomputed-window MSM, msm/precomputed_windows.hpp; |copies| 2..kMaxPrecomputedCopies) for
+  /// its MSMs from then on, which give the same sums with fewer windows to reduce; returns the
+  /// copies' device bytes. The key placement asks for them for the H table (rule 3). The default:
+  /// unimplemented (a backend without them proves as before); out_of_memory where they do not fit.
+  virtual Result<std::uint64_t> add_window_copies(BasesId bases, unsigned copies) {
+    (void)bases, (void)copies;
+    return Status(Errc::unimplemented, name() + " keeps no window copies");
+  }
 
   /// In-place NTT of a power-of-two length ≤ 2^32.
   virtual Status ntt(std::span<Fr> values, const NttOptions& options) = 0;

@@ -338,7 +338,7 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     const toml::table& t = section("gpu");
     Reader r{t, "gpu", origin, {}};
     r.only({"devices", "arena_bytes", "arena_fraction", "vram_cap_bytes", "working_reserve_bytes",
-            "pinned_host_bytes", "partition_pinned_bytes", "compact_witness"});
+            "pinned_host_bytes", "partition_pinned_bytes", "compact_witness", "h_window_copies"});
     CUZK_RETURN_IF_ERROR(r.err);
     if (t.contains("devices")) {
       if (!c.devices.empty())
@@ -377,10 +377,13 @@ Result<DaemonConfig> parse_config(const std::string& text, const std::string& or
     r.size("working_reserve_bytes", c.gpu_working_reserve_bytes);
     r.size("pinned_host_bytes", c.gpu_pinned_host_bytes);
     r.boolean("compact_witness", c.gpu_compact_witness);
+    r.uint("h_window_copies", c.gpu_h_window_copies);
     if (t.contains("partition_pinned_bytes") &&
         t["partition_pinned_bytes"].value<std::string>() != std::optional<std::string>("auto"))
       r.size("partition_pinned_bytes", c.gpu_partition_pinned_bytes);
     CUZK_RETURN_IF_ERROR(r.err);
+    if (c.gpu_h_window_copies < 1 || c.gpu_h_window_copies > 8)
+      return Status(Errc::out_of_range, origin + ": gpu.h_window_copies must be 1..8");
   }
   // [circuits."<id>"] devices = [0, 2]: the devices that may prove a circuit (affinity).
   for (auto& [key, v] : section("circuits")) {

@@ -264,5 +264,21 @@ TEST(Config, GpuCompactWitness) {
       << bad.status().to_string();
 }
 
+TEST(Config, GpuHWindowCopies) {
+  auto d = parse_config("");
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->gpu_h_window_copies, 1u);  // none by default
+  auto four = parse_config("[gpu]\nh_window_copies = 4\n");
+  ASSERT_TRUE(four.ok()) << four.status().to_string();
+  EXPECT_EQ(four->gpu_h_window_copies, 4u);
+  for (const char* bad : {"[gpu]\nh_window_copies = 0\n", "[gpu]\nh_window_copies = 9\n",
+                          "[gpu]\nh_window_copies = \"auto\"\n"}) {
+    auto e = parse_config(bad, "t.toml");
+    ASSERT_FALSE(e.ok()) << bad;
+    EXPECT_NE(e.status().message().find("gpu.h_window_copies"), std::string::npos)
+        << e.status().to_string();
+  }
+}
+
 }  // namespace
 }  // namespace cuzk::engine

@@ -78,9 +78,10 @@ Result<std::unique_ptr<Groth16Prover>> Groth16Prover::create(Groth16ProverOption
   std::filesystem::create_directories(p->opt_.cache_dir, ec);
   if (ec)
     return Status(Errc::io_error, "cache directory " + p->opt_.cache_dir + ": " + ec.message());
-  p->keys_ = std::make_unique<KeyStore>(
-      KeyStoreOptions{.cache_dir = p->opt_.cache_dir, .key_images = p->opt_.key_images},
-      p->families_, *p->pool_, p->backends_);
+  p->keys_ = std::make_unique<KeyStore>(KeyStoreOptions{.cache_dir = p->opt_.cache_dir,
+                                                        .key_images = p->opt_.key_images,
+                                                        .max_h_copies = p->opt_.h_window_copies},
+                                        p->families_, *p->pool_, p->backends_);
   p->system_ = std::make_unique<Groth16ProofSystem>(*p->pool_);
   return p;
 }

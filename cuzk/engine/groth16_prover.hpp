@@ -74,6 +74,10 @@ struct Groth16ProverOptions : circuits::FamilyOptions {
   /// backend holds the circuit (CUDA), else on the host (the CPU backend). Off: z and a, b, c on
   /// the host, as for plain-matrix circuits (bench, circom), which always take that path.
   bool compact_witness = true;
+  /// Most copies of a key's H table each device keeps beside it for the H MSM (wider windows,
+  /// fewer to reduce: msm/precomputed_windows.hpp), as many as fit beside the key and a
+  /// partition (key placement rule 3); 1: none. Config [gpu] h_window_copies.
+  unsigned h_window_copies = 1;
 };
 
 class Groth16Prover final : public PartitionProver {

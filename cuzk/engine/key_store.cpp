@@ -74,10 +74,11 @@ const Groth16Key* as_key(const ProvingKeyData& key) {
 // set (the key's domain, the circuit's columns) and the circuit's device copy (|circuit_bytes|)
 // against the device's arena. The same answer before the copy is made (its bytes, its host bytes)
 // and when it is made.
+// |max_h_copies| bounds the H table's window copies (rule 3; 1: none).
 KeyPlacement placement_of(const Groth16Key& key, const DeviceMemoryReport& device,
-                          std::uint64_t circuit_bytes) {
-  return plan_key_placement(device, key.counts(), key.pk.domain_size, key.dims().num_columns(), 1,
-                            circuit_bytes);
+                          std::uint64_t circuit_bytes, unsigned max_h_copies) {
+  return plan_key_placement(device, key.counts(), key.pk.domain_size, key.dims().num_columns(),
+                            max_h_copies, circuit_bytes);
 }
 
 }  // namespace
@@ -457,8 +458,10 @@ std::uint64_t KeyStore::device_key_bytes(const ProvingKeyData& key, int device) 
   // The circuit's device copy (compact form), loaded with the key (make_resident).
   const std::uint64_t circuit = circuit_bytes_on(*gk, device, *it->second);
   std::shared_lock tier(gk->tier_mu);
-  // Tables that stream from host memory (the placement's choice) occupy nothing there.
-  return circuit + placement_of(*gk, *r, circuit).resident_bytes;
+  // Tables that stream from host memory (the placement's choice) occupy nothing there; the H
+  // table's window copies do.
+  const KeyPlacement p = placement_of(*gk, *r, circuit, opt_.max_h_copies);
+  return circuit + p.resident_bytes + p.h_copies_bytes;
 }
 
 std::uint64_t KeyStore::circuit_bytes_on(const Groth16Key& key, int device,
@@ -494,8 +497,9 @@ Status KeyStore::make_resident(const ProvingKeyData& key, int device) {
   const DeviceMemoryReport* report = device_memory_report(*it->second);
   const std::uint64_t circuit = report ? circuit_bytes_on(*gk, device, *it->second) : 0;
   std::shared_lock tier(gk->tier_mu);  // the tables stay as they are while the device reads them
-  const StreamedQueries streamed =
-      report ? placement_of(*gk, *report, circuit).streamed : StreamedQueries{};
+  const KeyPlacement placement =
+      report ? placement_of(*gk, *report, circuit, opt_.max_h_copies) : KeyPlacement{};
+  const StreamedQueries& streamed = placement.streamed;
   Result<std::unique_ptr<ResidentKey>> rk = Status(Errc::not_found, "no key tables");
   if (const ParamsMapping* pm = gk->params.get()) {  // the direct path: decoded on the device
     const ParamsLayout& l = pm->layout;
@@ -512,6 +516,16 @@ Status KeyStore::make_resident(const ProvingKeyData& key, int device) {
   }
   if (!rk) return rk.status().with_context("loading the key on " + it->second->name());
   CUZK_RETURN_IF_ERROR(load_key_circuit(*gk, **rk));
+  // The H table's window copies (rule 3): the same proofs without them, so a failure is logged.
+  if (placement.h_copies > 1) {
+    auto made = it->second->add_window_copies((*rk)->h, placement.h_copies);
+    if (made)
+      spdlog::info("{}: {} window copies of a key's H table ({} points, {} MiB)",
+                   it->second->name(), placement.h_copies - 1, gk->counts().h, *made >> 20);
+    else
+      spdlog::warn("{}: no window copies of a key's H table ({} points): {}", it->second->name(),
+                   gk->counts().h, made.status().to_string());
+  }
   // Uploaded from the mapping: its pages leave the process (page cache keeps them).
   if (gk->mapped && gk->image && device_memory_report(*it->second)) gk->image->release_pages();
   std::lock_guard lock(gk->resident_mu);
@@ -560,7 +574,7 @@ std::uint64_t KeyStore::device_host_bytes_bound(const ProvingKeyData& key, int d
   const std::uint64_t circuit = circuit_bytes_on(*gk, device, *it->second);
   std::shared_lock tier(gk->tier_mu);
   // Packed: 96 B per G1 point, 192 per G2.
-  return placement_of(*gk, *r, circuit).streamed_host_bytes;
+  return placement_of(*gk, *r, circuit, opt_.max_h_copies).streamed_host_bytes;
 }
 
 std::optional<PartitionProver::KeyMapping> KeyStore::key_mapping(const ProvingKeyData& key) const {

@@ -120,6 +120,9 @@ struct KeyStoreOptions {
   /// The direct path for .params keys when no host backend proves from host tables (see above);
   /// false decodes them on the host as for a CPU backend (tests compare the two).
   bool params_direct = true;
+  /// Most copies of a key's H table a device keeps for its H MSM (key placement rule 3: as many
+  /// as fit, up to this; 1: none). Config [gpu] h_window_copies.
+  unsigned max_h_copies = 1;
 };
 
 class KeyStore {

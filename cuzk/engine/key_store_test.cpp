@@ -24,6 +24,7 @@
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/fake_prover.hpp"
 #include "cuzk/engine/groth16_prover.hpp"
+#include "cuzk/msm/precomputed_windows.hpp"
 #include "cuzk/r1cs/pce_compact_recorder.hpp"
 #include "cuzk/r1cs/recording_cs.hpp"
 #include "cuzk/r1cs/witness_cs.hpp"
@@ -123,6 +124,15 @@ class FakeDeviceBackend final : public Backend, public DeviceMemoryReport {
     return Backend::load_bases_g2_encoded(b);
   }
   Status release_bases(BasesId id) override { return cpu_.release_bases(id); }
+  // Window copies of a G1 table (key placement rule 3): recorded; |copies_fail| refuses them.
+  Result<std::uint64_t> add_window_copies(BasesId id, unsigned copies) override {
+    copies_table = id.value, copies_asked = copies;
+    if (copies_fail) return Status(Errc::out_of_memory, "fake: no room for window copies");
+    return std::uint64_t{copies - 1} * 96;
+  }
+  std::uint64_t copies_table = 0;
+  unsigned copies_asked = 0;
+  bool copies_fail = false;
   Status ntt(std::span<Fr> v, const NttOptions& o) override { return cpu_.ntt(v, o); }
   Result<G1Jacobian> msm_g1(BasesId b, std::span<const Fr> s, const MsmOptions& o) override {
     return cpu_.msm_g1(b, s, o);
@@ -453,6 +463,52 @@ TEST(KeyStore, CompactCircuitLoadedWithEachCopyOfTheKey) {
   store.release_resident(key, 1);
   EXPECT_EQ(device.circuit_releases.load(), 1);
   EXPECT_EQ(device.release_circuit(id).code(), Errc::not_found);
+  std::filesystem::remove_all(dir);
+}
+
+// Window copies of the H table (key placement rule 3, KeyStoreOptions::max_h_copies): charged with
+// the key where they fit and asked of the device when the key becomes resident; none where only
+// the key fits; a device that cannot make them still proves.
+TEST(KeyStore, HWindowCopiesAskedOfTheDeviceWhereTheyFit) {
+  const std::string dir = temp_dir("hcopies");
+  auto reg = std::make_shared<circuits::Registry>();
+  ASSERT_TRUE(reg->add(std::make_shared<BittyFamily>(dir)).ok());
+  ThreadPool pool(2);
+  std::uint64_t tables = 0;
+  for (const int step : {0, 1, 2}) {  // room for 4 copies; room for none; copies refused
+    Backends backends;
+    auto fake = std::make_unique<FakeDeviceBackend>(
+        pool, step == 1 ? tables + FakeDeviceBackend::kCircuitBytes : std::uint64_t{1} << 40);
+    FakeDeviceBackend& device = *fake;
+    device.copies_fail = step == 2;
+    backends[0] = std::move(fake);
+    KeyStore store({.cache_dir = dir, .max_h_copies = 4}, reg, pool, backends);
+    auto loaded = store.load("bitty", false);
+    ASSERT_TRUE(loaded.ok()) << loaded.status().to_string();
+    const auto& key = dynamic_cast<const Groth16Key&>(**loaded);
+    const QueryCounts c = key.counts();
+    tables = device.resident_bases_bytes(c.h + c.l + c.a + c.b_g1, c.b_g2, 5);
+    const std::uint64_t copies = step == 1 ? 0 : precomputed_copies_bytes(c.h, 4, 96);
+    EXPECT_EQ(store.device_key_bytes(key, 0), tables + FakeDeviceBackend::kCircuitBytes + copies)
+        << "step " << step;
+    ASSERT_TRUE(store.make_resident(key, 0).ok()) << "step " << step;
+    auto rk = store.resident(key, 0);
+    ASSERT_TRUE(rk.ok());
+    EXPECT_EQ(device.copies_asked, step == 1 ? 0u : 4u) << "step " << step;
+    EXPECT_EQ(device.copies_table, step == 1 ? 0u : (*rk)->h.value) << "step " << step;
+
+    test::BittyCircuit circuit(BittyFamily::options());
+    WitnessConstraintSystem wcs;
+    ASSERT_TRUE(synthesize_circuit(circuit, wcs).ok());
+    const std::vector<Fr> z = wcs.take_assignment();
+    const CompactWitness w = compact_witness_from_z(pool, z, key.dims().num_inputs).value();
+    auto proof = prove_compact(pool, **rk, key.dims(), (*rk)->circuit(), w);
+    ASSERT_TRUE(proof.ok()) << proof.status().to_string();
+    auto ok = verify(key.pvk, std::span<const Fr>(z).subspan(1, key.dims().num_inputs - 1), *proof);
+    ASSERT_TRUE(ok.ok());
+    EXPECT_TRUE(*ok) << "step " << step;
+    store.release_resident(key, 0);
+  }
   std::filesystem::remove_all(dir);
 }
 

@@ -129,6 +129,13 @@ void check_partition(std::mt19937_64& rng, ThreadPool& pool, Backend& gpu,
   auto again = gpu.prove_partition_compact(compact_inputs(m, w, *id, n, convention, lg, pool));
   ASSERT_TRUE(again.ok());
   test::expect_same_sums(*again, *want);
+  // With window copies of the H table (key placement rule 3): its MSM on the copies' windows, the
+  // same sums.
+  auto made = gpu.add_window_copies(lg.h, 3);
+  ASSERT_TRUE(made.ok()) << made.status().to_string();
+  auto copied = gpu.prove_partition_compact(compact_inputs(m, w, *id, n, convention, lg, pool));
+  ASSERT_TRUE(copied.ok()) << copied.status().to_string();
+  test::expect_same_sums(*copied, *want);
   EXPECT_TRUE(gpu.release_circuit(*id).ok());
   for (BasesId b : {lg.a, lg.b_g1, lg.b_g2, lg.l, lg.h}) EXPECT_TRUE(gpu.release_bases(b).ok());
 }

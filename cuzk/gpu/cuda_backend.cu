@@ -22,6 +22,7 @@
 #include "cuzk/gpu/pce/device_compact_r1cs.cuh"
 #include "cuzk/msm/density.hpp"
 #include "cuzk/msm/msm_plan.hpp"
+#include "cuzk/msm/precomputed_windows.hpp"
 #include "cuzk/r1cs/pce_compact_flat.hpp"
 
 namespace cuzk {
@@ -132,7 +133,35 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     }
     if (bases_.erase(id.value) == 0)
       return Status(Errc::not_found, "bases " + std::to_string(id.value) + " are not loaded");
+    copies_.erase(id.value);
     return {};
+  }
+
+  // Window copies (msm/precomputed_windows.hpp): built on the device at the prices' window for
+  // |copies|, used by every later MSM over the whole table (the partition's H term).
+  Result<std::uint64_t> add_window_copies(BasesId id, unsigned copies) override {
+    std::lock_guard<PrioritySection> lock(section_);
+    auto it = bases_.find(id.value);
+    if (it == bases_.end())
+      return Status(Errc::not_found, "window copies: bases " + std::to_string(id.value) +
+                                         " are not resident on " + name());
+    if (it->second.g2)
+      return Status(Errc::invalid_argument, "window copies: bases " + std::to_string(id.value) +
+                                                " are G2 points (copies are G1 only)");
+    if (copies < 2 || copies > kMaxPrecomputedCopies)
+      return Status(Errc::out_of_range, "window copies: " + std::to_string(copies) +
+                                            " is outside 2.." +
+                                            std::to_string(kMaxPrecomputedCopies));
+    const unsigned c = cuda_msm_prices().cuda.copies_window_for(copies);
+    try {
+      gpu::PrecomputedBases pb =
+          gpu::precompute_bases_g1(*ctx_, it->second, c, copies, ctx_->stream());
+      const std::uint64_t bytes = pb.points.size();
+      copies_.insert_or_assign(id.value, std::move(pb));
+      return bytes;
+    } catch (const CudaError& e) {
+      return from_cuda_error(e);
+    }
   }
 
   Status ntt(std::span<Fr> values, const NttOptions& options) override {
@@ -352,18 +381,26 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     bool known = true;
     auto find = [&](BasesId id) {
       gpu::PartitionTable r;
-      if (auto it = bases_.find(id.value); it != bases_.end())
+      if (auto it = bases_.find(id.value); it != bases_.end()) {
         r.resident = &it->second;
-      else if (auto s = streamed_.find(id.value); s != streamed_.end())
+        r.precomputed = copies_of(id);
+      } else if (auto s = streamed_.find(id.value); s != streamed_.end()) {
         r.streamed = &s->second;
-      else
+      } else {
         known = false;
+      }
       return r;
     };
     t.a = find(in.a), t.b_g1 = find(in.b_g1), t.b_g2 = find(in.b_g2), t.l = find(in.l),
     t.h = find(in.h);
     t.streamed_slot_points = slot_points_;
     return known;
+  }
+
+  // The window copies of table |id| (section_ held); null when it has none.
+  const gpu::PrecomputedBases* copies_of(BasesId id) const {
+    auto it = copies_.find(id.value);
+    return it == copies_.end() ? nullptr : &it->second;
   }
 
   bool any_streamed(const PartitionShape& in) const {
@@ -470,10 +507,10 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
     const std::size_t n = scalars.size();
     const auto& bits = options.density.bits;
     CUZK_RETURN_IF_ERROR(check_density(n, options.density, rb.count));
-    const gpu::GpuMsmConfig cfg{
-        .density_bits = bits.empty() ? bits : bits.subspan(0, (n + 63) / 64),
-        .base_offset = options.density.base_offset,
-        .bit_split = gpu_bit_split(options.bit_split)};
+    gpu::GpuMsmConfig cfg{.density_bits = bits.empty() ? bits : bits.subspan(0, (n + 63) / 64),
+                          .base_offset = options.density.base_offset,
+                          .bit_split = gpu_bit_split(options.bit_split)};
+    if (!g2) gpu::use_window_copies(cfg, copies_of(id));
     try {
       if constexpr (std::is_same_v<HostXyzz, G1Xyzz>)
         return gpu::msm_g1_device(*ctx_, rb, scalars, cfg, ctx_->stream());
@@ -526,6 +563,8 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   // priority, base/priority_section.hpp): a PoSt partition waits for at most the one inside.
   PrioritySection section_;
   std::map<std::uint64_t, gpu::ResidentBases> bases_;
+  // Window copies of resident G1 tables by BasesId (add_window_copies).
+  std::map<std::uint64_t, gpu::PrecomputedBases> copies_;
   // Circuits' device copies by CircuitId (load_circuit); shared so a partition keeps its copy.
   std::map<std::uint64_t, std::shared_ptr<const gpu::DeviceCompactR1cs>> device_circuits_;
   std::map<std::uint64_t, gpu::StreamedBases>

@@ -472,7 +472,7 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
                       __LINE__);
     const auto& bits = m.density.bits;
     const int target = static_cast<int>(m.sum);
-    const GpuMsmConfig cfg{
+    GpuMsmConfig cfg{
         .density_bits = bits.empty() ? bits : bits.subspan(0, (m.count + 63) / 64),
         .base_offset = m.density.base_offset,
         .compact =
@@ -481,6 +481,7 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
         .arena_budget = budget,
         .trace = trace.get(),
         .trace_name = kNames[target]};
+    if (!m.g2()) use_window_copies(cfg, j.table.precomputed);
     if (j.table.streamed != nullptr) {  // through the arena in chunks, the scalars read in place
       const StreamedMsmConfig scfg{.slot_points = t.streamed_slot_points, .msm = cfg};
       if (m.g2())

@@ -55,6 +55,9 @@ namespace cuzk::gpu {
 struct PartitionTable {
   const ResidentBases* resident = nullptr;
   const StreamedBases* streamed = nullptr;
+  /// The resident table's window copies (Backend::add_window_copies; null: none): its MSM over
+  /// the whole table runs on them (use_window_copies).
+  const PrecomputedBases* precomputed = nullptr;
   bool present() const { return resident != nullptr || streamed != nullptr; }
   bool g2() const {
     return resident != nullptr ? resident->g2 : streamed != nullptr && streamed->g2;

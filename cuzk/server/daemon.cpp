@@ -205,6 +205,7 @@ int run_daemon(const DaemonOptions& opt) {
     go.cache_dir = opt.cache_dir.empty() ? cfg.cache_dir : opt.cache_dir;
     go.key_images = cfg.key_images;
     go.compact_witness = cfg.gpu_compact_witness;
+    go.h_window_copies = cfg.gpu_h_window_copies;
     go.backends = {opt.backend.empty() ? "auto" : opt.backend};
     go.circom = cfg.circom;
     go.filecoin_params_dir = filecoin_params_dir(cfg).string();

@@ -19,14 +19,16 @@
 // when they differ). --overlap a,b,...: the partition schedules (gpu/partition.cuh; off, auto,
 // h_step, h_msm) side by side on one backend: prove_compact and prove_host_abc run under the
 // first, then each other one's prove_partition_compact is a row prove_compact_<name> whose sums
-// must equal the first's.
+// must equal the first's. --h-copies K (2..8): the H table's window copies
+// (Backend::add_window_copies) made after one partition without them, whose sums every later one
+// must equal (rows prove_plain and prove_h_copies: the copies' build time and MB).
 //
 // Run (on the GPU host): pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB] [--partition K]
 //        [--seed N] [--threads T] [--repeats R] [--tile-rows 256] [--long-row-words 128]
 //        [--cache FILE] [--prove 1] [--overlap off,auto]   (--long-row-words 0: no row walked
 //        by a warp)
 //        [--msm-split 0|1] [--fused-streamed 0|1]   (with --prove: CudaBackendOptions'
-//        compact_msm_split and fused_streamed_partitions)
+//        compact_msm_split and fused_streamed_partitions) [--h-copies K]
 //      pce_gpu_bench --size bench-K --prove 1 [--repeats R] [--seed N]   (the benchmark circuit
 //        of 2^K rows as one compact block: run_bench_circuit)
 #include <cuda_runtime.h>
@@ -38,6 +40,7 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -56,6 +59,7 @@
 #include "cuzk/gpu/device_context.hpp"
 #include "cuzk/gpu/pce/device_compact_r1cs.cuh"
 #include "cuzk/gpu/pce/device_compact_witness.cuh"
+#include "cuzk/msm/precomputed_windows.hpp"
 #include "cuzk/r1cs/bench_circuit.hpp"
 #include "cuzk/r1cs/compact_from_matrices.hpp"
 #include "cuzk/r1cs/compact_partition.hpp"
@@ -86,13 +90,15 @@ struct Args {
   std::vector<std::string> overlap{"auto"};
   bool msm_split = true;       // CudaBackendOptions::compact_msm_split
   bool fused_streamed = true;  // CudaBackendOptions::fused_streamed_partitions
+  unsigned h_copies = 1;       // --h-copies: the H table's window copies (1: none)
 };
 
 const cuzk::bench::BenchFlags kFlags(
     "pce_gpu_bench",
     "pce_gpu_bench [--size 32GiB|512MiB|8MiB|2KiB|bench-K] [--partition K] [--seed N] "
     "[--threads T] [--repeats R] [--tile-rows N] [--long-row-words W] [--cache FILE] [--prove 1] "
-    "[--overlap off,auto,h_step,h_msm] [--msm-split 0|1] [--fused-streamed 0|1]");
+    "[--overlap off,auto,h_step,h_msm] [--msm-split 0|1] [--fused-streamed 0|1] "
+    "[--h-copies K]");
 
 [[noreturn]] void usage(const std::string& why) { kFlags.fail(why); }
 
@@ -129,6 +135,10 @@ Args parse(int argc, char** argv) {
       a.msm_split = v != "0";
     } else if (f == "--fused-streamed") {
       a.fused_streamed = v != "0";
+    } else if (f == "--h-copies") {
+      a.h_copies = static_cast<unsigned>(std::stoul(v));
+      if (a.h_copies < 1 || a.h_copies > cuzk::kMaxPrecomputedCopies)
+        usage("--h-copies must be 1..8");
     } else {
       return false;
     }
@@ -265,6 +275,25 @@ int prove_partition_bench(const Args& args, cuzk::ThreadPool& pool,
   auto overlap_of = [](const std::string& name) { return parse_partition_overlap(name).value(); };
   bool equal = true, host_fresh = false;
   std::vector<PartitionSums> alt;
+  // --h-copies: one partition without the copies first; every later one's sums must equal it.
+  std::optional<PartitionSums> plain;
+  if (args.h_copies > 1) {
+    if (auto st = set_partition_overlap(be, overlap_of(args.overlap[0])); !st.ok())
+      return fail(st, "set_partition_overlap");
+    PartitionTimings tp;
+    t0 = Clock::now();
+    auto r = be.prove_partition_compact(in, &tp);
+    if (!r) return fail(r.status(), "prove_partition_compact without copies");
+    print_timings("prove_plain", seconds_since(t0), tp);
+    plain = *r;
+    t0 = Clock::now();
+    auto made = be.add_window_copies(ids[3], args.h_copies);
+    if (!made) return fail(made.status(), "add_window_copies");
+    line(args, "prove_h_copies",
+         num("copies", args.h_copies) + num("wall_s", seconds_since(t0)) +
+             num("device_mb", static_cast<double>(*made) / 1e6));
+    alt.push_back(*plain);
+  }
   for (int rep = 0; rep <= args.repeats; ++rep) {  // rep 0: warm-up (printed too)
     PartitionTimings tc, th;
     // Each schedule but the first: prove_partition_compact alone (rows prove_compact_<name>),
@@ -293,6 +322,7 @@ int prove_partition_bench(const Args& args, cuzk::ThreadPool& pool,
               o.l.to_affine() == compact->l.to_affine() &&
               o.h.to_affine() == compact->h.to_affine();
     alt.clear();
+    if (plain) alt.push_back(*plain);
     // The device path only reads the host vectors; a step-wise fallback writes h over a.
     if (!host_fresh) {
       t0 = Clock::now();

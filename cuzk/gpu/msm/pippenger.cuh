@@ -119,6 +119,16 @@ struct PrecomputedBases {
   unsigned copies = 1;
 };
 
+/// Points |cfg| at the window copies |pre| of its table (null: none) for an MSM of the table's
+/// points from the first (no density rule, no base offset; others keep the plan's path). The MSM
+/// then takes the copies' window and CudaMsmPrices::copies_reduction_chunks, or the plan's path
+/// where one window of k·m pairs does not fit its arena.
+inline void use_window_copies(GpuMsmConfig& cfg, const PrecomputedBases* pre) {
+  if (pre == nullptr || pre->copies < 2 || !cfg.density_bits.empty() || cfg.base_offset != 0)
+    return;
+  cfg.precomputed = pre;
+}
+
 /// Builds the copies on the device (S doublings per point and copy in XYZZ, then affine by one
 /// inversion per thread over ≈ 32 points). |window_bits| 1..31, |copies| 1..kMaxPrecomputedCopies
 /// with copies·count < 2^31; throws CudaError (cudaErrorInvalidValue) otherwise, or when the arena

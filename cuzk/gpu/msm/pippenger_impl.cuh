@@ -642,6 +642,22 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     if (cfg.accumulate_min_blocks != 0 && cfg.accumulate_min_blocks != 3)
       throw CudaError(cudaErrorInvalidValue, "MSM: accumulate_min_blocks must be 0 or 3", __FILE__,
                       __LINE__);
+    // The arena the windows may take.
+    const std::size_t room = ctx.arena_largest_free();
+    const std::size_t headroom =
+        std::min(std::size_t{256} << 20, room / 8);  // sort scratch, reductions
+    std::size_t budget = room - headroom;
+    if (cfg.arena_budget > 0) {  // the tail lists are already taken from it
+      const std::size_t lists = n * (sizeof(DevFr) + 8);
+      budget = std::min(
+          budget, cfg.arena_budget > lists + headroom ? cfg.arena_budget - lists - headroom : 0);
+    }
+    // Copies whose one window (k·m pairs of 16 B and 2^(c−1) buckets) does not fit take the
+    // plan's path (same sums).
+    if (pre != nullptr &&
+        m * pre->copies * 16 + (std::size_t{1} << (pre->window_bits - 1)) * (sizeof(P) + 8) >
+            budget)
+      pre = nullptr;
     const unsigned forced_c =
         pre != nullptr ? pre->window_bits
                        : (cfg.window_bits > 0 ? static_cast<unsigned>(cfg.window_bits) : 0u);
@@ -660,8 +676,11 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     const std::uint32_t B = digits.buckets();
     st.window_bits = c;
     st.windows = K;
-    // Reduction chunks: the plan's, or the caller's power of two (≤ 2^(c−1)).
-    std::uint32_t chunks = plan.reduction_chunks;
+    // Reduction chunks: the plan's (with copies the prices' for them), or the caller's power of
+    // two (≤ 2^(c−1)).
+    std::uint32_t chunks =
+        pre != nullptr ? std::min<std::uint32_t>(cuda_msm_prices().cuda.copies_reduction_chunks, B)
+                       : plan.reduction_chunks;
     if (cfg.reduction_chunks > 0) {
       if (!std::has_single_bit(cfg.reduction_chunks))
         throw CudaError(cudaErrorInvalidValue, "MSM: reduction_chunks must be a power of two",
@@ -676,15 +695,6 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     const std::size_t per_window = mk * 16 + static_cast<std::size_t>(B) * (sizeof(P) + 8) +
                                    2 * ((mk + kSegment - 1) / kSegment + 1) * sizeof(P) +
                                    static_cast<std::size_t>(chunks) * sizeof(P) * 17 / 16;
-    const std::size_t room = ctx.arena_largest_free();
-    const std::size_t headroom =
-        std::min(std::size_t{256} << 20, room / 8);  // sort scratch, reductions
-    std::size_t budget = room - headroom;
-    if (cfg.arena_budget > 0) {  // the tail lists are already taken from it
-      const std::size_t lists = n * (sizeof(DevFr) + 8);
-      budget = std::min(
-          budget, cfg.arena_budget > lists + headroom ? cfg.arena_budget - lists - headroom : 0);
-    }
     // A group of few windows may take more reduction chunks per window (chunks_for below): at
     // most 2·K·chunks chunk sums in all, kept out of the windows' budget.
     if (cfg.scale_group_chunks)
