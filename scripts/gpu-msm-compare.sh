@@ -36,7 +36,7 @@ step h_step 60 "$dir/gpu_bench" --ops h --h-logs 24,27 --ntt-shapes 10:1,10:1/c7
 grep -E "^h_compute" "$OUT/h_step.log"
 # 3. The G1 MSM at 2^27: rolled accumulation (/r), window copies (c = 24 with 4, c = 22 with 2/3).
 step rolled 150 "$dir/gpu_bench" --ops msm_g1 --msm-logs 27 \
-  --h-variants plain,plain/r,22:2:16384,22:2:16384/r,24:4:16384,24:4:16384/r,22:3:16384/r
+  --h-variants plain,plain/r,22:2:16384,22:2:16384/r,22:4:16384,24:4:16384,22:4:16384/r
 grep -E "^msm_g1 " "$OUT/rolled.log"
 # 4. The 32 GiB PoRep partition through prove_compact: with four copies of H on an H200 (sums
 #    checked against a partition without them), without on an H100 (no room beside the key).
