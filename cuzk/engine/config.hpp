@@ -76,7 +76,7 @@ struct DaemonConfig {
   /// (Groth16ProverOptions::compact_witness); false: z, a, b, c on the host.
   bool gpu_compact_witness = true;
   /// Most copies of a key's H table a device keeps for the H MSM (1..8; 1: none).
-  std::uint32_t gpu_h_window_copies = 1;
+  std::uint32_t gpu_h_window_copies = 4;
   // [circuits."<id>"] devices: circuit id → device ordinals that may prove it (absent: every device)
   std::map<std::string, std::vector<int>> circuit_devices;
   // [circom]: circuit id → snarkjs .zkey (groth16 prover; jobs send the .wtns in vanilla_proof)

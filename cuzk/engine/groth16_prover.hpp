@@ -76,8 +76,9 @@ struct Groth16ProverOptions : circuits::FamilyOptions {
   bool compact_witness = true;
   /// Most copies of a key's H table each device keeps beside it for the H MSM (wider windows,
   /// fewer to reduce: msm/precomputed_windows.hpp), as many as fit beside the key and a
-  /// partition (key placement rule 3); 1: none. Config [gpu] h_window_copies.
-  unsigned h_window_copies = 1;
+  /// partition (key placement rule 3), for keys of a 2^26 domain or more; 1: none. Config [gpu]
+  /// h_window_copies.
+  unsigned h_window_copies = 4;
 };
 
 class Groth16Prover final : public PartitionProver {

@@ -74,11 +74,13 @@ const Groth16Key* as_key(const ProvingKeyData& key) {
 // set (the key's domain, the circuit's columns) and the circuit's device copy (|circuit_bytes|)
 // against the device's arena. The same answer before the copy is made (its bytes, its host bytes)
 // and when it is made.
-// |max_h_copies| bounds the H table's window copies (rule 3; 1: none).
+// |opt| bounds the H table's window copies (rule 3): none below its least domain.
 KeyPlacement placement_of(const Groth16Key& key, const DeviceMemoryReport& device,
-                          std::uint64_t circuit_bytes, unsigned max_h_copies) {
-  return plan_key_placement(device, key.counts(), key.pk.domain_size, key.dims().num_columns(),
-                            max_h_copies, circuit_bytes);
+                          std::uint64_t circuit_bytes, const KeyStoreOptions& opt) {
+  const std::uint64_t domain = key.pk.domain_size;
+  return plan_key_placement(device, key.counts(), domain, key.dims().num_columns(),
+                            domain >= opt.h_copies_min_domain ? opt.max_h_copies : 1,
+                            circuit_bytes);
 }
 
 }  // namespace
@@ -460,7 +462,7 @@ std::uint64_t KeyStore::device_key_bytes(const ProvingKeyData& key, int device) 
   std::shared_lock tier(gk->tier_mu);
   // Tables that stream from host memory (the placement's choice) occupy nothing there; the H
   // table's window copies do.
-  const KeyPlacement p = placement_of(*gk, *r, circuit, opt_.max_h_copies);
+  const KeyPlacement p = placement_of(*gk, *r, circuit, opt_);
   return circuit + p.resident_bytes + p.h_copies_bytes;
 }
 
@@ -498,7 +500,7 @@ Status KeyStore::make_resident(const ProvingKeyData& key, int device) {
   const std::uint64_t circuit = report ? circuit_bytes_on(*gk, device, *it->second) : 0;
   std::shared_lock tier(gk->tier_mu);  // the tables stay as they are while the device reads them
   const KeyPlacement placement =
-      report ? placement_of(*gk, *report, circuit, opt_.max_h_copies) : KeyPlacement{};
+      report ? placement_of(*gk, *report, circuit, opt_) : KeyPlacement{};
   const StreamedQueries& streamed = placement.streamed;
   Result<std::unique_ptr<ResidentKey>> rk = Status(Errc::not_found, "no key tables");
   if (const ParamsMapping* pm = gk->params.get()) {  // the direct path: decoded on the device
@@ -574,7 +576,7 @@ std::uint64_t KeyStore::device_host_bytes_bound(const ProvingKeyData& key, int d
   const std::uint64_t circuit = circuit_bytes_on(*gk, device, *it->second);
   std::shared_lock tier(gk->tier_mu);
   // Packed: 96 B per G1 point, 192 per G2.
-  return placement_of(*gk, *r, circuit, opt_.max_h_copies).streamed_host_bytes;
+  return placement_of(*gk, *r, circuit, opt_).streamed_host_bytes;
 }
 
 std::optional<PartitionProver::KeyMapping> KeyStore::key_mapping(const ProvingKeyData& key) const {

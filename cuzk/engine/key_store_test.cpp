@@ -468,34 +468,39 @@ TEST(KeyStore, CompactCircuitLoadedWithEachCopyOfTheKey) {
 
 // Window copies of the H table (key placement rule 3, KeyStoreOptions::max_h_copies): charged with
 // the key where they fit and asked of the device when the key becomes resident; none where only
-// the key fits; a device that cannot make them still proves.
+// the key fits, nor for a key below KeyStoreOptions::h_copies_min_domain (the default 2^26: this
+// key's domain is tiny); a device that cannot make them still proves.
 TEST(KeyStore, HWindowCopiesAskedOfTheDeviceWhereTheyFit) {
   const std::string dir = temp_dir("hcopies");
   auto reg = std::make_shared<circuits::Registry>();
   ASSERT_TRUE(reg->add(std::make_shared<BittyFamily>(dir)).ok());
   ThreadPool pool(2);
   std::uint64_t tables = 0;
-  for (const int step : {0, 1, 2}) {  // room for 4 copies; room for none; copies refused
+  // Room for 4 copies; room for none; copies refused; a domain below the default least one.
+  for (const int step : {0, 1, 2, 3}) {
     Backends backends;
     auto fake = std::make_unique<FakeDeviceBackend>(
         pool, step == 1 ? tables + FakeDeviceBackend::kCircuitBytes : std::uint64_t{1} << 40);
     FakeDeviceBackend& device = *fake;
     device.copies_fail = step == 2;
     backends[0] = std::move(fake);
-    KeyStore store({.cache_dir = dir, .max_h_copies = 4}, reg, pool, backends);
+    KeyStoreOptions opt{.cache_dir = dir, .max_h_copies = 4};
+    if (step != 3) opt.h_copies_min_domain = 0;
+    KeyStore store(opt, reg, pool, backends);
     auto loaded = store.load("bitty", false);
     ASSERT_TRUE(loaded.ok()) << loaded.status().to_string();
     const auto& key = dynamic_cast<const Groth16Key&>(**loaded);
     const QueryCounts c = key.counts();
     tables = device.resident_bases_bytes(c.h + c.l + c.a + c.b_g1, c.b_g2, 5);
-    const std::uint64_t copies = step == 1 ? 0 : precomputed_copies_bytes(c.h, 4, 96);
+    const bool none = step == 1 || step == 3;
+    const std::uint64_t copies = none ? 0 : precomputed_copies_bytes(c.h, 4, 96);
     EXPECT_EQ(store.device_key_bytes(key, 0), tables + FakeDeviceBackend::kCircuitBytes + copies)
         << "step " << step;
     ASSERT_TRUE(store.make_resident(key, 0).ok()) << "step " << step;
     auto rk = store.resident(key, 0);
     ASSERT_TRUE(rk.ok());
-    EXPECT_EQ(device.copies_asked, step == 1 ? 0u : 4u) << "step " << step;
-    EXPECT_EQ(device.copies_table, step == 1 ? 0u : (*rk)->h.value) << "step " << step;
+    EXPECT_EQ(device.copies_asked, none ? 0u : 4u) << "step " << step;
+    EXPECT_EQ(device.copies_table, none ? 0u : (*rk)->h.value) << "step " << step;
 
     test::BittyCircuit circuit(BittyFamily::options());
     WitnessConstraintSystem wcs;

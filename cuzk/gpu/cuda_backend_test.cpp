@@ -258,7 +258,9 @@ TEST(CudaBackend, WindowCopiesGiveTheSameSums) {
   for (unsigned copies : {2u, 4u}) {
     auto made = b->add_window_copies(*id, copies);
     ASSERT_TRUE(made.ok()) << made.status().to_string();
-    EXPECT_EQ(*made, (copies - 1) * n * 96) << "copies=" << copies;
+    // The copies' points (96 B each), in arena blocks of 256 B.
+    EXPECT_GE(*made, (copies - 1) * n * 96) << "copies=" << copies;
+    EXPECT_LT(*made, (copies - 1) * n * 96 + 256) << "copies=" << copies;
     for (BitSplit split : {BitSplit::automatic, BitSplit::never}) {
       auto got = b->msm_g1(*id, s, {.bit_split = split});
       ASSERT_TRUE(got.ok()) << got.status().to_string();

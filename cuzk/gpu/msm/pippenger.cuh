@@ -104,9 +104,10 @@ struct GpuMsmConfig {
   /// buckets of serial work per thread on 13·2048 threads.
   unsigned reduction_chunks = 0;
   /// A window group of g < K windows (the arena holds fewer than all K) takes 2^j·chunks per
-  /// window, the least with g·2^j·chunks ≥ K·chunks, so its window sums still fill the SMs.
-  /// Off until measured on a device (docs/perf/gpu.md, "H MSM inside the partition").
-  bool scale_group_chunks = false;
+  /// window, the least with g·2^j·chunks ≥ K·chunks, so its window sums still fill the SMs. On
+  /// since measured (H100, 2^27: 7 groups 1049.9 → 1014.5 ms, 13 groups 1110.5 → 1039.9;
+  /// docs/perf/gpu.md); false: the plan's chunks in every group (the slow twin, tested).
+  bool scale_group_chunks = true;
 };
 
 /// Shifted copies of a resident G1 table for the precomputed-window MSM: copy j (1 ≤ j < copies)
