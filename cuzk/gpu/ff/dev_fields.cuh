@@ -11,8 +11,6 @@ namespace cuzk::gpu {
 
 using DevFp = DevMont<FpParams>;
 using DevFr = DevMont<FrParams>;
-/// Fp with the rolled product (DevMont::mul_mont_rolled): the G1 accumulation's option.
-using DevFpRolled = DevMont<FpParams, true>;
 
 /// c0 + c1·u with u² = −1; mul 3M (Karatsuba), square 2M, as the host Fp2.
 struct DevFp2 {
@@ -55,7 +53,6 @@ struct DevFp2 {
 };
 
 static_assert(sizeof(DevFp) == sizeof(Fp) && alignof(DevFp) <= alignof(Fp));
-static_assert(sizeof(DevFpRolled) == sizeof(DevFp) && alignof(DevFpRolled) == alignof(DevFp));
 static_assert(sizeof(DevFr) == sizeof(Fr) && alignof(DevFr) <= alignof(Fr));
 static_assert(sizeof(DevFp2) == sizeof(Fp2) && alignof(DevFp2) <= alignof(Fp2));
 static_assert(DevFp::kInv32 == 0xfffcfffdu && DevFr::kInv32 == 0xffffffffu);

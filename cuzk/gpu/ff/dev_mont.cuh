@@ -43,9 +43,7 @@ __constant__ DevConsts<P> kConsts = make_dev_consts<P>();
 
 }  // namespace dev_detail
 
-/// |kRolled|: products by mul_mont_rolled (the rows as a loop over one copy, for kernels whose
-/// unrolled code overflows the instruction cache); the value and bytes are the same either way.
-template <class P, bool kRolled = false>
+template <class P>
 struct DevMont {
   using Host = MontField<P>;
   static constexpr int N = 2 * static_cast<int>(Host::N);
@@ -135,8 +133,8 @@ struct DevMont {
   /// One CIOS row: E[0..N], O[1..N] += a·b_i (+ c·d_i when |kPair|), one quotient digit m,
   /// E += m·p, then O folded into E with the one-limb shift. The products a_j·b_i of even j go
   /// to E and those of odd j to O, so each chain writes every limb once (see the header comment).
-  /// Written once: mul_mont unrolls it, mul_mont_rolled loops over it, and the lane-pair Fp2
-  /// product (gpu/ec/dev_g2_pair.cuh: mul_add_mont) takes the second product.
+  /// Written once: mul_mont unrolls it, and the lane-pair Fp2 product (gpu/ec/dev_g2_pair.cuh:
+  /// mul_add_mont) takes the second product, unrolled or in a loop.
   template <bool kPair = false>
   CUZK_DEV static void mont_row(std::uint32_t e[N + 1], std::uint32_t o[N + 1],
                                 const std::uint32_t a[N], std::uint32_t bi,
@@ -219,36 +217,9 @@ struct DevMont {
     for (int k = 0; k < N; ++k) r[k] = e[k];
   }
 
-  /// Threads a block may have where mul_mont_rolled runs (its shared column's width).
-  static constexpr int kRolledThreads = 128;
-
-  /// mul_mont with the N rows as a loop over one copy of the row (≈ 70 instructions instead of
-  /// ≈ 800 a product): b's limbs go to this thread's column of a shared array (N stores), and row i
-  /// reads limb i back (a register array cannot be indexed by the loop counter; rotating it cost
-  /// the G2 form 11 moves a row, 25 % more instructions, docs/perf/gpu.md). Blocks of at most
-  /// kRolledThreads threads; N·kRolledThreads·4 bytes of shared memory a block (6 KiB for Fp).
-  CUZK_DEV static void mul_mont_rolled(std::uint32_t r[N], const std::uint32_t a[N],
-                                       const std::uint32_t b[N]) {
-    __shared__ std::uint32_t column[N * kRolledThreads];
-    const unsigned t = threadIdx.x;
-#pragma unroll
-    for (int k = 0; k < N; ++k) column[k * kRolledThreads + t] = b[k];
-    std::uint32_t e[N + 1], o[N + 1];
-#pragma unroll
-    for (int k = 0; k <= N; ++k) e[k] = 0;
-#pragma unroll 1
-    for (int i = 0; i < N; ++i) mont_row(e, o, a, column[i * kRolledThreads + t]);
-    reduce_once(e);
-#pragma unroll
-    for (int k = 0; k < N; ++k) r[k] = e[k];
-  }
-
   CUZK_DEV friend DevMont operator*(const DevMont& a, const DevMont& b) {
     DevMont r;
-    if constexpr (kRolled)
-      mul_mont_rolled(r.l, a.l, b.l);
-    else
-      mul_mont(r.l, a.l, b.l);
+    mul_mont(r.l, a.l, b.l);
     return r;
   }
   CUZK_DEV DevMont square() const { return *this * *this; }

@@ -790,13 +790,10 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
         }
       }
       if (!use_pairs(cfg)) {
-        // The kernel: with or without the copies, capped or not, rolled products or not (the
-        // options G1 only).
+        // The kernel: with or without the copies, capped or not (the options G1 only).
         auto* kernel = segment_accumulate_kernel<C>;
-        bool rolled = false;
         if constexpr (!kG2) {
           const bool three = cfg.accumulate_min_blocks == 3;
-          rolled = three && cfg.accumulate_rolled;
           if (pre != nullptr)
             kernel = three ? segment_accumulate_3_blocks_kernel<C, true>
                            : segment_accumulate_kernel<C, true>;
@@ -805,24 +802,10 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
         }
         const DevAffine<F>* copies_pts = pre != nullptr ? pre->points.as<DevAffine<F>>() : nullptr;
         const std::uint32_t table_n = pre != nullptr ? static_cast<std::uint32_t>(bases.count) : 0u;
-        if constexpr (!kG2) {
-          if (rolled) {  // the same bytes read as DevG1RolledCurve's points (dev_curves.cuh)
-            using R = DevG1RolledCurve;
-            using RA = DevAffine<R::Field>;
-            using RP = Xyzz<R>;
-            auto* rk = pre != nullptr ? segment_accumulate_3_blocks_kernel<R, true>
-                                      : segment_accumulate_3_blocks_kernel<R, false>;
-            rk<<<blocks_for(segments, 128), 128, 0, stream>>>(
-                reinterpret_cast<const RA*>(d_bases), kb.Current(), vb.Current(), cnt, sent,
-                kSegment, starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), buckets.as<RP>(),
-                slot_a.as<RP>(), slot_b.as<RP>(), reinterpret_cast<const RA*>(copies_pts), table_n);
-          }
-        }
-        if (!rolled)
-          kernel<<<blocks_for(segments, 128), 128, 0, stream>>>(
-              d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(),
-              ends.as<std::uint32_t>(), buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>(), copies_pts,
-              table_n);
+        kernel<<<blocks_for(segments, 128), 128, 0, stream>>>(
+            d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(),
+            ends.as<std::uint32_t>(), buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>(), copies_pts,
+            table_n);
       }
       CUZK_CUDA_CHECK_LAUNCH();
       mark("accumulate");

@@ -219,18 +219,6 @@ TEST(GpuMsm, G1UncappedAccumulationMatchesOracle) {
                CudaError);
 }
 
-// The accumulation's field products as rolled loops (GpuMsmConfig::accumulate_rolled, G1 under the
-// 3-block cap), every case against the oracle.
-TEST(GpuMsm, G1RolledAccumulationMatchesOracle) {
-  CUZK_REQUIRE_GPU();
-  run_cases<G1Curve>(3000, 5000, upload_bases_g1,
-                     [](DeviceContext& ctx, const ResidentBases& rb, std::span<const Fr> sc,
-                        GpuMsmConfig cfg, cudaStream_t s, GpuMsmStats* st) {
-                       cfg.accumulate_rolled = true;
-                       return msm_g1_device(ctx, rb, sc, cfg, s, st);
-                     });
-}
-
 void run_g2_cases(G2Accumulation acc) {
   run_cases<G2Curve>(
       1000, 1500, upload_bases_g2,
@@ -405,7 +393,6 @@ TEST(GpuMsm, G1PrecomputedCopiesMatchOracle) {
     cfg.precomputed = &pre;
     cfg.reduction_chunks = cs.chunks;
     cfg.accumulate_min_blocks = (&cs - cases) % 2 == 1 ? 3 : 0;  // every other case capped
-    cfg.accumulate_rolled = (&cs - cases) % 4 == 3;              // every other capped one rolled
     GpuMsmStats st;
     const G1Xyzz got = msm_g1_device(*ctx, rb, sc, cfg, s, &st);
     const G1Jacobian want = mul_vartime(g, expected_log(sc, bases.logs, bits, offset));
@@ -420,8 +407,7 @@ TEST(GpuMsm, G1PrecomputedCopiesMatchOracle) {
         << "c=" << cs.c << " copies=" << cs.copies << " chunks=" << cs.chunks << " n=" << n
         << " kind=" << static_cast<int>(cs.kind) << " density=" << cs.density
         << " split=" << cs.split << " groups=" << st.window_groups << " tail=" << st.tail
-        << " min_blocks=" << cfg.accumulate_min_blocks << " rolled=" << cfg.accumulate_rolled
-        << " seed=" << seed;
+        << " min_blocks=" << cfg.accumulate_min_blocks << " seed=" << seed;
     if (st.tail > 0) {
       EXPECT_EQ(st.window_bits, static_cast<int>(cs.c));
       EXPECT_EQ(st.windows, static_cast<int>(plan.bucket_windows));
