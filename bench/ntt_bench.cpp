@@ -53,7 +53,8 @@ void BM_ntt(benchmark::State& state) {
   state.counters["threads"] = static_cast<double>(pool.size());
 }
 
-// The Groth16 H step: 3 inverse + 3 coset forward + 1 coset inverse transform and the pointwise pass.
+// The Groth16 H step: 3 inverse + 2 coset forward + 1 coset inverse transform and two pointwise
+// passes (compute_h); range(2) = 1: bellperson's 7 transforms (compute_h_c_on_coset, the twin).
 void BM_compute_h(benchmark::State& state) {
   const unsigned k = static_cast<unsigned>(state.range(0));
   ThreadPool pool(static_cast<std::size_t>(state.range(1)));
@@ -66,12 +67,14 @@ void BM_compute_h(benchmark::State& state) {
     state.PauseTiming();
     a = a0, b = b0, c = c0;
     state.ResumeTiming();
-    Status s = compute_h(a, b, c, plan, pool);
+    Status s =
+        state.range(2) ? compute_h_c_on_coset(a, b, c, plan, pool) : compute_h(a, b, c, plan, pool);
     if (!s.ok()) state.SkipWithError(s.to_string().c_str());
     benchmark::ClobberMemory();
   }
   state.counters["log_n"] = k;
   state.counters["threads"] = static_cast<double>(pool.size());
+  state.counters["transforms"] = state.range(2) ? 7 : 6;
 }
 
 void BM_plan(benchmark::State& state) {
@@ -98,7 +101,8 @@ void ntt_args(benchmark::internal::Benchmark* b) {
 
 void h_args(benchmark::internal::Benchmark* b) {
   for (std::int64_t k : {16, 20})
-    for (std::int64_t t : thread_counts()) b->Args({k, t});
+    for (std::int64_t t : thread_counts())
+      for (std::int64_t twin : {0, 1}) b->Args({k, t, twin});
 }
 
 BENCHMARK(BM_ntt)
@@ -108,7 +112,7 @@ BENCHMARK(BM_ntt)
     ->UseRealTime();
 BENCHMARK(BM_compute_h)
     ->Apply(h_args)
-    ->ArgNames({"log_n", "threads"})
+    ->ArgNames({"log_n", "threads", "c_on_coset"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_plan)->Arg(20)->Arg(27)->Unit(benchmark::kMicrosecond);

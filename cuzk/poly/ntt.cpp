@@ -373,6 +373,36 @@ Status ab_minus_c_over_z(std::span<Fr> a, std::span<const Fr> b, std::span<const
 
 Status compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan,
                  ThreadPool& pool) {
+  const std::uint64_t n = plan.domain().size();
+  if (a.size() != n || b.size() != n || c.size() != n)
+    return Status(Errc::size_mismatch, "compute_h: lengths " + std::to_string(a.size()) + ", " +
+                                           std::to_string(b.size()) + ", " +
+                                           std::to_string(c.size()) + " for a domain of size " +
+                                           std::to_string(n));
+  for (std::span<Fr> v : {a, b}) {
+    CUZK_RETURN_IF_ERROR(ntt(v, plan, {.direction = NttDirection::inverse}, pool));
+    CUZK_RETURN_IF_ERROR(ntt(v, plan, {.direction = NttDirection::forward, .coset = true}, pool));
+  }
+  CUZK_RETURN_IF_ERROR(ntt(c, plan, {.direction = NttDirection::inverse}, pool));  // coefficients
+  pool.parallel_for(
+      n,
+      [&](std::size_t s, std::size_t e) {
+        for (std::size_t i = s; i < e; ++i) a[i] *= b[i];
+      },
+      4096);
+  CUZK_RETURN_IF_ERROR(ntt(a, plan, {.direction = NttDirection::inverse, .coset = true}, pool));
+  const Fr zinv = plan.domain().vanishing_on_coset_inv();
+  pool.parallel_for(
+      n,
+      [&](std::size_t s, std::size_t e) {
+        for (std::size_t i = s; i < e; ++i) a[i] = (a[i] - c[i]) * zinv;
+      },
+      4096);
+  return {};
+}
+
+Status compute_h_c_on_coset(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan,
+                            ThreadPool& pool) {
   for (std::span<Fr> v : {a, b, c}) {
     CUZK_RETURN_IF_ERROR(ntt(v, plan, {.direction = NttDirection::inverse}, pool));
     CUZK_RETURN_IF_ERROR(ntt(v, plan, {.direction = NttDirection::forward, .coset = true}, pool));

@@ -100,9 +100,16 @@ Status ab_minus_c_over_z(std::span<Fr> a, std::span<const Fr> b, std::span<const
                          const Domain& domain, ThreadPool& pool);
 /// The whole H step (FORMATS.md §2.2): a, b, c are the evaluations of A, B, C on ⟨ω⟩ (length n,
 /// zero-padded). On return a holds the n coefficients of H = (A·B − C)/Z, the top one zero for a
-/// satisfied system; b and c are overwritten (scratch). 7 transforms of length n.
+/// satisfied system; b and c are overwritten (scratch). 6 transforms of length n: on the coset g⟨ω⟩
+/// Z is the constant g^n − 1 and the coset iNTT inverts C's coset NTT (degree < n), so
+/// H = (g^n − 1)^{-1}·(iNTT_coset(A·B on the coset) − C's coefficients), the same field elements
+/// as bellperson's 7 transforms for any a, b, c (compute_h_c_on_coset, the slow twin).
 Status compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan,
                  ThreadPool& pool);
+/// compute_h as bellperson runs it: a, b and c each to the coset, (a·b − c)/Z there, the coset
+/// iNTT. 7 transforms of length n.
+Status compute_h_c_on_coset(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPlan& plan,
+                            ThreadPool& pool);
 /// snarkjs's H step (groth16_prove.js; tools/oracles/README.md) on a plan of the snarkjs domain
 /// (snarkjs_domain_options: ffjs roots, coset shift ω_2n): a, b are the evaluations of A, B on ⟨ω⟩;
 /// c ← a∘b (its input is not read), then a, b, c are interpolated and evaluated on the coset and on

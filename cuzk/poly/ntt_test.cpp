@@ -209,6 +209,28 @@ TEST(Ntt, ComputeHMatchesQuotient) {
   }
 }
 
+// The 6-transform H step against bellperson's 7 (compute_h_c_on_coset) on arbitrary a, b, c: the
+// identity behind the shortcut assumes nothing about the system being satisfied.
+TEST(Ntt, ComputeHMatchesTheSevenTransformTwin) {
+  const std::uint64_t seed = test_seed("Ntt.ComputeHMatchesTheSevenTransformTwin");
+  std::mt19937_64 rng(seed);
+  ThreadPool pool(3);
+  for (unsigned k : {0u, 1u, 2u, 5u, 10u, 13u, 16u}) {
+    auto d = Domain::from_log_size(k);
+    const std::uint64_t n = d->size();
+    NttPlan plan(*d);
+    auto a = random_vector(rng, n), b = random_vector(rng, n), c = random_vector(rng, n);
+    if (n > 2) a[n - 1] = b[n - 2] = c[1] = Fr::zero();
+    auto a7 = a, b7 = b, c7 = c;
+    ASSERT_TRUE(compute_h(a, b, c, plan, pool).ok());
+    ASSERT_TRUE(compute_h_c_on_coset(a7, b7, c7, plan, pool).ok());
+    EXPECT_EQ(a, a7) << "k=" << k << " seed=" << seed;
+  }
+  std::vector<Fr> a(8), b(8), c(4);
+  NttPlan plan(*Domain::from_log_size(3));
+  EXPECT_EQ(compute_h(a, b, c, plan, pool).code(), Errc::size_mismatch);
+}
+
 TEST(Ntt, HelpersAndErrors) {
   const std::uint64_t seed = test_seed("Ntt.HelpersAndErrors");
   std::mt19937_64 rng(seed);
