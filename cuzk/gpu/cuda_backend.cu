@@ -138,7 +138,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
   }
 
   // Window copies (msm/precomputed_windows.hpp): built on the device at the prices' window for
-  // |copies|, used by every later MSM over the whole table (the partition's H term).
+  // copies, used by every later MSM over the whole table (the partition's H term).
   Result<std::uint64_t> add_window_copies(BasesId id, unsigned copies) override {
     std::lock_guard<PrioritySection> lock(section_);
     auto it = bases_.find(id.value);
@@ -152,7 +152,7 @@ class CudaBackend final : public Backend, public DeviceMemoryReport {
       return Status(Errc::out_of_range, "window copies: " + std::to_string(copies) +
                                             " is outside 2.." +
                                             std::to_string(kMaxPrecomputedCopies));
-    const unsigned c = cuda_msm_prices().cuda.copies_window_for(copies);
+    const unsigned c = cuda_msm_prices().cuda.copies_window;
     try {
       gpu::PrecomputedBases pb =
           gpu::precompute_bases_g1(*ctx_, it->second, c, copies, ctx_->stream());

@@ -185,16 +185,12 @@ struct CudaMsmPrices {
   /// (one thread each: 32 additions and a ≤ 11-bit multiple at c = 16).
   unsigned max_reduction_chunks = 2048;
   /// With k shifted copies of a G1 table beside it (GpuMsmConfig::precomputed, the H table under
-  /// key placement rule 3): c = |copies_window| for k ≤ 3, |copies_wide_window| from 4 (K' =
-  /// ⌈K/k⌉ windows to reduce), and |copies_reduction_chunks| a window. 2^27 on the H100
-  /// (docs/perf/gpu.md): c = 22 with 2 copies 943.9 ms against 992.2 for c = 20 without; c = 24
-  /// with 3 copies 971.6 (four groups of bucket sorts); c = 24 with 4 is still to be measured.
+  /// key placement rule 3): window |copies_window| whatever k (K' = ⌈K/k⌉ windows to reduce) and
+  /// |copies_reduction_chunks| a window. 2^27 on the H100 (docs/perf/gpu.md): c = 20 without
+  /// copies 993.3 ms; c = 22 with 2 copies 944.4, with 4 924.6; c = 24 with 3 971.6 (four groups
+  /// of bucket sorts), with 4 923.9 (a tie with c = 22, whose bucket arrays are a quarter).
   unsigned copies_window = 22;
-  unsigned copies_wide_window = 22;
   unsigned copies_reduction_chunks = 16384;
-  constexpr unsigned copies_window_for(unsigned copies) const {
-    return copies >= 4 ? copies_wide_window : copies_window;
-  }
   MsmSplitRule split{.always = true};
 };
 
