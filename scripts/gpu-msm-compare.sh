@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # One device call for what is new until measured (docs/perf/gpu.md), most important first (each
-# step runs only while its least time is left): the whole GPU suite, the H step in 6 transforms
-# against 7, the G1 MSM at 2^27 with window copies of H, the 32 GiB PoRep partition through
-# prove_compact (with four copies of H on an H200), then the bench partition at 2^27 (H200) and
-# window groups with the arena cut (--group-chunks). Binaries from scripts/gpu-carry.sh
-# (gpu_bench, gpu_suite_test, pce_gpu_bench in DIR); logs under $OUT; a short summary.
+# step runs only while its least time is left): the whole GPU suite, the bench partition at 2^27
+# (H200), the H step in 6 transforms against 7, the G1 MSM at 2^27 with window copies of H, the
+# 32 GiB PoRep partition through prove_compact (with four copies of H on an H200), and window
+# groups with the arena cut (--group-chunks). Binaries from scripts/gpu-carry.sh (gpu_bench,
+# gpu_suite_test, pce_gpu_bench in DIR); logs under $OUT; a short summary.
 #   scripts/gpu-msm-compare.sh DIR [SECONDS]   (SECONDS: the call's budget, default 540)
 set -u
 dir="$1"
@@ -30,14 +30,20 @@ echo "device: $gpu"
 #    H step, the scaled chunks against their oracles).
 step suite 200 "$dir/gpu_suite_test"
 grep -E "^\[  (PASSED|FAILED) |^\[  FAILED|tests ran" "$OUT/suite.log" | tail -12
-# 2. The H step: 6 transforms (default) against bellperson's 7 (/c7), 2^24 and 2^27.
+# 2. The bench partition at 2^27 (H200 only: 49 GB of tables and 21.5 GB of vectors), the one
+#    figure of issue 21 that no H100 can give.
+if [[ "$gpu" == *H200* ]]; then
+  step partition27 60 "$dir/gpu_bench" --ops partition --partition-log 27 --overlap off
+  grep -E "^part|^partition" "$OUT/partition27.log" | grep -v "^csv"
+fi
+# 3. The H step: 6 transforms (default) against bellperson's 7 (/c7), 2^24 and 2^27.
 step h_step 60 "$dir/gpu_bench" --ops h --h-logs 24,27 --ntt-shapes 10:1,10:1/c7
 grep -E "^h_compute" "$OUT/h_step.log"
-# 3. The G1 MSM at 2^27: window copies (c = 22 with 2 and 4, c = 24 with 4).
+# 4. The G1 MSM at 2^27: window copies (c = 22 with 2 and 4, c = 24 with 4).
 step copies 150 "$dir/gpu_bench" --ops msm_g1 --msm-logs 27 \
   --h-variants plain,22:2:16384,22:4:16384,24:4:16384
 grep -E "^msm_g1 " "$OUT/copies.log"
-# 4. The 32 GiB PoRep partition through prove_compact: with four copies of H on an H200 (sums
+# 5. The 32 GiB PoRep partition through prove_compact: with four copies of H on an H200 (sums
 #    checked against a partition without them), without on an H100 (no room beside the key).
 copies=1
 [[ "$gpu" == *H200* ]] && copies=4
@@ -45,11 +51,7 @@ step partition32 150 "$dir/pce_gpu_bench" --size 32GiB --repeats 2 --prove 1 --o
   --h-copies "$copies" --cache /tmp/porep32-compact.pcec
 grep -E '"op": "(prove_compact|prove_plain|prove_h_copies|prove_check)"' "$OUT/partition32.log" |
   cut -c1-300
-# 5. The bench partition at 2^27 (H200), window groups with the arena cut.
-if [[ "$gpu" == *H200* ]]; then
-  step partition27 60 "$dir/gpu_bench" --ops partition --partition-log 27 --overlap off
-  grep -E "^part|^partition" "$OUT/partition27.log" | grep -v "^csv"
-fi
+# 6. Window groups with the arena cut.
 for arena in 27 25; do
   for mode in plan scaled; do
     CUZK_GPU_TRACE=1 step "groups_${arena}_$mode" 30 "$dir/gpu_bench" --ops msm_g1 --msm-logs 27 \
