@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # One device call for what is new until measured (docs/perf/gpu.md), most important first (each
 # step runs only while its least time is left): the whole GPU suite, the bench partition at 2^27
-# (H200), the H step in 6 transforms against 7, the G1 MSM at 2^27 with window copies of H, the
-# 32 GiB PoRep partition through prove_compact (with four copies of H on an H200), and window
-# groups with the arena cut (--group-chunks). Binaries from scripts/gpu-carry.sh (gpu_bench,
-# gpu_suite_test, pce_gpu_bench in DIR); logs under $OUT; a short summary.
+# (H200), the NTT in radix-4 pairs and the H step in 6 transforms against 7, the G1 MSM at 2^27
+# with window copies of H, the 32 GiB PoRep partition through prove_compact (with four copies of H
+# on an H200), window groups with the arena cut (--group-chunks), and the G2 MSM last. Binaries
+# from scripts/gpu-carry.sh (gpu_bench, gpu_suite_test, pce_gpu_bench in DIR); logs under $OUT; a
+# short summary.
 #   scripts/gpu-msm-compare.sh DIR [SECONDS]   (SECONDS: the call's budget, default 540)
 set -u
 dir="$1"
@@ -36,9 +37,11 @@ if [[ "$gpu" == *H200* ]]; then
   step partition27 60 "$dir/gpu_bench" --ops partition --partition-log 27 --overlap off
   grep -E "^part|^partition" "$OUT/partition27.log" | grep -v "^csv"
 fi
-# 3. The H step: 6 transforms (default) against bellperson's 7 (/c7), 2^24 and 2^27.
-step h_step 60 "$dir/gpu_bench" --ops h --h-logs 24,27 --ntt-shapes 10:1,10:1/c7
-grep -E "^h_compute" "$OUT/h_step.log"
+# 3. The NTT family and the H step: radix-4 stage pairs (/r4) against radix 2, 2^20–2^27, and the
+#    H step's 6 transforms (default) against bellperson's 7 (/c7).
+step ntt 60 "$dir/gpu_bench" --ops ntt,h --ntt-logs 20,24,26,27 --h-logs 24,27 \
+  --ntt-shapes 10:1,10:1/r4,10:1/c7
+grep -E "^(ntt_|h_compute)" "$OUT/ntt.log"
 # 4. The G1 MSM at 2^27: window copies (c = 22 with 2 and 4, c = 24 with 4).
 step copies 150 "$dir/gpu_bench" --ops msm_g1 --msm-logs 27 \
   --h-variants plain,22:2:16384,22:4:16384,24:4:16384
@@ -59,3 +62,6 @@ for arena in 27 25; do
     grep -E "^msm_g1 |gpu-trace-sum.*window sums" "$OUT/groups_${arena}_$mode.log" | cut -c1-120
   done
 done
+# 7. The G2 MSM at 2^20, 2^22, 2^24, 2^25 (issue 21 item 1's sizes; sppark's figures are the H200's).
+step msm_g2 60 "$dir/gpu_bench" --ops msm_g2 --min-log 20 --max-log 25
+grep -E "^msm_g2 " "$OUT/msm_g2.log"
