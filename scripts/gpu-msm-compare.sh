@@ -6,7 +6,8 @@
 # on an H200), window groups with the arena cut (--group-chunks), and the G2 MSM last. Binaries
 # from scripts/gpu-carry.sh (gpu_bench, gpu_suite_test, pce_gpu_bench in DIR); logs under $OUT; a
 # short summary.
-#   scripts/gpu-msm-compare.sh DIR [SECONDS]   (SECONDS: the call's budget, default 540)
+#   [GPU_COMPARE_SKIP="suite copies"] scripts/gpu-msm-compare.sh DIR [SECONDS]
+# (SECONDS: the call's budget, default 540; GPU_COMPARE_SKIP: step names to leave out)
 set -u
 dir="$1"
 limit="${2:-540}"
@@ -15,9 +16,14 @@ mkdir -p "$OUT"
 # shellcheck disable=SC1091
 source "$dir/env.sh"
 start=$SECONDS
+skip=" ${GPU_COMPARE_SKIP:-} "  # step names not to run (already measured on this card kind)
 step() {  # step NAME MIN_SECONDS CMD...: runs CMD into $OUT/NAME.log when MIN_SECONDS are left
   local name=$1 need=$2 left=$((limit - (SECONDS - start)))
   shift 2
+  if [[ "$skip" == *" $name "* ]]; then
+    echo "== skip $name (GPU_COMPARE_SKIP)"
+    return
+  fi
   if [ "$left" -lt "$need" ]; then
     echo "== skip $name ($left s left)"
     return
