@@ -130,6 +130,22 @@ struct DevMont {
   CUZK_DEV DevMont& operator-=(const DevMont& b) { return *this = *this - b; }
   CUZK_DEV DevMont& operator*=(const DevMont& b) { return *this = *this * b; }
 
+  /// One carry chain of a row: acc[j], acc[j + 1] += lhs(j)·rhs(j) (low and high words) for j =
+  /// kFirst, kFirst + 2, … < N, the carry running through the whole chain. A chain from
+  /// kFirst = 0 ends in acc[N] (|kCarryOut|: addc); one from 1 ends exactly at acc[N].
+  template <int kFirst, bool kCarryOut, typename Lhs, typename Rhs>
+  CUZK_DEV static void mad_chain(std::uint32_t acc[N + 1], Lhs lhs, Rhs rhs) {
+    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                 : "+r"(acc[kFirst]), "+r"(acc[kFirst + 1])
+                 : "r"(lhs(kFirst)), "r"(rhs(kFirst)));
+#pragma unroll
+    for (int j = kFirst + 2; j < N; j += 2)
+      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
+                   : "+r"(acc[j]), "+r"(acc[j + 1])
+                   : "r"(lhs(j)), "r"(rhs(j)));
+    if constexpr (kCarryOut) asm volatile("addc.u32 %0, %0, 0;" : "+r"(acc[N]));
+  }
+
   /// One CIOS row: E[0..N], O[1..N] += a·b_i (+ c·d_i when |kPair|), one quotient digit m,
   /// E += m·p, then O folded into E with the one-limb shift. The products a_j·b_i of even j go
   /// to E and those of odd j to O, so each chain writes every limb once (see the header comment).
@@ -139,62 +155,26 @@ struct DevMont {
   CUZK_DEV static void mont_row(std::uint32_t e[N + 1], std::uint32_t o[N + 1],
                                 const std::uint32_t a[N], std::uint32_t bi,
                                 const std::uint32_t* c = nullptr, std::uint32_t di = 0) {
+    const auto limb_a = [a](int j) { return a[j]; };
+    const auto limb_c = [c](int j) { return c[j]; };
+    const auto limb_p = [](int j) { return p32(j); };
+    const auto word_b = [bi](int) { return bi; };
+    const auto word_d = [di](int) { return di; };
     // E[0..N-1] += a_even·b_i (+ c_even·d_i), carries into E[N].
-    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                 : "+r"(e[0]), "+r"(e[1])
-                 : "r"(a[0]), "r"(bi));
-#pragma unroll
-    for (int j = 2; j < N; j += 2)
-      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(e[j]), "+r"(e[j + 1])
-                   : "r"(a[j]), "r"(bi));
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
-    if constexpr (kPair) {
-      asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(e[0]), "+r"(e[1])
-                   : "r"(c[0]), "r"(di));
-#pragma unroll
-      for (int j = 2; j < N; j += 2)
-        asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                     : "+r"(e[j]), "+r"(e[j + 1])
-                     : "r"(c[j]), "r"(di));
-      asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
-    }
-    // O[1..N] = a_odd·b_i (fresh: disjoint limbs, no carries), then += c_odd·d_i.
+    mad_chain<0, true>(e, limb_a, word_b);
+    if constexpr (kPair) mad_chain<0, true>(e, limb_c, word_d);
+      // O[1..N] = a_odd·b_i (fresh: disjoint limbs, no carries), then += c_odd·d_i.
 #pragma unroll
     for (int j = 1; j < N; j += 2)
       asm("mul.lo.u32 %0, %2, %3; mul.hi.u32 %1, %2, %3;"
           : "=r"(o[j]), "=r"(o[j + 1])
           : "r"(a[j]), "r"(bi));
-    if constexpr (kPair) {
-      asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(o[1]), "+r"(o[2])
-                   : "r"(c[1]), "r"(di));
-#pragma unroll
-      for (int j = 3; j < N; j += 2)
-        asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                     : "+r"(o[j]), "+r"(o[j + 1])
-                     : "r"(c[j]), "r"(di));
-    }
+    if constexpr (kPair) mad_chain<1, false>(o, limb_c, word_d);
     // Quotient digit: O does not touch limb 0.
     const std::uint32_t m = e[0] * kInv32;
-    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                 : "+r"(e[0]), "+r"(e[1])
-                 : "r"(m), "r"(p32(0)));
-#pragma unroll
-    for (int j = 2; j < N; j += 2)
-      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(e[j]), "+r"(e[j + 1])
-                   : "r"(m), "r"(p32(j)));
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N]));
-    asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                 : "+r"(o[1]), "+r"(o[2])
-                 : "r"(m), "r"(p32(1)));
-#pragma unroll
-    for (int j = 3; j < N; j += 2)
-      asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;"
-                   : "+r"(o[j]), "+r"(o[j + 1])
-                   : "r"(m), "r"(p32(j)));
+    const auto word_m = [m](int) { return m; };
+    mad_chain<0, true>(e, word_m, limb_p);
+    mad_chain<1, false>(o, word_m, limb_p);
     // E[0] is now 0 mod 2^32: fold O in and shift down one limb.
     asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(e[0]) : "r"(e[1]), "r"(o[1]));
 #pragma unroll
