@@ -384,12 +384,7 @@ Status compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const NttPla
     CUZK_RETURN_IF_ERROR(ntt(v, plan, {.direction = NttDirection::forward, .coset = true}, pool));
   }
   CUZK_RETURN_IF_ERROR(ntt(c, plan, {.direction = NttDirection::inverse}, pool));  // coefficients
-  pool.parallel_for(
-      n,
-      [&](std::size_t s, std::size_t e) {
-        for (std::size_t i = s; i < e; ++i) a[i] *= b[i];
-      },
-      4096);
+  CUZK_RETURN_IF_ERROR(pointwise_mul(a, b, pool));
   CUZK_RETURN_IF_ERROR(ntt(a, plan, {.direction = NttDirection::inverse, .coset = true}, pool));
   const Fr zinv = plan.domain().vanishing_on_coset_inv();
   pool.parallel_for(
