@@ -74,6 +74,14 @@ double now_ms() {
 }
 
 /// Median of |reps| timed runs after one warm-up; |fn| must finish its work (it synchronizes).
+/// A buffer of the arena, or CudaError (cudaErrorMemoryAllocation) naming what did not fit.
+DeviceBuffer must_alloc(DeviceContext& ctx, std::size_t bytes, const char* what) {
+  auto r = ctx.alloc(bytes, what);
+  if (!r.ok())
+    throw CudaError(cudaErrorMemoryAllocation, r.status().to_string().c_str(), __FILE__, __LINE__);
+  return std::move(r).value();
+}
+
 double time_ms(int reps, const std::function<void()>& fn) {
   fn();
   std::vector<double> t;
@@ -363,11 +371,7 @@ ResidentBases make_bases(DeviceContext& ctx, std::size_t n, cudaStream_t s,
   ResidentBases r;
   r.count = n;
   r.g2 = small.g2;
-  auto buf = ctx.alloc(n * sizeof(DevAffine<F>), "bench bases");
-  if (!buf.ok())
-    throw CudaError(cudaErrorMemoryAllocation, buf.status().to_string().c_str(), __FILE__,
-                    __LINE__);
-  r.points = std::move(buf).value();
+  r.points = must_alloc(ctx, n * sizeof(DevAffine<F>), "bench bases");
   CUZK_CUDA_CHECK(cudaMemcpyAsync(r.points.data(), small.points.data(),
                                   distinct * sizeof(DevAffine<F>), cudaMemcpyDeviceToDevice, s));
   replicate_kernel<F><<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(
@@ -484,11 +488,8 @@ void bench_msm_g1_variants(DeviceContext& ctx, const std::vector<unsigned>& logs
   for (unsigned lg : logs) {
     const std::size_t n = std::size_t{1} << lg;
     ResidentBases rb = make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
-    auto sc = ctx.alloc(n * sizeof(Fr), "msm scalars");
-    if (!sc.ok())
-      throw CudaError(cudaErrorMemoryAllocation, sc.status().to_string().c_str(), __FILE__,
-                      __LINE__);
-    fill_random(sc->as<DevFr>(), n, lg * 7, s);
+    DeviceBuffer sc = must_alloc(ctx, n * sizeof(Fr), "msm scalars");
+    fill_random(sc.as<DevFr>(), n, lg * 7, s);
     for (const HVariant& v : variants) {
       PrecomputedBases pre;
       GpuMsmConfig cfg;
@@ -505,14 +506,14 @@ void bench_msm_g1_variants(DeviceContext& ctx, const std::vector<unsigned>& logs
       }
       GpuMsmStats st;
       const double ms =
-          time_ms(3, [&] { (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st); });
+          time_ms(3, [&] { (void)msm_g1_device_resident(ctx, rb, sc.as<Fr>(), n, cfg, s, &st); });
       if (GpuTrace::enabled()) {
         GpuTrace trace(s);
         GpuMsmConfig traced = cfg;
         traced.trace = &trace;
         const std::string name = v.name();
         traced.trace_name = name.c_str();
-        (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, traced, s);
+        (void)msm_g1_device_resident(ctx, rb, sc.as<Fr>(), n, traced, s);
         CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
         trace.print(stdout, "msm_g1 2^" + std::to_string(lg));
       }
@@ -535,13 +536,10 @@ void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window
     const std::size_t n = std::size_t{1} << lg;
     ResidentBases rb = kG2 ? make_bases<G2Curve, DevFp2>(ctx, n, s, upload_bases_g2)
                            : make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
-    auto sc = ctx.alloc(n * sizeof(Fr), "msm scalars");
-    if (!sc.ok())
-      throw CudaError(cudaErrorMemoryAllocation, sc.status().to_string().c_str(), __FILE__,
-                      __LINE__);
-    fill_random(sc->as<DevFr>(), n, lg * 7, s);
+    DeviceBuffer sc = must_alloc(ctx, n * sizeof(Fr), "msm scalars");
+    fill_random(sc.as<DevFr>(), n, lg * 7, s);
     if (porep_mix) {
-      fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(sc->as<DevFr>(), n, 11,
+      fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(sc.as<DevFr>(), n, 11,
                                                                              363, 363);
       CUZK_CUDA_CHECK_LAUNCH();
     }
@@ -552,9 +550,9 @@ void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window
       cfg.scale_group_chunks = g_scale_group_chunks;
       const double ms = time_ms(3, [&] {
         if constexpr (kG2)
-          (void)msm_g2_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st);
+          (void)msm_g2_device_resident(ctx, rb, sc.as<Fr>(), n, cfg, s, &st);
         else
-          (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, cfg, s, &st);
+          (void)msm_g1_device_resident(ctx, rb, sc.as<Fr>(), n, cfg, s, &st);
       });
       if (GpuTrace::enabled()) {  // one more run, its phases (CUZK_GPU_TRACE=1)
         GpuTrace trace(s);
@@ -562,9 +560,9 @@ void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window
         traced.trace = &trace;
         traced.trace_name = kG2 ? g2_accumulation_name(acc) : "g1";
         if constexpr (kG2)
-          (void)msm_g2_device_resident(ctx, rb, sc->as<Fr>(), n, traced, s);
+          (void)msm_g2_device_resident(ctx, rb, sc.as<Fr>(), n, traced, s);
         else
-          (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, traced, s);
+          (void)msm_g1_device_resident(ctx, rb, sc.as<Fr>(), n, traced, s);
         CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
         trace.print(stdout, op + " 2^" + std::to_string(lg));
       }
@@ -580,13 +578,13 @@ void bench_batch_add(DeviceContext& ctx, unsigned lg) {
   cudaStream_t s = ctx.stream();
   const std::size_t n = std::size_t{1} << lg;
   ResidentBases rb = make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
-  auto sc = ctx.alloc(n * sizeof(Fr), "scalars");
-  fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(sc->as<DevFr>(), n, 5, 500,
+  DeviceBuffer sc = must_alloc(ctx, n * sizeof(Fr), "scalars");
+  fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(sc.as<DevFr>(), n, 5, 500,
                                                                          500);
   CUZK_CUDA_CHECK_LAUNCH();
   GpuMsmStats st;
   const double ms =
-      time_ms(3, [&] { (void)msm_g1_device_resident(ctx, rb, sc->as<Fr>(), n, {}, s, &st); });
+      time_ms(3, [&] { (void)msm_g1_device_resident(ctx, rb, sc.as<Fr>(), n, {}, s, &st); });
   const double ns = ms * 1e6 / static_cast<double>(st.ones);
   report("batch_add", "2^" + std::to_string(lg) + " sel=" + std::to_string(st.ones), ms, ns,
          "ns/sel", st.ones * 0.51e-6);
@@ -673,11 +671,9 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
   ResidentBases h = make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
   ResidentBases b1 = make_bases<G1Curve, DevFp>(ctx, nb, s, upload_bases_g1);
   ResidentBases b2 = make_bases<G2Curve, DevFp2>(ctx, nb, s, upload_bases_g2);
-  auto w = ctx.alloc(n * sizeof(Fr), "witness");
-  if (!w.ok())
-    throw CudaError(cudaErrorMemoryAllocation, w.status().to_string().c_str(), __FILE__, __LINE__);
-  fill_random(w->as<DevFr>(), n, 9, s);
-  fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(w->as<DevFr>(), n, 11, 363,
+  DeviceBuffer w = must_alloc(ctx, n * sizeof(Fr), "witness");
+  fill_random(w.as<DevFr>(), n, 9, s);
+  fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(w.as<DevFr>(), n, 11, 363,
                                                                          363);
   CUZK_CUDA_CHECK_LAUNCH();
   std::vector<std::uint64_t> bdens((n + 63) / 64, 0);
@@ -692,14 +688,8 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
   // card holds the whole partition then).
   DeviceBuffer hb[4];
   const auto alloc_h_buffers = [&] {
-    for (auto& b : hb) {
-      if (b) continue;
-      auto r = ctx.alloc(n * sizeof(Fr), "h buffers");
-      if (!r.ok())
-        throw CudaError(cudaErrorMemoryAllocation, r.status().to_string().c_str(), __FILE__,
-                        __LINE__);
-      b = std::move(r).value();
-    }
+    for (auto& b : hb)
+      if (!b) b = must_alloc(ctx, n * sizeof(Fr), "h buffers");
   };
   PrecomputedBases h_copies;
   GpuMsmConfig h_cfg{.window_bits = window};
@@ -724,18 +714,18 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
     t_h = now_ms() - t0;
     for (int i = 1; i < 4; ++i) hb[i].reset();
     t0 = now_ms();
-    (void)msm_g1_device_resident(ctx, a, w->as<Fr>(), n, {.window_bits = window}, s);
+    (void)msm_g1_device_resident(ctx, a, w.as<Fr>(), n, {.window_bits = window}, s);
     t_a = now_ms() - t0;
     t0 = now_ms();
-    (void)msm_g1_device_resident(ctx, b1, w->as<Fr>(), n,
+    (void)msm_g1_device_resident(ctx, b1, w.as<Fr>(), n,
                                  {.density_bits = bdens, .window_bits = window}, s);
     t_b1 = now_ms() - t0;
     t0 = now_ms();
-    (void)msm_g2_device_resident(ctx, b2, w->as<Fr>(), n,
+    (void)msm_g2_device_resident(ctx, b2, w.as<Fr>(), n,
                                  {.density_bits = bdens, .window_bits = window}, s);
     t_b2 = now_ms() - t0;
     t0 = now_ms();
-    (void)msm_g1_device_resident(ctx, l, w->as<Fr>(), n, {.window_bits = window}, s);
+    (void)msm_g1_device_resident(ctx, l, w.as<Fr>(), n, {.window_bits = window}, s);
     t_l = now_ms() - t0;
     t0 = now_ms();
     (void)msm_g1_device_resident(ctx, h, hb[0].as<Fr>(), n - 1, h_cfg, s);
@@ -756,7 +746,7 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
   // prove_partition_device: the witness regenerated in the staged z each run (same seeds), a, b, c
   // random; B's density as above (ONE not in B: b_input empty of bits).
   for (auto& b : hb) b.reset();
-  w->reset();
+  w.reset();
   std::vector<std::uint64_t> b_aux((n + 63) / 64, 0), b_input{0};
   for (std::size_t i = 1; i < n; ++i)
     if ((bdens[i / 64] >> (i % 64)) & 1) b_aux[(i - 1) / 64] |= std::uint64_t{1} << ((i - 1) % 64);
@@ -772,13 +762,7 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
     std::printf("gpu_bench: partition shape: %s\n", st.to_string().c_str());
     return;
   }
-  auto must = [&](std::size_t bytes) {
-    auto r = ctx.alloc(bytes, "staged partition");
-    if (!r.ok())
-      throw CudaError(cudaErrorMemoryAllocation, r.status().to_string().c_str(), __FILE__,
-                      __LINE__);
-    return std::move(r).value();
-  };
+  auto must = [&](std::size_t bytes) { return must_alloc(ctx, bytes, "staged partition"); };
   for (const auto& [name, mode] : overlaps) {
     PartitionTimings tm;
     PartitionSchedule plan;
