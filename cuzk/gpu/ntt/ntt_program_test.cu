@@ -99,37 +99,30 @@ void emulate(const std::vector<NttStep>& steps, std::vector<Fr>* bufs[4], unsign
         if (s.load_scale.kind != NttScale::Kind::none) v *= factor(s.load_scale, gi);
         tile[e] = v;
       }
+      // One butterfly: DIT (u + w·v, u − w·v), DIF (u + v, (u − v)·w).
+      auto bf = [](bool dif, Fr& u, Fr& v, const Fr& w) {
+        if (dif) {
+          const Fr d = u - v;
+          u += v;
+          v = d * w;
+        } else {
+          v *= w;
+          const Fr sum = u + v;
+          v = u - v;
+          u = sum;
+        }
+      };
       auto stage = [&](bool dif, bool inverse, int k) {  // radix 2: tile_butterfly
         for (int t = 0; t < E / 2; ++t) {
           const NttButterfly b = tile_butterfly(s.pass, log_n, o, k, t);
           ASSERT_LT(b.tw, std::max<std::size_t>(1, n / 2));
           const Fr w = tw[inverse][b.tw];
           if (s.pass.s0 + k == 0) ASSERT_EQ(w, Fr::one());
-          Fr u = tile[b.ia], v = tile[b.ib];
-          if (dif) {
-            tile[b.ia] = u + v;
-            tile[b.ib] = (u - v) * w;
-          } else {
-            v *= w;
-            tile[b.ia] = u + v;
-            tile[b.ib] = u - v;
-          }
+          bf(dif, tile[b.ia], tile[b.ib], w);
         }
       };
       // Radix 4: stages k and k + 1 on four slots (tile_quad), as the kernel's registers do.
       auto quad_stages = [&](bool dif, bool inverse, int k) {
-        auto bf = [&](Fr& u, Fr& v, const Fr& w) {
-          if (dif) {
-            const Fr d = u - v;
-            u += v;
-            v = d * w;
-          } else {
-            v *= w;
-            const Fr sum = u + v;
-            v = u - v;
-            u = sum;
-          }
-        };
         for (int t = 0; t < E / 4; ++t) {
           const NttQuad q = tile_quad(s.pass, log_n, o, k, t);
           for (std::uint64_t ix : {q.tw_k, q.tw_a, q.tw_b}) ASSERT_LT(ix, n / 2);
@@ -138,11 +131,11 @@ void emulate(const std::vector<NttStep>& steps, std::vector<Fr>* bufs[4], unsign
           Fr x[4];
           for (int i = 0; i < 4; ++i) x[i] = tile[q.i0 + i * q.step];
           if (dif) {
-            bf(x[0], x[2], wa), bf(x[1], x[3], wb);
-            bf(x[0], x[1], wk), bf(x[2], x[3], wk);
+            bf(dif, x[0], x[2], wa), bf(dif, x[1], x[3], wb);
+            bf(dif, x[0], x[1], wk), bf(dif, x[2], x[3], wk);
           } else {
-            bf(x[0], x[1], wk), bf(x[2], x[3], wk);
-            bf(x[0], x[2], wa), bf(x[1], x[3], wb);
+            bf(dif, x[0], x[1], wk), bf(dif, x[2], x[3], wk);
+            bf(dif, x[0], x[2], wa), bf(dif, x[1], x[3], wb);
           }
           for (int i = 0; i < 4; ++i) tile[q.i0 + i * q.step] = x[i];
         }
