@@ -274,6 +274,13 @@ Result<DeviceBuffer> DeviceContext::alloc(std::size_t bytes, const char* what) {
                                          std::to_string(arena_bytes_));
 }
 
+DeviceBuffer DeviceContext::alloc_or_throw(std::size_t bytes, const char* what) {
+  auto b = alloc(bytes, what);
+  if (!b.ok())
+    throw CudaError(cudaErrorMemoryAllocation, b.status().to_string().c_str(), __FILE__, __LINE__);
+  return std::move(b).value();
+}
+
 void DeviceContext::release(void* ptr, std::size_t bytes) {
   std::lock_guard<std::mutex> lock(arena_mu_);
   std::size_t off = static_cast<std::size_t>(static_cast<char*>(ptr) - arena_);

@@ -141,6 +141,9 @@ class DeviceContext {
 
   /// A buffer of |bytes| (rounded up to 256) from the arena, or out_of_memory naming |what|.
   Result<DeviceBuffer> alloc(std::size_t bytes, const char* what);
+  /// alloc() for code that cannot go on without the buffer: a failure throws CudaError
+  /// (cudaErrorMemoryAllocation) carrying alloc()'s message, which names |what|.
+  DeviceBuffer alloc_or_throw(std::size_t bytes, const char* what);
   /// The arena bytes alloc(|bytes|) takes: at least one byte, rounded up to 256.
   static std::size_t arena_block_bytes(std::size_t bytes) {
     return (std::max<std::size_t>(bytes, 1) + 255) / 256 * 256;

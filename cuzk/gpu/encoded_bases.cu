@@ -47,13 +47,6 @@ __global__ void decode_encoded_kernel(DevAffine<Coord>* out, const unsigned char
   out[i] = p;
 }
 
-DeviceBuffer must_alloc(DeviceContext& ctx, std::size_t bytes, const char* what) {
-  auto b = ctx.alloc(bytes, what);
-  if (!b.ok())
-    throw CudaError(cudaErrorMemoryAllocation, b.status().to_string().c_str(), __FILE__, __LINE__);
-  return std::move(b).value();
-}
-
 std::size_t chunk_points(const EncodedBases& in, std::size_t per, std::size_t count) {
   const std::size_t bytes = in.chunk_bytes ? in.chunk_bytes : kDefaultChunkBytes;
   return std::max<std::size_t>(1, std::min(count, bytes / per));
@@ -101,11 +94,11 @@ Status upload_encoded(DeviceContext& ctx, const EncodedBases& in, cudaStream_t s
   ResidentBases r;
   r.g2 = kG2;
   r.count = count;
-  r.points =
-      must_alloc(ctx, std::max<std::size_t>(1, count) * sizeof(DevAffine<Coord>), "resident bases");
+  r.points = ctx.alloc_or_throw(std::max<std::size_t>(1, count) * sizeof(DevAffine<Coord>),
+                                "resident bases");
   const std::size_t chunk = chunk_points(in, per, std::max<std::size_t>(1, count));
-  DeviceBuffer raw = must_alloc(ctx, chunk * per, "encoded bases staging");
-  DeviceBuffer flag = must_alloc(ctx, sizeof(unsigned long long), "decode flag");
+  DeviceBuffer raw = ctx.alloc_or_throw(chunk * per, "encoded bases staging");
+  DeviceBuffer flag = ctx.alloc_or_throw(sizeof(unsigned long long), "decode flag");
   auto* table = r.points.as<DevAffine<Coord>>();
   CUZK_RETURN_IF_ERROR(decode_chunks<Coord>(
       ctx, in, count, chunk, raw, flag, stream, [&](std::size_t off) { return table + off; },

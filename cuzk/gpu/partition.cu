@@ -59,13 +59,6 @@ std::vector<Job> jobs_of(const PartitionShape& in, const PartitionTables& t) {
   return jobs;
 }
 
-DeviceBuffer must_alloc(DeviceContext& ctx, std::size_t bytes, const char* what) {
-  auto b = ctx.alloc(bytes, what);
-  if (!b.ok())
-    throw CudaError(cudaErrorMemoryAllocation, b.status().to_string().c_str(), __FILE__, __LINE__);
-  return std::move(b).value();
-}
-
 }  // namespace
 
 std::size_t partition_working_bytes(std::size_t domain, std::size_t columns, int sm_count) {
@@ -191,8 +184,8 @@ StagedPartition stage_partition(DeviceContext& ctx, const PartitionInputs& in) {
   const std::size_t n = in.abc.a.size(), nz = in.z.size();
   const bool snarkjs = in.abc.convention == HConvention::snarkjs;
   StagedPartition s;
-  for (auto& b : s.buf) b = must_alloc(ctx, n * sizeof(Fr), "partition H buffers");
-  s.z = must_alloc(ctx, std::max<std::size_t>(1, nz) * sizeof(Fr), "partition witness");
+  for (auto& b : s.buf) b = ctx.alloc_or_throw(n * sizeof(Fr), "partition H buffers");
+  s.z = ctx.alloc_or_throw(std::max<std::size_t>(1, nz) * sizeof(Fr), "partition witness");
   s.state_ = new StagedPartition::State();
   StagedPartition::State* st = s.state_;
   struct Item {
@@ -230,9 +223,9 @@ StagedPartition stage_compact_partition(DeviceContext& ctx, const CompactWitness
                                         std::size_t n) {
   StagedPartition s;
   // a, b, c and z; the H step's scratch (buf[3]) once the SpMV is done (expand_compact_partition).
-  for (int i = 0; i < 3; ++i) s.buf[i] = must_alloc(ctx, n * sizeof(Fr), "partition H buffers");
-  s.z = must_alloc(ctx, std::max<std::uint64_t>(1, w.num_variables()) * sizeof(Fr),
-                   "partition witness");
+  for (int i = 0; i < 3; ++i) s.buf[i] = ctx.alloc_or_throw(n * sizeof(Fr), "partition H buffers");
+  s.z = ctx.alloc_or_throw(std::max<std::uint64_t>(1, w.num_variables()) * sizeof(Fr),
+                           "partition witness");
   const auto t0 = Clock::now();
   s.compact = upload_compact_witness(ctx, w, copy_stream(ctx));
   s.compact_seconds_ = seconds_since(t0);
@@ -254,7 +247,7 @@ void expand_compact_partition(DeviceContext& ctx, const DeviceCompactR1cs& m, St
   } else {
     s.compact = {};  // the MSMs classify z
   }
-  if (!s.buf[3]) s.buf[3] = must_alloc(ctx, n * sizeof(Fr), "partition H buffers");
+  if (!s.buf[3]) s.buf[3] = ctx.alloc_or_throw(n * sizeof(Fr), "partition H buffers");
 }
 
 namespace {

@@ -74,14 +74,6 @@ double now_ms() {
 }
 
 /// Median of |reps| timed runs after one warm-up; |fn| must finish its work (it synchronizes).
-/// A buffer of the arena, or CudaError (cudaErrorMemoryAllocation) naming what did not fit.
-DeviceBuffer must_alloc(DeviceContext& ctx, std::size_t bytes, const char* what) {
-  auto r = ctx.alloc(bytes, what);
-  if (!r.ok())
-    throw CudaError(cudaErrorMemoryAllocation, r.status().to_string().c_str(), __FILE__, __LINE__);
-  return std::move(r).value();
-}
-
 double time_ms(int reps, const std::function<void()>& fn) {
   fn();
   std::vector<double> t;
@@ -371,7 +363,7 @@ ResidentBases make_bases(DeviceContext& ctx, std::size_t n, cudaStream_t s,
   ResidentBases r;
   r.count = n;
   r.g2 = small.g2;
-  r.points = must_alloc(ctx, n * sizeof(DevAffine<F>), "bench bases");
+  r.points = ctx.alloc_or_throw(n * sizeof(DevAffine<F>), "bench bases");
   CUZK_CUDA_CHECK(cudaMemcpyAsync(r.points.data(), small.points.data(),
                                   distinct * sizeof(DevAffine<F>), cudaMemcpyDeviceToDevice, s));
   replicate_kernel<F><<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(
@@ -488,7 +480,7 @@ void bench_msm_g1_variants(DeviceContext& ctx, const std::vector<unsigned>& logs
   for (unsigned lg : logs) {
     const std::size_t n = std::size_t{1} << lg;
     ResidentBases rb = make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
-    DeviceBuffer sc = must_alloc(ctx, n * sizeof(Fr), "msm scalars");
+    DeviceBuffer sc = ctx.alloc_or_throw(n * sizeof(Fr), "msm scalars");
     fill_random(sc.as<DevFr>(), n, lg * 7, s);
     for (const HVariant& v : variants) {
       PrecomputedBases pre;
@@ -536,7 +528,7 @@ void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window
     const std::size_t n = std::size_t{1} << lg;
     ResidentBases rb = kG2 ? make_bases<G2Curve, DevFp2>(ctx, n, s, upload_bases_g2)
                            : make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
-    DeviceBuffer sc = must_alloc(ctx, n * sizeof(Fr), "msm scalars");
+    DeviceBuffer sc = ctx.alloc_or_throw(n * sizeof(Fr), "msm scalars");
     fill_random(sc.as<DevFr>(), n, lg * 7, s);
     if (porep_mix) {
       fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(sc.as<DevFr>(), n, 11,
@@ -578,7 +570,7 @@ void bench_batch_add(DeviceContext& ctx, unsigned lg) {
   cudaStream_t s = ctx.stream();
   const std::size_t n = std::size_t{1} << lg;
   ResidentBases rb = make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
-  DeviceBuffer sc = must_alloc(ctx, n * sizeof(Fr), "scalars");
+  DeviceBuffer sc = ctx.alloc_or_throw(n * sizeof(Fr), "scalars");
   fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(sc.as<DevFr>(), n, 5, 500,
                                                                          500);
   CUZK_CUDA_CHECK_LAUNCH();
@@ -671,7 +663,7 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
   ResidentBases h = make_bases<G1Curve, DevFp>(ctx, n, s, upload_bases_g1);
   ResidentBases b1 = make_bases<G1Curve, DevFp>(ctx, nb, s, upload_bases_g1);
   ResidentBases b2 = make_bases<G2Curve, DevFp2>(ctx, nb, s, upload_bases_g2);
-  DeviceBuffer w = must_alloc(ctx, n * sizeof(Fr), "witness");
+  DeviceBuffer w = ctx.alloc_or_throw(n * sizeof(Fr), "witness");
   fill_random(w.as<DevFr>(), n, 9, s);
   fill_mix_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(w.as<DevFr>(), n, 11, 363,
                                                                          363);
@@ -689,7 +681,7 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
   DeviceBuffer hb[4];
   const auto alloc_h_buffers = [&] {
     for (auto& b : hb)
-      if (!b) b = must_alloc(ctx, n * sizeof(Fr), "h buffers");
+      if (!b) b = ctx.alloc_or_throw(n * sizeof(Fr), "h buffers");
   };
   PrecomputedBases h_copies;
   GpuMsmConfig h_cfg{.window_bits = window};
@@ -762,7 +754,7 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
     std::printf("gpu_bench: partition shape: %s\n", st.to_string().c_str());
     return;
   }
-  auto must = [&](std::size_t bytes) { return must_alloc(ctx, bytes, "staged partition"); };
+  auto must = [&](std::size_t bytes) { return ctx.alloc_or_throw(bytes, "staged partition"); };
   for (const auto& [name, mode] : overlaps) {
     PartitionTimings tm;
     PartitionSchedule plan;

@@ -173,15 +173,6 @@ int fail(const cuzk::Status& s, const char* what) {
   return 1;
 }
 
-gpu::DeviceBuffer must_alloc(gpu::DeviceContext& ctx, std::size_t bytes, const char* what) {
-  auto b = ctx.alloc(bytes, what);
-  if (!b.ok()) {
-    std::fprintf(stderr, "pce_gpu_bench: %s\n", b.status().to_string().c_str());
-    std::exit(1);
-  }
-  return std::move(b).value();
-}
-
 // |n| points of a table: 2^16 distinct (P0 + i·Q) repeated.
 template <class C>
 std::vector<cuzk::Affine<C>> bench_points(std::size_t n, std::uint64_t seed) {
@@ -486,9 +477,9 @@ int run(const Args& args) {
   line(args, "upload_form",
        num("wall_s", seconds_since(t0)) + num("device_mb", static_cast<double>(dm.bytes()) / 1e6));
   const std::size_t n = form.num_constraints, nz = z->size();
-  gpu::DeviceBuffer d_z = must_alloc(ctx, nz * sizeof(Fr), "z");
+  gpu::DeviceBuffer d_z = ctx.alloc_or_throw(nz * sizeof(Fr), "z");
   gpu::DeviceBuffer d_abc[3];
-  for (auto& d : d_abc) d = must_alloc(ctx, std::max<std::size_t>(n, 1) * sizeof(Fr), "a/b/c");
+  for (auto& d : d_abc) d = ctx.alloc_or_throw(std::max<std::size_t>(n, 1) * sizeof(Fr), "a/b/c");
   cudaEvent_t ev[3];
   for (auto& e : ev) CUZK_CUDA_CHECK(cudaEventCreate(&e));
   std::vector<double> up_s, expand_ms, spmv_ms;

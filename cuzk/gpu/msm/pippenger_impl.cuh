@@ -31,13 +31,6 @@ unsigned blocks_for(std::size_t n, unsigned threads) {
   return static_cast<unsigned>((n + threads - 1) / threads);
 }
 
-DeviceBuffer must_alloc(DeviceContext& ctx, std::size_t bytes, const char* what) {
-  auto b = ctx.alloc(bytes, what);
-  if (!b.ok())
-    throw CudaError(cudaErrorMemoryAllocation, b.status().to_string().c_str(), __FILE__, __LINE__);
-  return std::move(b).value();
-}
-
 // ---------------------------------------------------------------------------------------------
 // Bases
 
@@ -65,12 +58,12 @@ ResidentBases upload_bases(DeviceContext& ctx, std::span<const HostAffine> bases
   ResidentBases r;
   r.g2 = g2;
   r.count = bases.size();
-  r.points = must_alloc(ctx, std::max<std::size_t>(1, bases.size()) * sizeof(DevAffine<F>),
-                        "resident bases");
+  r.points = ctx.alloc_or_throw(std::max<std::size_t>(1, bases.size()) * sizeof(DevAffine<F>),
+                                "resident bases");
   const std::size_t chunk = std::max<std::size_t>(1, (std::size_t{256} << 20) / sizeof(HostAffine));
-  DeviceBuffer staging =
-      must_alloc(ctx, std::min(chunk, std::max<std::size_t>(1, bases.size())) * sizeof(HostAffine),
-                 "bases staging");
+  DeviceBuffer staging = ctx.alloc_or_throw(
+      std::min(chunk, std::max<std::size_t>(1, bases.size())) * sizeof(HostAffine),
+      "bases staging");
   for (std::size_t off = 0; off < bases.size(); off += chunk) {
     const std::size_t n = std::min(chunk, bases.size() - off);
     ctx.upload(staging.data(), bases.data() + off, n * sizeof(HostAffine), stream);
@@ -233,8 +226,8 @@ Xyzz<C>* reduce_all(DeviceContext& ctx, Xyzz<C>* buf, std::size_t n, G2Accumulat
   // The first round writes ⌈n/per⌉ sums with per ≥ 16 (or one sum for n ≤ 64); later rounds write
   // fewer. (Sized for per = 32 before, so 64 < n ≤ 4096 wrote past the scratch into whatever the
   // arena held next: wrong Groth16 proofs at 2^10, no sanitizer report inside the one arena.)
-  DeviceBuffer tmp =
-      must_alloc(ctx, std::max<std::size_t>(1, (n + 15) / 16) * sizeof(Xyzz<C>), "reduce scratch");
+  DeviceBuffer tmp = ctx.alloc_or_throw(std::max<std::size_t>(1, (n + 15) / 16) * sizeof(Xyzz<C>),
+                                        "reduce scratch");
   Xyzz<C>* src = buf;
   Xyzz<C>* dst = tmp.as<Xyzz<C>>();
   while (n > 1) {
@@ -490,10 +483,10 @@ PrecomputedBases precompute_bases(DeviceContext& ctx, const ResidentBases& bases
   r.copies = copies;
   if (copies == 1 || bases.count == 0) return r;
   const std::size_t n = bases.count;
-  r.points = must_alloc(ctx, (copies - 1) * n * sizeof(DevAffine<F>), "precomputed copies");
+  r.points = ctx.alloc_or_throw((copies - 1) * n * sizeof(DevAffine<F>), "precomputed copies");
   const std::size_t chunk = std::min<std::size_t>(n, std::size_t{1} << 22);
-  DeviceBuffer tmp = must_alloc(ctx, chunk * sizeof(Xyzz<C>), "precompute scratch");
-  DeviceBuffer prefix = must_alloc(ctx, chunk * sizeof(F), "precompute prefix");
+  DeviceBuffer tmp = ctx.alloc_or_throw(chunk * sizeof(Xyzz<C>), "precompute scratch");
+  DeviceBuffer prefix = ctx.alloc_or_throw(chunk * sizeof(F), "precompute prefix");
   for (unsigned j = 1; j < copies; ++j) {
     const DevAffine<F>* src =
         j == 1 ? bases.points.as<DevAffine<F>>() : r.points.as<DevAffine<F>>() + (j - 2) * n;
@@ -539,7 +532,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     if (cfg.trace) cfg.trace->mark(stream, std::string(cfg.trace_name) + " " + phase);
   };
 
-  DeviceBuffer result = must_alloc(ctx, sizeof(P), "MSM result");
+  DeviceBuffer result = ctx.alloc_or_throw(sizeof(P), "MSM result");
   set_identity_kernel<C><<<1, 1, 0, stream>>>(result.as<P>());
   CUZK_CUDA_CHECK_LAUNCH();
 
@@ -547,10 +540,10 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
   const std::size_t words = (n + 63) / 64;
   DeviceBuffer d_bits, d_prefix, scan_tmp;
   if (!cfg.density_bits.empty()) {
-    d_bits = must_alloc(ctx, words * 8, "density bits");
+    d_bits = ctx.alloc_or_throw(words * 8, "density bits");
     ctx.upload(d_bits.data(), cfg.density_bits.data(), words * 8, stream);
-    d_prefix = must_alloc(ctx, words * 4 + 4, "density prefix");
-    DeviceBuffer counts = must_alloc(ctx, words * 4, "density counts");
+    d_prefix = ctx.alloc_or_throw(words * 4 + 4, "density prefix");
+    DeviceBuffer counts = ctx.alloc_or_throw(words * 4, "density counts");
     popcount_words_kernel<<<blocks_for(words, 256), 256, 0, stream>>>(
         d_bits.as<std::uint64_t>(), counts.as<std::uint32_t>(), words);
     CUZK_CUDA_CHECK_LAUNCH();
@@ -558,17 +551,17 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, counts.as<std::uint32_t>(),
                                                   d_prefix.as<std::uint32_t>(),
                                                   static_cast<int>(words), stream));
-    scan_tmp = must_alloc(ctx, tmp_bytes, "density scan");
+    scan_tmp = ctx.alloc_or_throw(tmp_bytes, "density scan");
     CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
         scan_tmp.data(), tmp_bytes, counts.as<std::uint32_t>(), d_prefix.as<std::uint32_t>(),
         static_cast<int>(words), stream));
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
   DeviceBuffer tail_scalars =
-      must_alloc(ctx, std::max<std::size_t>(1, n) * sizeof(DevFr), "tail scalars");
-  DeviceBuffer tail_idx = must_alloc(ctx, std::max<std::size_t>(1, n) * 4, "tail indices");
-  DeviceBuffer ones_idx = must_alloc(ctx, std::max<std::size_t>(1, n) * 4, "ones indices");
-  DeviceBuffer counters = must_alloc(ctx, 3 * sizeof(unsigned long long), "counters");
+      ctx.alloc_or_throw(std::max<std::size_t>(1, n) * sizeof(DevFr), "tail scalars");
+  DeviceBuffer tail_idx = ctx.alloc_or_throw(std::max<std::size_t>(1, n) * 4, "tail indices");
+  DeviceBuffer ones_idx = ctx.alloc_or_throw(std::max<std::size_t>(1, n) * 4, "ones indices");
+  DeviceBuffer counters = ctx.alloc_or_throw(3 * sizeof(unsigned long long), "counters");
   CUZK_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 3 * sizeof(unsigned long long), stream));
   Lists lists{tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), ones_idx.as<std::uint32_t>(),
               counters.as<unsigned long long>()};
@@ -606,7 +599,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
         std::min<std::size_t>(ones, static_cast<std::size_t>(ctx.sm_count()) * (pairs ? 192 : 256));
     const std::size_t per = (ones + threads - 1) / threads;
     const std::size_t used = (ones + per - 1) / per;
-    DeviceBuffer partial = must_alloc(ctx, used * sizeof(P), "batch-add partials");
+    DeviceBuffer partial = ctx.alloc_or_throw(used * sizeof(P), "batch-add partials");
     if constexpr (kG2) {
       if (pairs) {
         with_pair_product(cfg.g2_accumulation, [&](auto kp) {
@@ -711,17 +704,17 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     G = (K + ((K + G - 1) / G) - 1) / ((K + G - 1) / G);  // even groups
     st.window_groups = (K + G - 1) / G;
     const std::size_t pairs = static_cast<std::size_t>(G) * mk;
-    DeviceBuffer keys_a = must_alloc(ctx, pairs * 4, "digit keys"),
-                 keys_b = must_alloc(ctx, pairs * 4, "digit keys (sorted)");
-    DeviceBuffer vals_a = must_alloc(ctx, pairs * 4, "digit values"),
-                 vals_b = must_alloc(ctx, pairs * 4, "digit values (sorted)");
+    DeviceBuffer keys_a = ctx.alloc_or_throw(pairs * 4, "digit keys"),
+                 keys_b = ctx.alloc_or_throw(pairs * 4, "digit keys (sorted)");
+    DeviceBuffer vals_a = ctx.alloc_or_throw(pairs * 4, "digit values"),
+                 vals_b = ctx.alloc_or_throw(pairs * 4, "digit values (sorted)");
     const std::size_t nb = static_cast<std::size_t>(G) * B;
-    DeviceBuffer starts = must_alloc(ctx, nb * 4, "bucket starts"),
-                 ends = must_alloc(ctx, nb * 4, "bucket ends");
-    DeviceBuffer buckets = must_alloc(ctx, nb * sizeof(P), "buckets");
+    DeviceBuffer starts = ctx.alloc_or_throw(nb * 4, "bucket starts"),
+                 ends = ctx.alloc_or_throw(nb * 4, "bucket ends");
+    DeviceBuffer buckets = ctx.alloc_or_throw(nb * sizeof(P), "buckets");
     const std::size_t max_segments = (pairs + kSegment - 1) / kSegment;
-    DeviceBuffer slot_a = must_alloc(ctx, max_segments * sizeof(P), "segment slots");
-    DeviceBuffer slot_b = must_alloc(ctx, max_segments * sizeof(P), "segment slots");
+    DeviceBuffer slot_a = ctx.alloc_or_throw(max_segments * sizeof(P), "segment slots");
+    DeviceBuffer slot_b = ctx.alloc_or_throw(max_segments * sizeof(P), "segment slots");
     // Window sums: 2^11 chunks of 16 buckets per window (c = 16), so each thread's serial work is
     // 32 additions and a ≤ 11-bit multiple, then a tree of ≤ 16-point sums per window; the K window
     // sums are combined on the host (Horner: (K − 1)·c doublings, serial, faster there than in
@@ -743,10 +736,10 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     const int last_g = K - (st.window_groups - 1) * G;
     const std::size_t most_chunks = std::max(static_cast<std::size_t>(G) * chunks_for(G),
                                              static_cast<std::size_t>(last_g) * chunks_for(last_g));
-    DeviceBuffer chunk_sums = must_alloc(ctx, most_chunks * sizeof(P), "window chunks");
-    DeviceBuffer chunk_tmp = must_alloc(ctx, std::max<std::size_t>(1, most_chunks / 16) * sizeof(P),
-                                        "window chunk sums");
-    window_sums = must_alloc(ctx, static_cast<std::size_t>(K) * sizeof(P), "window sums");
+    DeviceBuffer chunk_sums = ctx.alloc_or_throw(most_chunks * sizeof(P), "window chunks");
+    DeviceBuffer chunk_tmp = ctx.alloc_or_throw(
+        std::max<std::size_t>(1, most_chunks / 16) * sizeof(P), "window chunk sums");
+    window_sums = ctx.alloc_or_throw(static_cast<std::size_t>(K) * sizeof(P), "window sums");
     const std::uint32_t sentinel = static_cast<std::uint32_t>(nb);
     const int end_bit = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(sentinel)));
     std::size_t sort_bytes = 0;
@@ -756,7 +749,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
       CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
           nullptr, sort_bytes, kb, vb, static_cast<std::int64_t>(pairs), 0, end_bit, stream));
     }
-    DeviceBuffer sort_tmp = must_alloc(ctx, sort_bytes, "radix sort scratch");
+    DeviceBuffer sort_tmp = ctx.alloc_or_throw(sort_bytes, "radix sort scratch");
     for (int w0 = 0; w0 < K; w0 += G) {
       const int g = std::min(G, K - w0);
       const std::size_t cnt = static_cast<std::size_t>(g) * mk;
@@ -883,7 +876,7 @@ HostXyzz msm_host_scalars(DeviceContext& ctx, const ResidentBases& bases,
                           std::span<const Fr> scalars, const GpuMsmConfig& cfg, cudaStream_t stream,
                           GpuMsmStats* stats) {
   DeviceBuffer d =
-      must_alloc(ctx, std::max<std::size_t>(1, scalars.size()) * sizeof(Fr), "MSM scalars");
+      ctx.alloc_or_throw(std::max<std::size_t>(1, scalars.size()) * sizeof(Fr), "MSM scalars");
   ctx.upload(d.data(), scalars.data(), scalars.size() * sizeof(Fr), stream);
   return msm_impl<C, HostXyzz>(ctx, bases, d.as<Fr>(), scalars.size(), cfg, stream, stats);
 }

@@ -43,12 +43,6 @@ std::unique_ptr<DeviceContext> make_ctx() {
   return c.ok() ? std::move(c).value() : nullptr;
 }
 
-DeviceBuffer must_alloc(DeviceContext& ctx, std::size_t bytes) {
-  auto b = ctx.alloc(bytes, "test buffer");
-  EXPECT_TRUE(b.ok()) << b.status().to_string();
-  return std::move(b).value();
-}
-
 std::vector<Fr> download(DeviceContext& ctx, const DeviceBuffer& b, std::size_t n) {
   std::vector<Fr> out(n);
   ctx.download(out.data(), b.data(), n * sizeof(Fr), ctx.stream());
@@ -72,7 +66,8 @@ Abc device_spmv(DeviceContext& ctx, const CompactR1cs& form, const CompactFlatOp
     EXPECT_EQ(ctx.arena_used() - before, dm.bytes());
     const std::size_t n = form.num_constraints;
     DeviceBuffer d_abc[3];
-    for (auto& d : d_abc) d = must_alloc(ctx, std::max<std::size_t>(n, 1) * sizeof(Fr));
+    for (auto& d : d_abc)
+      d = ctx.alloc_or_throw(std::max<std::size_t>(n, 1) * sizeof(Fr), "test buffer");
     compact_spmv_device(dm, d_z.as<Fr>(), d_abc[0].as<Fr>(), d_abc[1].as<Fr>(), d_abc[2].as<Fr>(),
                         ctx.stream());
     r = {download(ctx, d_abc[0], n), download(ctx, d_abc[1], n), download(ctx, d_abc[2], n)};
@@ -82,7 +77,8 @@ Abc device_spmv(DeviceContext& ctx, const CompactR1cs& form, const CompactFlatOp
 }
 
 DeviceBuffer upload_z(DeviceContext& ctx, const std::vector<Fr>& z) {
-  DeviceBuffer d = must_alloc(ctx, std::max<std::size_t>(z.size(), 1) * sizeof(Fr));
+  DeviceBuffer d =
+      ctx.alloc_or_throw(std::max<std::size_t>(z.size(), 1) * sizeof(Fr), "test buffer");
   ctx.upload(d.data(), z.data(), z.size() * sizeof(Fr), ctx.stream());
   return d;
 }
@@ -144,7 +140,8 @@ TEST(GpuPce, ExpansionEqualsTheHost) {
       const DeviceCompactWitness dw = upload_compact_witness(*ctx, *w, ctx->stream());
       EXPECT_EQ(dw.bytes(), device_compact_witness_bytes(*w));
       EXPECT_EQ(ctx->arena_used() - before, dw.bytes());
-      DeviceBuffer d_z = must_alloc(*ctx, std::max<std::size_t>(z.size(), 1) * sizeof(Fr));
+      DeviceBuffer d_z =
+          ctx->alloc_or_throw(std::max<std::size_t>(z.size(), 1) * sizeof(Fr), "test buffer");
       // Junk first: every value must be written by the expansion.
       CUZK_CUDA_CHECK(cudaMemsetAsync(d_z.data(), 0x5a, d_z.size(), ctx->stream()));
       expand_compact_witness_device(dw, d_z.as<Fr>(), ctx->stream());
@@ -186,7 +183,7 @@ TEST(GpuPce, Porep2KiBFromTheCompactWitness) {
   auto ctx = make_ctx();
   ASSERT_TRUE(ctx);
   const DeviceCompactWitness dw = upload_compact_witness(*ctx, *w, ctx->stream());
-  DeviceBuffer d_z = must_alloc(*ctx, z->size() * sizeof(Fr));
+  DeviceBuffer d_z = ctx->alloc_or_throw(z->size() * sizeof(Fr), "test buffer");
   expand_compact_witness_device(dw, d_z.as<Fr>(), ctx->stream());
   EXPECT_TRUE(download(*ctx, d_z, z->size()) == *z);
   for (const CompactFlatOptions& opt :
@@ -200,9 +197,9 @@ TEST(GpuPce, Porep2KiBFromTheCompactWitness) {
   ASSERT_TRUE(flat.ok());
   const DeviceCompactR1cs dm = upload_compact_r1cs(*ctx, *flat, ctx->stream());
   const std::size_t domain = std::bit_ceil(n);
-  DeviceBuffer d_z2 = must_alloc(*ctx, z->size() * sizeof(Fr)), d_v[3];
+  DeviceBuffer d_z2 = ctx->alloc_or_throw(z->size() * sizeof(Fr), "test buffer"), d_v[3];
   for (auto& d : d_v) {
-    d = must_alloc(*ctx, domain * sizeof(Fr));
+    d = ctx->alloc_or_throw(domain * sizeof(Fr), "test buffer");
     CUZK_CUDA_CHECK(cudaMemsetAsync(d.data(), 0x5a, d.size(), ctx->stream()));
   }
   compact_partition_vectors(dm, dw, d_z2.as<Fr>(), d_v[0].as<Fr>(), d_v[1].as<Fr>(),
@@ -238,7 +235,7 @@ TEST(GpuPce, UploadRefusesBadTilesAndAFullArena) {
   flat->tile_rows = 256;
   // Leave less room than the form needs.
   const std::size_t need = device_compact_r1cs_bytes(*flat);
-  DeviceBuffer filler = must_alloc(*ctx, ctx->arena_largest_free() - need / 2);
+  DeviceBuffer filler = ctx->alloc_or_throw(ctx->arena_largest_free() - need / 2, "test buffer");
   try {
     upload_compact_r1cs(*ctx, *flat, ctx->stream());
     ADD_FAILURE() << "upload into a full arena succeeded";
