@@ -2,7 +2,8 @@
 // CSV line per measurement (op,size,ms,metric,unit,anchor,ratio) and a short table at the end.
 //   gpu_bench [--quick] [--ops field,ntt,h,msm_g1,msm_g2,msm_g2_mix,batch_add,partition,msm_stream]
 //             [--min-log K] [--max-log K] [--partition-log K] [--stream-log K] [--window c]
-//             [--g2-acc one_thread,lane_pair,lane_pair_fused,lane_pair_rolled]   (G2 accumulation
+//             [--g2-acc one_thread,lane_pair,lane_pair_fused,lane_pair_rolled,
+//                       lane_pair_rolled_ahead,lane_pair_rolled2_ahead]   (G2 accumulation
 //                                                 kernels, side by side)
 //             [--h-variants plain,22:2:16384]   (G1 MSM: plain = the plan's path; c:k:r = window c,
 //                                                 k precomputed copies, r reduction chunks; a /bN
@@ -414,6 +415,10 @@ const char* g2_accumulation_name(G2Accumulation a) {
       return "lane_pair_fused";
     case G2Accumulation::lane_pair_rolled:
       return "lane_pair_rolled";
+    case G2Accumulation::lane_pair_rolled_ahead:
+      return "lane_pair_rolled_ahead";
+    case G2Accumulation::lane_pair_rolled2_ahead:
+      return "lane_pair_rolled2_ahead";
   }
   return "?";
 }
@@ -844,6 +849,10 @@ int main(int argc, char** argv) {
           g2_variants.push_back(G2Accumulation::lane_pair_fused);
         else if (name == "lane_pair_rolled")
           g2_variants.push_back(G2Accumulation::lane_pair_rolled);
+        else if (name == "lane_pair_rolled_ahead")
+          g2_variants.push_back(G2Accumulation::lane_pair_rolled_ahead);
+        else if (name == "lane_pair_rolled2_ahead")
+          g2_variants.push_back(G2Accumulation::lane_pair_rolled2_ahead);
         else {
           std::fprintf(stderr, "gpu_bench: unknown --g2-acc kernel '%s'\n", name.c_str());
           return 2;
@@ -878,7 +887,8 @@ int main(int argc, char** argv) {
           "usage: gpu_bench [--quick] [--ops list] [--min-log K] [--max-log K] "
           "[--partition-log K] [--window c] [--h-variants plain,c:k:r] "
           "[--msm-logs 24,27] [--partition-h c:k:r] [--arena-gib G] [--group-chunks plan|scaled] "
-          "[--g2-acc one_thread,lane_pair,lane_pair_fused,lane_pair_rolled] "
+          "[--g2-acc one_thread,lane_pair,lane_pair_fused,lane_pair_rolled,"
+          "lane_pair_rolled_ahead,lane_pair_rolled2_ahead] "
           "[--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27] "
           "[--overlap off,auto,h_step,h_msm|none]\n");
       return 2;

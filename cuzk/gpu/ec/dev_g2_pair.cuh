@@ -23,9 +23,11 @@ namespace cuzk::gpu {
 
 /// How a lane computes its component of an Fp2 product (LanePair::mul).
 enum class PairProduct {
-  separate,      ///< two Montgomery products, u·b + w·b'
-  fused,         ///< both under one reduction (mul_add_mont), rows unrolled
-  fused_rolled,  ///< the same, rows walked by a loop over one copy (smaller code)
+  separate,             ///< two Montgomery products, u·b + w·b'
+  fused,                ///< both under one reduction (mul_add_mont), rows unrolled
+  fused_rolled,         ///< the same, rows walked by a loop over one copy (smaller code)
+  fused_rolled_ahead,   ///< fused_rolled, the partner's limb fetched one row ahead
+  fused_rolled2_ahead,  ///< fused_rolled_ahead with two rows a loop step (half the moves)
 };
 
 namespace pair_detail {
@@ -39,12 +41,14 @@ namespace pair_detail {
 /// O < 3·2^413 < 2^(32(N + 1)) and no carry leaves O[N]. The rows are DevMont::mont_row<true>.
 /// d is the partner lane's b (|mask|: the pair), fetched one limb per row so it never occupies
 /// twelve registers.
-/// |kRolled|: the twelve rows run as a loop over one copy of the row (≈ 0.9 k instructions
-/// instead of ≈ 10 k for a whole G2 addition's products), b's limbs rotated down one per row
-/// (11 moves a row) since a register array cannot be indexed by a loop counter. Aimed at the
-/// instruction-fetch stalls ncu measured in the unrolled form (38.5 % of the accumulation's
-/// cycles, docs/perf/gpu.md).
-template <bool kRolled>
+/// |kRowsPerStep| = 0: the twelve rows unrolled (≈ 10 k instructions for a whole G2 addition's
+/// products). kRowsPerStep = s > 0: the rows run as a loop over s copies of the row (≈ 0.9 k · s
+/// instructions), b's limbs rotated down s per step (12 − s moves a step) since a register array
+/// cannot be indexed by a loop counter; aimed at the instruction-fetch stalls ncu measured in the
+/// unrolled form (38.5 % of the accumulation's cycles, docs/perf/gpu.md). |kAhead|: the partner's
+/// limb of the next row is fetched before this row's products, so the shuffle's latency hides
+/// behind them (one register; the rolled form's 1.72 short-scoreboard stall cycles an issue).
+template <int kRowsPerStep, bool kAhead>
 CUZK_DEV void mul_add_mont(std::uint32_t r[DevFp::N], const std::uint32_t a[DevFp::N],
                            const std::uint32_t b[DevFp::N], const std::uint32_t c[DevFp::N],
                            unsigned mask) {
@@ -52,16 +56,29 @@ CUZK_DEV void mul_add_mont(std::uint32_t r[DevFp::N], const std::uint32_t a[DevF
   std::uint32_t e[N + 1], o[N + 1];
 #pragma unroll
   for (int k = 0; k <= N; ++k) e[k] = 0;
-  if constexpr (kRolled) {
+  if constexpr (kRowsPerStep > 0) {
+    static_assert(N % kRowsPerStep == 0 && kRowsPerStep < N);
     std::uint32_t bb[N];
 #pragma unroll
     for (int k = 0; k < N; ++k) bb[k] = b[k];
+    std::uint32_t d_next = kAhead ? __shfl_xor_sync(mask, bb[0], 1) : 0;
 #pragma unroll 1
-    for (int i = 0; i < N; ++i) {
-      const std::uint32_t bi = bb[0];
-      DevFp::mont_row<true>(e, o, a, bi, c, __shfl_xor_sync(mask, bi, 1));
+    for (int i = 0; i < N; i += kRowsPerStep) {
 #pragma unroll
-      for (int k = 0; k < N - 1; ++k) bb[k] = bb[k + 1];
+      for (int s = 0; s < kRowsPerStep; ++s) {
+        const std::uint32_t bi = bb[s];
+        std::uint32_t di;
+        if constexpr (kAhead) {
+          // bb[s + 1] is the next row's limb (after the last row a stale one, fetched unused).
+          di = d_next;
+          d_next = __shfl_xor_sync(mask, bb[s + 1], 1);
+        } else {
+          di = __shfl_xor_sync(mask, bi, 1);
+        }
+        DevFp::mont_row<true>(e, o, a, bi, c, di);
+      }
+#pragma unroll
+      for (int k = 0; k < N - kRowsPerStep; ++k) bb[k] = bb[k + kRowsPerStep];
     }
   } else {
 #pragma unroll
@@ -71,6 +88,14 @@ CUZK_DEV void mul_add_mont(std::uint32_t r[DevFp::N], const std::uint32_t a[DevF
   DevFp::reduce_once(e);
 #pragma unroll
   for (int k = 0; k < N; ++k) r[k] = e[k];
+}
+
+/// The rows a loop step of the fused form |kP| (0: unrolled) and whether it fetches ahead.
+constexpr int rows_per_step(PairProduct kP) {
+  return kP == PairProduct::fused ? 0 : kP == PairProduct::fused_rolled2_ahead ? 2 : 1;
+}
+constexpr bool fetches_ahead(PairProduct kP) {
+  return kP == PairProduct::fused_rolled_ahead || kP == PairProduct::fused_rolled2_ahead;
 }
 
 }  // namespace pair_detail
@@ -115,7 +140,8 @@ struct LanePair {
       return u * b + w * other(b);
     } else {
       DevFp r;
-      pair_detail::mul_add_mont<kP == PairProduct::fused_rolled>(r.l, u.l, b.l, w.l, mask);
+      pair_detail::mul_add_mont<pair_detail::rows_per_step(kP), pair_detail::fetches_ahead(kP)>(
+          r.l, u.l, b.l, w.l, mask);
       return r;
     }
   }

@@ -61,6 +61,8 @@ enum class G2Accumulation {
   lane_pair,         ///< two lanes per point, two Montgomery products per Fp2 product component
   lane_pair_fused,   ///< two lanes per point, one reduction per Fp2 product component
   lane_pair_rolled,  ///< lane_pair_fused with the product's rows as a loop (smaller code)
+  lane_pair_rolled_ahead,   ///< lane_pair_rolled, the partner's limb shuffled one row ahead
+  lane_pair_rolled2_ahead,  ///< lane_pair_rolled_ahead, two rows a loop step
 };
 
 struct GpuMsmConfig {

@@ -197,6 +197,12 @@ void with_pair_product(G2Accumulation acc, F&& f) {
     case G2Accumulation::lane_pair_rolled:
       f(std::integral_constant<Form, Form::fused_rolled>{});
       return;
+    case G2Accumulation::lane_pair_rolled_ahead:
+      f(std::integral_constant<Form, Form::fused_rolled_ahead>{});
+      return;
+    case G2Accumulation::lane_pair_rolled2_ahead:
+      f(std::integral_constant<Form, Form::fused_rolled2_ahead>{});
+      return;
     default:
       f(std::integral_constant<Form, Form::fused>{});
       return;

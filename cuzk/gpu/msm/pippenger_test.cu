@@ -131,9 +131,12 @@ std::unique_ptr<DeviceContext> make_ctx(std::size_t bytes) {
 }
 
 /// Every G2 accumulation form; each must give the oracle's sums.
-constexpr G2Accumulation kG2Accumulations[] = {
-    G2Accumulation::one_thread, G2Accumulation::lane_pair, G2Accumulation::lane_pair_fused,
-    G2Accumulation::lane_pair_rolled};
+constexpr G2Accumulation kG2Accumulations[] = {G2Accumulation::one_thread,
+                                               G2Accumulation::lane_pair,
+                                               G2Accumulation::lane_pair_fused,
+                                               G2Accumulation::lane_pair_rolled,
+                                               G2Accumulation::lane_pair_rolled_ahead,
+                                               G2Accumulation::lane_pair_rolled2_ahead};
 
 /// |acc|: the G2 accumulation form; |min_blocks|: GpuMsmConfig::accumulate_min_blocks (G1).
 template <class C, class Upload, class Msm>
@@ -244,6 +247,14 @@ TEST(GpuMsm, G2LanePairFusedMatchesOracle) {
 TEST(GpuMsm, G2LanePairRolledMatchesOracle) {
   CUZK_REQUIRE_GPU();
   run_g2_cases(G2Accumulation::lane_pair_rolled);
+}
+TEST(GpuMsm, G2LanePairRolledAheadMatchesOracle) {
+  CUZK_REQUIRE_GPU();
+  run_g2_cases(G2Accumulation::lane_pair_rolled_ahead);
+}
+TEST(GpuMsm, G2LanePairRolled2AheadMatchesOracle) {
+  CUZK_REQUIRE_GPU();
+  run_g2_cases(G2Accumulation::lane_pair_rolled2_ahead);
 }
 
 // Every base the same point P: a bucket then sums P, P, … (the doubling branch at its second point)
