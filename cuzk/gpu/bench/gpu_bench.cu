@@ -7,7 +7,8 @@
 //                                                 kernels, side by side)
 //             [--h-variants plain,22:2:16384]   (G1 MSM: plain = the plan's path; c:k:r = window c,
 //                                                 k precomputed copies, r reduction chunks; a /bN
-//                                                 suffix: accumulate_min_blocks = N)
+//                                                 suffix: accumulate_min_blocks = N, /rS:
+//                                                 accumulate_rows_per_step = S)
 //             [--msm-logs 24,25,26,27]           (G1 MSM sizes instead of min..max step 2)
 //             [--partition-h c:k:r]              (the partition's H MSM as that variant)
 //             [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]
@@ -424,21 +425,24 @@ const char* g2_accumulation_name(G2Accumulation a) {
 }
 
 /// One G1 MSM configuration of --h-variants: "plain" (the plan's, today's path) or c:k:r = window
-/// width c, k precomputed copies (1: none), r reduction chunks (0: the plan's); either with a
-/// suffix "/bN": GpuMsmConfig::accumulate_min_blocks = N (0: uncapped, 3: three blocks an SM;
-/// absent: the default).
+/// width c, k precomputed copies (1: none), r reduction chunks (0: the plan's); either with
+/// suffixes "/bN": GpuMsmConfig::accumulate_min_blocks = N (0: uncapped, 3: three blocks an SM;
+/// absent: the default), "/rS": accumulate_rows_per_step = S (3 or 6).
 struct HVariant {
   unsigned c = 0, copies = 1, chunks = 0;
   bool plain = true;
-  int min_blocks = -1;  // -1: GpuMsmConfig's default
+  int min_blocks = -1;    // -1: GpuMsmConfig's default
+  int rows_per_step = 0;  // 0: unrolled products
   std::string name() const {
     return (plain ? std::string("plain")
                   : "c" + std::to_string(c) + "k" + std::to_string(copies) + "r" +
                         std::to_string(chunks)) +
-           (min_blocks >= 0 ? "/b" + std::to_string(min_blocks) : "");
+           (min_blocks >= 0 ? "/b" + std::to_string(min_blocks) : "") +
+           (rows_per_step > 0 ? "/r" + std::to_string(rows_per_step) : "");
   }
   void apply_accumulation(GpuMsmConfig& cfg) const {
     if (min_blocks >= 0) cfg.accumulate_min_blocks = min_blocks;
+    cfg.accumulate_rows_per_step = rows_per_step;
   }
 };
 
@@ -448,18 +452,22 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
     HVariant v;
     std::string body = item;
     int min_blocks = -1;
+    int rows_per_step = 0;
     if (const std::size_t slash = body.find('/'); slash != std::string::npos) {
       std::string rest = body.substr(slash + 1);
       body.resize(slash);
       for (std::size_t at = 0; at <= rest.size();) {
         const std::size_t next = std::min(rest.find('/', at), rest.size());
         const std::string suffix = rest.substr(at, next - at);
-        if (suffix.size() > 1 && suffix[0] == 'b' &&
-            suffix.find_first_not_of("0123456789", 1) == std::string::npos)
+        const bool number =
+            suffix.size() > 1 && suffix.find_first_not_of("0123456789", 1) == std::string::npos;
+        if (number && suffix[0] == 'r')
+          rows_per_step = std::stoi(suffix.substr(1));
+        else if (number && suffix[0] == 'b')
           min_blocks = std::stoi(suffix.substr(1));
         else
           throw std::invalid_argument("--h-variants: '" + item + "' has a bad suffix '" + suffix +
-                                      "' (/bN)");
+                                      "' (/bN or /rS)");
         at = next + 1;
       }
     }
@@ -472,6 +480,7 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
       v = {.c = c, .copies = k, .chunks = r, .plain = false};
     }
     v.min_blocks = min_blocks;
+    v.rows_per_step = rows_per_step;
     out.push_back(v);
   }
   return out;

@@ -18,6 +18,13 @@ struct DevG1Curve {
   using Field = DevFp;
   static constexpr const char* name = "G1 (device)";
 };
+/// G1 whose field products are rolled loops of |kRows| rows a step (DevFpRolled): the same points
+/// and bytes as DevG1Curve, for the accumulation kernel's GpuMsmConfig::accumulate_rows_per_step.
+template <int kRows>
+struct DevG1RolledCurve {
+  using Field = DevFpRolled<kRows>;
+  static constexpr const char* name = "G1 (device, rolled products)";
+};
 struct DevG2Curve {
   using Field = DevFp2;
   static constexpr const char* name = "G2 (device)";
@@ -43,6 +50,8 @@ CUZK_DEV Affine<C> unpack(const DevAffine<typename C::Field>& p) {
 }
 
 static_assert(sizeof(DevG1Xyzz) == 192 && sizeof(DevG2Xyzz) == 384);
+static_assert(sizeof(Xyzz<DevG1RolledCurve<3>>) == sizeof(DevG1Xyzz) &&
+              sizeof(DevAffine<DevFpRolled<3>>) == sizeof(DevAffine<DevFp>));
 static_assert(sizeof(DevAffine<DevFp>) == 96 && sizeof(DevAffine<DevFp2>) == 192);
 
 }  // namespace cuzk::gpu

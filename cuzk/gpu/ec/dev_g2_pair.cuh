@@ -43,8 +43,8 @@ namespace pair_detail {
 /// twelve registers.
 /// |kRowsPerStep| = 0: the twelve rows unrolled (≈ 10 k instructions for a whole G2 addition's
 /// products). kRowsPerStep = s > 0: the rows run as a loop over s copies of the row (≈ 0.9 k · s
-/// instructions), b's limbs rotated down s per step (12 − s moves a step) since a register array
-/// cannot be indexed by a loop counter; aimed at the instruction-fetch stalls ncu measured in the
+/// instructions), b's limbs rotated down s per step (DevMont::rows_rotated: 12 − s moves a step);
+/// aimed at the instruction-fetch stalls ncu measured in the
 /// unrolled form (38.5 % of the accumulation's cycles, docs/perf/gpu.md). |kAhead|: the partner's
 /// limb of the next row is fetched before this row's products, so the shuffle's latency hides
 /// behind them (one register; the rolled form's 1.72 short-scoreboard stall cycles an issue).
@@ -57,29 +57,18 @@ CUZK_DEV void mul_add_mont(std::uint32_t r[DevFp::N], const std::uint32_t a[DevF
 #pragma unroll
   for (int k = 0; k <= N; ++k) e[k] = 0;
   if constexpr (kRowsPerStep > 0) {
-    static_assert(N % kRowsPerStep == 0 && kRowsPerStep < N);
-    std::uint32_t bb[N];
-#pragma unroll
-    for (int k = 0; k < N; ++k) bb[k] = b[k];
-    std::uint32_t d_next = kAhead ? __shfl_xor_sync(mask, bb[0], 1) : 0;
-#pragma unroll 1
-    for (int i = 0; i < N; i += kRowsPerStep) {
-#pragma unroll
-      for (int s = 0; s < kRowsPerStep; ++s) {
-        const std::uint32_t bi = bb[s];
-        std::uint32_t di;
-        if constexpr (kAhead) {
-          // bb[s + 1] is the next row's limb (after the last row a stale one, fetched unused).
-          di = d_next;
-          d_next = __shfl_xor_sync(mask, bb[s + 1], 1);
-        } else {
-          di = __shfl_xor_sync(mask, bi, 1);
-        }
-        DevFp::mont_row<true>(e, o, a, bi, c, di);
+    std::uint32_t d_next = kAhead ? __shfl_xor_sync(mask, b[0], 1) : 0;
+    DevFp::rows_rotated<kRowsPerStep>(b, [&](std::uint32_t bi, std::uint32_t b_next) {
+      std::uint32_t di;
+      if constexpr (kAhead) {
+        // The next row's partner limb (after the last row a stale one, fetched unused).
+        di = d_next;
+        d_next = __shfl_xor_sync(mask, b_next, 1);
+      } else {
+        di = __shfl_xor_sync(mask, bi, 1);
       }
-#pragma unroll
-      for (int k = 0; k < N - kRowsPerStep; ++k) bb[k] = bb[k + kRowsPerStep];
-    }
+      DevFp::mont_row<true>(e, o, a, bi, c, di);
+    });
   } else {
 #pragma unroll
     for (int i = 0; i < N; ++i)

@@ -11,6 +11,10 @@ namespace cuzk::gpu {
 
 using DevFp = DevMont<FpParams>;
 using DevFr = DevMont<FrParams>;
+/// Fp with the rolled product (DevMont::mul_mont_rolled, |kRows| rows a loop step): the G1
+/// accumulation's option.
+template <int kRows>
+using DevFpRolled = DevMont<FpParams, kRows>;
 
 /// c0 + c1·u with u² = −1; mul 3M (Karatsuba), square 2M, as the host Fp2.
 struct DevFp2 {
@@ -53,6 +57,7 @@ struct DevFp2 {
 };
 
 static_assert(sizeof(DevFp) == sizeof(Fp) && alignof(DevFp) <= alignof(Fp));
+static_assert(sizeof(DevFpRolled<3>) == sizeof(DevFp) && alignof(DevFpRolled<3>) == alignof(DevFp));
 static_assert(sizeof(DevFr) == sizeof(Fr) && alignof(DevFr) <= alignof(Fr));
 static_assert(sizeof(DevFp2) == sizeof(Fp2) && alignof(DevFp2) <= alignof(Fp2));
 static_assert(DevFp::kInv32 == 0xfffcfffdu && DevFr::kInv32 == 0xffffffffu);

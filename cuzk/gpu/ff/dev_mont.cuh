@@ -43,7 +43,10 @@ __constant__ DevConsts<P> kConsts = make_dev_consts<P>();
 
 }  // namespace dev_detail
 
-template <class P>
+/// |kRowsPerStep| > 0: products by mul_mont_rolled (the rows as a loop over that many copies of
+/// the row, for kernels whose unrolled code overflows the instruction cache); 0: unrolled. The
+/// value and bytes are the same either way.
+template <class P, int kRowsPerStep = 0>
 struct DevMont {
   using Host = MontField<P>;
   static constexpr int N = 2 * static_cast<int>(Host::N);
@@ -149,8 +152,9 @@ struct DevMont {
   /// One CIOS row: E[0..N], O[1..N] += a·b_i (+ c·d_i when |kPair|), one quotient digit m,
   /// E += m·p, then O folded into E with the one-limb shift. The products a_j·b_i of even j go
   /// to E and those of odd j to O, so each chain writes every limb once (see the header comment).
-  /// Written once: mul_mont unrolls it, and the lane-pair Fp2 product (gpu/ec/dev_g2_pair.cuh:
-  /// mul_add_mont) takes the second product, unrolled or in a loop.
+  /// Written once: mul_mont unrolls it, mul_mont_rolled loops over it, and the lane-pair Fp2
+  /// product (gpu/ec/dev_g2_pair.cuh: mul_add_mont) takes the second product, unrolled or in a
+  /// loop.
   template <bool kPair = false>
   CUZK_DEV static void mont_row(std::uint32_t e[N + 1], std::uint32_t o[N + 1],
                                 const std::uint32_t a[N], std::uint32_t bi,
@@ -197,9 +201,46 @@ struct DevMont {
     for (int k = 0; k < N; ++k) r[k] = e[k];
   }
 
+  /// Calls row(b_i, b_{i+1}) for i = 0 … N − 1 as a loop of N / |kStep| steps over |kStep|
+  /// unrolled calls (b_N: a stale limb, for callers that fetch ahead). A register array cannot be
+  /// indexed by the loop counter, so b's limbs are rotated down |kStep| a step: N − kStep moves,
+  /// ≈ (N − kStep) / kStep a row against a row's ≈ 64 instructions (PTX, sm_90).
+  template <int kStep, class Row>
+  CUZK_DEV static void rows_rotated(const std::uint32_t b[N], Row row) {
+    static_assert(kStep > 0 && kStep < N && N % kStep == 0);
+    std::uint32_t bb[N];
+#pragma unroll
+    for (int k = 0; k < N; ++k) bb[k] = b[k];
+#pragma unroll 1
+    for (int i = 0; i < N; i += kStep) {
+#pragma unroll
+      for (int s = 0; s < kStep; ++s) row(bb[s], bb[s + 1]);
+#pragma unroll
+      for (int k = 0; k < N - kStep; ++k) bb[k] = bb[k + kStep];
+    }
+  }
+
+  /// mul_mont with the N rows as a loop of kRowsPerStep rows a step (rows_rotated): ≈ 64·s + 15
+  /// instructions of code a product instead of ≈ 800, ≈ (12 − s)/s + 2 more a row executed. The
+  /// shared-column form (one load a row) measured 43 % more instructions in the G1 accumulation
+  /// and was removed (docs/perf/gpu.md).
+  CUZK_DEV static void mul_mont_rolled(std::uint32_t r[N], const std::uint32_t a[N],
+                                       const std::uint32_t b[N]) {
+    std::uint32_t e[N + 1], o[N + 1];
+#pragma unroll
+    for (int k = 0; k <= N; ++k) e[k] = 0;
+    rows_rotated<kRowsPerStep>(b, [&](std::uint32_t bi, std::uint32_t) { mont_row(e, o, a, bi); });
+    reduce_once(e);
+#pragma unroll
+    for (int k = 0; k < N; ++k) r[k] = e[k];
+  }
+
   CUZK_DEV friend DevMont operator*(const DevMont& a, const DevMont& b) {
     DevMont r;
-    mul_mont(r.l, a.l, b.l);
+    if constexpr (kRowsPerStep > 0)
+      mul_mont_rolled(r.l, a.l, b.l);
+    else
+      mul_mont(r.l, a.l, b.l);
     return r;
   }
   CUZK_DEV DevMont square() const { return *this * *this; }

@@ -90,6 +90,11 @@ struct GpuMsmConfig {
   /// two blocks: the slow twin). Other values are refused (CudaError, cudaErrorInvalidValue). G1
   /// only: G2's lane-pair kernels have their own cap (CUZK_G2_PAIR_MIN_BLOCKS).
   int accumulate_min_blocks = 3;
+  /// G1, with accumulate_min_blocks = 3: the accumulation's field products as rolled loops of
+  /// this many CIOS rows a step (DevMont::mul_mont_rolled: 3 or 6; 0: unrolled, other values
+  /// refused with CudaError, cudaErrorInvalidValue): ≈ s/12 of the product's code, against the
+  /// instruction-fetch stalls ncu measured. Off until measured on a device (docs/perf/gpu.md).
+  int accumulate_rows_per_step = 0;
   /// Benchmarks: phase marks on |trace| (gpu/trace.cuh) named after |trace_name|.
   GpuTrace* trace = nullptr;
   const char* trace_name = "msm";

@@ -641,6 +641,13 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     if (cfg.accumulate_min_blocks != 0 && cfg.accumulate_min_blocks != 3)
       throw CudaError(cudaErrorInvalidValue, "MSM: accumulate_min_blocks must be 0 or 3", __FILE__,
                       __LINE__);
+    if ((cfg.accumulate_rows_per_step != 0 && cfg.accumulate_rows_per_step != 3 &&
+         cfg.accumulate_rows_per_step != 6) ||
+        (cfg.accumulate_rows_per_step != 0 && cfg.accumulate_min_blocks != 3))
+      throw CudaError(
+          cudaErrorInvalidValue,
+          "MSM: accumulate_rows_per_step must be 0, or 3 or 6 with accumulate_min_blocks 3",
+          __FILE__, __LINE__);
     // The arena the windows may take.
     const std::size_t room = ctx.arena_largest_free();
     const std::size_t headroom =
@@ -789,8 +796,10 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
         }
       }
       if (!use_pairs(cfg)) {
-        // The kernel: with or without the copies, capped or not (the options G1 only).
+        // The kernel: with or without the copies, capped or not, rolled products or not (the
+        // options G1 only).
         auto* kernel = segment_accumulate_kernel<C>;
+        const int rows = kG2 ? 0 : cfg.accumulate_rows_per_step;
         if constexpr (!kG2) {
           const bool three = cfg.accumulate_min_blocks == 3;
           if (pre != nullptr)
@@ -801,10 +810,27 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
         }
         const DevAffine<F>* copies_pts = pre != nullptr ? pre->points.as<DevAffine<F>>() : nullptr;
         const std::uint32_t table_n = pre != nullptr ? static_cast<std::uint32_t>(bases.count) : 0u;
-        kernel<<<blocks_for(segments, 128), 128, 0, stream>>>(
-            d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(),
-            ends.as<std::uint32_t>(), buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>(), copies_pts,
-            table_n);
+        // Rolled products: the same bytes read as DevG1RolledCurve's points (dev_curves.cuh).
+        const auto launch_rolled = [&](auto rows_per_step) {
+          using R = DevG1RolledCurve<decltype(rows_per_step)::value>;
+          using RA = DevAffine<typename R::Field>;
+          using RP = Xyzz<R>;
+          auto* rk = pre != nullptr ? segment_accumulate_3_blocks_kernel<R, true>
+                                    : segment_accumulate_3_blocks_kernel<R, false>;
+          rk<<<blocks_for(segments, 128), 128, 0, stream>>>(
+              reinterpret_cast<const RA*>(d_bases), kb.Current(), vb.Current(), cnt, sent, kSegment,
+              starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), buckets.as<RP>(),
+              slot_a.as<RP>(), slot_b.as<RP>(), reinterpret_cast<const RA*>(copies_pts), table_n);
+        };
+        if constexpr (!kG2) {
+          if (rows == 3) launch_rolled(std::integral_constant<int, 3>{});
+          if (rows == 6) launch_rolled(std::integral_constant<int, 6>{});
+        }
+        if (rows == 0)
+          kernel<<<blocks_for(segments, 128), 128, 0, stream>>>(
+              d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(),
+              ends.as<std::uint32_t>(), buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>(), copies_pts,
+              table_n);
       }
       CUZK_CUDA_CHECK_LAUNCH();
       mark("accumulate");

@@ -222,6 +222,31 @@ TEST(GpuMsm, G1UncappedAccumulationMatchesOracle) {
                CudaError);
 }
 
+// The accumulation's field products as rolled loops of 3 and 6 rows a step
+// (GpuMsmConfig::accumulate_rows_per_step, G1 under the 3-block cap), every case against the
+// oracle; other step counts, and rolled products without the cap, are refused.
+TEST(GpuMsm, G1RolledAccumulationMatchesOracle) {
+  CUZK_REQUIRE_GPU();
+  for (int rows : {3, 6})
+    run_cases<G1Curve>(3000, 5000, upload_bases_g1,
+                       [rows](DeviceContext& ctx, const ResidentBases& rb, std::span<const Fr> sc,
+                              GpuMsmConfig cfg, cudaStream_t s, GpuMsmStats* st) {
+                         cfg.accumulate_rows_per_step = rows;
+                         return msm_g1_device(ctx, rb, sc, cfg, s, st);
+                       });
+  auto ctx = make_ctx(std::size_t{1} << 30);
+  ASSERT_TRUE(ctx);
+  std::mt19937_64 rng(test::fresh_seed());
+  const auto bases = make_bases<G1Curve>(4000, rng);
+  ResidentBases rb = upload_bases_g1(*ctx, bases.points, ctx->stream());
+  const auto sc = make_scalars(4000, ScalarKind::random, rng);
+  for (const auto& [rows, blocks] : {std::pair{4, 3}, std::pair{3, 0}}) {
+    const GpuMsmConfig cfg{.accumulate_min_blocks = blocks, .accumulate_rows_per_step = rows};
+    EXPECT_THROW((void)msm_g1_device(*ctx, rb, sc, cfg, ctx->stream()), CudaError)
+        << "rows=" << rows << " min_blocks=" << blocks;
+  }
+}
+
 void run_g2_cases(G2Accumulation acc) {
   run_cases<G2Curve>(
       1000, 1500, upload_bases_g2,
@@ -404,6 +429,8 @@ TEST(GpuMsm, G1PrecomputedCopiesMatchOracle) {
     cfg.precomputed = &pre;
     cfg.reduction_chunks = cs.chunks;
     cfg.accumulate_min_blocks = (&cs - cases) % 2 == 1 ? 3 : 0;  // every other case capped
+    // Every other capped case rolled, by 3 and 6 rows a step in turn.
+    cfg.accumulate_rows_per_step = (&cs - cases) % 4 == 3 ? ((&cs - cases) % 8 == 3 ? 3 : 6) : 0;
     GpuMsmStats st;
     const G1Xyzz got = msm_g1_device(*ctx, rb, sc, cfg, s, &st);
     const G1Jacobian want = mul_vartime(g, expected_log(sc, bases.logs, bits, offset));
@@ -418,7 +445,8 @@ TEST(GpuMsm, G1PrecomputedCopiesMatchOracle) {
         << "c=" << cs.c << " copies=" << cs.copies << " chunks=" << cs.chunks << " n=" << n
         << " kind=" << static_cast<int>(cs.kind) << " density=" << cs.density
         << " split=" << cs.split << " groups=" << st.window_groups << " tail=" << st.tail
-        << " min_blocks=" << cfg.accumulate_min_blocks << " seed=" << seed;
+        << " min_blocks=" << cfg.accumulate_min_blocks
+        << " rows_per_step=" << cfg.accumulate_rows_per_step << " seed=" << seed;
     if (st.tail > 0) {
       EXPECT_EQ(st.window_bits, static_cast<int>(cs.c));
       EXPECT_EQ(st.windows, static_cast<int>(plan.bucket_windows));
