@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # One device call for what is new until measured (docs/perf/gpu.md), most important first (each
 # step runs only while its least time is left): the GPU MSM tests, the G1 accumulation with rolled
-# products (3 and 6 rows a loop step) at 2^24–2^27 with and without window copies, the G2 pair
-# products with the partner's limb fetched ahead, the kernels' registers (cuobjdump) and ncu
-# profiles of the new accumulations; then the whole GPU suite, the bench partition at 2^27, the
+# products (3 rows a loop step, the default) against unrolled (/r0) at 2^24–2^27 with and without
+# window copies, the G2 pair product two rows a step with the partner's limb fetched ahead (the
+# default) against one row, the kernels' registers (cuobjdump) and ncu profiles of both
+# accumulations; then the whole GPU suite, the bench partition at 2^27, the
 # NTT and H step, window copies, the 32 GiB PoRep partition through prove_compact (with four copies
 # of H on an H200), window groups with the arena cut (--group-chunks) and the G2 MSM. Binaries
 # from scripts/gpu-carry.sh (gpu_bench, gpu_suite_test, pce_gpu_bench in DIR); logs under $OUT; a
@@ -38,13 +39,14 @@ echo "device: $gpu"
 # 0. New until measured. The MSM tests (every G1 and G2 accumulation form against the oracle).
 step msm_tests 60 "$dir/gpu_suite_test" --gtest_filter='GpuMsm.*'
 grep -E "^\[  (PASSED|FAILED) |^\[  FAILED" "$OUT/msm_tests.log" 2>/dev/null | tail -8
-#    The G1 accumulation with rolled products (/r3, /r6) against unrolled, plain and four copies.
+#    The G1 accumulation with rolled products (default) against unrolled (/r0), plain and four
+#    copies.
 step rolled_g1 150 "$dir/gpu_bench" --ops msm_g1 --msm-logs 24,26,27 \
-  --h-variants plain,plain/r3,plain/r6,22:4:16384,22:4:16384/r3,22:4:16384/r6
+  --h-variants plain,plain/r0,22:4:16384,22:4:16384/r0
 grep -E "^msm_g1 " "$OUT/rolled_g1.log" 2>/dev/null
-#    The G2 pair products: rolled (the default), the partner's limb ahead, two rows a step.
+#    The G2 pair products: two rows a step, the partner's limb ahead (the default), and one row.
 step ahead_g2 60 "$dir/gpu_bench" --ops msm_g2 --min-log 20 --max-log 25 \
-  --g2-acc lane_pair_rolled,lane_pair_rolled_ahead,lane_pair_rolled2_ahead
+  --g2-acc lane_pair_rolled2_ahead,lane_pair_rolled
 grep -E "^msm_g2 " "$OUT/ahead_g2.log" 2>/dev/null
 #    Registers and spills of the accumulation kernels.
 cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
@@ -54,18 +56,18 @@ if [ -x "$cuobjdump" ]; then
     paste - - | sed -E 's/Function (.{0,90}).*\t/\1 /' > "$OUT/resources.log"
   cut -c1-160 "$OUT/resources.log"
 fi
-#    ncu: one launch each of the rolled G1 accumulation (3 rows a step) and the G2 ahead forms.
+#    ncu: one launch each of the G1 accumulation (3 rows a step, unrolled) and the G2 forms.
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 ncu_args=(--launch-count 1 --section Occupancy --section LaunchStats --section WarpStateStats
   --metrics 'regex:^smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$,smsp__inst_executed.sum,sm__inst_issued.avg.pct_of_peak_sustained_active')
 ncu_grep="Registers Per|Achieved Occ|Warp Cycles Per Issued|inst_issued.avg.pct|inst_executed.sum|stalled_(wait|no_instruction|math_pipe_throttle|short_scoreboard|long_scoreboard|dispatch_stall)_per"
 if [ -x "$ncu" ]; then
-  for v in plain/r3 plain; do
+  for v in plain plain/r0; do
     step "ncu_g1_${v//\//_}" 45 "$ncu" --kernel-name regex:segment_accumulate_3 "${ncu_args[@]}" \
       "$dir/gpu_bench" --ops msm_g1 --msm-logs 22 --h-variants "$v" --arena-gib 6
     grep -E "$ncu_grep" "$OUT/ncu_g1_${v//\//_}.log" 2>/dev/null | awk '{$1=$1};1' | cut -c1-110
   done
-  for v in lane_pair_rolled_ahead lane_pair_rolled2_ahead; do
+  for v in lane_pair_rolled2_ahead lane_pair_rolled; do
     step "ncu_$v" 45 "$ncu" --kernel-name regex:segment_accumulate_pair "${ncu_args[@]}" \
       "$dir/gpu_bench" --ops msm_g2 --min-log 22 --max-log 22 --g2-acc "$v" --arena-gib 6
     grep -E "$ncu_grep" "$OUT/ncu_$v.log" 2>/dev/null | awk '{$1=$1};1' | cut -c1-110

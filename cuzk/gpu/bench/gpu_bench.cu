@@ -3,7 +3,7 @@
 //   gpu_bench [--quick] [--ops field,ntt,h,msm_g1,msm_g2,msm_g2_mix,batch_add,partition,msm_stream]
 //             [--min-log K] [--max-log K] [--partition-log K] [--stream-log K] [--window c]
 //             [--g2-acc one_thread,lane_pair,lane_pair_fused,lane_pair_rolled,
-//                       lane_pair_rolled_ahead,lane_pair_rolled2_ahead]   (G2 accumulation
+//                       lane_pair_rolled2_ahead]   (G2 accumulation
 //                                                 kernels, side by side)
 //             [--h-variants plain,22:2:16384]   (G1 MSM: plain = the plan's path; c:k:r = window c,
 //                                                 k precomputed copies, r reduction chunks; a /bN
@@ -416,8 +416,6 @@ const char* g2_accumulation_name(G2Accumulation a) {
       return "lane_pair_fused";
     case G2Accumulation::lane_pair_rolled:
       return "lane_pair_rolled";
-    case G2Accumulation::lane_pair_rolled_ahead:
-      return "lane_pair_rolled_ahead";
     case G2Accumulation::lane_pair_rolled2_ahead:
       return "lane_pair_rolled2_ahead";
   }
@@ -427,22 +425,26 @@ const char* g2_accumulation_name(G2Accumulation a) {
 /// One G1 MSM configuration of --h-variants: "plain" (the plan's, today's path) or c:k:r = window
 /// width c, k precomputed copies (1: none), r reduction chunks (0: the plan's); either with
 /// suffixes "/bN": GpuMsmConfig::accumulate_min_blocks = N (0: uncapped, 3: three blocks an SM;
-/// absent: the default), "/rS": accumulate_rows_per_step = S (3 or 6).
+/// absent: the default), "/rS": accumulate_rows_per_step = S (0 or 3; absent: the default, or 0
+/// with /b0).
 struct HVariant {
   unsigned c = 0, copies = 1, chunks = 0;
   bool plain = true;
-  int min_blocks = -1;    // -1: GpuMsmConfig's default
-  int rows_per_step = 0;  // 0: unrolled products
+  int min_blocks = -1;     // -1: GpuMsmConfig's default
+  int rows_per_step = -1;  // -1: GpuMsmConfig's default (0 with min_blocks 0)
   std::string name() const {
     return (plain ? std::string("plain")
                   : "c" + std::to_string(c) + "k" + std::to_string(copies) + "r" +
                         std::to_string(chunks)) +
            (min_blocks >= 0 ? "/b" + std::to_string(min_blocks) : "") +
-           (rows_per_step > 0 ? "/r" + std::to_string(rows_per_step) : "");
+           (rows_per_step >= 0 ? "/r" + std::to_string(rows_per_step) : "");
   }
   void apply_accumulation(GpuMsmConfig& cfg) const {
     if (min_blocks >= 0) cfg.accumulate_min_blocks = min_blocks;
-    cfg.accumulate_rows_per_step = rows_per_step;
+    if (rows_per_step >= 0)
+      cfg.accumulate_rows_per_step = rows_per_step;
+    else if (min_blocks == 0)
+      cfg.accumulate_rows_per_step = 0;
   }
 };
 
@@ -452,7 +454,7 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
     HVariant v;
     std::string body = item;
     int min_blocks = -1;
-    int rows_per_step = 0;
+    int rows_per_step = -1;
     if (const std::size_t slash = body.find('/'); slash != std::string::npos) {
       std::string rest = body.substr(slash + 1);
       body.resize(slash);
@@ -858,8 +860,6 @@ int main(int argc, char** argv) {
           g2_variants.push_back(G2Accumulation::lane_pair_fused);
         else if (name == "lane_pair_rolled")
           g2_variants.push_back(G2Accumulation::lane_pair_rolled);
-        else if (name == "lane_pair_rolled_ahead")
-          g2_variants.push_back(G2Accumulation::lane_pair_rolled_ahead);
         else if (name == "lane_pair_rolled2_ahead")
           g2_variants.push_back(G2Accumulation::lane_pair_rolled2_ahead);
         else {
@@ -897,7 +897,7 @@ int main(int argc, char** argv) {
           "[--partition-log K] [--window c] [--h-variants plain,c:k:r] "
           "[--msm-logs 24,27] [--partition-h c:k:r] [--arena-gib G] [--group-chunks plan|scaled] "
           "[--g2-acc one_thread,lane_pair,lane_pair_fused,lane_pair_rolled,"
-          "lane_pair_rolled_ahead,lane_pair_rolled2_ahead] "
+          "lane_pair_rolled2_ahead] "
           "[--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27] "
           "[--overlap off,auto,h_step,h_msm|none]\n");
       return 2;

@@ -26,8 +26,7 @@ enum class PairProduct {
   separate,             ///< two Montgomery products, u·b + w·b'
   fused,                ///< both under one reduction (mul_add_mont), rows unrolled
   fused_rolled,         ///< the same, rows walked by a loop over one copy (smaller code)
-  fused_rolled_ahead,   ///< fused_rolled, the partner's limb fetched one row ahead
-  fused_rolled2_ahead,  ///< fused_rolled_ahead with two rows a loop step (half the moves)
+  fused_rolled2_ahead,  ///< fused_rolled with two rows a loop step, the partner's limb ahead
 };
 
 namespace pair_detail {
@@ -83,9 +82,7 @@ CUZK_DEV void mul_add_mont(std::uint32_t r[DevFp::N], const std::uint32_t a[DevF
 constexpr int rows_per_step(PairProduct kP) {
   return kP == PairProduct::fused ? 0 : kP == PairProduct::fused_rolled2_ahead ? 2 : 1;
 }
-constexpr bool fetches_ahead(PairProduct kP) {
-  return kP == PairProduct::fused_rolled_ahead || kP == PairProduct::fused_rolled2_ahead;
-}
+constexpr bool fetches_ahead(PairProduct kP) { return kP == PairProduct::fused_rolled2_ahead; }
 
 }  // namespace pair_detail
 

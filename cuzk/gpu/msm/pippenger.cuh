@@ -61,8 +61,7 @@ enum class G2Accumulation {
   lane_pair,         ///< two lanes per point, two Montgomery products per Fp2 product component
   lane_pair_fused,   ///< two lanes per point, one reduction per Fp2 product component
   lane_pair_rolled,  ///< lane_pair_fused with the product's rows as a loop (smaller code)
-  lane_pair_rolled_ahead,   ///< lane_pair_rolled, the partner's limb shuffled one row ahead
-  lane_pair_rolled2_ahead,  ///< lane_pair_rolled_ahead, two rows a loop step
+  lane_pair_rolled2_ahead,  ///< lane_pair_rolled, two rows a loop step, the partner's limb ahead
 };
 
 struct GpuMsmConfig {
@@ -83,18 +82,19 @@ struct GpuMsmConfig {
   /// Most arena bytes the call may take for its Pippenger windows (0: the largest free block);
   /// set when another MSM runs beside it on another stream.
   std::size_t arena_budget = 0;
-  /// The G2 accumulation kernels (benchmarks and tests compare them).
-  G2Accumulation g2_accumulation = G2Accumulation::lane_pair_rolled;
+  /// The G2 accumulation kernels (benchmarks and tests compare them; the default 4–6 % faster
+  /// than lane_pair_rolled at 2^20–2^25, docs/perf/gpu.md).
+  G2Accumulation g2_accumulation = G2Accumulation::lane_pair_rolled2_ahead;
   /// The Pippenger accumulation's register cap: 3 caps it for three blocks of 128 threads an SM
   /// (≤ 168 registers; 0.3–1.9 % faster, docs/perf/gpu.md), 0 lets ptxas take what it wants (172,
   /// two blocks: the slow twin). Other values are refused (CudaError, cudaErrorInvalidValue). G1
   /// only: G2's lane-pair kernels have their own cap (CUZK_G2_PAIR_MIN_BLOCKS).
   int accumulate_min_blocks = 3;
-  /// G1, with accumulate_min_blocks = 3: the accumulation's field products as rolled loops of
-  /// this many CIOS rows a step (DevMont::mul_mont_rolled: 3 or 6; 0: unrolled, other values
-  /// refused with CudaError, cudaErrorInvalidValue): ≈ s/12 of the product's code, against the
-  /// instruction-fetch stalls ncu measured. Off until measured on a device (docs/perf/gpu.md).
-  int accumulate_rows_per_step = 0;
+  /// G1: the accumulation's field products as rolled loops of this many CIOS rows a step
+  /// (DevMont::mul_mont_rolled): 3 (a third of the unrolled code; 10–11 % faster at 2^24–2^27,
+  /// docs/perf/gpu.md), or 0: unrolled (the slow twin; required with accumulate_min_blocks = 0).
+  /// Other values, and 3 without the cap, are refused (CudaError, cudaErrorInvalidValue).
+  int accumulate_rows_per_step = 3;
   /// Benchmarks: phase marks on |trace| (gpu/trace.cuh) named after |trace_name|.
   GpuTrace* trace = nullptr;
   const char* trace_name = "msm";

@@ -197,9 +197,6 @@ void with_pair_product(G2Accumulation acc, F&& f) {
     case G2Accumulation::lane_pair_rolled:
       f(std::integral_constant<Form, Form::fused_rolled>{});
       return;
-    case G2Accumulation::lane_pair_rolled_ahead:
-      f(std::integral_constant<Form, Form::fused_rolled_ahead>{});
-      return;
     case G2Accumulation::lane_pair_rolled2_ahead:
       f(std::integral_constant<Form, Form::fused_rolled2_ahead>{});
       return;
@@ -641,13 +638,11 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     if (cfg.accumulate_min_blocks != 0 && cfg.accumulate_min_blocks != 3)
       throw CudaError(cudaErrorInvalidValue, "MSM: accumulate_min_blocks must be 0 or 3", __FILE__,
                       __LINE__);
-    if ((cfg.accumulate_rows_per_step != 0 && cfg.accumulate_rows_per_step != 3 &&
-         cfg.accumulate_rows_per_step != 6) ||
-        (cfg.accumulate_rows_per_step != 0 && cfg.accumulate_min_blocks != 3))
-      throw CudaError(
-          cudaErrorInvalidValue,
-          "MSM: accumulate_rows_per_step must be 0, or 3 or 6 with accumulate_min_blocks 3",
-          __FILE__, __LINE__);
+    if ((cfg.accumulate_rows_per_step != 0 && cfg.accumulate_rows_per_step != 3) ||
+        (cfg.accumulate_rows_per_step == 3 && cfg.accumulate_min_blocks != 3))
+      throw CudaError(cudaErrorInvalidValue,
+                      "MSM: accumulate_rows_per_step must be 0, or 3 with accumulate_min_blocks 3",
+                      __FILE__, __LINE__);
     // The arena the windows may take.
     const std::size_t room = ctx.arena_largest_free();
     const std::size_t headroom =
@@ -824,7 +819,6 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
         };
         if constexpr (!kG2) {
           if (rows == 3) launch_rolled(std::integral_constant<int, 3>{});
-          if (rows == 6) launch_rolled(std::integral_constant<int, 6>{});
         }
         if (rows == 0)
           kernel<<<blocks_for(segments, 128), 128, 0, stream>>>(
