@@ -74,7 +74,7 @@ if [ -x "$ncu" ]; then
   done
 fi
 # 1. Correctness first: the whole GPU suite (window copies through the backend, the 6-transform
-#    H step, the scaled chunks against their oracles, the radix-4 NTT shapes, mont_row's chains).
+#    H step, the scaled chunks against their oracles, mont_row's chains).
 step suite 200 "$dir/gpu_suite_test"
 grep -E "^\[  (PASSED|FAILED) |^\[  FAILED|tests ran" "$OUT/suite.log" 2>/dev/null | tail -12
 # 2. The bench partition at 2^27: 45 GiB of tables, 20 GiB of vectors and 4 GiB of twiddles in
@@ -85,10 +85,10 @@ arena27=()
 [[ "$gpu" == *H100* ]] && arena27=(--arena-gib 74)
 step partition27 60 "$dir/gpu_bench" --ops partition --partition-log 27 --overlap off "${arena27[@]}"
 grep -E "^part|^partition" "$OUT/partition27.log" 2>/dev/null | grep -v "^csv"
-# 3. The NTT family and the H step: radix-4 stage pairs (/r4) against radix 2, 2^20–2^27, and the
-#    H step's 6 transforms (default) against bellperson's 7 (/c7).
+# 3. The NTT family at 2^20–2^27 and the H step: 6 transforms (default) against bellperson's 7
+#    (/c7).
 step ntt 60 "$dir/gpu_bench" --ops ntt,h --ntt-logs 20,24,26,27 --h-logs 24,27 \
-  --ntt-shapes 10:1,10:1/r4,10:1/c7
+  --ntt-shapes 10:1,10:1/c7
 grep -E "^(ntt_|h_compute)" "$OUT/ntt.log" 2>/dev/null
 # 4. The G1 MSM at 2^27: window copies (c = 22 with 2 and 4, c = 24 with 4).
 step copies 150 "$dir/gpu_bench" --ops msm_g1 --msm-logs 27 \

@@ -243,8 +243,7 @@ double ntt_anchor(unsigned lg, int variant) {
 }
 
 /// A pass shape (--ntt-shapes): "legacy" or "TILE:RUN" (NttTuning's log_tile and min_log_run),
-/// then optionally "/r4" (stages in radix-4 pairs, NttTuning::radix4) and "/c7" (the H step takes c
-/// to the coset, NttTuning::h_c_coset: 7 transforms), in that order.
+/// either with "/c7": the H step takes c to the coset (NttTuning::h_c_coset, 7 transforms).
 struct NamedShape {
   std::string name;
   NttTuning tuning;
@@ -256,10 +255,6 @@ std::vector<NamedShape> parse_shapes(const std::string& list) {
     std::string shape = item;
     if (shape.size() > 3 && shape.ends_with("/c7")) {
       t.h_c_coset = true;
-      shape.resize(shape.size() - 3);
-    }
-    if (shape.size() > 3 && shape.ends_with("/r4")) {
-      t.radix4 = true;
       shape.resize(shape.size() - 3);
     }
     if (shape == "legacy") {

@@ -20,9 +20,6 @@ namespace {
 // block's stage barrier overlaps another's multiplications (v1 ran 1024-element blocks, one per SM).
 constexpr int kMaxLogBlock = 9;
 constexpr int kThreads = 256;
-// Radix-4 steps hold four elements and three twiddles: 105 registers uncapped (2 blocks an SM),
-// 80 with 12–32 bytes of spills at 3 blocks (ptxas, sm_90), 64 with 60–144 bytes at 4.
-constexpr int kRadix4MinBlocks = 3;
 
 /// The family's 2^32-th root of unity raised to 2^(32 − log_n): a primitive 2^log_n-th root (host).
 Fr root_of_unity(unsigned log_n, RootFamily roots) {
@@ -254,95 +251,38 @@ CUZK_DEV DevFr scale_factor(const DevScale& s, std::uint64_t idx) {
                 ld_global(s.table + (1u << kPowSplit) + (idx >> kPowSplit)));
 }
 
-/// Stage s0 + k of a pass on the tile in shared memory (radix 2: tile_butterfly), then a barrier.
+/// The pass's stages on the tile in shared memory (DIF falling, DIT rising); a barrier after each.
 template <bool kDif>
-CUZK_DEV void tile_stage(uint4* tile, int E, const NttPass& p, const NttTileOrigin& o,
-                         unsigned log_n, const DevFr* tw, int k) {
-  const bool trivial = p.s0 + k == 0;  // ω^0
-  for (int t = threadIdx.x; t < E / 2; t += blockDim.x) {
-    const NttButterfly b = tile_butterfly(p, log_n, o, k, t);
-    DevFr u = ld_tile(tile, E, b.ia), v = ld_tile(tile, E, b.ib);
-    if constexpr (kDif) {
-      const DevFr d = u - v;
-      u = u + v;
-      v = trivial ? d : fr_mul(d, ld_global(tw + b.tw));
-    } else {
-      if (!trivial) v = fr_mul(v, ld_global(tw + b.tw));
-      const DevFr sum = u + v;
-      v = u - v;
-      u = sum;
-    }
-    st_tile(tile, E, b.ia, u);
-    st_tile(tile, E, b.ib, v);
-  }
-  __syncthreads();
-}
-
-/// One radix-2 butterfly in registers: DIT (u + w·v, u − w·v), DIF (u + v, (u − v)·w).
-template <bool kDif>
-CUZK_DEV void butterfly(DevFr& u, DevFr& v, const DevFr& w, bool trivial) {
-  if constexpr (kDif) {
-    const DevFr d = u - v;
-    u = u + v;
-    v = trivial ? d : fr_mul(d, w);
-  } else {
-    if (!trivial) v = fr_mul(v, w);
-    const DevFr sum = u + v;
-    v = u - v;
-    u = sum;
-  }
-}
-
-/// Stages s0 + k and s0 + k + 1 as radix-4 steps (tile_quad): a thread's four elements stay in
-/// registers between the two stages, so the tile is read, written and waited on once for both.
-template <bool kDif>
-CUZK_DEV void tile_stage_pair(uint4* tile, int E, const NttPass& p, const NttTileOrigin& o,
-                              unsigned log_n, const DevFr* tw, int k) {
-  const bool trivial = p.s0 + k == 0;  // stage k's ω^0; stage k + 1 is never trivial
-  for (int t = threadIdx.x; t < E / 4; t += blockDim.x) {
-    const NttQuad q = tile_quad(p, log_n, o, k, t);
-    DevFr x0 = ld_tile(tile, E, q.i0), x1 = ld_tile(tile, E, q.i0 + q.step);
-    DevFr x2 = ld_tile(tile, E, q.i0 + 2 * q.step), x3 = ld_tile(tile, E, q.i0 + 3 * q.step);
-    const DevFr wk = trivial ? DevFr{} : ld_global(tw + q.tw_k);
-    const DevFr wa = ld_global(tw + q.tw_a), wb = ld_global(tw + q.tw_b);
-    if constexpr (kDif) {
-      butterfly<true>(x0, x2, wa, false), butterfly<true>(x1, x3, wb, false);
-      butterfly<true>(x0, x1, wk, trivial), butterfly<true>(x2, x3, wk, trivial);
-    } else {
-      butterfly<false>(x0, x1, wk, trivial), butterfly<false>(x2, x3, wk, trivial);
-      butterfly<false>(x0, x2, wa, false), butterfly<false>(x1, x3, wb, false);
-    }
-    st_tile(tile, E, q.i0, x0), st_tile(tile, E, q.i0 + q.step, x1);
-    st_tile(tile, E, q.i0 + 2 * q.step, x2), st_tile(tile, E, q.i0 + 3 * q.step, x3);
-  }
-  __syncthreads();
-}
-
-/// The pass's stages on the tile in shared memory (DIF falling, DIT rising): one at a time, or in
-/// radix-4 pairs (kRadix4, radix4_group's order).
-template <bool kDif, bool kRadix4>
 CUZK_DEV void tile_stages(uint4* tile, int E, const NttPass& p, const NttTileOrigin& o,
                           unsigned log_n, const DevFr* tw) {
-  if constexpr (kRadix4) {
-    for (int g = 0; g < radix4_groups(p.S); ++g) {
-      const NttStageGroup grp = radix4_group(p.S, kDif, g);
-      if (grp.pair)
-        tile_stage_pair<kDif>(tile, E, p, o, log_n, tw, grp.k);
-      else
-        tile_stage<kDif>(tile, E, p, o, log_n, tw, grp.k);
+  for (int kk = 0; kk < p.S; ++kk) {
+    const int k = kDif ? p.S - 1 - kk : kk;
+    const bool trivial = p.s0 + k == 0;  // ω^0
+    for (int t = threadIdx.x; t < E / 2; t += blockDim.x) {
+      const NttButterfly b = tile_butterfly(p, log_n, o, k, t);
+      DevFr u = ld_tile(tile, E, b.ia), v = ld_tile(tile, E, b.ib);
+      if constexpr (kDif) {
+        const DevFr d = u - v;
+        u = u + v;
+        v = trivial ? d : fr_mul(d, ld_global(tw + b.tw));
+      } else {
+        if (!trivial) v = fr_mul(v, ld_global(tw + b.tw));
+        const DevFr sum = u + v;
+        v = u - v;
+        u = sum;
+      }
+      st_tile(tile, E, b.ia, u);
+      st_tile(tile, E, b.ib, v);
     }
-  } else {
-    for (int kk = 0; kk < p.S; ++kk)
-      tile_stage<kDif>(tile, E, p, o, log_n, tw, kDif ? p.S - 1 - kk : kk);
+    __syncthreads();
   }
 }
 
 /// One pass (ntt_program.cuh): load the tile (with the step's load and scaling), run its stages in
 /// shared memory (a round trip: DIF stages, the mid scaling, DIT stages), store it. Per butterfly
 /// one multiplication (none on stage 0).
-template <bool kDif, NttLoad kLoad, NttStore kStore, bool kRoundTrip, bool kRadix4>
-__global__ void __launch_bounds__(kThreads, kRadix4 ? kRadix4MinBlocks : 2)
-    ntt_step_kernel(const StepArgs a) {
+template <bool kDif, NttLoad kLoad, NttStore kStore, bool kRoundTrip>
+__global__ void __launch_bounds__(kThreads, 2) ntt_step_kernel(const StepArgs a) {
   extern __shared__ uint4 ntt_tile[];  // two planes, see ld_tile
   const NttPass p = a.pass;
   const int E = 1 << (p.S + p.l);
@@ -364,7 +304,7 @@ __global__ void __launch_bounds__(kThreads, kRadix4 ? kRadix4MinBlocks : 2)
     st_tile(ntt_tile, E, e, v);
   }
   __syncthreads();
-  tile_stages<kDif, kRadix4>(ntt_tile, E, p, o, log_n, a.tw);
+  tile_stages<kDif>(ntt_tile, E, p, o, log_n, a.tw);
   if constexpr (kRoundTrip) {
     for (int e = threadIdx.x; e < E; e += blockDim.x) {
       const std::uint64_t gi = tile_element_index(p, o, e);
@@ -372,7 +312,7 @@ __global__ void __launch_bounds__(kThreads, kRadix4 ? kRadix4MinBlocks : 2)
       st_tile(ntt_tile, E, e, fr_mul(ld_tile(ntt_tile, E, e), f));
     }
     __syncthreads();
-    tile_stages<false, kRadix4>(ntt_tile, E, p, o, log_n, a.tw_fwd);
+    tile_stages<false>(ntt_tile, E, p, o, log_n, a.tw_fwd);
   }
   for (int e = threadIdx.x; e < E; e += blockDim.x) {
     const std::uint64_t gi = tile_element_index(p, o, e);
@@ -400,24 +340,20 @@ __global__ void build_pow_table_kernel(DevFr* out, Pow2Table g, DevFr c) {
 }
 
 template <bool kDif, NttLoad kLoad, NttStore kStore, bool kRoundTrip = false>
-void launch_step(bool radix4, const StepArgs& a, unsigned blocks, unsigned threads,
-                 std::size_t smem, cudaStream_t stream) {
+void launch_step(const StepArgs& a, unsigned blocks, unsigned threads, std::size_t smem,
+                 cudaStream_t stream) {
   // Tiles above 48 KiB need the opt-in, once per device.
   static std::atomic<std::uint64_t> opted_in{0};
   int device = 0;
   CUZK_CUDA_CHECK(cudaGetDevice(&device));
   const std::uint64_t bit = std::uint64_t{1} << (device & 63);
   if (!(opted_in.load(std::memory_order_acquire) & bit)) {
-    for (auto* kernel : {ntt_step_kernel<kDif, kLoad, kStore, kRoundTrip, false>,
-                         ntt_step_kernel<kDif, kLoad, kStore, kRoundTrip, true>})
-      CUZK_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           (1 << 12) * static_cast<int>(sizeof(DevFr))));
+    CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_step_kernel<kDif, kLoad, kStore, kRoundTrip>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (1 << 12) * static_cast<int>(sizeof(DevFr))));
     opted_in.fetch_or(bit, std::memory_order_release);
   }
-  if (radix4)
-    ntt_step_kernel<kDif, kLoad, kStore, kRoundTrip, true><<<blocks, threads, smem, stream>>>(a);
-  else
-    ntt_step_kernel<kDif, kLoad, kStore, kRoundTrip, false><<<blocks, threads, smem, stream>>>(a);
+  ntt_step_kernel<kDif, kLoad, kStore, kRoundTrip><<<blocks, threads, smem, stream>>>(a);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
@@ -428,35 +364,30 @@ void launch_step_kind(const NttStep& s, const StepArgs& a, unsigned blocks, unsi
   using S = NttStore;
   if (s.round_trip) {
     if (s.dif && s.load == L::plain && s.store == S::plain)
-      return launch_step<true, L::plain, S::plain, true>(s.radix4, a, blocks, threads, smem,
-                                                         stream);
+      return launch_step<true, L::plain, S::plain, true>(a, blocks, threads, smem, stream);
     if (s.dif && s.load == L::product && s.store == S::plain)
-      return launch_step<true, L::product, S::plain, true>(s.radix4, a, blocks, threads, smem,
-                                                           stream);
+      return launch_step<true, L::product, S::plain, true>(a, blocks, threads, smem, stream);
     if (s.dif && s.load == L::plain && s.store == S::combine)
-      return launch_step<true, L::plain, S::combine, true>(s.radix4, a, blocks, threads, smem,
-                                                           stream);
+      return launch_step<true, L::plain, S::combine, true>(a, blocks, threads, smem, stream);
   } else {
     if (!s.dif && s.load == L::plain && s.store == S::plain)
-      return launch_step<false, L::plain, S::plain>(s.radix4, a, blocks, threads, smem, stream);
+      return launch_step<false, L::plain, S::plain>(a, blocks, threads, smem, stream);
     if (!s.dif && s.load == L::gather && s.store == S::plain)
-      return launch_step<false, L::gather, S::plain>(s.radix4, a, blocks, threads, smem, stream);
+      return launch_step<false, L::gather, S::plain>(a, blocks, threads, smem, stream);
     if (!s.dif && s.load == L::plain && s.store == S::combine)
-      return launch_step<false, L::plain, S::combine>(s.radix4, a, blocks, threads, smem, stream);
+      return launch_step<false, L::plain, S::combine>(a, blocks, threads, smem, stream);
     if (s.dif && s.load == L::plain && s.store == S::plain)
-      return launch_step<true, L::plain, S::plain>(s.radix4, a, blocks, threads, smem, stream);
+      return launch_step<true, L::plain, S::plain>(a, blocks, threads, smem, stream);
     if (s.dif && s.load == L::product && s.store == S::plain)
-      return launch_step<true, L::product, S::plain>(s.radix4, a, blocks, threads, smem, stream);
+      return launch_step<true, L::product, S::plain>(a, blocks, threads, smem, stream);
     if (s.dif && s.load == L::plain && s.store == S::scatter)
-      return launch_step<true, L::plain, S::scatter>(s.radix4, a, blocks, threads, smem, stream);
+      return launch_step<true, L::plain, S::scatter>(a, blocks, threads, smem, stream);
     if (s.dif && s.load == L::product && s.store == S::scatter)
-      return launch_step<true, L::product, S::scatter>(s.radix4, a, blocks, threads, smem, stream);
+      return launch_step<true, L::product, S::scatter>(a, blocks, threads, smem, stream);
     if (s.dif && s.load == L::plain && s.store == S::scatter_sub)
-      return launch_step<true, L::plain, S::scatter_sub>(s.radix4, a, blocks, threads, smem,
-                                                         stream);
+      return launch_step<true, L::plain, S::scatter_sub>(a, blocks, threads, smem, stream);
     if (s.dif && s.load == L::product && s.store == S::scatter_sub)
-      return launch_step<true, L::product, S::scatter_sub>(s.radix4, a, blocks, threads, smem,
-                                                           stream);
+      return launch_step<true, L::product, S::scatter_sub>(a, blocks, threads, smem, stream);
   }
   throw std::logic_error("NTT step: no kernel for this load/store/direction");
 }

@@ -41,9 +41,6 @@ struct NttTuning {
   /// The bellperson H step with c taken to the coset as bellperson does (7 transforms: the slow
   /// twin of plan_h_program's 6).
   bool h_c_coset = false;
-  /// Stages in radix-4 pairs (tile_quad): one tile round trip and barrier per two stages, a
-  /// thread's four elements in registers; the radix-2 stages (tile_butterfly) are its twin.
-  bool radix4 = false;
 };
 
 struct NttPass {
@@ -114,49 +111,6 @@ CUZK_NTT_HD NttButterfly tile_butterfly(const NttPass& p, unsigned log_n, const 
   return {ia, ia + (m << p.l), j << (static_cast<int>(log_n) - 1 - (p.s0 + k))};
 }
 
-/// Quad |t| (< 2^(S+l−2)) of the pass's stages s0 + k and s0 + k + 1 run as one radix-4 step: tile
-/// slots i0, i0 + step, i0 + 2·step, i0 + 3·step (points i, i + m, i + 2m, i + 3m of the
-/// sub-transform, m = 2^k, bits k and k + 1 of i clear). Stage k pairs (0, 1) and (2, 3), both with
-/// twiddle |tw_k| (the same i mod m); stage k + 1 pairs (0, 2) with |tw_a| and (1, 3) with |tw_b|
-/// (i mod 2m = r and r + m). Three twiddle loads for four butterflies, the same indices as
-/// tile_butterfly's.
-struct NttQuad {
-  int i0, step;
-  std::uint64_t tw_k, tw_a, tw_b;
-};
-CUZK_NTT_HD NttQuad tile_quad(const NttPass& p, unsigned log_n, const NttTileOrigin& o, int k,
-                              int t) {
-  const int m = 1 << k;
-  const int lo = t & ((1 << p.l) - 1);
-  const int q = t >> p.l;
-  const int i_mid = ((q >> k) << (k + 2)) | (q & (m - 1));
-  const std::uint64_t base = o.lo_base + static_cast<std::uint64_t>(lo);
-  const std::uint64_t r = static_cast<std::uint64_t>(q & (m - 1));
-  const std::uint64_t ja = (r << p.s0) | base;
-  const std::uint64_t jb = ((r + static_cast<std::uint64_t>(m)) << p.s0) | base;
-  const int shift = static_cast<int>(log_n) - 1 - (p.s0 + k);  // stage k's; k + 1's is one less
-  return {(i_mid << p.l) | lo, m << p.l, ja << shift, ja << (shift - 1), jb << (shift - 1)};
-}
-
-/// The order a pass runs its stages in with radix-4 pairs: pairs (k, k + 1) for even k, and for an
-/// odd S the stage S − 1 alone — DIT rising (the lone stage last), DIF falling (the lone stage
-/// first). Entry g of the S/2 + (S & 1) groups: its lowest stage k and whether it is a pair.
-struct NttStageGroup {
-  int k;
-  bool pair;
-};
-CUZK_NTT_HD NttStageGroup radix4_group(int S, bool dif, int g) {
-  const int pairs = S >> 1;
-  const bool odd = S & 1;
-  if (dif) {
-    if (odd && g == 0) return {S - 1, false};
-    return {2 * (pairs - 1 - (g - (odd ? 1 : 0))), true};
-  }
-  if (g == pairs) return {S - 1, false};
-  return {2 * g, true};
-}
-CUZK_NTT_HD int radix4_groups(int S) { return (S >> 1) + (S & 1); }
-
 /// Where a pass's elements come from.
 enum class NttLoad : std::uint8_t {
   plain,    ///< in[i]
@@ -195,14 +149,7 @@ struct NttStep {
   /// tile: the pass between the two transforms is saved.
   bool round_trip = false;
   NttScale mid_scale;
-  bool radix4 = false;  ///< NttTuning::radix4
 };
-
-/// Marks every step of a program with the tuning's per-kernel choices.
-inline std::vector<NttStep> tuned(std::vector<NttStep> steps, const NttTuning& t) {
-  for (NttStep& s : steps) s.radix4 = t.radix4;
-  return steps;
-}
 
 /// Tiles (thread blocks) of a pass over 2^log_n elements.
 inline std::uint64_t pass_blocks(const NttPass& p, unsigned log_n) {
@@ -232,7 +179,7 @@ inline std::vector<NttStep> plan_ntt_program(unsigned log_n, bool inverse, bool 
           coset ? NttScale::powers(n_inv, g.inverse(), false) : NttScale::constant(n_inv);
     steps.push_back(s);
   }
-  return tuned(std::move(steps), t);
+  return steps;
 }
 
 /// iNTT (DIF, in place) then coset NTT (DIT, in place, n^{-1}·g^i between them) of buffer |x|, the
@@ -291,7 +238,7 @@ inline std::vector<NttStep> plan_h_program(unsigned log_n, const Fr& g, const Nt
       }
       steps.push_back(s);
     }
-    return tuned(std::move(steps), t);
+    return steps;
   }
   for (int x = 0; x < 3; ++x) append_to_coset(steps, passes, x, n_inv, g);
   for (std::size_t p = passes.size(); p-- > 0;) {
@@ -306,7 +253,7 @@ inline std::vector<NttStep> plan_h_program(unsigned log_n, const Fr& g, const Nt
     }
     steps.push_back(s);
   }
-  return tuned(std::move(steps), t);
+  return steps;
 }
 
 /// snarkjs's H step on buffers a = 0, b = 1, c = 2 with coset shift |shift| (ffjs roots): c ← a∘b
@@ -323,7 +270,7 @@ inline std::vector<NttStep> plan_h_snarkjs_program(unsigned log_n, const Fr& shi
   steps.back().store = NttStore::combine;
   steps.back().out = 0;
   steps.back().aux = 2;
-  return tuned(std::move(steps), t);
+  return steps;
 }
 
 }  // namespace cuzk::gpu

@@ -99,59 +99,25 @@ void emulate(const std::vector<NttStep>& steps, std::vector<Fr>* bufs[4], unsign
         if (s.load_scale.kind != NttScale::Kind::none) v *= factor(s.load_scale, gi);
         tile[e] = v;
       }
-      // One butterfly: DIT (u + w·v, u − w·v), DIF (u + v, (u − v)·w).
-      auto bf = [](bool dif, Fr& u, Fr& v, const Fr& w) {
-        if (dif) {
-          const Fr d = u - v;
-          u += v;
-          v = d * w;
-        } else {
-          v *= w;
-          const Fr sum = u + v;
-          v = u - v;
-          u = sum;
-        }
-      };
-      auto stage = [&](bool dif, bool inverse, int k) {  // radix 2: tile_butterfly
-        for (int t = 0; t < E / 2; ++t) {
-          const NttButterfly b = tile_butterfly(s.pass, log_n, o, k, t);
-          ASSERT_LT(b.tw, std::max<std::size_t>(1, n / 2));
-          const Fr w = tw[inverse][b.tw];
-          if (s.pass.s0 + k == 0) ASSERT_EQ(w, Fr::one());
-          bf(dif, tile[b.ia], tile[b.ib], w);
-        }
-      };
-      // Radix 4: stages k and k + 1 on four slots (tile_quad), as the kernel's registers do.
-      auto quad_stages = [&](bool dif, bool inverse, int k) {
-        for (int t = 0; t < E / 4; ++t) {
-          const NttQuad q = tile_quad(s.pass, log_n, o, k, t);
-          for (std::uint64_t ix : {q.tw_k, q.tw_a, q.tw_b}) ASSERT_LT(ix, n / 2);
-          const Fr wk = tw[inverse][q.tw_k], wa = tw[inverse][q.tw_a], wb = tw[inverse][q.tw_b];
-          if (s.pass.s0 + k == 0) ASSERT_EQ(wk, Fr::one());
-          Fr x[4];
-          for (int i = 0; i < 4; ++i) x[i] = tile[q.i0 + i * q.step];
-          if (dif) {
-            bf(dif, x[0], x[2], wa), bf(dif, x[1], x[3], wb);
-            bf(dif, x[0], x[1], wk), bf(dif, x[2], x[3], wk);
-          } else {
-            bf(dif, x[0], x[1], wk), bf(dif, x[2], x[3], wk);
-            bf(dif, x[0], x[2], wa), bf(dif, x[1], x[3], wb);
-          }
-          for (int i = 0; i < 4; ++i) tile[q.i0 + i * q.step] = x[i];
-        }
-      };
       auto stages = [&](bool dif, bool inverse) {
-        if (s.radix4) {
-          for (int g = 0; g < radix4_groups(s.pass.S); ++g) {
-            const NttStageGroup grp = radix4_group(s.pass.S, dif, g);
-            if (grp.pair)
-              quad_stages(dif, inverse, grp.k);
-            else
-              stage(dif, inverse, grp.k);
+        for (int kk = 0; kk < s.pass.S; ++kk) {
+          const int k = dif ? s.pass.S - 1 - kk : kk;
+          for (int t = 0; t < E / 2; ++t) {
+            const NttButterfly b = tile_butterfly(s.pass, log_n, o, k, t);
+            ASSERT_LT(b.tw, std::max<std::size_t>(1, n / 2));
+            const Fr w = tw[inverse][b.tw];
+            if (s.pass.s0 + k == 0) ASSERT_EQ(w, Fr::one());
+            Fr u = tile[b.ia], v = tile[b.ib];
+            if (dif) {
+              tile[b.ia] = u + v;
+              tile[b.ib] = (u - v) * w;
+            } else {
+              v *= w;
+              tile[b.ia] = u + v;
+              tile[b.ib] = u - v;
+            }
           }
-          return;
         }
-        for (int kk = 0; kk < s.pass.S; ++kk) stage(dif, inverse, dif ? s.pass.S - 1 - kk : kk);
       };
       stages(s.dif, s.inverse);
       if (s.round_trip) {
@@ -175,17 +141,7 @@ void emulate(const std::vector<NttStep>& steps, std::vector<Fr>* bufs[4], unsign
   }
 }
 
-const NttTuning kTunings[] = {{11, 2},
-                              {10, 1},
-                              {9, 1},
-                              {4, 1},
-                              {3, 1},
-                              {3, 2},
-                              {.log_tile = 10, .min_log_run = 1, .radix4 = true},
-                              {.log_tile = 11, .min_log_run = 2, .radix4 = true},
-                              {.log_tile = 4, .min_log_run = 1, .radix4 = true},
-                              {.log_tile = 3, .min_log_run = 1, .radix4 = true},
-                              {.log_tile = 3, .min_log_run = 2, .radix4 = true}};
+const NttTuning kTunings[] = {{11, 2}, {10, 1}, {9, 1}, {4, 1}, {3, 1}, {3, 2}};
 
 TEST(NttProgram, PassPlansCoverEveryStageOnce) {
   for (const NttTuning& t : kTunings)
@@ -231,8 +187,7 @@ TEST(NttProgram, TransformsMatchCpuNtt) {
         emulate(plan_ntt_program(lg, inverse, coset, Fr::from_u64(kFrGenerator), t), bufs, lg,
                 *dom);
         ASSERT_EQ(got, want) << "log_n=" << lg << " tile=" << t.log_tile << " run=" << t.min_log_run
-                             << " radix4=" << t.radix4 << " inverse=" << inverse
-                             << " coset=" << coset << " seed=" << seed;
+                             << " inverse=" << inverse << " coset=" << coset << " seed=" << seed;
       }
     }
 }
@@ -265,7 +220,7 @@ TEST(NttProgram, HStepsMatchCpu) {
           EXPECT_EQ(steps.size(), c_coset ? 7 * np - 3 : 6 * np - 2);
           emulate(steps, bufs, lg, *dom);
           ASSERT_EQ(ga, wa) << "bellperson log_n=" << lg << " tile=" << t.log_tile
-                            << " radix4=" << t.radix4 << " c_coset=" << c_coset << " seed=" << seed;
+                            << " c_coset=" << c_coset << " seed=" << seed;
         }
       }
       {
@@ -275,8 +230,7 @@ TEST(NttProgram, HStepsMatchCpu) {
         std::vector<Fr> ga = a, gb = b, gc(n), gs(n);
         std::vector<Fr>* bufs[4] = {&ga, &gb, &gc, &gs};
         emulate(plan_h_snarkjs_program(lg, snarkjs_coset_shift(lg), t), bufs, lg, *dom);
-        ASSERT_EQ(ga, wa) << "snarkjs log_n=" << lg << " tile=" << t.log_tile
-                          << " radix4=" << t.radix4 << " seed=" << seed;
+        ASSERT_EQ(ga, wa) << "snarkjs log_n=" << lg << " tile=" << t.log_tile << " seed=" << seed;
       }
     }
 }
