@@ -5,6 +5,7 @@
 // groups, sizes that are not powers of two.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <random>
 #include <vector>
 
@@ -206,44 +207,41 @@ TEST(GpuMsm, G1MatchesOracle) {
                      [](auto&&... a) { return msm_g1_device(std::forward<decltype(a)>(a)...); });
 }
 
-// The accumulation without the register cap (GpuMsmConfig::accumulate_min_blocks = 0, the slow
-// twin of the default 3); any other count than 0 or 3 is refused.
-TEST(GpuMsm, G1UncappedAccumulationMatchesOracle) {
-  CUZK_REQUIRE_GPU();
+/// Every case with the G1 accumulation form (|min_blocks|, |rows|: GpuMsmConfig's
+/// accumulate_min_blocks and accumulate_rows_per_step), then each configuration of |refused| must
+/// be refused with CudaError.
+void run_g1_form(int min_blocks, int rows, std::initializer_list<GpuMsmConfig> refused) {
   run_cases<G1Curve>(
       3000, 5000, upload_bases_g1,
       [](auto&&... a) { return msm_g1_device(std::forward<decltype(a)>(a)...); },
-      GpuMsmConfig{}.g2_accumulation, 0, 0);
+      GpuMsmConfig{}.g2_accumulation, min_blocks, rows);
   auto ctx = make_ctx(std::size_t{1} << 30);
   ASSERT_TRUE(ctx);
   std::mt19937_64 rng(test::fresh_seed());
   const auto bases = make_bases<G1Curve>(4000, rng);
   ResidentBases rb = upload_bases_g1(*ctx, bases.points, ctx->stream());
   const auto sc = make_scalars(4000, ScalarKind::random, rng);
-  EXPECT_THROW((void)msm_g1_device(*ctx, rb, sc, {.accumulate_min_blocks = 2}, ctx->stream()),
-               CudaError);
+  for (const GpuMsmConfig& cfg : refused)
+    EXPECT_THROW((void)msm_g1_device(*ctx, rb, sc, cfg, ctx->stream()), CudaError)
+        << "min_blocks=" << cfg.accumulate_min_blocks
+        << " rows_per_step=" << cfg.accumulate_rows_per_step;
+}
+
+// The accumulation without the register cap (GpuMsmConfig::accumulate_min_blocks = 0, unrolled:
+// the slow twin of the default 3); any other count than 0 or 3 is refused.
+TEST(GpuMsm, G1UncappedAccumulationMatchesOracle) {
+  CUZK_REQUIRE_GPU();
+  run_g1_form(0, 0, {{.accumulate_min_blocks = 2}});
 }
 
 // The accumulation's field products unrolled (GpuMsmConfig::accumulate_rows_per_step = 0, the
-// slow twin of the default's loops of 3 rows a step, under the same 3-block cap), every case
-// against the oracle; other step counts, and rolled products without the cap, are refused.
+// slow twin of the default's loops of 3 rows a step, under the same 3-block cap); other step
+// counts, and rolled products without the cap, are refused.
 TEST(GpuMsm, G1UnrolledAccumulationMatchesOracle) {
   CUZK_REQUIRE_GPU();
-  run_cases<G1Curve>(
-      3000, 5000, upload_bases_g1,
-      [](auto&&... a) { return msm_g1_device(std::forward<decltype(a)>(a)...); },
-      GpuMsmConfig{}.g2_accumulation, 3, 0);
-  auto ctx = make_ctx(std::size_t{1} << 30);
-  ASSERT_TRUE(ctx);
-  std::mt19937_64 rng(test::fresh_seed());
-  const auto bases = make_bases<G1Curve>(4000, rng);
-  ResidentBases rb = upload_bases_g1(*ctx, bases.points, ctx->stream());
-  const auto sc = make_scalars(4000, ScalarKind::random, rng);
-  for (const auto& [rows, blocks] : {std::pair{6, 3}, std::pair{3, 0}}) {
-    const GpuMsmConfig cfg{.accumulate_min_blocks = blocks, .accumulate_rows_per_step = rows};
-    EXPECT_THROW((void)msm_g1_device(*ctx, rb, sc, cfg, ctx->stream()), CudaError)
-        << "rows=" << rows << " min_blocks=" << blocks;
-  }
+  run_g1_form(3, 0,
+              {{.accumulate_rows_per_step = 6},
+               {.accumulate_min_blocks = 0, .accumulate_rows_per_step = 3}});
 }
 
 void run_g2_cases(G2Accumulation acc) {
