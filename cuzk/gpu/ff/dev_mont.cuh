@@ -221,9 +221,10 @@ struct DevMont {
   }
 
   /// mul_mont with the N rows as a loop of kRowsPerStep rows a step (rows_rotated): ≈ 64·s + 15
-  /// instructions of code a product instead of ≈ 800, ≈ (12 − s)/s + 2 more a row executed. The
-  /// shared-column form (one load a row) measured 43 % more instructions in the G1 accumulation
-  /// and was removed (docs/perf/gpu.md).
+  /// instructions of code a product instead of ≈ 800, ≈ (12 − s)/s + 2 more a row executed (PTX;
+  /// ncu counted +16.5 % in the G1 accumulation at s = 3, which ran 10–11 % faster for the
+  /// instruction-fetch stalls it lost). The shared-column form (one load a row) measured 43 % more
+  /// instructions there and was removed (docs/perf/gpu.md).
   CUZK_DEV static void mul_mont_rolled(std::uint32_t r[N], const std::uint32_t a[N],
                                        const std::uint32_t b[N]) {
     std::uint32_t e[N + 1], o[N + 1];
