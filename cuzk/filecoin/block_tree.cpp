@@ -89,26 +89,9 @@ Status BlockTree::build(std::vector<Node> blocks, ThreadPool& pool) {
 }
 
 MerkleProof BlockTree::proof(std::uint64_t leaf) const {
-  MerkleProof p;
-  p.kind = sha_ ? MerkleProofKind::single : merkle_proof_kind(shape_);
-  p.leaf = node(0, leaf);
-  std::uint64_t idx = leaf;
-  for (unsigned l = 0; l < arity_.size(); ++l) {
-    const unsigned a = arity_[l];
-    PathElement e;
-    e.index = idx % a;
-    for (unsigned j = 0; j < a; ++j)
-      if (j != e.index) e.hashes.push_back(node(l, idx - e.index + j));
-    if (l < base_levels_)
-      p.base_path.push_back(std::move(e));
-    else if (l == base_levels_)
-      p.sub_path.push_back(std::move(e));
-    else
-      p.top_path.push_back(std::move(e));
-    idx /= a;
-  }
-  p.root = root();
-  return p;
+  return proof_from_nodes(
+      sha_ ? MerkleProofKind::single : merkle_proof_kind(shape_), arity_, base_levels_, leaf,
+      [this](unsigned l, std::uint64_t i) { return node(l, i); }, root());
 }
 
 }  // namespace cuzk::filecoin

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +66,35 @@ Result<unsigned> base_levels(const TreeShape& shape, std::uint64_t leaves);
 /// |leaves| leaves in |shape|; errors name |name| and the offending path and level.
 Status check_merkle_shape(const MerkleProof& p, const TreeShape& shape, std::uint64_t leaves,
                           std::string_view name);
+
+/// The inclusion proof of |leaf| in a tree whose node |index| of level |l| (leaf level 0) is
+/// node_at(l, index): |arity| per level from the leaf up, the first |base_levels| levels the base
+/// path, the next the sub path, the one above it the top path.
+template <class NodeAt>
+MerkleProof proof_from_nodes(MerkleProofKind kind, std::span<const unsigned> arity,
+                             unsigned base_levels, std::uint64_t leaf, const NodeAt& node_at,
+                             const Bytes32& root) {
+  MerkleProof p;
+  p.kind = kind;
+  p.leaf = node_at(0u, leaf);
+  std::uint64_t idx = leaf;
+  for (unsigned l = 0; l < arity.size(); ++l) {
+    const unsigned a = arity[l];
+    PathElement e;
+    e.index = idx % a;
+    for (unsigned j = 0; j < a; ++j)
+      if (j != e.index) e.hashes.push_back(node_at(l, idx - e.index + j));
+    if (l < base_levels)
+      p.base_path.push_back(std::move(e));
+    else if (l == base_levels)
+      p.sub_path.push_back(std::move(e));
+    else
+      p.top_path.push_back(std::move(e));
+    idx /= a;
+  }
+  p.root = root;
+  return p;
+}
 
 /// The leaf index |p| shows (MerkleProofTrait::path_index); |p| must pass check_merkle_shape.
 std::uint64_t path_index(const MerkleProof& p, const TreeShape& shape);
