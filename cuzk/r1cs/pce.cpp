@@ -8,28 +8,11 @@
 #include <thread>
 #include <unordered_map>
 
+#include "cuzk/ff/fr_accumulate.hpp"
 #include "cuzk/r1cs/witness_cs.hpp"
 
 namespace cuzk {
 namespace {
-
-// acc ± v, inlined: Fr's operators test the run-time asm switch and are called out of line, which
-// on rows of 1–3 terms costs as much as the addition. add4/sub4 use only add/adc/sbb/cmov (no
-// mulx/adx), so they are valid on every x86-64 whatever the switch says.
-[[gnu::always_inline]] inline void acc_add(Fr& acc, const Fr& v) {
-#if CUZK_FF_X86_ASM
-  mont_x86::add4<Fr::kModulus>(acc.l, acc.l, v.l);
-#else
-  acc += v;
-#endif
-}
-[[gnu::always_inline]] inline void acc_sub(Fr& acc, const Fr& v) {
-#if CUZK_FF_X86_ASM
-  mont_x86::sub4<Fr::kModulus>(acc.l, acc.l, v.l);
-#else
-  acc -= v;
-#endif
-}
 
 // acc += coeff · v. kBool: the value is tested where it is loaded anyway: 0 → nothing, 1
 // (Montgomery R) → add coeff, else multiply. (A branch-free 0/1 select that always adds was
@@ -44,11 +27,11 @@ template <bool kBool>
         (v[0] ^ kOne[0]) | (v[1] ^ kOne[1]) | (v[2] ^ kOne[2]) | (v[3] ^ kOne[3]);
     if (nz == 0) return;
     if (n1 == 0) {
-      acc_add(acc, coeff);
+      fr_acc_add(acc, coeff);
       return;
     }
   }
-  acc_add(acc, coeff * value);
+  fr_acc_add(acc, coeff * value);
 }
 
 // ⟨row k, z⟩. Entries are sorted by kind (+1, −1, general), so three tight loops with one exit
@@ -67,8 +50,9 @@ template <bool kBool>
   // and C start with one, and rows are 1–3 terms long, so this removes about half the additions.
   Fr acc = Fr::zero();
   if (e < end && col[e] < (1u << SparseMatrix::kKindShift)) acc = z[col[e++]];
-  for (; e < end && col[e] < (1u << SparseMatrix::kKindShift); ++e) acc_add(acc, z[col[e]]);
-  for (; e < end && col[e] < (2u << SparseMatrix::kKindShift); ++e) acc_sub(acc, z[col[e] & kMask]);
+  for (; e < end && col[e] < (1u << SparseMatrix::kKindShift); ++e) fr_acc_add(acc, z[col[e]]);
+  for (; e < end && col[e] < (2u << SparseMatrix::kKindShift); ++e)
+    fr_acc_sub(acc, z[col[e] & kMask]);
   if (e == end) return acc;
   const std::uint32_t* gi = m.gen_idx.data() + g;
   const Fr* coeffs = m.coeffs.data();
@@ -146,7 +130,7 @@ void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::s
         case shape(2, 1, 0):  // boolean (ONE − b)·b = 0
           if (ca[a0] < kPlusEnd && is_minus(ca[a0 + 1]) && cb[b0] < kPlusEnd) {
             va = z[ca[a0]];
-            acc_sub(va, z[ca[a0 + 1] & kMask]);
+            fr_acc_sub(va, z[ca[a0 + 1] & kMask]);
             vb = z[cb[b0]];
             vc = Fr::zero();
             done = true;
@@ -159,15 +143,15 @@ void eval_blocks(const R1csMatrices& m, const Fr* z, Fr* a, Fr* b, Fr* c, std::s
             if (ci == two_a) {
               // Boolean::xor's 2a: a doubling, whatever a's value (no test of it, no multiplication).
               va = z[ca[a0] & kMask];
-              acc_add(va, va);
+              fr_acc_add(va, va);
             } else {
               va = Fr::zero();
               acc_general<kBool>(va, m.a.coeffs[ci], z[ca[a0] & kMask]);
             }
             vb = z[cb[b0]];
             vc = z[cc[c0]];
-            acc_add(vc, z[cc[c0 + 1]]);
-            acc_sub(vc, z[cc[c0 + 2] & kMask]);
+            fr_acc_add(vc, z[cc[c0 + 1]]);
+            fr_acc_sub(vc, z[cc[c0 + 2] & kMask]);
             done = true;
           }
           break;
@@ -255,7 +239,7 @@ struct FoldTable {
     Fr acc = Fr::zero();
     for (auto& e : t) {
       e = acc.l;
-      acc_add(acc, step);
+      fr_acc_add(acc, step);
     }
     const Fr::Repr& r = Fr::kModulus;
     r16[0] = r[0] << 4;
@@ -385,14 +369,14 @@ template <bool kBool>
     const std::uint32_t np = h & 31, nm = (h >> 5) & 31;
     const Fr& w = z[c[np + nm]];
     Fr acc = w;
-    acc_add(acc, w);
+    fr_acc_add(acc, w);
     if ((h >> 10) & 1) {
       Fr neg = Fr::zero();
-      acc_sub(neg, acc);
+      fr_acc_sub(neg, acc);
       acc = neg;
     }
-    for (std::uint32_t i = 0; i < np; ++i) acc_add(acc, z[c[i]]);
-    for (std::uint32_t i = np; i < np + nm; ++i) acc_sub(acc, z[c[i]]);
+    for (std::uint32_t i = 0; i < np; ++i) fr_acc_add(acc, z[c[i]]);
+    for (std::uint32_t i = np; i < np + nm; ++i) fr_acc_sub(acc, z[c[i]]);
     c += np + nm + 1;
     out = acc;
     return;
@@ -402,8 +386,8 @@ template <bool kBool>
     // than the wide sums' reduction.
     const std::uint32_t np = h & 31, nm = h >> 5;
     Fr acc = np ? z[c[0]] : Fr::zero();
-    for (std::uint32_t i = 1; i < np; ++i) acc_add(acc, z[c[i]]);
-    for (std::uint32_t i = np; i < np + nm; ++i) acc_sub(acc, z[c[i]]);
+    for (std::uint32_t i = 1; i < np; ++i) fr_acc_add(acc, z[c[i]]);
+    for (std::uint32_t i = np; i < np + nm; ++i) fr_acc_sub(acc, z[c[i]]);
     c += np + nm;
     out = acc;
     return;
@@ -619,8 +603,8 @@ Fr integer_to_fr(const std::uint64_t s[5]) {
 [[gnu::always_inline]] inline Fr big_part(const std::uint32_t* h, const std::uint32_t*& t,
                                           const Fr* z, const Fr* coeffs, std::uint64_t& bad) {
   Fr acc = Fr::zero();
-  for (std::uint32_t i = 0; i < h[0]; ++i) acc_add(acc, z[*t++]);
-  for (std::uint32_t i = 0; i < h[1]; ++i) acc_sub(acc, z[*t++]);
+  for (std::uint32_t i = 0; i < h[0]; ++i) fr_acc_add(acc, z[*t++]);
+  for (std::uint32_t i = 0; i < h[1]; ++i) fr_acc_sub(acc, z[*t++]);
   for (int sign = 0; sign < 2; ++sign) {
     // Σ over limbs k of (lo_k + hi_k·2^64)·2^(64k), each lo_k, hi_k < 2^64 (fewer than 2^32
     // terms): at most 2^256·2^33, so five words with carries.
@@ -644,9 +628,9 @@ Fr integer_to_fr(const std::uint64_t s[5]) {
     if (!any) continue;
     const Fr v = integer_to_fr(sum);
     if (sign == 0) {
-      acc_add(acc, v);
+      fr_acc_add(acc, v);
     } else {
-      acc_sub(acc, v);
+      fr_acc_sub(acc, v);
     }
   }
   for (std::uint32_t i = 0; i < h[10]; ++i, t += 2) acc_general<true>(acc, coeffs[t[1]], z[t[0]]);
@@ -688,7 +672,7 @@ void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* 
       if (e + 8 * kBooleanWords < bn)
         _mm_prefetch(reinterpret_cast<const char*>(z + w[8 * kBooleanWords + 2]), _MM_HINT_T0);
       Fr va = z[w[1]];
-      acc_sub(va, z[w[2]]);
+      fr_acc_sub(va, z[w[2]]);
       sa[w[0]] = va;
       sb[w[0]] = z[w[3]];
       sc[w[0]] = Fr::zero();
@@ -701,9 +685,9 @@ void eval_plan_blocks(const PcePlan& P, const R1csMatrices& m, const Fr* z, Fr* 
       }
       const Fr vx = z[w[1]], vy = z[w[2]];
       Fr va = vx, vc = vx;
-      acc_add(va, vx);
-      acc_add(vc, vy);
-      acc_sub(vc, z[w[3]]);
+      fr_acc_add(va, vx);
+      fr_acc_add(vc, vy);
+      fr_acc_sub(vc, z[w[3]]);
       sa[w[0]] = va;
       sb[w[0]] = vy;
       sc[w[0]] = vc;

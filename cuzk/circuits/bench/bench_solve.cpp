@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "cuzk/ff/fr_accumulate.hpp"
 #include "cuzk/r1cs/lc.hpp"
 
 namespace cuzk::circuits {
@@ -20,23 +21,6 @@ bool bench_bit(std::uint64_t seed, std::uint64_t f) {
   return splitmix(seed ^ (0xd1b54a32d192ed03ULL * (f + 1))) & 1;
 }
 
-// acc ± v inlined (Fr's operators test the run-time asm switch out of line; add4/sub4 use only
-// add/adc/sbb/cmov, valid on every x86-64), as in the PCE.
-[[gnu::always_inline]] inline void acc_add(Fr& acc, const Fr& v) {
-#if CUZK_FF_X86_ASM
-  mont_x86::add4<Fr::kModulus>(acc.l, acc.l, v.l);
-#else
-  acc += v;
-#endif
-}
-[[gnu::always_inline]] inline void acc_sub(Fr& acc, const Fr& v) {
-#if CUZK_FF_X86_ASM
-  mont_x86::sub4<Fr::kModulus>(acc.l, acc.l, v.l);
-#else
-  acc -= v;
-#endif
-}
-
 // ⟨row r, z⟩ with entries sorted by kind (+1, −1, general); a general term whose value is 0 is
 // skipped and one whose value is 1 (Montgomery R) costs an add. |g|: running index into gen_idx.
 [[gnu::always_inline]] inline Fr row_dot(const SparseMatrix& m, std::size_t r, const Fr* z,
@@ -47,8 +31,9 @@ bool bench_bit(std::uint64_t seed, std::uint64_t f) {
   const std::uint64_t end = m.row_ptr[r + 1];
   Fr acc = Fr::zero();
   if (e < end && col[e] < (1u << SparseMatrix::kKindShift)) acc = z[col[e++]];
-  for (; e < end && col[e] < (1u << SparseMatrix::kKindShift); ++e) acc_add(acc, z[col[e]]);
-  for (; e < end && col[e] < (2u << SparseMatrix::kKindShift); ++e) acc_sub(acc, z[col[e] & kMask]);
+  for (; e < end && col[e] < (1u << SparseMatrix::kKindShift); ++e) fr_acc_add(acc, z[col[e]]);
+  for (; e < end && col[e] < (2u << SparseMatrix::kKindShift); ++e)
+    fr_acc_sub(acc, z[col[e] & kMask]);
   if (e == end) return acc;
   const std::uint32_t* gi = m.gen_idx.data() + g;
   g += end - e;
@@ -60,9 +45,9 @@ bool bench_bit(std::uint64_t seed, std::uint64_t f) {
     const std::uint64_t n1 =
         (v.l[0] ^ kOne[0]) | (v.l[1] ^ kOne[1]) | (v.l[2] ^ kOne[2]) | (v.l[3] ^ kOne[3]);
     if (n1 == 0)
-      acc_add(acc, m.coeffs[*gi]);
+      fr_acc_add(acc, m.coeffs[*gi]);
     else
-      acc_add(acc, m.coeffs[*gi] * v);
+      fr_acc_add(acc, m.coeffs[*gi] * v);
   }
   return acc;
 }
@@ -181,7 +166,7 @@ Status solve_bench_partition(const R1csMatrices& m, const BenchSolvePlan& plan, 
       const Fr rest = row_dot(m.c, r, zp, gc);
       cv = av * bv;
       Fr d = cv;
-      acc_sub(d, rest);
+      fr_acc_sub(d, rest);
       if (kind == BenchSolvePlan::kPlusOne)
         zp[f] = d;
       else if (kind == BenchSolvePlan::kMinusOne)
