@@ -156,39 +156,32 @@ std::string Engine::metrics_text() const {
   o << "cuzk_process_peak_resident_memory_bytes " << s.process_peak_rss << '\n';
   metric("cuzk_gpu_workers", "gauge", "Device workers.");
   o << "cuzk_gpu_workers " << slots_.size() << '\n';
-  metric("cuzk_device_busy_seconds_total", "counter",
-         "Time device workers spent in the device stage.");
-  for (auto& d : s.devices)
-    o << "cuzk_device_busy_seconds_total{device=\"" << d.info.ordinal << "\"} " << d.busy_seconds
-      << '\n';
-  metric("cuzk_device_busy_any_seconds_total", "counter",
-         "Time with at least one worker in the device stage (busy fraction = rate).");
-  for (auto& d : s.devices)
-    o << "cuzk_device_busy_any_seconds_total{device=\"" << d.info.ordinal << "\"} "
-      << d.busy_any_seconds << '\n';
-  metric("cuzk_device_partitions_total", "counter", "Partitions proved per device.");
-  for (auto& d : s.devices)
-    o << "cuzk_device_partitions_total{device=\"" << d.info.ordinal << "\"} " << d.partitions_proved
-      << '\n';
-  metric("cuzk_device_busy_fraction", "gauge",
-         "Busy-any time over uptime, per device (from its timeline).");
-  for (auto& d : s.devices)
-    o << "cuzk_device_busy_fraction{device=\"" << d.info.ordinal << "\"} "
-      << (s.uptime_seconds > 0 ? d.busy_any_seconds / s.uptime_seconds : 0.0) << '\n';
-  metric("cuzk_device_assigned_partitions", "gauge",
-         "Partitions bound to a device and not yet through its device stage.");
-  for (auto& d : s.devices)
-    o << "cuzk_device_assigned_partitions{device=\"" << d.info.ordinal << "\"} " << d.assigned
-      << '\n';
-  metric("cuzk_device_partitions_taken_total", "counter",
-         "Partitions a device took over from another device's queue while idle.");
-  for (auto& d : s.devices)
-    o << "cuzk_device_partitions_taken_total{device=\"" << d.info.ordinal << "\"} "
-      << d.partitions_taken << '\n';
-  metric("cuzk_device_busy_workers", "gauge", "Device workers inside the device stage now.");
-  for (auto& d : s.devices)
-    o << "cuzk_device_busy_workers{device=\"" << d.info.ordinal << "\"} " << d.current_jobs.size()
-      << '\n';
+  // One line per device: name{device="ordinal"} value.
+  const auto per_device = [&](const char* name, const char* type, const char* help, auto value) {
+    metric(name, type, help);
+    for (auto& d : s.devices)
+      o << name << "{device=\"" << d.info.ordinal << "\"} " << value(d) << '\n';
+  };
+  per_device("cuzk_device_busy_seconds_total", "counter",
+             "Time device workers spent in the device stage.",
+             [](const auto& d) { return d.busy_seconds; });
+  per_device("cuzk_device_busy_any_seconds_total", "counter",
+             "Time with at least one worker in the device stage (busy fraction = rate).",
+             [](const auto& d) { return d.busy_any_seconds; });
+  per_device("cuzk_device_partitions_total", "counter", "Partitions proved per device.",
+             [](const auto& d) { return d.partitions_proved; });
+  per_device("cuzk_device_busy_fraction", "gauge",
+             "Busy-any time over uptime, per device (from its timeline).", [&](const auto& d) {
+               return s.uptime_seconds > 0 ? d.busy_any_seconds / s.uptime_seconds : 0.0;
+             });
+  per_device("cuzk_device_assigned_partitions", "gauge",
+             "Partitions bound to a device and not yet through its device stage.",
+             [](const auto& d) { return d.assigned; });
+  per_device("cuzk_device_partitions_taken_total", "counter",
+             "Partitions a device took over from another device's queue while idle.",
+             [](const auto& d) { return d.partitions_taken; });
+  per_device("cuzk_device_busy_workers", "gauge", "Device workers inside the device stage now.",
+             [](const auto& d) { return d.current_jobs.size(); });
   metric("cuzk_device_current_job", "gauge", "1 for each job a device worker is proving now.");
   for (auto& d : s.devices)
     for (auto& j : d.current_jobs)
