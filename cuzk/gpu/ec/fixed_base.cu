@@ -119,9 +119,7 @@ DeviceFixedBaseTable<H>::DeviceFixedBaseTable(DeviceContext& ctx, const Affine<H
     std::memcpy(static_cast<void*>(&packed[i].y), &pts[i].y, sizeof(DF));
   }
   const std::size_t bytes = packed.size() * sizeof(DevAffine<DF>);
-  auto buf = ctx_.alloc(bytes, "fixed-base table");
-  if (!buf.ok()) throw CudaError(cudaErrorMemoryAllocation, "fixed-base table", __FILE__, __LINE__);
-  table_ = std::move(*buf);
+  table_ = ctx_.alloc_or_throw(bytes, "fixed-base table");
   ctx_.upload(table_.data(), packed.data(), bytes, ctx_.stream());
 }
 
@@ -140,15 +138,12 @@ void DeviceFixedBaseTable<H>::mul_many(std::span<const Fr> ks, std::span<Affine<
   using HF = typename H::Field;
   if (ks.empty()) return;
   chunk = std::max<std::size_t>(1, std::min(chunk, ks.size()));
-  auto alloc = [&](std::size_t bytes, const char* what) {
-    auto b = ctx_.alloc(bytes, what);
-    if (!b.ok()) throw CudaError(cudaErrorMemoryAllocation, what, __FILE__, __LINE__);
-    return std::move(*b);
-  };
-  DeviceBuffer d_ks = alloc(chunk * sizeof(Fr), "fixed-base scalars");
-  DeviceBuffer d_jac = alloc(chunk * sizeof(Jacobian<C>), "fixed-base Jacobian points");
-  DeviceBuffer d_prefix = alloc(chunk * sizeof(DF), "fixed-base prefix products");
-  DeviceBuffer d_out = alloc(chunk * sizeof(DevAffine<DF>), "fixed-base affine points");
+  DeviceBuffer d_ks = ctx_.alloc_or_throw(chunk * sizeof(Fr), "fixed-base scalars");
+  DeviceBuffer d_jac =
+      ctx_.alloc_or_throw(chunk * sizeof(Jacobian<C>), "fixed-base Jacobian points");
+  DeviceBuffer d_prefix = ctx_.alloc_or_throw(chunk * sizeof(DF), "fixed-base prefix products");
+  DeviceBuffer d_out =
+      ctx_.alloc_or_throw(chunk * sizeof(DevAffine<DF>), "fixed-base affine points");
   // The downloaded (x, y) pairs, byte-identical to DevAffine.
   struct Packed {
     HF x, y;

@@ -108,22 +108,16 @@ HostXyzz streamed_impl(DeviceContext& ctx, const StreamedBases& bases, ScalarSou
     return acc;
   }
 
-  auto must = [&](std::size_t bytes, const char* what) {
-    auto b = ctx.alloc(bytes, what);
-    if (!b.ok())
-      throw CudaError(cudaErrorMemoryAllocation, b.status().to_string().c_str(), __FILE__,
-                      __LINE__);
-    return std::move(b).value();
-  };
   ResidentBases slots[2];
   for (auto& s : slots) {
-    s.points = must(slot * pb, "streamed bases slot");
+    s.points = ctx.alloc_or_throw(slot * pb, "streamed bases slot");
     s.g2 = kG2;
   }
   std::size_t max_scalars = 0;
   for (const auto& c : chunks) max_scalars = std::max(max_scalars, c.s1 - c.s0);
   DeviceBuffer d_scalars;
-  if (scalars.device == nullptr) d_scalars = must(max_scalars * sizeof(Fr), "streamed MSM scalars");
+  if (scalars.device == nullptr)
+    d_scalars = ctx.alloc_or_throw(max_scalars * sizeof(Fr), "streamed MSM scalars");
   cudaEvent_t uploaded[2] = {ctx.event(kUploadEvent0), ctx.event(kUploadEvent0 + 1)};
 
   auto upload = [&](std::size_t k) {
