@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # One device call for what is new until measured (docs/perf/gpu.md), most important first (each
-# step runs only while its least time is left): the GPU MSM tests, the G1 accumulation with rolled
-# products (3 rows a loop step, the default) against unrolled (/r0) at 2^24–2^27 with and without
-# window copies, the G2 pair product two rows a step with the partner's limb fetched ahead (the
-# default) against one row, the kernels' registers (cuobjdump) and ncu profiles of both
+# step runs only while its least time is left): the GPU MSM tests, the G1 MSM with dense scalars
+# (in place, no classification: the partition's H) against classified at 2^24–2^27 with and
+# without window copies, the G2 pair product two rows a step with the partner's limb fetched ahead
+# (the default) against one row, the kernels' registers (cuobjdump) and ncu profiles of both
 # accumulations; then the whole GPU suite, the bench partition at 2^27, the
 # NTT and H step, window copies, the 32 GiB PoRep partition through prove_compact (with four copies
 # of H on an H200), window groups with the arena cut (--group-chunks) and the G2 MSM. Binaries
@@ -39,11 +39,10 @@ echo "device: $gpu"
 # 0. New until measured. The MSM tests (every G1 and G2 accumulation form against the oracle).
 step msm_tests 60 "$dir/gpu_suite_test" --gtest_filter='GpuMsm.*'
 grep -E "^\[  (PASSED|FAILED) |^\[  FAILED" "$OUT/msm_tests.log" 2>/dev/null | tail -8
-#    The G1 accumulation with rolled products (default) against unrolled (/r0), plain and four
-#    copies.
-step rolled_g1 150 "$dir/gpu_bench" --ops msm_g1 --msm-logs 24,26,27 \
-  --h-variants plain,plain/r0,22:4:16384,22:4:16384/r0
-grep -E "^msm_g1 " "$OUT/rolled_g1.log" 2>/dev/null
+#    The G1 MSM with dense scalars (/d) against classified, plain and four copies.
+step dense_g1 150 "$dir/gpu_bench" --ops msm_g1 --msm-logs 24,26,27 \
+  --h-variants plain,plain/d,22:4:16384,22:4:16384/d
+grep -E "^msm_g1 " "$OUT/dense_g1.log" 2>/dev/null
 #    The G2 pair products: two rows a step, the partner's limb ahead (the default), and one row.
 step ahead_g2 60 "$dir/gpu_bench" --ops msm_g2 --min-log 20 --max-log 25 \
   --g2-acc lane_pair_rolled2_ahead,lane_pair_rolled

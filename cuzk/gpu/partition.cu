@@ -471,6 +471,8 @@ PartitionSums prove_partition_device(DeviceContext& ctx, NttTables& tables,
         .compact =
             from_compact ? msm_compact_scalars(staged.compact, m.offset) : MsmCompactScalars{},
         .bit_split = msm_split_used(cuda_msm_prices().cuda.split, MsmSplit::automatic, 0, 0),
+        // H's scalars are uniform: in place, no classification (GpuMsmConfig::dense_scalars).
+        .dense_scalars = m.source == PartitionScalars::h && bits.empty(),
         .arena_budget = budget,
         .trace = trace.get(),
         .trace_name = kNames[target]};

@@ -8,7 +8,8 @@
 //             [--h-variants plain,22:2:16384]   (G1 MSM: plain = the plan's path; c:k:r = window c,
 //                                                 k precomputed copies, r reduction chunks; a /bN
 //                                                 suffix: accumulate_min_blocks = N, /rS:
-//                                                 accumulate_rows_per_step = S)
+//                                                 accumulate_rows_per_step = S, /d:
+//                                                 dense_scalars, no classification)
 //             [--msm-logs 24,25,26,27]           (G1 MSM sizes instead of min..max step 2)
 //             [--partition-h c:k:r]              (the partition's H MSM as that variant)
 //             [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]
@@ -421,18 +422,19 @@ const char* g2_accumulation_name(G2Accumulation a) {
 /// width c, k precomputed copies (1: none), r reduction chunks (0: the plan's); either with
 /// suffixes "/bN": GpuMsmConfig::accumulate_min_blocks = N (0: uncapped, 3: three blocks an SM;
 /// absent: the default), "/rS": accumulate_rows_per_step = S (0 or 3; absent: the default, or 0
-/// with /b0).
+/// with /b0), "/d": dense_scalars (the scalars in place, no classification: the partition's H).
 struct HVariant {
   unsigned c = 0, copies = 1, chunks = 0;
   bool plain = true;
   int min_blocks = -1;     // -1: GpuMsmConfig's default
   int rows_per_step = -1;  // -1: GpuMsmConfig's default (0 with min_blocks 0)
+  bool dense = false;
   std::string name() const {
     return (plain ? std::string("plain")
                   : "c" + std::to_string(c) + "k" + std::to_string(copies) + "r" +
                         std::to_string(chunks)) +
            (min_blocks >= 0 ? "/b" + std::to_string(min_blocks) : "") +
-           (rows_per_step >= 0 ? "/r" + std::to_string(rows_per_step) : "");
+           (rows_per_step >= 0 ? "/r" + std::to_string(rows_per_step) : "") + (dense ? "/d" : "");
   }
   void apply_accumulation(GpuMsmConfig& cfg) const {
     if (min_blocks >= 0) cfg.accumulate_min_blocks = min_blocks;
@@ -440,6 +442,7 @@ struct HVariant {
       cfg.accumulate_rows_per_step = rows_per_step;
     else if (min_blocks == 0)
       cfg.accumulate_rows_per_step = 0;
+    cfg.dense_scalars = dense;
   }
 };
 
@@ -450,6 +453,7 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
     std::string body = item;
     int min_blocks = -1;
     int rows_per_step = -1;
+    bool dense = false;
     if (const std::size_t slash = body.find('/'); slash != std::string::npos) {
       std::string rest = body.substr(slash + 1);
       body.resize(slash);
@@ -462,9 +466,11 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
           rows_per_step = std::stoi(suffix.substr(1));
         else if (number && suffix[0] == 'b')
           min_blocks = std::stoi(suffix.substr(1));
+        else if (suffix == "d")
+          dense = true;
         else
           throw std::invalid_argument("--h-variants: '" + item + "' has a bad suffix '" + suffix +
-                                      "' (/bN or /rS)");
+                                      "' (/bN, /rS or /d)");
         at = next + 1;
       }
     }
@@ -478,6 +484,7 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
     }
     v.min_blocks = min_blocks;
     v.rows_per_step = rows_per_step;
+    v.dense = dense;
     out.push_back(v);
   }
   return out;
@@ -656,7 +663,8 @@ void bench_msm_stream(DeviceContext& ctx, unsigned lg) {
 
 /// The GPU part of one partition at 2^lg constraints with the PoRep statistics (FORMATS.md, r1cs
 /// bench circuit): H (7 NTTs), A over ~n (99.7 % density), B_G1 and B_G2 over 25.3 %, L over n,
-/// H MSM over n − 1; witness 72.6 % 0/1 values (split evenly here), the rest random.
+/// H MSM over n − 1 (dense scalars, as the backend's); witness 72.6 % 0/1 values (split evenly
+/// here), the rest random.
 /// |window| > 0 forces every MSM's window width (0: the plan's, make_msm_plan); |h_variant|: the
 /// H MSM's configuration (--partition-h; plain: as the others, with |window|). Then the same
 /// partition through prove_partition_device (gpu/partition.cuh: the MSM terms of a bellperson
@@ -706,6 +714,7 @@ void bench_partition(DeviceContext& ctx, NttTables& tables, unsigned lg, int win
     h_cfg.reduction_chunks = h_variant.chunks;
   }
   h_variant.apply_accumulation(h_cfg);
+  h_cfg.dense_scalars = true;  // as the backend's partition takes H (gpu/partition.cu)
   double t_h = 0, t_a = 0, t_b1 = 0, t_b2 = 0, t_l = 0, t_hm = 0;
   const double total = time_ms(1, [&] {
     alloc_h_buffers();

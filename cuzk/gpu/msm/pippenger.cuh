@@ -75,6 +75,13 @@ struct GpuMsmConfig {
   /// Sum the 1-scalars by batch addition (otherwise they go through Pippenger): the caller's
   /// MsmSplit under the GPU's rule, msm_split_used(cuda_msm_prices().cuda.split, ...).
   bool bit_split = true;
+  /// The scalars are dense (H's: uniform, nearly none 0 or 1): every one goes through Pippenger as
+  /// it lies in VRAM, read in place by the digit pass (a 0 gives only empty digits, a 1 one digit);
+  /// no classification pass, tail lists or read-back of their counts (at 2^27 a pass of ≈ 8 ms,
+  /// 5 GiB of lists and a host round trip). bit_split is then unused and the stats count every
+  /// scalar in the tail. Needs device scalars without density bits or a compact witness
+  /// (CudaError, cudaErrorInvalidValue otherwise); false classifies (the tested twin).
+  bool dense_scalars = false;
   /// Window width; 0: the plan's (make_msm_plan with the GPU's prices, from the tail size).
   int window_bits = 0;
   /// Most windows sorted together (0: as many as the free arena holds); tests force small groups.

@@ -257,19 +257,21 @@ Xyzz<C>* reduce_all(DeviceContext& ctx, Xyzz<C>* buf, std::size_t n, G2Accumulat
 /// with |pre|.copies pairs per scalar, laid out (window, copy)-major; copy j of bucket window w'
 /// carries scalar window j·K' + w' (none past K) on base j·table_n + idx. Without copies
 /// (PrecomputedWindowPlan::make(c, 1)) K' = K and every pair is copy 0: the plain layout.
-__global__ void digits_kernel(const DevFr* scalars, const std::uint32_t* idx, std::size_t m,
-                              SignedWindowPlan plan, PrecomputedWindowPlan pre,
-                              std::uint32_t table_n, int w0, int g, std::uint32_t* keys,
-                              std::uint32_t* vals, std::uint32_t sentinel) {
+/// |idx| null (GpuMsmConfig::dense_scalars): |scalars| are the MSM's own in Montgomery form (one
+/// product each to canonical), scalar t on base |base_offset| + t.
+__global__ void digits_kernel(const DevFr* scalars, const std::uint32_t* idx,
+                              std::uint32_t base_offset, std::size_t m, SignedWindowPlan plan,
+                              PrecomputedWindowPlan pre, std::uint32_t table_n, int w0, int g,
+                              std::uint32_t* keys, std::uint32_t* vals, std::uint32_t sentinel) {
   const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (t >= m) return;
-  const DevFr s = scalars[t];
+  const DevFr s = idx != nullptr ? scalars[t] : scalars[t].to_canonical();
   std::uint64_t k[kMsmScalarLimbs], kr[kMsmScalarLimbs];
 #pragma unroll
   for (unsigned i = 0; i < kMsmScalarLimbs; ++i)
     k[i] = s.l[2 * i] | (static_cast<std::uint64_t>(s.l[2 * i + 1]) << 32);
   msm_recode(plan, k, kr);
-  const std::uint32_t base = idx[t];
+  const std::uint32_t base = idx != nullptr ? idx[t] : base_offset + static_cast<std::uint32_t>(t);
   const std::uint32_t B = plan.buckets();
   for (int w = w0; w < w0 + g; ++w) {
     for (unsigned j = 0; j < pre.copies; ++j) {
@@ -539,7 +541,15 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
   set_identity_kernel<C><<<1, 1, 0, stream>>>(result.as<P>());
   CUZK_CUDA_CHECK_LAUNCH();
 
-  // 1. classify
+  // 1. classify: ones, zeros and the tail apart (one read-back of the counts), or with
+  // dense_scalars every scalar in the tail as it lies (no pass, no lists, no host round trip).
+  const bool dense = cfg.dense_scalars;
+  if (dense && (!cfg.density_bits.empty() || cfg.compact.present || (n > 0 && !d_scalars) ||
+                cfg.base_offset + n > (std::size_t{1} << 31)))
+    throw CudaError(cudaErrorInvalidValue,
+                    "MSM: dense_scalars takes device scalars in place, without density bits or a "
+                    "compact witness, bases below 2^31",
+                    __FILE__, __LINE__);
   const std::size_t words = (n + 63) / 64;
   DeviceBuffer d_bits, d_prefix, scan_tmp;
   if (!cfg.density_bits.empty()) {
@@ -560,31 +570,35 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
         static_cast<int>(words), stream));
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
-  DeviceBuffer tail_scalars =
-      ctx.alloc_or_throw(std::max<std::size_t>(1, n) * sizeof(DevFr), "tail scalars");
-  DeviceBuffer tail_idx = ctx.alloc_or_throw(std::max<std::size_t>(1, n) * 4, "tail indices");
-  DeviceBuffer ones_idx = ctx.alloc_or_throw(std::max<std::size_t>(1, n) * 4, "ones indices");
-  DeviceBuffer counters = ctx.alloc_or_throw(3 * sizeof(unsigned long long), "counters");
-  CUZK_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 3 * sizeof(unsigned long long), stream));
-  Lists lists{tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), ones_idx.as<std::uint32_t>(),
-              counters.as<unsigned long long>()};
-  if (n > 0 && cfg.compact.present) {  // the split from the compact witness (not from z)
-    classify_compact_device(
-        cfg.compact, n, d_bits ? d_bits.as<std::uint64_t>() : nullptr,
-        d_prefix ? d_prefix.as<std::uint32_t>() : nullptr, cfg.base_offset, cfg.bit_split,
-        {reinterpret_cast<Fr*>(lists.tail_scalars), lists.tail_idx, lists.ones_idx, lists.counters},
-        stream);
-  } else if (n > 0) {
-    classify_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(
-        d_scalars, n, d_bits ? d_bits.as<std::uint64_t>() : nullptr,
-        d_prefix ? d_prefix.as<std::uint32_t>() : nullptr, cfg.base_offset, cfg.bit_split, lists);
-    CUZK_CUDA_CHECK_LAUNCH();
+  DeviceBuffer tail_scalars, tail_idx, ones_idx;
+  unsigned long long h_counts[3] = {0, n, 0};  // ones, tail, zeros
+  if (!dense) {
+    const std::size_t len = std::max<std::size_t>(1, n);
+    tail_scalars = ctx.alloc_or_throw(len * sizeof(DevFr), "tail scalars");
+    tail_idx = ctx.alloc_or_throw(len * 4, "tail indices");
+    ones_idx = ctx.alloc_or_throw(len * 4, "ones indices");
+    DeviceBuffer counters = ctx.alloc_or_throw(3 * sizeof(unsigned long long), "counters");
+    CUZK_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 3 * sizeof(unsigned long long), stream));
+    Lists lists{tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(),
+                ones_idx.as<std::uint32_t>(), counters.as<unsigned long long>()};
+    if (n > 0 && cfg.compact.present) {  // the split from the compact witness (not from z)
+      classify_compact_device(cfg.compact, n, d_bits ? d_bits.as<std::uint64_t>() : nullptr,
+                              d_prefix ? d_prefix.as<std::uint32_t>() : nullptr, cfg.base_offset,
+                              cfg.bit_split,
+                              {reinterpret_cast<Fr*>(lists.tail_scalars), lists.tail_idx,
+                               lists.ones_idx, lists.counters},
+                              stream);
+    } else if (n > 0) {
+      classify_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(
+          d_scalars, n, d_bits ? d_bits.as<std::uint64_t>() : nullptr,
+          d_prefix ? d_prefix.as<std::uint32_t>() : nullptr, cfg.base_offset, cfg.bit_split, lists);
+      CUZK_CUDA_CHECK_LAUNCH();
+    }
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(h_counts, counters.data(), sizeof(h_counts),
+                                    cudaMemcpyDeviceToHost, stream));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+    mark("classify");
   }
-  unsigned long long h_counts[3] = {0, 0, 0};
-  CUZK_CUDA_CHECK(
-      cudaMemcpyAsync(h_counts, counters.data(), sizeof(h_counts), cudaMemcpyDeviceToHost, stream));
-  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
-  mark("classify");
   d_bits.reset();
   d_prefix.reset();
   scan_tmp.reset();
@@ -592,6 +606,10 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
   st.ones = ones;
   st.tail = m;
   st.zeros = h_counts[2];
+  // The tail's scalars (canonical) and bases, or (dense) the caller's scalars (Montgomery form)
+  // with no index list.
+  const DevFr* tail_sc = dense ? d_scalars : tail_scalars.as<DevFr>();
+  const std::uint32_t* tail_base = dense ? nullptr : tail_idx.as<std::uint32_t>();
 
   // 2. ones: batch addition
   if (ones > 0) {
@@ -649,7 +667,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
         std::min(std::size_t{256} << 20, room / 8);  // sort scratch, reductions
     std::size_t budget = room - headroom;
     if (cfg.arena_budget > 0) {  // the tail lists are already taken from it
-      const std::size_t lists = n * (sizeof(DevFr) + 8);
+      const std::size_t lists = dense ? 0 : n * (sizeof(DevFr) + 8);
       budget = std::min(
           budget, cfg.arena_budget > lists + headroom ? cfg.arena_budget - lists - headroom : 0);
     }
@@ -764,7 +782,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
       const std::size_t gb = static_cast<std::size_t>(g) * B;
       const std::uint32_t sent = static_cast<std::uint32_t>(nb);
       digits_kernel<<<blocks_for(m, 256), 256, 0, stream>>>(
-          tail_scalars.as<DevFr>(), tail_idx.as<std::uint32_t>(), m, digits, pre_plan,
+          tail_sc, tail_base, static_cast<std::uint32_t>(cfg.base_offset), m, digits, pre_plan,
           static_cast<std::uint32_t>(bases.count), w0, g, keys_a.as<std::uint32_t>(),
           vals_a.as<std::uint32_t>(), sent);
       CUZK_CUDA_CHECK_LAUNCH();

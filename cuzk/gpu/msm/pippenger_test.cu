@@ -458,6 +458,69 @@ TEST(GpuMsm, G1PrecomputedCopiesMatchOracle) {
   EXPECT_THROW((void)msm_g1_device(*ctx, rb, sc, odd, s), CudaError);
 }
 
+// Dense scalars (GpuMsmConfig::dense_scalars: H's MSM, no classification): every kind of scalar
+// (0, 1, r − 1, 0/1-heavy, repeated) through Pippenger as it lies, against the oracle and the
+// classified path (the twin); with window copies, forced window groups, a size that is not a power
+// of two, and G2. Refused beside density bits or a compact witness.
+TEST(GpuMsm, DenseScalarsMatchOracleAndClassified) {
+  CUZK_REQUIRE_GPU();
+  auto ctx = make_ctx(std::size_t{2} << 30);
+  ASSERT_TRUE(ctx);
+  cudaStream_t s = ctx->stream();
+  const std::uint64_t seed = test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  const std::size_t nb = 4000 + rng() % 3000;
+  const Bases<G1Curve> bases = make_bases<G1Curve>(nb, rng);
+  ResidentBases rb = upload_bases_g1(*ctx, bases.points, s);
+  const PrecomputedBases pre = precompute_bases_g1(*ctx, rb, 12, 3, s);
+  const G1Jacobian g = G1Jacobian::generator();
+  for (const ScalarKind kind :
+       {ScalarKind::random, ScalarKind::mixed, ScalarKind::repeats, ScalarKind::bits}) {
+    for (const int variant : {0, 1, 2}) {  // plain, window copies, groups of one window
+      const std::size_t n = nb - rng() % (nb / 4);
+      auto sc = make_scalars(n, kind, rng);
+      sc[0] = Fr::zero();
+      sc[1] = Fr::one();
+      sc[2] = -Fr::one();
+      GpuMsmConfig cfg{.max_windows_per_group = variant == 2 ? 1 : 0};
+      if (variant == 1) cfg.precomputed = &pre;
+      GpuMsmConfig dense = cfg;
+      dense.dense_scalars = true;
+      GpuMsmStats st;
+      const G1Xyzz got = msm_g1_device(*ctx, rb, sc, dense, s, &st);
+      const G1Xyzz twin = msm_g1_device(*ctx, rb, sc, cfg, s);
+      const G1Jacobian want = mul_vartime(g, expected_log(sc, bases.logs, {}, 0));
+      EXPECT_TRUE(same_point(got, want))
+          << "kind=" << static_cast<int>(kind) << " variant=" << variant << " n=" << n
+          << " groups=" << st.window_groups << " seed=" << seed;
+      EXPECT_TRUE(same_point(got, twin.to_jacobian()))
+          << "against the classified path: variant=" << variant << " seed=" << seed;
+      EXPECT_EQ(st.tail, n);
+      EXPECT_EQ(st.ones, 0u);
+    }
+  }
+  // G2, one size.
+  const std::size_t n2 = 900 + rng() % 300;
+  const Bases<G2Curve> b2 = make_bases<G2Curve>(n2, rng);
+  ResidentBases rb2 = upload_bases_g2(*ctx, b2.points, s);
+  const auto sc2 = make_scalars(n2, ScalarKind::mixed, rng);
+  const G2Xyzz got2 = msm_g2_device(*ctx, rb2, sc2, {.dense_scalars = true}, s);
+  EXPECT_TRUE(
+      same_point(got2, mul_vartime(G2Jacobian::generator(), expected_log(sc2, b2.logs, {}, 0))))
+      << "G2 n=" << n2 << " seed=" << seed;
+  // Refused: density bits, and a compact witness.
+  const auto [n, bits, offset] = draw_count(rng, nb, true);
+  const auto sc = make_scalars(n, ScalarKind::random, rng);
+  EXPECT_THROW(
+      (void)msm_g1_device(*ctx, rb, sc,
+                          {.density_bits = bits, .base_offset = offset, .dense_scalars = true}, s),
+      CudaError);
+  GpuMsmConfig compact{.dense_scalars = true};
+  compact.compact.present = true;
+  EXPECT_THROW((void)msm_g1_device(*ctx, rb, std::span<const Fr>(sc).first(nb / 2), compact, s),
+               CudaError);
+}
+
 // The small-card path: a VRAM cap far below the working set of one MSM makes the arena small, the
 // MSM sorts its windows in several groups, and the result is unchanged.
 TEST(GpuMsm, VramCapForcesWindowGroups) {
