@@ -19,6 +19,7 @@ mkdir -p "$OUT"
 # shellcheck disable=SC1091
 source "$dir/env.sh"
 start=$SECONDS
+failed=""  # steps that exited non-zero (the script's status)
 skip=" ${GPU_COMPARE_SKIP:-} "  # step names not to run (already measured on this card kind)
 step() {  # step NAME MIN_SECONDS CMD...: runs CMD into $OUT/NAME.log when MIN_SECONDS are left
   local name=$1 need=$2 left=$((limit - (SECONDS - start)))
@@ -32,7 +33,9 @@ step() {  # step NAME MIN_SECONDS CMD...: runs CMD into $OUT/NAME.log when MIN_S
     return
   fi
   timeout $((left - 10)) "$@" > "$OUT/$name.log" 2>&1
-  echo "== $name rc=$? after ${SECONDS}s"
+  local rc=$?
+  echo "== $name rc=$rc after ${SECONDS}s"
+  [ "$rc" -eq 0 ] || failed="$failed $name"
 }
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 echo "device: $gpu"
@@ -112,3 +115,9 @@ done
 # 7. The G2 MSM at 2^20, 2^22, 2^24, 2^25 (issue 21 item 1's sizes; sppark's figures are the H200's).
 step msm_g2 60 "$dir/gpu_bench" --ops msm_g2 --min-log 20 --max-log 25
 grep -E "^msm_g2 " "$OUT/msm_g2.log" 2>/dev/null
+# The status: 0 when every step that ran exited 0 (a skipped step's summary grep does not count).
+if [ -n "$failed" ]; then
+  echo "== failed:$failed"
+  exit 1
+fi
+exit 0
