@@ -6,6 +6,7 @@
 
 #include "cuzk/ff/fr_accumulate.hpp"
 #include "cuzk/r1cs/lc.hpp"
+#include "cuzk/r1cs/sparse_row.hpp"
 
 namespace cuzk::circuits {
 namespace {
@@ -19,46 +20,6 @@ std::uint64_t splitmix(std::uint64_t s) {
 }
 bool bench_bit(std::uint64_t seed, std::uint64_t f) {
   return splitmix(seed ^ (0xd1b54a32d192ed03ULL * (f + 1))) & 1;
-}
-
-// ⟨row r, z⟩ with entries sorted by kind (+1, −1, general); a general term whose value is 0 is
-// skipped and one whose value is 1 (Montgomery R) costs an add. |g|: running index into gen_idx.
-[[gnu::always_inline]] inline Fr row_dot(const SparseMatrix& m, std::size_t r, const Fr* z,
-                                         std::uint64_t& g) {
-  constexpr std::uint32_t kMask = SparseMatrix::kColumnMask;
-  const std::uint32_t* col = m.col.data();
-  std::uint64_t e = m.row_ptr[r];
-  const std::uint64_t end = m.row_ptr[r + 1];
-  Fr acc = Fr::zero();
-  if (e < end && col[e] < (1u << SparseMatrix::kKindShift)) acc = z[col[e++]];
-  for (; e < end && col[e] < (1u << SparseMatrix::kKindShift); ++e) fr_acc_add(acc, z[col[e]]);
-  for (; e < end && col[e] < (2u << SparseMatrix::kKindShift); ++e)
-    fr_acc_sub(acc, z[col[e] & kMask]);
-  if (e == end) return acc;
-  const std::uint32_t* gi = m.gen_idx.data() + g;
-  g += end - e;
-  constexpr Fr::Repr kOne = Fr::one().l;
-  for (; e < end; ++e, ++gi) {
-    const Fr& v = z[col[e] & kMask];
-    const std::uint64_t nz = v.l[0] | v.l[1] | v.l[2] | v.l[3];
-    if (nz == 0) continue;
-    const std::uint64_t n1 =
-        (v.l[0] ^ kOne[0]) | (v.l[1] ^ kOne[1]) | (v.l[2] ^ kOne[2]) | (v.l[3] ^ kOne[3]);
-    if (n1 == 0)
-      fr_acc_add(acc, m.coeffs[*gi]);
-    else
-      fr_acc_add(acc, m.coeffs[*gi] * v);
-  }
-  return acc;
-}
-
-// Non-temporal store (two 16-byte movntdq): a, b, c are written once and not read here again.
-[[gnu::always_inline]] inline void store_nt(Fr* dst, const Fr& v) {
-  auto* d = reinterpret_cast<__m128i*>(dst->l.data());
-  _mm_stream_si128(d,
-                   _mm_set_epi64x(static_cast<long long>(v.l[1]), static_cast<long long>(v.l[0])));
-  _mm_stream_si128(d + 1,
-                   _mm_set_epi64x(static_cast<long long>(v.l[3]), static_cast<long long>(v.l[2])));
 }
 
 }  // namespace
@@ -152,18 +113,18 @@ Status solve_bench_partition(const R1csMatrices& m, const BenchSolvePlan& plan, 
     Fr av, bv, cv;
     if (kind <= BenchSolvePlan::kBoolean) {
       if (kind == BenchSolvePlan::kBoolean) zp[f] = bench_bit(seed, f) ? Fr::one() : Fr::zero();
-      av = row_dot(m.a, r, zp, ga);
-      bv = row_dot(m.b, r, zp, gb);
-      cv = row_dot(m.c, r, zp, gc);
+      av = row_dot<true>(m.a, r, zp, ga);
+      bv = row_dot<true>(m.b, r, zp, gb);
+      cv = row_dot<true>(m.c, r, zp, gc);
       if (!fr_eq(av * bv, cv))
         return Status(Errc::unsatisfied,
                       "row " + std::to_string(r) + " does not hold after solving");
     } else {
       // c_rest + coeff·z_f = a·b, with z_f still 0 in the dot products.
       zp[f] = Fr::zero();
-      av = row_dot(m.a, r, zp, ga);
-      bv = row_dot(m.b, r, zp, gb);
-      const Fr rest = row_dot(m.c, r, zp, gc);
+      av = row_dot<true>(m.a, r, zp, ga);
+      bv = row_dot<true>(m.b, r, zp, gb);
+      const Fr rest = row_dot<true>(m.c, r, zp, gc);
       cv = av * bv;
       Fr d = cv;
       fr_acc_sub(d, rest);
