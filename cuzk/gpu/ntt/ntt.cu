@@ -195,12 +195,9 @@ void run_passes(const DevFr* tw, DevFr* values, DevFr* scratch, unsigned log_n,
 
 /// Uploads |t| into a fresh arena buffer.
 DeviceBuffer upload_pow_table(DeviceContext& ctx, const PowTable& t, cudaStream_t stream) {
-  auto buf = ctx.alloc(sizeof(PowTable), "NTT scale table");
-  if (!buf.ok())
-    throw CudaError(cudaErrorMemoryAllocation, buf.status().to_string().c_str(), __FILE__,
-                    __LINE__);
-  ctx.upload(buf->data(), &t, sizeof(PowTable), stream);
-  return std::move(buf).value();
+  DeviceBuffer buf = ctx.alloc_or_throw(sizeof(PowTable), "NTT scale table");
+  ctx.upload(buf.data(), &t, sizeof(PowTable), stream);
+  return buf;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -476,10 +473,7 @@ const NttTables::Size& NttTables::get(unsigned log_n, cudaStream_t stream, RootF
   auto size = std::make_unique<Size>();
   const std::size_t count = std::max<std::size_t>(1, (std::size_t{1} << log_n) / 2);
   for (int dir = 0; dir < 2; ++dir) {
-    auto buf = ctx_.alloc(count * sizeof(Fr), "NTT twiddles");
-    if (!buf.ok())
-      throw CudaError(cudaErrorMemoryAllocation, buf.status().to_string().c_str(), __FILE__,
-                      __LINE__);
+    DeviceBuffer buf = ctx_.alloc_or_throw(count * sizeof(Fr), "NTT twiddles");
     Fr w = root_of_unity(log_n, roots);
     if (dir == 1) w = w.inverse();
     Pow2Table t;
@@ -488,9 +482,9 @@ const NttTables::Size& NttTables::get(unsigned log_n, cudaStream_t stream, RootF
       std::memcpy(&t.p[k], &w, sizeof(Fr));
       w = w.square();
     }
-    build_twiddles_kernel<<<grid_for(count, 256), 256, 0, stream>>>(buf->as<DevFr>(), t, count);
+    build_twiddles_kernel<<<grid_for(count, 256), 256, 0, stream>>>(buf.as<DevFr>(), t, count);
     CUZK_CUDA_CHECK_LAUNCH();
-    (dir == 0 ? size->fwd : size->inv) = std::move(buf).value();
+    (dir == 0 ? size->fwd : size->inv) = std::move(buf);
   }
   slot = std::move(size);
   return *slot;
@@ -503,22 +497,20 @@ const Fr* NttTables::pow_table(const Fr& g, const Fr& c, cudaStream_t stream) {
   std::memcpy(key.data() + 4, &c, sizeof(Fr));
   auto& slot = pows_[key];
   if (slot) return slot.as<Fr>();
-  auto buf = ctx_.alloc((std::size_t{2} << kPowSplit) * sizeof(Fr), "NTT scale table");
-  if (!buf.ok())
-    throw CudaError(cudaErrorMemoryAllocation, buf.status().to_string().c_str(), __FILE__,
-                    __LINE__);
+  DeviceBuffer buf =
+      ctx_.alloc_or_throw((std::size_t{2} << kPowSplit) * sizeof(Fr), "NTT scale table");
   Pow2Table t;
   Fr w = g;
   for (int k = 0; k < 32; ++k) {
     std::memcpy(&t.p[k], &w, sizeof(Fr));
     w = w.square();
   }
-  build_pow_table_kernel<<<(2u << kPowSplit) / 256, 256, 0, stream>>>(buf->as<DevFr>(), t,
+  build_pow_table_kernel<<<(2u << kPowSplit) / 256, 256, 0, stream>>>(buf.as<DevFr>(), t,
                                                                       to_dev(c));
   CUZK_CUDA_CHECK_LAUNCH();
   // Complete before any stream reads it (the table is shared by every caller).
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
-  slot = std::move(buf).value();
+  slot = std::move(buf);
   return slot.as<Fr>();
 }
 

@@ -23,11 +23,9 @@ std::size_t arena_bytes_of(const std::vector<T>& v) {
 template <class T>
 DeviceBuffer upload_array(DeviceContext& ctx, const std::vector<T>& v, const char* what,
                           cudaStream_t stream) {
-  auto b = ctx.alloc(v.size() * sizeof(T), what);
-  if (!b.ok())
-    throw CudaError(cudaErrorMemoryAllocation, b.status().to_string().c_str(), __FILE__, __LINE__);
-  ctx.upload(b->data(), v.data(), v.size() * sizeof(T), stream);
-  return std::move(b).value();
+  DeviceBuffer b = ctx.alloc_or_throw(v.size() * sizeof(T), what);
+  ctx.upload(b.data(), v.data(), v.size() * sizeof(T), stream);
+  return b;
 }
 
 }  // namespace cuzk::gpu
