@@ -809,40 +809,34 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
         }
       }
       if (!use_pairs(cfg)) {
-        // The kernel: with or without the copies, capped or not, rolled products or not (the
-        // options G1 only).
-        auto* kernel = segment_accumulate_kernel<C>;
-        const int rows = kG2 ? 0 : cfg.accumulate_rows_per_step;
-        if constexpr (!kG2) {
-          const bool three = cfg.accumulate_min_blocks == 3;
-          if (pre != nullptr)
-            kernel = three ? segment_accumulate_3_blocks_kernel<C, true>
-                           : segment_accumulate_kernel<C, true>;
-          else if (three)
-            kernel = segment_accumulate_3_blocks_kernel<C>;
-        }
         const DevAffine<F>* copies_pts = pre != nullptr ? pre->points.as<DevAffine<F>>() : nullptr;
         const std::uint32_t table_n = pre != nullptr ? static_cast<std::uint32_t>(bases.count) : 0u;
-        // Rolled products: the same bytes read as DevG1RolledCurve's points (dev_curves.cuh).
-        const auto launch_rolled = [&](auto rows_per_step) {
-          using R = DevG1RolledCurve<decltype(rows_per_step)::value>;
-          using RA = DevAffine<typename R::Field>;
-          using RP = Xyzz<R>;
-          auto* rk = pre != nullptr ? segment_accumulate_3_blocks_kernel<R, true>
-                                    : segment_accumulate_3_blocks_kernel<R, false>;
-          rk<<<blocks_for(segments, 128), 128, 0, stream>>>(
-              reinterpret_cast<const RA*>(d_bases), kb.Current(), vb.Current(), cnt, sent, kSegment,
-              starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), buckets.as<RP>(),
-              slot_a.as<RP>(), slot_b.as<RP>(), reinterpret_cast<const RA*>(copies_pts), table_n);
-        };
-        if constexpr (!kG2) {
-          if (rows == 3) launch_rolled(std::integral_constant<int, 3>{});
-        }
-        if (rows == 0)
+        // One launch for every form: |kernel| reads the points as curve Q's, the same bytes as C's
+        // (DevG1RolledCurve: the rolled products, dev_curves.cuh).
+        const auto launch = [&](auto curve, auto* kernel) {
+          using Q = typename decltype(curve)::type;
+          using QA = DevAffine<typename Q::Field>;
           kernel<<<blocks_for(segments, 128), 128, 0, stream>>>(
-              d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment, starts.as<std::uint32_t>(),
-              ends.as<std::uint32_t>(), buckets.as<P>(), slot_a.as<P>(), slot_b.as<P>(), copies_pts,
+              reinterpret_cast<const QA*>(d_bases), kb.Current(), vb.Current(), cnt, sent, kSegment,
+              starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), buckets.as<Xyzz<Q>>(),
+              slot_a.as<Xyzz<Q>>(), slot_b.as<Xyzz<Q>>(), reinterpret_cast<const QA*>(copies_pts),
               table_n);
+        };
+        if constexpr (kG2) {
+          launch(std::type_identity<C>{}, segment_accumulate_kernel<C>);
+        } else {  // with or without the copies, capped or not, rolled products or not
+          using R = DevG1RolledCurve<3>;
+          const bool copies = pre != nullptr;
+          if (cfg.accumulate_rows_per_step == 3)
+            launch(std::type_identity<R>{}, copies ? segment_accumulate_3_blocks_kernel<R, true>
+                                                   : segment_accumulate_3_blocks_kernel<R, false>);
+          else if (cfg.accumulate_min_blocks == 3)
+            launch(std::type_identity<C>{}, copies ? segment_accumulate_3_blocks_kernel<C, true>
+                                                   : segment_accumulate_3_blocks_kernel<C, false>);
+          else
+            launch(std::type_identity<C>{}, copies ? segment_accumulate_kernel<C, true>
+                                                   : segment_accumulate_kernel<C, false>);
+        }
       }
       CUZK_CUDA_CHECK_LAUNCH();
       mark("accumulate");
