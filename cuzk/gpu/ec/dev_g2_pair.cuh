@@ -194,7 +194,7 @@ struct PairXyzz {
     const DevFp r = lp.mul<kP>(qy, ZZZ) - Y;
     if (lp.is_zero(p)) {
       if (lp.is_zero(r))
-        dbl_noinline<kP>(*this, lp);
+        dbl_out_of_line<kP>(lp);
       else
         *this = identity(lp);
       return;
@@ -223,7 +223,7 @@ struct PairXyzz {
     const DevFp r = lp.mul<kP>(q.Y, ZZZ) - s1;
     if (lp.is_zero(p)) {
       if (lp.is_zero(r))
-        dbl_noinline<kP>(*this, lp);
+        dbl_out_of_line<kP>(lp);
       else
         *this = identity(lp);
       return;
@@ -241,6 +241,14 @@ struct PairXyzz {
   template <PairProduct kP>
   static __device__ __noinline__ void dbl_noinline(PairXyzz& a, const LanePair& lp) {
     a.dbl<kP>(lp);
+  }
+  /// dbl_noinline on a copy: the callee takes the copy's address, not the accumulator's, so the
+  /// accumulator need not live in local memory.
+  template <PairProduct kP>
+  CUZK_DEV void dbl_out_of_line(const LanePair& lp) {
+    PairXyzz t = *this;
+    dbl_noinline<kP>(t, lp);
+    *this = t;
   }
 };
 

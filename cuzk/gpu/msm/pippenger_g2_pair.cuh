@@ -136,7 +136,7 @@ __global__ void __launch_bounds__(64)
   if (lo != 0) {
     PairXyzz m = run;
     for (int bit = 30 - __clz(lo); bit >= 0; --bit) {
-      PairXyzz::dbl_noinline<kP>(m, lp);
+      m.dbl_out_of_line<kP>(lp);
       if ((lo >> bit) & 1) m.add<kP>(run, lp);
     }
     acc.add<kP>(m, lp);
