@@ -9,7 +9,8 @@
 //                                                 k precomputed copies, r reduction chunks; a /bN
 //                                                 suffix: accumulate_min_blocks = N, /rS:
 //                                                 accumulate_rows_per_step = S, /d:
-//                                                 dense_scalars, no classification)
+//                                                 dense_scalars, no classification, /lN:
+//                                                 accumulate_lazy = N)
 //             [--msm-logs 24,25,26,27]           (G1 MSM sizes instead of min..max step 2)
 //             [--partition-h c:k:r]              (the partition's H MSM as that variant)
 //             [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]
@@ -422,19 +423,23 @@ const char* g2_accumulation_name(G2Accumulation a) {
 /// width c, k precomputed copies (1: none), r reduction chunks (0: the plan's); either with
 /// suffixes "/bN": GpuMsmConfig::accumulate_min_blocks = N (0: uncapped, 3: three blocks an SM;
 /// absent: the default), "/rS": accumulate_rows_per_step = S (0 or 3; absent: the default, or 0
-/// with /b0), "/d": dense_scalars (the scalars in place, no classification: the partition's H).
+/// with /b0), "/d": dense_scalars (the scalars in place, no classification: the partition's H),
+/// "/l1", "/l0": accumulate_lazy on or off (the accumulator in the lazy form, the default; or reduced
+/// after every product).
 struct HVariant {
   unsigned c = 0, copies = 1, chunks = 0;
   bool plain = true;
   int min_blocks = -1;     // -1: GpuMsmConfig's default
   int rows_per_step = -1;  // -1: GpuMsmConfig's default (0 with min_blocks 0)
   bool dense = false;
+  int lazy = -1;  // -1: GpuMsmConfig's default
   std::string name() const {
     return (plain ? std::string("plain")
                   : "c" + std::to_string(c) + "k" + std::to_string(copies) + "r" +
                         std::to_string(chunks)) +
            (min_blocks >= 0 ? "/b" + std::to_string(min_blocks) : "") +
-           (rows_per_step >= 0 ? "/r" + std::to_string(rows_per_step) : "") + (dense ? "/d" : "");
+           (rows_per_step >= 0 ? "/r" + std::to_string(rows_per_step) : "") + (dense ? "/d" : "") +
+           (lazy >= 0 ? "/l" + std::to_string(lazy) : "");
   }
   void apply_accumulation(GpuMsmConfig& cfg) const {
     if (min_blocks >= 0) cfg.accumulate_min_blocks = min_blocks;
@@ -443,6 +448,7 @@ struct HVariant {
     else if (min_blocks == 0)
       cfg.accumulate_rows_per_step = 0;
     cfg.dense_scalars = dense;
+    if (lazy >= 0) cfg.accumulate_lazy = lazy != 0;
   }
 };
 
@@ -454,6 +460,7 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
     int min_blocks = -1;
     int rows_per_step = -1;
     bool dense = false;
+    int lazy = -1;
     if (const std::size_t slash = body.find('/'); slash != std::string::npos) {
       std::string rest = body.substr(slash + 1);
       body.resize(slash);
@@ -468,9 +475,11 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
           min_blocks = std::stoi(suffix.substr(1));
         else if (suffix == "d")
           dense = true;
+        else if (number && suffix[0] == 'l' && suffix.size() == 2 && suffix[1] <= '1')
+          lazy = suffix[1] - '0';
         else
           throw std::invalid_argument("--h-variants: '" + item + "' has a bad suffix '" + suffix +
-                                      "' (/bN, /rS or /d)");
+                                      "' (/bN, /rS, /d, /l0 or /l1)");
         at = next + 1;
       }
     }
@@ -485,6 +494,7 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
     v.min_blocks = min_blocks;
     v.rows_per_step = rows_per_step;
     v.dense = dense;
+    v.lazy = lazy;
     out.push_back(v);
   }
   return out;

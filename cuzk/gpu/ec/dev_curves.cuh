@@ -19,10 +19,11 @@ struct DevG1Curve {
   static constexpr const char* name = "G1 (device)";
 };
 /// G1 whose field products are rolled loops of |kRows| rows a step (DevFpRolled): the same points
-/// and bytes as DevG1Curve, for the accumulation kernel's GpuMsmConfig::accumulate_rows_per_step.
-template <int kRows>
+/// and bytes as DevG1Curve, for the accumulation kernel's GpuMsmConfig::accumulate_rows_per_step;
+/// |kLazy|: coordinates in [0, 2p) (GpuMsmConfig::accumulate_lazy; canonical() before they leave).
+template <int kRows, bool kLazy = false>
 struct DevG1RolledCurve {
-  using Field = DevFpRolled<kRows>;
+  using Field = DevFpRolled<kRows, kLazy>;
   static constexpr const char* name = "G1 (device, rolled products)";
 };
 struct DevG2Curve {
@@ -50,6 +51,7 @@ CUZK_DEV Affine<C> unpack(const DevAffine<typename C::Field>& p) {
 }
 
 static_assert(sizeof(DevG1Xyzz) == 192 && sizeof(DevG2Xyzz) == 384);
+static_assert(sizeof(Xyzz<DevG1RolledCurve<3, true>>) == sizeof(DevG1Xyzz));
 static_assert(sizeof(Xyzz<DevG1RolledCurve<3>>) == sizeof(DevG1Xyzz) &&
               sizeof(DevAffine<DevFpRolled<3>>) == sizeof(DevAffine<DevFp>));
 static_assert(sizeof(DevAffine<DevFp>) == 96 && sizeof(DevAffine<DevFp2>) == 192);

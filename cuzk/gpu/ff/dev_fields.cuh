@@ -11,10 +11,15 @@ namespace cuzk::gpu {
 
 using DevFp = DevMont<FpParams>;
 using DevFr = DevMont<FrParams>;
-/// Fp with the rolled product (DevMont::mul_mont_rolled, |kRows| rows a loop step): the G1
-/// accumulation's option.
-template <int kRows>
-using DevFpRolled = DevMont<FpParams, kRows>;
+/// Fp with the rolled product (DevMont::mul_mont_rolled, |kRows| rows a loop step), |kLazy|: values
+/// in [0, 2p) (DevMont's lazy form): the G1 accumulation's options.
+template <int kRows, bool kLazy = false>
+using DevFpRolled = DevMont<FpParams, kRows, kLazy>;
+/// Whether |F| is a lazy form (DevMont's kLazy; false for every other field type).
+template <class F>
+inline constexpr bool is_lazy_field = requires {
+  requires F::kIsLazy;
+};
 
 /// c0 + c1·u with u² = −1; mul 3M (Karatsuba), square 2M, as the host Fp2.
 struct DevFp2 {
@@ -58,6 +63,9 @@ struct DevFp2 {
 
 static_assert(sizeof(DevFp) == sizeof(Fp) && alignof(DevFp) <= alignof(Fp));
 static_assert(sizeof(DevFpRolled<3>) == sizeof(DevFp) && alignof(DevFpRolled<3>) == alignof(DevFp));
+static_assert(sizeof(DevFpRolled<3, true>) == sizeof(DevFp) &&
+              is_lazy_field<DevFpRolled<3, true>> && !is_lazy_field<DevFp> &&
+              !is_lazy_field<DevFp2>);
 static_assert(sizeof(DevFr) == sizeof(Fr) && alignof(DevFr) <= alignof(Fr));
 static_assert(sizeof(DevFp2) == sizeof(Fp2) && alignof(DevFp2) <= alignof(Fp2));
 static_assert(DevFp::kInv32 == 0xfffcfffdu && DevFr::kInv32 == 0xffffffffu);

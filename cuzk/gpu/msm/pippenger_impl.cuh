@@ -323,12 +323,19 @@ __device__ __forceinline__ void segment_accumulate(
   bool first = true;
   Xyzz<C> acc = Xyzz<C>::identity();
   auto flush = [&](std::uint32_t k, std::size_t b) {
+    Xyzz<C> v = acc;
+    if constexpr (is_lazy_field<typename C::Field>) {  // the buckets are read reduced
+      v.X = v.X.canonical();
+      v.Y = v.Y.canonical();
+      v.ZZ = v.ZZ.canonical();
+      v.ZZZ = v.ZZZ.canonical();
+    }
     if (a == start[k] && b == end[k])
-      out[k] = acc;
+      out[k] = v;
     else if (first)
-      slot_a[t] = acc;
+      slot_a[t] = v;
     else
-      slot_b[t] = acc;
+      slot_b[t] = v;
     first = false;
   };
   for (; j < hi; ++j) {
@@ -826,8 +833,13 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
           launch(std::type_identity<C>{}, segment_accumulate_kernel<C>);
         } else {  // with or without the copies, capped or not, rolled products or not
           using R = DevG1RolledCurve<3>;
+          using RL = DevG1RolledCurve<3, true>;
           const bool copies = pre != nullptr;
-          if (cfg.accumulate_rows_per_step == 3)
+          if (cfg.accumulate_rows_per_step == 3 && cfg.accumulate_lazy)
+            launch(std::type_identity<RL>{}, copies
+                                                 ? segment_accumulate_3_blocks_kernel<RL, true>
+                                                 : segment_accumulate_3_blocks_kernel<RL, false>);
+          else if (cfg.accumulate_rows_per_step == 3)
             launch(std::type_identity<R>{}, copies ? segment_accumulate_3_blocks_kernel<R, true>
                                                    : segment_accumulate_3_blocks_kernel<R, false>);
           else if (cfg.accumulate_min_blocks == 3)

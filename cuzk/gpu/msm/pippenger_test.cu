@@ -136,13 +136,11 @@ constexpr G2Accumulation kG2Accumulations[] = {
     G2Accumulation::one_thread, G2Accumulation::lane_pair, G2Accumulation::lane_pair_fused,
     G2Accumulation::lane_pair_rolled, G2Accumulation::lane_pair_rolled2_ahead};
 
-/// |acc|: the G2 accumulation form; |min_blocks|, |rows|: GpuMsmConfig::accumulate_min_blocks and
-/// accumulate_rows_per_step (G1).
+/// |form|: the accumulation's fields of GpuMsmConfig (g2_accumulation; G1's accumulate_min_blocks,
+/// accumulate_rows_per_step, accumulate_lazy), the rest set per case.
 template <class C, class Upload, class Msm>
 void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm,
-               G2Accumulation acc = GpuMsmConfig{}.g2_accumulation,
-               int min_blocks = GpuMsmConfig{}.accumulate_min_blocks,
-               int rows = GpuMsmConfig{}.accumulate_rows_per_step) {
+               const GpuMsmConfig& form = {}) {
   auto ctx = make_ctx(std::size_t{2} << 30);
   ASSERT_TRUE(ctx);
   const std::uint64_t seed = test::fresh_seed();
@@ -168,14 +166,12 @@ void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm,
   for (const auto& cs : cases) {
     const auto [n, bits, offset] = draw_count(rng, nb, cs.density);
     const auto sc = make_scalars(n, cs.kind, rng);
-    GpuMsmConfig cfg{.density_bits = bits,
-                     .base_offset = offset,
-                     .bit_split = cs.split,
-                     .window_bits = cs.window,
-                     .max_windows_per_group = cs.group,
-                     .g2_accumulation = acc,
-                     .accumulate_min_blocks = min_blocks,
-                     .accumulate_rows_per_step = rows};
+    GpuMsmConfig cfg = form;
+    cfg.density_bits = bits;
+    cfg.base_offset = offset;
+    cfg.bit_split = cs.split;
+    cfg.window_bits = cs.window;
+    cfg.max_windows_per_group = cs.group;
     GpuMsmStats st;
     const Xyzz<C> got = msm(*ctx, rb, std::span<const Fr>(sc), cfg, s, &st);
     const Jacobian<C> want = mul_vartime(g, expected_log(sc, bases.logs, bits, offset));
@@ -183,7 +179,9 @@ void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm,
         << C::name << " n=" << n << " kind=" << static_cast<int>(cs.kind)
         << " density=" << cs.density << " split=" << cs.split << " c=" << st.window_bits
         << " groups=" << st.window_groups << " ones=" << st.ones << " tail=" << st.tail
-        << " g2_accumulation=" << static_cast<int>(acc) << " seed=" << seed;
+        << " g2_accumulation=" << static_cast<int>(form.g2_accumulation)
+        << " rows_per_step=" << form.accumulate_rows_per_step << " lazy=" << form.accumulate_lazy
+        << " seed=" << seed;
   }
   // The naive sum by host scalar multiplications, on a prefix.
   const std::size_t n = std::min<std::size_t>(nb, 300);
@@ -191,9 +189,7 @@ void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm,
   Jacobian<C> naive = Jacobian<C>::identity();
   for (std::size_t i = 0; i < n; ++i)
     naive.add(mul_vartime(Jacobian<C>::from_affine(bases.points[i]), sc[i]));
-  const GpuMsmConfig plain{.g2_accumulation = acc,
-                           .accumulate_min_blocks = min_blocks,
-                           .accumulate_rows_per_step = rows};
+  const GpuMsmConfig& plain = form;
   const Xyzz<C> got = msm(*ctx, rb, std::span<const Fr>(sc), plain, s, nullptr);
   EXPECT_TRUE(same_point(got, naive)) << C::name << " naive n=" << n << " seed=" << seed;
   // No scalars: the identity.
@@ -207,14 +203,16 @@ TEST(GpuMsm, G1MatchesOracle) {
                      [](auto&&... a) { return msm_g1_device(std::forward<decltype(a)>(a)...); });
 }
 
-/// Every case with the G1 accumulation form (|min_blocks|, |rows|: GpuMsmConfig's
-/// accumulate_min_blocks and accumulate_rows_per_step), then each configuration of |refused| must
-/// be refused with CudaError.
-void run_g1_form(int min_blocks, int rows, std::initializer_list<GpuMsmConfig> refused) {
-  run_cases<G1Curve>(
-      3000, 5000, upload_bases_g1,
-      [](auto&&... a) { return msm_g1_device(std::forward<decltype(a)>(a)...); },
-      GpuMsmConfig{}.g2_accumulation, min_blocks, rows);
+/// Every case with the G1 accumulation form (|min_blocks|, |rows|, |lazy|: GpuMsmConfig's
+/// accumulate_min_blocks, accumulate_rows_per_step and accumulate_lazy), then each configuration
+/// of |refused| must be refused with CudaError.
+void run_g1_form(int min_blocks, int rows, std::initializer_list<GpuMsmConfig> refused,
+                 bool lazy = GpuMsmConfig{}.accumulate_lazy) {
+  run_cases<G1Curve>(3000, 5000, upload_bases_g1,
+                     [](auto&&... a) { return msm_g1_device(std::forward<decltype(a)>(a)...); },
+                     {.accumulate_min_blocks = min_blocks,
+                      .accumulate_rows_per_step = rows,
+                      .accumulate_lazy = lazy});
   auto ctx = make_ctx(std::size_t{1} << 30);
   ASSERT_TRUE(ctx);
   std::mt19937_64 rng(test::fresh_seed());
@@ -224,7 +222,7 @@ void run_g1_form(int min_blocks, int rows, std::initializer_list<GpuMsmConfig> r
   for (const GpuMsmConfig& cfg : refused)
     EXPECT_THROW((void)msm_g1_device(*ctx, rb, sc, cfg, ctx->stream()), CudaError)
         << "min_blocks=" << cfg.accumulate_min_blocks
-        << " rows_per_step=" << cfg.accumulate_rows_per_step;
+        << " rows_per_step=" << cfg.accumulate_rows_per_step << " lazy=" << cfg.accumulate_lazy;
 }
 
 // The accumulation without the register cap (GpuMsmConfig::accumulate_min_blocks = 0, unrolled:
@@ -244,10 +242,17 @@ TEST(GpuMsm, G1UnrolledAccumulationMatchesOracle) {
                {.accumulate_min_blocks = 0, .accumulate_rows_per_step = 3}});
 }
 
+// The rolled accumulation reduced after every product (GpuMsmConfig::accumulate_lazy = false: the
+// twin of the default's lazy form, coordinates in [0, 2p) reduced when they leave).
+TEST(GpuMsm, G1ReducedAccumulationMatchesOracle) {
+  CUZK_REQUIRE_GPU();
+  run_g1_form(3, 3, {}, false);
+}
+
 void run_g2_cases(G2Accumulation acc) {
-  run_cases<G2Curve>(
-      1000, 1500, upload_bases_g2,
-      [](auto&&... a) { return msm_g2_device(std::forward<decltype(a)>(a)...); }, acc);
+  run_cases<G2Curve>(1000, 1500, upload_bases_g2,
+                     [](auto&&... a) { return msm_g2_device(std::forward<decltype(a)>(a)...); },
+                     {.g2_accumulation = acc});
 }
 
 TEST(GpuMsm, G2MatchesOracle) {
@@ -422,8 +427,11 @@ TEST(GpuMsm, G1PrecomputedCopiesMatchOracle) {
     cfg.precomputed = &pre;
     cfg.reduction_chunks = cs.chunks;
     cfg.accumulate_min_blocks = (&cs - cases) % 2 == 1 ? 3 : 0;  // every other case capped
-    // Every other capped case rolled (the default), the others unrolled (its twin).
-    cfg.accumulate_rows_per_step = (&cs - cases) % 4 == 1 ? 3 : 0;
+    // Of the capped cases: the 2nd and 4th rolled in the lazy form (the default), the 6th rolled
+    // and reduced, the 8th unrolled (their twins).
+    const std::ptrdiff_t at = &cs - cases;
+    cfg.accumulate_rows_per_step = at % 2 == 1 && at != 7 ? 3 : 0;
+    cfg.accumulate_lazy = at != 5;
     GpuMsmStats st;
     const G1Xyzz got = msm_g1_device(*ctx, rb, sc, cfg, s, &st);
     const G1Jacobian want = mul_vartime(g, expected_log(sc, bases.logs, bits, offset));
@@ -439,7 +447,8 @@ TEST(GpuMsm, G1PrecomputedCopiesMatchOracle) {
         << " kind=" << static_cast<int>(cs.kind) << " density=" << cs.density
         << " split=" << cs.split << " groups=" << st.window_groups << " tail=" << st.tail
         << " min_blocks=" << cfg.accumulate_min_blocks
-        << " rows_per_step=" << cfg.accumulate_rows_per_step << " seed=" << seed;
+        << " rows_per_step=" << cfg.accumulate_rows_per_step << " lazy=" << cfg.accumulate_lazy
+        << " seed=" << seed;
     if (st.tail > 0) {
       EXPECT_EQ(st.window_bits, static_cast<int>(cs.c));
       EXPECT_EQ(st.windows, static_cast<int>(plan.bucket_windows));
