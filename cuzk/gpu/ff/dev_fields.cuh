@@ -11,7 +11,7 @@ namespace cuzk::gpu {
 
 using DevFp = DevMont<FpParams>;
 using DevFr = DevMont<FrParams>;
-/// Fp with the rolled product (DevMont::mul_mont_rolled, |kRows| rows a loop step), |kLazy|: values
+/// Fp with the rolled product (DevMont::mul_mont rolled, |kRows| rows a loop step), |kLazy|: values
 /// in [0, 2p) (DevMont's lazy form): the G1 accumulation's options.
 template <int kRows, bool kLazy = false>
 using DevFpRolled = DevMont<FpParams, kRows, kLazy>;

@@ -55,7 +55,7 @@ __constant__ DevConsts<P> kConsts = make_dev_consts<P>();
 
 }  // namespace dev_detail
 
-/// |kRowsPerStep| > 0: products by mul_mont_rolled (the rows as a loop over that many copies of
+/// |kRowsPerStep| > 0: products by mul_mont's rolled form (the rows as a loop over that many copies of
 /// the row, for kernels whose unrolled code overflows the instruction cache); 0: unrolled. The
 /// value and bytes are the same either way. |kLazy|: values in [0, 2p) (the header's lazy form);
 /// canonical() gives the bytes of the reduced type.
@@ -187,7 +187,7 @@ struct DevMont {
   /// One CIOS row: E[0..N], O[1..N] += a·b_i (+ c·d_i when |kPair|), one quotient digit m,
   /// E += m·p, then O folded into E with the one-limb shift. The products a_j·b_i of even j go
   /// to E and those of odd j to O, so each chain writes every limb once (see the header comment).
-  /// Written once: mul_mont unrolls it, mul_mont_rolled loops over it, and the lane-pair Fp2
+  /// Written once: mul_mont unrolls it or loops over it, and the lane-pair Fp2
   /// product (gpu/ec/dev_g2_pair.cuh: mul_add_mont) takes the second product, unrolled or in a
   /// loop.
   template <bool kPair = false>
@@ -223,17 +223,33 @@ struct DevMont {
     e[N] = 0;
   }
 
-  /// r = a·b·R^{-1} mod p; see the header comment.
+  /// A product's end: E (below 2p after the last row) reduced once, or left in the lazy form,
+  /// into r.
+  CUZK_DEV static void finish_product(std::uint32_t e[N + 1], std::uint32_t r[N]) {
+    if constexpr (!kLazy) reduce_once(e);
+#pragma unroll
+    for (int k = 0; k < N; ++k) r[k] = e[k];
+  }
+
+  /// r = a·b·R^{-1} mod p; see the header comment. |kRowsPerStep| > 0: the N rows as a loop of
+  /// that many rows a step (rows_rotated, below): ≈ 64·s + 15 instructions of code a product
+  /// instead of ≈ 800, ≈ (12 − s)/s + 2 more a row executed (PTX; ncu counted +16.5 % in the G1
+  /// accumulation at s = 3, which ran 10–11 % faster for the instruction-fetch stalls it lost).
+  /// The shared-column form (one load a row) measured 43 % more instructions there and was
+  /// removed (docs/perf/gpu.md).
   CUZK_DEV static void mul_mont(std::uint32_t r[N], const std::uint32_t a[N],
                                 const std::uint32_t b[N]) {
     std::uint32_t e[N + 1], o[N + 1];
 #pragma unroll
     for (int k = 0; k <= N; ++k) e[k] = 0;
+    if constexpr (kRowsPerStep > 0) {
+      rows_rotated<kRowsPerStep>(b,
+                                 [&](std::uint32_t bi, std::uint32_t) { mont_row(e, o, a, bi); });
+    } else {
 #pragma unroll
-    for (int i = 0; i < N; ++i) mont_row(e, o, a, b[i]);
-    if constexpr (!kLazy) reduce_once(e);
-#pragma unroll
-    for (int k = 0; k < N; ++k) r[k] = e[k];
+      for (int i = 0; i < N; ++i) mont_row(e, o, a, b[i]);
+    }
+    finish_product(e, r);
   }
 
   /// Calls row(b_i, b_{i+1}) for i = 0 … N − 1 as a loop of N / |kStep| steps over |kStep|
@@ -253,22 +269,6 @@ struct DevMont {
 #pragma unroll
       for (int k = 0; k < N - kStep; ++k) bb[k] = bb[k + kStep];
     }
-  }
-
-  /// mul_mont with the N rows as a loop of kRowsPerStep rows a step (rows_rotated): ≈ 64·s + 15
-  /// instructions of code a product instead of ≈ 800, ≈ (12 − s)/s + 2 more a row executed (PTX;
-  /// ncu counted +16.5 % in the G1 accumulation at s = 3, which ran 10–11 % faster for the
-  /// instruction-fetch stalls it lost). The shared-column form (one load a row) measured 43 % more
-  /// instructions there and was removed (docs/perf/gpu.md).
-  CUZK_DEV static void mul_mont_rolled(std::uint32_t r[N], const std::uint32_t a[N],
-                                       const std::uint32_t b[N]) {
-    std::uint32_t e[N + 1], o[N + 1];
-#pragma unroll
-    for (int k = 0; k <= N; ++k) e[k] = 0;
-    rows_rotated<kRowsPerStep>(b, [&](std::uint32_t bi, std::uint32_t) { mont_row(e, o, a, bi); });
-    if constexpr (!kLazy) reduce_once(e);
-#pragma unroll
-    for (int k = 0; k < N; ++k) r[k] = e[k];
   }
 
   /// rows_rotated over two arrays: row(b_i, d_i) for i = 0 … N − 1, both rotated alike.
@@ -312,19 +312,14 @@ struct DevMont {
 #pragma unroll
       for (int i = 0; i < N; ++i) mont_row<true>(e, o, a.l, b.l[i], c.l, d.l[i]);
     }
-    if constexpr (!kLazy) reduce_once(e);
     DevMont r;
-#pragma unroll
-    for (int k = 0; k < N; ++k) r.l[k] = e[k];
+    finish_product(e, r.l);
     return r;
   }
 
   CUZK_DEV friend DevMont operator*(const DevMont& a, const DevMont& b) {
     DevMont r;
-    if constexpr (kRowsPerStep > 0)
-      mul_mont_rolled(r.l, a.l, b.l);
-    else
-      mul_mont(r.l, a.l, b.l);
+    mul_mont(r.l, a.l, b.l);
     return r;
   }
   CUZK_DEV DevMont square() const { return *this * *this; }

@@ -98,7 +98,7 @@ struct GpuMsmConfig {
   /// only: G2's lane-pair kernels have their own cap (CUZK_G2_PAIR_MIN_BLOCKS).
   int accumulate_min_blocks = 3;
   /// G1: the accumulation's field products as rolled loops of this many CIOS rows a step
-  /// (DevMont::mul_mont_rolled): 3 (a third of the unrolled code; 10–11 % faster at 2^24–2^27,
+  /// (DevMont::mul_mont, rolled): 3 (a third of the unrolled code; 10–11 % faster at 2^24–2^27,
   /// docs/perf/gpu.md), or 0: unrolled (the slow twin; required with accumulate_min_blocks = 0).
   /// Other values, and 3 without the cap, are refused (CudaError, cudaErrorInvalidValue).
   int accumulate_rows_per_step = 3;
