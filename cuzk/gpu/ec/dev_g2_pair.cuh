@@ -25,64 +25,65 @@ namespace cuzk::gpu {
 enum class PairProduct {
   separate,             ///< two Montgomery products, u·b + w·b'
   fused,                ///< both under one reduction (mul_add_mont), rows unrolled
-  fused_rolled,         ///< the same, rows walked by a loop over one copy (smaller code)
+  fused_rolled,         ///< the same, rows walked by a loop over two copies (smaller code)
   fused_rolled2_ahead,  ///< fused_rolled with two rows a loop step, the partner's limb ahead
 };
 
 namespace pair_detail {
 
 /// r = (a·b + c·d)·R^{-1} mod p for a, b, c, d < p: both products accumulated row by row with one
-/// interleaved reduction (CIOS over 32-bit limbs, even/odd split as DevMont::mul_mont).
+/// interleaved reduction (DevMont::row<…, true>: the alternating accumulators of mont_rows.cuh).
 /// Bound: a·b + c·d < 2p² and p < R/8, so the final value (a·b + c·d + M·p)/R < p(1 + 2p/R) < 2p
-/// and one conditional subtraction ends in [0, p); a row maps t < 4p to
-/// (t + a·b_i + c·d_i + m·p)/2^32 < 4p/2^32 + 3p < 4p < 2^(32N), so E keeps N + 1 limbs.
-/// O collects three terms a row (a_odd·b_i, c_odd·d_i, m·p_odd), each below 2^32·p < 2^413, so
-/// O < 3·2^413 < 2^(32(N + 1)) and no carry leaves O[N]. The rows are DevMont::mont_row<true>.
+/// and one conditional subtraction ends in [0, p); the rows keep t < a + c + p < 3p.
 /// d is the partner lane's b (|mask|: the pair), fetched one limb per row so it never occupies
 /// twelve registers.
-/// |kRowsPerStep| = 0: the twelve rows unrolled (≈ 10 k instructions for a whole G2 addition's
-/// products). kRowsPerStep = s > 0: the rows run as a loop over s copies of the row (≈ 0.9 k · s
-/// instructions), b's limbs rotated down s per step (DevMont::rows_rotated: 12 − s moves a step);
-/// aimed at the instruction-fetch stalls ncu measured in the unrolled form (38.5 % of the
-/// accumulation's cycles, docs/perf/gpu.md). |kAhead|: the partner's limb of the next row is
-/// fetched before this row's products (one register). Measured alone it hid nothing (the
-/// short-scoreboard stalls are the pair's other shuffles); two rows a step with it is the
-/// default, 4–6 % faster than one row.
+/// |kRowsPerStep| = 0: the twelve rows unrolled (≈ 8 k instructions for a whole G2 addition's
+/// products). kRowsPerStep = s > 0 (even: the rows alternate their accumulators): the rows run as
+/// a loop over s copies of the row, b's limbs rotated down s per step (DevMont::rows_rotated:
+/// 12 − s moves a step); aimed at the instruction-fetch stalls ncu measured in the unrolled form
+/// (38.5 % of the accumulation's cycles, docs/perf/gpu.md). |kAhead|: the partner's limb of the
+/// next row is fetched before this row's products (one register); two rows a step with it is the
+/// default.
 template <int kRowsPerStep, bool kAhead>
 CUZK_DEV void mul_add_mont(std::uint32_t r[DevFp::N], const std::uint32_t a[DevFp::N],
                            const std::uint32_t b[DevFp::N], const std::uint32_t c[DevFp::N],
                            unsigned mask) {
   constexpr int N = DevFp::N;
-  std::uint32_t e[N + 1], o[N + 1];
-#pragma unroll
-  for (int k = 0; k <= N; ++k) e[k] = 0;
+  std::uint32_t u[N], v[N];  // X of the even rows, X of the odd rows
   if constexpr (kRowsPerStep > 0) {
+#pragma unroll
+    for (int k = 0; k < N; ++k) u[k] = v[k] = 0;
     std::uint32_t d_next = kAhead ? __shfl_xor_sync(mask, b[0], 1) : 0;
-    DevFp::rows_rotated<kRowsPerStep>(b, [&](std::uint32_t bi, std::uint32_t b_next) {
+    DevFp::rows_rotated<kRowsPerStep, 1>({b}, [&](auto s, const auto& rot) {
+      constexpr int k = decltype(s)::value;
       std::uint32_t di;
       if constexpr (kAhead) {
         // The next row's partner limb (after the last row a stale one, fetched unused).
         di = d_next;
-        d_next = __shfl_xor_sync(mask, b_next, 1);
+        d_next = __shfl_xor_sync(mask, rot[0][k + 1], 1);
       } else {
-        di = __shfl_xor_sync(mask, bi, 1);
+        di = __shfl_xor_sync(mask, rot[0][k], 1);
       }
-      DevFp::mont_row<true>(e, o, a, bi, c, di);
+      if constexpr (k % 2 == 0)
+        DevFp::row<false, true>(u, v, a, rot[0][k], c, di);
+      else
+        DevFp::row<false, true>(v, u, a, rot[0][k], c, di);
     });
   } else {
-#pragma unroll
-    for (int i = 0; i < N; ++i)
-      DevFp::mont_row<true>(e, o, a, b[i], c, __shfl_xor_sync(mask, b[i], 1));
+    mont_rows::static_for<N>([&](auto i) {
+      constexpr int k = decltype(i)::value;
+      const std::uint32_t di = __shfl_xor_sync(mask, b[k], 1);
+      if constexpr (k % 2 == 0)
+        DevFp::row<k == 0, true>(u, v, a, b[k], c, di);
+      else
+        DevFp::row<false, true>(v, u, a, b[k], c, di);
+    });
   }
-  DevFp::reduce_once(e);
-#pragma unroll
-  for (int k = 0; k < N; ++k) r[k] = e[k];
+  DevFp::finish_product(r, v, u);  // N even: the last row's X is v
 }
 
 /// The rows a loop step of the fused form |kP| (0: unrolled) and whether it fetches ahead.
-constexpr int rows_per_step(PairProduct kP) {
-  return kP == PairProduct::fused ? 0 : kP == PairProduct::fused_rolled2_ahead ? 2 : 1;
-}
+constexpr int rows_per_step(PairProduct kP) { return kP == PairProduct::fused ? 0 : 2; }
 constexpr bool fetches_ahead(PairProduct kP) { return kP == PairProduct::fused_rolled2_ahead; }
 
 }  // namespace pair_detail

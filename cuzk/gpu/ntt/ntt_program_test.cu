@@ -23,7 +23,7 @@ Fr emulated_fr_mul(const Fr& a, const Fr& b) {
   std::uint32_t la[8], lb[8], lr[8];
   std::memcpy(la, &a, sizeof(Fr));
   std::memcpy(lb, &b, sizeof(Fr));
-  fr_mul_detail::HostOps ops;
+  HostOps ops;
   fr_mul_detail::fr_mul_limbs(ops, lr, la, lb);
   Fr r;
   std::memcpy(&r, lr, sizeof(Fr));

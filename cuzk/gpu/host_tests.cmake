@@ -1,0 +1,7 @@
+# The device arithmetic's algorithms run on the CPU through HostOps (ff/carry_ops.cuh): plain C++
+# tests, built with or without a CUDA compiler (the top-level CMakeLists includes this file when
+# the gpu module is skipped), so CI checks them too.
+cuzk_test(gpu_mont_rows_test SOURCES ${CMAKE_CURRENT_LIST_DIR}/ff/mont_rows_test.cpp LIBS cuzk_ff)
+if(TARGET gpu_mont_rows_test)
+  target_include_directories(gpu_mont_rows_test PRIVATE ${PROJECT_SOURCE_DIR})
+endif()
