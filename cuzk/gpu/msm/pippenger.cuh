@@ -60,8 +60,8 @@ enum class G2Accumulation {
   one_thread,        ///< the whole Fp2 XYZZ point in one thread (255 registers, spills)
   lane_pair,         ///< two lanes per point, two Montgomery products per Fp2 product component
   lane_pair_fused,   ///< two lanes per point, one reduction per Fp2 product component
-  lane_pair_rolled,  ///< lane_pair_fused with the product's rows as a loop (smaller code)
-  lane_pair_rolled2_ahead,  ///< lane_pair_rolled, two rows a loop step, the partner's limb ahead
+  lane_pair_rolled,  ///< lane_pair_fused with the product's rows as a loop of two (smaller code)
+  lane_pair_rolled2_ahead,  ///< lane_pair_rolled with the partner's limb fetched a row ahead
 };
 
 struct GpuMsmConfig {
@@ -90,7 +90,7 @@ struct GpuMsmConfig {
   /// set when another MSM runs beside it on another stream.
   std::size_t arena_budget = 0;
   /// The G2 accumulation kernels (benchmarks and tests compare them; the default 4–6 % faster
-  /// than lane_pair_rolled at 2^20–2^25, docs/perf/gpu.md).
+  /// than one row a step at 2^20–2^25, docs/perf/gpu.md).
   G2Accumulation g2_accumulation = G2Accumulation::lane_pair_rolled2_ahead;
   /// The Pippenger accumulation's register cap: 3 caps it for three blocks of 128 threads an SM
   /// (≤ 168 registers; 0.3–1.9 % faster, docs/perf/gpu.md), 0 lets ptxas take what it wants (172,
