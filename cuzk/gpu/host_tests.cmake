@@ -5,3 +5,9 @@ cuzk_test(gpu_mont_rows_test SOURCES ${CMAKE_CURRENT_LIST_DIR}/ff/mont_rows_test
 if(TARGET gpu_mont_rows_test)
   target_include_directories(gpu_mont_rows_test PRIVATE ${PROJECT_SOURCE_DIR})
 endif()
+# The NTT's pass programs (a CPU emulation of ntt_step_kernel) and its Fr product (fr_rows.cuh).
+cuzk_test(gpu_ntt_program_test SOURCES ${CMAKE_CURRENT_LIST_DIR}/ntt/ntt_program_test.cpp
+          LIBS cuzk_poly)
+if(TARGET gpu_ntt_program_test)
+  target_include_directories(gpu_ntt_program_test PRIVATE ${PROJECT_SOURCE_DIR})
+endif()

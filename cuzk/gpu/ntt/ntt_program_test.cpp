@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cuzk/base/thread_pool.hpp"
-#include "cuzk/gpu/ntt/fr_mul.cuh"
+#include "cuzk/gpu/ntt/fr_rows.cuh"
 #include "cuzk/gpu/ntt/ntt_program.cuh"
 #include "cuzk/poly/domain.hpp"
 #include "cuzk/poly/ntt.hpp"
@@ -106,7 +106,9 @@ void emulate(const std::vector<NttStep>& steps, std::vector<Fr>* bufs[4], unsign
             const NttButterfly b = tile_butterfly(s.pass, log_n, o, k, t);
             ASSERT_LT(b.tw, std::max<std::size_t>(1, n / 2));
             const Fr w = tw[inverse][b.tw];
-            if (s.pass.s0 + k == 0) ASSERT_EQ(w, Fr::one());
+            if (s.pass.s0 + k == 0) {
+              ASSERT_EQ(w, Fr::one());
+            }
             Fr u = tile[b.ia], v = tile[b.ib];
             if (dif) {
               tile[b.ia] = u + v;
@@ -152,7 +154,9 @@ TEST(NttProgram, PassPlansCoverEveryStageOnce) {
         EXPECT_EQ(p.s0, s0);
         EXPECT_LE(p.S + p.l, t.log_tile);
         EXPECT_LE(p.l, p.s0);
-        if (p.s0 > 0) EXPECT_GE(p.l, std::min(p.s0, t.min_log_run));
+        if (p.s0 > 0) {
+          EXPECT_GE(p.l, std::min(p.s0, t.min_log_run));
+        }
         s0 += p.S;
       }
       EXPECT_EQ(s0, static_cast<int>(lg));
