@@ -26,7 +26,7 @@ enum class PairProduct {
   separate,             ///< two Montgomery products, u·b + w·b'
   fused,                ///< both under one reduction (mul_add_mont), rows unrolled
   fused_rolled,         ///< the same, rows walked by a loop over two copies (smaller code)
-  fused_rolled2_ahead,  ///< fused_rolled with two rows a loop step, the partner's limb ahead
+  fused_rolled2_ahead,  ///< fused_rolled with the partner's limb fetched a row ahead
 };
 
 namespace pair_detail {
