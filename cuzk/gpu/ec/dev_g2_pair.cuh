@@ -32,14 +32,14 @@ enum class PairProduct {
 namespace pair_detail {
 
 /// r = (a·b + c·d)·R^{-1} mod p for a, b, c, d < p: both products accumulated row by row with one
-/// interleaved reduction (DevMont::row<…, true>: the alternating accumulators of mont_rows.cuh).
+/// interleaved reduction (DevMont::alternating_product: the alternating rows of mont_rows.cuh).
 /// Bound: a·b + c·d < 2p² and p < R/8, so the final value (a·b + c·d + M·p)/R < p(1 + 2p/R) < 2p
 /// and one conditional subtraction ends in [0, p); the rows keep t < a + c + p < 3p.
 /// d is the partner lane's b (|mask|: the pair), fetched one limb per row so it never occupies
 /// twelve registers.
 /// |kRowsPerStep| = 0: the twelve rows unrolled (≈ 8 k instructions for a whole G2 addition's
 /// products). kRowsPerStep = s > 0 (even: the rows alternate their accumulators): the rows run as
-/// a loop over s copies of the row, b's limbs rotated down s per step (DevMont::rows_rotated:
+/// a loop over s copies of the row, b's limbs rotated down s per step (DevMont::for_rows:
 /// 12 − s moves a step); aimed at the instruction-fetch stalls ncu measured in the unrolled form
 /// (38.5 % of the accumulation's cycles, docs/perf/gpu.md). |kAhead|: the partner's limb of the
 /// next row is fetched before this row's products (one register); two rows a step with it is the
@@ -48,38 +48,18 @@ template <int kRowsPerStep, bool kAhead>
 CUZK_DEV void mul_add_mont(std::uint32_t r[DevFp::N], const std::uint32_t a[DevFp::N],
                            const std::uint32_t b[DevFp::N], const std::uint32_t c[DevFp::N],
                            unsigned mask) {
-  constexpr int N = DevFp::N;
-  std::uint32_t u[N], v[N];  // X of the even rows, X of the odd rows
-  if constexpr (kRowsPerStep > 0) {
-#pragma unroll
-    for (int k = 0; k < N; ++k) u[k] = v[k] = 0;
-    std::uint32_t d_next = kAhead ? __shfl_xor_sync(mask, b[0], 1) : 0;
-    DevFp::rows_rotated<kRowsPerStep, 1>({b}, [&](auto s, const auto& rot) {
-      constexpr int k = decltype(s)::value;
-      std::uint32_t di;
-      if constexpr (kAhead) {
-        // The next row's partner limb (after the last row a stale one, fetched unused).
-        di = d_next;
-        d_next = __shfl_xor_sync(mask, rot[0][k + 1], 1);
-      } else {
-        di = __shfl_xor_sync(mask, rot[0][k], 1);
-      }
-      if constexpr (k % 2 == 0)
-        DevFp::row<false, true>(u, v, a, rot[0][k], c, di);
-      else
-        DevFp::row<false, true>(v, u, a, rot[0][k], c, di);
-    });
-  } else {
-    mont_rows::static_for<N>([&](auto i) {
-      constexpr int k = decltype(i)::value;
-      const std::uint32_t di = __shfl_xor_sync(mask, b[k], 1);
-      if constexpr (k % 2 == 0)
-        DevFp::row<k == 0, true>(u, v, a, b[k], c, di);
-      else
-        DevFp::row<false, true>(v, u, a, b[k], c, di);
-    });
-  }
-  DevFp::finish_product(r, v, u);  // N even: the last row's X is v
+  // The next row's partner limb when fetching ahead (after the last row a stale one, unused).
+  std::uint32_t d_next = kAhead ? __shfl_xor_sync(mask, b[0], 1) : 0;
+  DevFp::alternating_product<kRowsPerStep, true, false>(
+      r, a, b, c, nullptr, [&](std::uint32_t bi, std::uint32_t b_next, std::uint32_t) {
+        if constexpr (kAhead) {
+          const std::uint32_t di = d_next;
+          d_next = __shfl_xor_sync(mask, b_next, 1);
+          return di;
+        } else {
+          return __shfl_xor_sync(mask, bi, 1);
+        }
+      });
 }
 
 /// The rows a loop step of the fused form |kP| (0: unrolled) and whether it fetches ahead.

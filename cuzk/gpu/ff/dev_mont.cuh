@@ -199,27 +199,40 @@ struct DevMont {
     if constexpr (!kLazy) reduce_once(r);
   }
 
-  /// Calls row(s, rot) for the N rows as a loop of N / |kStep| steps over |kStep| unrolled calls,
-  /// s = std::integral_constant<int, 0 … kStep − 1> (alternating rows need kStep even, so each
-  /// step starts with the same roles), rot[q][s] limb i of src[q] and
-  /// rot[q][s + 1] limb i + 1 (after the last row a stale limb, for callers that fetch ahead). A
-  /// register array cannot be indexed by the loop counter, so the limbs are rotated down kStep a
-  /// step: N − kStep moves an array, ≈ (N − kStep)/kStep a row against a row's 4N + 4.
-  template <int kStep, int K, class Row>
-  CUZK_DEV static void rows_rotated(const std::uint32_t* const (&src)[K], Row row) {
-    static_assert(kStep > 0 && kStep < N && N % kStep == 0);
-    std::uint32_t rot[K][N];
+  /// Calls row(k, b_i, b_{i+1}, d_i) for the N rows of a product, k a std::integral_constant:
+  /// unrolled (|kStep| = 0: k = i) or as a loop of N / kStep steps over kStep unrolled rows (k = i
+  /// mod kStep; alternating rows need kStep even, so each step starts with the same roles). d_i is
+  /// limb i of |d| when |kWithD|, else 0; b_{i+1} after the last row is a stale limb (for callers
+  /// that fetch ahead). A register array cannot be indexed by the loop counter, so the loop
+  /// rotates b's (and d's) limbs down kStep a step: N − kStep moves an array, ≈ (N − kStep)/kStep
+  /// a row against a row's 4N + 4.
+  template <int kStep, bool kWithD, class Row>
+  CUZK_DEV static void for_rows(const std::uint32_t b[N], const std::uint32_t* d, Row row) {
+    if constexpr (kStep == 0) {
+      mont_rows::static_for<N>([&](auto i) {
+        constexpr int k = decltype(i)::value;
+        row(i, b[k], b[k + 1 < N ? k + 1 : k], kWithD ? d[k] : 0u);
+      });
+    } else {
+      static_assert(kStep > 0 && kStep < N && N % kStep == 0);
+      constexpr int K = kWithD ? 2 : 1;
+      std::uint32_t rot[K][N];
 #pragma unroll
-    for (int q = 0; q < K; ++q)
-#pragma unroll
-      for (int k = 0; k < N; ++k) rot[q][k] = src[q][k];
+      for (int k = 0; k < N; ++k) {
+        rot[0][k] = b[k];
+        if constexpr (kWithD) rot[K - 1][k] = d[k];
+      }
 #pragma unroll 1
-    for (int i = 0; i < N; i += kStep) {
-      mont_rows::static_for<kStep>([&](auto s) { row(s, rot); });
+      for (int i = 0; i < N; i += kStep) {
+        mont_rows::static_for<kStep>([&](auto s) {
+          constexpr int k = decltype(s)::value;
+          row(s, rot[0][k], rot[0][k + 1], kWithD ? rot[K - 1][k] : 0u);
+        });
 #pragma unroll
-      for (int q = 0; q < K; ++q)
+        for (int q = 0; q < K; ++q)
 #pragma unroll
-        for (int k = 0; k < N - kStep; ++k) rot[q][k] = rot[q][k + kStep];
+          for (int k = 0; k < N - kStep; ++k) rot[q][k] = rot[q][k + kStep];
+      }
     }
   }
 
@@ -232,29 +245,43 @@ struct DevMont {
     std::uint32_t e[N + 1], o[N + 1];
 #pragma unroll
     for (int k = 0; k <= N; ++k) e[k] = 0;
-    const auto one_row = [&](std::uint32_t bi, std::uint32_t di) {
-      mont_rows::folding_row<N, kPair>(ops, e, o, a, bi, c, di, PLimbs{}, kInv32);
-    };
-    if constexpr (kRowsPerStep > 0) {
-      const auto step = [&](auto s, const auto& rot) {
-        constexpr int k = decltype(s)::value;
-        one_row(rot[0][k], kPair ? rot[kPair ? 1 : 0][k] : 0);
-      };
-      if constexpr (kPair)
-        rows_rotated<kRowsPerStep, 2>({b, d}, step);
-      else
-        rows_rotated<kRowsPerStep, 1>({b}, step);
-    } else {
-#pragma unroll
-      for (int i = 0; i < N; ++i) one_row(b[i], kPair ? d[i] : 0);
-    }
+    for_rows<kRowsPerStep, kPair>(
+        b, d, [&](auto, std::uint32_t bi, std::uint32_t, std::uint32_t di) {
+          mont_rows::folding_row<N, kPair>(ops, e, o, a, bi, c, di, PLimbs{}, kInv32);
+        });
     if constexpr (!kLazy) reduce_once(e);
 #pragma unroll
     for (int k = 0; k < N; ++k) r[k] = e[k];
   }
 
+  /// r = (a·b (+ c·d when |kPair|))·R^{-1} by the alternating rows: |kStep| rows a loop step
+  /// (even; from zeroed accumulators) or unrolled (0; the first row fresh), d_i = d_of(b_i,
+  /// b_{i+1}, d's limb i or 0 without |kWithD|), then finish_product. DevMont's products and the
+  /// G2 lane pair's (d_i: the partner lane's b_i, shuffled; gpu/ec/dev_g2_pair.cuh) share it.
+  template <int kStep, bool kPair, bool kWithD, class DOf>
+  CUZK_DEV static void alternating_product(std::uint32_t r[N], const std::uint32_t a[N],
+                                           const std::uint32_t b[N], const std::uint32_t* c,
+                                           const std::uint32_t* d, DOf d_of) {
+    static_assert(kStep % 2 == 0, "alternating rows roll an even count a step");
+    std::uint32_t u[N], v[N];  // X of the even rows, X of the odd rows
+    if constexpr (kStep > 0) {
+#pragma unroll
+      for (int k = 0; k < N; ++k) u[k] = v[k] = 0;
+    }
+    for_rows<kStep, kWithD>(
+        b, d, [&](auto i, std::uint32_t bi, std::uint32_t b_next, std::uint32_t d_limb) {
+          constexpr int k = decltype(i)::value;
+          const std::uint32_t di = kPair ? d_of(bi, b_next, d_limb) : 0u;
+          if constexpr (k % 2 == 0)
+            row<kStep == 0 && k == 0, kPair>(u, v, a, bi, c, di);
+          else
+            row<false, kPair>(v, u, a, bi, c, di);
+        });
+    finish_product(r, v, u);  // N even: the last row's X is v
+  }
+
   /// r = (a·b (+ c·d when |kPair|))·R^{-1}: the rows of |kRows|, unrolled (kRowsPerStep = 0) or
-  /// rolled (rows_rotated; alternating rows from zeroed accumulators), then finish_product.
+  /// rolled.
   template <bool kPair>
   CUZK_DEV static void product(std::uint32_t r[N], const std::uint32_t a[N],
                                const std::uint32_t b[N], const std::uint32_t* c = nullptr,
@@ -262,45 +289,12 @@ struct DevMont {
     if constexpr (kRows == MontRows::folding)
       folding_product<kPair>(r, a, b, c, d);
     else
-      alternating_product<kPair>(r, a, b, c, d);
-  }
-
-  /// The alternating rows' product (product's other form).
-  template <bool kPair>
-  CUZK_DEV static void alternating_product(std::uint32_t r[N], const std::uint32_t a[N],
-                                           const std::uint32_t b[N], const std::uint32_t* c,
-                                           const std::uint32_t* d) {
-    static_assert(kRowsPerStep % 2 == 0, "alternating rows roll an even count a step");
-    std::uint32_t u[N], v[N];  // X of the even rows, X of the odd rows
-    if constexpr (kRowsPerStep > 0) {
-#pragma unroll
-      for (int k = 0; k < N; ++k) u[k] = v[k] = 0;
-      const auto step = [&](auto s, const auto& rot) {
-        const std::uint32_t di = kPair ? rot[kPair ? 1 : 0][decltype(s)::value] : 0;
-        if constexpr (decltype(s)::value % 2 == 0)
-          row<false, kPair>(u, v, a, rot[0][decltype(s)::value], c, di);
-        else
-          row<false, kPair>(v, u, a, rot[0][decltype(s)::value], c, di);
-      };
-      if constexpr (kPair)
-        rows_rotated<kRowsPerStep, 2>({b, d}, step);
-      else
-        rows_rotated<kRowsPerStep, 1>({b}, step);
-    } else {
-      mont_rows::static_for<N>([&](auto i) {
-        constexpr int k = decltype(i)::value;
-        const std::uint32_t di = kPair ? d[k] : 0;
-        if constexpr (k % 2 == 0)
-          row<k == 0, kPair>(u, v, a, b[k], c, di);
-        else
-          row<false, kPair>(v, u, a, b[k], c, di);
-      });
-    }
-    finish_product(r, v, u);  // N even: the last row's X is v
+      alternating_product<kRowsPerStep, kPair, kPair>(
+          r, a, b, c, d, [](std::uint32_t, std::uint32_t, std::uint32_t di) { return di; });
   }
 
   /// r = a·b·R^{-1} mod p; see the header comment. |kRowsPerStep| > 0: the N rows as a loop of
-  /// that many rows a step (rows_rotated): ≈ 52·s (alternating) or 63·s (folding) instructions
+  /// that many rows a step (for_rows): ≈ 52·s (alternating) or 63·s (folding) instructions
   /// of code a product instead of ≈ 640 or 760, ≈ (12 − s)/s more a row executed (PTX; ncu
   /// counted +16.5 % instructions in the G1 accumulation at 3 folding rows a step, which ran
   /// 10–11 % faster for the instruction-fetch stalls it lost; docs/perf/gpu.md).
