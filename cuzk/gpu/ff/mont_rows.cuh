@@ -74,14 +74,12 @@ CUZK_LIMB_HD void madc_pairs_down2(Ops& ops, std::uint32_t acc[N], Lhs lhs, std:
   ops.madc_hi(acc[N - 1], lhs(N - 2), k, 0);
 }
 
-/// One row: t = x + 2^32·y (x: this row's X, y: this row's Y, which still holds the previous
-/// row's X unshifted unless |kFirst|) becomes t + a·b_i (+ c·d_i when |kPair|) + m·p with x[0]
-/// cleared; the caller swaps x and y for the next row. |kFirst|: x and y are written fresh.
-/// p(j): limb j of the modulus; inv: −p^{-1} mod 2^32.
-template <int N, bool kFirst, bool kPair, class Ops, class PLimb>
-CUZK_LIMB_HD void row(Ops& ops, std::uint32_t x[N], std::uint32_t y[N], const std::uint32_t a[N],
-                      std::uint32_t bi, const std::uint32_t* c, std::uint32_t di, PLimb p,
-                      std::uint32_t inv) {
+/// A row's first half: the previous row's division by 2^32 (x takes y plus the previous X's limb
+/// 1, y takes that X two limbs down, folded into the multiply-adds) and t += a·b_i; |kFirst|:
+/// t = a·b_i, x and y written fresh. Shared by row and the NTT's Fr row (ntt/fr_rows.cuh).
+template <int N, bool kFirst, class Ops>
+CUZK_LIMB_HD void shift_add_product(Ops& ops, std::uint32_t x[N], std::uint32_t y[N],
+                                    const std::uint32_t a[N], std::uint32_t bi) {
   const auto a_even = [a](int j) { return a[j]; };
   const auto a_odd = [a](int j) { return a[j + 1]; };
   if constexpr (kFirst) {
@@ -93,6 +91,17 @@ CUZK_LIMB_HD void row(Ops& ops, std::uint32_t x[N], std::uint32_t y[N], const st
     mad_pairs<N>(ops, x, a_even, bi);
     ops.addc(y[N - 1], y[N - 1], 0);
   }
+}
+
+/// One row: t = x + 2^32·y (x: this row's X, y: this row's Y, which still holds the previous
+/// row's X unshifted unless |kFirst|) becomes t + a·b_i (+ c·d_i when |kPair|) + m·p with x[0]
+/// cleared; the caller swaps x and y for the next row. |kFirst|: x and y are written fresh.
+/// p(j): limb j of the modulus; inv: −p^{-1} mod 2^32.
+template <int N, bool kFirst, bool kPair, class Ops, class PLimb>
+CUZK_LIMB_HD void row(Ops& ops, std::uint32_t x[N], std::uint32_t y[N], const std::uint32_t a[N],
+                      std::uint32_t bi, const std::uint32_t* c, std::uint32_t di, PLimb p,
+                      std::uint32_t inv) {
+  shift_add_product<N, kFirst>(ops, x, y, a, bi);
   if constexpr (kPair) {
     const auto c_even = [c](int j) { return c[j]; };
     const auto c_odd = [c](int j) { return c[j + 1]; };

@@ -39,17 +39,7 @@ template <bool kFirst, class Ops>
 CUZK_LIMB_HD void fr_row(Ops& ops, std::uint32_t x[8], std::uint32_t y[8], const std::uint32_t a[8],
                          std::uint32_t bi) {
   constexpr int N = 8;
-  const auto a_even = [a](int j) { return a[j]; };
-  const auto a_odd = [a](int j) { return a[j + 1]; };
-  if constexpr (kFirst) {
-    mont_rows::mul_pairs<N>(ops, y, a_odd, bi);
-    mont_rows::mul_pairs<N>(ops, x, a_even, bi);
-  } else {
-    ops.add_cc(x[0], x[0], y[1]);
-    mont_rows::madc_pairs_down2<N>(ops, y, a_odd, bi);
-    mont_rows::mad_pairs<N>(ops, x, a_even, bi);
-    ops.addc(y[N - 1], y[N - 1], 0);
-  }
+  mont_rows::shift_add_product<N, kFirst>(ops, x, y, a, bi);
   // m = −t0 mod 2^32; m·r0 = m; m·r1 = t0 + (m − [t0 ≠ 0])·2^32.
   const std::uint32_t t0 = x[0];
   std::uint32_t m, c0;
