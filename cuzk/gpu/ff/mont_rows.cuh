@@ -38,14 +38,16 @@
 
 namespace cuzk::gpu::mont_rows {
 
-/// acc[j], acc[j + 1] += lhs(j)·k for j = 0, 2, …, N − 2, one carry chain from acc[0]; the carry
-/// out of acc[N − 1] is left in the flag for the caller (addc, or dropped by a fresh chain).
-template <int N, class Ops, class Lhs>
+/// acc[j], acc[j + 1] += lhs(j)·k for j = J0, J0 + 2, …, N − 2 (J0 even), one carry chain from
+/// acc[J0]; the carry out of acc[N − 1] is left in the flag for the caller (addc, or dropped by a
+/// fresh chain).
+template <int N, int J0 = 0, class Ops, class Lhs>
 CUZK_LIMB_HD void mad_pairs(Ops& ops, std::uint32_t acc[N], Lhs lhs, std::uint32_t k) {
-  ops.mad_lo_cc(acc[0], lhs(0), k, acc[0]);
-  ops.madc_hi_cc(acc[1], lhs(0), k, acc[1]);
+  static_assert(J0 % 2 == 0 && J0 < N);
+  ops.mad_lo_cc(acc[J0], lhs(J0), k, acc[J0]);
+  ops.madc_hi_cc(acc[J0 + 1], lhs(J0), k, acc[J0 + 1]);
   CUZK_LIMB_UNROLL
-  for (int j = 2; j < N; j += 2) {
+  for (int j = J0 + 2; j < N; j += 2) {
     ops.madc_lo_cc(acc[j], lhs(j), k, acc[j]);
     ops.madc_hi_cc(acc[j + 1], lhs(j), k, acc[j + 1]);
   }
@@ -62,13 +64,20 @@ CUZK_LIMB_HD void mul_pairs(Ops& ops, std::uint32_t acc[N], Lhs lhs, std::uint32
 }
 
 /// acc = (acc >> 64) + lhs(·)·k + the carry flag: the pairs' addends are the limbs two up, the top
-/// pair's are 0, and the chain ends there (its value fits: the header's bound).
-template <int N, class Ops, class Lhs>
+/// pair's are 0, and the chain ends there (its value fits: the header's bound). Pairs below J0
+/// (even, ≤ N − 2) take no product: they only shift, with the carry.
+template <int N, int J0 = 0, class Ops, class Lhs>
 CUZK_LIMB_HD void madc_pairs_down2(Ops& ops, std::uint32_t acc[N], Lhs lhs, std::uint32_t k) {
+  static_assert(J0 % 2 == 0 && J0 <= N - 2);
   CUZK_LIMB_UNROLL
   for (int j = 0; j < N - 2; j += 2) {
-    ops.madc_lo_cc(acc[j], lhs(j), k, acc[j + 2]);
-    ops.madc_hi_cc(acc[j + 1], lhs(j), k, acc[j + 3]);
+    if (j < J0) {
+      ops.addc_cc(acc[j], acc[j + 2], 0);
+      ops.addc_cc(acc[j + 1], acc[j + 3], 0);
+    } else {
+      ops.madc_lo_cc(acc[j], lhs(j), k, acc[j + 2]);
+      ops.madc_hi_cc(acc[j + 1], lhs(j), k, acc[j + 3]);
+    }
   }
   ops.madc_lo_cc(acc[N - 2], lhs(N - 2), k, 0);
   ops.madc_hi(acc[N - 1], lhs(N - 2), k, 0);
@@ -93,6 +102,17 @@ CUZK_LIMB_HD void shift_add_product(Ops& ops, std::uint32_t x[N], std::uint32_t 
   }
 }
 
+/// A row's second half: the quotient digit m = x[0]·inv and t += m·p, which clears x[0].
+template <int N, class Ops, class PLimb>
+CUZK_LIMB_HD void reduce_step(Ops& ops, std::uint32_t x[N], std::uint32_t y[N], PLimb p,
+                              std::uint32_t inv) {
+  const std::uint32_t m = x[0] * inv;
+  mad_pairs<N>(
+      ops, y, [p](int j) { return p(j + 1); }, m);  // carry out 0 (header)
+  mad_pairs<N>(ops, x, p, m);
+  ops.addc(y[N - 1], y[N - 1], 0);
+}
+
 /// One row: t = x + 2^32·y (x: this row's X, y: this row's Y, which still holds the previous
 /// row's X unshifted unless |kFirst|) becomes t + a·b_i (+ c·d_i when |kPair|) + m·p with x[0]
 /// cleared; the caller swaps x and y for the next row. |kFirst|: x and y are written fresh.
@@ -109,11 +129,7 @@ CUZK_LIMB_HD void row(Ops& ops, std::uint32_t x[N], std::uint32_t y[N], const st
     mad_pairs<N>(ops, x, c_even, di);
     ops.addc(y[N - 1], y[N - 1], 0);
   }
-  const std::uint32_t m = x[0] * inv;
-  mad_pairs<N>(
-      ops, y, [p](int j) { return p(j + 1); }, m);  // carry out 0 (header)
-  mad_pairs<N>(ops, x, p, m);
-  ops.addc(y[N - 1], y[N - 1], 0);
+  reduce_step<N>(ops, x, y, p, inv);
 }
 
 /// The value after the last row, t/2^32 = y + (x >> 32) (x: the last row's X, its limb 0 zero),
@@ -181,6 +197,62 @@ CUZK_LIMB_HD void product(Ops& ops, std::uint32_t r[N], const std::uint32_t a[N]
       row<N, k == 0, kPair>(ops, u, v, a, b[k], c, d(k, b[k]), p, inv);
     else
       row<N, false, kPair>(ops, v, u, a, b[k], c, d(k, b[k]), p, inv);
+  });
+  fold<N>(ops, r, v, u);  // N even: the last row's X is v
+}
+
+// Squaring. a² = Σ_i a_i·(a_i·2^(32i) + 2·Σ_{j>i} a_j·2^(32j)): row i of a·a need only multiply
+// a_i by the limbs at positions q ≥ i of w_i = (a_i, a_{i+1} << 1, (2a)_{i+2}, …, (2a)_{N−1}), where
+// (2a)_q = (a_q << 1) | (a_{q−1} >> 31) (position i + 1 leaves out a_i's top bit: a_i is not
+// doubled). In row i's frame (position q has weight 2^(32(q + i)) of the whole) that product is
+// a_i·W_i with W_i = Σ_{q≥i} w_i(q)·2^(32q) ≤ 2a, so the rows' bound holds with S = 2a + p: a < 2p
+// and p < R/8 keep it below R (the top bit of a is 0, so 2a has N limbs). N − i multiply pairs a
+// row instead of N: the product part N(N + 1)/2 of N² (Fp: 78 of 144; with the reduction's 144,
+// 444 multiply-adds against 576, −23 %). The result is (a² + M·p)/R < a²/R + p, as a product's.
+
+/// Square row i (compile-time |I|) of the alternating rows: the previous row's shift as in row()
+/// (I > 0), a_i·W_i on positions ≥ i, then reduce_step. a2: the limbs of 2a.
+template <int N, int I, class Ops, class PLimb>
+CUZK_LIMB_HD void square_row(Ops& ops, std::uint32_t x[N], std::uint32_t y[N],
+                             const std::uint32_t a[N], const std::uint32_t a2[N], PLimb p,
+                             std::uint32_t inv) {
+  const std::uint32_t k = a[I];
+  constexpr int kNext = I + 1 < N ? I + 1 : I;  // position I + 1 exists below the top row
+  const auto w = [a, a2](int q) { return q == I ? a[I] : q == I + 1 ? a[kNext] << 1 : a2[q]; };
+  const auto w_odd = [w](int j) { return w(j + 1); };
+  // X takes the even positions q ≥ I (pairs from J0x), Y the odd ones (pairs j with q = j + 1).
+  constexpr int J0x = I % 2 == 0 ? I : I + 1;
+  constexpr int J0y = I % 2 == 0 ? I : I - 1;
+  if constexpr (I == 0) {
+    mul_pairs<N>(ops, y, w_odd, k);
+    mul_pairs<N>(ops, x, w, k);
+  } else {
+    ops.add_cc(x[0], x[0], y[1]);  // X = Y_prev + X_prev[1]; the carry enters the new Y
+    madc_pairs_down2<N, J0y>(ops, y, w_odd, k);
+    if constexpr (J0x < N) {
+      mad_pairs<N, J0x>(ops, x, w, k);
+      ops.addc(y[N - 1], y[N - 1], 0);
+    }
+  }
+  reduce_step<N>(ops, x, y, p, inv);
+}
+
+/// r = a²·R^{-1}, unreduced (< a²/R + p), by the N square rows unrolled; a < 2p, p < R/8.
+template <int N, class Ops, class PLimb>
+CUZK_LIMB_HD void square_product(Ops& ops, std::uint32_t r[N], const std::uint32_t a[N], PLimb p,
+                                 std::uint32_t inv) {
+  static_assert(N % 2 == 0);
+  std::uint32_t a2[N];
+  a2[0] = a[0] << 1;
+  CUZK_LIMB_UNROLL
+  for (int q = 1; q < N; ++q) a2[q] = (a[q] << 1) | (a[q - 1] >> 31);
+  std::uint32_t u[N], v[N];
+  static_for<N>([&](auto i) {
+    constexpr int k = decltype(i)::value;
+    if constexpr (k % 2 == 0)
+      square_row<N, k>(ops, u, v, a, a2, p, inv);
+    else
+      square_row<N, k>(ops, v, u, a, a2, p, inv);
   });
   fold<N>(ops, r, v, u);  // N even: the last row's X is v
 }

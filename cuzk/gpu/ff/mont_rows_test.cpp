@@ -1,7 +1,8 @@
 // mont_rows.cuh (the device's Montgomery rows with alternating accumulators) run on the CPU through
 // HostOps, against the host fields: Fp and Fr products with the alternating rows unrolled (the
 // first row fresh) and as the rolled loops run them (every row general, from zeroed
-// accumulators), and with the folding rows; Fp's fused a·b + c·d, and Fp's lazy inputs in [0, 2p). Besides the value, each unreduced result is
+// accumulators), and with the folding rows; Fp's fused a·b + c·d, Fp's squares by the square rows,
+// and Fp's lazy inputs in [0, 2p). Besides the value, each unreduced result is
 // checked against the bound its users rely on (< 2p; < 1.5p for a lazy product). Needs no GPU:
 // built with or without CUDA (host_tests.cmake).
 #include <gtest/gtest.h>
@@ -74,6 +75,16 @@ L32<F> reduce(const L32<F>& a) {
   return o;
 }
 
+/// ⌊1.5p⌋, the bound of a lazy product.
+template <class F>
+L32<F> one_and_half_p() {
+  const L32<F> p = modulus32<F>();
+  L32<F> h{};
+  for (int i = 0; i < kLimbs<F>; ++i)
+    h[i] = (p[i] >> 1) | (i + 1 < kLimbs<F> ? p[i + 1] << 31 : 0u);
+  return add_mult<F>(p, h, 1);
+}
+
 enum class Rows { unrolled, rolled, folding };
 
 /// (a·b (+ c·d when |kPair|))·R^{-1}, unreduced, by the rows in the form |rows|.
@@ -137,12 +148,7 @@ template <class F, bool kPair>
 void check_products(const std::vector<F>& xs, bool lazy, std::uint64_t seed) {
   const L32<F> p = modulus32<F>();
   const L32<F> p2 = add_mult<F>(p, p, 1);
-  const L32<F> p15 = [&] {  // ⌊1.5p⌋
-    L32<F> h{};
-    for (int i = 0; i < kLimbs<F>; ++i)
-      h[i] = (p[i] >> 1) | (i + 1 < kLimbs<F> ? p[i + 1] << 31 : 0u);
-    return add_mult<F>(p, h, 1);
-  }();
+  const L32<F> p15 = one_and_half_p<F>();
   std::size_t count = 0;
   const auto check = [&](const F& a, const F& b, const F& c, unsigned lift) {
     const L32<F> la = add_mult<F>(to32<F>(a.l), p, lift & 1u),
@@ -168,6 +174,44 @@ void check_products(const std::vector<F>& xs, bool lazy, std::uint64_t seed) {
       for (unsigned lift = 0; lift < lifts; ++lift) check(xs[i], xs[j], xs[(i + j) % edges], lift);
   for (std::size_t i = edges; i + 2 < xs.size(); ++i)
     check(xs[i], xs[i + 1], xs[i + 2], static_cast<unsigned>(i % lifts));
+}
+
+/// a²·R^{-1} by the square rows (mont_rows::square_product) for every element of |xs|, and each
+/// lifted by p when |lazy| (inputs in [0, 2p)): the host's square after one reduction, below 1.5p.
+void check_squares(const std::vector<Fp>& xs, bool lazy, std::uint64_t seed) {
+  constexpr int N = kLimbs<Fp>;
+  const L32<Fp> p = modulus32<Fp>();
+  const L32<Fp> p15 = one_and_half_p<Fp>();
+  const auto plimb = [&p](int j) { return p[j]; };
+  HostOps ops;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    for (unsigned lift = 0; lift < (lazy ? 2u : 1u); ++lift) {
+      const L32<Fp> a = add_mult<Fp>(to32<Fp>(xs[i].l), p, lift);
+      L32<Fp> got{};
+      mont_rows::square_product<N>(ops, got.data(), a.data(), plimb,
+                                   static_cast<std::uint32_t>(Fp::kInv));
+      ASSERT_TRUE(less<Fp>(got, p15)) << "a square ≥ 1.5p; i=" << i << " seed=" << seed;
+      ASSERT_EQ(reduce<Fp>(got), to32<Fp>(xs[i].square().l))
+          << "i=" << i << " lift=" << lift << " seed=" << seed;
+    }
+  }
+}
+
+TEST(MontRows, FpSquaresMatchHost) {
+  const std::uint64_t seed = test::fresh_seed();
+  std::mt19937_64 rng(seed);
+  std::vector<Fp> xs = inputs<Fp>(rng, 20000);
+  // Limbs with the top bit set in every position below the top (the doubled limbs' carries), and
+  // the largest element.
+  typename Fp::Repr ones{};
+  for (auto& w : ones) w = 0x8000000080000000ULL;
+  ones[Fp::N - 1] = 0x0000000080000000ULL;
+  xs.push_back(Fp::from_mont_unchecked(ones));
+  typename Fp::Repr top = Fp::kModulus;
+  top[0] -= 1;  // p − 1 (p is odd)
+  xs.push_back(Fp::from_mont_unchecked(top));
+  check_squares(xs, false, seed);
+  check_squares(xs, true, seed);
 }
 
 TEST(MontRows, FpProductsMatchHost) {
