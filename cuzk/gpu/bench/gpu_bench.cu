@@ -10,7 +10,8 @@
 //                                                 suffix: accumulate_min_blocks = N, /rS:
 //                                                 accumulate_rows_per_step = S, /d:
 //                                                 dense_scalars, no classification, /lN:
-//                                                 accumulate_lazy = N)
+//                                                 accumulate_lazy = N, /qN:
+//                                                 accumulate_square_rows = N)
 //             [--msm-logs 24,25,26,27]           (G1 MSM sizes instead of min..max step 2)
 //             [--partition-h c:k:r]              (the partition's H MSM as that variant)
 //             [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]
@@ -425,21 +426,24 @@ const char* g2_accumulation_name(G2Accumulation a) {
 /// absent: the default), "/rS": accumulate_rows_per_step = S (0 or 3; absent: the default, or 0
 /// with /b0), "/d": dense_scalars (the scalars in place, no classification: the partition's H),
 /// "/l1", "/l0": accumulate_lazy on or off (the accumulator in the lazy form, the default; or reduced
-/// after every product).
+/// after every product), "/q1", "/q0": accumulate_square_rows on or off (the addition's squares by
+/// the square rows, the default; or by the rolled product).
 struct HVariant {
   unsigned c = 0, copies = 1, chunks = 0;
   bool plain = true;
   int min_blocks = -1;     // -1: GpuMsmConfig's default
   int rows_per_step = -1;  // -1: GpuMsmConfig's default (0 with min_blocks 0)
   bool dense = false;
-  int lazy = -1;  // -1: GpuMsmConfig's default
+  int lazy = -1;     // -1: GpuMsmConfig's default
+  int squares = -1;  // -1: GpuMsmConfig's default
   std::string name() const {
     return (plain ? std::string("plain")
                   : "c" + std::to_string(c) + "k" + std::to_string(copies) + "r" +
                         std::to_string(chunks)) +
            (min_blocks >= 0 ? "/b" + std::to_string(min_blocks) : "") +
            (rows_per_step >= 0 ? "/r" + std::to_string(rows_per_step) : "") + (dense ? "/d" : "") +
-           (lazy >= 0 ? "/l" + std::to_string(lazy) : "");
+           (lazy >= 0 ? "/l" + std::to_string(lazy) : "") +
+           (squares >= 0 ? "/q" + std::to_string(squares) : "");
   }
   void apply_accumulation(GpuMsmConfig& cfg) const {
     if (min_blocks >= 0) cfg.accumulate_min_blocks = min_blocks;
@@ -449,6 +453,7 @@ struct HVariant {
       cfg.accumulate_rows_per_step = 0;
     cfg.dense_scalars = dense;
     if (lazy >= 0) cfg.accumulate_lazy = lazy != 0;
+    if (squares >= 0) cfg.accumulate_square_rows = squares != 0;
   }
 };
 
@@ -461,6 +466,7 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
     int rows_per_step = -1;
     bool dense = false;
     int lazy = -1;
+    int squares = -1;
     if (const std::size_t slash = body.find('/'); slash != std::string::npos) {
       std::string rest = body.substr(slash + 1);
       body.resize(slash);
@@ -477,9 +483,11 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
           dense = true;
         else if (number && suffix[0] == 'l' && suffix.size() == 2 && suffix[1] <= '1')
           lazy = suffix[1] - '0';
+        else if (number && suffix[0] == 'q' && suffix.size() == 2 && suffix[1] <= '1')
+          squares = suffix[1] - '0';
         else
           throw std::invalid_argument("--h-variants: '" + item + "' has a bad suffix '" + suffix +
-                                      "' (/bN, /rS, /d, /l0 or /l1)");
+                                      "' (/bN, /rS, /d, /l0, /l1, /q0 or /q1)");
         at = next + 1;
       }
     }
@@ -495,6 +503,7 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
     v.rows_per_step = rows_per_step;
     v.dense = dense;
     v.lazy = lazy;
+    v.squares = squares;
     out.push_back(v);
   }
   return out;

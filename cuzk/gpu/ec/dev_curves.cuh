@@ -20,10 +20,12 @@ struct DevG1Curve {
 };
 /// G1 whose field products are rolled loops of |kRows| rows a step (DevFpRolled): the same points
 /// and bytes as DevG1Curve, for the accumulation kernel's GpuMsmConfig::accumulate_rows_per_step;
-/// |kLazy|: coordinates in [0, 2p) (GpuMsmConfig::accumulate_lazy; canonical() before they leave).
-template <int kRows, bool kLazy = false>
+/// |kLazy|: coordinates in [0, 2p) (GpuMsmConfig::accumulate_lazy; canonical() before they leave);
+/// |kSquareRows|: the addition's two squares by the square rows (GpuMsmConfig::
+/// accumulate_square_rows).
+template <int kRows, bool kLazy = false, bool kSquareRows = true>
 struct DevG1RolledCurve {
-  using Field = DevFpRolled<kRows, kLazy>;
+  using Field = DevFpRolled<kRows, kLazy, kSquareRows>;
   static constexpr const char* name = "G1 (device, rolled products)";
 };
 struct DevG2Curve {

@@ -13,9 +13,10 @@ using DevFp = DevMont<FpParams>;
 using DevFr = DevMont<FrParams>;
 /// Fp with the rolled product (DevMont::mul_mont rolled, |kRows| rows a loop step) by the folding
 /// rows (13 limbs live between rows: the register-capped G1 accumulation's), |kLazy|: values in
-/// [0, 2p) (DevMont's lazy form): the G1 accumulation's options.
-template <int kRows, bool kLazy = false>
-using DevFpRolled = DevMont<FpParams, kRows, kLazy, MontRows::folding>;
+/// [0, 2p) (DevMont's lazy form), |kSquareRows|: squares by the square rows (unrolled) or by the
+/// rolled product: the G1 accumulation's options.
+template <int kRows, bool kLazy = false, bool kSquareRows = true>
+using DevFpRolled = DevMont<FpParams, kRows, kLazy, MontRows::folding, kSquareRows>;
 /// Whether |F| is a lazy form (DevMont's kLazy; false for every other field type).
 template <class F>
 inline constexpr bool is_lazy_field = requires {

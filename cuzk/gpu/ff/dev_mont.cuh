@@ -65,12 +65,16 @@ enum class MontRows { alternating, folding };
 /// |kRowsPerStep| > 0: products by mul_mont's rolled form (the rows as a loop over that many copies of
 /// the row, for kernels whose unrolled code overflows the instruction cache); 0: unrolled. The
 /// value and bytes are the same either way. |kLazy|: values in [0, 2p) (the header's lazy form);
-/// canonical() gives the bytes of the reduced type.
-template <class P, int kRowsPerStep = 0, bool kLazy = false, MontRows kRows = MontRows::alternating>
+/// canonical() gives the bytes of the reduced type. |kSquareRows|: square() by the square rows
+/// (always unrolled) where p < R/8, else square() is a product.
+template <class P, int kRowsPerStep = 0, bool kLazy = false, MontRows kRows = MontRows::alternating,
+          bool kSquareRows = true>
 struct DevMont {
   using Host = MontField<P>;
   static constexpr int N = 2 * static_cast<int>(Host::N);
   static constexpr bool kIsLazy = kLazy;
+  /// Whether square() takes the square rows: their bound needs 2a + p < R for inputs a < 2p.
+  static constexpr bool kSquareByRows = kSquareRows && (P::modulus[Host::N - 1] >> 61) == 0;
   static_assert(!kLazy || (P::modulus[Host::N - 1] >> 61) == 0,
                 "the lazy form needs p < R/8 (a fused product of inputs < 2p stays below 2p)");
 
@@ -322,7 +326,20 @@ struct DevMont {
     mul_mont(r.l, a.l, b.l);
     return r;
   }
-  CUZK_DEV DevMont square() const { return *this * *this; }
+  /// a²·R^{-1} mod p: the square rows (mont_rows.cuh: a_i times the limbs of 2a from position i
+  /// on; Fp 444 multiply-adds against a product's 576), reduced once or left lazy (< 1.5p);
+  /// without kSquareByRows a product.
+  CUZK_DEV DevMont square() const {
+    if constexpr (kSquareByRows) {
+      DevMont r;
+      DeviceOps ops;
+      mont_rows::square_product<N>(ops, r.l, l, PLimbs{}, kInv32);
+      if constexpr (!kLazy) reduce_once(r.l);
+      return r;
+    } else {
+      return *this * *this;
+    }
+  }
 
   /// The canonical integer (a·R^{-1}): one Montgomery multiplication by the integer 1.
   CUZK_DEV DevMont to_canonical() const {

@@ -108,6 +108,10 @@ struct GpuMsmConfig {
   /// (docs/perf/gpu.md); false: reduced after every product (the twin). The unrolled products
   /// have no lazy form and G2 none either: both ignore it.
   bool accumulate_lazy = true;
+  /// G1, with accumulate_rows_per_step = 3 and accumulate_lazy: the mixed addition's two squares
+  /// (P², R²) by the square rows (DevMont::square, unrolled: 444 multiply-adds against the rolled
+  /// product's 576); false: by the rolled product (the twin).
+  bool accumulate_square_rows = true;
   /// Benchmarks: phase marks on |trace| (gpu/trace.cuh) named after |trace_name|.
   GpuTrace* trace = nullptr;
   const char* trace_name = "msm";

@@ -181,7 +181,7 @@ void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm,
         << " groups=" << st.window_groups << " ones=" << st.ones << " tail=" << st.tail
         << " g2_accumulation=" << static_cast<int>(form.g2_accumulation)
         << " rows_per_step=" << form.accumulate_rows_per_step << " lazy=" << form.accumulate_lazy
-        << " seed=" << seed;
+        << " square_rows=" << form.accumulate_square_rows << " seed=" << seed;
   }
   // The naive sum by host scalar multiplications, on a prefix.
   const std::size_t n = std::min<std::size_t>(nb, 300);
@@ -207,12 +207,14 @@ TEST(GpuMsm, G1MatchesOracle) {
 /// accumulate_min_blocks, accumulate_rows_per_step and accumulate_lazy), then each configuration
 /// of |refused| must be refused with CudaError.
 void run_g1_form(int min_blocks, int rows, std::initializer_list<GpuMsmConfig> refused,
-                 bool lazy = GpuMsmConfig{}.accumulate_lazy) {
+                 bool lazy = GpuMsmConfig{}.accumulate_lazy,
+                 bool square_rows = GpuMsmConfig{}.accumulate_square_rows) {
   run_cases<G1Curve>(3000, 5000, upload_bases_g1,
                      [](auto&&... a) { return msm_g1_device(std::forward<decltype(a)>(a)...); },
                      {.accumulate_min_blocks = min_blocks,
                       .accumulate_rows_per_step = rows,
-                      .accumulate_lazy = lazy});
+                      .accumulate_lazy = lazy,
+                      .accumulate_square_rows = square_rows});
   auto ctx = make_ctx(std::size_t{1} << 30);
   ASSERT_TRUE(ctx);
   std::mt19937_64 rng(test::fresh_seed());
@@ -247,6 +249,13 @@ TEST(GpuMsm, G1UnrolledAccumulationMatchesOracle) {
 TEST(GpuMsm, G1ReducedAccumulationMatchesOracle) {
   CUZK_REQUIRE_GPU();
   run_g1_form(3, 3, {}, false);
+}
+
+// The default accumulation with its two squares by the rolled product
+// (GpuMsmConfig::accumulate_square_rows = false: the twin of the square rows).
+TEST(GpuMsm, G1ProductSquaresAccumulationMatchesOracle) {
+  CUZK_REQUIRE_GPU();
+  run_g1_form(3, 3, {}, true, false);
 }
 
 void run_g2_cases(G2Accumulation acc) {
