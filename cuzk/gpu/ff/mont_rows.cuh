@@ -69,15 +69,16 @@ CUZK_LIMB_HD void mul_pairs(Ops& ops, std::uint32_t acc[N], Lhs lhs, std::uint32
 template <int N, int J0 = 0, class Ops, class Lhs>
 CUZK_LIMB_HD void madc_pairs_down2(Ops& ops, std::uint32_t acc[N], Lhs lhs, std::uint32_t k) {
   static_assert(J0 % 2 == 0 && J0 <= N - 2);
+  // Two loops, not one with a branch on j < J0: nvcc then kept acc in local memory.
   CUZK_LIMB_UNROLL
-  for (int j = 0; j < N - 2; j += 2) {
-    if (j < J0) {
-      ops.addc_cc(acc[j], acc[j + 2], 0);
-      ops.addc_cc(acc[j + 1], acc[j + 3], 0);
-    } else {
-      ops.madc_lo_cc(acc[j], lhs(j), k, acc[j + 2]);
-      ops.madc_hi_cc(acc[j + 1], lhs(j), k, acc[j + 3]);
-    }
+  for (int j = 0; j < J0; j += 2) {
+    ops.addc_cc(acc[j], acc[j + 2], 0);
+    ops.addc_cc(acc[j + 1], acc[j + 3], 0);
+  }
+  CUZK_LIMB_UNROLL
+  for (int j = J0; j < N - 2; j += 2) {
+    ops.madc_lo_cc(acc[j], lhs(j), k, acc[j + 2]);
+    ops.madc_hi_cc(acc[j + 1], lhs(j), k, acc[j + 3]);
   }
   ops.madc_lo_cc(acc[N - 2], lhs(N - 2), k, 0);
   ops.madc_hi(acc[N - 1], lhs(N - 2), k, 0);
