@@ -217,6 +217,14 @@ void bench_field(DeviceContext& ctx) {
   time_kernel(
       "fp_sqr", [&] { sqr_chain_kernel<DevFp><<<grid, 256, 0, s>>>(fo, fi, iters); }, 33.8);
   time_kernel(
+      "fp_sqr_rows",
+      [&] {
+        sqr_chain_kernel<DevFpSquareRows>
+            <<<grid, 256, 0, s>>>(reinterpret_cast<DevFpSquareRows*>(fo),
+                                  reinterpret_cast<const DevFpSquareRows*>(fi), iters);
+      },
+      33.8);
+  time_kernel(
       "fr_mul", [&] { mul_chain_kernel<DevFr><<<grid, 256, 0, s>>>(ro, ri, iters); }, 58.75);
   time_kernel(
       "fr_mul_ntt", [&] { fr_mul_ntt_chain_kernel<<<grid, 256, 0, s>>>(ro, ri, iters); }, 58.75);
@@ -427,7 +435,7 @@ const char* g2_accumulation_name(G2Accumulation a) {
 /// with /b0), "/d": dense_scalars (the scalars in place, no classification: the partition's H),
 /// "/l1", "/l0": accumulate_lazy on or off (the accumulator in the lazy form, the default; or reduced
 /// after every product), "/q1", "/q0": accumulate_square_rows on or off (the addition's squares by
-/// the square rows, the default; or by the rolled product).
+/// the square rows; or by the rolled product, the default).
 struct HVariant {
   unsigned c = 0, copies = 1, chunks = 0;
   bool plain = true;

@@ -23,7 +23,7 @@ struct DevG1Curve {
 /// |kLazy|: coordinates in [0, 2p) (GpuMsmConfig::accumulate_lazy; canonical() before they leave);
 /// |kSquareRows|: the addition's two squares by the square rows (GpuMsmConfig::
 /// accumulate_square_rows).
-template <int kRows, bool kLazy = false, bool kSquareRows = true>
+template <int kRows, bool kLazy = false, bool kSquareRows = false>
 struct DevG1RolledCurve {
   using Field = DevFpRolled<kRows, kLazy, kSquareRows>;
   static constexpr const char* name = "G1 (device, rolled products)";

@@ -15,8 +15,10 @@ using DevFr = DevMont<FrParams>;
 /// rows (13 limbs live between rows: the register-capped G1 accumulation's), |kLazy|: values in
 /// [0, 2p) (DevMont's lazy form), |kSquareRows|: squares by the square rows (unrolled) or by the
 /// rolled product: the G1 accumulation's options.
-template <int kRows, bool kLazy = false, bool kSquareRows = true>
+template <int kRows, bool kLazy = false, bool kSquareRows = false>
 using DevFpRolled = DevMont<FpParams, kRows, kLazy, MontRows::folding, kSquareRows>;
+/// DevFp with square() by the square rows (DevMont's kSquareRows; the field test and benchmark).
+using DevFpSquareRows = DevMont<FpParams, 0, false, MontRows::alternating, true>;
 /// Whether |F| is a lazy form (DevMont's kLazy; false for every other field type).
 template <class F>
 inline constexpr bool is_lazy_field = requires {

@@ -67,6 +67,12 @@ TEST(GpuField, FpMatchesHost) {
   check_field<Fp, DevFp>(test::random_fp, -Fp::one(), "Fp");
 }
 
+// DevFp with square() by the square rows (mont_rows::square_product).
+TEST(GpuField, FpSquareRowsMatchHost) {
+  CUZK_REQUIRE_GPU();
+  check_field<Fp, DevFpSquareRows>(test::random_fp, -Fp::one(), "Fp (square rows)");
+}
+
 TEST(GpuField, FrMatchesHost) {
   CUZK_REQUIRE_GPU();
   check_field<Fr, DevFr>(test::random_fr, -Fr::one(), "Fr");

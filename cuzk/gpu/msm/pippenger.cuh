@@ -109,9 +109,10 @@ struct GpuMsmConfig {
   /// have no lazy form and G2 none either: both ignore it.
   bool accumulate_lazy = true;
   /// G1, with accumulate_rows_per_step = 3 and accumulate_lazy: the mixed addition's two squares
-  /// (P², R²) by the square rows (DevMont::square, unrolled: 444 multiply-adds against the rolled
-  /// product's 576); false: by the rolled product (the twin).
-  bool accumulate_square_rows = true;
+  /// (P², R²) by the square rows (DevMont's kSquareRows, unrolled: 444 multiply-adds against the
+  /// rolled product's 576); false: by the rolled product, the measured default until the square
+  /// rows' fixed form is timed (docs/perf/gpu.md "Square rows").
+  bool accumulate_square_rows = false;
   /// Benchmarks: phase marks on |trace| (gpu/trace.cuh) named after |trace_name|.
   GpuTrace* trace = nullptr;
   const char* trace_name = "msm";

@@ -834,13 +834,13 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
         } else {  // with or without the copies, capped or not, rolled products or not
           using R = DevG1RolledCurve<3>;
           using RL = DevG1RolledCurve<3, true>;
-          using RLP = DevG1RolledCurve<3, true, false>;  // squares by the rolled product
+          using RLQ = DevG1RolledCurve<3, true, true>;  // squares by the square rows
           const bool copies = pre != nullptr;
           if (cfg.accumulate_rows_per_step == 3 && cfg.accumulate_lazy &&
-              !cfg.accumulate_square_rows)
-            launch(std::type_identity<RLP>{}, copies
-                                                  ? segment_accumulate_3_blocks_kernel<RLP, true>
-                                                  : segment_accumulate_3_blocks_kernel<RLP, false>);
+              cfg.accumulate_square_rows)
+            launch(std::type_identity<RLQ>{}, copies
+                                                  ? segment_accumulate_3_blocks_kernel<RLQ, true>
+                                                  : segment_accumulate_3_blocks_kernel<RLQ, false>);
           else if (cfg.accumulate_rows_per_step == 3 && cfg.accumulate_lazy)
             launch(std::type_identity<RL>{}, copies
                                                  ? segment_accumulate_3_blocks_kernel<RL, true>
