@@ -85,21 +85,28 @@ CUZK_LIMB_HD void madc_pairs_down2(Ops& ops, std::uint32_t acc[N], Lhs lhs, std:
 }
 
 /// A row's first half: the previous row's division by 2^32 (x takes y plus the previous X's limb
-/// 1, y takes that X two limbs down, folded into the multiply-adds) and t += a·b_i; |kFirst|:
-/// t = a·b_i, x and y written fresh. Shared by row and the NTT's Fr row (ntt/fr_rows.cuh).
-template <int N, bool kFirst, class Ops>
-CUZK_LIMB_HD void shift_add_product(Ops& ops, std::uint32_t x[N], std::uint32_t y[N],
-                                    const std::uint32_t a[N], std::uint32_t bi) {
-  const auto a_even = [a](int j) { return a[j]; };
-  const auto a_odd = [a](int j) { return a[j + 1]; };
+/// 1, y takes that X two limbs down, folded into the multiply-adds) and t += w·b_i, w(q) the
+/// multiplicand's limb at position q, from position |kFrom| on (the square rows' rows start late;
+/// products take every position); |kFirst|: t = w·b_i, x and y written fresh (kFrom = 0). Shared
+/// by row, square_row and the NTT's Fr row (ntt/fr_rows.cuh).
+template <int N, bool kFirst, int kFrom = 0, class Ops, class W>
+CUZK_LIMB_HD void shift_add_product(Ops& ops, std::uint32_t x[N], std::uint32_t y[N], W w,
+                                    std::uint32_t bi) {
+  static_assert(kFrom >= 0 && kFrom < N && (!kFirst || kFrom == 0));
+  const auto w_odd = [w](int j) { return w(j + 1); };
+  // X takes the even positions q ≥ kFrom (pairs from kFromX), Y the odd ones (pair j: q = j + 1).
+  constexpr int kFromX = kFrom % 2 == 0 ? kFrom : kFrom + 1;
+  constexpr int kFromY = kFrom % 2 == 0 ? kFrom : kFrom - 1;
   if constexpr (kFirst) {
-    mul_pairs<N>(ops, y, a_odd, bi);
-    mul_pairs<N>(ops, x, a_even, bi);
+    mul_pairs<N>(ops, y, w_odd, bi);
+    mul_pairs<N>(ops, x, w, bi);
   } else {
     ops.add_cc(x[0], x[0], y[1]);  // X = Y_prev + X_prev[1]; the carry enters the new Y
-    madc_pairs_down2<N>(ops, y, a_odd, bi);
-    mad_pairs<N>(ops, x, a_even, bi);
-    ops.addc(y[N - 1], y[N - 1], 0);
+    madc_pairs_down2<N, kFromY>(ops, y, w_odd, bi);
+    if constexpr (kFromX < N) {  // no even position from the top row on
+      mad_pairs<N, kFromX>(ops, x, w, bi);
+      ops.addc(y[N - 1], y[N - 1], 0);
+    }
   }
 }
 
@@ -122,7 +129,8 @@ template <int N, bool kFirst, bool kPair, class Ops, class PLimb>
 CUZK_LIMB_HD void row(Ops& ops, std::uint32_t x[N], std::uint32_t y[N], const std::uint32_t a[N],
                       std::uint32_t bi, const std::uint32_t* c, std::uint32_t di, PLimb p,
                       std::uint32_t inv) {
-  shift_add_product<N, kFirst>(ops, x, y, a, bi);
+  shift_add_product<N, kFirst>(
+      ops, x, y, [a](int q) { return a[q]; }, bi);
   if constexpr (kPair) {
     const auto c_even = [c](int j) { return c[j]; };
     const auto c_odd = [c](int j) { return c[j + 1]; };
@@ -217,24 +225,9 @@ template <int N, int I, class Ops, class PLimb>
 CUZK_LIMB_HD void square_row(Ops& ops, std::uint32_t x[N], std::uint32_t y[N],
                              const std::uint32_t a[N], const std::uint32_t a2[N], PLimb p,
                              std::uint32_t inv) {
-  const std::uint32_t k = a[I];
   constexpr int kNext = I + 1 < N ? I + 1 : I;  // position I + 1 exists below the top row
   const auto w = [a, a2](int q) { return q == I ? a[I] : q == I + 1 ? a[kNext] << 1 : a2[q]; };
-  const auto w_odd = [w](int j) { return w(j + 1); };
-  // X takes the even positions q ≥ I (pairs from J0x), Y the odd ones (pairs j with q = j + 1).
-  constexpr int J0x = I % 2 == 0 ? I : I + 1;
-  constexpr int J0y = I % 2 == 0 ? I : I - 1;
-  if constexpr (I == 0) {
-    mul_pairs<N>(ops, y, w_odd, k);
-    mul_pairs<N>(ops, x, w, k);
-  } else {
-    ops.add_cc(x[0], x[0], y[1]);  // X = Y_prev + X_prev[1]; the carry enters the new Y
-    madc_pairs_down2<N, J0y>(ops, y, w_odd, k);
-    if constexpr (J0x < N) {
-      mad_pairs<N, J0x>(ops, x, w, k);
-      ops.addc(y[N - 1], y[N - 1], 0);
-    }
-  }
+  shift_add_product<N, I == 0, I>(ops, x, y, w, a[I]);
   reduce_step<N>(ops, x, y, p, inv);
 }
 

@@ -39,7 +39,8 @@ template <bool kFirst, class Ops>
 CUZK_LIMB_HD void fr_row(Ops& ops, std::uint32_t x[8], std::uint32_t y[8], const std::uint32_t a[8],
                          std::uint32_t bi) {
   constexpr int N = 8;
-  mont_rows::shift_add_product<N, kFirst>(ops, x, y, a, bi);
+  mont_rows::shift_add_product<N, kFirst>(
+      ops, x, y, [a](int q) { return a[q]; }, bi);
   // m = −t0 mod 2^32; m·r0 = m; m·r1 = t0 + (m − [t0 ≠ 0])·2^32.
   const std::uint32_t t0 = x[0];
   std::uint32_t m, c0;
