@@ -110,9 +110,9 @@ struct GpuMsmConfig {
   bool accumulate_lazy = true;
   /// G1, with accumulate_rows_per_step = 3 and accumulate_lazy: the mixed addition's two squares
   /// (P², R²) by the square rows (DevMont's kSquareRows, unrolled: 444 multiply-adds against the
-  /// rolled product's 576); false: by the rolled product, the measured default until the square
-  /// rows' fixed form is timed (docs/perf/gpu.md "Square rows").
-  bool accumulate_square_rows = false;
+  /// rolled product's 576; 2.7–5.5 % faster at 2^24–2^27, docs/perf/gpu.md "Square rows"); false:
+  /// by the rolled product (the twin).
+  bool accumulate_square_rows = true;
   /// Benchmarks: phase marks on |trace| (gpu/trace.cuh) named after |trace_name|.
   GpuTrace* trace = nullptr;
   const char* trace_name = "msm";
