@@ -217,11 +217,11 @@ void bench_field(DeviceContext& ctx) {
   time_kernel(
       "fp_sqr", [&] { sqr_chain_kernel<DevFp><<<grid, 256, 0, s>>>(fo, fi, iters); }, 33.8);
   time_kernel(
-      "fp_sqr_rows",
+      "fp_sqr_products",
       [&] {
-        sqr_chain_kernel<DevFpSquareRows>
-            <<<grid, 256, 0, s>>>(reinterpret_cast<DevFpSquareRows*>(fo),
-                                  reinterpret_cast<const DevFpSquareRows*>(fi), iters);
+        sqr_chain_kernel<DevFpProductSquares>
+            <<<grid, 256, 0, s>>>(reinterpret_cast<DevFpProductSquares*>(fo),
+                                  reinterpret_cast<const DevFpProductSquares*>(fi), iters);
       },
       33.8);
   time_kernel(

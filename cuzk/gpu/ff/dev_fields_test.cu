@@ -67,10 +67,10 @@ TEST(GpuField, FpMatchesHost) {
   check_field<Fp, DevFp>(test::random_fp, -Fp::one(), "Fp");
 }
 
-// DevFp with square() by the square rows (mont_rows::square_product).
-TEST(GpuField, FpSquareRowsMatchHost) {
+// DevFp's twin with square() by the product (DevFp squares by the square rows).
+TEST(GpuField, FpProductSquaresMatchHost) {
   CUZK_REQUIRE_GPU();
-  check_field<Fp, DevFpSquareRows>(test::random_fp, -Fp::one(), "Fp (square rows)");
+  check_field<Fp, DevFpProductSquares>(test::random_fp, -Fp::one(), "Fp (product squares)");
 }
 
 TEST(GpuField, FrMatchesHost) {

@@ -66,8 +66,8 @@ enum class MontRows { alternating, folding };
 /// the row, for kernels whose unrolled code overflows the instruction cache); 0: unrolled. The
 /// value and bytes are the same either way. |kLazy|: values in [0, 2p) (the header's lazy form);
 /// canonical() gives the bytes of the reduced type. |kSquareRows|: square() by the square rows
-/// (always unrolled) where p < R/8, else square() is a product. Off by default until the square
-/// rows' fixed form is measured on the device (docs/perf/gpu.md "Square rows").
+/// (always unrolled) where p < R/8, else square() is a product. DevFp and the G1 accumulation
+/// (GpuMsmConfig::accumulate_square_rows) turn it on (docs/perf/gpu.md "Square rows").
 template <class P, int kRowsPerStep = 0, bool kLazy = false, MontRows kRows = MontRows::alternating,
           bool kSquareRows = false>
 struct DevMont {
