@@ -435,7 +435,7 @@ const char* g2_accumulation_name(G2Accumulation a) {
 /// with /b0), "/d": dense_scalars (the scalars in place, no classification: the partition's H),
 /// "/l1", "/l0": accumulate_lazy on or off (the accumulator in the lazy form, the default; or reduced
 /// after every product), "/q1", "/q0": accumulate_square_rows on or off (the addition's squares by
-/// the square rows; or by the rolled product, the default).
+/// the square rows, the default; or by the rolled product).
 struct HVariant {
   unsigned c = 0, copies = 1, chunks = 0;
   bool plain = true;
