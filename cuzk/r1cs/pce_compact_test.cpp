@@ -319,18 +319,20 @@ TEST(PceCompact, RepeatedGadgetsAreKeptOnce) {
   RandomGadgets circuit(fresh_seed(), 3, 300, /*regular=*/true);
   CompactRecordStats stats;
   // A circuit of at most max_block_rows rows is kept as one block (its root template): this one
-  // (300 uses, thousands of rows) must be larger, whatever its kinds' sizes.
+  // (300 uses) must be larger. Every kind with a row is a template (min_template_rows = 1): a kind
+  // drawn with one row under a threshold of 2 went to the top-level runs, whose blocks hold every
+  // use's rows (seed 17836193106917384936: kinds of 0, 1 and 7 rows, 103 block rows of 887).
   auto compact = record_compact(
-      circuit, {.min_template_rows = 2, .max_block_rows = 256, .min_segment_rows = 1}, &stats);
+      circuit, {.min_template_rows = 1, .max_block_rows = 256, .min_segment_rows = 1}, &stats);
   ASSERT_TRUE(compact.ok()) << compact.status().to_string();
   RecordingConstraintSystem rcs;
   ASSERT_TRUE(synthesize_circuit(circuit, rcs).ok());
   const R1csMatrices plain = rcs.take().matrices;
   EXPECT_TRUE(compact_to_matrices(*compact) == plain);
   // 300 uses of 3 kinds: a template per kind and per distinct nested gadget, blocks only for
-  // the kinds (and runs of gadgets below min_template_rows at the top level).
-  EXPECT_LT(stats.templates * 10, stats.template_uses);
-  EXPECT_LT(compact->block_rows() * 10, plain.num_constraints);
+  // the kinds.
+  EXPECT_LE(stats.templates * 10, stats.template_uses);
+  EXPECT_LE(compact->block_rows() * 10, plain.num_constraints);  // 0 ≤ 0 when every kind is empty
 }
 
 TEST(PceCompact, MisuseIsRefused) {
