@@ -329,10 +329,11 @@ TEST(PceCompact, RepeatedGadgetsAreKeptOnce) {
   ASSERT_TRUE(synthesize_circuit(circuit, rcs).ok());
   const R1csMatrices plain = rcs.take().matrices;
   EXPECT_TRUE(compact_to_matrices(*compact) == plain);
+  if (plain.num_constraints == 0) return;  // every kind drew 0 rows: nothing to keep once
   // 300 uses of 3 kinds: a template per kind and per distinct nested gadget, blocks only for
   // the kinds.
-  EXPECT_LE(stats.templates * 10, stats.template_uses);
-  EXPECT_LE(compact->block_rows() * 10, plain.num_constraints);  // 0 ≤ 0 when every kind is empty
+  EXPECT_LT(stats.templates * 10, stats.template_uses);
+  EXPECT_LT(compact->block_rows() * 10, plain.num_constraints);
 }
 
 TEST(PceCompact, MisuseIsRefused) {
