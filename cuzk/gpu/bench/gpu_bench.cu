@@ -11,7 +11,8 @@
 //                                                 accumulate_rows_per_step = S, /d:
 //                                                 dense_scalars, no classification, /lN:
 //                                                 accumulate_lazy = N, /qN:
-//                                                 accumulate_square_rows = N)
+//                                                 accumulate_square_rows = N, /sP:
+//                                                 segment_pairs = P)
 //             [--msm-logs 24,25,26,27]           (G1 MSM sizes instead of min..max step 2)
 //             [--partition-h c:k:r]              (the partition's H MSM as that variant)
 //             [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]
@@ -19,6 +20,8 @@
 //             [--arena-gib G]   (arena size; a small one keeps ncu's per-replay memory backup short,
 //                                or forces the MSM's windows into several groups)
 //             [--group-chunks plan|scaled]   (GpuMsmConfig::scale_group_chunks in the MSM rows)
+//             [--segment-pairs P]   (GpuMsmConfig::segment_pairs in the msm_g1 / msm_g2 rows; 0:
+//                                    the rule)
 // (--ntt-shapes: the NTT pass shapes to time side by side, "legacy" = the first kernels; rows of a
 // shape other than the default 10:1 are named op@shape.)
 // (msm_stream is not in the default list: it reserves a pinned host pool of the table's size.)
@@ -63,6 +66,8 @@ struct Row {
 std::vector<Row> g_rows;
 /// --group-chunks scaled: GpuMsmConfig::scale_group_chunks in the msm_g1 / msm_g2 rows.
 bool g_scale_group_chunks = false;
+/// --segment-pairs P: GpuMsmConfig::segment_pairs in the msm_g1 / msm_g2 rows (0: the rule).
+std::uint32_t g_segment_pairs = 0;
 
 void report(const std::string& op, const std::string& size, double ms, double metric,
             const std::string& unit, double anchor_ms) {
@@ -435,15 +440,17 @@ const char* g2_accumulation_name(G2Accumulation a) {
 /// with /b0), "/d": dense_scalars (the scalars in place, no classification: the partition's H),
 /// "/l1", "/l0": accumulate_lazy on or off (the accumulator in the lazy form, the default; or reduced
 /// after every product), "/q1", "/q0": accumulate_square_rows on or off (the addition's squares by
-/// the square rows, the default; or by the rolled product).
+/// the square rows, the default; or by the rolled product), "/sP": segment_pairs = P (the
+/// accumulation's segment; absent: the rule).
 struct HVariant {
   unsigned c = 0, copies = 1, chunks = 0;
   bool plain = true;
   int min_blocks = -1;     // -1: GpuMsmConfig's default
   int rows_per_step = -1;  // -1: GpuMsmConfig's default (0 with min_blocks 0)
   bool dense = false;
-  int lazy = -1;     // -1: GpuMsmConfig's default
-  int squares = -1;  // -1: GpuMsmConfig's default
+  int lazy = -1;              // -1: GpuMsmConfig's default
+  int squares = -1;           // -1: GpuMsmConfig's default
+  std::uint32_t segment = 0;  // 0: the rule
   std::string name() const {
     return (plain ? std::string("plain")
                   : "c" + std::to_string(c) + "k" + std::to_string(copies) + "r" +
@@ -451,7 +458,8 @@ struct HVariant {
            (min_blocks >= 0 ? "/b" + std::to_string(min_blocks) : "") +
            (rows_per_step >= 0 ? "/r" + std::to_string(rows_per_step) : "") + (dense ? "/d" : "") +
            (lazy >= 0 ? "/l" + std::to_string(lazy) : "") +
-           (squares >= 0 ? "/q" + std::to_string(squares) : "");
+           (squares >= 0 ? "/q" + std::to_string(squares) : "") +
+           (segment > 0 ? "/s" + std::to_string(segment) : "");
   }
   void apply_accumulation(GpuMsmConfig& cfg) const {
     if (min_blocks >= 0) cfg.accumulate_min_blocks = min_blocks;
@@ -462,6 +470,7 @@ struct HVariant {
     cfg.dense_scalars = dense;
     if (lazy >= 0) cfg.accumulate_lazy = lazy != 0;
     if (squares >= 0) cfg.accumulate_square_rows = squares != 0;
+    cfg.segment_pairs = segment;
   }
 };
 
@@ -475,6 +484,7 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
     bool dense = false;
     int lazy = -1;
     int squares = -1;
+    std::uint32_t segment = 0;
     if (const std::size_t slash = body.find('/'); slash != std::string::npos) {
       std::string rest = body.substr(slash + 1);
       body.resize(slash);
@@ -493,9 +503,11 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
           lazy = suffix[1] - '0';
         else if (number && suffix[0] == 'q' && suffix.size() == 2 && suffix[1] <= '1')
           squares = suffix[1] - '0';
+        else if (number && suffix[0] == 's')
+          segment = static_cast<std::uint32_t>(std::stoul(suffix.substr(1)));
         else
           throw std::invalid_argument("--h-variants: '" + item + "' has a bad suffix '" + suffix +
-                                      "' (/bN, /rS, /d, /l0, /l1, /q0 or /q1)");
+                                      "' (/bN, /rS, /d, /l0, /l1, /q0, /q1 or /sP)");
         at = next + 1;
       }
     }
@@ -512,6 +524,7 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
     v.dense = dense;
     v.lazy = lazy;
     v.squares = squares;
+    v.segment = segment;
     out.push_back(v);
   }
   return out;
@@ -556,7 +569,8 @@ void bench_msm_g1_variants(DeviceContext& ctx, const std::vector<unsigned>& logs
       }
       report("msm_g1 " + v.name(),
              "2^" + std::to_string(lg) + " c=" + std::to_string(st.window_bits) +
-                 " K=" + std::to_string(st.windows) + " G=" + std::to_string(st.window_groups),
+                 " K=" + std::to_string(st.windows) + " G=" + std::to_string(st.window_groups) +
+                 " S=" + std::to_string(st.segment_pairs),
              ms, ms * 1e6 / static_cast<double>(n), "ns/pt", msm_g1_anchor(lg));
     }
   }
@@ -585,6 +599,7 @@ void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window
       GpuMsmStats st;
       GpuMsmConfig cfg{.window_bits = window, .g2_accumulation = acc};
       cfg.scale_group_chunks = g_scale_group_chunks;
+      cfg.segment_pairs = g_segment_pairs;
       const double ms = time_ms(3, [&] {
         if constexpr (kG2)
           (void)msm_g2_device_resident(ctx, rb, sc.as<Fr>(), n, cfg, s, &st);
@@ -604,8 +619,9 @@ void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window
         trace.print(stdout, op + " 2^" + std::to_string(lg));
       }
       report(kG2 ? op + " " + g2_accumulation_name(acc) : op,
-             "2^" + std::to_string(lg) + " c=" + std::to_string(st.window_bits), ms,
-             ms * 1e6 / static_cast<double>(n), "ns/pt",
+             "2^" + std::to_string(lg) + " c=" + std::to_string(st.window_bits) +
+                 " S=" + std::to_string(st.segment_pairs),
+             ms, ms * 1e6 / static_cast<double>(n), "ns/pt",
              porep_mix ? 0.0 : (kG2 ? msm_g2_anchor(lg) : msm_g1_anchor(lg)));
     }
   }
@@ -858,7 +874,9 @@ int main(int argc, char** argv) {
         return 2;
       }
       g_scale_group_chunks = v == "scaled";
-    } else if (a == "--arena-gib" && i + 1 < argc)
+    } else if (a == "--segment-pairs" && i + 1 < argc)
+      g_segment_pairs = static_cast<std::uint32_t>(std::stoul(argv[++i]));
+    else if (a == "--arena-gib" && i + 1 < argc)
       arena_gib = std::stod(argv[++i]);
     else if (a == "--ntt-shapes" && i + 1 < argc)
       ntt_shapes = argv[++i];
@@ -927,7 +945,7 @@ int main(int argc, char** argv) {
           "usage: gpu_bench [--quick] [--ops list] [--min-log K] [--max-log K] "
           "[--partition-log K] [--window c] [--h-variants plain,c:k:r] "
           "[--msm-logs 24,27] [--partition-h c:k:r] [--arena-gib G] [--group-chunks plan|scaled] "
-          "[--g2-acc one_thread,lane_pair,lane_pair_fused,lane_pair_rolled,"
+          "[--segment-pairs P] [--g2-acc one_thread,lane_pair,lane_pair_fused,lane_pair_rolled,"
           "lane_pair_rolled2_ahead] "
           "[--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27] "
           "[--overlap off,auto,h_step,h_msm|none]\n");

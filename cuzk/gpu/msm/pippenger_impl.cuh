@@ -713,13 +713,22 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
                         __FILE__, __LINE__);
       chunks = std::min<std::uint32_t>(cfg.reduction_chunks, B);
     }
+    if (cfg.segment_pairs > (1u << 16))
+      throw CudaError(cudaErrorInvalidValue, "MSM: segment_pairs must be 0 (the rule) or 1..65536",
+                      __FILE__, __LINE__);
     // Per window: keys + values, sorted copies (16 bytes per pair; k·m pairs with copies),
-    // buckets and ranges, two segment slots per kSegment pairs, the window's chunk sums and a
-    // sixteenth more.
-    constexpr std::uint32_t kSegment = 128;
+    // buckets and ranges, two segment slots per segment (≥ 128 pairs under the rule), the
+    // window's chunk sums and a sixteenth more.
     const std::size_t mk = m * copies;
+    // Threads (segments) the accumulation keeps resident: three blocks of 128 an SM under the cap
+    // (two without it; G2's lane pairs: 64 segments a block).
+    const std::size_t resident =
+        static_cast<std::size_t>(ctx.sm_count()) *
+        (use_pairs(cfg) ? CUZK_G2_PAIR_MIN_BLOCKS * 64
+                        : (!kG2 && cfg.accumulate_min_blocks == 3 ? 3 * 128 : 2 * 128));
+    const std::uint32_t least_segment = least_segment_pairs(mk, B, resident, cfg.segment_pairs);
     const std::size_t per_window = mk * 16 + static_cast<std::size_t>(B) * (sizeof(P) + 8) +
-                                   2 * ((mk + kSegment - 1) / kSegment + 1) * sizeof(P) +
+                                   2 * ((mk + least_segment - 1) / least_segment + 1) * sizeof(P) +
                                    static_cast<std::size_t>(chunks) * sizeof(P) * 17 / 16;
     // A group of few windows may take more reduction chunks per window (chunks_for below): at
     // most 2·K·chunks chunk sums in all, kept out of the windows' budget.
@@ -745,7 +754,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
     DeviceBuffer starts = ctx.alloc_or_throw(nb * 4, "bucket starts"),
                  ends = ctx.alloc_or_throw(nb * 4, "bucket ends");
     DeviceBuffer buckets = ctx.alloc_or_throw(nb * sizeof(P), "buckets");
-    const std::size_t max_segments = (pairs + kSegment - 1) / kSegment;
+    const std::size_t max_segments = (pairs + least_segment - 1) / least_segment;
     DeviceBuffer slot_a = ctx.alloc_or_throw(max_segments * sizeof(P), "segment slots");
     DeviceBuffer slot_b = ctx.alloc_or_throw(max_segments * sizeof(P), "segment slots");
     // Window sums: 2^11 chunks of 16 buckets per window (c = 16), so each thread's serial work is
@@ -803,13 +812,15 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
       bucket_ranges_kernel<<<blocks_for(cnt, 256), 256, 0, stream>>>(
           kb.Current(), cnt, sent, starts.as<std::uint32_t>(), ends.as<std::uint32_t>());
       CUZK_CUDA_CHECK_LAUNCH();
-      const std::size_t segments = (cnt + kSegment - 1) / kSegment;
+      const std::uint32_t segment = segment_pairs_for(cnt, gb, resident, cfg.segment_pairs);
+      st.segment_pairs = segment;
+      const std::size_t segments = (cnt + segment - 1) / segment;
       if constexpr (kG2) {
         if (use_pairs(cfg)) {
           with_pair_product(cfg.g2_accumulation, [&](auto kp) {
             segment_accumulate_pair_kernel<kp.value>
                 <<<blocks_for(2 * segments, 128), 128, 0, stream>>>(
-                    d_bases, kb.Current(), vb.Current(), cnt, sent, kSegment,
+                    d_bases, kb.Current(), vb.Current(), cnt, sent, segment,
                     starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), buckets.as<P>(),
                     slot_a.as<P>(), slot_b.as<P>());
           });
@@ -824,7 +835,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
           using Q = typename decltype(curve)::type;
           using QA = DevAffine<typename Q::Field>;
           kernel<<<blocks_for(segments, 128), 128, 0, stream>>>(
-              reinterpret_cast<const QA*>(d_bases), kb.Current(), vb.Current(), cnt, sent, kSegment,
+              reinterpret_cast<const QA*>(d_bases), kb.Current(), vb.Current(), cnt, sent, segment,
               starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), buckets.as<Xyzz<Q>>(),
               slot_a.as<Xyzz<Q>>(), slot_b.as<Xyzz<Q>>(), reinterpret_cast<const QA*>(copies_pts),
               table_n);
@@ -864,7 +875,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
         if (use_pairs(cfg)) {
           with_pair_product(cfg.g2_accumulation, [&](auto kp) {
             segment_fixup_pair_kernel<kp.value><<<blocks_for(2 * gb, 128), 128, 0, stream>>>(
-                starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), gb, kSegment, slot_a.as<P>(),
+                starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), gb, segment, slot_a.as<P>(),
                 slot_b.as<P>(), buckets.as<P>());
           });
           CUZK_CUDA_CHECK_LAUNCH();
@@ -877,7 +888,7 @@ HostXyzz msm_impl(DeviceContext& ctx, const ResidentBases& bases, const Fr* d_sc
       }
       if (!use_pairs(cfg)) {
         segment_fixup_kernel<C><<<blocks_for(gb, 128), 128, 0, stream>>>(
-            starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), gb, kSegment, slot_a.as<P>(),
+            starts.as<std::uint32_t>(), ends.as<std::uint32_t>(), gb, segment, slot_a.as<P>(),
             slot_b.as<P>(), buckets.as<P>());
         CUZK_CUDA_CHECK_LAUNCH();
         mark("bucket fixup");

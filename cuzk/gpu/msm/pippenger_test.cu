@@ -181,7 +181,8 @@ void run_cases(std::size_t n_min, std::size_t n_span, Upload upload, Msm msm,
         << " groups=" << st.window_groups << " ones=" << st.ones << " tail=" << st.tail
         << " g2_accumulation=" << static_cast<int>(form.g2_accumulation)
         << " rows_per_step=" << form.accumulate_rows_per_step << " lazy=" << form.accumulate_lazy
-        << " square_rows=" << form.accumulate_square_rows << " seed=" << seed;
+        << " square_rows=" << form.accumulate_square_rows << " segment=" << st.segment_pairs
+        << " seed=" << seed;
   }
   // The naive sum by host scalar multiplications, on a prefix.
   const std::size_t n = std::min<std::size_t>(nb, 300);
@@ -256,6 +257,57 @@ TEST(GpuMsm, G1ReducedAccumulationMatchesOracle) {
 TEST(GpuMsm, G1ProductSquaresAccumulationMatchesOracle) {
   CUZK_REQUIRE_GPU();
   run_g1_form(3, 3, {}, true, false);
+}
+
+// The segment rule (segment_pairs_for), worked by hand: T = twice the average bucket, a power of
+// two in [128, 1024]; w = ⌊pairs / (resident·T)⌋ whole waves of ⌈pairs / (resident·w)⌉ pairs; 128
+// at least; a set size is kept. 50688 = 132 SMs × 384 threads.
+static_assert(segment_target(256) == 512 && segment_target(32) == 128 && segment_target(0) == 128);
+static_assert(segment_target(65) == 256 && segment_target(5000) == 1024);
+// 2^27 with four copies at c = 22: 256 pairs a bucket, T = 512, 20 waves of ⌈2^29 / 1013760⌉.
+static_assert(segment_pairs_for(std::size_t{1} << 29, std::size_t{1} << 21, 50688, 0) == 530);
+// 2^22 at c = 16, 16 windows: 128 pairs a bucket, T = 256, 5 waves of ⌈2^26 / 253440⌉.
+static_assert(segment_pairs_for(std::size_t{1} << 26, std::size_t{1} << 19, 50688, 0) == 265);
+static_assert(segment_pairs_for(std::size_t{1} << 30, std::size_t{1} << 15, 50688, 0) == 1060);
+static_assert(segment_pairs_for(std::size_t{1} << 26, std::size_t{1} << 16, 50688, 0) == 1324);
+static_assert(segment_pairs_for(std::size_t{1} << 20, std::size_t{1} << 15, 50688, 0) == 128);
+static_assert(segment_pairs_for(std::size_t{1} << 29, std::size_t{1} << 21, 50688, 5) == 5);
+static_assert(segment_pairs_for(0, 0, 50688, 0) == 128);
+static_assert(least_segment_pairs(std::size_t{1} << 29, std::size_t{1} << 21, 50688, 0) == 512);
+static_assert(least_segment_pairs(1000, 10, 50688, 0) == 128);
+static_assert(least_segment_pairs(1000, 10, 50688, 7) == 7);
+
+/// Every case with segments of |pairs| sorted pairs (GpuMsmConfig::segment_pairs) in the
+/// accumulation of curve |C| (G2: the default lane pairs and |g2|); a size over 2^16 is refused.
+template <class C, class Upload, class Msm>
+void run_segment_sizes(Upload upload, Msm msm, std::size_t n_min, std::size_t n_span,
+                       G2Accumulation g2 = GpuMsmConfig{}.g2_accumulation) {
+  for (std::uint32_t pairs : {5u, 1000u})
+    run_cases<C>(n_min, n_span, upload, msm, {.g2_accumulation = g2, .segment_pairs = pairs});
+  auto ctx = make_ctx(std::size_t{1} << 30);
+  ASSERT_TRUE(ctx);
+  std::mt19937_64 rng(test::fresh_seed());
+  const auto bases = make_bases<C>(1000, rng);
+  ResidentBases rb = upload(*ctx, std::span<const Affine<C>>(bases.points), ctx->stream());
+  const auto sc = make_scalars(1000, ScalarKind::random, rng);
+  EXPECT_THROW((void)msm(*ctx, rb, std::span<const Fr>(sc),
+                         GpuMsmConfig{.segment_pairs = (1u << 16) + 1}, ctx->stream(), nullptr),
+               CudaError);
+}
+
+// Segments of 5 and 1000 pairs (twins of the rule's sizes): a bucket crossing many segments,
+// and many buckets inside one.
+TEST(GpuMsm, G1SegmentSizesMatchOracle) {
+  CUZK_REQUIRE_GPU();
+  run_segment_sizes<G1Curve>(
+      upload_bases_g1, [](auto&&... a) { return msm_g1_device(std::forward<decltype(a)>(a)...); },
+      3000, 5000);
+}
+TEST(GpuMsm, G2SegmentSizesMatchOracle) {
+  CUZK_REQUIRE_GPU();
+  const auto msm = [](auto&&... a) { return msm_g2_device(std::forward<decltype(a)>(a)...); };
+  run_segment_sizes<G2Curve>(upload_bases_g2, msm, 1000, 1500);
+  run_segment_sizes<G2Curve>(upload_bases_g2, msm, 1000, 1500, G2Accumulation::one_thread);
 }
 
 void run_g2_cases(G2Accumulation acc) {
