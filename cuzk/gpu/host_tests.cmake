@@ -11,3 +11,8 @@ cuzk_test(gpu_ntt_program_test SOURCES ${CMAKE_CURRENT_LIST_DIR}/ntt/ntt_program
 if(TARGET gpu_ntt_program_test)
   target_include_directories(gpu_ntt_program_test PRIVATE ${PROJECT_SOURCE_DIR})
 endif()
+# The MSM accumulation's segment rule (msm/segment_rule.hpp).
+cuzk_test(gpu_segment_rule_test SOURCES ${CMAKE_CURRENT_LIST_DIR}/msm/segment_rule_test.cpp)
+if(TARGET gpu_segment_rule_test)
+  target_include_directories(gpu_segment_rule_test PRIVATE ${PROJECT_SOURCE_DIR})
+endif()

@@ -12,7 +12,7 @@
 //                                                 dense_scalars, no classification, /lN:
 //                                                 accumulate_lazy = N, /qN:
 //                                                 accumulate_square_rows = N, /sP:
-//                                                 segment_pairs = P)
+//                                                 segment_pairs = P, /s0 the rule)
 //             [--msm-logs 24,25,26,27]           (G1 MSM sizes instead of min..max step 2)
 //             [--partition-h c:k:r]              (the partition's H MSM as that variant)
 //             [--ntt-shapes legacy,10:1,11:2] [--ntt-logs 20,24] [--h-logs 24,27]
@@ -21,7 +21,7 @@
 //                                or forces the MSM's windows into several groups)
 //             [--group-chunks plan|scaled]   (GpuMsmConfig::scale_group_chunks in the MSM rows)
 //             [--segment-pairs P]   (GpuMsmConfig::segment_pairs in the msm_g1 / msm_g2 rows; 0:
-//                                    the rule)
+//                                    the rule; absent: the default)
 // (--ntt-shapes: the NTT pass shapes to time side by side, "legacy" = the first kernels; rows of a
 // shape other than the default 10:1 are named op@shape.)
 // (msm_stream is not in the default list: it reserves a pinned host pool of the table's size.)
@@ -66,8 +66,9 @@ struct Row {
 std::vector<Row> g_rows;
 /// --group-chunks scaled: GpuMsmConfig::scale_group_chunks in the msm_g1 / msm_g2 rows.
 bool g_scale_group_chunks = false;
-/// --segment-pairs P: GpuMsmConfig::segment_pairs in the msm_g1 / msm_g2 rows (0: the rule).
-std::uint32_t g_segment_pairs = 0;
+/// --segment-pairs P: GpuMsmConfig::segment_pairs in the msm_g1 / msm_g2 rows (0: the rule; -1,
+/// absent: the default).
+long g_segment_pairs = -1;
 
 void report(const std::string& op, const std::string& size, double ms, double metric,
             const std::string& unit, double anchor_ms) {
@@ -441,16 +442,16 @@ const char* g2_accumulation_name(G2Accumulation a) {
 /// "/l1", "/l0": accumulate_lazy on or off (the accumulator in the lazy form, the default; or reduced
 /// after every product), "/q1", "/q0": accumulate_square_rows on or off (the addition's squares by
 /// the square rows, the default; or by the rolled product), "/sP": segment_pairs = P (the
-/// accumulation's segment; absent: the rule).
+/// accumulation's segment; /s0: the rule; absent: the default).
 struct HVariant {
   unsigned c = 0, copies = 1, chunks = 0;
   bool plain = true;
   int min_blocks = -1;     // -1: GpuMsmConfig's default
   int rows_per_step = -1;  // -1: GpuMsmConfig's default (0 with min_blocks 0)
   bool dense = false;
-  int lazy = -1;              // -1: GpuMsmConfig's default
-  int squares = -1;           // -1: GpuMsmConfig's default
-  std::uint32_t segment = 0;  // 0: the rule
+  int lazy = -1;      // -1: GpuMsmConfig's default
+  int squares = -1;   // -1: GpuMsmConfig's default
+  long segment = -1;  // -1: GpuMsmConfig's default (0: the rule)
   std::string name() const {
     return (plain ? std::string("plain")
                   : "c" + std::to_string(c) + "k" + std::to_string(copies) + "r" +
@@ -459,7 +460,7 @@ struct HVariant {
            (rows_per_step >= 0 ? "/r" + std::to_string(rows_per_step) : "") + (dense ? "/d" : "") +
            (lazy >= 0 ? "/l" + std::to_string(lazy) : "") +
            (squares >= 0 ? "/q" + std::to_string(squares) : "") +
-           (segment > 0 ? "/s" + std::to_string(segment) : "");
+           (segment >= 0 ? "/s" + std::to_string(segment) : "");
   }
   void apply_accumulation(GpuMsmConfig& cfg) const {
     if (min_blocks >= 0) cfg.accumulate_min_blocks = min_blocks;
@@ -470,7 +471,7 @@ struct HVariant {
     cfg.dense_scalars = dense;
     if (lazy >= 0) cfg.accumulate_lazy = lazy != 0;
     if (squares >= 0) cfg.accumulate_square_rows = squares != 0;
-    cfg.segment_pairs = segment;
+    if (segment >= 0) cfg.segment_pairs = static_cast<std::uint32_t>(segment);
   }
 };
 
@@ -484,7 +485,7 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
     bool dense = false;
     int lazy = -1;
     int squares = -1;
-    std::uint32_t segment = 0;
+    long segment = -1;
     if (const std::size_t slash = body.find('/'); slash != std::string::npos) {
       std::string rest = body.substr(slash + 1);
       body.resize(slash);
@@ -504,7 +505,7 @@ std::vector<HVariant> parse_h_variants(const std::string& list) {
         else if (number && suffix[0] == 'q' && suffix.size() == 2 && suffix[1] <= '1')
           squares = suffix[1] - '0';
         else if (number && suffix[0] == 's')
-          segment = static_cast<std::uint32_t>(std::stoul(suffix.substr(1)));
+          segment = std::stol(suffix.substr(1));
         else
           throw std::invalid_argument("--h-variants: '" + item + "' has a bad suffix '" + suffix +
                                       "' (/bN, /rS, /d, /l0, /l1, /q0, /q1 or /sP)");
@@ -599,7 +600,7 @@ void bench_msm(DeviceContext& ctx, const std::vector<unsigned>& logs, int window
       GpuMsmStats st;
       GpuMsmConfig cfg{.window_bits = window, .g2_accumulation = acc};
       cfg.scale_group_chunks = g_scale_group_chunks;
-      cfg.segment_pairs = g_segment_pairs;
+      if (g_segment_pairs >= 0) cfg.segment_pairs = static_cast<std::uint32_t>(g_segment_pairs);
       const double ms = time_ms(3, [&] {
         if constexpr (kG2)
           (void)msm_g2_device_resident(ctx, rb, sc.as<Fr>(), n, cfg, s, &st);
@@ -875,7 +876,7 @@ int main(int argc, char** argv) {
       }
       g_scale_group_chunks = v == "scaled";
     } else if (a == "--segment-pairs" && i + 1 < argc)
-      g_segment_pairs = static_cast<std::uint32_t>(std::stoul(argv[++i]));
+      g_segment_pairs = std::stol(argv[++i]);
     else if (a == "--arena-gib" && i + 1 < argc)
       arena_gib = std::stod(argv[++i]);
     else if (a == "--ntt-shapes" && i + 1 < argc)

@@ -11,9 +11,10 @@
 //  3. tail       Pippenger with signed c-bit digits (msm/digits.hpp, the CPU's recoding; c, K and the
 //                reduction chunks from msm/msm_plan.hpp's plan; 2^(c−1) buckets per window):
 //                digits → (bucket key, base index·2 + sign) pairs → CUB radix sort by key → bucket
-//                ranges → mixed XYZZ additions over segments of 128 sorted pairs, one thread each (a
-//                bucket that crosses segments is summed from its pieces, so a bucket that repeated
-//                scalars fill is not one thread's serial work) → per window, the
+//                ranges → mixed XYZZ additions over segments of sorted pairs (128, or the sizes
+//                of segment_rule.hpp), one thread each (a bucket that crosses segments is summed
+//                from its pieces, so a bucket that repeated scalars fill is not one thread's
+//                serial work) → per window, the
 //                running-sum reduction Σ j·S_j split over chunks of buckets → Horner over windows.
 //                Windows are processed in groups sized to the arena (a 16 GiB cap runs more groups).
 //                Optionally (G1, GpuMsmConfig::precomputed) over k copies 2^(j·S)·P of the table:
@@ -26,7 +27,6 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -36,6 +36,7 @@
 #include "cuzk/ff/fr.hpp"
 #include "cuzk/gpu/device_context.hpp"
 #include "cuzk/gpu/msm/compact_classify.cuh"
+#include "cuzk/gpu/msm/segment_rule.hpp"
 
 namespace cuzk::gpu {
 
@@ -130,48 +131,13 @@ struct GpuMsmConfig {
   /// since measured (H100, 2^27: 7 groups 1049.9 → 1014.5 ms, 13 groups 1110.5 → 1039.9;
   /// docs/perf/gpu.md); false: the plan's chunks in every group (the slow twin, tested).
   bool scale_group_chunks = true;
-  /// Sorted pairs a thread of the bucket accumulation sums (its segment; 1..2^16). 0: the rule of
-  /// segment_pairs_for (about twice a bucket's average pairs, sized so the segments make whole
-  /// waves of the resident threads), so a bucket crosses few segments and no wave runs part-empty.
-  /// Other values are refused (CudaError, cudaErrorInvalidValue).
-  std::uint32_t segment_pairs = 0;
+  /// Sorted pairs a thread of the bucket accumulation sums (its segment; 1..2^16; 128 the timed
+  /// default). 0: the rule of segment_pairs_for (about twice a bucket's average pairs, sized so
+  /// the segments make whole waves of the resident threads, so a bucket crosses few segments and
+  /// no wave runs part-empty): opt-in until timed (docs/perf/gpu.md "Segment size"). Other values
+  /// are refused (CudaError, cudaErrorInvalidValue).
+  std::uint32_t segment_pairs = 128;
 };
-
-/// The segment the rule aims at for buckets of |average| pairs: twice that, a power of two in
-/// [128, 1024]. A bucket that crosses segments costs the fix-up one full addition a piece (at 256
-/// pairs a bucket and 128-pair segments, 17.3 ms at 2^27; 5.3 ms at 512, docs/perf/gpu.md
-/// "Segment size").
-constexpr std::uint32_t segment_target(std::size_t average) {
-  std::uint32_t s = 128;
-  while (s < 1024 && s < 2 * average) s *= 2;
-  return s;
-}
-
-/// The accumulation's segment for |pairs| sorted pairs over |buckets| buckets with |resident|
-/// threads (segments) resident at once: |requested| when not 0; else w = ⌊pairs / (resident·T)⌋
-/// whole waves of segments of ⌈pairs / (resident·w)⌉ ∈ [T, 2T) pairs (T = segment_target), or
-/// max(128, ⌈pairs / resident⌉) under one wave of T. Every thread adds its segment's pairs, so a
-/// last wave a fraction f full leaves (1 − f) of a wave's time idle: 0.3 of 20.7 waves at 512
-/// pairs cost the 2^27 accumulation 1.4 %, measured.
-constexpr std::uint32_t segment_pairs_for(std::size_t pairs, std::size_t buckets,
-                                          std::size_t resident, std::uint32_t requested) {
-  if (requested != 0) return requested;
-  const std::size_t target = segment_target(buckets == 0 ? 0 : pairs / buckets);
-  const std::size_t waves =
-      resident == 0 ? 1 : std::max<std::size_t>(1, pairs / (resident * target));
-  const std::size_t per =
-      resident == 0 ? target : (pairs + resident * waves - 1) / (resident * waves);
-  return static_cast<std::uint32_t>(std::max<std::size_t>(128, per));
-}
-
-/// The smallest segment the rule takes for windows of |pairs| sorted pairs and |buckets| buckets
-/// each (the segment slots are sized from it): T when one window fills a wave of T, else 128.
-constexpr std::uint32_t least_segment_pairs(std::size_t pairs, std::size_t buckets,
-                                            std::size_t resident, std::uint32_t requested) {
-  if (requested != 0) return requested;
-  const std::uint32_t target = segment_target(buckets == 0 ? 0 : pairs / buckets);
-  return pairs >= resident * target ? target : 128;
-}
 
 /// Shifted copies of a resident G1 table for the precomputed-window MSM: copy j (1 ≤ j < copies)
 /// holds 2^(j·S)·P_i for every point P_i of the table, S = c·⌈K/copies⌉ (PrecomputedWindowPlan);

@@ -259,30 +259,13 @@ TEST(GpuMsm, G1ProductSquaresAccumulationMatchesOracle) {
   run_g1_form(3, 3, {}, true, false);
 }
 
-// The segment rule (segment_pairs_for), worked by hand: T = twice the average bucket, a power of
-// two in [128, 1024]; w = ⌊pairs / (resident·T)⌋ whole waves of ⌈pairs / (resident·w)⌉ pairs; 128
-// at least; a set size is kept. 50688 = 132 SMs × 384 threads.
-static_assert(segment_target(256) == 512 && segment_target(32) == 128 && segment_target(0) == 128);
-static_assert(segment_target(65) == 256 && segment_target(5000) == 1024);
-// 2^27 with four copies at c = 22: 256 pairs a bucket, T = 512, 20 waves of ⌈2^29 / 1013760⌉.
-static_assert(segment_pairs_for(std::size_t{1} << 29, std::size_t{1} << 21, 50688, 0) == 530);
-// 2^22 at c = 16, 16 windows: 128 pairs a bucket, T = 256, 5 waves of ⌈2^26 / 253440⌉.
-static_assert(segment_pairs_for(std::size_t{1} << 26, std::size_t{1} << 19, 50688, 0) == 265);
-static_assert(segment_pairs_for(std::size_t{1} << 30, std::size_t{1} << 15, 50688, 0) == 1060);
-static_assert(segment_pairs_for(std::size_t{1} << 26, std::size_t{1} << 16, 50688, 0) == 1324);
-static_assert(segment_pairs_for(std::size_t{1} << 20, std::size_t{1} << 15, 50688, 0) == 128);
-static_assert(segment_pairs_for(std::size_t{1} << 29, std::size_t{1} << 21, 50688, 5) == 5);
-static_assert(segment_pairs_for(0, 0, 50688, 0) == 128);
-static_assert(least_segment_pairs(std::size_t{1} << 29, std::size_t{1} << 21, 50688, 0) == 512);
-static_assert(least_segment_pairs(1000, 10, 50688, 0) == 128);
-static_assert(least_segment_pairs(1000, 10, 50688, 7) == 7);
-
-/// Every case with segments of |pairs| sorted pairs (GpuMsmConfig::segment_pairs) in the
-/// accumulation of curve |C| (G2: the default lane pairs and |g2|); a size over 2^16 is refused.
+/// Every case with the rule's segments (GpuMsmConfig::segment_pairs = 0) and segments of 5 and 1000
+/// sorted pairs in the accumulation of curve |C| (G2: the default lane pairs and |g2|); a size over
+/// 2^16 is refused.
 template <class C, class Upload, class Msm>
 void run_segment_sizes(Upload upload, Msm msm, std::size_t n_min, std::size_t n_span,
                        G2Accumulation g2 = GpuMsmConfig{}.g2_accumulation) {
-  for (std::uint32_t pairs : {5u, 1000u})
+  for (std::uint32_t pairs : {0u, 5u, 1000u})
     run_cases<C>(n_min, n_span, upload, msm, {.g2_accumulation = g2, .segment_pairs = pairs});
   auto ctx = make_ctx(std::size_t{1} << 30);
   ASSERT_TRUE(ctx);
@@ -295,8 +278,8 @@ void run_segment_sizes(Upload upload, Msm msm, std::size_t n_min, std::size_t n_
                CudaError);
 }
 
-// Segments of 5 and 1000 pairs (twins of the rule's sizes): a bucket crossing many segments,
-// and many buckets inside one.
+// The rule's segments, and 5 and 1000 pairs (beside the default 128): a bucket crossing many
+// segments, and many buckets inside one.
 TEST(GpuMsm, G1SegmentSizesMatchOracle) {
   CUZK_REQUIRE_GPU();
   run_segment_sizes<G1Curve>(
