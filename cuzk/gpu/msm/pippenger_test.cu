@@ -204,6 +204,25 @@ TEST(GpuMsm, G1MatchesOracle) {
                      [](auto&&... a) { return msm_g1_device(std::forward<decltype(a)>(a)...); });
 }
 
+/// An MSM of |n| random scalars on curve |C| under each configuration of |refused| must throw
+/// CudaError.
+template <class C, class Upload, class Msm>
+void expect_refused(Upload upload, Msm msm, std::size_t n,
+                    std::initializer_list<GpuMsmConfig> refused) {
+  auto ctx = make_ctx(std::size_t{1} << 30);
+  ASSERT_TRUE(ctx);
+  std::mt19937_64 rng(test::fresh_seed());
+  const auto bases = make_bases<C>(n, rng);
+  ResidentBases rb = upload(*ctx, std::span<const Affine<C>>(bases.points), ctx->stream());
+  const auto sc = make_scalars(n, ScalarKind::random, rng);
+  for (const GpuMsmConfig& cfg : refused)
+    EXPECT_THROW((void)msm(*ctx, rb, std::span<const Fr>(sc), cfg, ctx->stream(), nullptr),
+                 CudaError)
+        << C::name << " min_blocks=" << cfg.accumulate_min_blocks
+        << " rows_per_step=" << cfg.accumulate_rows_per_step << " lazy=" << cfg.accumulate_lazy
+        << " segment_pairs=" << cfg.segment_pairs;
+}
+
 /// Every case with the G1 accumulation form (|min_blocks|, |rows|, |lazy|: GpuMsmConfig's
 /// accumulate_min_blocks, accumulate_rows_per_step and accumulate_lazy), then each configuration
 /// of |refused| must be refused with CudaError.
@@ -216,16 +235,9 @@ void run_g1_form(int min_blocks, int rows, std::initializer_list<GpuMsmConfig> r
                       .accumulate_rows_per_step = rows,
                       .accumulate_lazy = lazy,
                       .accumulate_square_rows = square_rows});
-  auto ctx = make_ctx(std::size_t{1} << 30);
-  ASSERT_TRUE(ctx);
-  std::mt19937_64 rng(test::fresh_seed());
-  const auto bases = make_bases<G1Curve>(4000, rng);
-  ResidentBases rb = upload_bases_g1(*ctx, bases.points, ctx->stream());
-  const auto sc = make_scalars(4000, ScalarKind::random, rng);
-  for (const GpuMsmConfig& cfg : refused)
-    EXPECT_THROW((void)msm_g1_device(*ctx, rb, sc, cfg, ctx->stream()), CudaError)
-        << "min_blocks=" << cfg.accumulate_min_blocks
-        << " rows_per_step=" << cfg.accumulate_rows_per_step << " lazy=" << cfg.accumulate_lazy;
+  expect_refused<G1Curve>(
+      upload_bases_g1, [](auto&&... a) { return msm_g1_device(std::forward<decltype(a)>(a)...); },
+      4000, refused);
 }
 
 // The accumulation without the register cap (GpuMsmConfig::accumulate_min_blocks = 0, unrolled:
@@ -267,15 +279,7 @@ void run_segment_sizes(Upload upload, Msm msm, std::size_t n_min, std::size_t n_
                        G2Accumulation g2 = GpuMsmConfig{}.g2_accumulation) {
   for (std::uint32_t pairs : {0u, 5u, 1000u})
     run_cases<C>(n_min, n_span, upload, msm, {.g2_accumulation = g2, .segment_pairs = pairs});
-  auto ctx = make_ctx(std::size_t{1} << 30);
-  ASSERT_TRUE(ctx);
-  std::mt19937_64 rng(test::fresh_seed());
-  const auto bases = make_bases<C>(1000, rng);
-  ResidentBases rb = upload(*ctx, std::span<const Affine<C>>(bases.points), ctx->stream());
-  const auto sc = make_scalars(1000, ScalarKind::random, rng);
-  EXPECT_THROW((void)msm(*ctx, rb, std::span<const Fr>(sc),
-                         GpuMsmConfig{.segment_pairs = (1u << 16) + 1}, ctx->stream(), nullptr),
-               CudaError);
+  expect_refused<C>(upload, msm, 1000, {{.segment_pairs = (1u << 16) + 1}});
 }
 
 // The rule's segments, and 5 and 1000 pairs (beside the default 128): a bucket crossing many
