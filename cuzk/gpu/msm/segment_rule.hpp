@@ -20,31 +20,36 @@ constexpr std::uint32_t segment_target(std::size_t average) {
   return s;
 }
 
+/// Sorted pairs a bucket holds on average (0 with no buckets).
+constexpr std::size_t average_bucket(std::size_t pairs, std::size_t buckets) {
+  return buckets == 0 ? 0 : pairs / buckets;
+}
+
 /// The accumulation's segment for |pairs| sorted pairs over |buckets| buckets with |resident|
-/// threads (segments) resident at once: |requested| when not 0; else w = ⌊pairs / (resident·T)⌋
-/// whole waves of segments of ⌈pairs / (resident·w)⌉ ∈ [T, 2T] pairs (T = segment_target), or
-/// max(128, ⌈pairs / resident⌉) under one wave of T. (Rounding the segment up leaves the waves
-/// short by less than 1/(T + 1) of their work.) Every thread adds its segment's pairs, so a
-/// last wave a fraction f full leaves (1 − f) of a wave's time idle: 0.3 of 20.7 waves at 512
-/// pairs cost the 2^27 accumulation 1.4 %, measured.
+/// threads (segments) resident at once (0 taken as 1): |requested| when not 0; else
+/// w = ⌊pairs / (resident·T)⌋ whole waves of segments of ⌈pairs / (resident·w)⌉ ∈ [T, 2T] pairs
+/// (T = segment_target), or max(128, ⌈pairs / resident⌉) under one wave of T. (Rounding the
+/// segment up leaves the waves short by less than 1/(T + 1) of their work.) Every thread adds its
+/// segment's pairs, so a last wave a fraction f full leaves (1 − f) of a wave's time idle: 0.3 of
+/// 20.7 waves at 512 pairs cost the 2^27 accumulation 1.4 %, measured.
 constexpr std::uint32_t segment_pairs_for(std::size_t pairs, std::size_t buckets,
                                           std::size_t resident, std::uint32_t requested) {
   if (requested != 0) return requested;
-  const std::size_t target = segment_target(buckets == 0 ? 0 : pairs / buckets);
-  const std::size_t waves =
-      resident == 0 ? 1 : std::max<std::size_t>(1, pairs / (resident * target));
-  const std::size_t per =
-      resident == 0 ? target : (pairs + resident * waves - 1) / (resident * waves);
+  const std::size_t r = std::max<std::size_t>(1, resident);
+  const std::size_t target = segment_target(average_bucket(pairs, buckets));
+  const std::size_t waves = std::max<std::size_t>(1, pairs / (r * target));
+  const std::size_t per = (pairs + r * waves - 1) / (r * waves);
   return static_cast<std::uint32_t>(std::max<std::size_t>(128, per));
 }
 
 /// The smallest segment the rule takes for windows of |pairs| sorted pairs and |buckets| buckets
-/// each (the segment slots are sized from it): T when one window fills a wave of T, else 128.
+/// each (the segment slots are sized from it): T when one window fills a wave of T, else 128
+/// (|resident| as segment_pairs_for takes it).
 constexpr std::uint32_t least_segment_pairs(std::size_t pairs, std::size_t buckets,
                                             std::size_t resident, std::uint32_t requested) {
   if (requested != 0) return requested;
-  const std::uint32_t target = segment_target(buckets == 0 ? 0 : pairs / buckets);
-  return pairs >= resident * target ? target : 128;
+  const std::uint32_t target = segment_target(average_bucket(pairs, buckets));
+  return pairs >= std::max<std::size_t>(1, resident) * target ? target : 128;
 }
 
 }  // namespace cuzk::gpu
